@@ -1,0 +1,111 @@
+//! `kplay`: the native command line of Kernel Playground.
+//!
+//! ```text
+//! kplay run SPEC.json            solve; print one JSON object (status, values, solution, trace)
+//! kplay gen SPEC.json -o FILE    write the spec's data as CSV (stdout without -o)
+//! kplay digest SPEC.json         print the data's bit digest (equal natively and in wasm)
+//! kplay spec                     print the default experiment spec
+//! ```
+//! Errors go to stderr with a non-zero exit.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use kernel_playground::experiment::{DataSpec, Experiment};
+use kernel_playground::KpError;
+use serde_json::json;
+
+const USAGE: &str = "usage:
+  kplay run SPEC.json            solve; print one JSON object (status, values, solution, trace)
+  kplay gen SPEC.json [-o FILE]  write the spec's data as CSV
+  kplay digest SPEC.json         print the data's bit digest
+  kplay spec                     print the default experiment spec";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match real_main(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("kplay: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn load_spec(path: &str) -> Result<Experiment, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read spec `{path}`: {e}"))?;
+    let mut spec = Experiment::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    if let DataSpec::Csv { text: t @ None, path: Some(csv) } = &mut spec.data {
+        let base = Path::new(path).parent().unwrap_or(Path::new("."));
+        let full: PathBuf = base.join(&*csv);
+        let body = std::fs::read_to_string(&full)
+            .map_err(|e| format!("cannot read CSV `{}`: {e}", full.display()))?;
+        *t = Some(body);
+    }
+    Ok(spec)
+}
+
+fn err(e: KpError) -> String {
+    e.to_string()
+}
+
+fn real_main(args: &[String]) -> Result<(), String> {
+    let cmd = args.first().map(String::as_str).ok_or_else(|| USAGE.to_string())?;
+    match cmd {
+        "run" => {
+            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
+            let valid = load_spec(path)?.validate().map_err(err)?;
+            let mut run = valid.start();
+            let status = run.run();
+            let last = run.last();
+            let out = json!({
+                "status": status,
+                "iterations": last.iter,
+                "primal": last.primal,
+                "dual": last.dual,
+                "gap": last.gap,
+                "rel_gap": last.rel_gap,
+                "time_ms": last.elapsed_ms,
+                "data_digest": valid.data.digest(),
+                "solution": {
+                    "w": run.solver.w().as_slice(),
+                    "alpha": run.solver.alpha().as_slice(),
+                },
+                "trace": run.trace,
+            });
+            println!("{out}");
+            Ok(())
+        }
+        "gen" => {
+            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
+            let out = match args.get(2).map(String::as_str) {
+                Some("-o") => Some(args.get(3).ok_or("-o needs a file name")?.clone()),
+                Some(other) => return Err(format!("unexpected argument `{other}`\n{USAGE}")),
+                None => None,
+            };
+            let data = load_spec(path)?.build_data().map_err(err)?;
+            let csv = data.to_csv();
+            match out {
+                Some(f) => std::fs::write(&f, csv).map_err(|e| format!("cannot write `{f}`: {e}"))?,
+                None => print!("{csv}"),
+            }
+            Ok(())
+        }
+        "digest" => {
+            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
+            let data = load_spec(path)?.build_data().map_err(err)?;
+            println!("{}", data.digest());
+            Ok(())
+        }
+        "spec" => {
+            let spec = Experiment::default();
+            println!("{}", serde_json::to_string_pretty(&spec).map_err(|e| e.to_string())?);
+            Ok(())
+        }
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n{USAGE}")),
+    }
+}

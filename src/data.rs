@@ -1,0 +1,211 @@
+//! Data sets: the seeded sparse-regression generator of paper A (Table 1) and CSV import.
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{KpError, Result};
+use crate::rng::Rng;
+
+/// Upper bound on n·d for generated or imported data (8 bytes each: 200 MB).
+pub const MAX_CELLS: usize = 25_000_000;
+
+/// A regression or classification data set: rows of `x` are the samples.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    /// Design matrix, n × d.
+    pub x: DMatrix<f64>,
+    /// Targets (or ±1 labels), length n.
+    pub y: DVector<f64>,
+    /// The generating coefficients `w*`, when the data were synthesized from one.
+    pub w_true: Option<DVector<f64>>,
+    /// Column names (features only), for CSV data; generated data use `x1..xd`.
+    pub feature_names: Vec<String>,
+}
+
+impl Dataset {
+    /// Number of samples n.
+    pub fn n(&self) -> usize {
+        self.x.nrows()
+    }
+    /// Number of features d.
+    pub fn d(&self) -> usize {
+        self.x.ncols()
+    }
+
+    /// A 64-bit FNV-1a digest of the bit patterns of `x`, `y` and `w*`, as 16 hex digits.
+    /// Equal digests natively and in wasm mean bit-identical data.
+    pub fn digest(&self) -> String {
+        let mut h: u64 = 0xcbf29ce484222325;
+        let mut feed = |v: f64| {
+            for b in v.to_bits().to_le_bytes() {
+                h ^= b as u64;
+                h = h.wrapping_mul(0x100000001b3);
+            }
+        };
+        self.x.iter().for_each(|&v| feed(v));
+        self.y.iter().for_each(|&v| feed(v));
+        if let Some(w) = &self.w_true {
+            w.iter().for_each(|&v| feed(v));
+        }
+        format!("{h:016x}")
+    }
+
+    /// The data as CSV text: a header `x1,…,xd,y` (or the imported names), one row per sample.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::with_capacity(self.n() * self.d() * 12);
+        for name in &self.feature_names {
+            out.push_str(name);
+            out.push(',');
+        }
+        out.push_str("y\n");
+        for i in 0..self.n() {
+            for j in 0..self.d() {
+                // `{:?}` prints the shortest representation that round-trips exactly.
+                out.push_str(&format!("{:?},", self.x[(i, j)]));
+            }
+            out.push_str(&format!("{:?}\n", self.y[i]));
+        }
+        out
+    }
+}
+
+fn check_size(n: usize, d: usize) -> Result<()> {
+    if n < 1 {
+        return Err(KpError::NTooSmall(n));
+    }
+    if d < 1 {
+        return Err(KpError::DTooSmall(d));
+    }
+    let cells = n.saturating_mul(d);
+    if cells > MAX_CELLS {
+        return Err(KpError::DataTooLarge { cells, limit: MAX_CELLS });
+    }
+    Ok(())
+}
+
+/// Parameters of the sparse-regression generator (paper A, Table 1):
+/// `X` standard normal, `w*` with `k` standard-normal non-zeros at random places,
+/// `y = X w* + σ ε` with `ε` standard normal.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SparseRegression {
+    pub n: usize,
+    pub d: usize,
+    pub k: usize,
+    pub sigma: f64,
+    pub seed: u64,
+}
+
+impl SparseRegression {
+    /// Check the parameters (n, d ≥ 1, k ≤ d, σ ≥ 0, size within [`MAX_CELLS`]).
+    pub fn validate(&self) -> Result<()> {
+        check_size(self.n, self.d)?;
+        if self.k > self.d {
+            return Err(KpError::KTooLarge { k: self.k, d: self.d });
+        }
+        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+            return Err(KpError::SigmaInvalid(self.sigma));
+        }
+        Ok(())
+    }
+
+    /// Draw the data set. The stream order is fixed: `X` row by row, then the support of `w*`,
+    /// its values, then the noise; so a seed determines every bit.
+    pub fn generate(&self) -> Result<Dataset> {
+        self.validate()?;
+        let (n, d) = (self.n, self.d);
+        let mut rng = Rng::new(self.seed);
+        let mut x = DMatrix::<f64>::zeros(n, d);
+        for i in 0..n {
+            for j in 0..d {
+                x[(i, j)] = rng.normal();
+            }
+        }
+        let support = rng.choose_distinct(d, self.k);
+        let mut w = DVector::<f64>::zeros(d);
+        for &j in &support {
+            w[j] = rng.normal();
+        }
+        let mut y = &x * &w;
+        for i in 0..n {
+            y[i] += self.sigma * rng.normal();
+        }
+        Ok(Dataset {
+            x,
+            y,
+            w_true: Some(w),
+            feature_names: (1..=d).map(|j| format!("x{j}")).collect(),
+        })
+    }
+}
+
+/// Parse CSV text: a header row, a column named `y` for the target, every other column a
+/// numeric feature. Rejects ragged rows, non-numeric or non-finite cells, and empty files.
+pub fn parse_csv(text: &str) -> Result<Dataset> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = rdr
+        .headers()
+        .map_err(|e| KpError::Csv(format!("cannot read the header row: {e}")))?
+        .clone();
+    let names: Vec<String> = headers.iter().map(|s| s.to_string()).collect();
+    let y_col = names
+        .iter()
+        .position(|h| h == "y")
+        .ok_or_else(|| KpError::Csv(format!("no column named `y` in the header ({})", names.join(", "))))?;
+    if names.len() < 2 {
+        return Err(KpError::Csv("the file needs at least one feature column beside `y`".into()));
+    }
+    let d = names.len() - 1;
+    let mut values: Vec<f64> = Vec::new();
+    let mut ys: Vec<f64> = Vec::new();
+    for (r, rec) in rdr.records().enumerate() {
+        let line = r + 2; // 1-based, after the header
+        let rec = rec.map_err(|e| match e.kind() {
+            csv::ErrorKind::UnequalLengths { expected_len, len, .. } => KpError::Csv(format!(
+                "row on line {line} has {len} cells, the header has {expected_len}"
+            )),
+            _ => KpError::Csv(format!("line {line}: {e}")),
+        })?;
+        if rec.len() != names.len() {
+            return Err(KpError::Csv(format!(
+                "row on line {line} has {} cells, the header has {}",
+                rec.len(),
+                names.len()
+            )));
+        }
+        for (c, cell) in rec.iter().enumerate() {
+            let v: f64 = cell.parse().map_err(|_| {
+                KpError::Csv(format!("line {line}, column `{}`: `{cell}` is not a number", names[c]))
+            })?;
+            if !v.is_finite() {
+                return Err(KpError::Csv(format!(
+                    "line {line}, column `{}`: `{cell}` is not a finite number",
+                    names[c]
+                )));
+            }
+            if c == y_col {
+                ys.push(v);
+            } else {
+                values.push(v);
+            }
+        }
+        if values.len() > MAX_CELLS {
+            return Err(KpError::DataTooLarge { cells: values.len(), limit: MAX_CELLS });
+        }
+    }
+    let n = ys.len();
+    if n == 0 {
+        return Err(KpError::Csv("the file has a header but no data rows".into()));
+    }
+    let x = DMatrix::from_row_slice(n, d, &values);
+    let feature_names = names
+        .iter()
+        .enumerate()
+        .filter(|(c, _)| *c != y_col)
+        .map(|(_, s)| s.clone())
+        .collect();
+    Ok(Dataset { x, y: DVector::from_vec(ys), w_true: None, feature_names })
+}

@@ -1,0 +1,19 @@
+//! Kernel Playground: the solvers of four papers on kernel methods, as a plain Rust core
+//! (data, kernels, losses, solvers, experiment description, plots) with a thin wasm shell.
+//!
+//! * Paper A — Salzo, Suykens, Rosasco: ℓp regularization solved in the dual
+//!   ([`solvers::dual_lp`]).
+
+pub mod data;
+pub mod error;
+pub mod experiment;
+pub mod losses;
+pub mod lp;
+pub mod plot;
+pub mod rng;
+pub mod solvers;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use error::{KpError, Result};

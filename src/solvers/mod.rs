@@ -1,0 +1,129 @@
+//! Steppable solvers. A solver is an explicit state; [`Solver::step`] advances it by one
+//! iteration and returns a [`StepRecord`] of what happened. Running to a tolerance is the loop
+//! in [`Driver`], shared by the CLI, the tests and the page (argmin-style, with the reason for
+//! stopping as an enum, and scikit-learn-style duality-gap stopping).
+
+pub mod dual_lp;
+
+use serde::{Deserialize, Serialize};
+
+/// What one iteration did (paper A, Algorithm 2.1: one accepted step after its linesearch).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepRecord {
+    /// Iteration index; 0 is the starting point.
+    pub iter: usize,
+    /// Primal objective `F(w(α))`.
+    pub primal: f64,
+    /// Dual objective `−Λ(α)`, a lower bound on `min F`.
+    pub dual: f64,
+    /// Duality gap `F(w(α)) + Λ(α) ≥ 0`.
+    pub gap: f64,
+    /// Relative gap `gap / max(|F(w(α))|, 1e-300)`: the stopping measure.
+    pub rel_gap: f64,
+    /// Step size accepted by the linesearch (0 at iteration 0).
+    pub step: f64,
+    /// Number of step reductions the linesearch made.
+    pub backtracks: usize,
+    /// Wall-clock time spent in this iteration, milliseconds.
+    pub time_ms: f64,
+    /// Cumulative solver time since the start, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// Why a run stopped (or that it has not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Still iterating.
+    Running,
+    /// The relative duality gap reached the tolerance.
+    Converged,
+    /// The iteration cap was hit first.
+    MaxIterations,
+    /// The linesearch could not find a decrease above rounding: the iterate is as accurate
+    /// as floating point allows for this problem.
+    Stalled,
+    /// A non-finite value appeared (overflow): the run cannot continue.
+    NonFinite,
+}
+
+/// A solver as an explicit, steppable state.
+pub trait Solver {
+    /// The record of the current iterate without advancing (iteration 0 at the start).
+    fn current(&self) -> StepRecord;
+    /// Advance one iteration. `Err(status)` when the solver cannot advance
+    /// ([`Status::Stalled`] or [`Status::NonFinite`]).
+    fn step(&mut self) -> Result<StepRecord, Status>;
+}
+
+/// Runs a solver against a tolerance and an iteration cap, keeping the trace.
+pub struct Driver<S: Solver> {
+    pub solver: S,
+    pub tol: f64,
+    pub max_iter: usize,
+    pub trace: Vec<StepRecord>,
+    pub status: Status,
+}
+
+impl<S: Solver> Driver<S> {
+    /// Wrap a solver; the trace starts with the initial point.
+    pub fn new(solver: S, tol: f64, max_iter: usize) -> Self {
+        let first = solver.current();
+        let status = if first.rel_gap <= tol { Status::Converged } else { Status::Running };
+        Self { solver, tol, max_iter, trace: vec![first], status }
+    }
+
+    /// Advance one iteration unless the run has ended; returns the new record.
+    pub fn step(&mut self) -> Option<StepRecord> {
+        if self.status != Status::Running {
+            return None;
+        }
+        match self.solver.step() {
+            Ok(rec) => {
+                self.trace.push(rec);
+                if !(rec.gap.is_finite() && rec.primal.is_finite()) {
+                    self.status = Status::NonFinite;
+                } else if rec.rel_gap <= self.tol {
+                    self.status = Status::Converged;
+                } else if rec.iter >= self.max_iter {
+                    self.status = Status::MaxIterations;
+                }
+                Some(rec)
+            }
+            Err(st) => {
+                self.status = st;
+                None
+            }
+        }
+    }
+
+    /// Advance one iteration even after the run ended by convergence or the cap
+    /// (the page's Step button); never past a stall or a non-finite value.
+    pub fn force_step(&mut self) -> Option<StepRecord> {
+        if matches!(self.status, Status::Converged | Status::MaxIterations) {
+            self.status = Status::Running;
+            let cap = self.max_iter;
+            self.max_iter = usize::MAX;
+            let r = self.step();
+            self.max_iter = cap;
+            if self.status == Status::Running {
+                self.status = Status::MaxIterations;
+            }
+            return r;
+        }
+        self.step()
+    }
+
+    /// Step until the run ends.
+    pub fn run(&mut self) -> Status {
+        while self.status == Status::Running {
+            self.step();
+        }
+        self.status
+    }
+
+    /// The latest record.
+    pub fn last(&self) -> StepRecord {
+        *self.trace.last().expect("trace starts non-empty")
+    }
+}
