@@ -7,6 +7,7 @@
 pub mod data;
 pub mod error;
 pub mod experiment;
+pub mod kernels;
 pub mod losses;
 pub mod lp;
 pub mod plot;
