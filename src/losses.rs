@@ -1,43 +1,217 @@
-//! Losses, each one type that knows its value, derivative, Fenchel conjugate and what the
-//! dual methods need (paper A, eq. 7–8 and Appendix A.2). Shared by the solvers of papers A and C.
+//! Losses, each one type that knows its value, subgradient and Fenchel conjugate (paper A,
+//! eq. 7–8 and Appendix A.2; paper C, Table 1). The dual methods of paper A add the prox of
+//! the conjugate and paper C the resolvent `−J_α`, in further `impl Loss` blocks, so both papers
+//! share one definition per loss.
+//!
+//! Convention: `L(y, t)` with `y` the target (or a ±1 label) and `t` the prediction; the
+//! conjugate is taken in `t`: `L*(y, s) = sup_t s·t − L(y, t)`.
 
 use serde::{Deserialize, Serialize};
 
-/// A regression or classification loss `L(y, t)` with `t = ⟨Φ(x), w⟩` the prediction.
+use crate::error::{KpError, Result};
+
+/// A convex loss `L(y, t)`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Loss {
-    /// `L(y, t) = (t − y)²/2` (paper A, eq. 7).
+    /// `(t − y)²/2` (paper A eq. 7; paper C "RLS").
     Square,
+    /// `|t − y|` (paper C "RLA").
+    Absolute,
+    /// `(|t − y| − ε)_+`, ε ≥ 0 (paper A Appendix A.2; paper C "SVR").
+    EpsInsensitive { eps: f64 },
+    /// Huber with threshold ρ > 0: `r²/2` for `|r| ≤ ρ`, `ρ|r| − ρ²/2` beyond, `r = t − y`.
+    Huber { rho: f64 },
+    /// `(1 − yt)_+`, labels ±1 (paper A; paper C "L1-SVM").
+    Hinge,
+    /// `(1 − yt)_+²/2`, labels ±1 (paper C "L2-SVM").
+    SquaredHinge,
+    /// `log(1 + e^(−yt))`, labels ±1.
+    Logistic,
+}
+
+/// `log(1 + e^x)` without overflow.
+pub fn softplus(x: f64) -> f64 {
+    if x > 0.0 {
+        x + (-x).exp().ln_1p()
+    } else {
+        x.exp().ln_1p()
+    }
+}
+
+/// `x log x` with the limit 0 at 0.
+fn xlogx(x: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        x * x.ln()
+    }
 }
 
 impl Loss {
+    /// True for the margin losses whose targets must be ±1 labels.
+    pub fn is_classification(&self) -> bool {
+        matches!(self, Loss::Hinge | Loss::SquaredHinge | Loss::Logistic)
+    }
+
+    /// Check the loss's parameters (ε ≥ 0, ρ > 0).
+    pub fn validate(&self) -> Result<()> {
+        match *self {
+            Loss::EpsInsensitive { eps } if !(eps.is_finite() && eps >= 0.0) => {
+                Err(KpError::Parameter { name: "loss.eps", reason: format!("ε must be a finite number ≥ 0 (got {eps})") })
+            }
+            Loss::Huber { rho } if !(rho.is_finite() && rho > 0.0) => {
+                Err(KpError::Parameter { name: "loss.rho", reason: format!("ρ must be a finite number > 0 (got {rho})") })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Check that the targets suit the loss: ±1 labels for a classification loss.
+    pub fn check_targets(&self, y: &[f64]) -> Result<()> {
+        if self.is_classification() {
+            if let Some((i, v)) = y.iter().enumerate().find(|(_, v)| **v != 1.0 && **v != -1.0) {
+                return Err(KpError::Parameter {
+                    name: "labels",
+                    reason: format!("the {} loss needs labels ±1, but y[{i}] = {v}", self.name()),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// `L(y, t)`.
     pub fn value(&self, y: f64, t: f64) -> f64 {
-        match self {
+        match *self {
             Loss::Square => 0.5 * (t - y) * (t - y),
+            Loss::Absolute => (t - y).abs(),
+            Loss::EpsInsensitive { eps } => ((t - y).abs() - eps).max(0.0),
+            Loss::Huber { rho } => {
+                let r = (t - y).abs();
+                if r <= rho {
+                    0.5 * r * r
+                } else {
+                    rho * r - 0.5 * rho * rho
+                }
+            }
+            Loss::Hinge => (1.0 - y * t).max(0.0),
+            Loss::SquaredHinge => {
+                let m = (1.0 - y * t).max(0.0);
+                0.5 * m * m
+            }
+            Loss::Logistic => softplus(-y * t),
         }
     }
 
-    /// A (sub)gradient of `t ↦ L(y, t)`.
-    pub fn derivative(&self, y: f64, t: f64) -> f64 {
-        match self {
+    /// A subgradient of `t ↦ L(y, t)` (at a kink, the one of least magnitude).
+    pub fn subgradient(&self, y: f64, t: f64) -> f64 {
+        match *self {
             Loss::Square => t - y,
+            Loss::Absolute => sign0(t - y),
+            Loss::EpsInsensitive { eps } => {
+                let r = t - y;
+                if r.abs() > eps {
+                    r.signum()
+                } else {
+                    0.0
+                }
+            }
+            Loss::Huber { rho } => (t - y).clamp(-rho, rho),
+            Loss::Hinge => {
+                if y * t < 1.0 {
+                    -y
+                } else {
+                    0.0
+                }
+            }
+            Loss::SquaredHinge => -y * (1.0 - y * t).max(0.0),
+            Loss::Logistic => {
+                // d/dt log(1 + e^(−yt)) = −y σ(−yt)
+                let z = -y * t;
+                let s = if z >= 0.0 { 1.0 / (1.0 + (-z).exp()) } else { z.exp() / (1.0 + z.exp()) };
+                -y * s
+            }
         }
     }
 
-    /// Fenchel conjugate of `t ↦ L(y, t)` at `s`: `L*(y, s) = sup_t st − L(y, t)`.
-    /// For the square loss `s²/2 + ys`.
+    /// The subdifferential `∂_t L(y, t)` as an interval `[lo, hi]`.
+    pub fn subdifferential(&self, y: f64, t: f64) -> (f64, f64) {
+        match *self {
+            Loss::Absolute if t == y => (-1.0, 1.0),
+            Loss::EpsInsensitive { eps } => {
+                let r = t - y;
+                if r.abs() < eps {
+                    (0.0, 0.0)
+                } else if r == eps {
+                    if eps == 0.0 { (-1.0, 1.0) } else { (0.0, 1.0) }
+                } else if r == -eps {
+                    (-1.0, 0.0)
+                } else {
+                    let g = r.signum();
+                    (g, g)
+                }
+            }
+            Loss::Hinge if y * t == 1.0 => {
+                let (a, b) = (0.0, -y);
+                (a.min(b), a.max(b))
+            }
+            _ => {
+                let g = self.subgradient(y, t);
+                (g, g)
+            }
+        }
+    }
+
+    /// Fenchel conjugate `L*(y, s)`; `+∞` outside its domain.
     pub fn conjugate(&self, y: f64, s: f64) -> f64 {
-        match self {
+        let inf = f64::INFINITY;
+        match *self {
             Loss::Square => 0.5 * s * s + y * s,
+            Loss::Absolute => {
+                if s.abs() <= 1.0 { y * s } else { inf }
+            }
+            Loss::EpsInsensitive { eps } => {
+                if s.abs() <= 1.0 { y * s + eps * s.abs() } else { inf }
+            }
+            Loss::Huber { rho } => {
+                if s.abs() <= rho { y * s + 0.5 * s * s } else { inf }
+            }
+            Loss::Hinge => {
+                let sig = y * s;
+                if (-1.0..=0.0).contains(&sig) { sig } else { inf }
+            }
+            Loss::SquaredHinge => {
+                let sig = y * s;
+                if sig <= 0.0 { sig + 0.5 * sig * sig } else { inf }
+            }
+            Loss::Logistic => {
+                // ψ*(σ) = (1 + σ) log(1 + σ) + (−σ) log(−σ) on [−1, 0]
+                let sig = y * s;
+                if (-1.0..=0.0).contains(&sig) { xlogx(1.0 + sig) + xlogx(-sig) } else { inf }
+            }
         }
     }
 
-    /// Short human-readable name.
+    /// Short name, as in the spec.
     pub fn name(&self) -> &'static str {
         match self {
             Loss::Square => "square",
+            Loss::Absolute => "absolute",
+            Loss::EpsInsensitive { .. } => "eps_insensitive",
+            Loss::Huber { .. } => "huber",
+            Loss::Hinge => "hinge",
+            Loss::SquaredHinge => "squared_hinge",
+            Loss::Logistic => "logistic",
         }
+    }
+}
+
+fn sign0(v: f64) -> f64 {
+    if v > 0.0 {
+        1.0
+    } else if v < 0.0 {
+        -1.0
+    } else {
+        0.0
     }
 }
