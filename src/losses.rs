@@ -152,7 +152,7 @@ impl Loss {
                 }
             }
             Loss::Hinge if y * t == 1.0 => {
-                let (a, b) = (0.0, -y);
+                let (a, b): (f64, f64) = (0.0, -y);
                 (a.min(b), a.max(b))
             }
             _ => {
