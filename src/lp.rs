@@ -61,3 +61,57 @@ pub fn norm_pow(u: &[f64], r: f64) -> f64 {
     }
     s
 }
+
+use nalgebra::{DMatrix, DVector};
+
+/// The smooth polynomial part of paper A's dual, `P(α) = (1/q)‖Φ_n* α‖_q^q`, and what the dual
+/// methods need of it. Computed from the features (`Φ_n* α = Xᵀα`, any q > 2, Remark 2.5) or,
+/// for even q, from a Gram tensor (eq. 13–14). Note `∇P(α)_i = ⟨Φ(x_i), w(α)⟩` with
+/// `w(α) = J_q(Φ_n* α)`, and `‖w(α)‖_p^p = q·P(α)`, so the primal value is computable on both paths.
+pub trait DualPolynomial {
+    /// Number of samples n (the length of α).
+    fn n(&self) -> usize;
+    /// The exponent q (even integer on the tensor path).
+    fn q(&self) -> f64;
+    /// `P(α)`.
+    fn value(&self, alpha: &DVector<f64>) -> f64;
+    /// `P(α)`, writing `∇P(α)` into `grad`.
+    fn value_grad(&self, alpha: &DVector<f64>, grad: &mut DVector<f64>) -> f64;
+    /// `∇²P(α)` (n × n), for the dual Newton method.
+    fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64>;
+}
+
+/// `P(α) = (1/q)‖Xᵀα‖_q^q` from the features `X` (n × d).
+pub struct FeaturePolynomial {
+    pub x: DMatrix<f64>,
+    pub q: f64,
+}
+
+impl DualPolynomial for FeaturePolynomial {
+    fn n(&self) -> usize {
+        self.x.nrows()
+    }
+    fn q(&self) -> f64 {
+        self.q
+    }
+    fn value(&self, alpha: &DVector<f64>) -> f64 {
+        let u = self.x.tr_mul(alpha);
+        norm_pow(u.as_slice(), self.q) / self.q
+    }
+    fn value_grad(&self, alpha: &DVector<f64>, grad: &mut DVector<f64>) -> f64 {
+        let u = self.x.tr_mul(alpha);
+        let mut w = DVector::zeros(u.len());
+        j_map_into(u.as_slice(), self.q, w.as_mut_slice());
+        grad.gemv(1.0, &self.x, &w, 0.0);
+        norm_pow(u.as_slice(), self.q) / self.q
+    }
+    /// `(q − 1)·X diag(|Xᵀα|^(q−2)) Xᵀ`.
+    fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64> {
+        let u = self.x.tr_mul(alpha);
+        let mut xs = self.x.clone();
+        for (j, mut col) in xs.column_iter_mut().enumerate() {
+            col *= (self.q - 1.0) * abs_pow(u[j], self.q - 2.0);
+        }
+        xs * self.x.transpose()
+    }
+}
