@@ -122,7 +122,16 @@ fn finite_positive(v: f64) -> bool {
 impl Experiment {
     /// Parse a JSON spec (file or URL state) into an experiment.
     pub fn from_json(text: &str) -> Result<Self> {
-        serde_json::from_str(text).map_err(|e| KpError::Spec(e.to_string()))
+        let de = &mut serde_json::Deserializer::from_str(text);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            if path == "." {
+                KpError::Spec(inner.to_string())
+            } else {
+                KpError::Spec(format!("{path}: {inner}"))
+            }
+        })
     }
 
     /// JSON text of the spec.

@@ -1,1 +1,173 @@
+//! Plots written against plotters' `DrawingBackend`, so the same code draws into the page's
+//! canvases (plotters-canvas) and into native SVG files (`kplay plot`).
+//!
+//! `scale` is the device-pixel ratio: fonts and strokes are multiplied by it so high-DPI
+//! canvases stay sharp (the canvas backing store is sized CSS size × devicePixelRatio).
 
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::solvers::StepRecord;
+
+/// Colours shared by the page's legend and the plots.
+pub const GAP_COLOR: RGBColor = RGBColor(214, 39, 40);
+pub const PRIMAL_COLOR: RGBColor = RGBColor(31, 119, 180);
+pub const DUAL_COLOR: RGBColor = RGBColor(44, 160, 44);
+pub const TRUE_COLOR: RGBColor = RGBColor(214, 39, 40);
+pub const EST_COLOR: RGBColor = RGBColor(31, 119, 180);
+
+type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn fmt_pow10(v: &f64) -> String {
+    let e = v.round() as i32;
+    if (v - e as f64).abs() < 1e-9 {
+        format!("1e{e}")
+    } else {
+        String::new()
+    }
+}
+
+/// `log10(v)` for positive finite `v`.
+fn lg(v: f64) -> Option<f64> {
+    (v.is_finite() && v > 0.0).then(|| v.log10())
+}
+
+/// The duality gap and the two objectives (primal `F(w(α))`, dual `−Λ(α)`) against the
+/// iteration, on a log₁₀ axis (paper A, Figure 1 left). Non-positive values are skipped.
+pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace: &[StepRecord], scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let gap: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.gap).map(|v| (r.iter as f64, v))).collect();
+    let primal: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.primal).map(|v| (r.iter as f64, v))).collect();
+    let dual: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.dual).map(|v| (r.iter as f64, v))).collect();
+    let all = gap.iter().chain(&primal).chain(&dual).map(|p| p.1);
+    let (mut lo, mut hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    if !lo.is_finite() {
+        lo = -1.0;
+        hi = 1.0;
+    }
+    lo = lo.floor();
+    hi = hi.ceil().max(lo + 1.0);
+    let xmax = trace.last().map(|r| r.iter).unwrap_or(1).max(1) as f64;
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((40.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(0f64..xmax, lo..hi)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("iteration")
+        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .y_label_formatter(&fmt_pow10)
+        .y_labels(((hi - lo) as usize + 1).min(12))
+        .x_labels(8)
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()?;
+    let w = (2.0 * s).round().max(1.0) as u32;
+    let series: [(&str, &Vec<(f64, f64)>, RGBColor); 3] =
+        [("duality gap", &gap, GAP_COLOR), ("primal F(w)", &primal, PRIMAL_COLOR), ("dual −Λ(α)", &dual, DUAL_COLOR)];
+    for (name, pts, color) in series {
+        let style = color.stroke_width(w);
+        chart
+            .draw_series(LineSeries::new(pts.iter().copied(), style))?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], color.stroke_width(w)));
+        if pts.len() < 60 {
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, (2.0 * s) as i32, color.filled())))?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// The recovered `w` against the true spikes `w*` (paper A, Figure 1 right). With many
+/// features each pixel column shows the range of `w` over the indices it covers, so a
+/// 100 000-feature vector draws as fast as a small one; true spikes are drawn on top.
+pub fn draw_spikes<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, w: &[f64], w_true: Option<&[f64]>, scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let d = w.len().max(1);
+    let amp = w
+        .iter()
+        .chain(w_true.unwrap_or(&[]).iter())
+        .fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m });
+    let amp = if amp > 0.0 { amp * 1.1 } else { 1.0 };
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((40.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(0f64..d as f64, -amp..amp)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("feature index j")
+        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(235, 235, 235))
+        .x_labels(6)
+        .y_labels(7)
+        .draw()?;
+    let stroke = (1.5 * s).round().max(1.0) as u32;
+    // One bucket per (device) pixel of the plotting area.
+    let cols = (chart.plotting_area().dim_in_pixel().0 as usize).max(1);
+    let per = d.div_ceil(cols).max(1);
+    let mut bars: Vec<(f64, f64, f64)> = Vec::with_capacity(cols);
+    for (b, chunk) in w.chunks(per).enumerate() {
+        let (mut lo, mut hi) = (0.0f64, 0.0f64);
+        for &v in chunk {
+            if v.is_finite() {
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+        }
+        if lo != 0.0 || hi != 0.0 {
+            bars.push(((b * per) as f64 + 0.5 * per as f64, lo, hi));
+        }
+    }
+    chart
+        .draw_series(bars.iter().map(|&(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], EST_COLOR.stroke_width(stroke))))?
+        .label("estimate w")
+        .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], EST_COLOR.filled()));
+    if let Some(t) = w_true {
+        let spikes: Vec<(f64, f64)> = t.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(j, &v)| (j as f64 + 0.5, v)).collect();
+        chart
+            .draw_series(spikes.iter().map(|&(x, v)| {
+                EmptyElement::at((x, v)) + Circle::new((0, 0), (4.0 * s) as i32, TRUE_COLOR.stroke_width(stroke))
+            }))?
+            .label("true spikes w*")
+            .legend(move |(x, y)| Circle::new((x + 6, y), 4, TRUE_COLOR.stroke_width(1)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// Render both plots of a run into SVG text (native use: `kplay plot`).
+pub fn svg_pair(trace: &[StepRecord], w: &[f64], w_true: Option<&[f64]>) -> Result<(String, String), String> {
+    let mut a = String::new();
+    let mut b = String::new();
+    {
+        let root = SVGBackend::with_string(&mut a, (720, 360)).into_drawing_area();
+        draw_convergence(&root, trace, 1.0).map_err(|e| e.to_string())?;
+    }
+    {
+        let root = SVGBackend::with_string(&mut b, (720, 360)).into_drawing_area();
+        draw_spikes(&root, w, w_true, 1.0).map_err(|e| e.to_string())?;
+    }
+    Ok((a, b))
+}

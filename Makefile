@@ -1,0 +1,74 @@
+# Kernel Playground — the two front-door commands:
+#   make serve   install what is missing, build the wasm, serve www/ on 127.0.0.1
+#   make test    install what is missing, run native, wasm (headless Chromium) and end-to-end tests
+# Every install step checks first, so a second run skips it.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PORT ?= 8000
+HOST ?= 127.0.0.1
+export PATH := $(HOME)/.cargo/bin:$(PATH)
+export WASM_BINDGEN_TEST_TIMEOUT ?= 300
+export CHROME ?= /usr/bin/chromium
+
+# wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
+WBG_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/{getline; gsub(/"/,"",$$3); print $$3}' Cargo.lock)
+WASM := target/wasm32-unknown-unknown/release/kernel_playground.wasm
+E2E := tests/e2e
+APT_UPDATED := /tmp/.kplay-apt-updated
+
+.PHONY: serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+
+## ---- installs (idempotent) ---------------------------------------------------------------
+tools: tools-rust tools-web tools-browser tools-node
+
+tools-rust:
+	@command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first"; exit 1; }
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
+	  || { echo "+ rustup target add wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
+
+tools-web: tools-rust
+	@if [ "$$(wasm-bindgen --version 2>/dev/null | awk '{print $$2}')" != "$(WBG_VERSION)" ]; then \
+	  echo "+ cargo install wasm-bindgen-cli --version $(WBG_VERSION)"; \
+	  cargo install wasm-bindgen-cli --version $(WBG_VERSION) --force; \
+	fi
+
+tools-browser:
+	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "+ apt-get install chromium chromium-driver"; \
+	  $$SUDO apt-get update -q && touch $(APT_UPDATED); \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium chromium-driver; \
+	fi
+	@command -v wasm-pack >/dev/null || { echo "+ cargo install wasm-pack --locked"; cargo install wasm-pack --locked; }
+
+tools-node:
+	@command -v node >/dev/null || { echo "node is missing: apt-get install nodejs npm"; exit 1; }
+	@[ -d $(E2E)/node_modules/playwright-core ] || { echo "+ npm ci ($(E2E))"; cd $(E2E) && npm ci --no-audit --no-fund; }
+
+## ---- build ---------------------------------------------------------------------------------
+build: tools-web
+	cargo build --release --target wasm32-unknown-unknown --lib
+	wasm-bindgen --target web --out-dir www/pkg --no-typescript $(WASM)
+	@printf 'wasm: %s bytes raw, %s bytes gzipped\n' "$$(stat -c %s www/pkg/kernel_playground_bg.wasm)" "$$(gzip -9c www/pkg/kernel_playground_bg.wasm | wc -c)"
+
+serve: build
+	@echo "Kernel Playground: http://$(HOST):$(PORT)/  (Ctrl-C stops)"
+	python3 -m http.server $(PORT) --bind $(HOST) --directory www
+
+## ---- tests -----------------------------------------------------------------------------------
+test: tools test-native test-wasm test-e2e
+
+test-native: tools-rust
+	cargo test --all-targets
+
+# The wasm-bindgen tests in headless Chromium, the way our users run them.
+test-wasm: tools-web tools-browser
+	wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver
+
+test-e2e: build tools-node tools-browser
+	cargo build --release --bin kplay
+	cd $(E2E) && node --test --test-concurrency=1 --test-reporter=spec *.test.mjs
+
+bench:
+	cargo bench

@@ -1,0 +1,69 @@
+// Shared set-up for the end-to-end tests: serve www/ on loopback with Python's http.server,
+// start Debian's Chromium through playwright-core, and collect console errors.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const WWW = path.join(ROOT, 'www');
+export const KPLAY = path.join(ROOT, 'target/release/kplay');
+
+/** Start `python3 -m http.server` on a free loopback port; resolves to { url, stop }. */
+export async function serve() {
+  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', WWW], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let buf = '';
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`http.server did not start: ${buf}`)), 15000);
+    const onData = (d) => {
+      buf += d.toString();
+      const m = buf.match(/port (\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`http.server exited (${code}): ${buf}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: async () => {
+      proc.kill();
+      await once(proc, 'exit').catch(() => {});
+    },
+  };
+}
+
+/** Launch headless Chromium with the flags this closed network needs. */
+export async function browser() {
+  return chromium.launch({
+    executablePath: process.env.CHROME || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/** A new page that records console errors and uncaught exceptions into `errors`. */
+export async function openPage(b, url, { dpr = 1 } = {}) {
+  const ctx = await b.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: dpr });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+  return { page, errors, ctx };
+}
+
+export const text = (page, sel) => page.locator(sel).innerText();
+export const iteration = async (page) => Number(await text(page, '#r-iter'));
+export const relGap = async (page) => Number(await text(page, '#r-relgap'));
+
+/** A fingerprint of a canvas's pixels. */
+export const canvasPixels = (page, id) => page.evaluate((id) => document.getElementById(id).toDataURL(), id);
