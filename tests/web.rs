@@ -1,0 +1,80 @@
+//! wasm-bindgen tests in headless Chromium: the exported API steps the solver and draws into a
+//! real canvas. Run with `wasm-pack test --headless --chrome` (or `make test-wasm`).
+#![cfg(target_arch = "wasm32")]
+
+use kernel_playground::web::{default_spec, Playground};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
+    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
+    c.set_width(w);
+    c.set_height(h);
+    doc.body().expect("body").append_child(&c).expect("append");
+    c
+}
+
+/// Sum of all RGBA bytes: changes when anything is painted.
+fn pixel_sum(c: &HtmlCanvasElement) -> u64 {
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
+    let img = ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data");
+    img.data().0.iter().map(|&b| b as u64).sum()
+}
+
+fn field(v: &wasm_bindgen::JsValue, name: &str) -> f64 {
+    js_sys::Reflect::get(v, &name.into()).ok().and_then(|x| x.as_f64()).unwrap_or(f64::NAN)
+}
+
+#[wasm_bindgen_test]
+fn steps_lower_the_gap_and_draw_into_canvases() {
+    let mut pg = Playground::new(&default_spec()).map_err(|_| ()).expect("default spec is valid");
+    let s0 = pg.summary().map_err(|_| ()).expect("summary");
+    assert_eq!(field(&s0, "iter"), 0.0);
+    let g0 = field(&s0, "gap");
+    let s1 = pg.step().map_err(|_| ()).expect("step");
+    assert_eq!(field(&s1, "iter"), 1.0);
+    let s = pg.run_for(10_000.0).map_err(|_| ()).expect("run");
+    assert!(field(&s, "gap") < 1e-6 * g0, "gap {} from {}", field(&s, "gap"), g0);
+    assert!(field(&s, "gap") >= 0.0);
+
+    for draw in [0, 1] {
+        let c = canvas(400, 250);
+        let before = pixel_sum(&c);
+        if draw == 0 {
+            pg.draw_convergence(c.clone(), 1.0).map_err(|_| ()).expect("draw");
+        } else {
+            pg.draw_spikes(c.clone(), 2.0).map_err(|_| ()).expect("draw");
+        }
+        let after = pixel_sum(&c);
+        assert_ne!(before, after, "canvas {draw} unchanged");
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_specs_are_errors_and_the_module_keeps_working() {
+    for bad in [
+        "{not json",
+        r#"{"data":{"kind":"sparse_regression","n":10,"d":5,"k":9,"sigma":0,"seed":1},"model":{"problem":"lp_regression","p":1.5,"gamma":1}}"#,
+        r#"{"data":{"kind":"sparse_regression","n":10,"d":5,"k":1,"sigma":0,"seed":1},"model":{"problem":"lp_regression","p":2.5,"gamma":1}}"#,
+        r#"{"data":{"kind":"csv","text":"a,y\n1,NaN\n"},"model":{"problem":"lp_regression","p":1.5,"gamma":1}}"#,
+    ] {
+        assert!(Playground::new(bad).is_err(), "accepted {bad}");
+    }
+    let mut pg = Playground::new(&default_spec()).map_err(|_| ()).expect("valid");
+    assert!(pg.update(r#"{"data":{"kind":"sparse_regression","n":0,"d":5,"k":1,"sigma":0,"seed":1},"model":{"problem":"lp_regression","p":1.5,"gamma":1}}"#).is_err());
+    let s = pg.step().map_err(|_| ()).expect("still steps after a rejected update");
+    assert_eq!(field(&s, "iter"), 1.0);
+}
+
+#[wasm_bindgen_test]
+fn csv_data_run_in_the_browser() {
+    let spec = r#"{"data":{"kind":"csv","text":"x1,x2,y\n1,0,1\n0,1,-1\n1,1,0.5\n"},"model":{"problem":"lp_regression","p":1.5,"gamma":2}}"#;
+    let mut pg = Playground::new(spec).map_err(|_| ()).expect("csv spec");
+    let s = pg.run_for(5_000.0).map_err(|_| ()).expect("run");
+    assert_eq!(js_sys::Reflect::get(&s, &"status".into()).ok().and_then(|v| v.as_string()).as_deref(), Some("converged"));
+    assert_eq!(pg.w().len(), 2);
+}
