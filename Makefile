@@ -60,7 +60,7 @@ serve: build
 test: tools test-native test-wasm test-e2e
 
 test-native: tools-rust
-	cargo test --all-targets
+	cargo test
 
 # The wasm-bindgen tests in headless Chromium, the way our users run them.
 test-wasm: tools-web tools-browser
