@@ -17,7 +17,7 @@ WASM := target/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
 tools: tools-rust tools-web tools-browser tools-node
@@ -72,3 +72,8 @@ test-e2e: build tools-node tools-browser
 
 bench:
 	cargo bench
+
+# Browser timings next to the native ones (not part of make test: tests never check time).
+bench-web: build tools-node tools-browser
+	cargo build --release --bin kplay
+	cd $(E2E) && node bench.mjs
