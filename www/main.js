@@ -1,44 +1,22 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, writeHash as putHash, bumpRunId } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
-const $ = (id) => document.getElementById(id);
-const errorBox = $('error');
 let pg = null;
 let playing = true;
 let spec = null;
 let firstPlotMs = null;
-let runId = 0;
 
-// Every (re)start of the solver bumps the run id, so a restart is observable.
 function restarted() {
-  runId += 1;
-  document.body.dataset.runId = String(runId);
-}
-
-function showError(msg) {
-  errorBox.textContent = msg;
-  errorBox.hidden = false;
-}
-function clearError() {
-  errorBox.hidden = true;
-  errorBox.textContent = '';
-}
-
-function fmt(v, digits = 4) {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return String(v);
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  return a >= 1e-3 && a < 1e5 ? v.toPrecision(digits + 2) : v.toExponential(digits);
+  bumpRunId();
 }
 
 // ---- spec <-> controls -------------------------------------------------------------------
-function readNumber(id, label) {
-  const raw = $(id).value.trim();
-  const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v)) throw new Error(`${label}: “${raw}” is not a number`);
-  return v;
+
+function writeHash() {
+  putHash(pg.specJson());
 }
 
 function specFromControls() {
@@ -67,28 +45,9 @@ function controlsFromSpec(s) {
   $('tol').value = (s.solver && s.solver.tol) ?? 1e-10;
 }
 
-function specFromHash() {
-  const m = location.hash.match(/^#spec=(.*)$/);
-  if (!m) return null;
-  return JSON.parse(decodeURIComponent(m[1]));
-}
 
-function writeHash() {
-  const url = `${location.pathname}${location.search}#spec=${encodeURIComponent(pg.specJson())}`;
-  history.replaceState(null, '', url);
-}
 
 // ---- drawing -----------------------------------------------------------------------------
-function sizeCanvas(c) {
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(c.clientWidth * dpr));
-  const h = Math.max(1, Math.round(c.clientHeight * dpr));
-  if (c.width !== w || c.height !== h) {
-    c.width = w;
-    c.height = h;
-  }
-  return dpr;
-}
 
 function draw() {
   if (!pg) return;

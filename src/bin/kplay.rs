@@ -4,6 +4,7 @@
 //! kplay run SPEC.json            solve; print one JSON object (status, values, solution, trace)
 //! kplay gen SPEC.json -o FILE    write the spec's data as CSV (stdout without -o)
 //! kplay digest SPEC.json         print the data's bit digest (equal natively and in wasm)
+//! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg and PREFIX-spikes.svg
 //! kplay spec                     print the default experiment spec
 //! ```
 //! Errors go to stderr with a non-zero exit.
@@ -19,6 +20,7 @@ const USAGE: &str = "usage:
   kplay run SPEC.json            solve; print one JSON object (status, values, solution, trace)
   kplay gen SPEC.json [-o FILE]  write the spec's data as CSV
   kplay digest SPEC.json         print the data's bit digest
+  kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg and PREFIX-spikes.svg
   kplay spec                     print the default experiment spec";
 
 fn main() -> ExitCode {
@@ -95,6 +97,24 @@ fn real_main(args: &[String]) -> Result<(), String> {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
             let data = load_spec(path)?.build_data().map_err(err)?;
             println!("{}", data.digest());
+            Ok(())
+        }
+        "plot" => {
+            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
+            let prefix = match (args.get(2).map(String::as_str), args.get(3)) {
+                (Some("-o"), Some(p)) => p.clone(),
+                _ => return Err(format!("plot needs -o PREFIX\n{USAGE}")),
+            };
+            let valid = load_spec(path)?.validate().map_err(err)?;
+            let mut run = valid.start();
+            run.run();
+            let w_true = valid.data.w_true.as_ref().map(|v| v.as_slice());
+            let (conv, spikes) = kernel_playground::plot::svg_pair(&run.trace, run.solver.w().as_slice(), w_true)?;
+            for (suffix, body) in [("convergence", conv), ("spikes", spikes)] {
+                let f = format!("{prefix}-{suffix}.svg");
+                std::fs::write(&f, body).map_err(|e| format!("cannot write `{f}`: {e}"))?;
+                eprintln!("wrote {f}");
+            }
             Ok(())
         }
         "spec" => {

@@ -1,0 +1,65 @@
+// Helpers shared by the pages: number formatting, error box, high-DPI canvas sizing, URL-hash state.
+
+export const $ = (id) => document.getElementById(id);
+
+/** Short, readable number: fixed for moderate magnitudes, exponent otherwise. */
+export function fmt(v, digits = 4) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return String(v);
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  return a >= 1e-3 && a < 1e5 ? v.toPrecision(digits + 2) : v.toExponential(digits);
+}
+
+/** Show a message in the page's #error box (role=alert). */
+export function showError(msg) {
+  const box = $('error');
+  box.textContent = msg;
+  box.hidden = false;
+}
+
+/** Hide the #error box. */
+export function clearError() {
+  const box = $('error');
+  box.hidden = true;
+  box.textContent = '';
+}
+
+/**
+ * Size a canvas's backing store to its CSS size × devicePixelRatio and return the ratio, which
+ * the Rust plots use to scale fonts and strokes (so high-DPI screens stay sharp).
+ */
+export function sizeCanvas(c) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(c.clientWidth * dpr));
+  const h = Math.max(1, Math.round(c.clientHeight * dpr));
+  if (c.width !== w || c.height !== h) {
+    c.width = w;
+    c.height = h;
+  }
+  return dpr;
+}
+
+/** Read a number from an input; throws a message naming the field when it is not one. */
+export function readNumber(id, label) {
+  const raw = $(id).value.trim();
+  const v = Number(raw);
+  if (raw === '' || !Number.isFinite(v)) throw new Error(`${label}: “${raw}” is not a number`);
+  return v;
+}
+
+/** The spec in the URL hash (`#spec=<URI-encoded JSON>`), or null; throws on malformed JSON. */
+export function specFromHash() {
+  const m = location.hash.match(/^#spec=(.*)$/);
+  if (!m) return null;
+  return JSON.parse(decodeURIComponent(m[1]));
+}
+
+/** Put a spec (JSON text) into the URL hash without adding a history entry. */
+export function writeHash(json) {
+  history.replaceState(null, '', `${location.pathname}${location.search}#spec=${encodeURIComponent(json)}`);
+}
+
+/** Mark a (re)start of a run on <body data-run-id>, so a restart is observable. */
+export function bumpRunId() {
+  document.body.dataset.runId = String(Number(document.body.dataset.runId || 0) + 1);
+}
