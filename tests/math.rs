@@ -574,8 +574,8 @@ proptest! {
         prop_assert_eq!(&exact.x, &a.x);
         prop_assert_eq!(exact.w_true.as_ref().unwrap(), &w);
         let xw = matvec(&a.x, w.as_slice());
-        for i in 0..n {
-            prop_assert!((exact.y[i] - xw[i]).abs() <= 1e-12 * (1.0 + xw[i].abs()));
+        for (yi, xwi) in exact.y.iter().zip(&xw) {
+            prop_assert!((yi - xwi).abs() <= 1e-12 * (1.0 + xwi.abs()));
         }
         prop_assert_eq!(&exact.y, &(&a.x * &w));
         // y − Xw* = σε with ε independent of σ
