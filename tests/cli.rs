@@ -1,0 +1,302 @@
+//! The `kplay` command line (issue 2, item 5), run as a separate process: `run` prints one JSON
+//! object whose numbers are recomputed here from the printed solution and the data regenerated
+//! by the library; `gen` writes CSV the importer reads back bit for bit; `digest` matches the
+//! library; every bad input exits non-zero with a message on stderr and nothing on stdout.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use kernel_playground::data::{parse_csv, Dataset, SparseRegression};
+use kernel_playground::experiment::Experiment;
+use nalgebra::DVector;
+use serde_json::Value;
+
+const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("kplay-cli-{}-{tag}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn kplay<P: AsRef<std::ffi::OsStr>>(args: &[P], cwd: &Path) -> Output {
+    Command::new(KPLAY).args(args).current_dir(cwd).output().expect("kplay runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A failure: non-zero exit, nothing on stdout, a message on stderr containing each needle.
+fn assert_fails(o: &Output, needles: &[&str]) {
+    let err = stderr(o);
+    assert!(!o.status.success(), "exit status {:?}, stderr {err}", o.status);
+    assert!(o.stdout.is_empty(), "stdout not empty: {}", stdout(o));
+    assert!(!err.trim().is_empty(), "no message on stderr");
+    assert!(!err.contains("panicked"), "panic: {err}");
+    for n in needles {
+        assert!(err.contains(n), "stderr lacks {n:?}: {err}");
+    }
+}
+
+const GEN: SparseRegression = SparseRegression { n: 25, d: 40, k: 4, sigma: 0.05, seed: 5 };
+
+fn generator_spec(g: &SparseRegression, p: f64, gamma: f64) -> String {
+    format!(
+        r#"{{"data": {{"kind": "sparse_regression", "n": {}, "d": {}, "k": {}, "sigma": {:?}, "seed": {}}},
+            "model": {{"problem": "lp_regression", "p": {p:?}, "gamma": {gamma:?}}},
+            "solver": {{"tol": 1e-10, "max_iter": 5000}}}}"#,
+        g.n, g.d, g.k, g.sigma, g.seed
+    )
+}
+
+fn f64s(v: &Value) -> Vec<f64> {
+    v.as_array().expect("array").iter().map(|t| t.as_f64().expect("number")).collect()
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("`{key}` is not a number in {v}"))
+}
+
+fn j(t: f64, r: f64) -> f64 {
+    if t == 0.0 {
+        0.0
+    } else {
+        t.signum() * t.abs().powf(r - 1.0)
+    }
+}
+
+/// Checks one `kplay run` output against the data it was run on: returns the parsed object.
+fn check_run_output(o: &Output, data: &Dataset, p: f64, gamma: f64) -> Value {
+    assert!(o.status.success(), "kplay run failed: {}", stderr(o));
+    let text = stdout(o);
+    // one JSON object on one line
+    assert_eq!(text.trim_end().lines().count(), 1, "{text}");
+    let v: Value = serde_json::from_str(&text).expect("stdout is JSON");
+    assert!(v.is_object());
+    assert_eq!(v["status"], "converged");
+    let iterations = v["iterations"].as_u64().expect("iterations") as usize;
+    let (primal, dual, gap) = (num(&v, "primal"), num(&v, "dual"), num(&v, "gap"));
+    let scale = primal.abs() + dual.abs();
+    assert!((gap - (primal - dual)).abs() <= 1e-11 * scale, "gap {gap} vs primal − dual {}", primal - dual);
+    assert!(gap >= 0.0 && gap <= 1e-10 * primal * (1.0 + 1e-12), "relative gap {}", gap / primal);
+
+    let (n, d) = (data.n(), data.d());
+    let w = f64s(&v["solution"]["w"]);
+    let alpha = f64s(&v["solution"]["alpha"]);
+    assert_eq!(w.len(), d);
+    assert_eq!(alpha.len(), n);
+
+    // F(w) recomputed from the printed w and the regenerated data
+    let wv = DVector::from_column_slice(&w);
+    let r = &data.x * &wv - &data.y;
+    let f = 0.5 * gamma * r.norm_squared() + w.iter().map(|t| t.abs().powf(p)).sum::<f64>() / p;
+    assert!((primal - f).abs() <= 1e-11 * f, "primal {primal} vs F(w) = {f}");
+    // the printed w is J_q(Xᵀα) of the printed α
+    let q = p / (p - 1.0);
+    let u = data.x.tr_mul(&DVector::from_column_slice(&alpha));
+    for jdx in 0..d {
+        let want = j(u[jdx], q);
+        assert!((w[jdx] - want).abs() <= 1e-10 * (1.0 + want.abs()), "w[{jdx}] = {} vs J_q(Xᵀα) = {want}", w[jdx]);
+    }
+    // −Λ(α) recomputed from the printed α
+    let a = DVector::from_column_slice(&alpha);
+    let lam = u.iter().map(|t| t.abs().powf(q)).sum::<f64>() / q + a.norm_squared() / (2.0 * gamma) - data.y.dot(&a);
+    assert!((dual + lam).abs() <= 1e-10 * scale, "dual {dual} vs −Λ(α) = {}", -lam);
+    // optimality: γXᵀ(Xw − y) + J_p(w) ≈ 0 relative to its terms
+    let fit = gamma * data.x.tr_mul(&r);
+    let reg = DVector::from_iterator(d, w.iter().map(|&t| j(t, p)));
+    let res = (&fit + &reg).norm();
+    assert!(res <= 1e-4 * (fit.norm() + reg.norm()), "optimality residual {res}");
+
+    // the trace: iterations + 1 records with every field, ending at the reported values
+    let trace = v["trace"].as_array().expect("trace");
+    assert_eq!(trace.len(), iterations + 1);
+    for (i, rec) in trace.iter().enumerate() {
+        for key in ["primal", "dual", "gap", "step", "time_ms"] {
+            assert!(rec[key].is_number(), "trace[{i}].{key} missing: {rec}");
+        }
+        assert_eq!(rec["iter"].as_u64(), Some(i as u64));
+        assert!(rec["backtracks"].is_u64(), "trace[{i}].backtracks: {rec}");
+        let (pr, du, ga) = (num(rec, "primal"), num(rec, "dual"), num(rec, "gap"));
+        assert!((ga - (pr - du)).abs() <= 1e-11 * (pr.abs() + du.abs()), "trace[{i}] gap");
+    }
+    let last = trace.last().unwrap();
+    assert_eq!(num(last, "primal"), primal);
+    assert_eq!(num(last, "dual"), dual);
+    assert_eq!(num(last, "gap"), gap);
+    // at α = 0 the primal value is (γ/2)‖y‖²
+    let f0 = 0.5 * gamma * data.y.norm_squared();
+    assert!((num(&trace[0], "primal") - f0).abs() <= 1e-12 * f0);
+    v
+}
+
+#[test]
+fn run_prints_a_checked_solution() {
+    let dir = TempDir::new("run");
+    let (p, gamma) = (1.5, 10.0);
+    let spec = dir.write("spec.json", &generator_spec(&GEN, p, gamma));
+    let o = kplay(&["run".as_ref(), spec.as_os_str()], dir.path());
+    let data = GEN.generate().unwrap();
+    let v = check_run_output(&o, &data, p, gamma);
+    assert_eq!(v["data_digest"], data.digest());
+}
+
+#[test]
+fn run_at_p_four_thirds_and_small_gamma() {
+    let dir = TempDir::new("run43");
+    let g = SparseRegression { n: 12, d: 30, k: 2, sigma: 0.1, seed: 9 };
+    for (p, gamma) in [(4.0 / 3.0, 10.0), (1.8, 0.5)] {
+        let spec = dir.write("spec.json", &generator_spec(&g, p, gamma));
+        let o = kplay(&["run".as_ref(), spec.as_os_str()], dir.path());
+        check_run_output(&o, &g.generate().unwrap(), p, gamma);
+    }
+}
+
+#[test]
+fn gen_writes_csv_that_reads_back_equal() {
+    let dir = TempDir::new("gen");
+    let spec = dir.write("spec.json", &generator_spec(&GEN, 1.5, 10.0));
+    let out = dir.path().join("data.csv");
+    let o = kplay(&["gen".as_ref(), spec.as_os_str(), "-o".as_ref(), out.as_os_str()], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let data = GEN.generate().unwrap();
+    let back = parse_csv(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(back.x.shape(), data.x.shape());
+    assert!(back.x.iter().zip(data.x.iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(back.y.iter().zip(data.y.iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert_eq!(back.feature_names, data.feature_names);
+    // without -o the same CSV goes to stdout
+    let o = kplay(&["gen".as_ref(), spec.as_os_str()], dir.path());
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), std::fs::read_to_string(&out).unwrap());
+}
+
+#[test]
+fn csv_spec_runs_with_a_path_relative_to_the_spec() {
+    let dir = TempDir::new("csv");
+    let sub = dir.path().join("specs");
+    std::fs::create_dir_all(&sub).unwrap();
+    let data = SparseRegression { n: 15, d: 8, k: 3, sigma: 0.1, seed: 21 }.generate().unwrap();
+    std::fs::write(sub.join("data.csv"), data.to_csv()).unwrap();
+    let spec = sub.join("spec.json");
+    std::fs::write(
+        &spec,
+        r#"{"data": {"kind": "csv", "path": "data.csv"},
+            "model": {"problem": "lp_regression", "p": 1.25, "gamma": 3},
+            "solver": {"tol": 1e-10, "max_iter": 20000}}"#,
+    )
+    .unwrap();
+    // run from another directory: the path is resolved against the spec's directory
+    let o = kplay(&["run".as_ref(), spec.as_os_str()], dir.path());
+    let csv_data = parse_csv(&data.to_csv()).unwrap();
+    let v = check_run_output(&o, &csv_data, 1.25, 3.0);
+    assert_eq!(v["data_digest"], csv_data.digest());
+    // the digest command agrees
+    let o = kplay(&["digest".as_ref(), spec.as_os_str()], dir.path());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim_end(), csv_data.digest());
+}
+
+#[test]
+fn digest_matches_the_library() {
+    let dir = TempDir::new("digest");
+    for g in [GEN, SparseRegression { n: 3, d: 2, k: 0, sigma: 0.0, seed: u64::MAX }] {
+        let spec = dir.write("spec.json", &generator_spec(&g, 1.5, 10.0));
+        let o = kplay(&["digest".as_ref(), spec.as_os_str()], dir.path());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.ends_with('\n'));
+        let hex = out.trim_end();
+        assert_eq!(hex.len(), 16, "{out:?}");
+        assert!(hex.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_eq!(hex, g.generate().unwrap().digest());
+    }
+}
+
+#[test]
+fn spec_prints_the_default_experiment() {
+    let o = kplay(&["spec"], Path::new("."));
+    assert!(o.status.success());
+    assert_eq!(Experiment::from_json(&stdout(&o)).unwrap(), Experiment::default());
+}
+
+#[test]
+fn bad_input_exits_non_zero_with_a_message() {
+    let dir = TempDir::new("bad");
+    let d = dir.path();
+    let malformed = dir.write("malformed.json", "{\"data\": ");
+    assert_fails(&kplay(&["run".as_ref(), malformed.as_os_str()], d), &["malformed.json"]);
+    let unknown = dir.write("unknown.json", &generator_spec(&GEN, 1.5, 10.0).replacen('{', "{\"x\": 1, ", 1));
+    assert_fails(&kplay(&["run".as_ref(), unknown.as_os_str()], d), &["unknown field"]);
+    assert_fails(&kplay(&["run", "no-such-spec.json"], d), &["no-such-spec.json"]);
+    for p in [1.0, 2.0, 0.5] {
+        let spec = dir.write("p.json", &generator_spec(&GEN, p, 10.0));
+        assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &["p must lie strictly between 1 and 2"]);
+    }
+    let spec = dir.write("gamma.json", &generator_spec(&GEN, 1.5, -1.0));
+    assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &["γ (gamma)"]);
+    let big_k = SparseRegression { k: 41, ..GEN };
+    let spec = dir.write("k.json", &generator_spec(&big_k, 1.5, 10.0));
+    for cmd in ["run", "gen", "digest"] {
+        assert_fails(&kplay(&[cmd.as_ref(), spec.as_os_str()], d), &["k (number of non-zero spikes)"]);
+    }
+    // bad CSV files behind a CSV spec
+    let csv_spec = |csv: &str| {
+        format!(
+            r#"{{"data": {{"kind": "csv", "path": "{csv}"}}, "model": {{"problem": "lp_regression", "p": 1.5, "gamma": 1}}}}"#
+        )
+    };
+    for (name, body, needle) in [
+        ("nan.csv", "a,y\n1,2\nNaN,1\n", "finite"),
+        ("ragged.csv", "a,b,y\n1,2,3\n1,2\n", "cells"),
+        ("noy.csv", "a,b\n1,2\n", "`y`"),
+        ("text.csv", "a,y\n1,two\n", "not a number"),
+    ] {
+        dir.write(name, body);
+        let spec = dir.write("csvspec.json", &csv_spec(name));
+        for cmd in ["run", "gen", "digest"] {
+            assert_fails(&kplay(&[cmd.as_ref(), spec.as_os_str()], d), &["CSV", needle]);
+        }
+    }
+    let spec = dir.write("missingcsv.json", &csv_spec("absent.csv"));
+    assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &["absent.csv"]);
+    // usage errors
+    assert_fails(&kplay::<&str>(&[], d), &["usage"]);
+    assert_fails(&kplay(&["frobnicate"], d), &["frobnicate"]);
+    assert_fails(&kplay(&["run"], d), &["usage"]);
+    let good = dir.write("good.json", &generator_spec(&GEN, 1.5, 10.0));
+    assert_fails(&kplay(&["gen".as_ref(), good.as_os_str(), "--out".as_ref()], d), &["--out"]);
+    assert_fails(&kplay(&["gen".as_ref(), good.as_os_str(), "-o".as_ref()], d), &["-o"]);
+    // an unwritable output file
+    let o = kplay(&["gen".as_ref(), good.as_os_str(), "-o".as_ref(), d.join("no/such/dir.csv").as_os_str()], d);
+    assert_fails(&o, &["cannot write"]);
+}
