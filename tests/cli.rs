@@ -2,6 +2,7 @@
 //! object whose numbers are recomputed here from the printed solution and the data regenerated
 //! by the library; `gen` writes CSV the importer reads back bit for bit; `digest` matches the
 //! library; every bad input exits non-zero with a message on stderr and nothing on stdout.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

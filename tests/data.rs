@@ -1,6 +1,7 @@
 //! Input handling of the walking skeleton (issue 2, "Bad input"): CSV import and the validation
 //! of experiment specs. Good input round-trips exactly; each kind of bad input is an `Err` whose
 //! message names the problem; nothing panics on arbitrary text.
+#![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::{parse_csv, Dataset, SparseRegression, MAX_CELLS};
 use kernel_playground::experiment::{DataSpec, Experiment, ModelSpec};

@@ -6,6 +6,7 @@
 //! `F(w(α)) + Λ(α) = (γ/2)‖∇Λ(α)‖²`, the first-order optimality condition
 //! `γXᵀ(Xw − y) + J_p(w) = 0`, and separable problems (d = 1, orthogonal design) solved
 //! coordinate by coordinate by bisection.
+#![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
 use kernel_playground::experiment::Experiment;
