@@ -268,6 +268,32 @@ impl Loss {
     /// `f_α(x) = min_t f(t) + (α/2)(t − x)²` (Theorem 5), evaluated through the proximal point
     /// `p = prox_{f/α}(x)`, which is read off the resolvent: `p = x + (−J_α(αx))/α`.
     /// For the hinge loss, λ = α = 1 this is `1/2 − yx` for `yx ≤ 0` and `(1 − yx)_+²/2` beyond.
+    /// The domain `[lo, hi]` of `s ↦ L*(y, s)` (the range of `−λc_i` at any iterate of
+    /// paper C's solvers, since `−J_α` maps into it).
+    pub fn conjugate_domain(&self, y: f64) -> (f64, f64) {
+        let inf = f64::INFINITY;
+        match *self {
+            Loss::Square => (-inf, inf),
+            Loss::Absolute | Loss::EpsInsensitive { .. } => (-1.0, 1.0),
+            Loss::Huber { rho } => (-rho, rho),
+            Loss::Hinge | Loss::Logistic => {
+                if y >= 0.0 { (-1.0, 0.0) } else { (0.0, 1.0) }
+            }
+            Loss::SquaredHinge => {
+                if y >= 0.0 { (-inf, 0.0) } else { (0.0, inf) }
+            }
+        }
+    }
+
+    /// `L*(y, s)` with `s` first moved onto the domain when it lies outside by rounding only
+    /// (relative 1e-9), as happens for `s = −λ·(1/λ)`.
+    pub fn conjugate_rounded(&self, y: f64, s: f64) -> f64 {
+        let (lo, hi) = self.conjugate_domain(y);
+        let slack = 1e-9 * (1.0 + s.abs());
+        let s = if s < lo && s >= lo - slack { lo } else if s > hi && s <= hi + slack { hi } else { s };
+        self.conjugate(y, s)
+    }
+
     pub fn moreau_envelope(&self, y: f64, x: f64, alpha: f64, lambda: f64) -> f64 {
         // prox_{f/α}(x) = argmin_t L(y,t)/(αλ) + (t − x)²/2; by the Moreau identity
         // J_α(αx) = αx − α·prox_{f/α}(x), so prox = x + (−J_α(αx))/α.

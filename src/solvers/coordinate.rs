@@ -143,9 +143,13 @@ impl CoordinateDescent {
     }
 
     fn record(&self, time_ms: f64) -> SweepRecord {
+        let objective = self.problem.objective_at(&self.c, &self.z);
+        let dual = self.problem.dual_objective_at(&self.c, &self.z);
         SweepRecord {
             sweep: self.sweep,
-            objective: self.problem.objective_at(&self.c, &self.z),
+            objective,
+            dual,
+            gap: objective - dual,
             residual: self.problem.residual_at(&self.c, &self.z),
             subgradient_distance: self.problem.subgradient_distance_at(&self.c, &self.z),
             max_h: self.max_h(),
@@ -296,5 +300,17 @@ impl CoordinateDescent {
     /// The latest record.
     pub fn current(&self) -> SweepRecord {
         self.trace.last().copied().unwrap_or_else(|| self.record(0.0))
+    }
+}
+
+impl std::fmt::Debug for CoordinateDescent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CoordinateDescent")
+            .field("cfg", &self.cfg)
+            .field("n", &self.problem.n())
+            .field("sweep", &self.sweep)
+            .field("status", &self.status)
+            .field("skipped", &self.skipped)
+            .finish_non_exhaustive()
     }
 }
