@@ -8,7 +8,7 @@ use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{
-    envelope_curve, k_alpha_eigenvalues, FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule,
+    envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule,
     StopReason, SweepRecord,
 };
 use kernel_playground::KpError;
@@ -644,6 +644,8 @@ fn theorem5_stationary_point() {
             let x = &ka * c / alpha;
             alpha * (0..n).map(|i| Loss::Hinge.moreau_envelope(y[i], x[i], alpha, lambda)).sum::<f64>() + 0.5 * c.dot(&(&ka * c))
         };
+        let lib = theorem5_functional(&p, s.c(), alpha).unwrap();
+        assert!((lib - g(s.c())).abs() < 1e-10 * (1.0 + lib.abs()));
         let grad_norm = |c: &DVector<f64>| {
             let h = 1e-6;
             let mut m: f64 = 0.0;
@@ -763,4 +765,37 @@ fn regression_and_points_and_grid() {
     let g = grid(-1.0, 1.0, 0.0, 2.0, 3, 2).unwrap();
     assert_eq!(g.nrows(), 6);
     assert_eq!((g[(0, 0)], g[(0, 1)], g[(5, 0)], g[(5, 1)]), (-1.0, 0.0, 1.0, 2.0));
+}
+
+/// For RLS, one cyclic sweep of Algorithm 1 is one Gauss–Seidel sweep on `(K + λI)c = y`, and
+/// one Aitken backward sweep is the reverse sweep over `ℓ − 1, …, 1` (written out here).
+#[test]
+fn rls_sweeps_are_gauss_seidel() {
+    let lambda = 0.7;
+    let p = small_problem(Loss::Square, 25, lambda, Representation::Gram);
+    let k = p.dense_gram();
+    let y = p.y().clone();
+    let n = y.len();
+    let gs = |c: &mut DVector<f64>, order: &mut dyn Iterator<Item = usize>| {
+        for i in order {
+            let off: f64 = (0..n).filter(|&j| j != i).map(|j| k[(i, j)] * c[j]).sum();
+            c[i] = (y[i] - off) / (k[(i, i)] + lambda);
+        }
+    };
+    let mut cyc = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::Cyclic, ..Default::default() }).unwrap();
+    let mut ait = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::AitkenDoubleSweep, ..Default::default() }).unwrap();
+    let mut c_cyc = DVector::<f64>::zeros(n);
+    let mut c_ait = DVector::<f64>::zeros(n);
+    for sweep in 0..6 {
+        cyc.step().unwrap();
+        ait.step().unwrap();
+        gs(&mut c_cyc, &mut (0..n));
+        if sweep % 2 == 0 {
+            gs(&mut c_ait, &mut (0..n));
+        } else {
+            gs(&mut c_ait, &mut (0..n - 1).rev());
+        }
+        assert!(max_abs_diff(cyc.c(), &c_cyc) < 1e-12, "cyclic sweep {sweep}");
+        assert!(max_abs_diff(ait.c(), &c_ait) < 1e-12, "Aitken sweep {sweep}");
+    }
 }

@@ -666,6 +666,26 @@ pub fn envelope_curve(loss: Loss, y: f64, alpha: f64, lambda: f64, t_min: f64, t
         .collect())
 }
 
+/// The smooth functional of Theorem 5 at `c`, in the scaling that is stationary at a solution
+/// for every α: `G_α(c) = α·f_α(K_α c/α) + cᵀK_α c/2`, with `f_α` the envelope of
+/// [`Loss::moreau_envelope`] (appendix definition) and `K_α = αK − I`. At α = 1 it is the
+/// printed `α⁻¹f_α(K_α c) + cᵀK_α c/2`; for α ≠ 1 the printed form is not stationary with
+/// the appendix's envelope (the tests check `∇G_α(c*) = 0` by finite differences).
+pub fn theorem5_functional(problem: &RegularizationProblem, c: &DVector<f64>, alpha: f64) -> Result<f64> {
+    if !(alpha.is_finite() && alpha > 0.0) {
+        return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {alpha})") });
+    }
+    if c.len() != problem.n() {
+        return Err(KpError::Parameter { name: "coefficients", reason: format!("expected {} coefficients, got {}", problem.n(), c.len()) });
+    }
+    // K_α c = αKc − c
+    let kac = problem.kc(c) * alpha - c;
+    let env: f64 = (0..problem.n())
+        .map(|i| problem.loss.moreau_envelope(problem.y[i], kac[i] / alpha, alpha, problem.lambda))
+        .sum();
+    Ok(alpha * env + 0.5 * c.dot(&kac))
+}
+
 /// The eigenvalues of `K_α = αK − I` in increasing order (Theorem 5: `α·μ_i − 1` for the
 /// eigenvalues `μ_i` of K; negative ones make the reformulated kernel indefinite).
 pub fn k_alpha_eigenvalues(problem: &RegularizationProblem, alpha: f64) -> Result<Vec<f64>> {
