@@ -25,8 +25,8 @@ fn problem(n: usize, loss: Loss) -> RegularizationProblem {
 }
 
 enum Any {
-    Fp(FixedPoint),
-    Cd(CoordinateDescent),
+    Fp(Box<FixedPoint>),
+    Cd(Box<CoordinateDescent>),
 }
 
 impl Any {
@@ -49,9 +49,9 @@ const SOLVERS: [&str; 4] = ["fixed point 1/‖K‖", "CD cyclic", "CD Aitken", "
 fn make(p: &RegularizationProblem, which: usize, max_sweeps: usize) -> Any {
     let rules = [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic];
     if which == 0 {
-        Any::Fp(FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::InverseNorm, tol: DELTA, max_sweeps }).unwrap())
+        Any::Fp(Box::new(FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::InverseNorm, tol: DELTA, max_sweeps }).unwrap()))
     } else {
-        Any::Cd(CoordinateDescent::new(p.clone(), CoordinateConfig { rule: rules[which - 1], seed: 7, tol: DELTA, max_sweeps }).unwrap())
+        Any::Cd(Box::new(CoordinateDescent::new(p.clone(), CoordinateConfig { rule: rules[which - 1], seed: 7, tol: DELTA, max_sweeps }).unwrap()))
     }
 }
 
@@ -68,7 +68,7 @@ fn table() {
     for loss in [Loss::Hinge, Loss::Square] {
         for n in sizes() {
             let p = problem(n, loss);
-            for which in 0..SOLVERS.len() {
+            for (which, name) in SOLVERS.iter().enumerate() {
                 let t_setup = Instant::now();
                 let mut s = make(&p, which, MAX_SWEEPS);
                 let setup = t_setup.elapsed().as_secs_f64();
@@ -89,7 +89,7 @@ fn table() {
                 println!(
                     "| {} | {n} | {} | {} | {status} | {secs:.3} (+{setup:.3} setup) | {:.0} | {:.2e} |",
                     loss.name(),
-                    SOLVERS[which],
+                    name,
                     r.sweep,
                     r.sweep as f64 / secs,
                     r.gap

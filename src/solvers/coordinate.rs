@@ -123,8 +123,10 @@ impl CoordinateDescent {
             trace: Vec::new(),
         };
         let rec = s.record(0.0);
-        if !(rec.max_h >= cfg.tol) {
-            s.status = if rec.max_h.is_finite() { StopReason::Converged } else { StopReason::NonFinite };
+        if !rec.max_h.is_finite() {
+            s.status = StopReason::NonFinite;
+        } else if rec.max_h < cfg.tol {
+            s.status = StopReason::Converged;
         }
         s.trace.push(rec);
         Ok(s)
@@ -226,7 +228,7 @@ impl CoordinateDescent {
         match &self.problem.op {
             Operator::Features { x, .. } => self.z.gemv(1.0, x, &self.w, 0.0),
             Operator::Gram(_) => {
-                if self.sweep % REFRESH_EVERY == 0 {
+                if self.sweep.is_multiple_of(REFRESH_EVERY) {
                     let mut z = DVector::zeros(self.problem.n());
                     self.problem.kc_into(&self.c, &mut z);
                     self.z = z;
@@ -312,5 +314,97 @@ impl std::fmt::Debug for CoordinateDescent {
             .field("status", &self.status)
             .field("skipped", &self.skipped)
             .finish_non_exhaustive()
+    }
+}
+
+/// Which of paper C's solvers to run: the fixed point of section 3 (eq. 10) or coordinate
+/// descent of section 4.1 (Algorithm 1/2). Serde form for the experiment spec.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Method {
+    FixedPoint(super::fixed_point::FixedPointConfig),
+    Coordinate(CoordinateConfig),
+}
+
+/// Either solver behind one steppable interface, so the page can race the fixed point against
+/// the three coordinate rules on one plot.
+#[derive(Debug)]
+pub enum DinuzzoSolver {
+    FixedPoint(Box<super::fixed_point::FixedPoint>),
+    Coordinate(Box<CoordinateDescent>),
+}
+
+impl DinuzzoSolver {
+    /// Validate the method's settings and start from `c = 0`.
+    pub fn new(problem: RegularizationProblem, method: Method) -> Result<Self> {
+        Ok(match method {
+            Method::FixedPoint(cfg) => Self::FixedPoint(Box::new(super::fixed_point::FixedPoint::new(problem, cfg)?)),
+            Method::Coordinate(cfg) => Self::Coordinate(Box::new(CoordinateDescent::new(problem, cfg)?)),
+        })
+    }
+    /// One sweep (see [`CoordinateDescent::step`], [`super::fixed_point::FixedPoint::step`]).
+    pub fn step(&mut self) -> Option<SweepRecord> {
+        match self {
+            Self::FixedPoint(s) => s.step(),
+            Self::Coordinate(s) => s.step(),
+        }
+    }
+    /// Step until the run stops.
+    pub fn run(&mut self) -> StopReason {
+        while self.step().is_some() {}
+        self.status()
+    }
+    /// The coefficients c.
+    pub fn c(&self) -> &DVector<f64> {
+        match self {
+            Self::FixedPoint(s) => s.c(),
+            Self::Coordinate(s) => s.c(),
+        }
+    }
+    /// `z = Kc`.
+    pub fn z(&self) -> &DVector<f64> {
+        match self {
+            Self::FixedPoint(s) => s.z(),
+            Self::Coordinate(s) => s.z(),
+        }
+    }
+    /// Why the run stopped, or `Running`.
+    pub fn status(&self) -> StopReason {
+        match self {
+            Self::FixedPoint(s) => s.status(),
+            Self::Coordinate(s) => s.status(),
+        }
+    }
+    /// A sentence for the user when the run diverged or overflowed.
+    pub fn message(&self) -> Option<&str> {
+        match self {
+            Self::FixedPoint(s) => s.message(),
+            Self::Coordinate(s) => s.message(),
+        }
+    }
+    /// Flags raised at the start.
+    pub fn warnings(&self) -> &[String] {
+        match self {
+            Self::FixedPoint(s) => s.warnings(),
+            Self::Coordinate(s) => s.warnings(),
+        }
+    }
+    /// Every record so far.
+    pub fn trace(&self) -> &[SweepRecord] {
+        match self {
+            Self::FixedPoint(s) => s.trace(),
+            Self::Coordinate(s) => s.trace(),
+        }
+    }
+    /// The problem being solved.
+    pub fn problem(&self) -> &RegularizationProblem {
+        match self {
+            Self::FixedPoint(s) => s.problem(),
+            Self::Coordinate(s) => s.problem(),
+        }
+    }
+    /// Indices with `c_i ≠ 0` (the support vectors of the picture).
+    pub fn support(&self) -> Vec<usize> {
+        self.c().iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, _)| i).collect()
     }
 }
