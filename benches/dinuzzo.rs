@@ -11,6 +11,7 @@ use criterion::{black_box, Criterion};
 use kernel_playground::datasets_2d::{Classification2d, Shape2d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
+use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason};
 
@@ -19,9 +20,23 @@ const MAX_SWEEPS: usize = 20_000;
 const TIME_CAP: Duration = Duration::from_secs(40);
 
 fn problem(n: usize, loss: Loss) -> RegularizationProblem {
+    problem_ordered(n, loss, false)
+}
+
+/// The generator interleaves the classes (+1, −1, +1, …); `shuffle` permutes the rows once, to
+/// see how much the cyclic rule depends on the data order.
+fn problem_ordered(n: usize, loss: Loss, shuffle: bool) -> RegularizationProblem {
     let data = Classification2d { shape: Shape2d::Moons { noise: 0.15 }, n, label_noise: 0.05, seed: 1 }.generate().unwrap();
+    let (mut x, mut y) = (data.x.clone(), data.y.clone());
+    if shuffle {
+        let perm = Rng::new(99).choose_distinct(n, n);
+        for (r, &i) in perm.iter().enumerate() {
+            x.set_row(r, &data.x.row(i));
+            y[r] = data.y[i];
+        }
+    }
     let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
-    RegularizationProblem::new(&data.x, &data.y, &kernel, loss, 1.0, Representation::Gram).unwrap()
+    RegularizationProblem::new(&x, &y, &kernel, loss, 1.0, Representation::Gram).unwrap()
 }
 
 enum Any {
@@ -60,6 +75,20 @@ fn sizes() -> Vec<usize> {
         Some(n) => vec![n],
         None => vec![500, 2000],
     }
+}
+
+fn run_to_tol(p: &RegularizationProblem, which: usize) -> (usize, f64, StopReason, f64) {
+    let mut s = make(p, which, MAX_SWEEPS);
+    let t0 = Instant::now();
+    let mut last = None;
+    while let Some(r) = s.step() {
+        last = Some(r);
+        if t0.elapsed() > TIME_CAP {
+            break;
+        }
+    }
+    let r = last.unwrap();
+    (r.sweep, t0.elapsed().as_secs_f64(), s.status(), r.gap)
 }
 
 fn table() {
@@ -122,7 +151,28 @@ fn sweeps(c: &mut Criterion) {
     }
 }
 
+fn order_table() {
+    println!("\n| loss | n | solver | rows | sweeps to δ | status | time (s) | final gap |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for loss in [Loss::Hinge, Loss::Square] {
+        for n in sizes() {
+            for shuffle in [false, true] {
+                let p = problem_ordered(n, loss, shuffle);
+                for which in 1..3 {
+                    let (sw, secs, st, gap) = run_to_tol(&p, which);
+                    let rows = if shuffle { "shuffled once" } else { "classes interleaved" };
+                    println!("| {} | {n} | {} | {rows} | {sw} | {st:?} | {secs:.3} | {gap:.2e} |", loss.name(), SOLVERS[which]);
+                }
+            }
+        }
+    }
+}
+
 fn main() {
+    if std::env::var("DINUZZO_BENCH_ORDER").is_ok() {
+        order_table();
+        return;
+    }
     table();
     if std::env::var("DINUZZO_BENCH_TABLE_ONLY").is_err() {
         let mut c = Criterion::default().configure_from_args();
