@@ -215,3 +215,121 @@ fn sign0(v: f64) -> f64 {
         0.0
     }
 }
+
+/// `σ(x) = 1/(1 + e^(−x))` without overflow.
+fn sigmoid(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// Paper C (Dinuzzo): the resolvent operators of Table 1 for a general α > 0, and the
+/// Moreau–Yosida envelope of Theorem 5.
+///
+/// With `f_i(t) = L(y_i, t)/λ`, `J_α = (I + α(∂f)⁻¹)⁻¹ = prox_{αf*}` (eq. 6), and the Moreau
+/// identity gives `−J_α(v) = α·prox_{L(y,·)/(αλ)}(v/α) − v`. Each closed form below is that
+/// expression worked out; at α = 1 they reduce to the printed Table 1 (which, for α ≠ 1,
+/// gives `−J_α(αv)/α` instead: see DIGEST.md, section C, **Check**).
+impl Loss {
+    /// `−J_α(v)` for one component (paper C, eq. 6–8 and Table 1, derived for general α):
+    /// the coefficient `c` with `−λc ∈ ∂_t L(y, t)` at `t = (v + c)/α`.
+    ///
+    /// * RLS: `(αy − v)/(1 + αλ)`;
+    /// * RLA: `sign(αy − v)·min(1/λ, |αy − v|)`;
+    /// * SVR: `sign(αy − v)·min(1/λ, (|αy − v| − αε)_+)`;
+    /// * Huber: `sign(αy − v)·min(ρ/λ, |αy − v|/(1 + αλ))`;
+    /// * L1-SVM: `y·min(1/λ, (α − yv)_+)`;
+    /// * L2-SVM (`(1 − yt)_+²/2`): `y·(α − yv)_+/(1 + αλ)`;
+    /// * logistic: `(y/λ)·σ(−s)` where `s` solves `s − yv/α = σ(−s)/(αλ)` (safeguarded Newton).
+    ///
+    /// The caller guarantees α > 0 and λ > 0 (the solver configs validate them).
+    pub fn neg_resolvent(&self, y: f64, v: f64, alpha: f64, lambda: f64) -> f64 {
+        let r = alpha * y - v;
+        match *self {
+            Loss::Square => r / (1.0 + alpha * lambda),
+            Loss::Absolute => sign0(r) * r.abs().min(1.0 / lambda),
+            Loss::EpsInsensitive { eps } => sign0(r) * (r.abs() - alpha * eps).max(0.0).min(1.0 / lambda),
+            Loss::Huber { rho } => sign0(r) * (r.abs() / (1.0 + alpha * lambda)).min(rho / lambda),
+            Loss::Hinge => y * (alpha - y * v).max(0.0).min(1.0 / lambda),
+            Loss::SquaredHinge => y * (alpha - y * v).max(0.0) / (1.0 + alpha * lambda),
+            Loss::Logistic => {
+                let gamma = 1.0 / (alpha * lambda);
+                let m = y * v / alpha;
+                let s = logistic_prox_margin(m, gamma);
+                y * sigmoid(-s) / lambda
+            }
+        }
+    }
+
+    /// The Moreau–Yosida envelope of `f(t) = L(y, t)/λ` as defined in paper C's appendix,
+    /// `f_α(x) = min_t f(t) + (α/2)(t − x)²` (Theorem 5), evaluated through the proximal point
+    /// `p = prox_{f/α}(x)`, which is read off the resolvent: `p = x + (−J_α(αx))/α`.
+    /// For the hinge loss, λ = α = 1 this is `1/2 − yx` for `yx ≤ 0` and `(1 − yx)_+²/2` beyond.
+    /// The domain `[lo, hi]` of `s ↦ L*(y, s)` (the range of `−λc_i` at any iterate of
+    /// paper C's solvers, since `−J_α` maps into it).
+    pub fn conjugate_domain(&self, y: f64) -> (f64, f64) {
+        let inf = f64::INFINITY;
+        match *self {
+            Loss::Square => (-inf, inf),
+            Loss::Absolute | Loss::EpsInsensitive { .. } => (-1.0, 1.0),
+            Loss::Huber { rho } => (-rho, rho),
+            Loss::Hinge | Loss::Logistic => {
+                if y >= 0.0 { (-1.0, 0.0) } else { (0.0, 1.0) }
+            }
+            Loss::SquaredHinge => {
+                if y >= 0.0 { (-inf, 0.0) } else { (0.0, inf) }
+            }
+        }
+    }
+
+    /// `L*(y, s)` with `s` first moved onto the domain when it lies outside by rounding only
+    /// (relative 1e-9), as happens for `s = −λ·(1/λ)`.
+    pub fn conjugate_rounded(&self, y: f64, s: f64) -> f64 {
+        let (lo, hi) = self.conjugate_domain(y);
+        let slack = 1e-9 * (1.0 + s.abs());
+        let s = if s < lo && s >= lo - slack { lo } else if s > hi && s <= hi + slack { hi } else { s };
+        self.conjugate(y, s)
+    }
+
+    pub fn moreau_envelope(&self, y: f64, x: f64, alpha: f64, lambda: f64) -> f64 {
+        // prox_{f/α}(x) = argmin_t L(y,t)/(αλ) + (t − x)²/2; by the Moreau identity
+        // J_α(αx) = αx − α·prox_{f/α}(x), so prox = x + (−J_α(αx))/α.
+        let p = x + self.neg_resolvent(y, alpha * x, alpha, lambda) / alpha;
+        self.value(y, p) / lambda + 0.5 * alpha * (p - x) * (p - x)
+    }
+}
+
+/// The margin `s = y·t` of `prox_{γ·log(1+e^(−y·))}` at a point of margin `m`: the root of
+/// `g(s) = s − m − γσ(−s)`, increasing with `g' = 1 + γσ(s)σ(−s) ∈ [1, 1 + γ/4]` and bracketed
+/// by `[m, m + γ]`. Newton steps, falling back to bisection when a step leaves the bracket.
+fn logistic_prox_margin(m: f64, gamma: f64) -> f64 {
+    let (mut lo, mut hi) = (m, m + gamma);
+    // Start from the smooth approximation in the middle of the bracket.
+    let mut s = m + gamma * sigmoid(-m) / (1.0 + 0.25 * gamma);
+    s = s.clamp(lo, hi);
+    for _ in 0..100 {
+        let sg = sigmoid(-s);
+        let g = s - m - gamma * sg;
+        if g == 0.0 {
+            return s;
+        }
+        if g > 0.0 {
+            hi = s;
+        } else {
+            lo = s;
+        }
+        let dg = 1.0 + gamma * sg * (1.0 - sg);
+        let mut next = s - g / dg;
+        if !(next > lo && next < hi) {
+            next = 0.5 * (lo + hi);
+        }
+        if (next - s).abs() <= 4.0 * f64::EPSILON * (1.0 + s.abs()) || hi - lo <= 4.0 * f64::EPSILON * (1.0 + s.abs()) {
+            return next;
+        }
+        s = next;
+    }
+    s
+}

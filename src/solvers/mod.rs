@@ -4,6 +4,8 @@
 //! stopping as an enum, and scikit-learn-style duality-gap stopping).
 
 pub mod dual_lp;
+pub mod fixed_point;
+pub mod coordinate;
 
 use serde::{Deserialize, Serialize};
 

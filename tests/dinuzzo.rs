@@ -1,0 +1,840 @@
+//! Paper C (Dinuzzo): resolvent operators, fixed-point iteration, coordinate descent, the
+//! Theorem 5 helpers and the toy data generators, each checked against something independent
+//! (closed forms, brute-force minimization, a dual solver written here, optimality conditions).
+
+use kernel_playground::datasets_2d::{from_points, grid, Classification2d, Regression1d, Shape2d};
+use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::losses::Loss;
+use kernel_playground::rng::Rng;
+use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
+use kernel_playground::solvers::fixed_point::{
+    envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule,
+    StopReason, SweepRecord,
+};
+use kernel_playground::KpError;
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use proptest::prelude::*;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers written for the tests.
+
+const ALL_LOSSES: [Loss; 7] = [
+    Loss::Square,
+    Loss::Absolute,
+    Loss::EpsInsensitive { eps: 0.3 },
+    Loss::Huber { rho: 0.5 },
+    Loss::Hinge,
+    Loss::SquaredHinge,
+    Loss::Logistic,
+];
+
+/// Golden-section minimization of a convex function on [a, b].
+fn golden_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> f64 {
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let mut x1 = b - g * (b - a);
+    let mut x2 = a + g * (b - a);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..300 {
+        if f1 <= f2 {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - g * (b - a);
+            f1 = f(x1);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + g * (b - a);
+            f2 = f(x2);
+        }
+        if b - a < 1e-14 * (1.0 + a.abs()) {
+            break;
+        }
+    }
+    0.5 * (a + b)
+}
+
+/// The domain of `u ↦ L*(y, λu)` as an interval (written from the conjugates' definitions).
+fn conj_domain(loss: Loss, y: f64, lambda: f64) -> (f64, f64) {
+    let inf = f64::INFINITY;
+    let (lo, hi) = match loss {
+        Loss::Square => (-inf, inf),
+        Loss::Absolute | Loss::EpsInsensitive { .. } => (-1.0, 1.0),
+        Loss::Huber { rho } => (-rho, rho),
+        // y·s ∈ [−1, 0]
+        Loss::Hinge | Loss::Logistic => {
+            if y > 0.0 {
+                (-1.0, 0.0)
+            } else {
+                (0.0, 1.0)
+            }
+        }
+        Loss::SquaredHinge => {
+            if y > 0.0 {
+                (-inf, 0.0)
+            } else {
+                (0.0, inf)
+            }
+        }
+    };
+    (lo / lambda, hi / lambda)
+}
+
+/// `−J_α(v)` by brute force: `J_α = prox_{αf*}` with `f*(u) = L*(y, λu)/λ` (eq. 6), the prox
+/// computed by golden section over the conjugate's domain.
+fn brute_neg_resolvent(loss: Loss, y: f64, v: f64, alpha: f64, lambda: f64) -> f64 {
+    let (lo, hi) = conj_domain(loss, y, lambda);
+    let r = 50.0 + 2.0 * v.abs() + 2.0 * alpha * (1.0 + y.abs());
+    let (a, b) = ((v - r).max(lo), (v + r).min(hi));
+    let obj = |u: f64| alpha * loss.conjugate(y, lambda * u) / lambda + 0.5 * (u - v) * (u - v);
+    -golden_min(obj, a, b)
+}
+
+/// `−J_α(v)` by the Moreau identity from a brute-force primal prox:
+/// `J_α(v) = v − α·argmin_t [L(y,t)/λ + (α/2)(t − v/α)²]`.
+fn brute_neg_resolvent_moreau(loss: Loss, y: f64, v: f64, alpha: f64, lambda: f64) -> f64 {
+    let w = v / alpha;
+    let r = 50.0 + 2.0 * w.abs() + 2.0 * y.abs() + 2.0 / (alpha * lambda);
+    let t = golden_min(|t| loss.value(y, t) / lambda + 0.5 * alpha * (t - w) * (t - w), w - r, w + r);
+    -(v - alpha * t)
+}
+
+/// Does `−λc` lie in `∂L(y, t)` up to rounding (the hull of the subdifferentials at `t ± dt`)?
+fn in_subdifferential(loss: Loss, y: f64, t: f64, c: f64, lambda: f64, dt: f64, tol: f64) -> bool {
+    let (lo, _) = loss.subdifferential(y, t - dt);
+    let (_, hi) = loss.subdifferential(y, t + dt);
+    let g = -lambda * c;
+    g >= lo - tol && g <= hi + tol
+}
+
+fn loss_strategy() -> impl Strategy<Value = Loss> {
+    prop_oneof![
+        Just(Loss::Square),
+        Just(Loss::Absolute),
+        (0.0..2.0f64).prop_map(|eps| Loss::EpsInsensitive { eps }),
+        (0.05..3.0f64).prop_map(|rho| Loss::Huber { rho }),
+        Just(Loss::Hinge),
+        Just(Loss::SquaredHinge),
+        Just(Loss::Logistic),
+    ]
+}
+
+fn target(loss: Loss, raw: f64) -> f64 {
+    if loss.is_classification() {
+        if raw >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        }
+    } else {
+        raw
+    }
+}
+
+fn gaussian(mu: f64) -> Kernel {
+    Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) }
+}
+
+fn blobs(n: usize, seed: u64, label_noise: f64) -> (DMatrix<f64>, DVector<f64>) {
+    let d = Classification2d { shape: Shape2d::Blobs { margin: 0.2, spread: 0.6 }, n, label_noise, seed }.generate().unwrap();
+    (d.x, d.y)
+}
+
+fn regression(n: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
+    let d = Regression1d { n, noise: 0.2, outliers: 0.1, seed }.generate().unwrap();
+    (d.x, d.y)
+}
+
+/// A small problem for a loss: classification blobs for margin losses, 1-D regression else.
+fn small_problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> RegularizationProblem {
+    let (x, y) = if loss.is_classification() { blobs(n, 7, 0.1) } else { regression(n, 7) };
+    let kernel = if repr == Representation::Features { Kernel::Linear } else { gaussian(0.5) };
+    RegularizationProblem::new(&x, &y, &kernel, loss, lambda, repr).unwrap()
+}
+
+fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> FixedPoint {
+    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step, tol, max_sweeps: max }).unwrap();
+    s.run();
+    s
+}
+
+fn run_cd(p: &RegularizationProblem, rule: IndexRule, tol: f64, max: usize) -> CoordinateDescent {
+    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max }).unwrap();
+    s.run();
+    s
+}
+
+fn max_abs_diff(a: &DVector<f64>, b: &DVector<f64>) -> f64 {
+    (a - b).amax()
+}
+
+/// Reference dual solver (FISTA, accelerated projected/proximal gradient), written for the tests:
+/// `max_c yᵀc − ε‖c‖₁ − cᵀKc/2` subject to `lo_i ≤ c_i ≤ hi_i`. With `ε = 0` and
+/// `y_i c_i ∈ [0, 1/λ]` this is the classical SVM dual (β_i = y_i c_i); with the box
+/// `[−1/λ, 1/λ]` it is the SVR dual. Stops when the duality gap with the primal value
+/// `F(c)` (computed by `primal`) falls below `gap_tol`. Returns (c, dual value, gap).
+fn fista_dual(
+    k: &DMatrix<f64>,
+    y: &DVector<f64>,
+    eps: f64,
+    lo: &DVector<f64>,
+    hi: &DVector<f64>,
+    primal: impl Fn(&DVector<f64>) -> f64,
+    gap_tol: f64,
+) -> (DVector<f64>, f64, f64) {
+    let n = y.len();
+    let lmax = SymmetricEigen::new(k.clone()).eigenvalues.max();
+    let eta = 1.0 / lmax;
+    let dual = |c: &DVector<f64>| y.dot(c) - eps * c.iter().map(|v| v.abs()).sum::<f64>() - 0.5 * c.dot(&(k * c));
+    let prox = |x: f64, i: usize| {
+        let s = x.signum() * (x.abs() - eta * eps).max(0.0);
+        s.clamp(lo[i], hi[i])
+    };
+    let mut c = DVector::<f64>::zeros(n);
+    let mut m = c.clone();
+    let mut t = 1.0f64;
+    let mut gap = f64::INFINITY;
+    for it in 0..60_000 {
+        // gradient of the smooth part of the (maximized) dual: y − Km
+        let g = y - k * &m;
+        let mut next = DVector::<f64>::zeros(n);
+        for i in 0..n {
+            next[i] = prox(m[i] + eta * g[i], i);
+        }
+        let t_next = 0.5 * (1.0 + (1.0 + 4.0 * t * t).sqrt());
+        // adaptive restart keeps the dual monotone
+        if dual(&next) < dual(&c) {
+            m = c.clone();
+            t = 1.0;
+            continue;
+        }
+        m = &next + (&next - &c) * ((t - 1.0) / t_next);
+        c = next;
+        t = t_next;
+        if it % 50 == 0 {
+            gap = primal(&c) - dual(&c);
+            if gap <= gap_tol {
+                break;
+            }
+        }
+    }
+    let d = dual(&c);
+    (c, d, gap)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Operators.
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// `−J_α` equals the prox of the conjugate computed by brute force (eq. 6), for general α.
+    #[test]
+    fn resolvent_matches_brute_force_prox_of_conjugate(
+        loss in loss_strategy(), yraw in -3.0..3.0f64, v in -6.0..6.0f64,
+        alpha in 0.05..5.0f64, lambda in 0.1..5.0f64,
+    ) {
+        let y = target(loss, yraw);
+        let got = loss.neg_resolvent(y, v, alpha, lambda);
+        let want = brute_neg_resolvent(loss, y, v, alpha, lambda);
+        prop_assert!((got - want).abs() <= 2e-6 * (1.0 + want.abs()), "{loss:?} y={y} v={v} α={alpha} λ={lambda}: {got} vs {want}");
+        let want2 = brute_neg_resolvent_moreau(loss, y, v, alpha, lambda);
+        prop_assert!((got - want2).abs() <= 2e-6 * (1.0 + want2.abs()), "Moreau: {loss:?} y={y} v={v} α={alpha} λ={lambda}: {got} vs {want2}");
+    }
+
+    /// At the fixed point `c = −J_α(αz − c)` (Corollary 1, one component), `−c ∈ ∂f(z)`:
+    /// with `v` given and `c = −J_α(v)`, the prediction is `z = (v + c)/α`.
+    #[test]
+    fn resolvent_fixed_point_is_optimal(
+        loss in loss_strategy(), yraw in -3.0..3.0f64, v in -8.0..8.0f64,
+        alpha in 0.01..10.0f64, lambda in 0.01..10.0f64,
+    ) {
+        let y = target(loss, yraw);
+        let c = loss.neg_resolvent(y, v, alpha, lambda);
+        let z = (v + c) / alpha;
+        // c = −J_α(αz − c) holds by construction, up to rounding:
+        let c2 = loss.neg_resolvent(y, alpha * z - c, alpha, lambda);
+        prop_assert!((c - c2).abs() <= 1e-9 * (1.0 + c.abs() + v.abs()));
+        prop_assert!(in_subdifferential(loss, y, z, c, lambda, 1e-9 * (1.0 + z.abs()), 1e-8),
+            "{loss:?} y={y} v={v} α={alpha} λ={lambda}: c={c}, z={z}, ∂L={:?}", loss.subdifferential(y, z));
+    }
+}
+
+/// At α = 1 the derived operators reduce to the printed Table 1 of paper C; at α ≠ 1 the printed
+/// entries equal `−J_α(αv)/α` (DIGEST.md, section C, Check).
+#[test]
+fn table1_holds_at_alpha_one_and_scales_otherwise() {
+    let lambda = 0.7;
+    let table1 = |loss: Loss, y: f64, v: f64, a: f64| -> f64 {
+        let l = lambda;
+        match loss {
+            Loss::Hinge => y * (1.0 / (a * l)).min((1.0 - y * v).max(0.0)),
+            Loss::SquaredHinge => y * (1.0 - y * v).max(0.0) / (1.0 + a * l),
+            Loss::Square => (y - v) / (1.0 + a * l),
+            Loss::Absolute => (y - v).signum() * (1.0 / (a * l)).min((y - v).abs()),
+            Loss::EpsInsensitive { eps } => (y - v).signum() * (1.0 / (a * l)).min(((y - v).abs() - eps).max(0.0)),
+            _ => unreachable!(),
+        }
+    };
+    let losses = [Loss::Hinge, Loss::SquaredHinge, Loss::Square, Loss::Absolute, Loss::EpsInsensitive { eps: 0.25 }];
+    let mut rng = Rng::new(11);
+    for loss in losses {
+        for _ in 0..200 {
+            let y = if loss.is_classification() { if rng.uniform() < 0.5 { 1.0 } else { -1.0 } } else { 3.0 * rng.normal() };
+            let v = 3.0 * rng.normal();
+            let printed = table1(loss, y, v, 1.0);
+            assert!((loss.neg_resolvent(y, v, 1.0, lambda) - printed).abs() < 1e-12, "{loss:?} at α = 1");
+            let a = 0.2 + 3.0 * rng.uniform();
+            let printed_a = table1(loss, y, v, a);
+            let scaled = loss.neg_resolvent(y, a * v, a, lambda) / a;
+            assert!((scaled - printed_a).abs() < 1e-12, "{loss:?} at α = {a}: {scaled} vs {printed_a}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Solvers against closed forms and an independent dual solver.
+
+/// RLS: every solver reaches `c = (K + λI)⁻¹y`.
+#[test]
+fn rls_matches_closed_form() {
+    let lambda = 0.3;
+    for repr in [Representation::Gram, Representation::Features] {
+        let p = small_problem(Loss::Square, 40, lambda, repr);
+        let k = p.dense_gram();
+        let n = p.n();
+        let a = &k + DMatrix::<f64>::identity(n, n) * lambda;
+        let c_star = a.cholesky().unwrap().solve(p.y());
+        let z_star = &k * &c_star;
+        let f_star = p.objective(&c_star);
+        let mut results: Vec<(String, DVector<f64>, DVector<f64>, StopReason)> = Vec::new();
+        for step in [StepRule::InverseNorm, StepRule::InverseTrace] {
+            let s = run_fp(&p, step, 1e-11, 200_000);
+            results.push((format!("fixed point {step:?}"), s.c().clone(), s.z().clone(), s.status()));
+        }
+        for rule in [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic] {
+            let s = run_cd(&p, rule, 1e-11, 200_000);
+            results.push((format!("coordinate {rule:?}"), s.c().clone(), s.z().clone(), s.status()));
+        }
+        for (name, c, z, st) in results {
+            assert_eq!(st, StopReason::Converged, "{name} ({repr:?})");
+            assert!(max_abs_diff(&c, &c_star) < 1e-6, "{name} ({repr:?}): c off by {}", max_abs_diff(&c, &c_star));
+            assert!(max_abs_diff(&z, &z_star) < 1e-7, "{name} ({repr:?}): Kc off by {}", max_abs_diff(&z, &z_star));
+            assert!((p.objective(&c) - f_star).abs() < 1e-9 * (1.0 + f_star.abs()), "{name} ({repr:?})");
+        }
+    }
+}
+
+/// The optimum of a margin loss (hinge) and of SVR agrees with a FISTA solver of the classical
+/// dual, to 1e-6 in objective, and never goes below the dual bound.
+#[test]
+fn hinge_and_svr_match_dual_reference() {
+    let lambda = 0.5;
+    let cap = 1.0 / lambda;
+    for loss in [Loss::Hinge, Loss::EpsInsensitive { eps: 0.2 }] {
+        let p = small_problem(loss, 30, lambda, Representation::Gram);
+        let k = p.dense_gram();
+        let y = p.y().clone();
+        let n = y.len();
+        let (eps, lo, hi) = match loss {
+            Loss::Hinge => (
+                0.0,
+                DVector::from_fn(n, |i, _| if y[i] > 0.0 { 0.0 } else { -cap }),
+                DVector::from_fn(n, |i, _| if y[i] > 0.0 { cap } else { 0.0 }),
+            ),
+            Loss::EpsInsensitive { eps } => (eps, DVector::from_element(n, -cap), DVector::from_element(n, cap)),
+            _ => unreachable!(),
+        };
+        let primal = |c: &DVector<f64>| {
+            let z = &k * c;
+            (0..n).map(|i| loss.value(y[i], z[i])).sum::<f64>() / lambda + 0.5 * c.dot(&z)
+        };
+        let (c_ref, d_ref, gap) = fista_dual(&k, &y, eps, &lo, &hi, primal, 1e-9);
+        let f_ref = primal(&c_ref);
+        assert!(gap < 1e-5, "{loss:?}: the reference is far from its optimum (gap {gap})");
+        let z_ref = &k * &c_ref;
+        let t0 = std::time::Instant::now();
+        let fp = run_fp(&p, StepRule::InverseNorm, 1e-10, 500_000);
+        eprintln!("{loss:?}: fp {} sweeps {:?}; ref gap {gap}", fp.trace().len(), t0.elapsed());
+        let cd = run_cd(&p, IndexRule::Cyclic, 1e-10, 100_000);
+        for (name, c, st) in [("fixed point", fp.c().clone(), fp.status()), ("coordinate", cd.c().clone(), cd.status())] {
+            assert_eq!(st, StopReason::Converged, "{loss:?} {name}");
+            let f = p.objective(&c);
+            // F(c) − D(β_ref) is a duality gap: it certifies that F(c) is within 1e-6 of the
+            // optimum, and F can never fall below the dual value.
+            assert!(f - d_ref < 1e-6, "{loss:?} {name}: F = {f}, reference dual {d_ref}");
+            assert!(f >= d_ref - 1e-9, "{loss:?} {name}: F = {f} below the dual bound {d_ref}");
+            assert!((f - f_ref).abs() < 1e-6, "{loss:?} {name}: F = {f}, reference primal {f_ref}");
+            let z = p.kc(&c);
+            assert!(max_abs_diff(&z, &z_ref) < 1e-3, "{loss:?} {name}: Kc off by {}", max_abs_diff(&z, &z_ref));
+        }
+    }
+}
+
+/// Every coordinate rule and the fixed point reach the same optimum (compared through Kc and
+/// F), for every loss, and the optimum satisfies `−c ∈ ∂f(Kc)` (Corollary 1).
+#[test]
+fn all_solvers_agree_for_every_loss() {
+    let lambda = 0.4;
+    for loss in ALL_LOSSES {
+        let p = small_problem(loss, 30, lambda, Representation::Gram);
+        let cd = run_cd(&p, IndexRule::Cyclic, 1e-11, 200_000);
+        assert_eq!(cd.status(), StopReason::Converged, "{loss:?}");
+        let f0 = p.objective(cd.c());
+        let z0 = cd.z().clone();
+        // The maintained z equals a fresh Kc.
+        assert!(max_abs_diff(&z0, &p.kc(cd.c())) < 1e-10);
+        for i in 0..p.n() {
+            assert!(
+                in_subdifferential(loss, p.y()[i], z0[i], cd.c()[i], lambda, 1e-8, 1e-7),
+                "{loss:?}: −c_{i} ∉ ∂f((Kc)_{i})"
+            );
+        }
+        let others: Vec<(String, DVector<f64>, StopReason, SweepRecord)> = vec![
+            {
+                let s = run_cd(&p, IndexRule::AitkenDoubleSweep, 1e-11, 200_000);
+                ("aitken".into(), s.c().clone(), s.status(), s.current())
+            },
+            {
+                let s = run_cd(&p, IndexRule::RandomizedCyclic, 1e-11, 200_000);
+                ("randomized".into(), s.c().clone(), s.status(), s.current())
+            },
+            {
+                let s = run_fp(&p, StepRule::InverseNorm, 1e-11, 1_000_000);
+                ("fixed point".into(), s.c().clone(), s.status(), s.current())
+            },
+        ];
+        assert!(cd.current().gap < 1e-7, "{loss:?}: duality gap {}", cd.current().gap);
+        for (name, c, st, rec) in others {
+            assert_eq!(st, StopReason::Converged, "{loss:?} {name}");
+            assert!(rec.residual < 1e-6, "{loss:?} {name}: residual {}", rec.residual);
+            assert!(rec.gap < 1e-7 && rec.gap > -1e-9, "{loss:?} {name}: duality gap {}", rec.gap);
+            let f = p.objective(&c);
+            assert!((f - f0).abs() < 1e-8 * (1.0 + f0.abs()), "{loss:?} {name}: F {f} vs {f0}");
+            let d = max_abs_diff(&p.kc(&c), &z0);
+            assert!(d < 1e-5, "{loss:?} {name}: Kc differs by {d}");
+        }
+    }
+}
+
+/// Algorithm 2 (linear kernel, w = Xᵀc) reaches the Gram-matrix optimum and skips updates with
+/// h = 0 for the hinge loss; the fixed point in the features representation agrees too.
+#[test]
+fn linear_kernel_algorithm2_matches_gram() {
+    let lambda = 0.2;
+    for loss in [Loss::Hinge, Loss::Square, Loss::Logistic] {
+        let (x, y) = blobs(60, 5, 0.05);
+        let pf = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, lambda, Representation::Features).unwrap();
+        let pg = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, lambda, Representation::Gram).unwrap();
+        let a = run_cd(&pf, IndexRule::Cyclic, 1e-11, 100_000);
+        let b = run_cd(&pg, IndexRule::Cyclic, 1e-11, 100_000);
+        let f = run_fp(&pf, StepRule::InverseNorm, 1e-11, 1_000_000);
+        for s in [a.status(), b.status(), f.status()] {
+            assert_eq!(s, StopReason::Converged, "{loss:?}");
+        }
+        let w = a.w().unwrap();
+        assert!(max_abs_diff(w, &(x.tr_mul(a.c()))) < 1e-10, "w = Xᵀc is maintained");
+        let fb = pg.objective(b.c());
+        assert!((pf.objective(a.c()) - fb).abs() < 1e-8 * (1.0 + fb.abs()), "{loss:?}");
+        assert!((pf.objective(f.c()) - fb).abs() < 1e-8 * (1.0 + fb.abs()), "{loss:?}");
+        assert!(max_abs_diff(&pg.kc(a.c()), b.z()) < 1e-5, "{loss:?}");
+        if loss == Loss::Hinge {
+            assert!(a.skipped() > 0, "hinge: some updates have h = 0 and are skipped");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Divergence, dropped rows, bad input.
+
+#[test]
+fn divergence_is_detected_above_two_over_norm() {
+    let p = small_problem(Loss::Square, 40, 0.01, Representation::Gram);
+    let norm = p.spectral_norm();
+    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::Fixed(2.5 / norm), tol: 1e-8, max_sweeps: 100_000 }).unwrap();
+    assert!(s.warnings().iter().any(|w| w.contains("2/‖K‖₂")), "the α is flagged at the start");
+    let st = s.run();
+    assert_eq!(st, StopReason::Diverged);
+    assert!(s.message().unwrap().contains("2/‖K‖₂"));
+    assert!(s.trace().len() < 1000, "detected early, after {} sweeps", s.trace().len());
+    // Just below the bound it converges (RLS, K positive definite).
+    let mut ok = FixedPoint::new(p, FixedPointConfig { step: StepRule::Fixed(1.9 / norm), tol: 1e-8, max_sweeps: 200_000 }).unwrap();
+    assert!(ok.warnings().is_empty());
+    assert_eq!(ok.run(), StopReason::Converged);
+}
+
+/// ‖K‖₂ by power iteration agrees with the symmetric eigendecomposition (n > 200 path).
+#[test]
+fn spectral_norm_power_iteration() {
+    let (x, y) = blobs(260, 9, 0.0);
+    let p = RegularizationProblem::new(&x, &y, &gaussian(1.0), Loss::Hinge, 1.0, Representation::Gram).unwrap();
+    let exact = SymmetricEigen::new(p.dense_gram()).eigenvalues.max();
+    assert!((p.spectral_norm() - exact).abs() < 1e-6 * exact);
+}
+
+#[test]
+fn zero_diagonal_rows_are_dropped_and_reported() {
+    // Linear kernel with two zero inputs: their rows and columns of K vanish.
+    let (mut x, y) = regression(25, 4);
+    let mut x2 = DMatrix::<f64>::zeros(25, 2);
+    for i in 0..25 {
+        x2[(i, 0)] = x[(i, 0)];
+        x2[(i, 1)] = 1.0;
+    }
+    x2[(3, 0)] = 0.0;
+    x2[(3, 1)] = 0.0;
+    x2[(17, 0)] = 0.0;
+    x2[(17, 1)] = 0.0;
+    x = x2;
+    let lambda = 0.5;
+    for repr in [Representation::Gram, Representation::Features] {
+        let p = RegularizationProblem::new(&x, &y, &Kernel::Linear, Loss::Square, lambda, repr).unwrap();
+        assert_eq!(p.dropped(), &[3, 17]);
+        let cd = run_cd(&p, IndexRule::Cyclic, 1e-12, 100_000);
+        assert!(cd.warnings().iter().any(|w| w.contains("3, 17")));
+        assert_eq!(cd.c()[3], 0.0);
+        assert_eq!(cd.c()[17], 0.0);
+        let fp = run_fp(&p, StepRule::InverseNorm, 1e-12, 500_000);
+        assert_eq!(fp.c()[17], 0.0);
+        // Reference: the closed form on the reduced problem (rows 3 and 17 removed).
+        let keep: Vec<usize> = (0..25).filter(|&i| i != 3 && i != 17).collect();
+        let k = p.dense_gram();
+        let kr = DMatrix::from_fn(keep.len(), keep.len(), |a, b| k[(keep[a], keep[b])]);
+        let yr = DVector::from_fn(keep.len(), |a, _| y[keep[a]]);
+        let cr = (&kr + DMatrix::<f64>::identity(keep.len(), keep.len()) * lambda).cholesky().unwrap().solve(&yr);
+        for (a, &i) in keep.iter().enumerate() {
+            assert!((cd.c()[i] - cr[a]).abs() < 1e-7, "coordinate");
+            assert!((fp.c()[i] - cr[a]).abs() < 1e-7, "fixed point");
+        }
+    }
+}
+
+fn param_name(e: KpError) -> String {
+    match e {
+        KpError::Parameter { name, .. } => name.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    let (x, y) = blobs(20, 1, 0.0);
+    let g = gaussian(1.0);
+    let gram = Representation::Gram;
+    for lam in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        let e = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, lam, gram).unwrap_err();
+        assert_eq!(param_name(e), "lambda");
+    }
+    let e = RegularizationProblem::new(&x, &y, &g, Loss::EpsInsensitive { eps: -0.1 }, 1.0, gram).unwrap_err();
+    assert_eq!(param_name(e), "loss.eps");
+    let (xr, yr) = regression(20, 1);
+    let e = RegularizationProblem::new(&xr, &yr, &g, Loss::Hinge, 1.0, gram).unwrap_err();
+    assert_eq!(param_name(e), "labels");
+    let e = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, 1.0, Representation::Features).unwrap_err();
+    assert_eq!(param_name(e), "representation");
+    let e = RegularizationProblem::new(&x, &DVector::from_element(3, 1.0), &g, Loss::Hinge, 1.0, gram).unwrap_err();
+    assert_eq!(param_name(e), "targets");
+    let p = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, 1.0, gram).unwrap();
+    for a in [0.0, -1.0, f64::NAN] {
+        let e = FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::Fixed(a), ..Default::default() }).unwrap_err();
+        assert_eq!(param_name(e), "alpha");
+    }
+    let e = FixedPoint::new(p.clone(), FixedPointConfig { tol: 0.0, ..Default::default() }).unwrap_err();
+    assert_eq!(param_name(e), "tol");
+    let e = CoordinateDescent::new(p.clone(), CoordinateConfig { max_sweeps: 0, ..Default::default() }).unwrap_err();
+    assert_eq!(param_name(e), "max_sweeps");
+    // A non-symmetric or indefinite-diagonal Gram matrix.
+    let mut k = p.dense_gram();
+    k[(0, 1)] += 0.5;
+    assert_eq!(param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()), "kernel matrix");
+    let mut k = p.dense_gram();
+    k[(2, 2)] = -1.0;
+    assert_eq!(param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()), "kernel matrix");
+    let k = DMatrix::<f64>::zeros(20, 20);
+    assert_eq!(param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()), "kernel matrix");
+    // Theorem 5 helpers.
+    assert_eq!(param_name(envelope_curve(Loss::Hinge, 1.0, -1.0, 1.0, -2.0, 2.0, 50).unwrap_err()), "alpha");
+    assert_eq!(param_name(envelope_curve(Loss::Hinge, 0.5, 1.0, 1.0, -2.0, 2.0, 50).unwrap_err()), "labels");
+    assert_eq!(param_name(k_alpha_eigenvalues(&p, 0.0).unwrap_err()), "alpha");
+    // Predicting needs inputs.
+    let pk = RegularizationProblem::from_gram(p.dense_gram(), &y, Loss::Hinge, 1.0).unwrap();
+    assert_eq!(param_name(pk.predict(&DVector::zeros(20), &x).unwrap_err()), "inputs");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Records and stepping.
+
+#[test]
+fn records_are_consistent() {
+    let p = small_problem(Loss::Hinge, 30, 0.5, Representation::Gram);
+    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig::default()).unwrap();
+    let r0 = s.current();
+    assert_eq!(r0.sweep, 0);
+    assert!((r0.objective - p.objective(&DVector::zeros(30))).abs() < 1e-12);
+    let mut last = r0.dual;
+    for k in 1..=5 {
+        let r = s.step().unwrap();
+        assert_eq!(r.sweep, k);
+        assert!((r.objective - p.objective(s.c())).abs() < 1e-9);
+        // Each update (eq. 13) maximizes the dual D exactly along a coordinate, so D never
+        // decreases (F itself may), and D ≤ F always (weak duality).
+        assert!(r.dual >= last - 1e-12, "D went down: {} → {}", last, r.dual);
+        assert!(r.gap >= -1e-12 && (r.gap - (r.objective - r.dual)).abs() < 1e-12);
+        last = r.dual;
+        assert!((r.max_h - s.h().amax()).abs() < 1e-15);
+    }
+    s.run();
+    assert_eq!(s.status(), StopReason::Converged);
+    assert!(s.current().gap < 1e-6, "the duality gap closes: {}", s.current().gap);
+    assert!(s.step().is_none(), "no step after the stop");
+    // Prediction on the training inputs is Kc.
+    let (x, _) = blobs(30, 7, 0.1);
+    let f = p.predict(s.c(), &x).unwrap();
+    assert!(max_abs_diff(&f, &p.kc(s.c())) < 1e-10);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. Theorem 5.
+
+#[test]
+fn hinge_envelope_matches_paper_at_alpha_one() {
+    for y in [1.0, -1.0] {
+        let pts = envelope_curve(Loss::Hinge, y, 1.0, 1.0, -3.0, 3.0, 121).unwrap();
+        for p in pts {
+            let m = y * p.t;
+            let paper = if m <= 0.0 { 0.5 - m } else { 0.5 * (1.0f64 - m).max(0.0).powi(2) };
+            assert!((p.envelope - paper).abs() < 1e-12, "y={y} t={}", p.t);
+            assert!(p.envelope <= p.loss + 1e-12);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// The envelope equals its definition `min_s f(s) + (α/2)(s − t)²` computed by brute force.
+    #[test]
+    fn envelope_matches_brute_force(loss in loss_strategy(), yraw in -2.0..2.0f64, t in -4.0..4.0f64,
+                                    alpha in 0.1..4.0f64, lambda in 0.2..4.0f64) {
+        let y = target(loss, yraw);
+        let obj = |s: f64| loss.value(y, s) / lambda + 0.5 * alpha * (s - t) * (s - t);
+        let r = 20.0 + 2.0 / (alpha * lambda);
+        let s = golden_min(obj, t - r, t + r);
+        let got = loss.moreau_envelope(y, t, alpha, lambda);
+        prop_assert!((got - obj(s)).abs() < 1e-8 * (1.0 + got.abs()));
+        prop_assert!(got <= obj(s) + 1e-12 * (1.0 + got.abs()));
+    }
+}
+
+/// Theorem 5, checked numerically: at a solution c, the smooth functional built from the
+/// Moreau–Yosida envelope `M_α` (appendix definition) and `K_α = αK − I`,
+/// `G(c) = α·M_α(K_α c/α) + cᵀK_α c/2`, is stationary (at α = 1 it is the paper's
+/// `α⁻¹f_α(K_α c) + cᵀK_α c/2`); at a non-solution its gradient is not zero.
+#[test]
+fn theorem5_stationary_point() {
+    let lambda = 0.5;
+    let p = small_problem(Loss::Hinge, 20, lambda, Representation::Gram);
+    let k = p.dense_gram();
+    let n = p.n();
+    let s = run_cd(&p, IndexRule::Cyclic, 1e-13, 100_000);
+    let y = p.y().clone();
+    for alpha in [1.0, 0.3, 2.0] {
+        let ka = &k * alpha - DMatrix::<f64>::identity(n, n);
+        let g = |c: &DVector<f64>| {
+            let x = &ka * c / alpha;
+            alpha * (0..n).map(|i| Loss::Hinge.moreau_envelope(y[i], x[i], alpha, lambda)).sum::<f64>() + 0.5 * c.dot(&(&ka * c))
+        };
+        let lib = theorem5_functional(&p, s.c(), alpha).unwrap();
+        assert!((lib - g(s.c())).abs() < 1e-10 * (1.0 + lib.abs()));
+        let grad_norm = |c: &DVector<f64>| {
+            let h = 1e-6;
+            let mut m: f64 = 0.0;
+            for j in 0..n {
+                let mut a = c.clone();
+                let mut b = c.clone();
+                a[j] += h;
+                b[j] -= h;
+                m = m.max(((g(&a) - g(&b)) / (2.0 * h)).abs());
+            }
+            m
+        };
+        assert!(grad_norm(s.c()) < 1e-5, "α = {alpha}: ‖∇G(c*)‖ = {}", grad_norm(s.c()));
+        let c_other = s.c() * 0.5;
+        assert!(grad_norm(&c_other) > 1e-2, "α = {alpha}: a non-solution is not stationary");
+    }
+    // Eigenvalues of K_α = αK − I: α μ_i − 1 with the top one α‖K‖₂ − 1; trace α tr K − n.
+    let alpha = 0.7;
+    let ev = k_alpha_eigenvalues(&p, alpha).unwrap();
+    assert_eq!(ev.len(), n);
+    assert!((ev.iter().sum::<f64>() - (alpha * k.trace() - n as f64)).abs() < 1e-9);
+    assert!((ev[n - 1] - (alpha * p.spectral_norm() - 1.0)).abs() < 1e-9);
+    assert!(ev.windows(2).all(|w| w[0] <= w[1]));
+    assert!(ev[0] < 0.0, "the Gaussian K has small eigenvalues, so K_α is indefinite");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Data generators.
+
+#[test]
+fn generators_are_seeded_and_labelled() {
+    let shapes = [
+        Shape2d::Blobs { margin: 0.5, spread: 0.4 },
+        Shape2d::Moons { noise: 0.1 },
+        Shape2d::Circles { noise: 0.05, factor: 0.5 },
+        Shape2d::Xor { noise: 0.0 },
+    ];
+    for shape in shapes {
+        let spec = Classification2d { shape, n: 301, label_noise: 0.1, seed: 42 };
+        let a = spec.generate().unwrap();
+        let b = spec.generate().unwrap();
+        assert_eq!(a.digest(), b.digest(), "{shape:?} is deterministic");
+        let c = Classification2d { seed: 43, ..spec }.generate().unwrap();
+        assert_ne!(a.digest(), c.digest(), "{shape:?} depends on the seed");
+        assert_eq!(a.x.shape(), (301, 2));
+        assert!(a.y.iter().all(|&v| v == 1.0 || v == -1.0));
+        // Label noise flips labels only, and about the requested fraction.
+        let clean = Classification2d { label_noise: 0.0, ..spec }.generate().unwrap();
+        assert_eq!(clean.x, a.x);
+        let flipped = a.y.iter().zip(clean.y.iter()).filter(|(u, v)| u != v).count();
+        assert!((10..=55).contains(&flipped), "{shape:?}: {flipped} of 301 flipped at p = 0.1");
+        let all = Classification2d { label_noise: 1.0, ..spec }.generate().unwrap();
+        assert_eq!(all.y, -&clean.y);
+    }
+    // Shape-specific facts without noise.
+    let circ = Classification2d { shape: Shape2d::Circles { noise: 0.0, factor: 0.4 }, n: 100, label_noise: 0.0, seed: 1 }.generate().unwrap();
+    for i in 0..100 {
+        let r = circ.x.row(i).norm();
+        let want = if circ.y[i] > 0.0 { 0.4 } else { 1.0 };
+        assert!((r - want).abs() < 1e-12);
+    }
+    let xor = Classification2d { shape: Shape2d::Xor { noise: 0.0 }, n: 100, label_noise: 0.0, seed: 1 }.generate().unwrap();
+    for i in 0..100 {
+        assert_eq!(xor.y[i] > 0.0, xor.x[(i, 0)] * xor.x[(i, 1)] >= 0.0);
+    }
+}
+
+/// Blobs without label noise are linearly separable by a line through the origin with margin
+/// at least `margin/2`: found here by a brute-force scan of directions.
+#[test]
+fn blobs_margin_knob() {
+    for margin in [0.2, 1.0, 2.0] {
+        let d = Classification2d { shape: Shape2d::Blobs { margin, spread: 0.5 }, n: 200, label_noise: 0.0, seed: 8 }.generate().unwrap();
+        let rmax = d.x.row_iter().map(|r| r.norm()).fold(0.0f64, f64::max);
+        let steps = 20_000;
+        let mut best = f64::NEG_INFINITY;
+        for k in 0..steps {
+            let th = 2.0 * std::f64::consts::PI * k as f64 / steps as f64;
+            let (u0, u1) = (th.cos(), th.sin());
+            let m = (0..200).map(|i| d.y[i] * (u0 * d.x[(i, 0)] + u1 * d.x[(i, 1)])).fold(f64::INFINITY, f64::min);
+            best = best.max(m);
+        }
+        let slack = rmax * std::f64::consts::PI / steps as f64;
+        assert!(best >= margin / 2.0 - slack, "margin {margin}: best separation {best}");
+        assert!(best < margin / 2.0 + 0.5, "margin {margin}: the margin is not far above the knob");
+    }
+}
+
+#[test]
+fn regression_and_points_and_grid() {
+    let spec = Regression1d { n: 50, noise: 0.0, outliers: 0.0, seed: 2 };
+    let d = spec.generate().unwrap();
+    assert_eq!(d.digest(), spec.generate().unwrap().digest());
+    for i in 0..50 {
+        assert!((d.y[i] - Regression1d::truth(d.x[(i, 0)])).abs() < 1e-15);
+        assert!((-3.0..3.0).contains(&d.x[(i, 0)]));
+        if i > 0 {
+            assert!(d.x[(i, 0)] >= d.x[(i - 1, 0)]);
+        }
+    }
+    let out = Regression1d { outliers: 1.0, ..spec }.generate().unwrap();
+    assert!((0..50).all(|i| ((out.y[i] - Regression1d::truth(out.x[(i, 0)])).abs() - 3.0).abs() < 1e-12));
+    assert_eq!(param_name(Regression1d { noise: -1.0, ..spec }.generate().unwrap_err()), "noise");
+    assert_eq!(param_name(Classification2d { shape: Shape2d::Moons { noise: 0.1 }, n: 1, label_noise: 0.0, seed: 0 }.generate().unwrap_err()), "n");
+    assert_eq!(
+        param_name(Classification2d { shape: Shape2d::Moons { noise: 0.1 }, n: 10, label_noise: 1.5, seed: 0 }.generate().unwrap_err()),
+        "label_noise"
+    );
+    assert_eq!(
+        param_name(Classification2d { shape: Shape2d::Circles { noise: 0.1, factor: 1.0 }, n: 10, label_noise: 0.0, seed: 0 }.generate().unwrap_err()),
+        "factor"
+    );
+    let pts = from_points(&[(0.0, 1.0, 1.0), (2.0, -1.0, -1.0)]).unwrap();
+    assert_eq!(pts.y.as_slice(), &[1.0, -1.0]);
+    assert_eq!(param_name(from_points(&[(0.0, 1.0, 0.0)]).unwrap_err()), "points");
+    assert_eq!(param_name(from_points(&[]).unwrap_err()), "points");
+    let g = grid(-1.0, 1.0, 0.0, 2.0, 3, 2).unwrap();
+    assert_eq!(g.nrows(), 6);
+    assert_eq!((g[(0, 0)], g[(0, 1)], g[(5, 0)], g[(5, 1)]), (-1.0, 0.0, 1.0, 2.0));
+}
+
+/// For RLS, one cyclic sweep of Algorithm 1 is one Gauss–Seidel sweep on `(K + λI)c = y`, and
+/// one Aitken backward sweep is the reverse sweep over `ℓ − 1, …, 1` (written out here).
+#[test]
+fn rls_sweeps_are_gauss_seidel() {
+    let lambda = 0.7;
+    let p = small_problem(Loss::Square, 25, lambda, Representation::Gram);
+    let k = p.dense_gram();
+    let y = p.y().clone();
+    let n = y.len();
+    let gs = |c: &mut DVector<f64>, order: &mut dyn Iterator<Item = usize>| {
+        for i in order {
+            let off: f64 = (0..n).filter(|&j| j != i).map(|j| k[(i, j)] * c[j]).sum();
+            c[i] = (y[i] - off) / (k[(i, i)] + lambda);
+        }
+    };
+    let mut cyc = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::Cyclic, ..Default::default() }).unwrap();
+    let mut ait = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::AitkenDoubleSweep, ..Default::default() }).unwrap();
+    let mut c_cyc = DVector::<f64>::zeros(n);
+    let mut c_ait = DVector::<f64>::zeros(n);
+    for sweep in 0..6 {
+        cyc.step().unwrap();
+        ait.step().unwrap();
+        gs(&mut c_cyc, &mut (0..n));
+        if sweep % 2 == 0 {
+            gs(&mut c_ait, &mut (0..n));
+        } else {
+            gs(&mut c_ait, &mut (0..n - 1).rev());
+        }
+        assert!(max_abs_diff(cyc.c(), &c_cyc) < 1e-12, "cyclic sweep {sweep}");
+        assert!(max_abs_diff(ait.c(), &c_ait) < 1e-12, "Aitken sweep {sweep}");
+    }
+}
+
+/// The common interface races the four solvers to one optimum; the randomized rule is
+/// reproducible from its seed; the spec form round-trips through JSON.
+#[test]
+fn dinuzzo_solver_race_and_seeds() {
+    use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
+    let p = small_problem(Loss::SquaredHinge, 30, 0.3, Representation::Gram);
+    let methods = [
+        Method::FixedPoint(FixedPointConfig { tol: 1e-11, max_sweeps: 1_000_000, ..Default::default() }),
+        Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, tol: 1e-11, ..Default::default() }),
+        Method::Coordinate(CoordinateConfig { rule: IndexRule::AitkenDoubleSweep, tol: 1e-11, ..Default::default() }),
+        Method::Coordinate(CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed: 5, tol: 1e-11, ..Default::default() }),
+    ];
+    let mut zs = Vec::new();
+    for m in methods {
+        let json = serde_json::to_string(&m).unwrap();
+        let back: Method = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, m);
+        let mut s = DinuzzoSolver::new(p.clone(), m).unwrap();
+        assert_eq!(s.run(), StopReason::Converged, "{m:?}");
+        // The support vectors of the squared hinge are the points with y_i z_i < 1.
+        let z = s.z().clone();
+        for i in s.support() {
+            assert!(p.y()[i] * z[i] < 1.0 + 1e-8);
+        }
+        zs.push(z);
+    }
+    for z in &zs[1..] {
+        assert!(max_abs_diff(z, &zs[0]) < 1e-6);
+    }
+    // Same seed, same path; another seed, another path (same optimum).
+    let run = |seed: u64, sweeps: usize| {
+        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps }).unwrap();
+        s.run();
+        s.c().clone()
+    };
+    assert_eq!(run(1, 3), run(1, 3));
+    assert!(max_abs_diff(&run(1, 3), &run(2, 3)) > 1e-9);
+}
