@@ -89,7 +89,9 @@ pub fn train_test_split(n: usize, train_fraction: f64, seed: u64) -> Result<(Vec
 /// One fold of k-fold cross-validation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fold {
+    /// Indices the models are fitted on.
     pub train: Vec<usize>,
+    /// Indices the scaled RMSE is measured on.
     pub test: Vec<usize>,
 }
 
@@ -151,13 +153,18 @@ fn check_grid(values: &[f64], name: &'static str, m_like: bool) -> Result<()> {
 /// Cross-validated scaled RMSE over a grid of m × λ.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CvGrid {
+    /// Grid of m (rows).
     pub ms: Vec<f64>,
+    /// Grid of λ (columns).
     pub lambdas: Vec<f64>,
     /// Mean over folds of the test-fold scaled RMSE, `rmse[i][j]` for `ms[i]`, `lambdas[j]`
     /// (NaN where a fit failed, e.g. overflow at an extreme value).
     pub rmse: Vec<Vec<f64>>,
+    /// m of the lowest mean CV scaled RMSE.
     pub best_m: f64,
+    /// λ of the lowest mean CV scaled RMSE.
     pub best_lambda: f64,
+    /// That lowest mean CV scaled RMSE.
     pub best_rmse: f64,
     /// Number of (fold, m, λ) fits that failed (counted as NaN).
     pub failures: usize,
@@ -243,6 +250,7 @@ pub struct EquivalenceConfig {
     pub folds: usize,
     /// Number of parts (the paper: 4).
     pub parts: usize,
+    /// Seed of the split into parts (the CV folds use seed + 1).
     pub seed: u64,
 }
 
@@ -258,6 +266,7 @@ impl EquivalenceConfig {
 pub struct PartEquivalence {
     /// 1-based part index (Z₁ is 1).
     pub part: usize,
+    /// Samples in the part.
     pub n: usize,
     /// C₀ of M-RLSR(λ) on this part.
     pub c0: f64,
@@ -278,14 +287,17 @@ pub struct PartEquivalence {
 /// Result of the equivalence experiment.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EquivalenceReport {
+    /// The fixed exponent m.
     pub m: f64,
     /// λ chosen by CV on Z₁.
     pub lambda: f64,
     /// λ₂ = (m/2)·C₀(Z₁, m, λ)·λ (Proposition 5.1).
     pub lambda2: f64,
-    /// The CV scaled RMSE on Z₁ over `lambdas`.
+    /// The λ grid (CV on Z₁ and curves).
     pub lambdas: Vec<f64>,
+    /// The CV scaled RMSE on Z₁ over `lambdas`.
     pub cv_rmse: Vec<f64>,
+    /// One entry per part Z₁..Z_parts.
     pub parts: Vec<PartEquivalence>,
     /// `curves[p][j]` = λ₂ of part p for `lambdas[j]` (the λ → λ₂ maps of Proposition 5.1).
     pub curves: Vec<Vec<f64>>,
@@ -359,6 +371,7 @@ pub struct ModelSelectionConfig {
     pub folds: usize,
     /// Training fraction (the paper: 0.7).
     pub train_fraction: f64,
+    /// Seed of the train/test split (the CV folds use seed + 1).
     pub seed: u64,
 }
 
@@ -389,7 +402,9 @@ pub struct ModelSelection {
     pub krr_test_rmse: f64,
     /// λ₂ weakly equivalent to the chosen M-RLSR on the training part (if best m > 1).
     pub mrlsr_equivalent_lambda2: Option<f64>,
+    /// Size of the training part.
     pub n_train: usize,
+    /// Size of the test part.
     pub n_test: usize,
 }
 

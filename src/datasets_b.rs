@@ -38,6 +38,7 @@ pub struct Friedman1 {
     pub n: usize,
     /// Noise standard deviation σ ≥ 0 (the paper: 1).
     pub sigma: f64,
+    /// Seed of the [`Rng`] stream.
     pub seed: u64,
 }
 
@@ -100,6 +101,7 @@ pub struct Sine1d {
     pub n: usize,
     /// Noise standard deviation σ ≥ 0.
     pub sigma: f64,
+    /// Seed of the [`Rng`] stream.
     pub seed: u64,
 }
 

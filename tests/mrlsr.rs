@@ -524,3 +524,38 @@ proptest! {
         }
     }
 }
+
+/// The paper-size experiments (synthetic set, n = 2000): Fig. 1 and Table 1. Slow in debug;
+/// run with `cargo test --release --test mrlsr paper_size -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn paper_size_experiments() {
+    let data = Friedman1::paper(2024).generate().unwrap();
+    let t = std::time::Instant::now();
+    let cfg = EquivalenceConfig::paper(7);
+    let rep = cv::equivalence_experiment(&data, &GAUSS, &cfg).unwrap();
+    println!("Fig. 1 ({:.1} s): m = {}, λ = {:e}, λ₂ = {:e}", t.elapsed().as_secs_f64(), rep.m, rep.lambda, rep.lambda2);
+    println!("  CV on Z₁: {:?}", rep.lambdas.iter().zip(&rep.cv_rmse).map(|(l, r)| format!("{l:.1e}:{r:.4e}")).collect::<Vec<_>>());
+    for p in &rep.parts {
+        if let Some(w) = &p.warning {
+            println!("  Z{} warning: {w}", p.part);
+        }
+        println!("  Z{}: n = {}, C₀ = {:.4e}, own λ₂ = {:.4e}, RMS diff = {:.3e}, RKHS diff = {:.3e} (fitted RMS {:.3}), {}", p.part, p.n, p.c0, p.own_lambda2, p.diff_rms, p.diff_rkhs, p.fitted_rms, p.krr_method);
+    }
+    for (p, c) in rep.curves.iter().enumerate() {
+        println!("  λ→λ₂ Z{}: {:?}", p + 1, c.iter().map(|v| format!("{v:.2e}")).collect::<Vec<_>>());
+    }
+    let z1 = rep.parts[0].diff_rms;
+    assert!(z1 <= 1e-8 * rep.parts[0].fitted_rms);
+    assert!(rep.parts[1..].iter().all(|p| p.diff_rms > 1e4 * z1.max(1e-14)));
+    let t = std::time::Instant::now();
+    let sel = cv::model_selection(&data, &GAUSS, &cv::ModelSelectionConfig::paper(5)).unwrap();
+    println!("Table 1 ({:.1} s): n_train = {}, n_test = {}", t.elapsed().as_secs_f64(), sel.n_train, sel.n_test);
+    println!("  M-RLSR: best m = {}, best λ = {:e}, CV RMSE = {:.4e}, test RMSE = {:.4e}, equivalent λ₂ = {:?}, failures = {}", sel.mrlsr_cv.best_m, sel.mrlsr_cv.best_lambda, sel.mrlsr_cv.best_rmse, sel.mrlsr_test_rmse, sel.mrlsr_equivalent_lambda2, sel.mrlsr_cv.failures);
+    println!("  KRR: best λ₂ = {:e}, CV RMSE = {:.4e}, test RMSE = {:.4e}", sel.krr_cv.best_lambda, sel.krr_cv.best_rmse, sel.krr_test_rmse);
+    for (i, row) in sel.mrlsr_cv.rmse.iter().enumerate() {
+        println!("  m = {:.1}: {:?}", sel.mrlsr_cv.ms[i], row.iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>());
+    }
+    println!("  KRR row: {:?}", sel.krr_cv.rmse[0].iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>());
+    assert!(sel.mrlsr_test_rmse.is_finite() && sel.krr_test_rmse.is_finite());
+}

@@ -52,6 +52,9 @@ pub const MAX_EIGEN_N: usize = 3000;
 /// Iteration cap of the scalar root-solve (it needs fewer than 10 in practice).
 pub const ROOT_MAX_ITER: usize = 200;
 
+/// Bound on |ln C| in the root-solve (e^700 is close to the largest double).
+const T_LIMIT: f64 = 700.0;
+
 /// What [`MrlsrModel`] found when K is numerically singular (it proceeds; see the module doc).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Singularity {
@@ -129,7 +132,9 @@ pub enum StationaryKind {
 /// A stationary point of eq. (4) with f ≠ 0, i.e. a positive root of F.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StationaryPoint {
+    /// α, C, ‖f‖ and objective at this root of F (eq. 5 with C in place of C₀).
     pub fit: MrlsrFit,
+    /// Local minimum or saddle, from the exact second-order test.
     pub kind: StationaryKind,
     /// `1 − ρ·Σ β̂_i²/δ_i` with the Hessian `diag(δ) − ρβ̂β̂ᵀ` in the coordinates of f
     /// (`δ_i = 2d_i/n + λmC₀`, `ρ = λmC₀(2 − m)`): positive iff the Hessian is positive definite.
@@ -139,7 +144,9 @@ pub struct StationaryPoint {
 /// Report for m ≤ 1, outside Theorem 1.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OutsideTheorem {
+    /// The exponent m ≤ 1.
     pub m: f64,
+    /// Regularization parameter λ.
     pub lambda: f64,
     /// The positive roots of F, by increasing C (decreasing ‖f‖).
     pub stationary: Vec<StationaryPoint>,
@@ -180,6 +187,7 @@ impl MrlsrOutcome {
 /// One iteration of the root-solve for C₀.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RootStep {
+    /// Iteration index (0 at the start).
     pub iter: usize,
     /// Current C.
     pub c: f64,
@@ -189,7 +197,7 @@ pub struct RootStep {
     pub log_residual: f64,
     /// Current bracket `[C_lo, C_hi]` holding the root.
     pub bracket: (f64, f64),
-    /// Whether this step was a Newton step (else bisection).
+    /// Whether this step was a Newton step (else bisection, or the starting record).
     pub newton: bool,
 }
 
@@ -197,9 +205,11 @@ pub struct RootStep {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RootStatus {
+    /// Still iterating.
     Running,
     /// `|φ|` at rounding level or the bracket collapsed.
     Converged,
+    /// [`ROOT_MAX_ITER`] reached first.
     MaxIterations,
 }
 
@@ -218,6 +228,7 @@ pub struct RootSolve<'a> {
     phi: f64,
     dphi: f64,
     iter: usize,
+    /// Running until converged or out of iterations.
     pub status: RootStatus,
 }
 
@@ -590,18 +601,21 @@ impl MrlsrModel {
         let kappa = (m - 1.0).clamp(1e-12, 1.0);
         let reach = phi0.abs() / kappa * (1.0 + 1e-9) + 1e-12;
         let (mut lo, mut hi) = if phi0 > 0.0 { (t0, t0 + reach) } else { (t0 - reach, t0) };
+        // C = eᵗ must stay a finite positive double.
+        lo = lo.max(-T_LIMIT);
+        hi = hi.min(T_LIMIT);
         // φ' ≤ −κ guarantees the signs; expand in case rounding disagrees.
         for _ in 0..60 {
             if self.phi(m, lambda, hi).0 <= 0.0 {
                 break;
             }
-            hi += (hi - lo).max(1.0);
+            hi = (hi + (hi - lo).max(1.0)).min(T_LIMIT);
         }
         for _ in 0..60 {
             if self.phi(m, lambda, lo).0 >= 0.0 {
                 break;
             }
-            lo -= (hi - lo).max(1.0);
+            lo = (lo - (hi - lo).max(1.0)).max(-T_LIMIT);
         }
         RootSolve::new(self, m, lambda, lo, hi, t0)
     }
@@ -721,7 +735,9 @@ impl MrlsrModel {
             }
             b += 2.0 * p.abs() / slope + 1.0;
         }
-        (a.max(-700.0), b.min(700.0))
+        let a = if a.is_finite() { a.clamp(-T_LIMIT, T_LIMIT - 1.0) } else { -T_LIMIT };
+        let b = if b.is_finite() { b.clamp(a + 1.0, T_LIMIT) } else { T_LIMIT };
+        (a, b)
     }
 
     /// Every positive root of F found by scanning φ on a fine log grid over [`Self::auto_c_range`]
@@ -809,6 +825,7 @@ impl MrlsrModel {
 /// F sampled on a log grid of C (for plotting F and its roots).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FSamples {
+    /// The sampled C values (log-spaced).
     pub c: Vec<f64>,
     /// F(C), eq. (6).
     pub f: Vec<f64>,
