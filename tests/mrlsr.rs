@@ -147,6 +147,10 @@ fn root_residual_and_norm_identity() {
             assert!((fit.c0 - norm.powf(m - 2.0)).abs() <= 1e-8 * fit.c0);
             assert!((fit.lambda2 - 0.5 * m * fit.c0 * lambda).abs() <= 1e-15 * fit.lambda2);
             assert!(fit.iterations <= 60, "root-solve took {} iterations", fit.iterations);
+            // The grid scan finds the same single root (Theorem 1: unique for m > 1).
+            let roots = model.positive_roots(m, lambda).unwrap();
+            assert_eq!(roots.len(), 1, "m = {m}, λ = {lambda}: {roots:?}");
+            assert!((roots[0].0 - fit.c0).abs() <= 1e-10 * fit.c0);
             // Stationarity of eq. (4) w.r.t. α: K[(2/n)(Kα − y) + λmC₀α] = 0.
             let r = k * ((k * &fit.alpha - &data.y) * (2.0 / n) + &fit.alpha * (lambda * m * fit.c0));
             assert!(r.norm() <= 1e-8 * (k * &data.y).norm() * (2.0 / n), "m = {m}, λ = {lambda}: gradient {:e}", r.norm());
@@ -304,7 +308,7 @@ fn equivalence_zero_on_z1_positive_elsewhere() {
 fn cv_helpers() {
     let folds = cv::kfold(23, 5, 1).unwrap();
     assert_eq!(folds.len(), 5);
-    let mut seen = vec![0; 23];
+    let mut seen = [0; 23];
     for f in &folds {
         assert_eq!(f.train.len() + f.test.len(), 23);
         for &i in &f.test {
