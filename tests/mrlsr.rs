@@ -175,6 +175,9 @@ fn root_solve_is_steppable_and_monotone_bracket() {
     assert!(steps >= 1);
     let fit = model.fit_theorem1(1.3, 1e-2).unwrap();
     assert!((solve.current().c - fit.c0).abs() <= 1e-12 * fit.c0);
+    let json = serde_json::to_value(MrlsrOutcome::Theorem1(fit.clone())).unwrap();
+    assert_eq!(json["kind"], "theorem1");
+    assert_eq!(json["alpha"].as_array().map(|a| a.len()), Some(30));
     assert!(solve.current().f_value.abs() <= 1e-12 * fit.c0);
 }
 
@@ -192,6 +195,8 @@ fn below_one_two_roots_small_is_minimum_large_is_saddle() {
     let l = chol_l(k);
     let (m, lambda) = (0.5, 1e-2);
     let out = model.fit(m, lambda).unwrap();
+    let json = serde_json::to_string(&out).unwrap();
+    assert!(json.contains("\"kind\":\"outside_theorem\"") && json.contains("\"saddle\""), "{}", &json[..200.min(json.len())]);
     let rep = match out {
         MrlsrOutcome::OutsideTheorem(r) => r,
         MrlsrOutcome::Theorem1(_) => panic!("m < 1 must not be reported as Theorem 1"),
