@@ -4,8 +4,10 @@
 //! * Paper A — Salzo, Suykens, Rosasco: ℓp regularization solved in the dual
 //!   ([`solvers::dual_lp`]).
 
+pub mod cv;
 pub mod data;
 pub mod datasets_2d;
+pub mod datasets_b;
 pub mod error;
 pub mod experiment;
 pub mod kernels;

@@ -1,6 +1,7 @@
 //! Paper C (Dinuzzo): resolvent operators, fixed-point iteration, coordinate descent, the
 //! Theorem 5 helpers and the toy data generators, each checked against something independent
 //! (closed forms, brute-force minimization, a dual solver written here, optimality conditions).
+#![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets_2d::{from_points, grid, Classification2d, Regression1d, Shape2d};
 use kernel_playground::kernels::{Bandwidth, Kernel};

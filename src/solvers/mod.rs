@@ -6,6 +6,7 @@
 pub mod dual_lp;
 pub mod fixed_point;
 pub mod coordinate;
+pub mod mrlsr;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,848 @@
+//! m-power regularized least squares, M-RLSR (paper B: Audiffren, Kadri), and kernel ridge
+//! regression (KRR, the case m = 2).
+//!
+//! Problem (paper B, eq. 4 / 8): `min_f (1/n) Σ (y_i − f(x_i))² + λ‖f‖_H^m`, with
+//! `f = Σ α_i k(·, x_i)`, i.e. `J(α) = ‖y − Kα‖²/n + λ(αᵀKα)^(m/2)`.
+//!
+//! **Theorem 1** (m > 1): with `K = QDQᵀ` and `y' = Qᵀy`, the minimizer is `α = Qα'`,
+//! `α'_i = 2y'_i / (2d_i + λmnC₀)` (eq. 5 / 9), where C₀ is the unique positive root of
+//! `F(C) = (Σ_i 4d_i y'_i² / (2d_i + λmnC)²)^(m/2 − 1) − C` (eq. 6 / 10). Note
+//! `Σ_i 4d_i y'_i²/(2d_i + λmnC)² = ‖f_C‖²_H` for the function `f_C` built from α'(C), so the root
+//! states `C₀ = ‖f‖_H^(m−2)`.
+//!
+//! [`MrlsrModel`] computes the Gram matrix and its symmetric eigendecomposition once per
+//! (data, kernel); every later fit — a new m or λ — is a scalar root-solve in O(n) per iteration
+//! plus one product `Qα'` in O(n²). This is what makes the m slider live.
+//!
+//! **Root-solve.** We solve `φ(t) = (m/2 − 1)·ln g(eᵗ) − t = 0` with `C = eᵗ` and
+//! `g(C) = Σ 4d_i y'_i²/(2d_i + λmnC)²`; φ has the sign of F for C > 0, and
+//! `φ'(t) = −1 − (m − 2)·r̄(t)` where `r̄ ∈ [0, 1)` is a weighted mean of `s/(2d_i + s)`,
+//! `s = λmnC`. Hence for m > 1, `φ' ≤ −min(1, m − 1) < 0`: φ is strictly decreasing, which gives
+//! a guaranteed bracket around any start, and Newton in t (safeguarded by bisection inside the
+//! bracket) converges in a handful of steps whatever the scale of C.
+//!
+//! **m ≤ 1** is outside Theorem 1 (the objective is not strictly convex; for m < 1 not convex).
+//! At m = 1, `φ` is still decreasing, towards `ln(λn / √(Σ 4d_i y'_i²))`: a root exists iff
+//! `Σ 4d_i y'_i² > (λn)²`, and otherwise `f = 0` is the minimizer (it is exactly the subgradient
+//! condition at 0). For m < 1, φ → +∞ at both ends: F has zero or two positive roots (the digest's
+//! **Check** note); [`MrlsrModel::fit`] returns every stationary point with its objective value
+//! and an exact second-order test (the Hessian in the coordinates of f is diagonal minus rank one),
+//! plus the value at `f = 0`, which is always a local minimum when m < 1.
+//!
+//! **Singular K** (duplicate or constant inputs, or a fast-decaying spectrum): eigenvalues
+//! `≤ n·ε·max d` are treated as exactly 0. We *proceed with a warning* rather than refuse, because
+//! the objective depends on α only through f, and on the eigenvectors with `d_i = 0` f does not
+//! move: Theorem 1's derivation (stationarity in the coordinates `β_i = √d_i α'_i` of f) is
+//! unchanged on the others, so the minimizer f is still unique and given by eq. (5). Along the
+//! null eigenvectors we set `α'_i = 0` (the minimum-norm coefficient vector of the same f);
+//! eq. (5) would put `2y'_i/(λmnC₀)` there, which adds a function of RKHS norm
+//! `≤ √(threshold)·|α'_i|` — pure rounding noise that can be amplified at small λ.
+
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use serde::Serialize;
+
+use crate::data::Dataset;
+use crate::error::{KpError, Result};
+use crate::kernels::{Kernel, ResolvedKernel};
+
+/// Largest n for which [`MrlsrModel`] runs the O(n³) eigendecomposition (about 1 GFLOP·27 and
+/// 72 MB for the Gram matrix and Q at n = 3000).
+pub const MAX_EIGEN_N: usize = 3000;
+
+/// Iteration cap of the scalar root-solve (it needs fewer than 10 in practice).
+pub const ROOT_MAX_ITER: usize = 200;
+
+/// Bound on |ln C| in the root-solve (e^700 is close to the largest double).
+const T_LIMIT: f64 = 700.0;
+
+/// What [`MrlsrModel`] found when K is numerically singular (it proceeds; see the module doc).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Singularity {
+    /// The threshold `n·ε·max d` under which an eigenvalue counts as 0.
+    pub threshold: f64,
+    /// Number of eigenvalues at or below the threshold.
+    pub zero_eigenvalues: usize,
+    /// Number of input rows equal to an earlier row.
+    pub duplicate_rows: usize,
+    /// A sentence for the user.
+    pub message: String,
+}
+
+/// Gram matrix, its eigendecomposition `K = QDQᵀ` and `y' = Qᵀy` (Theorem 1), computed once
+/// per (data, kernel) and shared by every fit.
+#[derive(Debug, Clone)]
+pub struct MrlsrModel {
+    x: DMatrix<f64>,
+    y: DVector<f64>,
+    kernel: ResolvedKernel,
+    gram: DMatrix<f64>,
+    q: DMatrix<f64>,
+    /// Eigenvalues, those under the threshold set to exactly 0.
+    d: DVector<f64>,
+    /// Eigenvalues as computed.
+    raw_eigenvalues: DVector<f64>,
+    yp: DVector<f64>,
+    /// Indices of the eigenvalues kept (d_i > threshold).
+    active: Vec<usize>,
+    d_max: f64,
+    d_min_active: f64,
+    /// `Σ_i 4 d_i y'_i²` (the m = 1 existence constant).
+    s4: f64,
+    y_norm2: f64,
+    singular: Option<Singularity>,
+}
+
+/// One M-RLSR (or KRR) solution and its diagnostics.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MrlsrFit {
+    /// Exponent m of the regularizer (2 for KRR).
+    pub m: f64,
+    /// Regularization parameter λ.
+    pub lambda: f64,
+    /// Coefficients α (`f = Σ α_i k(·, x_i)`), Theorem 1 eq. (5).
+    #[serde(serialize_with = "ser_dvec")]
+    pub alpha: DVector<f64>,
+    /// The root C₀ of F (eq. 6); 1 for KRR.
+    pub c0: f64,
+    /// `F(C₀)`, the root residual.
+    pub f_residual: f64,
+    /// `‖f‖_H = √(αᵀKα)`.
+    pub norm_h: f64,
+    /// Iterations of the root-solve (0 for the closed forms).
+    pub iterations: usize,
+    /// The KRR parameter of the weak equivalence, `λ₂ = (m/2)·C₀·λ` (Proposition 5.1).
+    pub lambda2: f64,
+    /// Fitted values on the training inputs, `Kα`.
+    #[serde(serialize_with = "ser_dvec")]
+    pub fitted: DVector<f64>,
+    /// Objective value `(1/n)‖y − Kα‖² + λ‖f‖_H^m` (eq. 4).
+    pub objective: f64,
+}
+
+/// The second-order nature of a stationary point (m ≤ 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StationaryKind {
+    /// Hessian positive definite: a strict local minimum.
+    LocalMinimum,
+    /// Hessian with a negative direction: a saddle point.
+    Saddle,
+}
+
+/// A stationary point of eq. (4) with f ≠ 0, i.e. a positive root of F.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StationaryPoint {
+    /// α, C, ‖f‖ and objective at this root of F (eq. 5 with C in place of C₀).
+    pub fit: MrlsrFit,
+    /// Local minimum or saddle, from the exact second-order test.
+    pub kind: StationaryKind,
+    /// `1 − ρ·Σ β̂_i²/δ_i` with the Hessian `diag(δ) − ρβ̂β̂ᵀ` in the coordinates of f
+    /// (`δ_i = 2d_i/n + λmC₀`, `ρ = λmC₀(2 − m)`): positive iff the Hessian is positive definite.
+    pub hessian_margin: f64,
+}
+
+/// Report for m ≤ 1, outside Theorem 1.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutsideTheorem {
+    /// The exponent m ≤ 1.
+    pub m: f64,
+    /// Regularization parameter λ.
+    pub lambda: f64,
+    /// The positive roots of F, by increasing C (decreasing ‖f‖).
+    pub stationary: Vec<StationaryPoint>,
+    /// Objective at f = 0: `‖y‖²/n`.
+    pub zero_objective: f64,
+    /// Index in `stationary` of the lowest objective, or `None` when f = 0 is lowest.
+    pub minimizer: Option<usize>,
+    /// What this means, for the user.
+    pub message: String,
+}
+
+/// The result of [`MrlsrModel::fit`]: Theorem 1's unique solution, or a distinct report when
+/// m ≤ 1 (never a silent number).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MrlsrOutcome {
+    /// m > 1: the unique minimizer (Theorem 1).
+    Theorem1(MrlsrFit),
+    /// m ≤ 1: stationary points and the value at f = 0.
+    OutsideTheorem(OutsideTheorem),
+}
+
+impl MrlsrOutcome {
+    /// The fit of the best point found (`None` when f = 0 is best, m ≤ 1 only).
+    pub fn best_fit(&self) -> Option<&MrlsrFit> {
+        match self {
+            MrlsrOutcome::Theorem1(f) => Some(f),
+            MrlsrOutcome::OutsideTheorem(o) => o.minimizer.and_then(|i| o.stationary.get(i)).map(|s| &s.fit),
+        }
+    }
+
+    /// Coefficients α of the best point found (zeros when f = 0 is best).
+    pub fn best_alpha(&self, n: usize) -> DVector<f64> {
+        self.best_fit().map(|f| f.alpha.clone()).unwrap_or_else(|| DVector::zeros(n))
+    }
+}
+
+/// One iteration of the root-solve for C₀.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RootStep {
+    /// Iteration index (0 at the start).
+    pub iter: usize,
+    /// Current C.
+    pub c: f64,
+    /// `F(C)` (eq. 6).
+    pub f_value: f64,
+    /// `φ(ln C) = (m/2 − 1) ln g(C) − ln C`, the residual in log scale (relative residual of F).
+    pub log_residual: f64,
+    /// Current bracket `[C_lo, C_hi]` holding the root.
+    pub bracket: (f64, f64),
+    /// Whether this step was a Newton step (else bisection, or the starting record).
+    pub newton: bool,
+}
+
+/// Why the root-solve stopped (or that it has not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RootStatus {
+    /// Still iterating.
+    Running,
+    /// `|φ|` at rounding level or the bracket collapsed.
+    Converged,
+    /// [`ROOT_MAX_ITER`] reached first.
+    MaxIterations,
+}
+
+/// Safeguarded Newton / bisection on `φ(t) = 0` (t = ln C) inside a sign-changing bracket, as a
+/// steppable state. φ > 0 at `lo`, φ < 0 at `hi` for the decreasing case; the other orientation
+/// is handled too (used for the second root when m < 1).
+pub struct RootSolve<'a> {
+    model: &'a MrlsrModel,
+    m: f64,
+    lambda: f64,
+    lo: f64,
+    hi: f64,
+    /// Sign of φ at `lo` (+1 or −1).
+    sign_lo: f64,
+    t: f64,
+    phi: f64,
+    dphi: f64,
+    iter: usize,
+    /// Running until converged or out of iterations.
+    pub status: RootStatus,
+}
+
+impl<'a> RootSolve<'a> {
+    /// Start inside the bracket `[lo, hi]` (in t = ln C) with φ(lo), φ(hi) of opposite signs.
+    fn new(model: &'a MrlsrModel, m: f64, lambda: f64, lo: f64, hi: f64, start: f64) -> Self {
+        let (phi_lo, _) = model.phi(m, lambda, lo);
+        let t = if start > lo && start < hi { start } else { 0.5 * (lo + hi) };
+        let (phi, dphi) = model.phi(m, lambda, t);
+        let mut me = Self {
+            model,
+            m,
+            lambda,
+            lo,
+            hi,
+            sign_lo: if phi_lo >= 0.0 { 1.0 } else { -1.0 },
+            t,
+            phi,
+            dphi,
+            iter: 0,
+            status: RootStatus::Running,
+        };
+        me.update_bracket();
+        me.check();
+        me
+    }
+
+    fn update_bracket(&mut self) {
+        if self.phi * self.sign_lo > 0.0 {
+            self.lo = self.t;
+        } else if self.phi != 0.0 {
+            self.hi = self.t;
+        }
+    }
+
+    fn check(&mut self) {
+        let scale = self.t.abs().max(1.0);
+        if self.phi == 0.0 || self.phi.abs() <= 4.0 * f64::EPSILON * scale || (self.hi - self.lo) <= 4.0 * f64::EPSILON * scale {
+            self.status = RootStatus::Converged;
+        } else if self.iter >= ROOT_MAX_ITER {
+            self.status = RootStatus::MaxIterations;
+        }
+    }
+
+    /// The current record.
+    pub fn current(&self) -> RootStep {
+        let c = self.t.exp();
+        RootStep {
+            iter: self.iter,
+            c,
+            f_value: self.model.f_of_c(self.m, self.lambda, c),
+            log_residual: self.phi,
+            bracket: (self.lo.exp(), self.hi.exp()),
+            newton: false,
+        }
+    }
+
+    /// One Newton step in t, or a bisection when Newton leaves the bracket.
+    pub fn step(&mut self) -> Option<RootStep> {
+        if self.status != RootStatus::Running {
+            return None;
+        }
+        self.iter += 1;
+        let newton_t = if self.dphi != 0.0 { self.t - self.phi / self.dphi } else { f64::NAN };
+        let width = self.hi - self.lo;
+        let newton = newton_t.is_finite() && newton_t > self.lo + 1e-3 * width && newton_t < self.hi - 1e-3 * width;
+        let prev = self.t;
+        self.t = if newton { newton_t } else { 0.5 * (self.lo + self.hi) };
+        let (phi, dphi) = self.model.phi(self.m, self.lambda, self.t);
+        self.phi = phi;
+        self.dphi = dphi;
+        self.update_bracket();
+        self.check();
+        if self.status == RootStatus::Running && newton && (self.t - prev).abs() <= 2.0 * f64::EPSILON * self.t.abs().max(1.0) {
+            self.status = RootStatus::Converged;
+        }
+        let mut rec = self.current();
+        rec.newton = newton;
+        Some(rec)
+    }
+
+    /// Step until the solve ends; returns (t, iterations).
+    pub fn run(&mut self) -> (f64, usize) {
+        while self.status == RootStatus::Running {
+            self.step();
+        }
+        (self.t, self.iter)
+    }
+}
+
+fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
+    if !(lambda.is_finite() && lambda > 0.0) {
+        return Err(KpError::Parameter { name, reason: format!("must be a positive finite number (got {lambda})") });
+    }
+    Ok(())
+}
+
+fn check_m(m: f64) -> Result<()> {
+    if !(m.is_finite() && m > 0.0) {
+        return Err(KpError::Parameter { name: "m", reason: format!("the exponent must be a positive finite number (got {m})") });
+    }
+    if m > 100.0 {
+        return Err(KpError::Parameter { name: "m", reason: format!("exponents above 100 overflow ‖f‖^m (got {m})") });
+    }
+    Ok(())
+}
+
+/// Number of rows equal to an earlier row (sort, then compare neighbours).
+fn duplicate_rows(x: &DMatrix<f64>) -> usize {
+    let n = x.nrows();
+    let mut idx: Vec<usize> = (0..n).collect();
+    let cmp = |a: &usize, b: &usize| {
+        for j in 0..x.ncols() {
+            let o = x[(*a, j)].total_cmp(&x[(*b, j)]);
+            if o != std::cmp::Ordering::Equal {
+                return o;
+            }
+        }
+        std::cmp::Ordering::Equal
+    };
+    idx.sort_by(cmp);
+    idx.windows(2).filter(|w| cmp(&w[0], &w[1]) == std::cmp::Ordering::Equal).count()
+}
+
+impl MrlsrModel {
+    /// Build from a data set with a kernel whose bandwidth is resolved on `data.x`.
+    pub fn from_dataset(data: &Dataset, kernel: &Kernel) -> Result<Self> {
+        Self::new(&data.x, &data.y, kernel)
+    }
+
+    /// Build from inputs (rows of `x`) and targets, resolving the kernel on `x`.
+    pub fn new(x: &DMatrix<f64>, y: &DVector<f64>, kernel: &Kernel) -> Result<Self> {
+        let k = kernel.resolve(x)?;
+        Self::with_kernel(x, y, k)
+    }
+
+    /// Build with an already resolved kernel (so several subsets can share one bandwidth):
+    /// Gram matrix, symmetric eigendecomposition, `y' = Qᵀy` (Theorem 1, steps 1–3).
+    pub fn with_kernel(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel) -> Result<Self> {
+        let n = x.nrows();
+        if n < 1 || x.ncols() < 1 {
+            return Err(KpError::Parameter { name: "data", reason: format!("need at least one sample and one feature (got {n} × {})", x.ncols()) });
+        }
+        if y.len() != n {
+            return Err(KpError::Parameter { name: "y", reason: format!("{} targets for {n} inputs", y.len()) });
+        }
+        if n > MAX_EIGEN_N {
+            return Err(KpError::Parameter {
+                name: "n",
+                reason: format!(
+                    "n = {n} is above the eigendecomposition budget of {MAX_EIGEN_N} samples (the O(n³) decomposition would need about {:.0} GFLOP and {:.0} MB); subsample the data",
+                    9.0 * (n as f64).powi(3) / 1e9,
+                    16.0 * (n as f64).powi(2) / 1e6
+                ),
+            });
+        }
+        if x.iter().any(|v| !v.is_finite()) {
+            return Err(KpError::NonFinite("an input value is NaN or infinite".into()));
+        }
+        if y.iter().any(|v| !v.is_finite()) {
+            return Err(KpError::NonFinite("a target value is NaN or infinite".into()));
+        }
+        if y.iter().all(|&v| v == 0.0) {
+            return Err(KpError::Parameter {
+                name: "y",
+                reason: "every target is 0: the solution is f = 0 and C₀ = ‖f‖^(m−2) is undefined".into(),
+            });
+        }
+        let gram = kernel.gram(x)?;
+        let eig = SymmetricEigen::try_new(gram.clone(), f64::EPSILON, 1000 * n.max(10))
+            .ok_or_else(|| KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into()))?;
+        let raw = eig.eigenvalues;
+        let q = eig.eigenvectors;
+        if raw.iter().any(|v| !v.is_finite()) || q.iter().any(|v| !v.is_finite()) {
+            return Err(KpError::NonFinite("the eigendecomposition of K".into()));
+        }
+        let d_max = raw.iter().fold(0.0_f64, |a, &b| a.max(b));
+        if d_max <= 0.0 {
+            return Err(KpError::Parameter { name: "kernel", reason: "the Gram matrix K is zero: every f in the span is 0".into() });
+        }
+        let threshold = n as f64 * f64::EPSILON * d_max;
+        let d = raw.map(|v| if v > threshold { v } else { 0.0 });
+        let active: Vec<usize> = (0..n).filter(|&i| d[i] > 0.0).collect();
+        let zero = n - active.len();
+        let yp = q.tr_mul(y);
+        let y_norm2 = y.norm_squared();
+        let signal: f64 = active.iter().map(|&i| yp[i] * yp[i]).sum();
+        if signal <= 1e-24 * y_norm2 {
+            return Err(KpError::Parameter {
+                name: "y",
+                reason: "y has no component in the range of K (yᵀKy ≈ 0): the solution is f = 0 and C₀ = ‖f‖^(m−2) is undefined".into(),
+            });
+        }
+        let singular = if zero > 0 {
+            let dups = duplicate_rows(x);
+            let cause = if dups > 0 {
+                format!("{dups} input rows duplicate earlier ones")
+            } else {
+                "no duplicate rows: constant-like inputs or a fast-decaying kernel spectrum".to_string()
+            };
+            Some(Singularity {
+                threshold,
+                zero_eigenvalues: zero,
+                duplicate_rows: dups,
+                message: format!(
+                    "K is numerically singular: {zero} of {n} eigenvalues are ≤ n·ε·max = {threshold:.3e} ({cause}). \
+                     Theorem 1 still gives the unique minimizer f (the objective depends on α only through f); \
+                     α has no component along those eigenvectors (the minimum-norm α)."
+                ),
+            })
+        } else {
+            None
+        };
+        let d_min_active = active.iter().map(|&i| d[i]).fold(f64::INFINITY, f64::min);
+        let s4 = active.iter().map(|&i| 4.0 * d[i] * yp[i] * yp[i]).sum();
+        Ok(Self { x: x.clone(), y: y.clone(), kernel, gram, q, d, raw_eigenvalues: raw, yp, active, d_max, d_min_active, s4, y_norm2, singular })
+    }
+
+    /// Number of training samples.
+    pub fn n(&self) -> usize {
+        self.y.len()
+    }
+    /// Training targets.
+    pub fn y(&self) -> &DVector<f64> {
+        &self.y
+    }
+    /// Training inputs.
+    pub fn x(&self) -> &DMatrix<f64> {
+        &self.x
+    }
+    /// The resolved kernel.
+    pub fn kernel(&self) -> ResolvedKernel {
+        self.kernel
+    }
+    /// The Gram matrix K.
+    pub fn gram(&self) -> &DMatrix<f64> {
+        &self.gram
+    }
+    /// Eigenvalues d_i of K as used (those ≤ threshold set to 0), in nalgebra's order.
+    pub fn eigenvalues(&self) -> &DVector<f64> {
+        &self.d
+    }
+    /// Eigenvalues as computed by the decomposition (may hold tiny negatives).
+    pub fn raw_eigenvalues(&self) -> &DVector<f64> {
+        &self.raw_eigenvalues
+    }
+    /// `y' = Qᵀy`.
+    pub fn y_prime(&self) -> &DVector<f64> {
+        &self.yp
+    }
+    /// Present when K is numerically singular (the model proceeds; see the module doc).
+    pub fn singularity(&self) -> Option<&Singularity> {
+        self.singular.as_ref()
+    }
+
+    /// `ln g(C)` and the weighted mean `r̄` of `s/(2d_i + s)`, `s = λmnC`, computed with a scale
+    /// factor so that neither tiny nor huge C overflows.
+    fn log_g(&self, m: f64, lambda: f64, c: f64) -> (f64, f64) {
+        let s = lambda * m * self.n() as f64 * c;
+        let sc = s.max(2.0 * self.d_max);
+        let (mut sum, mut rsum) = (0.0, 0.0);
+        for &i in &self.active {
+            let di = self.d[i];
+            let den = (2.0 * di + s) / sc;
+            let w = 4.0 * di * self.yp[i] * self.yp[i] / (den * den);
+            sum += w;
+            rsum += w * (s / (2.0 * di + s));
+        }
+        if sum <= 0.0 {
+            return (f64::NEG_INFINITY, 0.0);
+        }
+        (sum.ln() - 2.0 * sc.ln(), rsum / sum)
+    }
+
+    /// `φ(t) = (m/2 − 1)·ln g(eᵗ) − t` and `φ'(t) = −1 − (m − 2)·r̄` (module doc).
+    fn phi(&self, m: f64, lambda: f64, t: f64) -> (f64, f64) {
+        let e = 0.5 * m - 1.0;
+        let (lg, rbar) = self.log_g(m, lambda, t.exp());
+        let phi = if e == 0.0 { -t } else { e * lg - t };
+        (phi, -1.0 - (m - 2.0) * rbar)
+    }
+
+    /// `F(C) = (Σ 4d_i y'_i²/(2d_i + λmnC)²)^(m/2 − 1) − C` (eq. 6).
+    pub fn f_of_c(&self, m: f64, lambda: f64, c: f64) -> f64 {
+        let (lg, _) = self.log_g(m, lambda, c);
+        ((0.5 * m - 1.0) * lg).exp() - c
+    }
+
+    /// The fit for a given C (eq. 5): α' on the kept eigenvectors, α = Qα', diagnostics.
+    fn fit_at_c(&self, m: f64, lambda: f64, c: f64, iterations: usize) -> MrlsrFit {
+        let n = self.n();
+        let nf = n as f64;
+        let s = lambda * m * nf * c;
+        let mut ap = DVector::zeros(n);
+        let mut dap = DVector::zeros(n);
+        let mut norm2 = 0.0;
+        let mut resid2 = 0.0;
+        for i in 0..n {
+            let di = self.d[i];
+            if di > 0.0 {
+                ap[i] = 2.0 * self.yp[i] / (2.0 * di + s);
+                dap[i] = di * ap[i];
+                norm2 += di * ap[i] * ap[i];
+                // y'_i − d_i α'_i = y'_i·s/(2d_i + s), without cancellation.
+                let r = self.yp[i] * s / (2.0 * di + s);
+                resid2 += r * r;
+            } else {
+                resid2 += self.yp[i] * self.yp[i];
+            }
+        }
+        let alpha = &self.q * &ap;
+        let fitted = &self.q * &dap;
+        let norm_h = norm2.sqrt();
+        let objective = resid2 / nf + lambda * norm_h.powf(m);
+        MrlsrFit {
+            m,
+            lambda,
+            alpha,
+            c0: c,
+            f_residual: self.f_of_c(m, lambda, c),
+            norm_h,
+            iterations,
+            lambda2: 0.5 * m * c * lambda,
+            fitted,
+            objective,
+        }
+    }
+
+    /// Kernel ridge regression `min (1/n)Σ(y_i − f(x_i))² + λ₂‖f‖²_H` in closed form through the
+    /// cached eigendecomposition: `α = (K + nλ₂I)⁻¹y = Q (y'/(d + nλ₂))` (m = 2 of Theorem 1).
+    pub fn krr(&self, lambda2: f64) -> Result<MrlsrFit> {
+        check_lambda(lambda2, "λ₂")?;
+        let fit = self.fit_at_c(2.0, lambda2, 1.0, 0);
+        finite_fit(fit)
+    }
+
+    /// Theorem 1 (m > 1): the unique minimizer, by the safeguarded Newton solve for C₀.
+    /// Errors for m ≤ 1 (use [`MrlsrModel::fit`]) and for invalid λ, m.
+    pub fn fit_theorem1(&self, m: f64, lambda: f64) -> Result<MrlsrFit> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m <= 1.0 {
+            return Err(KpError::Parameter {
+                name: "m",
+                reason: format!("Theorem 1 needs m > 1 (got {m}); for m ≤ 1 the problem is not strictly convex, see the stationary points"),
+            });
+        }
+        if m == 2.0 {
+            return finite_fit(self.fit_at_c(2.0, lambda, 1.0, 0));
+        }
+        let mut solve = self.root_solve(m, lambda);
+        let (t, iters) = solve.run();
+        if solve.status != RootStatus::Converged {
+            return Err(KpError::NonFinite(format!("the root-solve for C₀ did not converge in {ROOT_MAX_ITER} iterations")));
+        }
+        let c = t.exp();
+        if !(c.is_finite() && c > 0.0) {
+            return Err(KpError::NonFinite(format!("C₀ = exp({t:.3}) is out of floating-point range; try a less extreme m or λ")));
+        }
+        finite_fit(self.fit_at_c(m, lambda, c, iters))
+    }
+
+    /// The steppable root-solve for C₀ (m > 1, parameters valid), started at
+    /// `C = ‖f_KRR(λ)‖^(m−2)` inside the guaranteed bracket `t₀ ± |φ(t₀)|/min(1, m − 1)`.
+    pub fn root_solve(&self, m: f64, lambda: f64) -> RootSolve<'_> {
+        let e = 0.5 * m - 1.0;
+        let (lg, _) = self.log_g(2.0, lambda, 1.0);
+        let t0 = if lg.is_finite() { e * lg } else { 0.0 };
+        let (phi0, _) = self.phi(m, lambda, t0);
+        let kappa = (m - 1.0).clamp(1e-12, 1.0);
+        let reach = phi0.abs() / kappa * (1.0 + 1e-9) + 1e-12;
+        let (mut lo, mut hi) = if phi0 > 0.0 { (t0, t0 + reach) } else { (t0 - reach, t0) };
+        // C = eᵗ must stay a finite positive double.
+        lo = lo.max(-T_LIMIT);
+        hi = hi.min(T_LIMIT);
+        // φ' ≤ −κ guarantees the signs; expand in case rounding disagrees.
+        for _ in 0..60 {
+            if self.phi(m, lambda, hi).0 <= 0.0 {
+                break;
+            }
+            hi = (hi + (hi - lo).max(1.0)).min(T_LIMIT);
+        }
+        for _ in 0..60 {
+            if self.phi(m, lambda, lo).0 >= 0.0 {
+                break;
+            }
+            lo = (lo - (hi - lo).max(1.0)).max(-T_LIMIT);
+        }
+        RootSolve::new(self, m, lambda, lo, hi, t0)
+    }
+
+    /// Solve eq. (4) for any m > 0: Theorem 1 when m > 1; otherwise every positive root of F
+    /// as a stationary point with its kind and objective, and f = 0 (see the module doc).
+    pub fn fit(&self, m: f64, lambda: f64) -> Result<MrlsrOutcome> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m > 1.0 {
+            return self.fit_theorem1(m, lambda).map(MrlsrOutcome::Theorem1);
+        }
+        let roots = self.positive_roots(m, lambda)?;
+        let mut stationary = Vec::with_capacity(roots.len());
+        for (c, iters) in roots {
+            let fit = finite_fit(self.fit_at_c(m, lambda, c, iters))?;
+            let margin = self.hessian_margin(&fit);
+            let kind = if margin > 0.0 { StationaryKind::LocalMinimum } else { StationaryKind::Saddle };
+            stationary.push(StationaryPoint { fit, kind, hessian_margin: margin });
+        }
+        let zero_objective = self.y_norm2 / self.n() as f64;
+        let mut minimizer = None;
+        let mut best = zero_objective;
+        for (i, s) in stationary.iter().enumerate() {
+            if s.fit.objective < best {
+                best = s.fit.objective;
+                minimizer = Some(i);
+            }
+        }
+        let nl = lambda * self.n() as f64;
+        let message = if m == 1.0 {
+            if stationary.is_empty() {
+                format!(
+                    "m = 1 is outside Theorem 1 (convex, not strictly). F has no positive root because Σ4d_i y'_i² = {:.4e} ≤ (λn)² = {:.4e}: the minimizer is f = 0.",
+                    self.s4,
+                    nl * nl
+                )
+            } else {
+                format!(
+                    "m = 1 is outside Theorem 1 (convex, not strictly). Σ4d_i y'_i² = {:.4e} > (λn)² = {:.4e}, so F has one positive root, C₀ = {:.4e}, and it gives the minimizer.",
+                    self.s4,
+                    nl * nl,
+                    stationary[0].fit.c0
+                )
+            }
+        } else {
+            let kinds: Vec<String> = stationary
+                .iter()
+                .map(|s| format!("C = {:.4e} ({}, objective {:.6e})", s.fit.c0, if s.kind == StationaryKind::LocalMinimum { "local minimum" } else { "saddle" }, s.fit.objective))
+                .collect();
+            let best_txt = match minimizer {
+                Some(i) => format!("the lowest objective is at C = {:.4e}", stationary[i].fit.c0),
+                None => "f = 0 has the lowest objective".to_string(),
+            };
+            format!(
+                "m = {m} < 1 is outside Theorem 1: the objective is not convex and f = 0 (objective {zero_objective:.6e}) is always a local minimum. F has {} positive root(s){}{}; {best_txt}.",
+                stationary.len(),
+                if kinds.is_empty() { "" } else { ": " },
+                kinds.join(", ")
+            )
+        };
+        Ok(MrlsrOutcome::OutsideTheorem(OutsideTheorem { m, lambda, stationary, zero_objective, minimizer, message }))
+    }
+
+    /// `1 − ρ Σ β̂_i²/δ_i` (see [`StationaryPoint::hessian_margin`]).
+    fn hessian_margin(&self, fit: &MrlsrFit) -> f64 {
+        let nf = self.n() as f64;
+        let lmc = fit.lambda * fit.m * fit.c0;
+        let rho = lmc * (2.0 - fit.m);
+        let s = fit.lambda * fit.m * nf * fit.c0;
+        let norm2 = fit.norm_h * fit.norm_h;
+        if norm2 <= 0.0 {
+            return f64::NAN;
+        }
+        let mut acc = 0.0;
+        for &i in &self.active {
+            let di = self.d[i];
+            let beta = di.sqrt() * 2.0 * self.yp[i] / (2.0 * di + s);
+            acc += beta * beta / norm2 / (2.0 * di / nf + lmc);
+        }
+        1.0 - rho * acc
+    }
+
+    /// A range `[C_lo, C_hi]` (log scale) that holds every positive root of F and the turn of
+    /// the curve, for plotting.
+    pub fn auto_c_range(&self, m: f64, lambda: f64) -> Result<(f64, f64)> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        let (a, b) = self.scan_range(m, lambda);
+        Ok((a.exp(), b.exp()))
+    }
+
+    /// Range in t = ln C: the spectrum's transitions padded by 8, extended until φ is positive at
+    /// the left end and (m < 1) at the right end, and to hold the root when m > 1.
+    fn scan_range(&self, m: f64, lambda: f64) -> (f64, f64) {
+        let lmn = lambda * m * self.n() as f64;
+        let mut a = (2.0 * self.d_min_active / lmn).ln() - 8.0;
+        let mut b = (2.0 * self.d_max / lmn).ln() + 8.0;
+        for _ in 0..100 {
+            let p = self.phi(m, lambda, a).0;
+            if p > 0.0 || a < -700.0 {
+                break;
+            }
+            a -= 2.0 * p.abs() + 1.0;
+        }
+        let slope = if m < 1.0 { 1.0 - m } else { 1.0 };
+        for _ in 0..100 {
+            let p = self.phi(m, lambda, b).0;
+            if (m > 1.0 && p < 0.0) || (m < 1.0 && p > 0.0) || b > 700.0 {
+                break;
+            }
+            if m == 1.0 {
+                // φ decreases towards ln(λn/√S4); a root lies further right only if that is < 0.
+                if p < 0.0 || (lambda * self.n() as f64) >= self.s4.sqrt() {
+                    break;
+                }
+            }
+            b += 2.0 * p.abs() / slope + 1.0;
+        }
+        let a = if a.is_finite() { a.clamp(-T_LIMIT, T_LIMIT - 1.0) } else { -T_LIMIT };
+        let b = if b.is_finite() { b.clamp(a + 1.0, T_LIMIT) } else { T_LIMIT };
+        (a, b)
+    }
+
+    /// Every positive root of F found by scanning φ on a fine log grid over [`Self::auto_c_range`]
+    /// and refining each sign change by the safeguarded Newton solve; returns (C, iterations) by
+    /// increasing C. For m > 1 there is exactly one; for m = 1 zero or one; for m < 1 zero or two
+    /// (two roots closer than the grid step, ≈ 0.05 in ln C, would be missed).
+    pub fn positive_roots(&self, m: f64, lambda: f64) -> Result<Vec<(f64, usize)>> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        let (a, b) = self.scan_range(m, lambda);
+        let count = (((b - a) / 0.05).ceil() as usize).clamp(200, 20_000);
+        let step = (b - a) / count as f64;
+        let mut roots = Vec::new();
+        let mut t_prev = a;
+        let mut p_prev = self.phi(m, lambda, a).0;
+        for k in 1..=count {
+            let t = a + step * k as f64;
+            let p = self.phi(m, lambda, t).0;
+            if p == 0.0 {
+                roots.push((t.exp(), 0));
+            } else if p_prev != 0.0 && (p > 0.0) != (p_prev > 0.0) {
+                let mut solve = RootSolve::new(self, m, lambda, t_prev, t, 0.5 * (t_prev + t));
+                let (tr, it) = solve.run();
+                roots.push((tr.exp(), it));
+            }
+            t_prev = t;
+            p_prev = p;
+        }
+        if roots.iter().any(|(c, _)| !(c.is_finite() && *c > 0.0)) {
+            return Err(KpError::NonFinite("a root of F is out of floating-point range".into()));
+        }
+        Ok(roots)
+    }
+
+    /// Samples of F for plotting: `count` values of C log-spaced on `[c_lo, c_hi]`, with F(C)
+    /// (eq. 6) and the log-scale residual φ(ln C); plus the positive roots in that range.
+    pub fn sample_f(&self, m: f64, lambda: f64, c_lo: f64, c_hi: f64, count: usize) -> Result<FSamples> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if !(c_lo.is_finite() && c_hi.is_finite() && c_lo > 0.0 && c_lo < c_hi) {
+            return Err(KpError::Parameter { name: "C range", reason: format!("need 0 < C_lo < C_hi finite (got {c_lo}, {c_hi})") });
+        }
+        if !(2..=100_000).contains(&count) {
+            return Err(KpError::Parameter { name: "samples", reason: format!("must lie in 2..=100000 (got {count})") });
+        }
+        let (a, b) = (c_lo.ln(), c_hi.ln());
+        let mut c = Vec::with_capacity(count);
+        let mut f = Vec::with_capacity(count);
+        let mut phi = Vec::with_capacity(count);
+        for k in 0..count {
+            let t = a + (b - a) * k as f64 / (count - 1) as f64;
+            let ck = t.exp();
+            c.push(ck);
+            f.push(self.f_of_c(m, lambda, ck));
+            phi.push(self.phi(m, lambda, t).0);
+        }
+        let roots = self.positive_roots(m, lambda)?.into_iter().map(|(r, _)| r).filter(|r| *r >= c_lo && *r <= c_hi).collect();
+        Ok(FSamples { c, f, phi, roots })
+    }
+
+    /// Predictions `f(x) = Σ α_i k(x, x_i)` on new inputs (rows of `x_new`): cross kernel × α.
+    pub fn predict(&self, alpha: &DVector<f64>, x_new: &DMatrix<f64>) -> Result<DVector<f64>> {
+        if alpha.len() != self.n() {
+            return Err(KpError::Parameter { name: "α", reason: format!("{} coefficients for {} training samples", alpha.len(), self.n()) });
+        }
+        if x_new.ncols() != self.x.ncols() {
+            return Err(KpError::Parameter { name: "inputs", reason: format!("{} features, the model was trained on {}", x_new.ncols(), self.x.ncols()) });
+        }
+        if x_new.iter().any(|v| !v.is_finite()) {
+            return Err(KpError::NonFinite("an input value is NaN or infinite".into()));
+        }
+        Ok(self.kernel.cross(x_new, &self.x)? * alpha)
+    }
+
+    /// `‖f_a − f_b‖_H = √((a − b)ᵀK(a − b))` for two coefficient vectors on this model.
+    pub fn rkhs_distance(&self, a: &DVector<f64>, b: &DVector<f64>) -> Result<f64> {
+        if a.len() != self.n() || b.len() != self.n() {
+            return Err(KpError::Parameter { name: "α", reason: "coefficient vectors must have length n".into() });
+        }
+        let diff = a - b;
+        Ok((&self.gram * &diff).dot(&diff).max(0.0).sqrt())
+    }
+}
+
+/// F sampled on a log grid of C (for plotting F and its roots).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FSamples {
+    /// The sampled C values (log-spaced).
+    pub c: Vec<f64>,
+    /// F(C), eq. (6).
+    pub f: Vec<f64>,
+    /// φ(ln C) = ln((Σ…)^(m/2−1)) − ln C: same sign as F, readable over many decades.
+    pub phi: Vec<f64>,
+    /// Positive roots of F inside the range.
+    pub roots: Vec<f64>,
+}
+
+fn finite_fit(fit: MrlsrFit) -> Result<MrlsrFit> {
+    if !(fit.objective.is_finite() && fit.norm_h.is_finite() && fit.alpha.iter().all(|v| v.is_finite())) {
+        return Err(KpError::NonFinite(format!("the M-RLSR fit at m = {}, λ = {:e} overflowed", fit.m, fit.lambda)));
+    }
+    Ok(fit)
+}
+
+/// Serialize a vector as a plain sequence of numbers (nalgebra is built without serde).
+fn ser_dvec<S: serde::Serializer>(v: &DVector<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter())
+}
