@@ -130,3 +130,13 @@ impl<S: Solver> Driver<S> {
         *self.trace.last().expect("trace starts non-empty")
     }
 }
+
+/// A boxed solver is a solver, so a race can hold different algorithms in one list.
+impl<S: Solver + ?Sized> Solver for Box<S> {
+    fn current(&self) -> StepRecord {
+        (**self).current()
+    }
+    fn step(&mut self) -> Result<StepRecord, Status> {
+        (**self).step()
+    }
+}
