@@ -167,7 +167,7 @@ pub fn binomial(n: u64, k: u64) -> Option<u64> {
 
 /// Number of symmetry classes of an order-q tensor on n points: `C(n + q − 1, q)`.
 pub fn symmetry_classes(n: usize, q: usize) -> Option<u64> {
-    binomial((n + q).checked_sub(1)? as u64, q as u64)
+    binomial(n.checked_add(q)?.checked_sub(1)? as u64, q as u64)
 }
 
 /// Rank of a sorted tuple `i1 ≤ … ≤ iq` (0-based) in colex order:
@@ -402,7 +402,9 @@ impl GramTensorBuild {
     pub fn new(x: &DMatrix<f64>, cfg: TensorKernelConfig, max_bytes: u64) -> Result<Self> {
         let (n, d) = x.shape();
         let cost = estimate_cost(n, d, &cfg)?;
-        let scratch = 8 * (d as u64 * n as u64 + n as u64 * n as u64 + 2 * n as u64 * d as u64);
+        // Scratch of the build: the inputs twice, the scaled block (d × n) and the product (n × n).
+        let (nu, du) = (n as u64, d as u64);
+        let scratch = nu.saturating_mul(du).saturating_mul(3).saturating_add(nu.saturating_mul(nu)).saturating_mul(8);
         check_budget(
             "the Gram tensor",
             cost.bytes.saturating_add(scratch),
@@ -583,6 +585,55 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
     for (x, y) in ra.iter().zip(rb) {
         s += x * y;
+    }
+    s
+}
+
+/// `Σ k_i a_i`, while `g_i += c·k_i` (fused, four accumulators; `k` sets the length).
+#[inline]
+fn dot_axpy(k: &[f64], a: &[f64], g: &mut [f64], c: f64) -> f64 {
+    let n = k.len();
+    let (a, g) = (&a[..n], &mut g[..n]);
+    let mut acc = [0.0f64; 4];
+    let mut kc = k.chunks_exact(4);
+    let mut ac = a.chunks_exact(4);
+    let mut gc = g.chunks_exact_mut(4);
+    for ((kk, aa), gg) in (&mut kc).zip(&mut ac).zip(&mut gc) {
+        for l in 0..4 {
+            acc[l] += kk[l] * aa[l];
+            gg[l] += kk[l] * c;
+        }
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for ((kk, aa), gg) in kc.remainder().iter().zip(ac.remainder()).zip(gc.into_remainder()) {
+        s += kk * aa;
+        *gg += kk * c;
+    }
+    s
+}
+
+/// `Σ k_i a_i`, while `g_i += c·k_i` and `u_i += cu·k_i` (fused, four accumulators).
+#[inline]
+fn dot_axpy2(k: &[f64], a: &[f64], g: &mut [f64], c: f64, u: &mut [f64], cu: f64) -> f64 {
+    let n = k.len();
+    let (a, g, u) = (&a[..n], &mut g[..n], &mut u[..n]);
+    let mut acc = [0.0f64; 4];
+    let mut kc = k.chunks_exact(4);
+    let mut ac = a.chunks_exact(4);
+    let mut gc = g.chunks_exact_mut(4);
+    let mut uc = u.chunks_exact_mut(4);
+    for (((kk, aa), gg), uu) in (&mut kc).zip(&mut ac).zip(&mut gc).zip(&mut uc) {
+        for l in 0..4 {
+            acc[l] += kk[l] * aa[l];
+            gg[l] += kk[l] * c;
+            uu[l] += kk[l] * cu;
+        }
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (((kk, aa), gg), uu) in kc.remainder().iter().zip(ac.remainder()).zip(gc.into_remainder()).zip(uc.into_remainder()) {
+        s += kk * aa;
+        *gg += kk * c;
+        *uu += kk * cu;
     }
     s
 }
@@ -784,16 +835,7 @@ impl DualPolynomial for GramTensor {
                 off += i2 + 1;
                 let (wl, we) = w.row(i2, s0);
                 let c = wl * a[i2] * a_s;
-                let rs = if c == 0.0 {
-                    dot(&row[..i2], &a[..i2])
-                } else {
-                    let mut rs = 0.0;
-                    for ((k, ai), gi) in row[..i2].iter().zip(&a[..i2]).zip(g[..i2].iter_mut()) {
-                        rs += k * ai;
-                        *gi += k * c;
-                    }
-                    rs
-                };
+                let rs = if c == 0.0 { dot(&row[..i2], &a[..i2]) } else { dot_axpy(&row[..i2], a, g, c) };
                 let kd = row[i2];
                 g[i2] += (wl * rs + 2.0 * we * kd * a[i2]) * a_s;
                 t += a[i2] * (wl * rs + we * kd * a[i2]);
@@ -831,12 +873,7 @@ impl DualPolynomial for GramTensor {
                 let c = wl * a_s;
                 let ca = wl * a[i2];
                 let col = &mut gs[i2 * n..i2 * n + i2 + 1];
-                let mut rs = 0.0;
-                for (((k, ai), gi), ui) in row[..i2].iter().zip(&a[..i2]).zip(col[..i2].iter_mut()).zip(u[..i2].iter_mut()) {
-                    rs += k * ai;
-                    *gi += k * c;
-                    *ui += k * ca;
-                }
+                let rs = dot_axpy2(&row[..i2], a, &mut col[..i2], c, &mut u[..i2], ca);
                 let kd = row[i2];
                 col[i2] += we * kd * a_s;
                 u[i2] += wl * rs + 2.0 * we * kd * a[i2];
