@@ -733,13 +733,11 @@ impl GramTensor {
             // Polynomial of the suffix factors.
             poly_s.iter_mut().for_each(|c| *c = 0.0);
             poly_s[0] = 1.0;
-            let mut deg = 0;
-            for &i in s {
+            for (deg, &i) in s.iter().enumerate() {
                 for k in (0..=deg).rev() {
                     poly_s[k + 1] += poly_s[k] * v[i];
                     poly_s[k] *= a[i];
                 }
-                deg += 1;
             }
             let s0 = s[0];
             // Inner sums: Σ w K (a_i1 + λ v_i1)(a_i2 + λ v_i2) = A + Bλ + Cλ².
