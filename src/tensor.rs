@@ -899,9 +899,12 @@ impl DualPolynomial for GramTensor {
 /// The estimator of Remark 2.4 / eq. (17),
 /// `f(x) = Σ_{i1..i(q−1)} K(x_{i1}, …, x_{i(q−1)}, x) α_{i1}⋯α_{i(q−1)}`.
 ///
-/// By the symmetry over the q − 1 training indices it is a sum over sorted tuples t with weight
-/// `c_t = mult(t)·Π α_{t_j}`: with `z_t = x_{t1} ⊙ ⋯ ⊙ x_{t(q−1)}`, `f(x) = Σ_t c_t g(⟨x, z_t⟩)`
-/// where `K = g(sum(⋯))`. For the linear kernel this collapses to `⟨x, (Xᵀα)^(q−1)⟩`.
+/// By the symmetry over the q − 1 training indices it is a sum over sorted tuples
+/// `i1 ≤ i2 ≤ … ≤ i(q−1)` with weight `mult·α_{i1}⋯α_{i(q−1)}`, and `K = g(⟨x, x_{i1} ⊙ v⟩)`
+/// with `v = x_{i2} ⊙ ⋯ ⊙ x_{i(q−1)}` (g the identity, `t^s` or `exp`). For a batch of points
+/// and a fixed suffix `(i2, …)`, all `i1 ≤ i2` come from one matrix product
+/// `X_{0..=i2} diag(v) Pᵀ`; the cost is about `d·C(n+q−2, q−1)` multiplications per point and
+/// the memory O((n + d)·batch). For the linear kernel it collapses to `⟨x, (Xᵀα)^(q−1)⟩`.
 pub struct TensorPredictor {
     cfg: TensorKernelConfig,
     d: usize,
@@ -911,8 +914,8 @@ pub struct TensorPredictor {
 enum PredictorForm {
     /// Linear kernel: `f(x) = ⟨x, w⟩`, `w = (Xᵀα)^(q−1)` componentwise.
     Linear(DVector<f64>),
-    /// `z` (d × T, a column per sorted tuple) and the weights `c` (T).
-    Tuples { z: DMatrix<f64>, c: DVector<f64> },
+    /// Training inputs (n × d), transposed (d × n), and α.
+    Tuples { x: DMatrix<f64>, xt: DMatrix<f64>, alpha: DVector<f64> },
 }
 
 /// Values of a predictor on a 1-D grid.
@@ -933,10 +936,12 @@ pub struct Grid2d {
 /// Largest number of grid points the grid helpers accept.
 pub const MAX_GRID_POINTS: usize = 1_000_000;
 
+/// Points per batch of the predictor.
+const PREDICT_BATCH: usize = 256;
+
 impl TensorPredictor {
     /// Prepare the predictor for dual coefficients `alpha` on training inputs `x` (n × d).
-    /// Refused (with the numbers) when the tuple table `d·C(n+q−2, q−1)` exceeds `max_bytes`.
-    pub fn new(x: &DMatrix<f64>, alpha: &DVector<f64>, cfg: TensorKernelConfig, max_bytes: u64) -> Result<Self> {
+    pub fn new(x: &DMatrix<f64>, alpha: &DVector<f64>, cfg: TensorKernelConfig) -> Result<Self> {
         let (n, d) = x.shape();
         if n == 0 {
             return Err(KpError::NTooSmall(0));
@@ -951,39 +956,68 @@ impl TensorPredictor {
         if let Some(i) = alpha.iter().position(|v| !v.is_finite()) {
             return Err(KpError::NonFinite(format!("α[{}] = {}", i + 1, alpha[i])));
         }
-        let q = cfg.q;
         if matches!(cfg.kernel, TensorKernel::Linear) {
             let u = x.tr_mul(alpha);
-            let w = u.map(|t| t.powi(q as i32 - 1));
+            let w = u.map(|t| t.powi(cfg.q as i32 - 1));
             return Ok(Self { cfg, d, form: PredictorForm::Linear(w) });
         }
-        let tuples = symmetry_classes(n, q - 1).unwrap_or(u64::MAX);
-        let bytes = tuples.saturating_mul(d as u64 + 1).saturating_mul(8);
-        check_budget(
-            "the predictor's tuple table",
-            bytes,
-            max_bytes,
-            &format!("{tuples} sorted tuples of q − 1 = {} training points, each a vector of d = {d} products", q - 1),
-        )?;
-        let tn = tuples as usize;
-        let xt = x.transpose();
-        let mut z = DMatrix::<f64>::zeros(d, tn);
-        let mut c = DVector::<f64>::zeros(tn);
-        let mut t = vec![0usize; q - 1];
-        let mut col = 0;
-        loop {
-            let mut zc = z.column_mut(col);
-            zc.copy_from(&xt.column(t[0]));
-            for &i in &t[1..] {
-                zc.component_mul_assign(&xt.column(i));
+        Ok(Self { cfg, d, form: PredictorForm::Tuples { x: x.clone(), xt: x.transpose(), alpha: alpha.clone() } })
+    }
+
+    /// Multiplications per predicted point, about `d·C(n+q−2, q−1)` (d for the linear kernel).
+    pub fn multiplications_per_point(&self) -> f64 {
+        match &self.form {
+            PredictorForm::Linear(_) => self.d as f64,
+            PredictorForm::Tuples { x, .. } => {
+                self.d as f64 * symmetry_classes(x.nrows(), self.cfg.q - 1).map_or(f64::INFINITY, |t| t as f64)
             }
-            c[col] = multiplicity(&t) * t.iter().map(|&i| alpha[i]).product::<f64>();
-            col += 1;
-            if !next_sorted(&mut t, n) {
+        }
+    }
+
+    /// `f` at a batch of points (rows of `pts`, b × d), added into `out`.
+    fn batch(&self, x: &DMatrix<f64>, xt: &DMatrix<f64>, alpha: &DVector<f64>, pts: &DMatrix<f64>, out: &mut [f64]) {
+        let (n, d) = x.shape();
+        let b = pts.nrows();
+        let q = self.cfg.q;
+        let ptst = pts.transpose(); // d × b
+        let mut scaled = DMatrix::<f64>::zeros(d, b);
+        let mut prod = DMatrix::<f64>::zeros(n, b);
+        let mut v = DVector::<f64>::zeros(d);
+        let mut coef = vec![0.0; n];
+        let fact = factorial(q - 1);
+        let mut s = vec![0usize; q - 2];
+        loop {
+            let s0 = s[0];
+            let m = s0 + 1;
+            let a_s: f64 = s.iter().map(|&i| alpha[i]).product();
+            if a_s != 0.0 {
+                let mut m0 = fact;
+                for run in runs(&s) {
+                    m0 /= factorial(run);
+                }
+                let c3 = s.iter().take_while(|&&i| i == s0).count() as f64;
+                v.copy_from(&xt.column(s0));
+                for &j in &s[1..] {
+                    v.component_mul_assign(&xt.column(j));
+                }
+                for (mut col, pcol) in scaled.column_iter_mut().zip(ptst.column_iter()) {
+                    col.copy_from(&pcol);
+                    col.component_mul_assign(&v);
+                }
+                let mut pv = prod.view_mut((0, 0), (m, b));
+                pv.gemm(1.0, &x.rows(0, m), &scaled, 0.0);
+                for (i1, c) in coef[..m].iter_mut().enumerate() {
+                    let w = if i1 < s0 { m0 } else { m0 / (c3 + 1.0) };
+                    *c = w * alpha[i1] * a_s;
+                }
+                for (o, col) in out.iter_mut().zip(pv.column_iter()) {
+                    *o += col.iter().zip(&coef[..m]).map(|(&t, c)| c * self.cfg.link(t)).sum::<f64>();
+                }
+            }
+            if !next_sorted(&mut s, n) {
                 break;
             }
         }
-        Ok(Self { cfg, d, form: PredictorForm::Tuples { z, c } })
     }
 
     /// Input dimension d.
@@ -1009,24 +1043,13 @@ impl TensorPredictor {
         let rows = points.nrows();
         let out = match &self.form {
             PredictorForm::Linear(w) => points * w,
-            PredictorForm::Tuples { z, c } => {
-                let tn = z.ncols();
-                let batch = (4_000_000 / tn.max(1)).clamp(1, rows.max(1));
+            PredictorForm::Tuples { x, xt, alpha } => {
                 let mut out = DVector::zeros(rows);
-                let mut s = DMatrix::<f64>::zeros(batch, tn);
                 let mut start = 0;
                 while start < rows {
-                    let b = batch.min(rows - start);
-                    let mut sv = s.view_mut((0, 0), (b, tn));
-                    sv.gemm(1.0, &points.rows(start, b), z, 0.0);
-                    for (t, ct) in c.iter().enumerate() {
-                        if *ct == 0.0 {
-                            continue;
-                        }
-                        for r in 0..b {
-                            out[start + r] += ct * self.cfg.link(sv[(r, t)]);
-                        }
-                    }
+                    let b = PREDICT_BATCH.min(rows - start);
+                    let pts = points.rows(start, b).into_owned();
+                    self.batch(x, xt, alpha, &pts, &mut out.as_mut_slice()[start..start + b]);
                     start += b;
                 }
                 out

@@ -213,7 +213,7 @@ fn predictor_at_training_points_is_the_gradient() {
             let k = GramTensor::build(&x, c, BIG).unwrap();
             let mut g = DVector::zeros(n);
             k.value_grad(&a, &mut g);
-            let f = TensorPredictor::new(&x, &a, c, BIG).unwrap();
+            let f = TensorPredictor::new(&x, &a, c).unwrap();
             let fx = f.predict_rows(&x).unwrap();
             assert!(rel_vec(fx.as_slice(), g.as_slice()) < 1e-11, "q={q} {kernel:?}");
             let row: Vec<f64> = x.row(2).iter().copied().collect();
@@ -235,7 +235,7 @@ fn predictor_at_new_points_equals_features_primal() {
         let new = random_x(5, d, 1.1, 43);
         let phi_new = tensor_features(&new, &c, BIG).unwrap();
         let want = &phi_new * &w;
-        let got = TensorPredictor::new(&x, &a, c, BIG).unwrap().predict_rows(&new).unwrap();
+        let got = TensorPredictor::new(&x, &a, c).unwrap().predict_rows(&new).unwrap();
         assert!(rel_vec(got.as_slice(), want.as_slice()) < 1e-11, "q={q}");
     }
 }
@@ -301,8 +301,6 @@ fn over_budget_is_refused_with_the_numbers() {
     }
     let p = cfg(TensorKernel::Polynomial { degree: 3 }, 4);
     assert!(matches!(tensor_features(&x, &p, 1000), Err(KpError::Parameter { .. })));
-    let a = random_alpha(30, 62);
-    assert!(matches!(TensorPredictor::new(&x, &a, p, 1000), Err(KpError::Parameter { .. })));
     // A tensor whose size overflows u64 is refused, not computed.
     assert!(estimate_cost(usize::MAX / 2, 3, &c).is_err());
 }
@@ -380,7 +378,7 @@ fn grids_evaluate_the_predictor() {
     let c = cfg(TensorKernel::Polynomial { degree: 2 }, 4);
     let x1 = random_x(7, 1, 1.0, 91);
     let a = random_alpha(7, 92);
-    let f1 = TensorPredictor::new(&x1, &a, c, BIG).unwrap();
+    let f1 = TensorPredictor::new(&x1, &a, c).unwrap();
     let g1 = f1.grid_1d(-2.0, 2.0, 9).unwrap();
     assert_eq!(g1.xs.len(), 9);
     assert_eq!(g1.xs[0], -2.0);
@@ -394,7 +392,7 @@ fn grids_evaluate_the_predictor() {
     assert!(f1.predict(&[1.0, 2.0]).is_err());
 
     let x2 = random_x(7, 2, 1.0, 93);
-    let f2 = TensorPredictor::new(&x2, &a, cfg(TensorKernel::Exponential, 4), BIG).unwrap();
+    let f2 = TensorPredictor::new(&x2, &a, cfg(TensorKernel::Exponential, 4)).unwrap();
     let g2 = f2.grid_2d((-1.0, 1.0), (0.0, 2.0), 4, 3).unwrap();
     assert_eq!(g2.values.len(), 12);
     for (j, &y) in g2.ys.iter().enumerate() {
@@ -416,4 +414,87 @@ fn cost_estimate_of_table_2() {
     let paper = cost.paper_gradient_multiplications.unwrap();
     assert_eq!(paper, 90.0 * 90.0 * 91.0 * 91.0 / 4.0);
     assert!(cost.gradient_multiplications < paper);
+}
+
+#[test]
+fn predictor_batches_and_zero_coefficients() {
+    // More points than one batch, and α with zeros (skipped blocks): each value must equal the
+    // single-point evaluation and, at training points, ∇P(α).
+    let c = cfg(TensorKernel::Polynomial { degree: 3 }, 6);
+    let n = 6;
+    let x = random_x(n, 2, 0.8, 101);
+    let mut a = random_alpha(n, 102);
+    a[0] = 0.0;
+    a[3] = 0.0;
+    let f = TensorPredictor::new(&x, &a, c).unwrap();
+    let pts = random_x(300, 2, 1.0, 103);
+    let all = f.predict_rows(&pts).unwrap();
+    for r in [0, 1, 255, 256, 299] {
+        let p: Vec<f64> = pts.row(r).iter().copied().collect();
+        assert!(rel(all[r], f.predict(&p).unwrap()) < 1e-12);
+    }
+    let k = GramTensor::build(&x, c, BIG).unwrap();
+    let mut g = DVector::zeros(n);
+    k.value_grad(&a, &mut g);
+    assert!(rel_vec(f.predict_rows(&x).unwrap().as_slice(), g.as_slice()) < 1e-11);
+}
+
+/// Algorithm 2.1 (square loss) written here over the trait only, so both paths run the very
+/// same iterations; returns the iterates up to ‖∇Λ(α)‖ ≤ 1e-6‖y‖ (beyond, the linesearch test is decided by rounding).
+fn algorithm_2_1<P: DualPolynomial>(poly: &P, y: &DVector<f64>, gamma: f64, iters: usize) -> Vec<DVector<f64>> {
+    let n = poly.n();
+    let (delta, theta, step0) = (0.5, 0.5, gamma);
+    let lam = |a: &DVector<f64>| poly.value(a) + a.norm_squared() / (2.0 * gamma) - y.dot(a);
+    let mut alpha = DVector::zeros(n);
+    let mut out = vec![alpha.clone()];
+    let mut gp = DVector::zeros(n);
+    for _ in 0..iters {
+        poly.value_grad(&alpha, &mut gp);
+        let grad = &gp + &alpha / gamma - y;
+        let g2 = grad.norm_squared();
+        if g2.sqrt() <= 1e-6 * y.norm() {
+            break; // converged: further linesearch decisions would be decided by rounding
+        }
+        let base = lam(&alpha);
+        let mut step = step0;
+        while base - lam(&(&alpha - &grad * step)) < step * (1.0 - delta) * g2 && step > 1e-20 {
+            step *= theta;
+        }
+        alpha -= &grad * step;
+        out.push(alpha.clone());
+    }
+    out
+}
+
+#[test]
+fn tensor_and_feature_paths_give_the_same_iterates() {
+    for &q in &[4usize, 6] {
+        let (n, d) = if q == 4 { (10, 5) } else { (7, 3) };
+        let c = cfg(TensorKernel::Polynomial { degree: 2 }, q);
+        let x = random_x(n, d, 0.7, 111);
+        let y = random_alpha(n, 112) * 0.1;
+        let k = GramTensor::build(&x, c, BIG).unwrap();
+        let f = feature_polynomial(&x, &c, BIG).unwrap();
+        let it_k = algorithm_2_1(&k, &y, 10.0, 500);
+        let it_f = algorithm_2_1(&f, &y, 10.0, 500);
+        // Both converge, at the same iteration up to the stopping test's rounding.
+        assert!(it_k.len().abs_diff(it_f.len()) <= 1);
+        assert!(it_k.len() < 500 && it_f.len() < 500, "q={q}: no convergence in 500 iterations");
+        for (i, (ak, af)) in it_k.iter().zip(&it_f).enumerate().skip(1) {
+            let e = rel_vec(ak.as_slice(), af.as_slice());
+            assert!(e < 1e-10, "q={q}: iterate {i} differs by {e:e}");
+        }
+        // Λ decreases at every step (the linesearch's sufficient decrease) and ∇Λ shrinks.
+        let lam = |a: &DVector<f64>| k.value(a) + a.norm_squared() / 20.0 - y.dot(a);
+        for w in it_k.windows(2) {
+            assert!(lam(&w[1]) <= lam(&w[0]));
+        }
+        let grad_norm = |a: &DVector<f64>| {
+            let mut gp = DVector::zeros(n);
+            k.value_grad(a, &mut gp);
+            (&gp + a / 10.0 - &y).norm()
+        };
+        let (g0, g1) = (grad_norm(&it_k[0]), grad_norm(it_k.last().unwrap()));
+        assert!(g1 <= 1e-6 * y.norm() && g0 > 1e-3 * y.norm(), "q={q}: ‖∇Λ‖ from {g0} to {g1}");
+    }
 }
