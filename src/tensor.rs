@@ -31,6 +31,9 @@ use crate::lp::{DualPolynomial, FeaturePolynomial};
 /// Default memory budget for a Gram tensor, a feature matrix or a predictor (512 MiB).
 pub const DEFAULT_MEMORY_BUDGET: u64 = 512 * 1024 * 1024;
 
+/// Column-panel width of the build's block products.
+const BUILD_PANEL: usize = 24;
+
 /// Largest polynomial degree accepted (higher degrees overflow f64 for any useful data).
 pub const MAX_DEGREE: u32 = 64;
 
@@ -480,8 +483,16 @@ impl GramTensorBuild {
             col.copy_from(&self.xt.column(i));
             col.component_mul_assign(&self.v);
         }
-        let mut mm = self.m.view_mut((0, 0), (m, m));
-        mm.gemm(1.0, &self.x.rows(0, m), &self.c.columns(0, m), 0.0);
+        // Only the upper triangle i1 ≤ i2 is needed: compute it by column panels, each panel
+        // [j0, j0 + b) needing rows 0..j0 + b (about half the flops of the full m × m product).
+        let mut j0 = 0;
+        while j0 < m {
+            let b = BUILD_PANEL.min(m - j0);
+            let mut mp = self.m.view_mut((0, j0), (j0 + b, b));
+            mp.gemm(1.0, &self.x.rows(0, j0 + b), &self.c.columns(j0, b), 0.0);
+            j0 += b;
+        }
+        let mm = &self.m;
         let block_start = self.values.len();
         for i2 in 0..m {
             for i1 in 0..=i2 {

@@ -498,3 +498,25 @@ fn tensor_and_feature_paths_give_the_same_iterates() {
         assert!(g1 <= 1e-6 * y.norm() && g0 > 1e-3 * y.norm(), "q={q}: ‖∇Λ‖ from {g0} to {g1}");
     }
 }
+
+#[test]
+fn larger_build_matches_the_kernel_on_sampled_classes() {
+    // n above the build's panel width, so blocks are computed in several column panels.
+    for (q, n) in [(4usize, 45usize), (6, 26)] {
+        let kernel = TensorKernel::Polynomial { degree: 2 };
+        let x = random_x(n, 3, 0.6, 121);
+        let k = GramTensor::build(&x, cfg(kernel, q), BIG).unwrap();
+        let total = k.values().len() as u64;
+        assert_eq!(total, symmetry_classes(n, q).unwrap());
+        let mut r = 0;
+        while r < total {
+            let t = unrank(r, q);
+            let want = kernel_direct(kernel, &x, &t);
+            assert!((k.values()[r as usize] - want).abs() <= 1e-12 * want.abs().max(1.0), "q={q} {t:?}");
+            r += 97;
+        }
+        let last = unrank(total - 1, q);
+        assert_eq!(last, vec![n - 1; q]);
+        assert!(rel(k.values()[total as usize - 1], kernel_direct(kernel, &x, &last)) < 1e-12);
+    }
+}
