@@ -327,6 +327,9 @@ fn exponential_overflow_is_detected_and_names_the_tuple() {
         other => panic!("expected a non-finite error, got {other:?}"),
     }
     assert!(b.advance(3).is_err(), "a failed build stays failed");
+    // The polynomial kernel overflows too with a high degree.
+    let p = cfg(TensorKernel::Polynomial { degree: 64 }, 4);
+    assert!(matches!(GramTensor::build(&(&x * 10.0), p, BIG), Err(KpError::NonFinite(_))));
     assert!(GramTensor::build(&x, c, BIG).is_err());
     // Non-finite inputs are refused before any work.
     x[(0, 0)] = f64::NAN;
@@ -518,5 +521,46 @@ fn larger_build_matches_the_kernel_on_sampled_classes() {
         let last = unrank(total - 1, q);
         assert_eq!(last, vec![n - 1; q]);
         assert!(rel(k.values()[total as usize - 1], kernel_direct(kernel, &x, &last)) < 1e-12);
+    }
+}
+
+fn brute_force(kernel: TensorKernel, q: usize, x: &DMatrix<f64>, a: &DVector<f64>) -> (f64, Vec<f64>, DMatrix<f64>) {
+    let n = x.nrows();
+    let mut p = 0.0;
+    let mut g = vec![0.0; n];
+    let mut h = DMatrix::<f64>::zeros(n, n);
+    for t in all_tuples(n, q) {
+        let kv = kernel_direct(kernel, x, &t);
+        let rest: f64 = t[1..].iter().map(|&i| a[i]).product();
+        let rest2: f64 = t[2..].iter().map(|&i| a[i]).product();
+        p += kv * a[t[0]] * rest;
+        g[t[0]] += kv * rest;
+        h[(t[0], t[1])] += (q as f64 - 1.0) * kv * rest2;
+    }
+    (p / q as f64, g, h)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// P, ∇P, ∇²P and the predictor against brute-force sums over all n^q ordered tuples, for
+    /// any small n (including n = 1, 2), both orders and the three kernels.
+    #[test]
+    fn one_pass_sums_equal_brute_force(n in 1usize..6, q6 in any::<bool>(), which in 0usize..3, seed in 0u64..1000) {
+        let q = if q6 { 6 } else { 4 };
+        let n = if q6 { n.min(4) } else { n };
+        let kernel = [TensorKernel::Linear, TensorKernel::Polynomial { degree: 3 }, TensorKernel::Exponential][which];
+        let x = random_x(n, 2, 0.7, seed);
+        let a = random_alpha(n, seed + 1);
+        let c = cfg(kernel, q);
+        let k = GramTensor::build(&x, c, BIG).unwrap();
+        let (p, g, h) = brute_force(kernel, q, &x, &a);
+        let mut gk = DVector::zeros(n);
+        let pk = k.value_grad(&a, &mut gk);
+        prop_assert!((pk - p).abs() <= 1e-11 * p.abs().max(1e-3));
+        prop_assert!((k.value(&a) - p).abs() <= 1e-11 * p.abs().max(1e-3));
+        prop_assert!(rel_vec(gk.as_slice(), &g) < 1e-11);
+        prop_assert!(rel_vec(k.hessian(&a).as_slice(), h.as_slice()) < 1e-11);
+        let f = TensorPredictor::new(&x, &a, c).unwrap();
+        prop_assert!(rel_vec(f.predict_rows(&x).unwrap().as_slice(), &g) < 1e-11);
     }
 }
