@@ -282,6 +282,11 @@ pub struct TensorCost {
 }
 
 impl TensorCost {
+    /// Build time in seconds at a measured rate of `multiplications_per_second`.
+    pub fn estimated_build_seconds(&self, multiplications_per_second: f64) -> f64 {
+        self.build_multiplications / multiplications_per_second
+    }
+
     /// Human-readable summary for the page / CLI.
     pub fn describe(&self) -> String {
         format!(
@@ -442,6 +447,11 @@ impl GramTensorBuild {
     /// The cost estimate (known before any value is computed).
     pub fn cost(&self) -> &TensorCost {
         &self.cost
+    }
+
+    /// Whether every value is computed (then call [`finish`](Self::finish)).
+    pub fn is_done(&self) -> bool {
+        !self.more
     }
 
     /// Values computed so far, of the total.
@@ -677,6 +687,11 @@ impl GramTensor {
     /// Dimension of the inputs.
     pub fn d(&self) -> usize {
         self.d
+    }
+
+    /// The cost figures of this tensor (Section 2.3).
+    pub fn cost(&self) -> Result<TensorCost> {
+        estimate_cost(self.n, self.d, &self.cfg)
     }
 
     /// The stored values, one per sorted tuple, in colex order.

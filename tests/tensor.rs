@@ -278,6 +278,7 @@ fn chunked_build_equals_one_shot_and_reports_progress() {
         }
     }
     assert!(calls > 5, "the build should take several chunks");
+    assert!(b.is_done());
     let chunked = b.finish().unwrap();
     assert_eq!(chunked.values(), whole.values());
     // An unfinished build cannot be finished.
