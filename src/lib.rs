@@ -16,6 +16,7 @@ pub mod lp;
 pub mod plot;
 pub mod rng;
 pub mod solvers;
+pub mod tensor;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
