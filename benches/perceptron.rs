@@ -15,7 +15,7 @@ use kernel_playground::solvers::perceptron::bounds::{certificate_bound, separato
 use kernel_playground::solvers::perceptron::{run_to_outcome, start, Outcome, PerceptronAlgorithm, PerceptronProblem};
 use nalgebra::{DMatrix, DVector};
 
-const CAP: usize = 200_000;
+const CAP: usize = 50_000;
 
 fn separable(n: usize, gap: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let mut rng = Rng::new(seed);
@@ -36,6 +36,25 @@ fn overlapping(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let mut rng = Rng::new(seed);
     let y: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
     let x = DMatrix::from_fn(n, 2, |i, _| 0.3 * y[i] + rng.normal());
+    (x, y)
+}
+
+/// Normalized signed points on the arc [−A, A] (degrees), crowded towards −A:
+/// ρ_K = cos A (separable for A < 90°, inseparable with |ρ_K| = |cos A| above).
+fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    let a = a_deg.to_radians();
+    let mut x = DMatrix::zeros(n, 2);
+    let mut y = vec![0.0; n];
+    for i in 0..n {
+        let u: f64 = if i < 2 { i as f64 } else { rng.uniform() };
+        let phi = -a + 2.0 * a * u * u * u;
+        let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
+        let r = 0.5 + rng.uniform();
+        x[(i, 0)] = label * r * phi.cos();
+        x[(i, 1)] = label * r * phi.sin();
+        y[i] = label;
+    }
     (x, y)
 }
 
@@ -60,48 +79,48 @@ struct Case {
     algorithms: Vec<PerceptronAlgorithm>,
 }
 
+fn primal(rho: f64) -> Vec<PerceptronAlgorithm> {
+    vec![
+        PerceptronAlgorithm::Perceptron,
+        PerceptronAlgorithm::Nkp,
+        PerceptronAlgorithm::Snkp,
+        PerceptronAlgorithm::Nvn { epsilon: 0.5 * rho },
+        PerceptronAlgorithm::Snkpvn { delta: 0.5 * rho },
+        PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: 0.5 * rho },
+    ]
+}
+
+fn dual(eps: f64) -> Vec<PerceptronAlgorithm> {
+    vec![
+        PerceptronAlgorithm::Nvn { epsilon: eps },
+        PerceptronAlgorithm::Snkpvn { delta: eps },
+        PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: eps },
+    ]
+}
+
+fn case(name: String, x: DMatrix<f64>, y: Vec<f64>, kernel: Kernel, eps: Option<f64>) -> Case {
+    let problem = Arc::new(PerceptronProblem::new(&x, &y, &kernel).unwrap());
+    let algorithms = match eps {
+        Some(e) => dual(e),
+        None => primal(margin(problem.gram(), &MarginOptions::default()).unwrap().lower),
+    };
+    Case { name, problem, algorithms }
+}
+
 fn cases(n: usize) -> Vec<Case> {
-    let eps = 1e-2;
-    let mut out = Vec::new();
+    let gauss = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
     let (x, y) = separable(n, 0.1, 1);
-    let pb = Arc::new(PerceptronProblem::new(&x, &y, &Kernel::Linear).unwrap());
-    let rho = margin(pb.gram(), &MarginOptions::default()).unwrap().lower;
-    out.push(Case {
-        name: format!("separable, linear, n={n}"),
-        problem: pb,
-        algorithms: vec![
-            PerceptronAlgorithm::Perceptron,
-            PerceptronAlgorithm::Nkp,
-            PerceptronAlgorithm::Snkp,
-            PerceptronAlgorithm::Nvn { epsilon: 0.5 * rho },
-            PerceptronAlgorithm::Snkpvn { delta: 0.5 * rho },
-            PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: 0.5 * rho },
-        ],
-    });
-    let (x, y) = circles(n, 2);
-    let pb = Arc::new(PerceptronProblem::new(&x, &y, &Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }).unwrap());
-    let rho = margin(pb.gram(), &MarginOptions::default()).unwrap().lower;
-    out.push(Case {
-        name: format!("circles, Gaussian, n={n}"),
-        problem: pb,
-        algorithms: vec![
-            PerceptronAlgorithm::Perceptron,
-            PerceptronAlgorithm::Nkp,
-            PerceptronAlgorithm::Snkp,
-            PerceptronAlgorithm::Snkpvn { delta: 0.5 * rho },
-            PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: 0.5 * rho },
-        ],
-    });
-    let (x, y) = overlapping(n, 3);
-    out.push(Case {
-        name: format!("overlapping, linear, n={n}, eps={eps}"),
-        problem: Arc::new(PerceptronProblem::new(&x, &y, &Kernel::Linear).unwrap()),
-        algorithms: vec![
-            PerceptronAlgorithm::Nvn { epsilon: eps },
-            PerceptronAlgorithm::Snkpvn { delta: eps },
-            PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: eps },
-        ],
-    });
+    let mut out = vec![case(format!("separable (gap 0.1), linear, n={n}"), x, y, Kernel::Linear, None)];
+    let (x, y) = arc(n, 85.0, 2);
+    out.push(case(format!("arc 85° (rho = cos 85°), linear, n={n}"), x, y, Kernel::Linear, None));
+    let (x, y) = circles(n, 3);
+    out.push(case(format!("circles, Gaussian, n={n}"), x, y, gauss, None));
+    let (x, y) = arc(n, 100.0, 4);
+    out.push(case(format!("arc 100° (|rho| = |cos 100°|), linear, n={n}, eps=1e-2"), x, y, Kernel::Linear, Some(1e-2)));
+    let (x, y) = arc(n, 92.0, 5);
+    out.push(case(format!("arc 92° (|rho| = |cos 92°|), linear, n={n}, eps=1e-2"), x, y, Kernel::Linear, Some(1e-2)));
+    let (x, y) = overlapping(n, 6);
+    out.push(case(format!("overlapping, linear, n={n}, eps=1e-3"), x, y, Kernel::Linear, Some(1e-3)));
     out
 }
 

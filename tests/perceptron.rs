@@ -46,6 +46,26 @@ fn overlapping(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     (x, y)
 }
 
+/// The normalized signed points `y_i x_i/‖x_i‖` fill the arc of angles [−A, A] (A in degrees),
+/// crowded towards −A so the mean direction is a poor separator: separable with ρ_K ≈ cos A for
+/// A < 90°, inseparable with |ρ_K| ≈ |cos A| for A > 90° (the margin knob).
+fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    let a = a_deg.to_radians();
+    let mut x = DMatrix::zeros(n, 2);
+    let mut y = vec![0.0; n];
+    for i in 0..n {
+        let u: f64 = if i < 2 { i as f64 } else { rng.uniform() };
+        let phi = -a + 2.0 * a * u * u * u;
+        let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
+        let r = 0.5 + rng.uniform();
+        x[(i, 0)] = label * r * phi.cos();
+        x[(i, 1)] = label * r * phi.sin();
+        y[i] = label;
+    }
+    (x, y)
+}
+
 /// Concentric circles: radius 1 (label +1) and 2 (label −1), small noise.
 fn circles(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let mut rng = Rng::new(seed);
@@ -159,7 +179,15 @@ fn gram_is_normalized_signed_and_decision_function_agrees() {
 fn margin_matches_brute_force_in_the_plane() {
     // Separable, overlapping, circles, XOR with the linear kernel: ρ_K from the min-norm point
     // (separable) or the exact hull depth (inseparable) against an angle grid.
-    let sets = [separable(50, 0.15, 2), overlapping(50, 3), circles(40, 4), xor(40, 5), separable(50, 0.0, 6)];
+    let sets = [
+        separable(50, 0.15, 2),
+        overlapping(50, 3),
+        circles(40, 4),
+        xor(40, 5),
+        separable(50, 0.0, 6),
+        arc(50, 80.0, 7),
+        arc(50, 100.0, 8),
+    ];
     for (x, y) in sets.iter() {
         let pb = problem(x, y, Kernel::Linear);
         let m = measured_margin(&pb);
@@ -236,6 +264,13 @@ fn separable_linear_data_each_primal_algorithm_within_its_bound() {
     check_separators_within_bounds(problem(&x, &y, Kernel::Linear), "linear");
     let (x, y) = separable(60, 0.1, 12);
     check_separators_within_bounds(problem(&x, &y, Kernel::Linear), "linear small margin");
+    for a in [70.0, 80.0, 85.0] {
+        let (x, y) = arc(60, a, 13);
+        let pb = problem(&x, &y, Kernel::Linear);
+        let rho = measured_margin(&pb).rho;
+        assert!((rho - a.to_radians().cos()).abs() < 1e-9, "arc {a}: ρ_K = {rho}");
+        check_separators_within_bounds(pb, &format!("arc {a}°"));
+    }
 }
 
 #[test]
@@ -356,6 +391,13 @@ fn inseparable_data_give_verified_certificates_within_bounds() {
     check_certificates(problem(&x, &y, Kernel::Linear), 0.02, "circles, linear");
     let (x, y) = xor(40, 23);
     check_certificates(problem(&x, &y, Kernel::Linear), 0.02, "xor, linear");
+    for a in [95.0, 100.0, 120.0] {
+        let (x, y) = arc(60, a, 14);
+        let pb = problem(&x, &y, Kernel::Linear);
+        let rho = measured_margin(&pb).rho;
+        assert!((rho - a.to_radians().cos()).abs() < 1e-9, "arc {a}: ρ_K = {rho}");
+        check_certificates(pb, 0.01, &format!("arc {a}°"));
+    }
 }
 
 #[test]
@@ -539,6 +581,8 @@ fn bad_inputs_are_errors_with_clear_messages() {
         let e = start(pb.clone(), algo).err().expect("must be rejected").to_string();
         assert!(e.contains(name), "{e}");
     }
+    assert!(Snkpvn::new(pb.clone(), Some(DVector::from_vec(vec![0.5, 0.6, -0.1])), 0.1).is_err());
+    assert!(Snkpvn::new(pb.clone(), Some(DVector::from_vec(vec![0.5, 0.5])), 0.1).is_err());
     assert!(pb.verify_separator(&[1.0]).is_err());
     assert!(pb.verify_certificate(&[0.5, f64::NAN, 0.5], 0.1).is_err());
     assert!(pb.decision_function(&[1.0, 2.0], &x).is_err());

@@ -418,8 +418,12 @@ impl Snkpvn {
     pub fn new(problem: Arc<PerceptronProblem>, q: Option<DVector<f64>>, delta: f64) -> Result<Self> {
         let n = problem.n();
         let q = q.unwrap_or_else(|| DVector::from_element(n, 1.0 / n as f64));
-        if q.len() != n {
-            return Err(KpError::Parameter { name: "q", reason: format!("length {} for {} points", q.len(), n) });
+        let (min_q, sum_err) = crate::simplex::simplex_residuals(q.as_slice());
+        if q.len() != n || !(min_q >= 0.0 && sum_err.abs() <= 1e-9) {
+            return Err(KpError::Parameter {
+                name: "q",
+                reason: format!("must be a probability vector of length {n} (length {}, min {min_q}, Σ−1 = {sum_err})", q.len()),
+            });
         }
         let gq = problem.gram() * &q;
         Self::with_gq(problem, q, gq, delta)
