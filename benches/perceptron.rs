@@ -47,7 +47,7 @@ fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let mut x = DMatrix::zeros(n, 2);
     let mut y = vec![0.0; n];
     for i in 0..n {
-        let u: f64 = if i < 2 { i as f64 } else { rng.uniform() };
+        let u: f64 = if i + 2 >= n { (i + 2 - n) as f64 } else { rng.uniform() };
         let phi = -a + 2.0 * a * u * u * u;
         let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
         let r = 0.5 + rng.uniform();

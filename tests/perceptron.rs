@@ -55,7 +55,7 @@ fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let mut x = DMatrix::zeros(n, 2);
     let mut y = vec![0.0; n];
     for i in 0..n {
-        let u: f64 = if i < 2 { i as f64 } else { rng.uniform() };
+        let u: f64 = if i + 2 >= n { (i + 2 - n) as f64 } else { rng.uniform() };
         let phi = -a + 2.0 * a * u * u * u;
         let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
         let r = 0.5 + rng.uniform();
@@ -489,7 +489,7 @@ fn support_enumeration_projection(v: &[f64]) -> Vec<f64> {
         }
         if x.iter().all(|&xi| xi >= -1e-12) {
             let d: f64 = x.iter().zip(v).map(|(a, b)| (a - b) * (a - b)).sum();
-            if best.as_ref().map_or(true, |(bd, _)| d < *bd) {
+            if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
                 best = Some((d, x));
             }
         }

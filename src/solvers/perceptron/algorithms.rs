@@ -573,10 +573,8 @@ impl KernelPerceptron for Isnkpvn {
         PerceptronRecord { iter: self.done + inner_k, phase: Some(self.phase), ..self.inner.record() }
     }
     fn step(&mut self) -> PerceptronRecord {
-        if self.halted.is_none() {
-            if self.inner.try_step().and_then(|_| self.advance()).is_err() {
-                self.halted = Some(Halt::Failed);
-            }
+        if self.halted.is_none() && self.inner.try_step().and_then(|_| self.advance()).is_err() {
+            self.halted = Some(Halt::Failed);
         }
         self.record()
     }

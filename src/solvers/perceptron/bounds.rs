@@ -48,7 +48,7 @@ pub fn nvn_certificate_bound(epsilon: f64) -> f64 {
 /// `q0_norm_g = ‖1/n‖_G` is needed for ISNKPVN. None where the paper gives no such bound
 /// (NVN; SNKPVN with `δ > ρ`; ISNKPVN with `ε ≥ ρ`).
 pub fn separator_bound(algorithm: &PerceptronAlgorithm, n: usize, rho: f64, q0_norm_g: f64) -> Option<f64> {
-    if !(rho > 0.0) {
+    if rho.is_nan() || rho <= 0.0 {
         return None;
     }
     match *algorithm {

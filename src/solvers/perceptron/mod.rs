@@ -60,7 +60,7 @@ impl PerceptronProblem {
         let mut sqrt_kdiag = DVector::zeros(n);
         for i in 0..n {
             let kii = k[(i, i)];
-            if !(kii > 1e-300) {
+            if kii.is_nan() || kii <= 1e-300 {
                 return Err(bad(
                     "inputs",
                     format!(
