@@ -80,6 +80,7 @@ pub struct Margin {
     pub lower: f64,
     /// Certified `ρ_K ≤ upper` (from `p`, or from the exact 2-D computation).
     pub upper: f64,
+    /// What the min-norm computation certified.
     pub separability: Separability,
     /// Whether `rho` is exact to rounding (separable to `rel_tol`, or the rank ≤ 2 computation).
     pub exact: bool,

@@ -254,11 +254,22 @@ pub enum PerceptronAlgorithm {
     /// Smoothed Normalized Kernel Perceptron (Algorithm 4).
     Snkp,
     /// Normalized von Neumann (Algorithm 5, kernelized), stopping at `‖p‖_G ≤ ε`.
-    Nvn { epsilon: f64 },
+    Nvn {
+        /// Certificate accuracy ε > 0.
+        epsilon: f64,
+    },
     /// SNKPVN(q = 1/n, δ) (Algorithm 6).
-    Snkpvn { delta: f64 },
+    Snkpvn {
+        /// Certificate accuracy δ > 0 (a separator is guaranteed when δ ≤ ρ_K).
+        delta: f64,
+    },
     /// ISNKPVN(γ, ε) (Algorithm 7).
-    Isnkpvn { gamma: f64, epsilon: f64 },
+    Isnkpvn {
+        /// Shrink factor γ > 1 of the inner accuracy, `δ_t = ‖q_t‖_G/γ`.
+        gamma: f64,
+        /// Certificate accuracy ε > 0.
+        epsilon: f64,
+    },
 }
 
 impl PerceptronAlgorithm {
@@ -376,11 +387,26 @@ pub fn start(problem: Arc<PerceptronProblem>, algorithm: PerceptronAlgorithm) ->
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Outcome {
     /// A separator α with `Gα > 0` (Lemma 1).
-    Separator { alpha: Vec<f64>, check: SeparatorCheck },
+    Separator {
+        /// The separator's weights: `f = Σ α_i y_i K(x_i, ·)/√K(x_i,x_i)`.
+        alpha: Vec<f64>,
+        /// Its independent check.
+        check: SeparatorCheck,
+    },
     /// A certificate p ∈ Δ_n with `‖p‖_G ≤ ε` (Theorem 2, Eq. (14)).
-    Certificate { p: Vec<f64>, norm_g: f64, check: CertificateCheck },
+    Certificate {
+        /// The certificate's weights p ∈ Δ_n.
+        p: Vec<f64>,
+        /// `‖p‖_G`, recomputed.
+        norm_g: f64,
+        /// Its independent check.
+        check: CertificateCheck,
+    },
     /// The iteration cap came first.
-    IterationCap { iterations: usize },
+    IterationCap {
+        /// Iterations done.
+        iterations: usize,
+    },
 }
 
 impl Outcome {
