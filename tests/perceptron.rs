@@ -391,6 +391,12 @@ fn inseparable_data_give_verified_certificates_within_bounds() {
     check_certificates(problem(&x, &y, Kernel::Linear), 0.02, "circles, linear");
     let (x, y) = xor(40, 23);
     check_certificates(problem(&x, &y, Kernel::Linear), 0.02, "xor, linear");
+    // Rank 6 (polynomial features of degree 2): inseparable, ρ_K only bracketed.
+    let (x, y) = overlapping(60, 28);
+    let pb = problem(&x, &y, Kernel::Polynomial { degree: 2, offset: 1.0 });
+    let m = measured_margin(&pb);
+    assert!(!m.exact && m.lower < 0.0 && m.upper <= 1e-7, "{} {}", m.lower, m.upper);
+    check_certificates(pb, 0.02, "overlap, polynomial");
     for a in [95.0, 100.0, 120.0] {
         let (x, y) = arc(60, a, 14);
         let pb = problem(&x, &y, Kernel::Linear);
