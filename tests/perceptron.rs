@@ -319,6 +319,56 @@ fn snkp_follows_algorithm_4_and_lemma_5() {
 }
 
 #[test]
+fn entropy_smoothed_minimizer_is_the_argmin_and_stable() {
+    use kernel_playground::solvers::perceptron::algorithms::entropy_smoothed_minimizer;
+    // Variational check of Eq. (12): p_μ minimizes ⟨c, p⟩ + μ Σ p log p over random simplex points.
+    let mut rng = Rng::new(30);
+    let c: Vec<f64> = (0..6).map(|_| rng.normal()).collect();
+    let mu = 0.3;
+    let mut p = vec![0.0; 6];
+    entropy_smoothed_minimizer(&c, mu, &mut p);
+    let obj = |p: &[f64]| p.iter().zip(&c).map(|(pi, ci)| pi * ci + if *pi > 0.0 { mu * pi * pi.ln() } else { 0.0 }).sum::<f64>();
+    for _ in 0..2000 {
+        let w: Vec<f64> = (0..6).map(|_| -rng.uniform().ln()).collect();
+        let s: f64 = w.iter().sum();
+        let r: Vec<f64> = w.iter().map(|v| v / s).collect();
+        assert!(obj(&p) <= obj(&r) + 1e-12);
+    }
+    // Tiny μ: no overflow, the mass goes to the argmin; huge |c|/μ on both sides.
+    let mut q = vec![0.0; 3];
+    entropy_smoothed_minimizer(&[-1.0, 0.5, 1.0], 1e-9, &mut q);
+    assert_eq!(q, vec![1.0, 0.0, 0.0]);
+    entropy_smoothed_minimizer(&[0.25, 0.25, 1.0], 1e-12, &mut q);
+    assert_eq!(q, vec![0.5, 0.5, 0.0]);
+}
+
+#[test]
+fn smoothing_stays_finite_when_mu_is_tiny() {
+    // After 6000 iterations μ_k ≈ 1e-7: a softmax without the max-subtraction would overflow
+    // (exp(|Gα|/μ) = exp(1e6)); the projection must stay exact.
+    let (x, y) = overlapping(30, 29);
+    let pb = problem(&x, &y, Kernel::Linear);
+    let mut smoothed: Vec<Box<dyn KernelPerceptron>> =
+        vec![Box::new(Snkp::new(pb.clone()).unwrap()), Box::new(Snkpvn::new(pb.clone(), None, 1e-300).unwrap())];
+    for (which, st) in smoothed.iter_mut().enumerate() {
+        for _ in 0..6000 {
+            st.step();
+        }
+        let r = st.record();
+        assert!(st.halted().is_none() && r.mu.unwrap() < 1e-5);
+        assert!(r.min_g_alpha.is_finite() && r.norm_p_g.unwrap().is_finite());
+        for v in [st.alpha(), st.p().unwrap()] {
+            assert!(v.iter().all(|x| x.is_finite() && *x >= 0.0) && (v.sum() - 1.0).abs() < 1e-9);
+        }
+        // Inseparable data: L(α) ≥ 0 (take p ∈ W in Eq. (9)). SNKP: Lemmas 4–5 give
+        // ‖p_k‖²_G ≤ 2μ_k log n. SNKPVN: Lemma 9 gives ‖p_k‖_G ≤ 2√(2n)/(k+1).
+        let np = r.norm_p_g.unwrap();
+        let bound = if which == 0 { (2.0 * r.mu.unwrap() * (30f64).ln()).sqrt() } else { 2.0 * (60f64).sqrt() / 6001.0 };
+        assert!(np <= bound + 1e-12, "{which}: ‖p‖_G = {np} > {bound}");
+    }
+}
+
+#[test]
 fn snkpvn_follows_algorithm_6_and_lemma_8() {
     // μ_k = 4n/((k+1)(k+2)) and L^q_μk(α_k) ≤ −½‖p_k‖²_G with
     // L^q_μ(α) = max_{p∈Δ} {−⟨Gα,p⟩ − (μ/2)‖p − q‖²} + ½‖α‖²_G, the max evaluated at its

@@ -240,6 +240,24 @@ impl KernelPerceptron for Nvn {
 
 // ---------------------------------------------------------------------------------------------
 
+/// The entropy-smoothed minimizer of paper D, Eq. (12):
+/// `p_μ(α) = argmin_{p∈Δ} ⟨Gα, p⟩ + μ(Σ p_i log p_i + log n) = softmax(−Gα/μ)`, given `Gα`,
+/// computed with the smallest `(Gα)_i` subtracted so every exponential is ≤ 1 and one equals 1
+/// (no overflow or 0/0 however small μ is). `out` has the length of `g_alpha`.
+pub fn entropy_smoothed_minimizer(g_alpha: &[f64], mu: f64, out: &mut [f64]) {
+    let zmin = g_alpha.iter().fold(f64::INFINITY, |m, &v| m.min(v));
+    let mut sum = 0.0;
+    for (si, &ga) in out.iter_mut().zip(g_alpha) {
+        *si = (-(ga - zmin) / mu).exp();
+        sum += *si;
+    }
+    for si in out.iter_mut() {
+        *si /= sum;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
 /// The prox-function of the smoothing: entropy (SNKP, Eq. (12)) or `½‖p − q‖²` (SNKPVN, §6).
 #[derive(Debug, Clone)]
 enum Smoothing {
@@ -298,16 +316,7 @@ impl SmoothedCore {
     fn smooth(&mut self) -> Result<()> {
         let mu = self.mu;
         match &self.smoothing {
-            Smoothing::Entropy => {
-                // softmax(−Gα/μ) with the largest exponent subtracted: every exp ≤ 1, one equals 1.
-                let zmax = self.g_alpha.iter().fold(f64::INFINITY, |m, &v| m.min(v));
-                let mut sum = 0.0;
-                for (si, &ga) in self.s.iter_mut().zip(self.g_alpha.iter()) {
-                    *si = (-(ga - zmax) / mu).exp();
-                    sum += *si;
-                }
-                self.s /= sum;
-            }
+            Smoothing::Entropy => entropy_smoothed_minimizer(self.g_alpha.as_slice(), mu, self.s.as_mut_slice()),
             Smoothing::Euclidean { q } => {
                 for ((t, &qi), &ga) in self.tmp.iter_mut().zip(q.iter()).zip(self.g_alpha.iter()) {
                     *t = qi - ga / mu;
