@@ -11,8 +11,10 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::margin::{margin, MarginOptions, Separability};
 use kernel_playground::rng::Rng;
-use kernel_playground::solvers::perceptron::bounds::{certificate_bound, separator_bound};
-use kernel_playground::solvers::perceptron::{run_to_outcome, start, Outcome, PerceptronAlgorithm, PerceptronProblem};
+use kernel_playground::solvers::perceptron::bounds::{certificate_bound, separator_bound, snkpvn_certificate_bound};
+use kernel_playground::solvers::perceptron::{
+    run_to_outcome, start, Isnkpvn, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
+};
 use nalgebra::{DMatrix, DVector};
 
 const CAP: usize = 50_000;
@@ -144,9 +146,18 @@ fn table() {
                 let (out, trace) = run_to_outcome(st.as_mut(), pb, CAP).unwrap();
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 let iters = trace.last().unwrap().iter;
-                let bound = match m.separability {
-                    Separability::Separable => separator_bound(algo, pb.n(), m.lower, q0),
-                    _ => certificate_bound(algo, pb.n(), q0, (-m.upper).max(0.0)),
+                let rho_abs = (-m.upper).max(0.0);
+                let bound = match (m.separability, *algo) {
+                    (Separability::Separable, _) => separator_bound(algo, pb.n(), m.lower, q0),
+                    (_, PerceptronAlgorithm::Isnkpvn { gamma, epsilon }) => {
+                        // Lemma 9 phase by phase, with the run's δ_t and ‖q_t‖_G = γ δ_t.
+                        let mut s = Isnkpvn::new(pb.clone(), gamma, epsilon).unwrap();
+                        while s.halted().is_none() && s.record().iter < CAP {
+                            s.step();
+                        }
+                        Some(s.phases().iter().map(|&(_, d)| snkpvn_certificate_bound(pb.n(), d, gamma * d, rho_abs)).sum())
+                    }
+                    _ => certificate_bound(algo, pb.n(), q0, rho_abs),
                 };
                 let kind = match &out {
                     Outcome::Separator { .. } => "separator",
