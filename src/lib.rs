@@ -13,8 +13,10 @@ pub mod experiment;
 pub mod kernels;
 pub mod losses;
 pub mod lp;
+pub mod margin;
 pub mod plot;
 pub mod rng;
+pub mod simplex;
 pub mod solvers;
 pub mod tensor;
 

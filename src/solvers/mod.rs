@@ -7,6 +7,7 @@ pub mod dual_lp;
 pub mod fixed_point;
 pub mod coordinate;
 pub mod mrlsr;
+pub mod perceptron;
 
 use serde::{Deserialize, Serialize};
 

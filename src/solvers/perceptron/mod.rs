@@ -1,0 +1,454 @@
+//! Paper D — Ramdas & Peña, "Margins, kernels and non-linear smoothed perceptrons".
+//!
+//! Everything works with the normalized signed Gram matrix (paper §3, below Eq. (9))
+//! `G_ij = y_i y_j K(x_i,x_j)/√(K_ii K_jj)` (PSD, `G_ii = 1`) and the semi-norm `‖α‖_G = √(αᵀGα)`.
+//! A perfect classifier exists iff some α has `Gα > 0` (Lemma 1); then
+//! `f(x) = Σ_i α_i y_i K(x_i, x)/√K_ii` separates. By Gordan's theorem in an RKHS (Theorem 2)
+//! exactly one of `∃α: Gα > 0` and `∃p ∈ Δ_n: ‖p‖_G = 0` holds; a p with `‖p‖_G ≤ ε` is an
+//! ε-certificate of (near-)infeasibility.
+//!
+//! The algorithms (module [`algorithms`]) are steppable states behind [`KernelPerceptron`]:
+//! one `step()` is one iteration and returns a [`PerceptronRecord`]. [`run_to_outcome`] loops
+//! and ends with an [`Outcome`] that is verified here, independently of the algorithm
+//! ([`PerceptronProblem::verify_separator`], [`PerceptronProblem::verify_certificate`]).
+//! [`bounds`] holds the paper's iteration bounds in terms of the margin ρ_K
+//! (computed separately by [`crate::margin`]).
+
+pub mod algorithms;
+pub mod bounds;
+
+use std::sync::Arc;
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{KpError, Result};
+use crate::kernels::{Kernel, ResolvedKernel};
+
+pub use algorithms::{Isnkpvn, Nkp, Nvn, Perceptron, Snkp, Snkpvn};
+
+/// A labelled data set with its kernel and normalized signed Gram matrix G (paper D, §3).
+#[derive(Debug, Clone)]
+pub struct PerceptronProblem {
+    x: DMatrix<f64>,
+    y: DVector<f64>,
+    kernel: ResolvedKernel,
+    /// `√K(x_i, x_i)`.
+    sqrt_kdiag: DVector<f64>,
+    g: DMatrix<f64>,
+}
+
+fn bad(name: &'static str, reason: impl Into<String>) -> KpError {
+    KpError::Parameter { name, reason: reason.into() }
+}
+
+impl PerceptronProblem {
+    /// Check the data (n ≥ 2 points, finite coordinates, labels ±1 with both classes present),
+    /// resolve the kernel on `x` and build G. A point with `K(x_i, x_i) = 0` (for example the
+    /// origin with a linear kernel) cannot be normalized and is rejected.
+    pub fn new(x: &DMatrix<f64>, y: &[f64], kernel: &Kernel) -> Result<Self> {
+        Self::check_data(x, y)?;
+        let resolved = kernel.resolve(x)?;
+        Self::with_resolved(x, y, resolved)
+    }
+
+    /// As [`PerceptronProblem::new`] with an already resolved kernel.
+    pub fn with_resolved(x: &DMatrix<f64>, y: &[f64], kernel: ResolvedKernel) -> Result<Self> {
+        Self::check_data(x, y)?;
+        let n = x.nrows();
+        let k = kernel.gram(x)?;
+        let mut sqrt_kdiag = DVector::zeros(n);
+        for i in 0..n {
+            let kii = k[(i, i)];
+            if kii.is_nan() || kii <= 1e-300 {
+                return Err(bad(
+                    "inputs",
+                    format!(
+                        "point {} has K(x,x) = {kii}: its feature vector is zero and cannot be normalized \
+                         (with a linear or homogeneous polynomial kernel, remove points at the origin)",
+                        i + 1
+                    ),
+                ));
+            }
+            sqrt_kdiag[i] = kii.sqrt();
+        }
+        let yv = DVector::from_column_slice(y);
+        let mut g = k;
+        for j in 0..n {
+            for i in 0..n {
+                g[(i, j)] *= yv[i] * yv[j] / (sqrt_kdiag[i] * sqrt_kdiag[j]);
+            }
+        }
+        // Exact unit diagonal and exact symmetry (the kernel's product may differ in the last bit).
+        for i in 0..n {
+            g[(i, i)] = 1.0;
+            for j in 0..i {
+                let s = 0.5 * (g[(i, j)] + g[(j, i)]);
+                g[(i, j)] = s;
+                g[(j, i)] = s;
+            }
+        }
+        if g.iter().any(|v| !v.is_finite()) {
+            return Err(KpError::NonFinite("the normalized Gram matrix".into()));
+        }
+        Ok(Self { x: x.clone(), y: yv, kernel, sqrt_kdiag, g })
+    }
+
+    fn check_data(x: &DMatrix<f64>, y: &[f64]) -> Result<()> {
+        let n = x.nrows();
+        if n < 2 {
+            return Err(bad("inputs", format!("at least 2 points are needed (got {n})")));
+        }
+        if x.ncols() == 0 {
+            return Err(bad("inputs", "the points have no coordinates"));
+        }
+        if y.len() != n {
+            return Err(bad("labels", format!("{} labels for {} points", y.len(), n)));
+        }
+        if let Some((i, _)) = x.row_iter().enumerate().find(|(_, r)| r.iter().any(|v| !v.is_finite())) {
+            return Err(KpError::NonFinite(format!("point {} has a NaN or infinite coordinate", i + 1)));
+        }
+        if let Some((i, v)) = y.iter().enumerate().find(|(_, v)| **v != 1.0 && **v != -1.0) {
+            return Err(bad("labels", format!("labels must be +1 or −1 (label {} is {v})", i + 1)));
+        }
+        if y.iter().all(|&v| v == y[0]) {
+            return Err(bad(
+                "labels",
+                "all points have the same label: there is nothing to separate (add a point of the other class)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Number of points n.
+    pub fn n(&self) -> usize {
+        self.g.nrows()
+    }
+    /// The normalized signed Gram matrix G.
+    pub fn gram(&self) -> &DMatrix<f64> {
+        &self.g
+    }
+    /// The training inputs (rows).
+    pub fn x(&self) -> &DMatrix<f64> {
+        &self.x
+    }
+    /// The labels ±1.
+    pub fn y(&self) -> &DVector<f64> {
+        &self.y
+    }
+    /// The kernel with its bandwidth resolved.
+    pub fn kernel(&self) -> ResolvedKernel {
+        self.kernel
+    }
+
+    /// `‖v‖_G = √(vᵀGv)` (clamped at 0 against rounding).
+    pub fn norm_g(&self, v: &DVector<f64>) -> f64 {
+        (v.dot(&(&self.g * v))).max(0.0).sqrt()
+    }
+
+    /// The decision function of Lemma 1, `f(x) = Σ_i α_i y_i K(x_i, x)/√K(x_i,x_i)`, at the rows
+    /// of `points` (for the page: the boundary is `f = 0`). Computed from the kernel, not from G.
+    pub fn decision_function(&self, alpha: &[f64], points: &DMatrix<f64>) -> Result<DVector<f64>> {
+        if alpha.len() != self.n() {
+            return Err(bad("alpha", format!("length {} but there are {} points", alpha.len(), self.n())));
+        }
+        let c = DVector::from_fn(self.n(), |i, _| alpha[i] * self.y[i] / self.sqrt_kdiag[i]);
+        let k = self.kernel.cross(points, &self.x)?;
+        Ok(k * c)
+    }
+
+    /// For the linear kernel, the weighted combination `Σ_i p_i y_i x_i/‖x_i‖` (paper §5, `XYp`
+    /// on normalized data), whose Euclidean norm is `‖p‖_G`; `None` for other kernels.
+    pub fn linear_combination(&self, p: &[f64]) -> Option<DVector<f64>> {
+        if self.kernel != ResolvedKernel::Linear || p.len() != self.n() {
+            return None;
+        }
+        let mut w = DVector::zeros(self.x.ncols());
+        for (i, row) in self.x.row_iter().enumerate() {
+            w += row.transpose() * (p[i] * self.y[i] / self.sqrt_kdiag[i]);
+        }
+        Some(w)
+    }
+
+    /// Check a separator independently of the algorithm that produced it (Lemma 1): `Gα` is
+    /// recomputed from G, and every training point is classified with the decision function
+    /// computed from the kernel.
+    pub fn verify_separator(&self, alpha: &[f64]) -> Result<SeparatorCheck> {
+        if alpha.len() != self.n() || alpha.iter().any(|v| !v.is_finite()) {
+            return Err(bad("alpha", "must hold one finite weight per point"));
+        }
+        let a = DVector::from_column_slice(alpha);
+        let ga = &self.g * &a;
+        let min_g_alpha = ga.min();
+        let norm_g = a.dot(&ga).max(0.0).sqrt();
+        let f = self.decision_function(alpha, &self.x)?;
+        let correct = (0..self.n()).filter(|&j| self.y[j] * f[j] > 0.0).count();
+        Ok(SeparatorCheck {
+            min_g_alpha,
+            norm_g,
+            normalized_margin: if norm_g > 0.0 { Some(min_g_alpha / norm_g) } else { None },
+            correct,
+            n: self.n(),
+            verified: min_g_alpha > 0.0 && correct == self.n(),
+        })
+    }
+
+    /// Check an ε-certificate of infeasibility (Eq. (14)): p in the simplex (p ≥ 0,
+    /// |Σp − 1| ≤ 1e-12) and `‖p‖_G ≤ ε`, with `‖p‖_G` recomputed from G.
+    pub fn verify_certificate(&self, p: &[f64], epsilon: f64) -> Result<CertificateCheck> {
+        if p.len() != self.n() || p.iter().any(|v| !v.is_finite()) {
+            return Err(bad("p", "must hold one finite weight per point"));
+        }
+        let (min_p, sum_error) = crate::simplex::simplex_residuals(p);
+        let norm_g = self.norm_g(&DVector::from_column_slice(p));
+        Ok(CertificateCheck {
+            min_p,
+            sum_error,
+            norm_g,
+            epsilon,
+            verified: min_p >= 0.0 && sum_error.abs() <= 1e-12 && norm_g <= epsilon,
+        })
+    }
+}
+
+/// The independent check of a separator α (Lemma 1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct SeparatorCheck {
+    /// `min_i (Gα)_i`, recomputed; > 0 for a separator.
+    pub min_g_alpha: f64,
+    /// `‖α‖_G`.
+    pub norm_g: f64,
+    /// `min_i (Gα)_i / ‖α‖_G`: the normalized margin of α, a lower bound on ρ_K (Lemma 3).
+    pub normalized_margin: Option<f64>,
+    /// Training points with `y_j f(x_j) > 0`, f from the kernel.
+    pub correct: usize,
+    /// Number of training points.
+    pub n: usize,
+    /// `min_i (Gα)_i > 0` and every point on its side.
+    pub verified: bool,
+}
+
+/// The independent check of an ε-certificate p (Theorem 2, Eq. (14)).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CertificateCheck {
+    /// `min_i p_i` (≥ 0 in the simplex).
+    pub min_p: f64,
+    /// `Σ p_i − 1`.
+    pub sum_error: f64,
+    /// `‖p‖_G`, recomputed.
+    pub norm_g: f64,
+    /// The tolerance ε it was checked against.
+    pub epsilon: f64,
+    /// p ∈ Δ_n (to 1e-12) and `‖p‖_G ≤ ε`.
+    pub verified: bool,
+}
+
+/// Which of paper D's algorithms to run, with its parameters.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum PerceptronAlgorithm {
+    /// Classic kernel Perceptron (Algorithm 1) on the normalized features: α_j += 1 on a mistake.
+    Perceptron,
+    /// Normalized Kernel Perceptron (Algorithm 3; with a linear kernel, Algorithm 2 on normalized data).
+    Nkp,
+    /// Smoothed Normalized Kernel Perceptron (Algorithm 4).
+    Snkp,
+    /// Normalized von Neumann (Algorithm 5, kernelized), stopping at `‖p‖_G ≤ ε`.
+    Nvn {
+        /// Certificate accuracy ε > 0.
+        epsilon: f64,
+    },
+    /// SNKPVN(q = 1/n, δ) (Algorithm 6).
+    Snkpvn {
+        /// Certificate accuracy δ > 0 (a separator is guaranteed when δ ≤ ρ_K).
+        delta: f64,
+    },
+    /// ISNKPVN(γ, ε) (Algorithm 7).
+    Isnkpvn {
+        /// Shrink factor γ > 1 of the inner accuracy, `δ_t = ‖q_t‖_G/γ`.
+        gamma: f64,
+        /// Certificate accuracy ε > 0.
+        epsilon: f64,
+    },
+}
+
+impl PerceptronAlgorithm {
+    /// Check the parameters: ε > 0, δ > 0, γ > 1 (all finite).
+    pub fn validate(&self) -> Result<()> {
+        let pos = |name: &'static str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(())
+            } else {
+                Err(bad(name, format!("must be a finite number > 0 (got {v})")))
+            }
+        };
+        match *self {
+            PerceptronAlgorithm::Nvn { epsilon } => pos("epsilon", epsilon),
+            PerceptronAlgorithm::Snkpvn { delta } => pos("delta", delta),
+            PerceptronAlgorithm::Isnkpvn { gamma, epsilon } => {
+                pos("epsilon", epsilon)?;
+                if !(gamma.is_finite() && gamma > 1.0) {
+                    return Err(bad("gamma", format!("must be a finite number > 1 (got {gamma})")));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Short name for tables and legends.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PerceptronAlgorithm::Perceptron => "Perceptron",
+            PerceptronAlgorithm::Nkp => "NKP",
+            PerceptronAlgorithm::Snkp => "SNKP",
+            PerceptronAlgorithm::Nvn { .. } => "NVN",
+            PerceptronAlgorithm::Snkpvn { .. } => "SNKPVN",
+            PerceptronAlgorithm::Isnkpvn { .. } => "ISNKPVN",
+        }
+    }
+
+    /// The certificate tolerance (ε or δ) of the dual algorithms.
+    pub fn certificate_tolerance(&self) -> Option<f64> {
+        match *self {
+            PerceptronAlgorithm::Nvn { epsilon } | PerceptronAlgorithm::Isnkpvn { epsilon, .. } => Some(epsilon),
+            PerceptronAlgorithm::Snkpvn { delta } => Some(delta),
+            _ => None,
+        }
+    }
+}
+
+/// What one iteration produced (the page plots `min_i (Gα)_i` and `‖p‖_G` against `iter`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct PerceptronRecord {
+    /// Iterations done (0 = the starting point); for ISNKPVN, summed over the inner SNKPVN runs.
+    pub iter: usize,
+    /// `min_i (Gα_k)_i` of the primal iterate (> 0 means α_k separates).
+    pub min_g_alpha: f64,
+    /// `‖α_k‖_G`.
+    pub norm_alpha_g: f64,
+    /// `min_i (Gα_k)_i / ‖α_k‖_G`, a lower bound on ρ_K (None when `‖α_k‖_G = 0`).
+    pub normalized_margin: Option<f64>,
+    /// `‖p_k‖_G` of the dual iterate, where the algorithm has one.
+    pub norm_p_g: Option<f64>,
+    /// Step θ of the iteration that produced this iterate (None at iteration 0).
+    pub theta: Option<f64>,
+    /// Smoothing parameter μ_k (SNKP, SNKPVN, ISNKPVN).
+    pub mu: Option<f64>,
+    /// Outer iteration t (ISNKPVN).
+    pub phase: Option<usize>,
+    /// Inner accuracy δ_t (SNKPVN, ISNKPVN).
+    pub delta: Option<f64>,
+}
+
+/// Why an algorithm stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Halt {
+    /// `Gα > 0`: α is a perfect separator.
+    Separator,
+    /// `‖p‖_G` fell below the algorithm's tolerance: p is a certificate.
+    Certificate,
+    /// A non-finite value appeared (cannot happen with a finite G; reported, never a panic).
+    Failed,
+}
+
+/// A paper-D algorithm as an explicit steppable state.
+pub trait KernelPerceptron {
+    /// Which algorithm and parameters.
+    fn algorithm(&self) -> PerceptronAlgorithm;
+    /// The record of the current iterate.
+    fn record(&self) -> PerceptronRecord;
+    /// One iteration; does nothing once [`KernelPerceptron::halted`] is `Some`.
+    fn step(&mut self) -> PerceptronRecord;
+    /// `Some` once a halting condition holds at the current iterate.
+    fn halted(&self) -> Option<Halt>;
+    /// The current primal iterate α (the separator candidate; NVN's is p itself).
+    fn alpha(&self) -> &DVector<f64>;
+    /// The current dual iterate p (the certificate candidate), where the algorithm has one.
+    fn p(&self) -> Option<&DVector<f64>>;
+}
+
+/// Start `algorithm` on `problem` (parameters validated).
+pub fn start(problem: Arc<PerceptronProblem>, algorithm: PerceptronAlgorithm) -> Result<Box<dyn KernelPerceptron>> {
+    algorithm.validate()?;
+    Ok(match algorithm {
+        PerceptronAlgorithm::Perceptron => Box::new(Perceptron::new(problem)),
+        PerceptronAlgorithm::Nkp => Box::new(Nkp::new(problem)),
+        PerceptronAlgorithm::Snkp => Box::new(Snkp::new(problem)?),
+        PerceptronAlgorithm::Nvn { epsilon } => Box::new(Nvn::new(problem, epsilon)?),
+        PerceptronAlgorithm::Snkpvn { delta } => Box::new(Snkpvn::new(problem, None, delta)?),
+        PerceptronAlgorithm::Isnkpvn { gamma, epsilon } => Box::new(Isnkpvn::new(problem, gamma, epsilon)?),
+    })
+}
+
+/// How a run ended, with the independent check of its result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A separator α with `Gα > 0` (Lemma 1).
+    Separator {
+        /// The separator's weights: `f = Σ α_i y_i K(x_i, ·)/√K(x_i,x_i)`.
+        alpha: Vec<f64>,
+        /// Its independent check.
+        check: SeparatorCheck,
+    },
+    /// A certificate p ∈ Δ_n with `‖p‖_G ≤ ε` (Theorem 2, Eq. (14)).
+    Certificate {
+        /// The certificate's weights p ∈ Δ_n.
+        p: Vec<f64>,
+        /// `‖p‖_G`, recomputed.
+        norm_g: f64,
+        /// Its independent check.
+        check: CertificateCheck,
+    },
+    /// The iteration cap came first.
+    IterationCap {
+        /// Iterations done.
+        iterations: usize,
+    },
+}
+
+impl Outcome {
+    /// The outcome of a halted (or capped) state, verified against `problem`.
+    pub fn of(state: &dyn KernelPerceptron, problem: &PerceptronProblem) -> Result<Outcome> {
+        match state.halted() {
+            Some(Halt::Separator) => {
+                let alpha: Vec<f64> = state.alpha().iter().copied().collect();
+                let check = problem.verify_separator(&alpha)?;
+                Ok(Outcome::Separator { alpha, check })
+            }
+            Some(Halt::Certificate) => {
+                let p: Vec<f64> = state.p().map(|p| p.iter().copied().collect()).unwrap_or_default();
+                let eps = state.algorithm().certificate_tolerance().unwrap_or(0.0);
+                let check = problem.verify_certificate(&p, eps)?;
+                Ok(Outcome::Certificate { norm_g: check.norm_g, p, check })
+            }
+            Some(Halt::Failed) => Err(KpError::NonFinite(format!("{} produced a non-finite iterate", state.algorithm().name()))),
+            None => Ok(Outcome::IterationCap { iterations: state.record().iter }),
+        }
+    }
+
+    /// Whether the independent check passed (false for the iteration cap).
+    pub fn verified(&self) -> bool {
+        match self {
+            Outcome::Separator { check, .. } => check.verified,
+            Outcome::Certificate { check, .. } => check.verified,
+            Outcome::IterationCap { .. } => false,
+        }
+    }
+}
+
+/// Step `state` until it halts or has done `max_iter` iterations; returns the verified outcome
+/// and the trace (starting with iteration 0).
+pub fn run_to_outcome(
+    state: &mut dyn KernelPerceptron,
+    problem: &PerceptronProblem,
+    max_iter: usize,
+) -> Result<(Outcome, Vec<PerceptronRecord>)> {
+    let mut trace = vec![state.record()];
+    while state.halted().is_none() && state.record().iter < max_iter {
+        trace.push(state.step());
+    }
+    Ok((Outcome::of(state, problem)?, trace))
+}
