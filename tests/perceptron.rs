@@ -1,6 +1,7 @@
 //! Paper D (Ramdas–Peña): every outcome verified independently, every iteration count compared
 //! with the paper's bound for the separately measured margin ρ_K, the margin checked against a
 //! brute-force search, the simplex projection against two brute-force references.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::sync::Arc;
 

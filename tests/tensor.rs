@@ -2,6 +2,7 @@
 //! Every quantity is checked against an independent computation: the explicit feature map
 //! (features path), brute-force sums over all n^q ordered tuples, finite differences, and
 //! the homogeneity identities of a degree-q form.
+#![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::error::KpError;
 use kernel_playground::lp::DualPolynomial;
