@@ -5,6 +5,7 @@
 //!   ([`solvers::dual_lp`]).
 
 pub mod data;
+pub mod datasets_a;
 pub mod error;
 pub mod experiment;
 pub mod kernels;

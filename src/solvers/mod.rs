@@ -4,6 +4,7 @@
 //! stopping as an enum, and scikit-learn-style duality-gap stopping).
 
 pub mod dual_lp;
+pub mod dual_newton; pub mod primal; pub mod prox_dual;
 
 use serde::{Deserialize, Serialize};
 
