@@ -8,9 +8,10 @@
 //!
 //! Iteration (eq. 28): `α⁺ = prox_{λφ2}(α − λ∇P(α))`, `λ = λ̄θ^j` with the least j such that
 //! `P(α⁺) − P(α) − ⟨α⁺ − α, ∇P(α)⟩ ≤ (δ/λ)‖α⁺ − α‖²`. Each iteration starts from λ̄ (as printed).
-//! The test allows a rounding slack of `8ε(|P(α⁺)| + |P(α)| + |⟨α⁺ − α, ∇P(α)⟩|)`: once both
-//! sides fall below the rounding of `P` the comparison carries no information, and without the
-//! slack the search would shrink λ until it gives up.
+//! Near the optimum both sides fall below the rounding of `P` (`8ε(|P(α⁺)| + |P(α)| + |⟨·,·⟩|)`)
+//! and the comparison of values carries no information. In that band the test is decided by the
+//! stronger condition `⟨∇P(α⁺) − ∇P(α), α⁺ − α⟩ ≤ (δ/λ)‖α⁺ − α‖²` (it implies the paper's, P being
+//! convex), computed from gradients without cancellation; elsewhere the paper's test is used as is.
 //!
 //! Reported per iteration: `F(w(α)) = γ Σ L(y_i, ∇P(α)_i) + (q − 1)P(α)` (since
 //! `⟨Φ(x_i), w(α)⟩ = ∇P(α)_i` and `(1/p)‖w(α)‖_p^p = (q/p)P(α)`), `−Λ(α)`, and the gap as the sum
@@ -254,8 +255,23 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
             }
             let pt = self.poly.value_grad(&self.trial, &mut self.trial_grad);
             let lhs = pt - self.pval - lin;
+            let rhs = self.ls.delta / lam * dn2;
             let slack = 8.0 * f64::EPSILON * (pt.abs() + self.pval.abs() + lin.abs());
-            if pt.is_finite() && lhs <= self.ls.delta / lam * dn2 + slack {
+            let accept = if lhs + slack <= rhs {
+                true
+            } else if lhs - slack > rhs {
+                false
+            } else {
+                // Within rounding of the threshold: decide by the bound
+                // `P(α⁺) − P(α) − ⟨d, ∇P(α)⟩ ≤ ⟨∇P(α⁺) − ∇P(α), d⟩` (convexity of P), whose
+                // right side is computed from gradients without the cancellation of values.
+                let mut gd = 0.0;
+                for i in 0..n {
+                    gd += (self.trial_grad[i] - self.gradp[i]) * (self.trial[i] - self.alpha[i]);
+                }
+                gd <= rhs
+            };
+            if pt.is_finite() && accept {
                 break pt;
             }
             if backtracks >= self.ls.max_backtracks {
