@@ -2,7 +2,8 @@
 //! Algorithm 2.1, Algorithm 3.3 (square loss), the dual Newton method, primal GD with Armijo and
 //! FISTA. A plain timing harness (`harness = false`); run with
 //! `cargo bench --bench paper_a` (env: `PAPER_A_D` = d, default 10000; `PAPER_A_CAP` = iteration
-//! cap of every method, default 5000; `PAPER_A_P` = comma-separated p values).
+//! cap of every method, default 5000; `PAPER_A_PRIMAL_CAP` = cap of the primal methods, default
+//! the same; `PAPER_A_P` = comma-separated p values).
 //!
 //! Two measures are reported for every method, from the same run:
 //! * `gap`: the method's own relative duality gap `gap/F` reaching 1e-8 — for the dual methods
@@ -30,6 +31,7 @@ struct Row {
     iters_gap: Option<usize>,
     iters_ref: Option<usize>,
     ms_per_iter: f64,
+    backtracks_per_iter: f64,
     total_ms: f64,
     last: StepRecord,
     status: String,
@@ -58,20 +60,22 @@ fn run<S: Solver>(method: &'static str, p: f64, solver: S, cap: usize, fstar: f6
     }
     let total_ms = t0.elapsed().as_secs_f64() * 1e3;
     let last = drv.last();
+    let bt: usize = drv.trace.iter().map(|r| r.backtracks).sum();
     Row {
         method,
         p,
         iters_gap,
         iters_ref,
         ms_per_iter: last.elapsed_ms / last.iter.max(1) as f64,
+        backtracks_per_iter: bt as f64 / last.iter.max(1) as f64,
         total_ms,
         last,
         status: format!("{:?}", drv.status),
     }
 }
 
-fn fmt_iters(v: Option<usize>, cap: usize) -> String {
-    v.map(|k| k.to_string()).unwrap_or_else(|| format!("> {cap}"))
+fn fmt_iters(v: Option<usize>, last: &StepRecord) -> String {
+    v.map(|k| k.to_string()).unwrap_or_else(|| format!("> {}", last.iter))
 }
 
 fn main() {
@@ -81,6 +85,7 @@ fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|t| t.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![4.0 / 3.0, 1.25, 1.1, 1.05]);
+    let pcap: usize = std::env::var("PAPER_A_PRIMAL_CAP").ok().and_then(|s| s.parse().ok()).unwrap_or(cap);
     let gamma = 10.0;
     let gen = SparseRegression { n: 200, d, k: 10, sigma: 0.05, seed: 7 };
     let ds = gen.generate().expect("Table 1 generator");
@@ -104,22 +109,25 @@ fn main() {
         rows.push(run("Alg 2.1 (dual GD + linesearch)", p, DualLp::new(x(), y(), gamma, p, ls), cap, fstar));
         let cfg = ProxDualConfig::new(Loss::Square, gamma);
         rows.push(run("Alg 3.3 (dual prox-grad, square)", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
+        let cfg = ProxDualConfig { warm_start: true, ..cfg };
+        rows.push(run("Alg 3.3, warm-started linesearch", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
         rows.push(run("dual Newton", p, DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma)).expect("valid"), cap, fstar));
         let pc = PrimalConfig { gamma, p, measure: GapMeasure::Duality };
-        rows.push(run("primal GD + Armijo", p, PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"), cap, fstar));
-        rows.push(run("primal FISTA (1/L)", p, Fista::new(x(), y(), pc, Some(lip)).expect("valid"), cap, fstar));
+        rows.push(run("primal GD + Armijo", p, PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"), pcap, fstar));
+        rows.push(run("primal FISTA (1/L)", p, Fista::new(x(), y(), pc, Some(lip)).expect("valid"), pcap, fstar));
     }
     println!();
-    println!("| method | p | iters, rel gap ≤ 1e-8 | iters, (F−F*)/F* ≤ 1e-8 | ms / iter | total ms | final rel gap | stop |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("| method | p | iters, rel gap ≤ 1e-8 | iters, (F−F*)/F* ≤ 1e-8 | ms / iter | backtracks / iter | total ms | final rel gap | stop |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for r in &rows {
         println!(
-            "| {} | {:.4} | {} | {} | {:.3} | {:.0} | {:.1e} | {} |",
+            "| {} | {:.4} | {} | {} | {:.3} | {:.2} | {:.0} | {:.1e} | {} |",
             r.method,
             r.p,
-            fmt_iters(r.iters_gap, cap),
-            fmt_iters(r.iters_ref, cap),
+            fmt_iters(r.iters_gap, &r.last),
+            fmt_iters(r.iters_ref, &r.last),
             r.ms_per_iter,
+            r.backtracks_per_iter,
             r.total_ms,
             r.last.rel_gap,
             r.status

@@ -502,3 +502,22 @@ fn two_blobs_are_seeded_labelled_and_flip_at_the_set_rate() {
     let agree = (0..c.n()).filter(|&i| (2.0f64 * c.x[(i, 0)] + c.x[(i, 1)]).signum() == c.y[i]).count();
     assert_eq!(agree, c.n());
 }
+
+#[test]
+fn warm_started_linesearch_reaches_the_same_optimum() {
+    for loss in [Loss::Square, Loss::Hinge, Loss::Logistic] {
+        let (x, y) = data_for(&loss, 13);
+        let q = 3.0;
+        let mut runs = Vec::new();
+        for warm in [false, true] {
+            let cfg = ProxDualConfig { warm_start: warm, ..ProxDualConfig::new(loss, 2.0) };
+            let s = ProxDual::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg).expect("valid");
+            let mut drv = Driver::new(s, 1e-11, 20_000);
+            drv.run();
+            assert!(drv.last().rel_gap <= 1e-11, "{loss:?} warm={warm}: {:?}", drv.status);
+            runs.push(drv.solver.w());
+        }
+        let scale = runs[0].norm();
+        assert!((&runs[0] - &runs[1]).norm() <= 1e-4 * scale, "{loss:?}: {}", (&runs[0] - &runs[1]).norm() / scale);
+    }
+}
