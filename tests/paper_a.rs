@@ -521,3 +521,31 @@ fn warm_started_linesearch_reaches_the_same_optimum() {
         assert!((&runs[0] - &runs[1]).norm() <= 1e-4 * scale, "{loss:?}: {}", (&runs[0] - &runs[1]).norm() / scale);
     }
 }
+
+#[test]
+fn logistic_newton_agrees_with_algorithm_3_3() {
+    let (x, y) = blobs(40, 17);
+    let gamma = 2.0;
+    for p in [4.0 / 3.0, 1.5] {
+        let q = conjugate_exponent(p);
+        let cfg = NewtonConfig::with_loss(Loss::Logistic, gamma);
+        let mut dn = Driver::new(DualNewton::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg).expect("valid"), 1e-13, 200);
+        dn.run();
+        assert!(dn.last().rel_gap <= 1e-12, "p={p}: {:?} rel gap {}", dn.status, dn.last().rel_gap);
+        assert!(dn.last().iter <= 60, "p={p}: {} iterations", dn.last().iter);
+        let px = run_prox(x.clone(), y.clone(), Loss::Logistic, gamma, p, 1e-12, 50_000);
+        assert!(px.last().rel_gap <= 1e-12, "p={p}: Alg 3.3 {:?}", px.status);
+        let (wn, wp) = (dn.solver.w(), px.solver.w());
+        assert!((&wn - &wp).norm() <= 1e-5 * wn.norm(), "p={p}: {}", (&wn - &wp).norm() / wn.norm());
+        // The gap is F + Λ computed term by term.
+        let (f, lam) = primal_dual_direct(&x, &y, &Loss::Logistic, gamma, p, dn.solver.alpha());
+        assert!((f + lam).abs() <= 1e-10 * f, "p={p}: F + Λ = {}", f + lam);
+        // KKT at the Newton optimum (the gap is quadratic in the KKT residual: 1e-13 ↔ ~1e-6).
+        let t: DVector<f64> = &x * wn;
+        let res = kkt_residual(&Loss::Logistic, &y, dn.solver.alpha(), &t, gamma, 0.0);
+        assert!(res <= 1e-5, "p={p}: KKT residual {res}");
+    }
+    // Non-smooth duals are refused.
+    let (x, y) = blobs(10, 1);
+    assert!(DualNewton::new(FeaturePolynomial { x, q: 3.0 }, y, NewtonConfig::with_loss(Loss::Hinge, 1.0)).is_err());
+}
