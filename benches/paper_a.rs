@@ -94,7 +94,9 @@ fn main() {
     let t = Instant::now();
     let lip = lipschitz_square(&ds.x, gamma);
     println!("# L = γ‖X‖₂² = {lip:.6e} ({:.0} ms)", t.elapsed().as_secs_f64() * 1e3);
-    let mut rows = Vec::new();
+    println!();
+    println!("| method | p | iters, rel gap ≤ 1e-8 | iters, (F−F*)/F* ≤ 1e-8 | ms / iter | backtracks / iter | total ms | final rel gap | stop |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for &p in &ps {
         let q = conjugate_exponent(p);
         // Reference optimum F*: Newton to a relative gap below 1e-14.
@@ -102,39 +104,37 @@ fn main() {
         let mut drv = Driver::new(newton, 1e-15, 500);
         drv.run();
         let fstar = drv.last().primal;
-        println!("# p = {p:.4}: F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?})", drv.last().rel_gap, drv.status);
+        println!("| F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?}) | {p:.4} | | | | | | | |", drv.last().rel_gap, drv.status);
 
         let x = || ds.x.clone();
         let y = || ds.y.clone();
         let ls = Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 };
-        rows.push(run("Alg 2.1 (dual GD + linesearch)", p, DualLp::new(x(), y(), gamma, p, ls), cap, fstar));
+        print_row(run("Alg 2.1 (dual GD + linesearch)", p, DualLp::new(x(), y(), gamma, p, ls), cap, fstar));
         let cfg = ProxDualConfig::new(Loss::Square, gamma);
-        rows.push(run("Alg 3.3 (dual prox-grad, square)", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
+        print_row(run("Alg 3.3 (dual prox-grad, square)", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
         let cfg = ProxDualConfig { warm_start: true, ..cfg };
-        rows.push(run("Alg 3.3, warm-started linesearch", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
-        rows.push(run("dual Newton", p, DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma)).expect("valid"), cap, fstar));
+        print_row(run("Alg 3.3, warm-started linesearch", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
+        print_row(run("dual Newton", p, DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma)).expect("valid"), cap, fstar));
         let pc = PrimalConfig { gamma, p, measure: GapMeasure::Duality };
-        rows.push(run("primal GD + Armijo", p, PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"), pcap, fstar));
+        print_row(run("primal GD + Armijo", p, PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"), pcap, fstar));
         // FISTA measured against F* only: the certified gap would cost it a third product per
         // iteration, which the paper's FISTA does not pay (GD gets the certificate for free).
         let pf = PrimalConfig { measure: GapMeasure::Reference(fstar), ..pc };
-        rows.push(run("primal FISTA (1/L)", p, Fista::new(x(), y(), pf, Some(lip)).expect("valid"), pcap, fstar));
+        print_row(run("primal FISTA (1/L)", p, Fista::new(x(), y(), pf, Some(lip)).expect("valid"), pcap, fstar));
     }
-    println!();
-    println!("| method | p | iters, rel gap ≤ 1e-8 | iters, (F−F*)/F* ≤ 1e-8 | ms / iter | backtracks / iter | total ms | final rel gap | stop |");
-    println!("|---|---|---|---|---|---|---|---|---|");
-    for r in &rows {
-        println!(
-            "| {} | {:.4} | {} | {} | {:.3} | {:.2} | {:.0} | {:.1e} | {} |",
-            r.method,
-            r.p,
-            fmt_iters(r.iters_gap, &r.last),
-            fmt_iters(r.iters_ref, &r.last),
-            r.ms_per_iter,
-            r.backtracks_per_iter,
-            r.total_ms,
-            r.last.rel_gap,
-            r.status
-        );
-    }
+}
+
+fn print_row(r: Row) {
+    println!(
+        "| {} | {:.4} | {} | {} | {:.3} | {:.2} | {:.0} | {:.1e} | {} |",
+        r.method,
+        r.p,
+        fmt_iters(r.iters_gap, &r.last),
+        fmt_iters(r.iters_ref, &r.last),
+        r.ms_per_iter,
+        r.backtracks_per_iter,
+        r.total_ms,
+        r.last.rel_gap,
+        r.status
+    );
 }
