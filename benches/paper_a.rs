@@ -3,7 +3,8 @@
 //! FISTA. A plain timing harness (`harness = false`); run with
 //! `cargo bench --bench paper_a` (env: `PAPER_A_D` = d, default 10000; `PAPER_A_CAP` = iteration
 //! cap of every method, default 5000; `PAPER_A_PRIMAL_CAP` = cap of the primal methods, default
-//! the same; `PAPER_A_P` = comma-separated p values).
+//! the same; `PAPER_A_P` = comma-separated p values; `PAPER_A_PRIMAL_ONLY` set: skip the dual
+//! gradient methods).
 //!
 //! Two measures are reported for every method, from the same run:
 //! * `gap`: the method's own relative duality gap `gap/F` reaching 1e-8 — for the dual methods
@@ -35,6 +36,8 @@ struct Row {
     backtracks_per_iter: f64,
     total_ms: f64,
     last: StepRecord,
+    /// `(F − F*)/F*` at the last iterate.
+    final_err: f64,
     status: String,
 }
 
@@ -71,6 +74,7 @@ fn run<S: Solver>(method: &'static str, p: f64, solver: S, cap: usize, fstar: f6
         backtracks_per_iter: bt as f64 / last.iter.max(1) as f64,
         total_ms,
         last,
+        final_err: (last.primal - fstar) / fstar,
         status: format!("{:?}", drv.status),
     }
 }
@@ -95,8 +99,8 @@ fn main() {
     let lip = lipschitz_square(&ds.x, gamma);
     println!("# L = γ‖X‖₂² = {lip:.6e} ({:.0} ms)", t.elapsed().as_secs_f64() * 1e3);
     println!();
-    println!("| method | p | iters, rel gap ≤ 1e-8 | iters, (F−F*)/F* ≤ 1e-8 | ms / iter | backtracks / iter | total ms | final rel gap | stop |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| method | p | iters, rel gap ≤ 1e-8 | iters, (F−F*)/F* ≤ 1e-8 | ms / iter | backtracks / iter | total ms | final rel gap | final (F−F*)/F* | stop |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for &p in &ps {
         let q = conjugate_exponent(p);
         // Reference optimum F*: Newton to a relative gap below 1e-14.
@@ -104,17 +108,20 @@ fn main() {
         let mut drv = Driver::new(newton, 1e-15, 500);
         drv.run();
         let fstar = drv.last().primal;
-        println!("| F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?}) | {p:.4} | | | | | | | |", drv.last().rel_gap, drv.status);
+        println!("| F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?}) | {p:.4} | | | | | | | | |", drv.last().rel_gap, drv.status);
 
         let x = || ds.x.clone();
         let y = || ds.y.clone();
+        let primal_only = std::env::var("PAPER_A_PRIMAL_ONLY").is_ok();
         let ls = Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 };
-        print_row(run("Alg 2.1 (dual GD + linesearch)", p, DualLp::new(x(), y(), gamma, p, ls), cap, fstar));
-        let cfg = ProxDualConfig::new(Loss::Square, gamma);
-        print_row(run("Alg 3.3 (dual prox-grad, square)", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
-        let cfg = ProxDualConfig { warm_start: true, ..cfg };
-        print_row(run("Alg 3.3, warm-started linesearch", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
-        print_row(run("dual Newton", p, DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma)).expect("valid"), cap, fstar));
+        if !primal_only {
+            print_row(run("Alg 2.1 (dual GD + linesearch)", p, DualLp::new(x(), y(), gamma, p, ls), cap, fstar));
+            let cfg = ProxDualConfig::new(Loss::Square, gamma);
+            print_row(run("Alg 3.3 (dual prox-grad, square)", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
+            let cfg = ProxDualConfig { warm_start: true, ..cfg };
+            print_row(run("Alg 3.3, warm-started linesearch", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
+            print_row(run("dual Newton", p, DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma)).expect("valid"), cap, fstar));
+        }
         let pc = PrimalConfig { gamma, p, measure: GapMeasure::Duality };
         print_row(run("primal GD + Armijo", p, PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"), pcap, fstar));
         // FISTA measured against F* only: the certified gap would cost it a third product per
@@ -126,7 +133,7 @@ fn main() {
 
 fn print_row(r: Row) {
     println!(
-        "| {} | {:.4} | {} | {} | {:.3} | {:.2} | {:.0} | {:.1e} | {} |",
+        "| {} | {:.4} | {} | {} | {:.3} | {:.2} | {:.0} | {:.1e} | {:.1e} | {} |",
         r.method,
         r.p,
         fmt_iters(r.iters_gap, &r.last),
@@ -135,6 +142,7 @@ fn print_row(r: Row) {
         r.backtracks_per_iter,
         r.total_ms,
         r.last.rel_gap,
+        r.final_err,
         r.status
     );
 }
