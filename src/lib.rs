@@ -8,6 +8,7 @@ pub mod cv;
 pub mod data;
 pub mod datasets_2d;
 pub mod datasets_b;
+pub mod datasets_a;
 pub mod error;
 pub mod experiment;
 pub mod kernels;

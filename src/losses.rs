@@ -333,3 +333,142 @@ fn logistic_prox_margin(m: f64, gamma: f64) -> f64 {
     }
     s
 }
+
+/// Paper A, Algorithm 3.3: the loss part of the dual, coordinate by coordinate.
+///
+/// The dual (paper A eq. 24) is `Λ(α) = P(α) + Σ_i γ L*(y_i, −α_i/γ)`. Algorithm 3.3 splits it
+/// as `φ1 = P` (the polynomial, smooth) and `φ2(α) = Σ_i g_i(α_i)` with
+/// `g_i(a) = γ L*(y_i, −a/γ)` (Appendix B.2), written out per loss in [`Loss::dual_term`]:
+/// * square: `a²/(2γ) − y a`;
+/// * ε-insensitive (absolute for ε = 0): `ε|a| − y a + ι{|a| ≤ γ}`;
+/// * Huber(ρ): `a²/(2γ) − y a + ι{|a| ≤ ργ}`;
+/// * hinge: `−y a + ι{0 ≤ y a ≤ γ}`; squared hinge: `−y a + (y a)²/(2γ) + ι{y a ≥ 0}`;
+/// * logistic: `γ ψ*(−y a/γ)`, i.e. `γ[(1 − b/γ)log(1 − b/γ) + (b/γ)log(b/γ)]`, `b = y a ∈ [0, γ]`.
+impl Loss {
+    /// `g(a) = γ L*(y, −a/γ)`, the loss's term of paper A's dual (eq. 24, Appendix B.2), in closed
+    /// form in `a` (so the domain test matches the clamps of [`Loss::prox_dual`] exactly);
+    /// `+∞` outside its domain.
+    pub fn dual_term(&self, y: f64, a: f64, gamma: f64) -> f64 {
+        let inf = f64::INFINITY;
+        match *self {
+            Loss::Square => a * a / (2.0 * gamma) - y * a,
+            Loss::Absolute => {
+                if a.abs() <= gamma { -y * a } else { inf }
+            }
+            Loss::EpsInsensitive { eps } => {
+                if a.abs() <= gamma { eps * a.abs() - y * a } else { inf }
+            }
+            Loss::Huber { rho } => {
+                if a.abs() <= rho * gamma { a * a / (2.0 * gamma) - y * a } else { inf }
+            }
+            Loss::Hinge => {
+                let b = y * a;
+                if (0.0..=gamma).contains(&b) { -b } else { inf }
+            }
+            Loss::SquaredHinge => {
+                let b = y * a;
+                if b >= 0.0 { -b + b * b / (2.0 * gamma) } else { inf }
+            }
+            Loss::Logistic => {
+                let b = y * a;
+                if (0.0..=gamma).contains(&b) {
+                    let t = b / gamma;
+                    gamma * (xlogx(t) + xlogx(1.0 - t))
+                } else {
+                    inf
+                }
+            }
+        }
+    }
+
+    /// The prox of the dual term (Algorithm 3.3, eq. 28, coordinatewise):
+    /// `argmin_a step·g(a) + (a − v)²/2` with `g(a) = γ L*(y, −a/γ)` ([`Loss::dual_term`]).
+    /// Closed form for every loss but the logistic, whose optimality condition
+    /// `step·logit(b/γ) + b = y v` (`b = y a`) is solved in `z = logit(b/γ)` by a safeguarded
+    /// Newton iteration on the bracket `[(y v − γ)/step, y v/step]`.
+    /// `step` and `gamma` must be positive (the solvers validate them).
+    pub fn prox_dual(&self, y: f64, v: f64, step: f64, gamma: f64) -> f64 {
+        match *self {
+            Loss::Square => (v + step * y) / (1.0 + step / gamma),
+            Loss::Absolute => (v + step * y).clamp(-gamma, gamma),
+            Loss::EpsInsensitive { eps } => {
+                let u = v + step * y;
+                let thr = step * eps;
+                let s = if u > thr {
+                    u - thr
+                } else if u < -thr {
+                    u + thr
+                } else {
+                    0.0
+                };
+                s.clamp(-gamma, gamma)
+            }
+            Loss::Huber { rho } => {
+                let c = rho * gamma;
+                ((v + step * y) / (1.0 + step / gamma)).clamp(-c, c)
+            }
+            Loss::Hinge => y * (y * v + step).clamp(0.0, gamma),
+            Loss::SquaredHinge => y * ((y * v + step) / (1.0 + step / gamma)).max(0.0),
+            Loss::Logistic => y * logistic_prox_b(y * v, step, gamma),
+        }
+    }
+
+    /// The Fenchel–Young gap of one coordinate, `γ L(y, t) + g(a) + a t ≥ 0`
+    /// (`= γ[L(y, t) + L*(y, s) − s t]` with `s = −a/γ`). Summed over i with `t_i = ∇P(α)_i`
+    /// it is paper A's duality gap `F(w(α)) + Λ(α)` (Euler: `⟨α, ∇P(α)⟩ = q P(α)`), without the
+    /// cancellation of subtracting two large objectives. Square loss: `(γ/2)(t − y + a/γ)²`.
+    pub fn dual_gap_term(&self, y: f64, a: f64, t: f64, gamma: f64) -> f64 {
+        match *self {
+            Loss::Square => {
+                let r = t - y + a / gamma;
+                0.5 * gamma * r * r
+            }
+            _ => (gamma * self.value(y, t) + self.dual_term(y, a, gamma) + a * t).max(0.0),
+        }
+    }
+}
+
+/// The logistic prox in `b = y a ∈ [0, γ]`: the root of `step·z + γσ(z) = c` (`c = y v`),
+/// `b = γσ(z)`. The left side is increasing in z with derivative `step + γσ(z)σ(−z)`, and
+/// `γσ ∈ (0, γ)` brackets the root in `[(c − γ)/step, c/step]`. Newton steps that leave the
+/// bracket are replaced by bisection.
+fn logistic_prox_b(c: f64, step: f64, gamma: f64) -> f64 {
+    // Beyond |z| = 800, σ(z) rounds to 0 or 1.
+    const ZMAX: f64 = 800.0;
+    let mut lo = ((c - gamma) / step).max(-ZMAX);
+    let mut hi = (c / step).min(ZMAX);
+    if lo >= hi {
+        // The bracket lies entirely beyond ±ZMAX, where σ is 0 or 1.
+        return if hi <= -ZMAX { 0.0 } else { gamma };
+    }
+    let f = |z: f64| step * z + gamma * sigmoid(z) - c;
+    let mut z = 0.5 * (lo + hi);
+    // Start from the smaller-magnitude guess when it lies in the bracket.
+    let guess = (c - 0.5 * gamma) / (step + 0.25 * gamma);
+    if guess > lo && guess < hi {
+        z = guess;
+    }
+    for _ in 0..200 {
+        let fz = f(z);
+        if fz == 0.0 {
+            break;
+        }
+        if fz > 0.0 {
+            hi = z;
+        } else {
+            lo = z;
+        }
+        let s = sigmoid(z);
+        let d = step + gamma * s * sigmoid(-z);
+        let mut zn = z - fz / d;
+        if !(zn > lo && zn < hi) {
+            zn = 0.5 * (lo + hi);
+        }
+        if (zn - z).abs() <= 4.0 * f64::EPSILON * (1.0 + z.abs()) || hi - lo <= 4.0 * f64::EPSILON * (1.0 + z.abs()) {
+            z = zn;
+            break;
+        }
+        z = zn;
+    }
+    (gamma * sigmoid(z)).clamp(0.0, gamma)
+}

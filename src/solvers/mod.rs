@@ -8,6 +8,7 @@ pub mod fixed_point;
 pub mod coordinate;
 pub mod mrlsr;
 pub mod perceptron;
+pub mod dual_newton; pub mod primal; pub mod prox_dual;
 
 use serde::{Deserialize, Serialize};
 

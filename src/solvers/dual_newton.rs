@@ -1,0 +1,258 @@
+//! Beyond paper A (issue 3, item 8): a damped Newton method on the smooth duals,
+//! `Λ(α) = P(α) + Σ_i g_i(α_i)` (eq. 24, `P(α) = (1/q)‖Φ_n* α‖_q^q`, `g_i(a) = γL*(y_i, −a/γ)`):
+//! * square loss: `g(a) = a²/(2γ) − y a`, `g' = a/γ − y`, `g'' = 1/γ` (eq. 8), start α = 0;
+//! * logistic loss: `g(a) = γ[(1 − b/γ)log(1 − b/γ) + (b/γ)log(b/γ)]`, `b = y a ∈ (0, γ)`,
+//!   `g' = y(log b − log(γ − b))`, `g'' = γ/(b(γ − b))`, start `α = yγ/2` (the domain's centre);
+//!   trial points outside the domain have `Λ = +∞` and are backtracked.
+//!
+//! `∇²Λ = ∇²P(α) + diag(g_i'')` (features: `(q − 1)·X diag(|Xᵀα|^(q−2)) Xᵀ`; q = 4 Gram tensor:
+//! `3 Σ_kl K_ijkl α_k α_l`), positive definite. Each iteration solves `∇²Λ d = −∇Λ` by Cholesky
+//! (nalgebra) and backtracks from t = 1 (factor θ) until Armijo `Λ(α + t d) ≤ Λ(α) + c t ⟨∇Λ, d⟩`
+//! holds up to a rounding slack (`8ε` times the magnitudes compared), so full Newton steps near
+//! the optimum are not refused for differences below rounding. The gap is the sum of the
+//! Fenchel–Young gaps ([`Loss::dual_gap_term`]); for the square loss `(γ/2)‖∇Λ(α)‖²`.
+
+use nalgebra::DVector;
+use web_time::Instant;
+
+use super::prox_dual::{check_problem, evaluate_dual, features_w, DualEval};
+use super::{Solver, Status, StepRecord};
+use crate::error::{KpError, Result};
+use crate::losses::Loss;
+use crate::lp::DualPolynomial;
+
+/// Parameters of the damped Newton method.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewtonConfig {
+    /// The loss: [`Loss::Square`] or [`Loss::Logistic`] (the losses with a twice differentiable dual).
+    pub loss: Loss,
+    /// γ > 0.
+    pub gamma: f64,
+    /// Armijo constant c ∈ (0, 1/2).
+    pub armijo: f64,
+    /// Step shrink factor θ ∈ (0, 1).
+    pub theta: f64,
+    /// Cap on step reductions per iteration.
+    pub max_backtracks: usize,
+}
+
+impl NewtonConfig {
+    /// Square loss; defaults c = 1e-4, θ = 0.5, 60 reductions.
+    pub fn new(gamma: f64) -> Self {
+        Self::with_loss(Loss::Square, gamma)
+    }
+    /// Any smooth-dual loss (square, logistic), same defaults.
+    pub fn with_loss(loss: Loss, gamma: f64) -> Self {
+        Self { loss, gamma, armijo: 1e-4, theta: 0.5, max_backtracks: 60 }
+    }
+}
+
+/// The state of the dual Newton method (square or logistic loss), generic over `P`.
+pub struct DualNewton<P: DualPolynomial> {
+    poly: P,
+    y: DVector<f64>,
+    cfg: NewtonConfig,
+    q: f64,
+    alpha: DVector<f64>,
+    gradp: DVector<f64>,
+    pval: f64,
+    /// `∇Λ(α)`.
+    grad: DVector<f64>,
+    lambda: f64,
+    lambda_mag: f64,
+    eval: DualEval,
+    iter: usize,
+    last_step: f64,
+    last_backtracks: usize,
+    elapsed_ms: f64,
+}
+
+/// `Λ(α)` and the magnitude `|P| + Σ_i (|g_i| + |y_i a_i|)` its rounding is relative to.
+fn lambda_of(loss: &Loss, pval: f64, alpha: &DVector<f64>, y: &DVector<f64>, gamma: f64) -> (f64, f64) {
+    let (mut sum, mut mag) = (pval, pval.abs());
+    for (&a, &yi) in alpha.iter().zip(y.iter()) {
+        let g = loss.dual_term(yi, a, gamma);
+        sum += g;
+        mag += g.abs() + (yi * a).abs();
+    }
+    (sum, mag)
+}
+
+/// `g'(a)` and `g''(a)` of the dual term (square or logistic; see the module docs).
+fn dual_term_derivatives(loss: &Loss, y: f64, a: f64, gamma: f64) -> (f64, f64) {
+    match loss {
+        Loss::Logistic => {
+            let b = y * a;
+            let c = gamma - b;
+            (y * (b.ln() - c.ln()), gamma / (b * c))
+        }
+        _ => (a / gamma - y, 1.0 / gamma),
+    }
+}
+
+impl<P: DualPolynomial> DualNewton<P> {
+    /// Start (α = 0, or `yγ/2` for the logistic loss) after checking the loss (square or logistic),
+    /// γ > 0, `p = q/(q − 1)` in (1, 2), the targets (±1 labels for the logistic loss),
+    /// c ∈ (0, 1/2), θ ∈ (0, 1).
+    pub fn new(poly: P, y: DVector<f64>, cfg: NewtonConfig) -> Result<Self> {
+        let n = poly.n();
+        let q = poly.q();
+        if !matches!(cfg.loss, Loss::Square | Loss::Logistic) {
+            return Err(KpError::Parameter {
+                name: "solver.algorithm",
+                reason: format!(
+                    "the dual Newton method needs a twice differentiable dual: square or logistic loss (got {})",
+                    cfg.loss.name()
+                ),
+            });
+        }
+        check_problem(&cfg.loss, cfg.gamma, q, n, &y)?;
+        if !(cfg.armijo.is_finite() && cfg.armijo > 0.0 && cfg.armijo < 0.5) {
+            return Err(KpError::Parameter {
+                name: "solver.armijo",
+                reason: format!("the Armijo constant c must lie in (0, 1/2) (got {})", cfg.armijo),
+            });
+        }
+        if !(cfg.theta.is_finite() && cfg.theta > 0.0 && cfg.theta < 1.0) {
+            return Err(KpError::LinesearchParam { name: "theta", value: cfg.theta });
+        }
+        let alpha = match cfg.loss {
+            Loss::Logistic => y.map(|v| 0.5 * cfg.gamma * v),
+            _ => DVector::zeros(n),
+        };
+        let mut gradp = DVector::zeros(n);
+        let pval = poly.value_grad(&alpha, &mut gradp);
+        let mut me = Self {
+            poly,
+            y,
+            cfg,
+            q,
+            alpha,
+            gradp,
+            pval,
+            grad: DVector::zeros(n),
+            lambda: 0.0,
+            lambda_mag: 0.0,
+            eval: DualEval { primal: 0.0, lambda: 0.0, gap: 0.0 },
+            iter: 0,
+            last_step: 0.0,
+            last_backtracks: 0,
+            elapsed_ms: 0.0,
+        };
+        me.refresh();
+        Ok(me)
+    }
+
+    fn refresh(&mut self) {
+        let (loss, gamma) = (self.cfg.loss, self.cfg.gamma);
+        for i in 0..self.grad.len() {
+            self.grad[i] = self.gradp[i] + dual_term_derivatives(&loss, self.y[i], self.alpha[i], gamma).0;
+        }
+        (self.lambda, self.lambda_mag) = lambda_of(&loss, self.pval, &self.alpha, &self.y, gamma);
+        self.eval = evaluate_dual(&loss, gamma, self.q, &self.y, &self.alpha, self.pval, &self.gradp);
+    }
+
+    /// Dual iterate α.
+    pub fn alpha(&self) -> &DVector<f64> {
+        &self.alpha
+    }
+    /// `∇P(α)`: the predictions at the training points.
+    pub fn predictions(&self) -> &DVector<f64> {
+        &self.gradp
+    }
+    /// `∇Λ(α)`.
+    pub fn grad(&self) -> &DVector<f64> {
+        &self.grad
+    }
+    /// `F(w(α))`.
+    pub fn primal_objective(&self) -> f64 {
+        self.eval.primal
+    }
+    /// `Λ(α)`.
+    pub fn dual_objective(&self) -> f64 {
+        self.lambda
+    }
+    /// The gap `F(w(α)) + Λ(α)` (square loss: `(γ/2)‖∇Λ(α)‖²`).
+    pub fn gap(&self) -> f64 {
+        self.eval.gap
+    }
+}
+
+impl DualNewton<crate::lp::FeaturePolynomial> {
+    /// The primal iterate `w(α) = J_q(Xᵀα)` (features path).
+    pub fn w(&self) -> DVector<f64> {
+        features_w(&self.poly.x, &self.alpha, self.q)
+    }
+}
+
+impl<P: DualPolynomial> Solver for DualNewton<P> {
+    fn current(&self) -> StepRecord {
+        StepRecord {
+            iter: self.iter,
+            primal: self.eval.primal,
+            dual: -self.lambda,
+            gap: self.eval.gap,
+            rel_gap: self.eval.gap / self.eval.primal.abs().max(1e-300),
+            step: self.last_step,
+            backtracks: self.last_backtracks,
+            time_ms: 0.0,
+            elapsed_ms: self.elapsed_ms,
+        }
+    }
+
+    fn step(&mut self) -> std::result::Result<StepRecord, Status> {
+        let t0 = Instant::now();
+        if self.grad.norm_squared() == 0.0 {
+            return Err(Status::Stalled);
+        }
+        let mut h = self.poly.hessian(&self.alpha);
+        for i in 0..h.nrows() {
+            h[(i, i)] += dual_term_derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
+        }
+        if !h.iter().all(|v| v.is_finite()) {
+            return Err(Status::NonFinite);
+        }
+        let chol = match h.cholesky() {
+            Some(c) => c,
+            None => return Err(Status::NonFinite),
+        };
+        let dir = -chol.solve(&self.grad);
+        let slope = self.grad.dot(&dir);
+        if slope.is_nan() || slope >= 0.0 {
+            return Err(if slope.is_finite() { Status::Stalled } else { Status::NonFinite });
+        }
+        let n = self.alpha.len();
+        let mut t = 1.0;
+        let mut backtracks = 0;
+        let mut trial_grad = DVector::zeros(n);
+        let (trial, pt) = loop {
+            let trial = &self.alpha + &dir * t;
+            let pt = self.poly.value_grad(&trial, &mut trial_grad);
+            let (lt, mag) = lambda_of(&self.cfg.loss, pt, &trial, &self.y, self.cfg.gamma);
+            let slack = 8.0 * f64::EPSILON * (mag + self.lambda_mag);
+            if lt.is_finite() && lt <= self.lambda + self.cfg.armijo * t * slope + slack {
+                break (trial, pt);
+            }
+            if backtracks >= self.cfg.max_backtracks {
+                return Err(if lt.is_finite() { Status::Stalled } else { Status::NonFinite });
+            }
+            t *= self.cfg.theta;
+            backtracks += 1;
+        };
+        self.alpha = trial;
+        self.gradp = trial_grad;
+        self.pval = pt;
+        self.refresh();
+        if !(self.eval.primal.is_finite() && self.lambda.is_finite()) {
+            return Err(Status::NonFinite);
+        }
+        self.iter += 1;
+        self.last_step = t;
+        self.last_backtracks = backtracks;
+        let dt = t0.elapsed().as_secs_f64() * 1e3;
+        self.elapsed_ms += dt;
+        let mut rec = self.current();
+        rec.time_ms = dt;
+        Ok(rec)
+    }
+}
