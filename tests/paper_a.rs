@@ -550,3 +550,88 @@ fn logistic_newton_agrees_with_algorithm_3_3() {
     let (x, y) = blobs(10, 1);
     assert!(DualNewton::new(FeaturePolynomial { x, q: 3.0 }, y, NewtonConfig::with_loss(Loss::Hinge, 1.0)).is_err());
 }
+
+/// A q = 4 Gram tensor `K_ijkl = Σ_m x_im x_jm x_km x_lm` (linear tensor kernel, eq. 13–14) held
+/// densely, written here independently of `lp.rs` to check that the solvers are generic over
+/// [`DualPolynomial`] and that the tensor path gives the features path's iterates.
+struct DenseTensor4 {
+    n: usize,
+    k: Vec<f64>,
+}
+
+impl DenseTensor4 {
+    fn new(x: &DMatrix<f64>) -> Self {
+        let (n, d) = x.shape();
+        let mut k = vec![0.0; n * n * n * n];
+        for i in 0..n {
+            for j in 0..n {
+                for a in 0..n {
+                    for b in 0..n {
+                        k[((i * n + j) * n + a) * n + b] = (0..d).map(|m| x[(i, m)] * x[(j, m)] * x[(a, m)] * x[(b, m)]).sum();
+                    }
+                }
+            }
+        }
+        Self { n, k }
+    }
+    fn at(&self, i: usize, j: usize, a: usize, b: usize) -> f64 {
+        self.k[((i * self.n + j) * self.n + a) * self.n + b]
+    }
+}
+
+impl DualPolynomial for DenseTensor4 {
+    fn n(&self) -> usize {
+        self.n
+    }
+    fn q(&self) -> f64 {
+        4.0
+    }
+    fn value(&self, alpha: &DVector<f64>) -> f64 {
+        let mut g = DVector::zeros(self.n);
+        self.value_grad(alpha, &mut g)
+    }
+    fn value_grad(&self, alpha: &DVector<f64>, grad: &mut DVector<f64>) -> f64 {
+        let n = self.n;
+        for i in 0..n {
+            let mut s = 0.0;
+            for j in 0..n {
+                for a in 0..n {
+                    for b in 0..n {
+                        s += self.at(i, j, a, b) * alpha[j] * alpha[a] * alpha[b];
+                    }
+                }
+            }
+            grad[i] = s;
+        }
+        grad.dot(alpha) / 4.0
+    }
+    fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64> {
+        let n = self.n;
+        DMatrix::from_fn(n, n, |i, j| 3.0 * (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).map(|(a, b)| self.at(i, j, a, b) * alpha[a] * alpha[b]).sum::<f64>())
+    }
+}
+
+#[test]
+fn solvers_run_on_a_gram_tensor_and_match_the_features_path() {
+    let (x, y) = blobs(8, 31);
+    let tensor = DenseTensor4::new(&x);
+    for loss in [Loss::Hinge, Loss::Logistic, Loss::Square] {
+        let cfg = ProxDualConfig::new(loss, 2.0);
+        let mut a = ProxDual::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg).expect("valid");
+        let mut b = ProxDual::new(DenseTensor4::new(&x), y.clone(), cfg).expect("valid");
+        for _ in 0..30 {
+            let (ra, rb) = (a.step().expect("features"), b.step().expect("tensor"));
+            assert_eq!(ra.backtracks, rb.backtracks, "{loss:?}");
+            assert!((ra.primal - rb.primal).abs() <= 1e-10 * ra.primal.abs(), "{loss:?}");
+        }
+        let diff = (a.alpha() - b.alpha()).norm();
+        assert!(diff <= 1e-10 * (1.0 + a.alpha().norm()), "{loss:?}: iterates differ by {diff}");
+    }
+    let cfg = NewtonConfig::with_loss(Loss::Logistic, 2.0);
+    let mut a = Driver::new(DualNewton::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg).expect("valid"), 1e-13, 100);
+    let mut b = Driver::new(DualNewton::new(tensor, y.clone(), cfg).expect("valid"), 1e-13, 100);
+    a.run();
+    b.run();
+    assert!(b.last().rel_gap <= 1e-12, "{:?}", b.status);
+    assert!((a.solver.alpha() - b.solver.alpha()).norm() <= 1e-8 * a.solver.alpha().norm());
+}
