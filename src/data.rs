@@ -151,6 +151,17 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
         .map_err(|e| KpError::Csv(format!("cannot read the header row: {e}")))?
         .clone();
     let names: Vec<String> = headers.iter().map(|s| s.to_string()).collect();
+    if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
+        return Err(KpError::Csv("the file is empty: it needs a header row with a `y` column".into()));
+    }
+    for (c, name) in names.iter().enumerate() {
+        if name.is_empty() {
+            return Err(KpError::Csv(format!("column {} of the header has no name", c + 1)));
+        }
+        if names[..c].contains(name) {
+            return Err(KpError::Csv(format!("the header names column `{name}` twice")));
+        }
+    }
     let y_col = names
         .iter()
         .position(|h| h == "y")

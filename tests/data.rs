@@ -373,3 +373,16 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn csv_duplicate_or_unnamed_columns_are_rejected() {
+    for (text, needle) in [
+        ("y,y\n1,2\n", "twice"),
+        ("a,a,y\n1,2,3\n", "twice"),
+        ("a,,y\n1,2,3\n", "no name"),
+        ("", "empty"),
+    ] {
+        let err = kernel_playground::data::parse_csv(text).expect_err(text).to_string();
+        assert!(err.contains(needle), "{text:?}: {err}");
+    }
+}
