@@ -276,8 +276,8 @@ impl MrlsrPage {
     /// Fig. 1 on the current data and kernel at the current m (> 1): parts Z₁..Z_parts, λ
     /// chosen on Z₁ by k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁.
     /// The folds are reduced to fit small parts (at most 10, at least 2 test samples each).
-    pub fn equivalence(&mut self, parts: usize, folds: usize, seed: u64) -> Result<JsValue, JsError> {
-        let mut cfg = EquivalenceConfig::paper(seed);
+    pub fn equivalence(&mut self, parts: usize, folds: usize, seed: u32) -> Result<JsValue, JsError> {
+        let mut cfg = EquivalenceConfig::paper(seed as u64);
         cfg.m = self.m;
         cfg.parts = parts;
         let part_n = self.data.n() / parts.max(1);
@@ -397,8 +397,8 @@ impl MrlsrSelection {
 /// Time (ms) to build the model — Gram matrix plus symmetric eigendecomposition — on the
 /// synthetic set of size n (for the browser benchmark; above [`PAGE_MAX_N`] is allowed here).
 #[wasm_bindgen(js_name = benchEigen)]
-pub fn bench_eigen(n: usize, seed: u64) -> Result<f64, JsError> {
-    let data = Friedman1 { n, sigma: 1.0, seed }.generate().map_err(js_err)?;
+pub fn bench_eigen(n: usize, seed: u32) -> Result<f64, JsError> {
+    let data = Friedman1 { n, sigma: 1.0, seed: seed as u64 }.generate().map_err(js_err)?;
     let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Heuristic };
     let t0 = now_ms();
     let model = MrlsrModel::from_dataset(&data, &kernel).map_err(js_err)?;
@@ -410,8 +410,8 @@ pub fn bench_eigen(n: usize, seed: u64) -> Result<f64, JsError> {
 /// Mean time (ms) of one m-slider refit (Theorem 1 root-solve + α) on the synthetic set of
 /// size n, over `reps` refits cycling m through 1.2, 1.5, 3 at λ = 1e-3.
 #[wasm_bindgen(js_name = benchRefit)]
-pub fn bench_refit(n: usize, reps: usize, seed: u64) -> Result<f64, JsError> {
-    let data = Friedman1 { n, sigma: 1.0, seed }.generate().map_err(js_err)?;
+pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
+    let data = Friedman1 { n, sigma: 1.0, seed: seed as u64 }.generate().map_err(js_err)?;
     let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Heuristic };
     let model = MrlsrModel::from_dataset(&data, &kernel).map_err(js_err)?;
     let ms = [1.2, 1.5, 3.0];
