@@ -14,6 +14,8 @@ use crate::solvers::mrlsr::FSamples;
 pub const MRLSR_COLOR: RGBColor = RGBColor(214, 39, 40);
 /// KRR(λ₂) curve colour.
 pub const KRR_COLOR: RGBColor = RGBColor(31, 119, 180);
+/// KRR(λ₂) drawn wide and light under the M-RLSR curve (they coincide on the training data).
+pub const KRR_WIDE_COLOR: RGBColor = RGBColor(130, 175, 225);
 /// Data points / truth colour.
 pub const DATA_COLOR: RGBColor = RGBColor(120, 120, 120);
 /// Colours of the parts Z₁..Z₄ (and further).
@@ -68,6 +70,8 @@ pub struct Curve<'a> {
     pub color: RGBColor,
     /// Dashed (drawn as short segments).
     pub dashed: bool,
+    /// Stroke width in CSS pixels (before the device-pixel ratio).
+    pub width: f64,
 }
 
 /// The 1-D data points and fitted curves (M-RLSR at (m, λ), eq. 4 / Theorem 1, and KRR at the
@@ -98,9 +102,9 @@ pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64],
         .draw_series(x.iter().zip(y).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, DATA_COLOR.mix(0.7).filled())))?
         .label("data")
         .legend(move |(px, py)| Circle::new((px + 6, py), 3, DATA_COLOR.filled()));
-    let w = (2.0 * s).round().max(1.0) as u32;
     for c in curves {
         let color = c.color;
+        let w = (c.width * s).round().max(1.0) as u32;
         let pts: Vec<(f64, f64)> = grid.iter().zip(c.values).filter(|(_, v)| v.is_finite()).map(|(&a, &b)| (a, b)).collect();
         let style = color.stroke_width(w);
         let anno = if c.dashed {
@@ -337,7 +341,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let span = if hi > lo { hi - lo } else { 1.0 };
-    let (areas, bar) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub((70.0 * s) as u32));
+    let (areas, bar) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub((96.0 * s) as u32));
     let mut chart = ChartBuilder::on(&areas)
         .margin((8.0 * s) as i32)
         .x_label_area_size((34.0 * s) as i32)
@@ -388,7 +392,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
             .margin_top((8.0 * s) as i32)
             .margin_bottom((42.0 * s) as i32)
             .margin_right((4.0 * s) as i32)
-            .y_label_area_size((44.0 * s) as i32)
+            .y_label_area_size((58.0 * s) as i32)
             .build_cartesian_2d(0.0..1.0, lo..(lo + span))?;
         cb.configure_mesh()
             .disable_mesh()

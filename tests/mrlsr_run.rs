@@ -74,3 +74,43 @@ fn bad_grids_and_sizes_are_refused() {
     c.folds = 50;
     assert!(ModelSelectionRun::new(&data, &GAUSS, &c).is_err());
 }
+
+/// The page's plots render natively to SVG (they are written against `DrawingBackend`): F with
+/// one labelled marker per positive root (two for this m < 1 case, checked by the core's own
+/// root count), the minimizer named once, and the equivalence, curve and heatmap plots.
+#[test]
+fn plots_render_to_svg_with_every_root_marked() {
+    use kernel_playground::plot_mrlsr as plot;
+    use kernel_playground::solvers::mrlsr::MrlsrModel;
+    use plotters::prelude::*;
+    let data = kernel_playground::datasets_b::Sine1d { n: 40, sigma: 0.2, seed: 2 }.generate().unwrap();
+    let model = MrlsrModel::from_dataset(&data, &GAUSS).unwrap();
+    let (m, lambda) = (0.5, 1e-4);
+    let (lo, hi) = model.auto_c_range(m, lambda).unwrap();
+    let samples = model.sample_f(m, lambda, lo, hi, 300).unwrap();
+    let roots = model.positive_roots(m, lambda).unwrap();
+    let outcome = model.fit(m, lambda).unwrap();
+    let minimizer = outcome.best_fit().map(|f| f.c0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
+        plot::draw_f(&root, &samples, minimizer, 1.0).unwrap();
+    }
+    assert_eq!(svg.matches("C = ").count(), roots.len(), "one label per root of F");
+    assert_eq!(svg.matches("(minimizer)").count(), usize::from(minimizer.is_some()));
+    let mut svg2 = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg2, (640, 360)).into_drawing_area();
+        plot::draw_equivalence_bars(&root, &[1e-14, 0.2, 0.1, 0.3], 1.0).unwrap();
+    }
+    for z in ["Z1", "Z2", "Z3", "Z4"] {
+        assert!(svg2.contains(z), "{z} labelled");
+    }
+    let mut svg3 = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg3, (640, 360)).into_drawing_area();
+        plot::draw_heatmap(&root, &[0.5, 1.0, 1.5], &[1e-3, 1e-2], &[vec![0.1, 0.2], vec![0.05, f64::NAN], vec![0.3, 0.4]], Some((1, 0)), 1.0).unwrap();
+    }
+    // 6 cells + the best-cell outline, as <rect> elements.
+    assert!(svg3.matches("<rect").count() >= 7);
+}

@@ -147,6 +147,8 @@ async function build() {
     draw();
     bump('builds');
     setStatus(`ready (eigendecomposition ${(performance.now() - t0).toFixed(0)} ms including the first fit)`);
+    // m or λ moved while the decomposition ran: refit to the controls' current values.
+    if (readM() !== s.m || Number($('lambda').value) !== s.lambda) scheduleRefit();
   } catch (e) {
     showError(String(e.message ?? e));
     setStatus(page ? 'the previous data and kernel are kept' : 'no model');

@@ -248,12 +248,12 @@ impl MrlsrPage {
             let truth: Option<Vec<f64>> = matches!(self.spec_data, DataSpec::Sine { .. }).then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
             let mut curves = Vec::new();
             if let Some(t) = &truth {
-                curves.push(Curve { label: "truth sin(2πx)".into(), values: t, color: plot::DATA_COLOR, dashed: true });
+                curves.push(Curve { label: "truth sin(2πx)".into(), values: t, color: plot::DATA_COLOR, dashed: true, width: 1.5 });
             }
             if let Some(k) = &fk {
-                curves.push(Curve { label: klabel, values: k.as_slice(), color: plot::KRR_COLOR, dashed: false });
+                curves.push(Curve { label: klabel, values: k.as_slice(), color: plot::KRR_WIDE_COLOR, dashed: false, width: 6.0 });
             }
-            curves.push(Curve { label: mlabel, values: fm.as_slice(), color: plot::MRLSR_COLOR, dashed: false });
+            curves.push(Curve { label: mlabel, values: fm.as_slice(), color: plot::MRLSR_COLOR, dashed: false, width: 2.0 });
             plot::draw_fit_1d(&root, &xs, self.data.y.as_slice(), &g, &curves, dpr).map_err(js_err)
         } else {
             let fitted: DVector<f64> = self.model.gram() * &alpha;
