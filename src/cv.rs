@@ -432,3 +432,155 @@ pub fn model_selection(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConf
     let krr_test_rmse = scaled_rmse(&test.y, &(&cross * &krr.alpha))?;
     Ok(ModelSelection { mrlsr_cv, mrlsr_test_rmse, krr_cv, krr_test_rmse, mrlsr_equivalent_lambda2, n_train: tr.len(), n_test: te.len() })
 }
+
+/// Progress of a [`ModelSelectionRun`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RunProgress {
+    /// Units of work done (one eigendecomposition, or one m row of one grid, per unit).
+    pub done: usize,
+    /// Units of work in all.
+    pub total: usize,
+    /// Fold being processed (0-based; equals the number of folds when the CV is complete).
+    pub fold: usize,
+}
+
+/// The Table-1 model selection of [`model_selection`] as a steppable state, so a page can
+/// spread it over animation frames: each [`ModelSelectionRun::step`] either builds one fold's
+/// eigendecomposition or fits one m row (all λ) of one grid on that fold, then
+/// [`ModelSelectionRun::finish`] refits on the training part exactly as [`model_selection`] does.
+/// Same folds, same order of summation: the result equals [`model_selection`]'s.
+pub struct ModelSelectionRun {
+    grids: [(Vec<f64>, Vec<f64>); 2],
+    folds: Vec<Fold>,
+    train: Dataset,
+    test: Dataset,
+    kernel: ResolvedKernel,
+    sums: [Vec<Vec<f64>>; 2],
+    failures: [usize; 2],
+    fold: usize,
+    /// (model, cross kernel test × train, test targets) of the current fold.
+    current: Option<(MrlsrModel, DMatrix<f64>, DVector<f64>)>,
+    /// Next (grid, row) to fit on the current fold.
+    cursor: (usize, usize),
+    done: usize,
+}
+
+impl ModelSelectionRun {
+    /// Validate the grids, split train/test and resolve the kernel on the training inputs
+    /// (Appendix E.1.1), as [`model_selection`].
+    pub fn new(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<Self> {
+        check_grid(&cfg.ms, "m grid", true)?;
+        check_grid(&cfg.lambdas, "λ grid", false)?;
+        check_grid(&cfg.lambda2s, "λ₂ grid", false)?;
+        let (tr, te) = train_test_split(data.n(), cfg.train_fraction, cfg.seed)?;
+        let train = subset(data, &tr)?;
+        let test = subset(data, &te)?;
+        let kernel = kernel.resolve(&train.x)?;
+        let folds = kfold(train.n(), cfg.folds, cfg.seed.wrapping_add(1))?;
+        let grids = [(cfg.ms.clone(), cfg.lambdas.clone()), (vec![2.0], cfg.lambda2s.clone())];
+        let sums = [vec![vec![0.0; cfg.lambdas.len()]; cfg.ms.len()], vec![vec![0.0; cfg.lambda2s.len()]; 1]];
+        Ok(Self { grids, folds, train, test, kernel, sums, failures: [0, 0], fold: 0, current: None, cursor: (0, 0), done: 0 })
+    }
+
+    /// Work done so far and in all.
+    pub fn progress(&self) -> RunProgress {
+        let per_fold = 1 + self.grids[0].0.len() + self.grids[1].0.len();
+        RunProgress { done: self.done, total: per_fold * self.folds.len(), fold: self.fold }
+    }
+
+    /// True once every fold has been processed ([`Self::finish`] may be called).
+    pub fn is_complete(&self) -> bool {
+        self.fold >= self.folds.len()
+    }
+
+    /// One unit of work; returns the progress after it (no-op once complete).
+    pub fn step(&mut self) -> Result<RunProgress> {
+        if self.is_complete() {
+            return Ok(self.progress());
+        }
+        match self.current.take() {
+            None => {
+                let fold = &self.folds[self.fold];
+                let tr = subset(&self.train, &fold.train)?;
+                let te = subset(&self.train, &fold.test)?;
+                let model = MrlsrModel::with_kernel(&tr.x, &tr.y, self.kernel)?;
+                let cross = self.kernel.cross(&te.x, &tr.x)?;
+                self.current = Some((model, cross, te.y));
+                self.cursor = (0, 0);
+            }
+            Some(state) => {
+                let (g, i) = self.cursor;
+                {
+                    let (model, cross, ty) = &state;
+                    let m = self.grids[g].0[i];
+                    for (j, &lambda) in self.grids[g].1.iter().enumerate() {
+                        let score = model.fit(m, lambda).and_then(|o| scaled_rmse(ty, &(cross * o.best_alpha(model.n()))));
+                        match score {
+                            Ok(s) if s.is_finite() => self.sums[g][i][j] += s,
+                            _ => {
+                                self.failures[g] += 1;
+                                self.sums[g][i][j] = f64::NAN;
+                            }
+                        }
+                    }
+                }
+                let next = if i + 1 < self.grids[g].0.len() { Some((g, i + 1)) } else if g + 1 < 2 { Some((g + 1, 0)) } else { None };
+                match next {
+                    Some(c) => {
+                        self.cursor = c;
+                        self.current = Some(state);
+                    }
+                    None => self.fold += 1,
+                }
+            }
+        }
+        self.done += 1;
+        Ok(self.progress())
+    }
+
+    /// The CV grid of M-RLSR (index 0) or KRR (index 1) so far, averaged over the folds done
+    /// (for a live heatmap); None before the first fold is complete.
+    pub fn partial_grid(&self, which: usize) -> Option<CvGrid> {
+        let folds_done = self.fold;
+        if folds_done == 0 || which > 1 {
+            return None;
+        }
+        finish_grid(&self.grids[which], &self.sums[which], folds_done as f64, self.failures[which]).ok()
+    }
+
+    /// Refit at the chosen parameters on the whole training part and score on the test part
+    /// (only once [`Self::is_complete`]).
+    pub fn finish(&self) -> Result<ModelSelection> {
+        if !self.is_complete() {
+            return Err(KpError::Parameter { name: "model selection", reason: "the cross-validation has not finished".into() });
+        }
+        let k = self.folds.len() as f64;
+        let mrlsr_cv = finish_grid(&self.grids[0], &self.sums[0], k, self.failures[0])?;
+        let krr_cv = finish_grid(&self.grids[1], &self.sums[1], k, self.failures[1])?;
+        let model = MrlsrModel::with_kernel(&self.train.x, &self.train.y, self.kernel)?;
+        let cross = self.kernel.cross(&self.test.x, &self.train.x)?;
+        let best = model.fit(mrlsr_cv.best_m, mrlsr_cv.best_lambda)?;
+        let mrlsr_test_rmse = scaled_rmse(&self.test.y, &(&cross * best.best_alpha(model.n())))?;
+        let mrlsr_equivalent_lambda2 = if mrlsr_cv.best_m > 1.0 { best.best_fit().map(|f| f.lambda2) } else { None };
+        let krr = model.krr(krr_cv.best_lambda)?;
+        let krr_test_rmse = scaled_rmse(&self.test.y, &(&cross * &krr.alpha))?;
+        Ok(ModelSelection { mrlsr_cv, mrlsr_test_rmse, krr_cv, krr_test_rmse, mrlsr_equivalent_lambda2, n_train: self.train.n(), n_test: self.test.n() })
+    }
+}
+
+fn finish_grid(grid: &(Vec<f64>, Vec<f64>), sums: &[Vec<f64>], k: f64, failures: usize) -> Result<CvGrid> {
+    let (ms, lambdas) = grid;
+    let rmse: Vec<Vec<f64>> = sums.iter().map(|row| row.iter().map(|s| s / k).collect()).collect();
+    let mut best = (f64::INFINITY, 0, 0);
+    for (i, row) in rmse.iter().enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            if v < best.0 {
+                best = (v, i, j);
+            }
+        }
+    }
+    if !best.0.is_finite() {
+        return Err(KpError::NonFinite("every fit of the cross-validation grid failed".into()));
+    }
+    Ok(CvGrid { ms: ms.clone(), lambdas: lambdas.clone(), rmse, best_m: ms[best.1], best_lambda: lambdas[best.2], best_rmse: best.0, failures })
+}

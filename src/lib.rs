@@ -16,6 +16,7 @@ pub mod losses;
 pub mod lp;
 pub mod margin;
 pub mod plot;
+pub mod plot_mrlsr;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

@@ -1,0 +1,412 @@
+//! Paper B's plots, written against plotters' `DrawingBackend` (the page's canvases and native
+//! SVG alike): the fitted M-RLSR and KRR(λ₂) curves (1-D) or predicted-vs-true scatter, the
+//! function F(C) of Theorem 1 (eq. 6) with its roots, the Fig. 1 equivalence bars and λ → λ₂
+//! curves, and the Table-1 cross-validation heatmap over m × λ.
+//!
+//! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::solvers::mrlsr::FSamples;
+
+/// M-RLSR curve colour.
+pub const MRLSR_COLOR: RGBColor = RGBColor(214, 39, 40);
+/// KRR(λ₂) curve colour.
+pub const KRR_COLOR: RGBColor = RGBColor(31, 119, 180);
+/// KRR(λ₂) drawn wide and light under the M-RLSR curve (they coincide on the training data).
+pub const KRR_WIDE_COLOR: RGBColor = RGBColor(130, 175, 225);
+/// Data points / truth colour.
+pub const DATA_COLOR: RGBColor = RGBColor(120, 120, 120);
+/// Colours of the parts Z₁..Z₄ (and further).
+pub const PART_COLORS: [RGBColor; 6] =
+    [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
+
+type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+fn lg(v: f64) -> Option<f64> {
+    (v.is_finite() && v > 0.0).then(|| v.log10())
+}
+
+fn pow10_label(v: &f64) -> String {
+    let e = v.round() as i32;
+    if (v - e as f64).abs() < 1e-6 {
+        format!("1e{e}")
+    } else {
+        String::new()
+    }
+}
+
+fn short(v: f64) -> String {
+    let a = v.abs();
+    if v == 0.0 {
+        "0".into()
+    } else if (1e-2..1e4).contains(&a) {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+fn range_of<'a>(vals: impl Iterator<Item = &'a f64>) -> (f64, f64) {
+    let (lo, hi) = vals.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    if !lo.is_finite() {
+        return (-1.0, 1.0);
+    }
+    if hi - lo < 1e-12 {
+        return (lo - 1.0, hi + 1.0);
+    }
+    let pad = 0.06 * (hi - lo);
+    (lo - pad, hi + pad)
+}
+
+/// A labelled polyline for [`draw_fit_1d`].
+pub struct Curve<'a> {
+    /// Legend text.
+    pub label: String,
+    /// Values on the curve grid.
+    pub values: &'a [f64],
+    /// Colour.
+    pub color: RGBColor,
+    /// Dashed (drawn as short segments).
+    pub dashed: bool,
+    /// Stroke width in CSS pixels (before the device-pixel ratio).
+    pub width: f64,
+}
+
+/// The 1-D data points and fitted curves (M-RLSR at (m, λ), eq. 4 / Theorem 1, and KRR at the
+/// weakly equivalent λ₂ of Proposition 5.1) over `grid`.
+pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64], y: &[f64], grid: &[f64], curves: &[Curve<'_>], scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let (x0, x1) = range_of(x.iter().chain(grid.iter()));
+    let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())));
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("x")
+        .y_desc("y")
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(238, 238, 238))
+        .x_labels(8)
+        .y_labels(7)
+        .draw()?;
+    let r = (2.5 * s) as i32;
+    chart
+        .draw_series(x.iter().zip(y).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, DATA_COLOR.mix(0.7).filled())))?
+        .label("data")
+        .legend(move |(px, py)| Circle::new((px + 6, py), 3, DATA_COLOR.filled()));
+    for c in curves {
+        let color = c.color;
+        let w = (c.width * s).round().max(1.0) as u32;
+        let pts: Vec<(f64, f64)> = grid.iter().zip(c.values).filter(|(_, v)| v.is_finite()).map(|(&a, &b)| (a, b)).collect();
+        let style = color.stroke_width(w);
+        let anno = if c.dashed {
+            chart.draw_series(pts.chunks(2).filter(|p| p.len() == 2).enumerate().filter(|(k, _)| k % 2 == 0).map(move |(_, p)| PathElement::new(p.to_vec(), style)))?
+        } else {
+            chart.draw_series(LineSeries::new(pts, style))?
+        };
+        anno.label(c.label.clone()).legend(move |(px, py)| PathElement::new(vec![(px, py), (px + (16.0 * s) as i32, py)], color.stroke_width(w)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// Predicted against true targets on the training inputs, for multi-dimensional data:
+/// M-RLSR fitted values `Kα` and KRR(λ₂)'s, with the diagonal y = f.
+pub fn draw_pred_vs_true<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: &[f64], mrlsr: &[f64], krr: Option<&[f64]>, labels: (&str, &str), scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let (lo, hi) = range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()));
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(lo..hi, lo..hi)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("true y")
+        .y_desc("fitted f(x)")
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()?;
+    chart.draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], DATA_COLOR.stroke_width((1.0 * s).max(1.0) as u32)))?;
+    let r = (2.5 * s) as i32;
+    if let Some(k) = krr {
+        chart
+            .draw_series(y.iter().zip(k).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, KRR_COLOR.stroke_width(1))))?
+            .label(labels.1.to_string())
+            .legend(move |(px, py)| Circle::new((px + 6, py), 4, KRR_COLOR.stroke_width(1)));
+    }
+    chart
+        .draw_series(y.iter().zip(mrlsr).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, MRLSR_COLOR.mix(0.8).filled())))?
+        .label(labels.0.to_string())
+        .legend(move |(px, py)| Circle::new((px + 6, py), 4, MRLSR_COLOR.filled()));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// F(C) of Theorem 1 (eq. 6) on a log axis of C, drawn as `φ = ln(G(C)/C)` where
+/// `F = G − C` (same sign as F, readable over many decades), with each positive root marked
+/// (filled: the minimizer; open: another stationary point).
+pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamples, minimizer: Option<f64>, scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let pts: Vec<(f64, f64)> = samples.c.iter().zip(&samples.phi).filter_map(|(&c, &p)| lg(c).filter(|_| p.is_finite()).map(|l| (l, p))).collect();
+    let (x0, x1) = range_of(pts.iter().map(|p| &p.0));
+    let (mut y0, mut y1) = range_of(pts.iter().map(|p| &p.1));
+    y0 = y0.min(-1.0);
+    y1 = y1.max(1.0);
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("C (log scale)")
+        .y_desc("ln(G(C)/C), sign of F")
+        .x_label_formatter(&pow10_label)
+        .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()?;
+    chart.draw_series(LineSeries::new(vec![(x0, 0.0), (x1, 0.0)], BLACK.stroke_width((1.0 * s).max(1.0) as u32)))?;
+    let w = (2.0 * s).round().max(1.0) as u32;
+    chart
+        .draw_series(LineSeries::new(pts, KRR_COLOR.stroke_width(w)))?
+        .label("F(C) (eq. 6), log scale")
+        .legend(move |(px, py)| PathElement::new(vec![(px, py), (px + (16.0 * s) as i32, py)], KRR_COLOR.stroke_width(w)));
+    let r = (6.0 * s) as i32;
+    for &c in &samples.roots {
+        let Some(l) = lg(c) else { continue };
+        let best = minimizer.is_some_and(|mc| (mc - c).abs() <= 1e-9 * c.abs());
+        let style = if best { MRLSR_COLOR.filled() } else { MRLSR_COLOR.stroke_width(w) };
+        chart.draw_series(std::iter::once(Circle::new((l, 0.0), r, style)))?;
+        let text = format!("C = {}{}", short(c), if best { " (minimizer)" } else { "" });
+        chart.draw_series(std::iter::once(Text::new(text, (l, 0.0), font.clone().color(&MRLSR_COLOR).pos(plotters::style::text_anchor::Pos::new(
+            plotters::style::text_anchor::HPos::Left,
+            plotters::style::text_anchor::VPos::Bottom,
+        )))))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// Fig. 1 (left): `‖f_MRLSR − f_KRR(λ₂)‖_H` per part on a log axis; values at rounding level
+/// (Z₁) sit near the floor. Each bar is labelled with its value.
+pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, values: &[f64], scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let logs: Vec<f64> = values.iter().map(|&v| lg(v).unwrap_or(-17.0).max(-17.0)).collect();
+    let lo = logs.iter().copied().fold(f64::INFINITY, f64::min).floor() - 1.0;
+    let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 1.0;
+    let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 2.0)) } else { (-17.0, 1.0) };
+    let n = values.len().max(1) as f64;
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((52.0 * s) as i32)
+        .build_cartesian_2d(0.0..n, lo..hi)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(values.len().max(1) * 2 + 1)
+        .x_label_formatter(&|v: &f64| {
+            let k = (v - 0.5).round();
+            if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
+                format!("Z{}", k as usize + 1)
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&pow10_label)
+        .y_labels(((hi - lo) as usize + 1).min(12))
+        .y_desc("‖f_MRLSR − f_KRR(λ₂)‖_H")
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()?;
+    for (k, (&l, &v)) in logs.iter().zip(values).enumerate() {
+        let color = PART_COLORS[k % PART_COLORS.len()];
+        chart.draw_series(std::iter::once(Rectangle::new([(k as f64 + 0.2, lo), (k as f64 + 0.8, l)], color.mix(0.8).filled())))?;
+        chart.draw_series(std::iter::once(Text::new(
+            short(v),
+            (k as f64 + 0.2, l),
+            TextStyle::from(font.clone()).pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Left, plotters::style::text_anchor::VPos::Bottom)),
+        )))?;
+    }
+    root.present()
+}
+
+/// Fig. 1 (right): the λ → λ₂ = (m/2)·C₀·λ maps of every part on one log–log plot, with the
+/// chosen (λ, λ₂) of Z₁ marked.
+pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lambdas: &[f64], curves: &[Vec<f64>], chosen: (f64, f64), scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let xs: Vec<f64> = lambdas.iter().map(|&l| lg(l).unwrap_or(f64::NAN)).collect();
+    let ys: Vec<f64> = curves.iter().flatten().filter_map(|&v| lg(v)).chain(lg(chosen.1)).collect();
+    let (x0, x1) = range_of(xs.iter());
+    let (y0, y1) = range_of(ys.iter());
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((52.0 * s) as i32)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("λ")
+        .y_desc("λ₂")
+        .x_label_formatter(&pow10_label)
+        .y_label_formatter(&pow10_label)
+        .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
+        .y_labels(((y1 - y0).ceil() as usize + 1).clamp(2, 14))
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(238, 238, 238))
+        .draw()?;
+    let w = (2.0 * s).round().max(1.0) as u32;
+    for (p, curve) in curves.iter().enumerate() {
+        let color = PART_COLORS[p % PART_COLORS.len()];
+        let pts: Vec<(f64, f64)> = xs.iter().zip(curve).filter_map(|(&x, &v)| lg(v).filter(|_| x.is_finite()).map(|l| (x, l))).collect();
+        chart
+            .draw_series(LineSeries::new(pts, color.stroke_width(w)))?
+            .label(format!("Z{}", p + 1))
+            .legend(move |(px, py)| PathElement::new(vec![(px, py), (px + (16.0 * s) as i32, py)], color.stroke_width(w)));
+    }
+    if let (Some(a), Some(b)) = (lg(chosen.0), lg(chosen.1)) {
+        chart
+            .draw_series(std::iter::once(Circle::new((a, b), (6.0 * s) as i32, BLACK.stroke_width(w))))?
+            .label("chosen (λ, λ₂) on Z₁")
+            .legend(move |(px, py)| Circle::new((px + 6, py), 4, BLACK.stroke_width(1)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// A perceptually ordered colour ramp (dark blue → yellow) for t ∈ [0, 1].
+pub fn ramp(t: f64) -> RGBColor {
+    const STOPS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+    let x = t * (STOPS.len() - 1) as f64;
+    let k = (x.floor() as usize).min(STOPS.len() - 2);
+    let f = x - k as f64;
+    let (a, b) = (STOPS[k], STOPS[k + 1]);
+    RGBColor((a.0 + f * (b.0 - a.0)) as u8, (a.1 + f * (b.1 - a.1)) as u8, (a.2 + f * (b.2 - a.2)) as u8)
+}
+
+/// Table 1 style: cross-validated scaled RMSE over m (rows) × λ (columns) as a heatmap on a
+/// log colour scale (dark = low), the best cell outlined; NaN cells (failed fits) are grey.
+pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64], lambdas: &[f64], rmse: &[Vec<f64>], best: Option<(usize, usize)>, scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let (nr, nc) = (ms.len().max(1), lambdas.len().max(1));
+    let logs: Vec<f64> = rmse.iter().flatten().filter_map(|&v| lg(v)).collect();
+    let lo = logs.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let (areas, bar) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub((96.0 * s) as u32));
+    let mut chart = ChartBuilder::on(&areas)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((44.0 * s) as i32)
+        .build_cartesian_2d(0.0..nc as f64, 0.0..nr as f64)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    let lam = lambdas.to_vec();
+    let mv = ms.to_vec();
+    let xl = move |v: &f64| {
+        let k = (v - 0.5).round();
+        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 { lam.get(k as usize).map(|l| format!("{l:.0e}")).unwrap_or_default() } else { String::new() }
+    };
+    let step = (nr / 10).max(1);
+    let yl = move |v: &f64| {
+        let k = (v - 0.5).round();
+        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 && (k as usize) % step == 0 { mv.get(k as usize).map(|m| format!("{m:.1}")).unwrap_or_default() } else { String::new() }
+    };
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(nc * 2 + 1)
+        .y_labels(nr * 2 + 1)
+        .x_label_formatter(&xl)
+        .y_label_formatter(&yl)
+        .x_desc("λ")
+        .y_desc("m")
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .draw()?;
+    for (i, row) in rmse.iter().enumerate() {
+        for (j, &v) in row.iter().enumerate() {
+            let color = match lg(v) {
+                Some(l) => ramp((l - lo) / span),
+                None => RGBColor(200, 200, 200),
+            };
+            chart.draw_series(std::iter::once(Rectangle::new([(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)], color.filled())))?;
+        }
+    }
+    if let Some((i, j)) = best {
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
+            RGBColor(255, 0, 0).stroke_width((2.0 * s).max(1.0) as u32),
+        )))?;
+    }
+    // Colour bar.
+    if lo.is_finite() {
+        let mut cb = ChartBuilder::on(&bar)
+            .margin_top((8.0 * s) as i32)
+            .margin_bottom((42.0 * s) as i32)
+            .margin_right((4.0 * s) as i32)
+            .y_label_area_size((58.0 * s) as i32)
+            .build_cartesian_2d(0.0..1.0, lo..(lo + span))?;
+        cb.configure_mesh()
+            .disable_mesh()
+            .disable_x_axis()
+            .y_labels(5)
+            .y_label_formatter(&|v: &f64| format!("{:.1e}", 10f64.powf(*v)))
+            .label_style(("sans-serif", 10.0 * s).into_font())
+            .draw()?;
+        let k = 40;
+        for q in 0..k {
+            let a = lo + span * q as f64 / k as f64;
+            let b = lo + span * (q + 1) as f64 / k as f64;
+            cb.draw_series(std::iter::once(Rectangle::new([(0.0, a), (1.0, b)], ramp(q as f64 / (k - 1) as f64).filled())))?;
+        }
+    }
+    root.present()
+}

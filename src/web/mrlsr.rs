@@ -1,0 +1,424 @@
+//! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
+//! out, plots drawn by [`crate::plot_mrlsr`]. No mathematics here: every number comes from
+//! [`crate::solvers::mrlsr`] and [`crate::cv`].
+
+use nalgebra::DVector;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use crate::cv::{self, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig, ModelSelectionRun};
+use crate::data::{parse_csv, Dataset};
+use crate::datasets_b::{curve_grid, Friedman1, Sine1d};
+use crate::kernels::Kernel;
+use crate::plot_mrlsr::{self as plot, Curve};
+use crate::solvers::mrlsr::{MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
+
+/// Largest n the page builds an eigendecomposition for (the core's own budget is
+/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]); larger sets are refused with a message.
+pub const PAGE_MAX_N: usize = 1000;
+
+/// Points of the drawn 1-D curves.
+const CURVE_POINTS: usize = 300;
+
+/// Samples of F for its plot.
+const F_SAMPLES: usize = 400;
+
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+fn backend(canvas: HtmlCanvasElement) -> Result<CanvasBackend, JsError> {
+    CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))
+}
+
+/// The data part of the page's spec.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// [`Sine1d`].
+    Sine { n: usize, sigma: f64, seed: u64 },
+    /// [`Friedman1`], paper B's synthetic set.
+    Friedman { n: usize, sigma: f64, seed: u64 },
+    /// CSV text with a `y` column ([`parse_csv`]).
+    Csv { text: String },
+}
+
+/// The page's spec: data, kernel (the core's serde form), m and λ.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PageSpec {
+    data: DataSpec,
+    kernel: Kernel,
+    m: f64,
+    lambda: f64,
+}
+
+fn build_data(spec: &DataSpec) -> Result<Dataset, JsError> {
+    let data = match spec {
+        DataSpec::Sine { n, sigma, seed } => Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate().map_err(js_err)?,
+        DataSpec::Friedman { n, sigma, seed } => Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate().map_err(js_err)?,
+        DataSpec::Csv { text } => parse_csv(text).map_err(js_err)?,
+    };
+    if data.n() > PAGE_MAX_N {
+        return Err(js_err(format!(
+            "n = {} is above this page's eigendecomposition budget of {PAGE_MAX_N} samples (the O(n³) decomposition would take tens of seconds in the browser); use a smaller n",
+            data.n()
+        )));
+    }
+    Ok(data)
+}
+
+/// One row of the readouts for a stationary point (m ≤ 1).
+#[derive(Serialize)]
+struct RootInfo {
+    c: f64,
+    kind: StationaryKind,
+    objective: f64,
+    norm_h: f64,
+}
+
+/// What the page shows after a fit.
+#[derive(Serialize)]
+struct Summary {
+    n: usize,
+    d: usize,
+    kernel: String,
+    eigen_ms: f64,
+    refit_ms: f64,
+    m: f64,
+    lambda: f64,
+    /// "theorem1" (m > 1) or "outside" (m ≤ 1).
+    kind: &'static str,
+    /// C₀ of the reported fit (the minimizer), None when f = 0 is the minimizer.
+    c0: Option<f64>,
+    norm_h: f64,
+    lambda2: Option<f64>,
+    iterations: usize,
+    f_residual: Option<f64>,
+    objective: f64,
+    krr_norm_h: Option<f64>,
+    /// Outside Theorem 1: the core's explanation, the roots, f = 0's objective, the minimizer.
+    message: Option<String>,
+    roots: Vec<RootInfo>,
+    zero_objective: Option<f64>,
+    minimizer: Option<usize>,
+    /// Singular-K warning (the core proceeds).
+    warning: Option<String>,
+    digest: String,
+}
+
+/// Paper B's page state: the data, the cached eigendecomposition and the current fits.
+#[wasm_bindgen]
+pub struct MrlsrPage {
+    spec_data: DataSpec,
+    kernel: Kernel,
+    data: Dataset,
+    model: MrlsrModel,
+    eigen_ms: f64,
+    m: f64,
+    lambda: f64,
+    outcome: MrlsrOutcome,
+    krr: Option<MrlsrFit>,
+    refit_ms: f64,
+    equivalence: Option<EquivalenceReport>,
+}
+
+fn fit_with_krr(model: &MrlsrModel, m: f64, lambda: f64) -> Result<(MrlsrOutcome, Option<MrlsrFit>, f64), JsError> {
+    let t0 = now_ms();
+    let outcome = model.fit(m, lambda).map_err(js_err)?;
+    let refit_ms = now_ms() - t0;
+    let krr = match outcome.best_fit() {
+        Some(f) if f.lambda2.is_finite() && f.lambda2 > 0.0 => Some(model.krr(f.lambda2).map_err(js_err)?),
+        _ => None,
+    };
+    Ok((outcome, krr, refit_ms))
+}
+
+#[wasm_bindgen]
+impl MrlsrPage {
+    /// Validate the spec, build the data, the Gram matrix and its eigendecomposition (the one
+    /// O(n³) step, timed), then fit at (m, λ).
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<MrlsrPage, JsError> {
+        let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let data = build_data(&spec.data)?;
+        let t0 = now_ms();
+        let model = MrlsrModel::from_dataset(&data, &spec.kernel).map_err(js_err)?;
+        let eigen_ms = now_ms() - t0;
+        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
+        Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
+    }
+
+    /// True if `spec_json` has the same data and kernel as this page (so only m, λ changed and
+    /// no eigendecomposition is needed).
+    #[wasm_bindgen(js_name = sameModel)]
+    pub fn same_model(&self, spec_json: &str) -> bool {
+        match serde_json::from_str::<PageSpec>(spec_json) {
+            Ok(s) => s.data == self.spec_data && s.kernel == self.kernel,
+            Err(_) => false,
+        }
+    }
+
+    /// Refit at a new (m, λ) from the cached eigendecomposition: only the scalar root-solve
+    /// for C₀ and α = Qα' run (Theorem 1). On bad input the previous fit is kept.
+    pub fn refit(&mut self, m: f64, lambda: f64) -> Result<JsValue, JsError> {
+        let (outcome, krr, refit_ms) = fit_with_krr(&self.model, m, lambda)?;
+        self.m = m;
+        self.lambda = lambda;
+        self.outcome = outcome;
+        self.krr = krr;
+        self.refit_ms = refit_ms;
+        self.summary()
+    }
+
+    /// The readouts of the current fit.
+    pub fn summary(&self) -> Result<JsValue, JsError> {
+        let best = self.outcome.best_fit();
+        let (kind, message, roots, zero_objective, minimizer) = match &self.outcome {
+            MrlsrOutcome::Theorem1(_) => ("theorem1", None, Vec::new(), None, None),
+            MrlsrOutcome::OutsideTheorem(o) => (
+                "outside",
+                Some(o.message.clone()),
+                o.stationary.iter().map(|s| RootInfo { c: s.fit.c0, kind: s.kind, objective: s.fit.objective, norm_h: s.fit.norm_h }).collect(),
+                Some(o.zero_objective),
+                o.minimizer,
+            ),
+        };
+        let zero_obj = self.model.y().norm_squared() / self.model.n() as f64;
+        to_js(&Summary {
+            n: self.data.n(),
+            d: self.data.d(),
+            kernel: format!("{:?}", self.model.kernel()),
+            eigen_ms: self.eigen_ms,
+            refit_ms: self.refit_ms,
+            m: self.m,
+            lambda: self.lambda,
+            kind,
+            c0: best.map(|f| f.c0),
+            norm_h: best.map(|f| f.norm_h).unwrap_or(0.0),
+            lambda2: best.map(|f| f.lambda2),
+            iterations: best.map(|f| f.iterations).unwrap_or(0),
+            f_residual: best.map(|f| f.f_residual),
+            objective: best.map(|f| f.objective).unwrap_or(zero_obj),
+            krr_norm_h: self.krr.as_ref().map(|k| k.norm_h),
+            message,
+            roots,
+            zero_objective,
+            minimizer,
+            warning: self.model.singularity().map(|s| s.message.clone()),
+            digest: self.data.digest(),
+        })
+    }
+
+    /// Draw the data with the M-RLSR and KRR(λ₂) curves (1-D data), or predicted against true
+    /// targets (more features).
+    #[wasm_bindgen(js_name = drawFit)]
+    pub fn draw_fit(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let root = backend(canvas)?.into_drawing_area();
+        let n = self.model.n();
+        let alpha = self.outcome.best_alpha(n);
+        let mlabel = format!("M-RLSR (m = {:.2}, λ = {:.2e})", self.m, self.lambda);
+        let klabel = match &self.krr {
+            Some(k) => format!("KRR (λ₂ = {:.2e})", k.lambda),
+            None => "KRR (no λ₂: f = 0)".to_string(),
+        };
+        if self.data.d() == 1 {
+            let xs: Vec<f64> = self.data.x.column(0).iter().copied().collect();
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, lo + 1.0) };
+            let grid = curve_grid(lo, hi, CURVE_POINTS).map_err(js_err)?;
+            let fm = self.model.predict(&alpha, &grid).map_err(js_err)?;
+            let fk = match &self.krr {
+                Some(k) => Some(self.model.predict(&k.alpha, &grid).map_err(js_err)?),
+                None => None,
+            };
+            let g: Vec<f64> = grid.column(0).iter().copied().collect();
+            let truth: Option<Vec<f64>> = matches!(self.spec_data, DataSpec::Sine { .. }).then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
+            let mut curves = Vec::new();
+            if let Some(t) = &truth {
+                curves.push(Curve { label: "truth sin(2πx)".into(), values: t, color: plot::DATA_COLOR, dashed: true, width: 1.5 });
+            }
+            if let Some(k) = &fk {
+                curves.push(Curve { label: klabel, values: k.as_slice(), color: plot::KRR_WIDE_COLOR, dashed: false, width: 6.0 });
+            }
+            curves.push(Curve { label: mlabel, values: fm.as_slice(), color: plot::MRLSR_COLOR, dashed: false, width: 2.0 });
+            plot::draw_fit_1d(&root, &xs, self.data.y.as_slice(), &g, &curves, dpr).map_err(js_err)
+        } else {
+            let fitted: DVector<f64> = self.model.gram() * &alpha;
+            let fk = self.krr.as_ref().map(|k| k.fitted.as_slice());
+            plot::draw_pred_vs_true(&root, self.data.y.as_slice(), fitted.as_slice(), fk, (&mlabel, &klabel), dpr).map_err(js_err)
+        }
+    }
+
+    /// Draw F(C) (eq. 6) over a range that holds every positive root, roots marked and the
+    /// minimizer filled.
+    #[wasm_bindgen(js_name = drawF)]
+    pub fn draw_f(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let (lo, hi) = self.model.auto_c_range(self.m, self.lambda).map_err(js_err)?;
+        let samples = self.model.sample_f(self.m, self.lambda, lo, hi, F_SAMPLES).map_err(js_err)?;
+        let minimizer = self.outcome.best_fit().map(|f| f.c0);
+        let root = backend(canvas)?.into_drawing_area();
+        plot::draw_f(&root, &samples, minimizer, dpr).map_err(js_err)
+    }
+
+    /// Fig. 1 on the current data and kernel at the current m (> 1): parts Z₁..Z_parts, λ
+    /// chosen on Z₁ by k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁.
+    /// The folds are reduced to fit small parts (at most 10, at least 2 test samples each).
+    pub fn equivalence(&mut self, parts: usize, folds: usize, seed: u32) -> Result<JsValue, JsError> {
+        let mut cfg = EquivalenceConfig::paper(seed as u64);
+        cfg.m = self.m;
+        cfg.parts = parts;
+        let part_n = self.data.n() / parts.max(1);
+        cfg.folds = folds.min(part_n / 2).max(2);
+        let report = cv::equivalence_experiment(&self.data, &self.kernel, &cfg).map_err(js_err)?;
+        let out = to_js(&report);
+        self.equivalence = Some(report);
+        out
+    }
+
+    /// Draw the last equivalence experiment: bars of ‖f_MRLSR − f_KRR(λ₂)‖_H per part and the
+    /// λ → λ₂ curves.
+    #[wasm_bindgen(js_name = drawEquivalence)]
+    pub fn draw_equivalence(&self, bars: HtmlCanvasElement, curves: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let rep = self.equivalence.as_ref().ok_or_else(|| js_err("run the equivalence experiment first"))?;
+        let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
+        plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr).map_err(js_err)?;
+        plot::draw_lambda_curves(&backend(curves)?.into_drawing_area(), &rep.lambdas, &rep.curves, (rep.lambda, rep.lambda2), dpr).map_err(js_err)
+    }
+}
+
+/// The page's settings of the Table-1 model selection.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SelectionSpec {
+    data: DataSpec,
+    kernel: Kernel,
+    #[serde(default)]
+    config: Option<ModelSelectionConfig>,
+    #[serde(default)]
+    folds: Option<usize>,
+}
+
+/// Progress and, once done, the result of the model selection.
+#[derive(Serialize)]
+struct SelectionState<'a> {
+    done: usize,
+    total: usize,
+    complete: bool,
+    steps_this_call: usize,
+    elapsed_ms: f64,
+    result: Option<&'a ModelSelection>,
+}
+
+/// Table-1 model selection spread over frames ([`ModelSelectionRun`]).
+#[wasm_bindgen]
+pub struct MrlsrSelection {
+    run: ModelSelectionRun,
+    result: Option<ModelSelection>,
+    elapsed_ms: f64,
+}
+
+#[wasm_bindgen]
+impl MrlsrSelection {
+    /// Build the data and start the run with the paper's grids (m 0.1..2.9 by 0.1, 7 λ,
+    /// 25 λ₂, 70/30 split) unless `config` is given; `folds` overrides the 10 folds.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
+        let spec: SelectionSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let data = build_data(&spec.data)?;
+        let mut cfg = spec.config.unwrap_or_else(|| ModelSelectionConfig::paper(1));
+        if let Some(k) = spec.folds {
+            cfg.folds = k;
+        }
+        let run = ModelSelectionRun::new(&data, &spec.kernel, &cfg).map_err(js_err)?;
+        Ok(Self { run, result: None, elapsed_ms: 0.0 })
+    }
+
+    /// Work for at most `budget_ms` (at least one unit), then report the progress; when the
+    /// CV is complete, refit and score on the test part.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let t0 = now_ms();
+        let mut k = 0;
+        while !self.run.is_complete() {
+            self.run.step().map_err(js_err)?;
+            k += 1;
+            if now_ms() - t0 >= budget_ms {
+                break;
+            }
+        }
+        if self.run.is_complete() && self.result.is_none() {
+            self.result = Some(self.run.finish().map_err(js_err)?);
+        }
+        self.elapsed_ms += now_ms() - t0;
+        self.state(k)
+    }
+
+    fn state(&self, k: usize) -> Result<JsValue, JsError> {
+        let p = self.run.progress();
+        to_js(&SelectionState { done: p.done, total: p.total, complete: self.result.is_some(), steps_this_call: k, elapsed_ms: self.elapsed_ms, result: self.result.as_ref() })
+    }
+
+    /// Draw the CV scaled RMSE heatmap over m × λ (partial while running).
+    #[wasm_bindgen(js_name = drawHeatmap)]
+    pub fn draw_heatmap(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let root = backend(canvas)?.into_drawing_area();
+        let grid = match &self.result {
+            Some(r) => Some(r.mrlsr_cv.clone()),
+            None => self.run.partial_grid(0),
+        };
+        match grid {
+            Some(g) => {
+                let bi = g.ms.iter().position(|&m| m == g.best_m);
+                let bj = g.lambdas.iter().position(|&l| l == g.best_lambda);
+                let best = bi.zip(bj);
+                plot::draw_heatmap(&root, &g.ms, &g.lambdas, &g.rmse, best, dpr).map_err(js_err)
+            }
+            None => {
+                root.fill(&WHITE).map_err(js_err)?;
+                root.present().map_err(js_err)
+            }
+        }
+    }
+}
+
+/// Time (ms) to build the model — Gram matrix plus symmetric eigendecomposition — on the
+/// synthetic set of size n (for the browser benchmark; above [`PAGE_MAX_N`] is allowed here).
+#[wasm_bindgen(js_name = benchEigen)]
+pub fn bench_eigen(n: usize, seed: u32) -> Result<f64, JsError> {
+    let data = Friedman1 { n, sigma: 1.0, seed: seed as u64 }.generate().map_err(js_err)?;
+    let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Heuristic };
+    let t0 = now_ms();
+    let model = MrlsrModel::from_dataset(&data, &kernel).map_err(js_err)?;
+    let dt = now_ms() - t0;
+    drop(model);
+    Ok(dt)
+}
+
+/// Mean time (ms) of one m-slider refit (Theorem 1 root-solve + α) on the synthetic set of
+/// size n, over `reps` refits cycling m through 1.2, 1.5, 3 at λ = 1e-3.
+#[wasm_bindgen(js_name = benchRefit)]
+pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
+    let data = Friedman1 { n, sigma: 1.0, seed: seed as u64 }.generate().map_err(js_err)?;
+    let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Heuristic };
+    let model = MrlsrModel::from_dataset(&data, &kernel).map_err(js_err)?;
+    let ms = [1.2, 1.5, 3.0];
+    let reps = reps.max(1);
+    let t0 = now_ms();
+    for r in 0..reps {
+        model.fit_theorem1(ms[r % 3], 1e-3).map_err(js_err)?;
+    }
+    Ok((now_ms() - t0) / reps as f64)
+}

@@ -1,0 +1,164 @@
+//! wasm-bindgen tests of paper B's page exports in headless Chromium: build and fit, refit on
+//! an m change (the cached eigendecomposition), draw into real canvases, refuse bad input.
+//! Run with `wasm-pack test --headless --chrome -- --test web_mrlsr`.
+#![cfg(target_arch = "wasm32")]
+
+use kernel_playground::web::mrlsr::{MrlsrPage, MrlsrSelection};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
+    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
+    c.set_width(w);
+    c.set_height(h);
+    doc.body().expect("body").append_child(&c).expect("append");
+    c
+}
+
+fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
+    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
+    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data").data().0
+}
+
+fn field(v: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(v, &name.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn num(v: &JsValue, name: &str) -> f64 {
+    field(v, name).as_f64().unwrap_or(f64::NAN)
+}
+
+fn sine_spec(m: f64, lambda: f64) -> String {
+    format!(r#"{{"data":{{"kind":"sine","n":60,"sigma":0.2,"seed":3}},"kernel":{{"kind":"gaussian","bandwidth":"heuristic"}},"m":{m},"lambda":{lambda}}}"#)
+}
+
+#[wasm_bindgen_test]
+fn fits_refits_on_m_and_satisfies_the_root_equation() {
+    let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid spec");
+    let s0 = page.summary().map_err(|_| ()).expect("summary");
+    assert_eq!(num(&s0, "n"), 60.0);
+    assert_eq!(field(&s0, "kind").as_string().as_deref(), Some("theorem1"));
+    let c0 = num(&s0, "c0");
+    let norm = num(&s0, "norm_h");
+    // Theorem 1: C₀ = ‖f‖_H^(m−2) at the root (eq. 6 restated).
+    assert!((c0 - norm.powf(1.5 - 2.0)).abs() <= 1e-8 * c0, "C₀ {c0} vs ‖f‖^(m−2) {}", norm.powf(-0.5));
+    // λ₂ = (m/2)·C₀·λ (Proposition 5.1) and KRR(λ₂) has the same RKHS norm (same f on the data).
+    assert!((num(&s0, "lambda2") - 0.75 * c0 * 1e-3).abs() <= 1e-12 * c0);
+    assert!((num(&s0, "krr_norm_h") - norm).abs() <= 1e-7 * norm);
+    let eigen_ms = num(&s0, "eigen_ms");
+    // Refit at m = 3: the eigendecomposition is not redone (its time is unchanged).
+    let s1 = page.refit(3.0, 1e-3).map_err(|_| ()).expect("refit");
+    assert_eq!(num(&s1, "eigen_ms"), eigen_ms);
+    let c1 = num(&s1, "c0");
+    let norm1 = num(&s1, "norm_h");
+    assert!(c1 != c0);
+    assert!((c1 - norm1.powf(1.0)).abs() <= 1e-8 * c1, "m = 3: C₀ = ‖f‖");
+    // m = 2 is KRR: C₀ = 1 and λ₂ = λ.
+    let s2 = page.refit(2.0, 1e-2).map_err(|_| ()).expect("refit");
+    assert_eq!(num(&s2, "c0"), 1.0);
+    assert!((num(&s2, "lambda2") - 1e-2).abs() < 1e-15);
+    // m ≤ 1: outside the theorem, with the core's message.
+    let s3 = page.refit(0.5, 1e-3).map_err(|_| ()).expect("refit");
+    assert_eq!(field(&s3, "kind").as_string().as_deref(), Some("outside"));
+    assert!(field(&s3, "message").as_string().unwrap_or_default().contains("outside Theorem 1"));
+}
+
+#[wasm_bindgen_test]
+fn draws_into_canvases_and_repaints_on_m() {
+    let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid spec");
+    let fit = canvas(480, 300);
+    let fplot = canvas(480, 300);
+    let blank = pixels(&fit);
+    page.draw_fit(fit.clone(), 1.0).map_err(|_| ()).expect("draw fit");
+    page.draw_f(fplot.clone(), 1.0).map_err(|_| ()).expect("draw F");
+    let a = pixels(&fit);
+    let fa = pixels(&fplot);
+    assert_ne!(a, blank, "the fit canvas is painted");
+    page.refit(3.5, 1e-1).map_err(|_| ()).expect("refit");
+    page.draw_fit(fit.clone(), 1.0).map_err(|_| ()).expect("draw fit");
+    page.draw_f(fplot.clone(), 1.0).map_err(|_| ()).expect("draw F");
+    assert_ne!(pixels(&fit), a, "the fitted curve moved");
+    assert_ne!(pixels(&fplot), fa, "F changed");
+    // m < 1 draws F with its roots too.
+    page.refit(0.5, 1e-3).map_err(|_| ()).expect("refit");
+    page.draw_f(fplot.clone(), 1.0).map_err(|_| ()).expect("draw F outside");
+    // 10-D data: predicted against true.
+    let spec = r#"{"data":{"kind":"friedman","n":80,"sigma":1,"seed":2},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.2,"lambda":1e-3}"#;
+    let p10 = MrlsrPage::new(spec).map_err(|_| ()).expect("friedman");
+    let c = canvas(400, 300);
+    let before = pixels(&c);
+    p10.draw_fit(c.clone(), 1.0).map_err(|_| ()).expect("scatter");
+    assert_ne!(pixels(&c), before);
+}
+
+#[wasm_bindgen_test]
+fn equivalence_and_selection_through_the_exports() {
+    let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid spec");
+    let rep = page.equivalence(4, 5, 1).map_err(|_| ()).expect("equivalence");
+    let parts = js_sys::Array::from(&field(&rep, "parts"));
+    assert_eq!(parts.length(), 4);
+    let d1 = num(&parts.get(0), "diff_rkhs");
+    let d2 = num(&parts.get(1), "diff_rkhs");
+    assert!(d1 < 1e-8 && d2 > 1e-6, "Z₁ {d1}, Z₂ {d2}");
+    let (b, c) = (canvas(300, 200), canvas(300, 200));
+    let blank = pixels(&b);
+    page.draw_equivalence(b.clone(), c.clone(), 1.0).map_err(|_| ()).expect("draw");
+    assert_ne!(pixels(&b), blank);
+    let sel_spec = r#"{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
+        "config":{"ms":[0.5,1.5,2.0],"lambdas":[1e-3,1e-1],"lambda2s":[1e-3,1e-1],"folds":3,"train_fraction":0.7,"seed":1}}"#;
+    let mut sel = MrlsrSelection::new(sel_spec).map_err(|_| ()).expect("selection");
+    let mut calls = 0;
+    loop {
+        let st = sel.run_for(0.0).map_err(|_| ()).expect("step");
+        calls += 1;
+        if field(&st, "complete").as_bool() == Some(true) {
+            let r = field(&st, "result");
+            assert!(num(&field(&r, "mrlsr_cv"), "best_rmse") > 0.0);
+            break;
+        }
+        assert!(calls < 100);
+    }
+    // A zero budget still does one unit per call: 3 folds × (1 + 3 + 1) units.
+    assert_eq!(calls, 15);
+    let h = canvas(300, 200);
+    let blank = pixels(&h);
+    sel.draw_heatmap(h.clone(), 1.0).map_err(|_| ()).expect("heatmap");
+    assert_ne!(pixels(&h), blank);
+}
+
+fn err_text(spec: &str) -> String {
+    match MrlsrPage::new(spec) {
+        Ok(_) => String::new(),
+        Err(e) => JsValue::from(e).dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default(),
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_input_is_refused_with_a_message_and_the_page_keeps_its_fit() {
+    assert!(err_text(&sine_spec(1.5, 0.0)).contains('λ'));
+    assert!(err_text(&sine_spec(1.5, -1.0)).contains('λ'));
+    assert!(err_text(&sine_spec(0.0, 1e-3)).contains('m'));
+    assert!(err_text(&sine_spec(-2.0, 1e-3)).contains('m'));
+    let mu0 = r#"{"data":{"kind":"sine","n":30,"sigma":0.2,"seed":1},"kernel":{"kind":"gaussian","bandwidth":{"fixed":0}},"m":1.5,"lambda":1e-3}"#;
+    assert!(!err_text(mu0).is_empty());
+    let big = r#"{"data":{"kind":"friedman","n":5000,"sigma":1,"seed":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":1e-3}"#;
+    assert!(err_text(big).contains("budget"));
+    let zero_y = r#"{"data":{"kind":"csv","text":"x,y\n1,0\n2,0\n3,0\n"},"kernel":{"kind":"linear"},"m":1.5,"lambda":1e-3}"#;
+    assert!(err_text(zero_y).contains("every target is 0"));
+    // Duplicate inputs: a singular K proceeds with a warning.
+    let dup = r#"{"data":{"kind":"csv","text":"x,y\n1,1\n1,2\n2,3\n3,1\n"},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3}"#;
+    let p = MrlsrPage::new(dup).map_err(|_| ()).expect("singular K proceeds");
+    let s = p.summary().map_err(|_| ()).expect("summary");
+    assert!(field(&s, "warning").as_string().is_some(), "singular K warns");
+    // A refit with a bad λ or m fails and keeps the previous fit.
+    let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid");
+    let c0 = num(&page.summary().map_err(|_| ()).expect("s"), "c0");
+    assert!(page.refit(1.5, -1.0).is_err());
+    assert!(page.refit(0.0, 1e-3).is_err());
+    assert!(page.refit(f64::NAN, 1e-3).is_err());
+    assert_eq!(num(&page.summary().map_err(|_| ()).expect("s"), "c0"), c0);
+}
