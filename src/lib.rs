@@ -14,6 +14,7 @@ pub mod kernels;
 pub mod losses;
 pub mod lp;
 pub mod plot;
+pub mod plot_dinuzzo;
 pub mod rng;
 pub mod solvers;
 
