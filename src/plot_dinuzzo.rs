@@ -163,6 +163,17 @@ pub fn contour_segments(field: &Field, level: f64) -> Vec<((f64, f64), (f64, f64
     out
 }
 
+/// A tick label with as many decimals as the axis span needs.
+fn tick(v: f64, span: f64) -> String {
+    if span >= 20.0 {
+        format!("{v:.0}")
+    } else if span >= 2.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
 fn font(s: f64) -> TextStyle<'static> {
     ("sans-serif", 12.0 * s).into_font().into()
 }
@@ -375,6 +386,7 @@ pub fn draw_log_series<DB: DrawingBackend>(
     let xmax = logged.iter().flatten().map(|p| p.0).fold(1.0f64, f64::max);
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
+        .margin_right((22.0 * s) as i32)
         .x_label_area_size((34.0 * s) as i32)
         .y_label_area_size((46.0 * s) as i32)
         .build_cartesian_2d(0f64..xmax, lo..hi)?;
@@ -461,7 +473,7 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         .x_labels(6)
         .y_labels(6)
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
-        .y_label_formatter(&|v: &f64| format!("{v:.2}"))
+        .y_label_formatter(&move |v: &f64| tick(*v, hi - lo))
         .label_style(font(s))
         .axis_desc_style(font(s))
         .light_line_style(RGBColor(238, 238, 238))
@@ -501,7 +513,7 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         .x_labels(5)
         .y_labels(6)
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .y_label_formatter(&|v: &f64| format!("{v:.2}"))
+        .y_label_formatter(&move |v: &f64| tick(*v, ehi - elo))
         .label_style(font(s))
         .axis_desc_style(font(0.9 * s))
         .light_line_style(RGBColor(238, 238, 238))

@@ -511,7 +511,7 @@ impl DinuzzoPlayground {
             return Ok(());
         }
         if self.map.is_none() {
-            let side = if b.problem.n() <= 1000 { 64 } else { 48 };
+            let side = if b.problem.n() <= 600 { 80 } else if b.problem.n() <= 1200 { 64 } else { 48 };
             let g = datasets_2d::grid(xr.0, xr.1, yr.0, yr.1, side, side).map_err(js_err)?;
             self.map = Some((b.problem.decision_map(g, MAP_CACHE).map_err(js_err)?, side, side));
         }
