@@ -223,12 +223,14 @@ test('bad values show a message in #error and the page recovers', async () => {
 });
 
 // Timings, not a test of correctness: DINUZZO_BENCH=1 node --test dinuzzo.test.mjs prints the
-// browser's sweeps-to-δ table for benches/dinuzzo.rs's workloads (www/bench-dinuzzo.html).
+// browser's sweeps-to-δ table for benches/dinuzzo.rs's workloads (www/bench-dinuzzo.html);
+// DINUZZO_BENCH=losses the table per loss at n = 200.
 test('browser timings of paper C (DINUZZO_BENCH=1)', { skip: !process.env.DINUZZO_BENCH, timeout: 3600000 }, async () => {
   const ctx = await b.newContext();
   const page = await ctx.newPage();
   const sizes = process.env.DINUZZO_BENCH_N || '500,2000';
-  await page.goto(`${server.url}bench-dinuzzo.html#n=${sizes}`);
+  const mode = process.env.DINUZZO_BENCH === 'losses' ? 'losses' : `n=${sizes}`;
+  await page.goto(`${server.url}bench-dinuzzo.html#${mode}`);
   await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 3600000 });
   const web = JSON.parse(await page.locator('#out').innerText());
   console.log(`wasm init ${web.init_ms.toFixed(0)} ms`);
