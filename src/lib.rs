@@ -17,6 +17,7 @@ pub mod lp;
 pub mod margin;
 pub mod plot;
 pub mod plot_mrlsr;
+pub mod plot_dinuzzo;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

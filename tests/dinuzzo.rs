@@ -839,3 +839,35 @@ fn dinuzzo_solver_race_and_seeds() {
     assert_eq!(run(1, 3), run(1, 3));
     assert!(max_abs_diff(&run(1, 3), &run(2, 3)) > 1e-9);
 }
+
+/// The heatmap's decision map equals `predict` (which forms the whole cross kernel), cached or
+/// evaluated over the support vectors only.
+#[test]
+fn decision_map_matches_predict() {
+    let (x, y) = blobs(40, 3, 0.1);
+    let p = RegularizationProblem::new(&x, &y, &gaussian(0.7), Loss::Hinge, 0.5, Representation::Gram).unwrap();
+    let mut s = run_cd(&p, IndexRule::Cyclic, 1e-9, 5000);
+    assert_eq!(s.run(), StopReason::Converged);
+    let c = s.c().clone();
+    assert!(c.iter().any(|v| *v == 0.0), "hinge should leave some c_i = 0");
+    let g = grid(-3.0, 3.0, -2.0, 2.0, 13, 11).unwrap();
+    let want = p.predict(&c, &g).unwrap();
+    // Independent: the kernel sum written out.
+    for r in [0, 17, 142] {
+        let mut f = 0.0;
+        for i in 0..40 {
+            let d2 = (g[(r, 0)] - x[(i, 0)]).powi(2) + (g[(r, 1)] - x[(i, 1)]).powi(2);
+            f += c[i] * (-d2 / 0.7).exp();
+        }
+        assert!((f - want[r]).abs() < 1e-10);
+    }
+    for limit in [usize::MAX, 0] {
+        let m = p.decision_map(g.clone(), limit).unwrap();
+        assert_eq!(m.is_cached(), limit > 0);
+        let got = m.evaluate(&p, &c).unwrap();
+        assert!(max_abs_diff(&got, &want) < 1e-10);
+        assert!(m.evaluate(&p, &DVector::zeros(3)).is_err());
+    }
+    let from_gram = RegularizationProblem::from_gram(p.dense_gram(), &y, Loss::Hinge, 0.5).unwrap();
+    assert!(from_gram.decision_map(g, 10).is_err());
+}

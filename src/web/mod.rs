@@ -1,6 +1,7 @@
 //! The thin wasm shell: translates between the page and the core. No mathematics here.
 
 pub mod mrlsr;
+pub mod dinuzzo;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;

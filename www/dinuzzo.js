@@ -1,0 +1,392 @@
+// Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
+// per-frame time budget; the wasm module draws. No mathematics here.
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, writeHash, bumpRunId } from './common.js';
+
+const FRAME_BUDGET_MS = 12;
+const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
+let pg = null;
+let playing = true;
+let spec = null;
+let mapCost = 0; // ms of the last map draw, to throttle it on large data
+let lastMap = 0;
+
+// ---- spec <-> controls -------------------------------------------------------------------
+
+function lossFromControls() {
+  const kind = $('loss').value;
+  return kind === 'eps_insensitive' ? { kind, eps: readNumber('eps', 'ε') } : { kind };
+}
+
+function kernelFromControls() {
+  const kind = $('kernel').value;
+  if (kind === 'gaussian') return { kind, bandwidth: { fixed: readNumber('mu', 'μ') } };
+  if (kind === 'polynomial') {
+    const degree = readNumber('degree', 'degree');
+    if (!Number.isInteger(degree) || degree < 1) throw new Error(`degree: must be a whole number ≥ 1 (got ${degree})`);
+    return { kind, degree, offset: readNumber('offset', 'offset') };
+  }
+  return { kind: 'linear' };
+}
+
+function shapeFromControls() {
+  const kind = $('shape').value;
+  if (kind === 'blobs') return { kind, margin: readNumber('margin', 'margin'), spread: 0.5 };
+  if (kind === 'circles') return { kind, noise: readNumber('noise', 'noise'), factor: 0.5 };
+  return { kind, noise: readNumber('noise', 'noise') };
+}
+
+function count(id, label) {
+  const v = readNumber(id, label);
+  if (!Number.isInteger(v) || v < 0) throw new Error(`${label}: must be a whole number ≥ 0 (got ${v})`);
+  return v;
+}
+
+function dataFromControls() {
+  const kind = $('data-kind').value;
+  if (kind === 'classification') {
+    return { kind, shape: shapeFromControls(), n: count('n', 'n'), label_noise: readNumber('label-noise', 'label noise'), seed: count('seed', 'seed') };
+  }
+  if (kind === 'regression') {
+    return { kind, n: count('n', 'n'), noise: readNumber('rnoise', 'noise σ'), outliers: readNumber('outliers', 'outliers'), seed: count('seed', 'seed') };
+  }
+  // Points: keep the list the clicks built (or start from the data on screen).
+  if (spec.data.kind === 'points') return structuredClone(spec.data);
+  return { kind: 'points', points: currentPoints(), view: pg ? Array.from(pg.view()) : [-2, 2, -2, 2] };
+}
+
+function methodFromControls() {
+  const tol = readNumber('tol', 'δ');
+  if ($('algorithm').value === 'fixed_point') {
+    const r = $('alpha-rule').value;
+    const step = r === 'fixed' ? { kind: 'fixed', value: readNumber('alpha', 'α') } : { kind: r };
+    return { kind: 'fixed_point', step, tol, max_sweeps: 20000 };
+  }
+  return { kind: 'coordinate', rule: $('rule').value, seed: 1, tol, max_sweeps: 20000 };
+}
+
+function specFromControls() {
+  return {
+    data: dataFromControls(),
+    loss: lossFromControls(),
+    lambda: readNumber('lambda', 'λ'),
+    kernel: kernelFromControls(),
+    method: methodFromControls(),
+    race: $('race').checked,
+  };
+}
+
+function controlsFromSpec(s) {
+  const d = s.data;
+  $('data-kind').value = d.kind;
+  if (d.kind === 'classification') {
+    $('shape').value = d.shape.kind;
+    if (d.shape.margin !== undefined) $('margin').value = d.shape.margin;
+    if (d.shape.noise !== undefined) $('noise').value = d.shape.noise;
+    $('label-noise').value = d.label_noise;
+  }
+  if (d.kind === 'regression') {
+    $('rnoise').value = d.noise;
+    $('outliers').value = d.outliers;
+  }
+  if (d.n !== undefined) $('n').value = d.n;
+  if (d.seed !== undefined) $('seed').value = d.seed;
+  $('loss').value = s.loss.kind;
+  if (s.loss.eps !== undefined) $('eps').value = s.loss.eps;
+  $('lambda').value = s.lambda;
+  $('kernel').value = s.kernel.kind;
+  if (s.kernel.kind === 'gaussian' && s.kernel.bandwidth && s.kernel.bandwidth.fixed !== undefined) $('mu').value = s.kernel.bandwidth.fixed;
+  if (s.kernel.kind === 'polynomial') {
+    $('degree').value = s.kernel.degree;
+    $('offset').value = s.kernel.offset;
+  }
+  const m = s.method;
+  $('algorithm').value = m.kind;
+  $('tol').value = m.tol;
+  if (m.kind === 'fixed_point') {
+    $('alpha-rule').value = m.step.kind;
+    if (m.step.kind === 'fixed') $('alpha').value = m.step.value;
+  } else {
+    $('rule').value = m.rule;
+  }
+  $('race').checked = !!s.race;
+  showRelevant();
+}
+
+/** Show only the controls that apply to the current choices. */
+function showRelevant() {
+  const kind = $('data-kind').value;
+  const shape = $('shape').value;
+  const show = (sel, on) => document.querySelectorAll(sel).forEach((e) => { e.hidden = !on; });
+  show('.only-classification', kind === 'classification');
+  show('.only-regression', kind === 'regression');
+  show('.only-generated', kind !== 'points');
+  show('.only-blobs', shape === 'blobs');
+  show('.only-jitter', shape !== 'blobs');
+  show('.only-svr', $('loss').value === 'eps_insensitive');
+  show('.only-gaussian', $('kernel').value === 'gaussian');
+  show('.only-poly', $('kernel').value === 'polynomial');
+  show('.only-fp', $('algorithm').value === 'fixed_point');
+  show('.only-cd', $('algorithm').value === 'coordinate');
+  show('.only-fixed-alpha', $('alpha-rule').value === 'fixed');
+}
+
+function currentPoints() {
+  const flat = pg ? Array.from(pg.points()) : [];
+  const out = [];
+  for (let i = 0; i + 2 < flat.length; i += 3) out.push([flat[i], flat[i + 1], flat[i + 2]]);
+  return out;
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+
+function drawMap(force) {
+  const now = performance.now();
+  if (!force && now - lastMap < 3 * mapCost) return;
+  const c = $('map');
+  pg.drawMap(c, sizeCanvas(c));
+  lastMap = performance.now();
+  mapCost = lastMap - now;
+  document.body.dataset.mapDraws = String(Number(document.body.dataset.mapDraws || 0) + 1);
+}
+
+function draw(all) {
+  if (!pg) return;
+  try {
+    drawMap(all);
+    const conv = $('conv');
+    pg.drawConvergence(conv, sizeCanvas(conv));
+    if (all) {
+      const t5 = $('theorem5');
+      pg.drawTheorem5(t5, sizeCanvas(t5));
+    }
+  } catch (e) {
+    showError(`drawing failed: ${e.message ?? e}`);
+  }
+}
+
+function showSummary(s) {
+  const set = (id, v) => { $(id).textContent = v; };
+  set('r-method', s.race.length ? `${s.method} (racing 4)` : s.method);
+  set('r-sweep', s.empty ? '–' : s.sweep);
+  set('r-objective', s.empty ? '–' : fmt(s.objective, 8));
+  set('r-gap', s.empty ? '–' : fmt(s.gap));
+  set('r-residual', s.empty ? '–' : fmt(s.residual));
+  set('r-maxh', s.empty || s.sweep === 0 ? '–' : fmt(s.max_h));
+  set('r-skipped', s.empty ? '–' : s.skipped);
+  set('r-support', s.empty ? '–' : `${s.support} of ${s.n}`);
+  set('r-alpha', s.alpha == null ? 'α_i = 1/k_ii' : `${fmt(s.alpha)} (${fmt(s.alpha_limit)})`);
+  set('r-status', s.status.replace('_', ' '));
+  set('r-time', s.sweep > 0 ? fmt(s.elapsed_ms / s.sweep, 2) : '–');
+  document.body.dataset.status = s.status;
+  document.body.dataset.sweep = String(s.sweep);
+  // Messages from the solver: divergence, α above 2/‖K‖₂, dropped rows.
+  const notes = [];
+  if (s.message) notes.push(s.message);
+  for (const w of s.warnings) notes.push(w);
+  if (s.empty) notes.push('No data: click the map to add points (shift-click for class −1).');
+  const box = $('notice');
+  box.textContent = notes.join(' · ');
+  box.hidden = notes.length === 0;
+  box.classList.toggle('diverged', s.status === 'diverged' || s.status === 'non_finite');
+  // The race table.
+  const tbl = $('race-table');
+  tbl.hidden = s.race.length === 0;
+  if (s.race.length) {
+    const body = tbl.querySelector('tbody');
+    body.innerHTML = '';
+    s.race.forEach((r, i) => {
+      const tr = document.createElement('tr');
+      tr.innerHTML = `<td><span class="swatch" style="background:${RACE_COLORS[i]}"></span>${r.name}</td><td>${r.sweep}</td><td>${fmt(r.gap, 2)}</td><td>${r.status.replace('_', ' ')}</td>`;
+      body.appendChild(tr);
+    });
+  }
+  $('map-caption').innerHTML = s.regression
+    ? 'Regression curve f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x) (blue) with its ε-tube for SVR; dashed grey: the noiseless curve; ringed points have c<sub>i</sub> ≠ 0.'
+    : 'Decision function f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x): red f &gt; 0, blue f &lt; 0; black line f = 0, grey lines f = ±1; ringed points are support vectors (c<sub>i</sub> ≠ 0).';
+  $('conv-caption').textContent = s.race.length
+    ? 'Race: the duality gap of each solver against the sweep (log scale); dotted: δ.'
+    : 'Duality gap, residual, max|h| and objective against the sweep (log scale); dotted: δ.';
+}
+
+function setPlaying(on) {
+  playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
+}
+
+// ---- actions -----------------------------------------------------------------------------
+
+function restarted() {
+  bumpRunId();
+  setPlaying(true);
+  writeHash(pg.specJson());
+  showSummary(pg.summary());
+  draw(true);
+}
+
+/** Build a new run from a spec; on error show it and keep the old run. */
+function applySpec(next) {
+  try {
+    if (pg) pg.update(JSON.stringify(next));
+    else pg = new DinuzzoPlayground(JSON.stringify(next));
+  } catch (e) {
+    showError(e.message ?? String(e));
+    return false;
+  }
+  spec = next;
+  clearError();
+  restarted();
+  return true;
+}
+
+function apply() {
+  showRelevant();
+  let next;
+  try {
+    next = specFromControls();
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  applySpec(next);
+}
+
+function onMapClick(ev) {
+  if (!pg || spec.data.kind === 'regression') return;
+  const c = $('map');
+  const sx = c.width / c.clientWidth;
+  const sy = c.height / c.clientHeight;
+  const xy = Array.from(pg.toData(ev.offsetX * sx, ev.offsetY * sy));
+  if (xy.length !== 2) return;
+  const label = ev.shiftKey ? -1 : 1;
+  const data = spec.data.kind === 'points'
+    ? structuredClone(spec.data)
+    : { kind: 'points', points: currentPoints(), view: Array.from(pg.view()) };
+  data.points.push([xy[0], xy[1], label]);
+  let next;
+  try {
+    next = { ...specFromControls(), data };
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  if (applySpec(next)) $('data-kind').value = 'points';
+  showRelevant();
+  document.body.dataset.points = String(data.points.length);
+}
+
+function frame() {
+  if (pg && playing) {
+    try {
+      const s = pg.runFor(FRAME_BUDGET_MS);
+      if (s.steps_this_call > 0 || s.race.length) draw(false);
+      showSummary(s);
+      if (!pg.running()) {
+        setPlaying(false);
+        draw(false);
+        drawMap(true);
+      }
+    } catch (e) {
+      showError(e.message ?? String(e));
+      setPlaying(false);
+    }
+  }
+  requestAnimationFrame(frame);
+}
+
+function wire() {
+  const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'lambda', 'mu', 'degree', 'offset', 'alpha', 'tol'];
+  for (const id of inputs) $(id).addEventListener('change', apply);
+  for (const id of ['shape', 'loss', 'kernel', 'algorithm', 'alpha-rule', 'rule', 'race']) $(id).addEventListener('change', apply);
+  $('data-kind').addEventListener('change', () => {
+    // Regression data need a regression loss; switch once so the first picture is not an error.
+    if ($('data-kind').value === 'regression' && ['hinge', 'squared_hinge', 'logistic'].includes($('loss').value)) $('loss').value = 'eps_insensitive';
+    if ($('data-kind').value !== 'regression' && ['square', 'absolute', 'eps_insensitive'].includes($('loss').value) && spec.data.kind === 'regression') $('loss').value = 'hinge';
+    apply();
+  });
+  $('clear').addEventListener('click', () => {
+    if (!pg) return;
+    const view = spec.data.kind === 'regression' ? [-2, 2, -2, 2] : Array.from(pg.view());
+    let next;
+    try {
+      next = { ...specFromControls(), data: { kind: 'points', points: [], view } };
+    } catch (e) {
+      showError(e.message);
+      return;
+    }
+    if (spec.data.kind === 'regression' && ['square', 'absolute', 'eps_insensitive'].includes(next.loss.kind)) {
+      $('loss').value = 'hinge';
+      next.loss = { kind: 'hinge' };
+    }
+    if (applySpec(next)) $('data-kind').value = 'points';
+    showRelevant();
+    document.body.dataset.points = '0';
+  });
+  $('map').addEventListener('click', onMapClick);
+  $('play').addEventListener('click', () => {
+    if (!pg) return;
+    if (!playing && !pg.running()) {
+      pg.reset();
+      bumpRunId();
+    }
+    setPlaying(!playing);
+  });
+  $('step').addEventListener('click', () => {
+    if (!pg) return;
+    setPlaying(false);
+    try {
+      showSummary(pg.step());
+      draw(false);
+      drawMap(true);
+    } catch (e) {
+      showError(e.message ?? String(e));
+    }
+  });
+  $('reset').addEventListener('click', () => {
+    if (!pg) return;
+    try {
+      pg.reset();
+    } catch (e) {
+      showError(e.message ?? String(e));
+      return;
+    }
+    bumpRunId();
+    showSummary(pg.summary());
+    draw(true);
+  });
+  $('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+    } catch {
+      showError('Copying is not allowed here; copy the address bar instead.');
+    }
+  });
+  window.addEventListener('resize', () => draw(true));
+}
+
+async function main() {
+  await init();
+  spec = JSON.parse(dinuzzoDefaultSpec());
+  let fromHash = null;
+  try {
+    fromHash = specFromHash();
+  } catch (e) {
+    showError(`The link's experiment could not be read (${e.message}); showing the default experiment.`);
+  }
+  if (fromHash) {
+    try {
+      pg = new DinuzzoPlayground(JSON.stringify(fromHash));
+      spec = fromHash;
+    } catch (e) {
+      showError(`The link's experiment is not valid: ${e.message ?? e}. Showing the default experiment.`);
+    }
+  }
+  if (!pg) pg = new DinuzzoPlayground(JSON.stringify(spec));
+  controlsFromSpec(spec);
+  wire();
+  restarted();
+  document.body.dataset.ready = '1';
+  requestAnimationFrame(frame);
+}
+
+main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));
