@@ -15,6 +15,7 @@ pub mod losses;
 pub mod lp;
 pub mod margin;
 pub mod plot;
+pub mod plot_perceptron;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

@@ -1,5 +1,7 @@
 //! The thin wasm shell: translates between the page and the core. No mathematics here.
 
+pub mod perceptron;
+
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
