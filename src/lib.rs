@@ -18,6 +18,7 @@ pub mod margin;
 pub mod plot;
 pub mod plot_mrlsr;
 pub mod plot_dinuzzo;
+pub mod plot_perceptron;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

@@ -2,6 +2,7 @@
 
 pub mod mrlsr;
 pub mod dinuzzo;
+pub mod perceptron;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;

@@ -16,6 +16,7 @@
 
 pub mod algorithms;
 pub mod bounds;
+pub mod session;
 
 use std::sync::Arc;
 
@@ -114,7 +115,7 @@ impl PerceptronProblem {
         if y.iter().all(|&v| v == y[0]) {
             return Err(bad(
                 "labels",
-                "all points have the same label: there is nothing to separate (add a point of the other class)",
+                "all labels are equal (every point has the same label): there is nothing to separate (add a point of the other class)",
             ));
         }
         Ok(())

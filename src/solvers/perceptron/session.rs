@@ -1,0 +1,613 @@
+//! A paper-D experiment as the page runs it (pure core, no browser): a JSON spec (2-D data,
+//! kernel, algorithm, iteration cap) validated into a [`Session`] holding the problem, its
+//! margin ρ_K with the certified bracket (`crate::margin`), the running algorithm and its trace;
+//! plus a [`Race`] that steps every algorithm of paper D on the same data.
+
+use std::sync::Arc;
+
+use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
+
+use super::bounds;
+use super::{start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
+use crate::datasets_2d::{from_points, Classification2d};
+use crate::error::{KpError, Result};
+use crate::kernels::{Kernel, ResolvedKernel};
+use crate::margin::{margin, Margin, MarginOptions, Separability};
+
+/// Where the 2-D points come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// A seeded generated set (blobs with a margin / overlap knob, moons, circles, XOR).
+    Generated { set: Classification2d },
+    /// Points placed by the user: `[x₁, x₂, label ±1]`.
+    Points { points: Vec<[f64; 3]> },
+}
+
+/// The page's experiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerceptronSpec {
+    pub data: DataSpec,
+    pub kernel: Kernel,
+    pub algorithm: PerceptronAlgorithm,
+    /// Iteration cap (1 ..= 10⁷).
+    #[serde(default = "default_max_iter")]
+    pub max_iter: usize,
+}
+
+fn default_max_iter() -> usize {
+    100_000
+}
+
+impl Default for PerceptronSpec {
+    fn default() -> Self {
+        Self {
+            data: DataSpec::Generated {
+                set: Classification2d {
+                    shape: crate::datasets_2d::Shape2d::Blobs { margin: 0.5, spread: 0.5 },
+                    n: 60,
+                    label_noise: 0.0,
+                    seed: 1,
+                },
+            },
+            kernel: Kernel::Linear,
+            algorithm: PerceptronAlgorithm::Snkp,
+            max_iter: default_max_iter(),
+        }
+    }
+}
+
+impl PerceptronSpec {
+    /// Parse JSON with the failing field named.
+    pub fn from_json(s: &str) -> Result<Self> {
+        let de = &mut serde_json::Deserializer::from_str(s);
+        serde_path_to_error::deserialize(de)
+            .map_err(|e| KpError::Parameter { name: "spec", reason: format!("{} (at {})", e.inner(), e.path()) })
+    }
+
+    /// JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Margin computation effort for the page (a bracket, not 1e-6 accuracy, is what it shows).
+pub fn page_margin_options() -> MarginOptions {
+    MarginOptions { rel_tol: 1e-3, zero_tol: 1e-6, max_iter: 20_000, search_iter: 500 }
+}
+
+/// A theoretical iteration bound drawn as a reference line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BoundLine {
+    /// Formula, e.g. "1/ρ²".
+    pub label: String,
+    /// Iterations.
+    pub iterations: f64,
+    /// Whether it applies to the selected algorithm.
+    pub current: bool,
+}
+
+/// The reference bounds for data of margin bracket `m` (separable: `1/ρ²`, `2√(2 log n)/ρ`,
+/// `2√(2n)/ρ` with the certified lower end ρ ≥ `m.lower` so the lines are safe; inseparable:
+/// the certificate bounds `1/ε²` (NVN) and Lemma 9's for SNKPVN).
+pub fn reference_bounds(algorithm: &PerceptronAlgorithm, n: usize, m: &Margin, q0_norm_g: f64) -> Vec<BoundLine> {
+    let mut out = Vec::new();
+    if m.separability == Separability::Separable && m.lower > 0.0 {
+        let r = m.lower;
+        let cur = |a: bool| a;
+        out.push(BoundLine {
+            label: "1/ρ² (Perceptron, NKP)".into(),
+            iterations: bounds::perceptron_bound(r),
+            current: cur(matches!(algorithm, PerceptronAlgorithm::Perceptron | PerceptronAlgorithm::Nkp)),
+        });
+        out.push(BoundLine {
+            label: "2√(2 log n)/ρ (SNKP)".into(),
+            iterations: bounds::snkp_bound(n, r),
+            current: matches!(algorithm, PerceptronAlgorithm::Snkp),
+        });
+        out.push(BoundLine {
+            label: "2√(2n)/ρ (SNKPVN)".into(),
+            iterations: bounds::snkpvn_bound(n, r),
+            current: matches!(algorithm, PerceptronAlgorithm::Snkpvn { .. }),
+        });
+        if let (PerceptronAlgorithm::Isnkpvn { .. }, Some(b)) = (algorithm, bounds::separator_bound(algorithm, n, r, q0_norm_g)) {
+            out.push(BoundLine { label: "ISNKPVN phases × (2√(2n)/ρ + 1)".into(), iterations: b, current: true });
+        }
+    } else {
+        let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
+        if let Some(b) = bounds::certificate_bound(algorithm, n, q0_norm_g, rho_abs) {
+            let label = match algorithm {
+                PerceptronAlgorithm::Nvn { .. } => "1/ε² (NVN certificate)",
+                _ => "2√(2n)/δ·min{1, ‖q‖_G/|ρ|} (SNKPVN certificate)",
+            };
+            out.push(BoundLine { label: label.into(), iterations: b, current: true });
+        }
+    }
+    out.retain(|b| b.iterations.is_finite() && b.iterations > 0.0);
+    out
+}
+
+/// The page's view box `[x_min, x_max, y_min, y_max]` around the points and the origin
+/// (padded, at least `[−1.5, 1.5]²` for hand-made sets so clicks have room).
+pub fn view_box(x: &DMatrix<f64>, hand_made: bool) -> [f64; 4] {
+    let (mut x0, mut x1, mut y0, mut y1) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for r in x.row_iter() {
+        x0 = x0.min(r[0]);
+        x1 = x1.max(r[0]);
+        y0 = y0.min(r[1]);
+        y1 = y1.max(r[1]);
+    }
+    let pad = 0.12 * (x1 - x0).max(y1 - y0).max(1e-6);
+    let (mut a, mut b, mut c, mut d) = (x0 - pad, x1 + pad, y0 - pad, y1 + pad);
+    if hand_made {
+        a = a.min(-1.5);
+        b = b.max(1.5);
+        c = c.min(-1.5);
+        d = d.max(1.5);
+    }
+    [a, b, c, d]
+}
+
+/// One validated experiment and its running algorithm.
+pub struct Session {
+    pub spec: PerceptronSpec,
+    pub problem: Arc<PerceptronProblem>,
+    pub margin: Margin,
+    /// `‖1/n‖_G` (ISNKPVN's q₀).
+    pub q0_norm_g: f64,
+    pub view: [f64; 4],
+    state: Box<dyn KernelPerceptron>,
+    trace: Vec<PerceptronRecord>,
+}
+
+/// The 2-D points and labels of a data spec.
+pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
+    let ds = match data {
+        DataSpec::Generated { set } => set.generate()?,
+        DataSpec::Points { points } => {
+            if points.len() < 2 {
+                return Err(KpError::Parameter {
+                    name: "points",
+                    reason: format!("at least 2 points are needed (got {}): click on the plot to add some", points.len()),
+                });
+            }
+            let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
+            from_points(&pts)?
+        }
+    };
+    Ok((ds.x, ds.y.iter().copied().collect()))
+}
+
+impl Session {
+    /// Validate the spec, build G, compute ρ_K and start the algorithm at its first iterate.
+    pub fn new(spec: PerceptronSpec) -> Result<Self> {
+        if spec.max_iter == 0 || spec.max_iter > 10_000_000 {
+            return Err(KpError::Parameter { name: "max_iter", reason: format!("between 1 and 10 000 000 (got {})", spec.max_iter) });
+        }
+        spec.algorithm.validate()?;
+        let (x, y) = build_points(&spec.data)?;
+        let problem = Arc::new(PerceptronProblem::new(&x, &y, &spec.kernel)?);
+        let margin = margin(problem.gram(), &page_margin_options())?;
+        let n = problem.n();
+        let q0 = nalgebra::DVector::from_element(n, 1.0 / n as f64);
+        let q0_norm_g = problem.norm_g(&q0);
+        let view = view_box(&x, matches!(spec.data, DataSpec::Points { .. }));
+        let state = start(problem.clone(), spec.algorithm)?;
+        let trace = vec![state.record()];
+        Ok(Self { spec, problem, margin, q0_norm_g, view, state, trace })
+    }
+
+    /// Restart the algorithm on the same data (with possibly another algorithm / cap).
+    pub fn restart(&mut self, algorithm: PerceptronAlgorithm, max_iter: usize) -> Result<()> {
+        if max_iter == 0 || max_iter > 10_000_000 {
+            return Err(KpError::Parameter { name: "max_iter", reason: format!("between 1 and 10 000 000 (got {max_iter})") });
+        }
+        let state = start(self.problem.clone(), algorithm)?;
+        self.spec.algorithm = algorithm;
+        self.spec.max_iter = max_iter;
+        self.trace = vec![state.record()];
+        self.state = state;
+        Ok(())
+    }
+
+    /// Whether the run has ended (halted, or at the cap).
+    pub fn finished(&self) -> bool {
+        self.state.halted().is_some() || self.state.record().iter >= self.spec.max_iter
+    }
+
+    /// One iteration (no-op once finished); returns whether one was done.
+    pub fn step(&mut self) -> bool {
+        if self.finished() {
+            return false;
+        }
+        let r = self.state.step();
+        self.trace.push(r);
+        true
+    }
+
+    /// Iterate until finished or `budget_ms` elapsed (at least one iteration); returns how many.
+    pub fn run_for(&mut self, budget_ms: f64) -> usize {
+        let t0 = web_time::Instant::now();
+        let mut k = 0;
+        while self.step() {
+            k += 1;
+            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                break;
+            }
+        }
+        k
+    }
+
+    /// Current record.
+    pub fn record(&self) -> PerceptronRecord {
+        self.state.record()
+    }
+
+    /// Halting reason.
+    pub fn halted(&self) -> Option<Halt> {
+        self.state.halted()
+    }
+
+    /// The trace (iteration 0 first).
+    pub fn trace(&self) -> &[PerceptronRecord] {
+        &self.trace
+    }
+
+    /// Current α.
+    pub fn alpha(&self) -> Vec<f64> {
+        self.state.alpha().iter().copied().collect()
+    }
+
+    /// Current p (certificate weights), where the algorithm has one.
+    pub fn p(&self) -> Option<Vec<f64>> {
+        self.state.p().map(|p| p.iter().copied().collect())
+    }
+
+    /// The verified outcome once finished.
+    pub fn outcome(&self) -> Result<Option<Outcome>> {
+        if !self.finished() {
+            return Ok(None);
+        }
+        Outcome::of(self.state.as_ref(), &self.problem).map(Some)
+    }
+
+    /// Reference iteration bounds for this data and algorithm.
+    pub fn bounds(&self) -> Vec<BoundLine> {
+        reference_bounds(&self.spec.algorithm, self.problem.n(), &self.margin, self.q0_norm_g)
+    }
+
+    /// The decision function `f = Σ α_i y_i K(x_i,·)/√K_ii` of the current α on an `nx × ny`
+    /// grid over `view` (row-major, y increasing). Linear kernel: `f(x) = wᵀx` with
+    /// `w = Σ α_i y_i x_i/‖x_i‖`, O(n + grid).
+    pub fn decision_grid(&self, view: [f64; 4], nx: usize, ny: usize) -> Result<Vec<f64>> {
+        let [a, b, c, d] = view;
+        let g = crate::datasets_2d::grid(a, b, c, d, nx, ny)?;
+        let alpha = self.alpha();
+        if self.problem.kernel() == ResolvedKernel::Linear {
+            if let Some(w) = self.problem.linear_combination(&alpha) {
+                return Ok((&g * w).iter().copied().collect());
+            }
+        }
+        Ok(self.problem.decision_function(&alpha, &g)?.iter().copied().collect())
+    }
+
+    /// For the linear kernel, `Σ p_i y_i x_i/‖x_i‖` (norm `‖p‖_G`).
+    pub fn combination(&self) -> Option<[f64; 2]> {
+        let p = self.p()?;
+        let w = self.problem.linear_combination(&p)?;
+        (w.len() == 2).then(|| [w[0], w[1]])
+    }
+}
+
+/// One racer's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RaceEntry {
+    pub name: String,
+    pub iterations: usize,
+    /// "separator", "certificate", "cap", "running" or "failed".
+    pub outcome: String,
+    /// Whether the independent check passed.
+    pub verified: bool,
+    /// The paper's bound for this algorithm on this data (if any).
+    pub bound: Option<f64>,
+    /// Milliseconds of stepping.
+    pub ms: f64,
+}
+
+/// Every algorithm of paper D on the same problem, stepped round-robin.
+pub struct Race {
+    problem: Arc<PerceptronProblem>,
+    racers: Vec<(Box<dyn KernelPerceptron>, f64)>,
+    bounds: Vec<Option<f64>>,
+    max_iter: usize,
+}
+
+impl Race {
+    /// The six algorithms with the given ε (NVN, ISNKPVN), δ (SNKPVN) and γ (ISNKPVN).
+    pub fn new(session: &Session, epsilon: f64, delta: f64, gamma: f64) -> Result<Self> {
+        let algs = [
+            PerceptronAlgorithm::Perceptron,
+            PerceptronAlgorithm::Nkp,
+            PerceptronAlgorithm::Snkp,
+            PerceptronAlgorithm::Nvn { epsilon },
+            PerceptronAlgorithm::Snkpvn { delta },
+            PerceptronAlgorithm::Isnkpvn { gamma, epsilon },
+        ];
+        let n = session.problem.n();
+        let m = &session.margin;
+        let mut racers = Vec::new();
+        let mut bnds = Vec::new();
+        for a in algs {
+            racers.push((start(session.problem.clone(), a)?, 0.0));
+            let b = if m.separability == Separability::Separable {
+                bounds::separator_bound(&a, n, m.lower, session.q0_norm_g)
+            } else {
+                let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
+                bounds::certificate_bound(&a, n, session.q0_norm_g, rho_abs)
+            };
+            bnds.push(b);
+        }
+        Ok(Self { problem: session.problem.clone(), racers, bounds: bnds, max_iter: session.spec.max_iter })
+    }
+
+    fn done(&self, s: &dyn KernelPerceptron) -> bool {
+        s.halted().is_some() || s.record().iter >= self.max_iter
+    }
+
+    /// Whether every racer has finished.
+    pub fn finished(&self) -> bool {
+        self.racers.iter().all(|(s, _)| self.done(s.as_ref()))
+    }
+
+    /// Step every unfinished racer in turn (chunks of 64 iterations) for up to `budget_ms`.
+    pub fn run_for(&mut self, budget_ms: f64) {
+        let t0 = web_time::Instant::now();
+        loop {
+            let mut any = false;
+            for i in 0..self.racers.len() {
+                if self.done(self.racers[i].0.as_ref()) {
+                    continue;
+                }
+                any = true;
+                let t = web_time::Instant::now();
+                for _ in 0..64 {
+                    let (s, _) = &mut self.racers[i];
+                    if s.halted().is_some() || s.record().iter >= self.max_iter {
+                        break;
+                    }
+                    s.step();
+                }
+                self.racers[i].1 += t.elapsed().as_secs_f64() * 1e3;
+            }
+            if !any || t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                break;
+            }
+        }
+    }
+
+    /// The standings.
+    pub fn entries(&self) -> Vec<RaceEntry> {
+        self.racers
+            .iter()
+            .zip(&self.bounds)
+            .map(|((s, ms), b)| {
+                let (outcome, verified) = if !self.done(s.as_ref()) {
+                    ("running".to_string(), false)
+                } else {
+                    match Outcome::of(s.as_ref(), &self.problem) {
+                        Ok(Outcome::Separator { check, .. }) => ("separator".into(), check.verified),
+                        Ok(Outcome::Certificate { check, .. }) => ("certificate".into(), check.verified),
+                        Ok(Outcome::IterationCap { .. }) => ("cap".into(), false),
+                        Err(_) => ("failed".into(), false),
+                    }
+                };
+                RaceEntry {
+                    name: s.algorithm().name().to_string(),
+                    iterations: s.record().iter,
+                    outcome,
+                    verified,
+                    bound: *b,
+                    ms: *ms,
+                }
+            })
+            .collect()
+    }
+}
+
+/// One row of the page's timing table (the same code runs natively and in the browser).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadRow {
+    pub workload: String,
+    pub n: usize,
+    pub algorithm: String,
+    pub outcome: String,
+    pub verified: bool,
+    pub iterations: usize,
+    /// The paper's bound for this data (ρ = certified lower end of ρ_K), if any.
+    pub bound: Option<f64>,
+    /// ρ_K bracket.
+    pub rho_lower: f64,
+    pub rho_upper: f64,
+    /// Milliseconds: building G and the margin, then running the algorithm to its outcome.
+    pub setup_ms: f64,
+    pub run_ms: f64,
+}
+
+/// The timing workloads of docs/perceptron.md: separable blobs (margin 0.5, linear; the six
+/// algorithms, ε = δ = ρ/2), overlapping blobs (overlap 1.5, linear; NVN, SNKPVN, ISNKPVN with
+/// ε = δ = 10⁻²) and concentric circles (Gaussian μ = 0.5; the six algorithms), n points each.
+pub fn timing_workloads(n: usize) -> Vec<(String, PerceptronSpec, bool)> {
+    let set = |shape| DataSpec::Generated { set: Classification2d { shape, n, label_noise: 0.0, seed: 7 } };
+    use crate::datasets_2d::Shape2d;
+    vec![
+        ("separable blobs, linear".into(), PerceptronSpec { data: set(Shape2d::Blobs { margin: 0.5, spread: 0.5 }), ..Default::default() }, true),
+        ("overlapping blobs, linear".into(), PerceptronSpec { data: set(Shape2d::Blobs { margin: -1.5, spread: 0.5 }), ..Default::default() }, false),
+        (
+            "circles, Gaussian μ=0.5".into(),
+            PerceptronSpec {
+                data: set(Shape2d::Circles { noise: 0.05, factor: 0.45 }),
+                kernel: Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) },
+                ..Default::default()
+            },
+            true,
+        ),
+    ]
+}
+
+/// Run one timing workload: every algorithm to its outcome (cap `cap`), timed.
+pub fn run_timing_workload(name: &str, spec: &PerceptronSpec, separable: bool, cap: usize) -> Result<Vec<WorkloadRow>> {
+    let t0 = web_time::Instant::now();
+    let s = Session::new(PerceptronSpec { max_iter: cap, ..spec.clone() })?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let m = &s.margin;
+    let e = if separable { 0.5 * m.lower.max(1e-9) } else { 1e-2 };
+    let mut algs = vec![PerceptronAlgorithm::Nvn { epsilon: e }, PerceptronAlgorithm::Snkpvn { delta: e }, PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: e }];
+    if separable {
+        algs.splice(0..0, [PerceptronAlgorithm::Perceptron, PerceptronAlgorithm::Nkp, PerceptronAlgorithm::Snkp]);
+    }
+    let n = s.problem.n();
+    let mut rows = Vec::new();
+    for a in algs {
+        let t = web_time::Instant::now();
+        let mut st = start(s.problem.clone(), a)?;
+        let (out, trace) = super::run_to_outcome(st.as_mut(), &s.problem, cap)?;
+        let run_ms = t.elapsed().as_secs_f64() * 1e3;
+        let bound = if separable {
+            bounds::separator_bound(&a, n, m.lower, s.q0_norm_g)
+        } else {
+            let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
+            bounds::certificate_bound(&a, n, s.q0_norm_g, rho_abs)
+        };
+        let outcome = match &out {
+            Outcome::Separator { .. } => "separator",
+            Outcome::Certificate { .. } => "certificate",
+            Outcome::IterationCap { .. } => "cap",
+        };
+        rows.push(WorkloadRow {
+            workload: name.to_string(),
+            n,
+            algorithm: a.name().to_string(),
+            outcome: outcome.into(),
+            verified: out.verified(),
+            iterations: trace.last().map(|r| r.iter).unwrap_or(0),
+            bound,
+            rho_lower: m.lower,
+            rho_upper: m.upper,
+            setup_ms,
+            run_ms,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datasets_2d::Shape2d;
+
+    fn blobs(margin: f64, n: usize) -> DataSpec {
+        DataSpec::Generated { set: Classification2d { shape: Shape2d::Blobs { margin, spread: 0.5 }, n, label_noise: 0.0, seed: 3 } }
+    }
+
+    #[test]
+    fn default_spec_round_trips_and_finds_a_verified_separator_within_the_bound() {
+        let spec = PerceptronSpec::default();
+        let back = PerceptronSpec::from_json(&spec.to_json()).unwrap();
+        assert_eq!(back, spec);
+        let mut s = Session::new(spec).unwrap();
+        assert_eq!(s.margin.separability, Separability::Separable);
+        while s.step() {}
+        let out = s.outcome().unwrap().unwrap();
+        assert!(matches!(out, Outcome::Separator { .. }) && out.verified());
+        // SNKP's Theorem 1 bound with the certified lower end of ρ.
+        let b = s.bounds().into_iter().find(|b| b.current).unwrap();
+        assert!((s.record().iter as f64) <= b.iterations, "{} > {}", s.record().iter, b.iterations);
+    }
+
+    #[test]
+    fn nvn_on_overlapping_blobs_gives_a_verified_certificate_whose_combination_is_short() {
+        let spec = PerceptronSpec { data: blobs(-1.5, 80), algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 }, ..Default::default() };
+        let mut s = Session::new(spec).unwrap();
+        assert_ne!(s.margin.separability, Separability::Separable);
+        while s.step() {}
+        match s.outcome().unwrap().unwrap() {
+            Outcome::Certificate { check, norm_g, .. } => {
+                assert!(check.verified);
+                // The drawn arrow has Euclidean norm ‖p‖_G (independent recomputation).
+                let w = s.combination().unwrap();
+                assert!(((w[0] * w[0] + w[1] * w[1]).sqrt() - norm_g).abs() < 1e-9);
+            }
+            o => panic!("expected a certificate, got {o:?}"),
+        }
+    }
+
+    #[test]
+    fn linear_shortcut_of_the_decision_grid_matches_the_kernel_sum() {
+        let mut s = Session::new(PerceptronSpec::default()).unwrap();
+        for _ in 0..5 {
+            s.step();
+        }
+        let fast = s.decision_grid(s.view, 7, 5).unwrap();
+        let [a, b, c, d] = s.view;
+        let g = crate::datasets_2d::grid(a, b, c, d, 7, 5).unwrap();
+        let slow = s.problem.decision_function(&s.alpha(), &g).unwrap();
+        for (u, v) in fast.iter().zip(slow.iter()) {
+            assert!((u - v).abs() <= 1e-12 * (1.0 + v.abs()));
+        }
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        let one_class = DataSpec::Points { points: vec![[0.5, 0.5, 1.0], [1.0, -0.2, 1.0], [0.3, 0.9, 1.0]] };
+        let e = Session::new(PerceptronSpec { data: one_class, ..Default::default() }).err().unwrap();
+        assert!(e.to_string().contains("all labels are equal"), "{e}");
+        let few = DataSpec::Points { points: vec![[0.5, 0.5, 1.0]] };
+        assert!(Session::new(PerceptronSpec { data: few, ..Default::default() }).is_err());
+        let nan = DataSpec::Points { points: vec![[f64::NAN, 0.5, 1.0], [1.0, 1.0, -1.0]] };
+        assert!(Session::new(PerceptronSpec { data: nan, ..Default::default() }).is_err());
+        let origin = DataSpec::Points { points: vec![[0.0, 0.0, 1.0], [1.0, 1.0, -1.0]] };
+        assert!(Session::new(PerceptronSpec { data: origin, ..Default::default() }).is_err());
+        for a in [PerceptronAlgorithm::Nvn { epsilon: 0.0 }, PerceptronAlgorithm::Isnkpvn { gamma: 1.0, epsilon: 0.1 }] {
+            assert!(Session::new(PerceptronSpec { algorithm: a, ..Default::default() }).is_err());
+        }
+        assert!(PerceptronSpec::from_json("{\"data\":1}").is_err());
+    }
+
+    #[test]
+    fn gaussian_kernel_separates_circles_and_race_results_are_verified() {
+        let data = DataSpec::Generated {
+            set: Classification2d { shape: Shape2d::Circles { noise: 0.05, factor: 0.4 }, n: 60, label_noise: 0.0, seed: 2 },
+        };
+        let lin = Session::new(PerceptronSpec { data: data.clone(), algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 }, ..Default::default() }).unwrap();
+        assert_ne!(lin.margin.separability, Separability::Separable);
+        let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
+        let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
+        assert_eq!(s.margin.separability, Separability::Separable);
+        let mut race = Race::new(&s, 0.01, 0.01, 2.0).unwrap();
+        while !race.finished() {
+            race.run_for(1e9);
+        }
+        let e = race.entries();
+        assert_eq!(e.len(), 6);
+        for r in &e {
+            assert!(r.outcome == "separator" && r.verified, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn timing_workloads_reach_verified_outcomes_within_the_bounds() {
+        for (name, spec, sep) in timing_workloads(60) {
+            for r in run_timing_workload(&name, &spec, sep, 50_000).unwrap() {
+                assert!(r.verified, "{r:?}");
+                if let Some(b) = r.bound {
+                    // ISNKPVN's inseparable bound is per phase; every other bound is total.
+                    if !(r.algorithm == "ISNKPVN" && !sep) {
+                        assert!(r.iterations as f64 <= b + 1.0, "{r:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The wasm shell of paper D's page (smoothed kernel perceptrons and von Neumann certificates):
+//! JSON spec in, summaries out, drawing into canvases. The mathematics is in
+//! `crate::solvers::perceptron` (session, algorithms, bounds) and `crate::margin`.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+use crate::margin::Margin;
+use crate::plot_perceptron::{boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene};
+use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Race, RaceEntry, Session};
+use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
+
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
+}
+
+/// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
+#[wasm_bindgen(js_name = perceptronDefaultSpec)]
+pub fn perceptron_default_spec() -> String {
+    PerceptronSpec::default().to_json()
+}
+
+/// The outcome without its weight vectors.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum OutcomeSummary {
+    Separator { check: SeparatorCheck },
+    Certificate { check: CertificateCheck },
+    IterationCap { iterations: usize },
+}
+
+#[derive(Serialize)]
+struct MarginSummary {
+    rho: f64,
+    lower: f64,
+    upper: f64,
+    separability: crate::margin::Separability,
+    exact: bool,
+}
+
+impl From<&Margin> for MarginSummary {
+    fn from(m: &Margin) -> Self {
+        Self { rho: m.rho, lower: m.lower, upper: m.upper, separability: m.separability, exact: m.exact }
+    }
+}
+
+#[derive(Serialize)]
+struct Summary {
+    iter: usize,
+    min_g_alpha: f64,
+    norm_alpha_g: f64,
+    normalized_margin: Option<f64>,
+    norm_p_g: Option<f64>,
+    mu: Option<f64>,
+    phase: Option<usize>,
+    delta: Option<f64>,
+    finished: bool,
+    halted: Option<Halt>,
+    algorithm: &'static str,
+    n: usize,
+    steps_this_call: usize,
+    margin: MarginSummary,
+    bounds: Vec<BoundLine>,
+    outcome: Option<OutcomeSummary>,
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RaceSummary {
+    finished: bool,
+    entries: Vec<RaceEntry>,
+}
+
+/// Paper D's experiment with its running algorithm, and optionally a race of all six.
+#[wasm_bindgen]
+pub struct PerceptronPlayground {
+    session: Session,
+    race: Option<Race>,
+    /// Equal-aspect view and plotting rectangle of the last boundary drawing (for clicks).
+    view: [f64; 4],
+    rect: [i32; 4],
+}
+
+fn ctx2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsError> {
+    canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        .ok_or_else(|| js_err("no 2-D context on the canvas"))
+}
+
+/// Map a device-pixel position to data coordinates for `view` drawn in `rect`.
+fn to_data(view: [f64; 4], rect: [i32; 4], px: f64, py: f64) -> [f64; 2] {
+    let [a, b, c, d] = view;
+    let tx = (px - rect[0] as f64) / ((rect[2] - rect[0]).max(1) as f64);
+    let ty = (py - rect[1] as f64) / ((rect[3] - rect[1]).max(1) as f64);
+    [a + tx * (b - a), d - ty * (d - c)]
+}
+
+/// The hand-made points `[[x₁, x₂, ±1], …]` drawn alone (when they do not make a valid data
+/// set yet, e.g. one class only), so the user sees what was clicked.
+#[wasm_bindgen(js_name = drawHandPoints)]
+pub fn draw_hand_points(canvas: HtmlCanvasElement, dpr: f64, points_json: &str) -> Result<(), JsError> {
+    let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
+    let x: Vec<(f64, f64)> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).map(|p| (p[0], p[1])).collect();
+    let y: Vec<f64> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).map(|p| p[2]).collect();
+    let m = nalgebra::DMatrix::from_fn(x.len(), 2, |i, j| if j == 0 { x[i].0 } else { x[i].1 });
+    let rect = boundary_rect(canvas.width(), canvas.height(), dpr);
+    let view = equal_aspect(view_box(&m, true), rect);
+    let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+    let scene = BoundaryScene { x: &x, y: &y, p: None, arrow: None, heat: None };
+    draw_boundary(&root, view, &scene, dpr, true).map_err(js_err)?;
+    Ok(())
+}
+
+/// Data coordinates of a click on a canvas showing hand-made points (see [`draw_hand_points`]).
+#[wasm_bindgen(js_name = handPointAt)]
+pub fn hand_point_at(width: u32, height: u32, dpr: f64, points_json: &str, px: f64, py: f64) -> Result<Vec<f64>, JsError> {
+    let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
+    let pts: Vec<&[f64; 3]> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).collect();
+    let m = nalgebra::DMatrix::from_fn(pts.len(), 2, |i, j| pts[i][j]);
+    let rect = boundary_rect(width, height, dpr);
+    Ok(to_data(equal_aspect(view_box(&m, true), rect), rect, px, py).to_vec())
+}
+
+#[wasm_bindgen]
+impl PerceptronPlayground {
+    /// Validate a JSON spec, build G, compute ρ_K and start the algorithm.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<PerceptronPlayground, JsError> {
+        let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
+        let session = Session::new(spec).map_err(js_err)?;
+        let view = session.view;
+        Ok(Self { session, race: None, view, rect: [0, 0, 1, 1] })
+    }
+
+    /// Apply a new spec: only the algorithm restarts when the data and kernel are unchanged.
+    /// On error the old run is kept.
+    pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
+        let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
+        if spec.data == self.session.spec.data && spec.kernel == self.session.spec.kernel {
+            self.session.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
+        } else {
+            self.session = Session::new(spec).map_err(js_err)?;
+            self.view = self.session.view;
+        }
+        self.race = None;
+        Ok(())
+    }
+
+    /// Restart the algorithm on the same data.
+    pub fn reset(&mut self) -> Result<(), JsError> {
+        let (a, m) = (self.session.spec.algorithm, self.session.spec.max_iter);
+        self.session.restart(a, m).map_err(js_err)
+    }
+
+    /// One iteration; returns the summary.
+    pub fn step(&mut self) -> Result<JsValue, JsError> {
+        let k = self.session.step() as usize;
+        self.summary_with(k)
+    }
+
+    /// Iterate within `budget_ms` (at least one iteration unless finished).
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let k = self.session.run_for(budget_ms);
+        self.summary_with(k)
+    }
+
+    /// The current state for the readouts and the outcome panel.
+    pub fn summary(&self) -> Result<JsValue, JsError> {
+        self.summary_with(0)
+    }
+
+    fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
+        let r = self.session.record();
+        let (outcome, error) = match self.session.outcome() {
+            Ok(Some(Outcome::Separator { check, .. })) => (Some(OutcomeSummary::Separator { check }), None),
+            Ok(Some(Outcome::Certificate { check, .. })) => (Some(OutcomeSummary::Certificate { check }), None),
+            Ok(Some(Outcome::IterationCap { iterations })) => (Some(OutcomeSummary::IterationCap { iterations }), None),
+            Ok(None) => (None, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        to_js(&Summary {
+            iter: r.iter,
+            min_g_alpha: r.min_g_alpha,
+            norm_alpha_g: r.norm_alpha_g,
+            normalized_margin: r.normalized_margin,
+            norm_p_g: r.norm_p_g,
+            mu: r.mu,
+            phase: r.phase,
+            delta: r.delta,
+            finished: self.session.finished(),
+            halted: self.session.halted(),
+            algorithm: self.session.spec.algorithm.name(),
+            n: self.session.problem.n(),
+            steps_this_call: steps,
+            margin: (&self.session.margin).into(),
+            bounds: self.session.bounds(),
+            outcome,
+            error,
+        })
+    }
+
+    /// The spec as JSON text (for the URL hash).
+    #[wasm_bindgen(js_name = specJson)]
+    pub fn spec_json(&self) -> String {
+        self.session.spec.to_json()
+    }
+
+    /// The data points as JSON `[[x₁, x₂, ±1], …]` (to turn a generated set into a hand-made one).
+    #[wasm_bindgen(js_name = pointsJson)]
+    pub fn points_json(&self) -> String {
+        if let DataSpec::Points { points } = &self.session.spec.data {
+            return serde_json::to_string(points).unwrap_or_default();
+        }
+        let x = self.session.problem.x();
+        let y = self.session.problem.y();
+        let pts: Vec<[f64; 3]> = (0..x.nrows()).map(|i| [x[(i, 0)], x[(i, 1)], y[i]]).collect();
+        serde_json::to_string(&pts).unwrap_or_default()
+    }
+
+    /// Data coordinates of a device-pixel position on the boundary canvas (last drawing).
+    #[wasm_bindgen(js_name = dataAt)]
+    pub fn data_at(&self, px: f64, py: f64) -> Vec<f64> {
+        to_data(self.view, self.rect, px, py).to_vec()
+    }
+
+    /// Draw the decision function (heatmap, zero level), the points sized by p and, for the
+    /// linear kernel, the arrow `Σ p_i y_i x_i/‖x_i‖`. The heatmap is an RGBA buffer put with
+    /// `putImageData`; its grid is coarser for large n so one drawing stays within ~3·10⁶
+    /// kernel evaluations (bilinear interpolation in between).
+    #[wasm_bindgen(js_name = drawBoundary)]
+    pub fn draw_boundary(&mut self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let (w, h) = (canvas.width(), canvas.height());
+        let rect = boundary_rect(w, h, dpr);
+        let view = equal_aspect(self.session.view, rect);
+        let (pw, ph) = ((rect[2] - rect[0]).max(2) as usize, (rect[3] - rect[1]).max(2) as usize);
+        let n = self.session.problem.n();
+        let linear = self.session.problem.kernel() == crate::kernels::ResolvedKernel::Linear;
+        let cells = if linear { 160.0 * 160.0 } else { (3.0e6 / n as f64).clamp(24.0 * 24.0, 140.0 * 140.0) };
+        let aspect = pw as f64 / ph as f64;
+        let gx = ((cells * aspect).sqrt().round() as usize).clamp(8, pw.max(8));
+        let gy = ((cells / aspect).sqrt().round() as usize).clamp(8, ph.max(8));
+        let f = self.session.decision_grid(view, gx, gy).map_err(js_err)?;
+        let img = heatmap_rgba(&f, gx, gy, pw, ph, (dpr.round() as usize).max(1));
+        let ctx = ctx2d(&canvas)?;
+        let data = ImageData::new_with_u8_clamped_array_and_sh(Clamped(img.as_slice()), pw as u32, ph as u32).map_err(|_| js_err("could not build the heatmap image"))?;
+        ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64).map_err(|_| js_err("could not draw the heatmap"))?;
+        let xm = self.session.problem.x();
+        let x: Vec<(f64, f64)> = (0..xm.nrows()).map(|i| (xm[(i, 0)], xm[(i, 1)])).collect();
+        let y: Vec<f64> = self.session.problem.y().iter().copied().collect();
+        let p = self.session.p();
+        let arrow = self.session.combination();
+        let scene = BoundaryScene { x: &x, y: &y, p: p.as_deref(), arrow, heat: None };
+        let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+        self.rect = draw_boundary(&root, view, &scene, dpr, false).map_err(js_err)?;
+        self.view = view;
+        Ok(())
+    }
+
+    /// Draw `min_i (Gα)_i` and `‖p_k‖_G` against the iteration with the bounds.
+    #[wasm_bindgen(js_name = drawTrace)]
+    pub fn draw_trace(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let trace: Vec<(usize, f64, Option<f64>)> = self.session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+        let bounds: Vec<(String, f64, bool)> = self.session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
+        let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+        draw_trace(&root, &trace, &bounds, dpr).map_err(js_err)
+    }
+
+    /// Start a race of the six algorithms on the current data (ε for NVN/ISNKPVN, δ for
+    /// SNKPVN, γ for ISNKPVN).
+    #[wasm_bindgen(js_name = startRace)]
+    pub fn start_race(&mut self, epsilon: f64, delta: f64, gamma: f64) -> Result<(), JsError> {
+        self.race = Some(Race::new(&self.session, epsilon, delta, gamma).map_err(js_err)?);
+        Ok(())
+    }
+
+    /// Step the race within `budget_ms`; returns `{finished, entries}`.
+    #[wasm_bindgen(js_name = raceFor)]
+    pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let race = self.race.as_mut().ok_or_else(|| js_err("no race has been started"))?;
+        race.run_for(budget_ms);
+        to_js(&RaceSummary { finished: race.finished(), entries: race.entries() })
+    }
+
+    /// Draw the race standings.
+    #[wasm_bindgen(js_name = drawRace)]
+    pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let entries = self.race.as_ref().map(|r| r.entries()).unwrap_or_default();
+        let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+        draw_race(&root, &entries, dpr).map_err(js_err)
+    }
+}
+
+
+/// The timing table of docs/perceptron.md for `n` points (every workload and algorithm run to
+/// its outcome, capped at `cap` iterations), as an array of rows.
+#[wasm_bindgen(js_name = perceptronTiming)]
+pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
+    let mut rows = Vec::new();
+    for (name, spec, sep) in crate::solvers::perceptron::session::timing_workloads(n) {
+        rows.extend(crate::solvers::perceptron::session::run_timing_workload(&name, &spec, sep, cap).map_err(js_err)?);
+    }
+    to_js(&rows)
+}

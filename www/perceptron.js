@@ -1,0 +1,348 @@
+// Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
+// wasm module. No mathematics here.
+import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, writeHash, bumpRunId } from './common.js';
+
+const FRAME_BUDGET_MS = 12;
+let pg = null; // the running experiment (kept when a new spec is invalid)
+let valid = false; // whether pg matches the controls
+let playing = true;
+let points = []; // hand-made points [[x1, x2, ±1], …]
+let racing = false;
+let lastBoundaryDraw = 0;
+
+// ---- spec <-> controls -------------------------------------------------------------------
+
+function readPositive(id, label) {
+  const raw = $(id).value.trim();
+  const v = Number(raw);
+  if (raw === '' || Number.isNaN(v)) throw new Error(`${label}: “${raw}” is not a number`);
+  return v; // the core checks the range (ε > 0, γ > 1, …) with its own message
+}
+
+function dataSpec() {
+  const kind = $('data').value;
+  if (kind === 'hand') return { kind: 'points', points };
+  const n = readNumber('n', 'n');
+  const seed = readNumber('seed', 'seed');
+  const noise = readNumber('noise', 'noise');
+  let shape;
+  if (kind === 'blobs') shape = { kind: 'blobs', margin: Number($('margin').value), spread: 0.5 };
+  else if (kind === 'overlap') shape = { kind: 'blobs', margin: -Number($('overlap').value), spread: 0.5 };
+  else if (kind === 'circles') shape = { kind: 'circles', noise, factor: 0.45 };
+  else if (kind === 'xor') shape = { kind: 'xor', noise };
+  else shape = { kind: 'moons', noise };
+  return { kind: 'generated', set: { shape, n, label_noise: 0, seed } };
+}
+
+function kernelSpec() {
+  const k = $('kernel').value;
+  if (k === 'linear') return { kind: 'linear' };
+  if (k === 'polynomial') return { kind: 'polynomial', degree: readNumber('degree', 'degree d'), offset: readNumber('offset', 'offset c') };
+  const raw = $('mu').value.trim();
+  if (raw === 'auto') return { kind: 'gaussian', bandwidth: 'heuristic' };
+  return { kind: 'gaussian', bandwidth: { fixed: readPositive('mu', 'μ') } };
+}
+
+function algoSpec() {
+  const a = $('algo').value;
+  if (a === 'nvn') return { kind: 'nvn', epsilon: readPositive('epsilon', 'ε') };
+  if (a === 'snkpvn') return { kind: 'snkpvn', delta: readPositive('delta', 'δ') };
+  if (a === 'isnkpvn') return { kind: 'isnkpvn', gamma: readPositive('gamma', 'γ'), epsilon: readPositive('epsilon', 'ε') };
+  return { kind: a };
+}
+
+function specFromControls() {
+  return { data: dataSpec(), kernel: kernelSpec(), algorithm: algoSpec(), max_iter: readNumber('maxiter', 'iteration cap') };
+}
+
+function controlsFromSpec(s) {
+  const d = s.data;
+  if (d.kind === 'points') {
+    $('data').value = 'hand';
+    points = d.points;
+  } else {
+    const sh = d.set.shape;
+    if (sh.kind === 'blobs' && sh.margin < 0) {
+      $('data').value = 'overlap';
+      $('overlap').value = -sh.margin;
+    } else if (sh.kind === 'blobs') {
+      $('data').value = 'blobs';
+      $('margin').value = sh.margin;
+    } else {
+      $('data').value = sh.kind;
+      $('noise').value = sh.noise;
+    }
+    $('n').value = d.set.n;
+    $('seed').value = d.set.seed;
+  }
+  $('kernel').value = s.kernel.kind;
+  if (s.kernel.kind === 'polynomial') {
+    $('degree').value = s.kernel.degree;
+    $('offset').value = s.kernel.offset;
+  }
+  if (s.kernel.kind === 'gaussian') $('mu').value = s.kernel.bandwidth === 'heuristic' ? 'auto' : s.kernel.bandwidth.fixed;
+  $('algo').value = s.algorithm.kind;
+  if (s.algorithm.epsilon !== undefined) $('epsilon').value = s.algorithm.epsilon;
+  if (s.algorithm.delta !== undefined) $('delta').value = s.algorithm.delta;
+  if (s.algorithm.gamma !== undefined) $('gamma').value = s.algorithm.gamma;
+  $('maxiter').value = s.max_iter;
+  showKnobs();
+}
+
+function showKnobs() {
+  const d = $('data').value;
+  for (const el of document.querySelectorAll('.knob')) el.hidden = !el.classList.contains(`k-${d}`);
+  const k = $('kernel').value;
+  for (const el of document.querySelectorAll('.kn')) el.hidden = !el.classList.contains(`kn-${k}`);
+  const a = $('algo').value;
+  for (const el of document.querySelectorAll('.ap')) el.hidden = !el.classList.contains(`ap-${a}`);
+  $('margin-out').textContent = Number($('margin').value).toFixed(2);
+  $('overlap-out').textContent = Number($('overlap').value).toFixed(2);
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+
+function drawAll(force = true) {
+  try {
+    const b = $('boundary');
+    const dpr = sizeCanvas(b);
+    if (!valid) {
+      drawHandPoints(b, dpr, JSON.stringify(points));
+    } else if (pg) {
+      const now = performance.now();
+      if (force || now - lastBoundaryDraw > 80) {
+        pg.drawBoundary(b, dpr);
+        lastBoundaryDraw = now;
+      }
+      const t = $('trace');
+      pg.drawTrace(t, sizeCanvas(t));
+    }
+  } catch (e) {
+    showError(`drawing failed: ${e.message ?? e}`);
+  }
+}
+
+function drawRace() {
+  if (!pg) return;
+  try {
+    const c = $('racec');
+    pg.drawRace(c, sizeCanvas(c));
+  } catch (e) {
+    showError(`drawing failed: ${e.message ?? e}`);
+  }
+}
+
+function outcomeText(s) {
+  const o = s.outcome;
+  if (!o) return ['running', `${s.algorithm} running… iteration ${s.iter}`];
+  if (o.kind === 'separator') {
+    const c = o.check;
+    return ['separator', `Separator found by ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
+      `min (Gα)ᵢ = ${fmt(c.min_g_alpha)} > 0, points correctly classified ${c.correct}/${c.n}` +
+      (c.normalized_margin != null ? `, normalized margin ${fmt(c.normalized_margin)} ≤ ρ_K` : '') + '.'];
+  }
+  if (o.kind === 'certificate') {
+    const c = o.check;
+    return ['certificate', `ε-certificate of inseparability from ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
+      `p in the simplex (min pᵢ = ${fmt(c.min_p)}, Σpᵢ − 1 = ${fmt(c.sum_error)}), ‖p‖_G = ${fmt(c.norm_g)} ≤ ε = ${fmt(c.epsilon)}.`];
+  }
+  return ['cap', `Iteration cap reached after ${o.iterations} iterations without a separator or a certificate (raise the cap, or ε/δ).`];
+}
+
+function showSummary(s) {
+  $('r-n').textContent = s.n;
+  $('r-iter').textContent = s.iter;
+  $('r-mingalpha').textContent = fmt(s.min_g_alpha);
+  $('r-normp').textContent = s.norm_p_g == null ? '– (no p)' : fmt(s.norm_p_g);
+  const m = s.margin;
+  const sep = m.separability === 'separable' ? 'separable' : m.separability === 'inseparable' ? 'inseparable' : 'undecided';
+  $('r-margin').textContent = `${fmt(m.rho)} ∈ [${fmt(m.lower)}, ${fmt(m.upper)}] (${sep})`;
+  $('r-status').textContent = s.outcome ? s.outcome.kind.replace('_', ' ') : 'running';
+  const [kind, text] = outcomeText(s);
+  const box = $('outcome');
+  box.dataset.kind = kind;
+  box.dataset.verified = s.outcome && s.outcome.check ? String(s.outcome.check.verified) : 'false';
+  box.textContent = text;
+  document.body.dataset.status = kind;
+  document.body.dataset.n = String(s.n);
+  if (s.error) showError(s.error);
+}
+
+function setPlaying(on) {
+  playing = on;
+  $('play').textContent = on ? 'Pause' : 'Play';
+}
+
+// ---- actions -----------------------------------------------------------------------------
+
+function invalidHand(msg) {
+  valid = false;
+  showError(msg);
+  document.body.dataset.status = 'invalid';
+  document.body.dataset.n = String(points.length);
+  $('r-n').textContent = points.length;
+  const box = $('outcome');
+  box.dataset.kind = 'invalid';
+  box.textContent = 'No run: fix the data (see the message above).';
+  drawAll();
+}
+
+function apply() {
+  showKnobs();
+  let next;
+  try {
+    next = specFromControls();
+  } catch (e) {
+    showError(e.message);
+    return;
+  }
+  const json = JSON.stringify(next);
+  try {
+    if (pg) pg.update(json);
+    else pg = new PerceptronPlayground(json);
+  } catch (e) {
+    const msg = e.message ?? String(e);
+    if (next.data.kind === 'points') invalidHand(msg);
+    else showError(msg);
+    return;
+  }
+  valid = true;
+  racing = false;
+  bumpRunId();
+  clearError();
+  writeHash(pg.specJson());
+  setPlaying(true);
+  showSummary(pg.summary());
+  drawAll();
+  drawRace();
+}
+
+function onCanvasClick(ev) {
+  const c = $('boundary');
+  const r = c.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  const px = (ev.clientX - r.left) * dpr;
+  const py = (ev.clientY - r.top) * dpr;
+  let xy;
+  try {
+    if ($('data').value !== 'hand') {
+      points = valid && pg ? JSON.parse(pg.pointsJson()) : [];
+    }
+    xy = valid && pg ? pg.dataAt(px, py) : handPointAt(c.width, c.height, dpr, JSON.stringify(points), px, py);
+  } catch (e) {
+    showError(e.message ?? String(e));
+    return;
+  }
+  const label = ev.shiftKey ? -1 : 1;
+  points = [...points, [Number(xy[0].toFixed(4)), Number(xy[1].toFixed(4)), label]];
+  $('data').value = 'hand';
+  apply();
+}
+
+function frame() {
+  if (pg && valid) {
+    try {
+      const budget = racing ? FRAME_BUDGET_MS / 2 : FRAME_BUDGET_MS;
+      if (playing) {
+        const s = pg.runFor(budget);
+        if (s.steps_this_call > 0) drawAll(s.finished);
+        showSummary(s);
+        if (s.finished) setPlaying(false);
+      }
+      if (racing) {
+        const r = pg.raceFor(budget);
+        drawRace();
+        document.body.dataset.race = r.finished ? 'done' : 'running';
+        if (r.finished) racing = false;
+      }
+    } catch (e) {
+      showError(e.message ?? String(e));
+      setPlaying(false);
+      racing = false;
+    }
+  }
+  requestAnimationFrame(frame);
+}
+
+function wire() {
+  for (const id of ['data', 'kernel', 'algo', 'n', 'seed', 'noise', 'degree', 'offset', 'mu', 'epsilon', 'delta', 'gamma', 'maxiter']) {
+    $(id).addEventListener('change', apply);
+  }
+  for (const id of ['margin', 'overlap']) $(id).addEventListener('input', apply);
+  $('boundary').addEventListener('click', onCanvasClick);
+  $('clear').addEventListener('click', () => {
+    points = [];
+    $('data').value = 'hand';
+    apply();
+  });
+  $('play').addEventListener('click', () => {
+    if (!pg || !valid) return;
+    if (!playing && pg.summary().finished) {
+      pg.reset();
+      bumpRunId();
+    }
+    setPlaying(!playing);
+  });
+  $('step').addEventListener('click', () => {
+    if (!pg || !valid) return;
+    setPlaying(false);
+    try {
+      showSummary(pg.step());
+      drawAll();
+    } catch (e) {
+      showError(e.message ?? String(e));
+    }
+  });
+  $('reset').addEventListener('click', () => {
+    if (!pg || !valid) return;
+    try {
+      pg.reset();
+    } catch (e) {
+      showError(e.message ?? String(e));
+      return;
+    }
+    bumpRunId();
+    showSummary(pg.summary());
+    drawAll();
+  });
+  $('race').addEventListener('click', () => {
+    if (!pg || !valid) return;
+    try {
+      pg.startRace(readPositive('epsilon', 'ε'), readPositive('delta', 'δ'), readPositive('gamma', 'γ'));
+    } catch (e) {
+      showError(e.message ?? String(e));
+      return;
+    }
+    clearError();
+    racing = true;
+    document.body.dataset.race = 'running';
+  });
+  window.addEventListener('resize', () => { drawAll(); drawRace(); });
+}
+
+async function main() {
+  await init();
+  let spec = JSON.parse(perceptronDefaultSpec());
+  try {
+    const h = specFromHash();
+    if (h) {
+      pg = new PerceptronPlayground(JSON.stringify(h));
+      spec = h;
+    }
+  } catch (e) {
+    showError(`The link's experiment could not be used (${e.message ?? e}); showing the default experiment.`);
+  }
+  if (!pg) pg = new PerceptronPlayground(JSON.stringify(spec));
+  valid = true;
+  controlsFromSpec(spec);
+  wire();
+  bumpRunId();
+  showSummary(pg.summary());
+  drawAll();
+  drawRace();
+  document.body.dataset.ready = '1';
+  requestAnimationFrame(frame);
+}
+
+main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));
