@@ -357,7 +357,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
     let step = (nr / 10).max(1);
     let yl = move |v: &f64| {
         let k = (v - 0.5).round();
-        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 && (k as usize) % step == 0 { mv.get(k as usize).map(|m| format!("{m:.1}")).unwrap_or_default() } else { String::new() }
+        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 && (k as usize).is_multiple_of(step) { mv.get(k as usize).map(|m| format!("{m:.1}")).unwrap_or_default() } else { String::new() }
     };
     chart
         .configure_mesh()

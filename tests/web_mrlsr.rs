@@ -103,7 +103,9 @@ fn equivalence_and_selection_through_the_exports() {
     assert_eq!(parts.length(), 4);
     let d1 = num(&parts.get(0), "diff_rkhs");
     let d2 = num(&parts.get(1), "diff_rkhs");
-    assert!(d1 < 1e-8 && d2 > 1e-6, "Z₁ {d1}, Z₂ {d2}");
+    // Z₁: the same f up to the conditioning of the Cholesky solve of K + nλ₂I at the small λ
+    // chosen here (K is numerically singular on 15 points); other parts: a different f.
+    assert!(d1 < 1e-5 * d2 && d2 > 1e-3, "Z₁ {d1}, Z₂ {d2}");
     let (b, c) = (canvas(300, 200), canvas(300, 200));
     let blank = pixels(&b);
     page.draw_equivalence(b.clone(), c.clone(), 1.0).map_err(|_| ()).expect("draw");
