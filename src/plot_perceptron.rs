@@ -394,7 +394,7 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[R
             let style = small.clone().color(&WHITE).pos(Pos::new(HPos::Right, VPos::Center));
             chart.draw_series(std::iter::once(Text::new(format!("{tag} "), (x, row + 0.5), style)))?;
         } else {
-            let style = small.clone().pos(Pos::new(HPos::Left, VPos::Center));
+            let style = small.clone().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
             chart.draw_series(std::iter::once(Text::new(format!(" {tag}"), (x.max(0.02), row + 0.5), style)))?;
         }
     }
