@@ -300,6 +300,13 @@ pub fn draw_trace<DB: DrawingBackend>(
             .label("‖p_k‖_G")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], P_COL.stroke_width(2)));
     }
+    // Markers too, so a run of a few iterations is visible.
+    if mg_pos.len() < 60 {
+        chart.draw_series(mg_pos.iter().map(|&p| Circle::new(p, r + 1, MIN_G.filled())))?;
+    }
+    if pn.len() < 60 {
+        chart.draw_series(pn.iter().map(|&p| Circle::new(p, r + 1, P_COL.filled())))?;
+    }
     let small = ("sans-serif", 11.0 * s).into_font();
     for (k, (label, it, current)) in bounds.iter().enumerate() {
         let Some(x) = lg(*it) else { continue };
