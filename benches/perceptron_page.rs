@@ -2,7 +2,7 @@
 //! iterations and milliseconds to the outcome, for the table of docs/perceptron.md.
 //! `cargo bench --bench perceptron_page`.
 
-use kernel_playground::solvers::perceptron::session::{run_timing_workload, timing_workloads};
+use kernel_playground::solvers::perceptron::session::{run_timing_workload, timing_workloads, WorkloadRow};
 
 fn main() {
     println!("| workload | n | algorithm | outcome | verified | iterations | bound | setup ms | run ms |");
@@ -10,7 +10,7 @@ fn main() {
     for n in [200usize, 2000] {
         for (name, spec, sep) in timing_workloads(n) {
             // Best of 3 runs (the machine is shared).
-            let mut best: Option<Vec<_>> = None;
+            let mut best: Option<Vec<WorkloadRow>> = None;
             for _ in 0..3 {
                 let rows = run_timing_workload(&name, &spec, sep, 50_000).expect("workload runs");
                 best = Some(match best {

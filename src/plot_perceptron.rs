@@ -6,6 +6,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::solvers::perceptron::session::RaceEntry;
 
@@ -299,6 +300,13 @@ pub fn draw_trace<DB: DrawingBackend>(
             .label("‖p_k‖_G")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], P_COL.stroke_width(2)));
     }
+    // Markers too, so a run of a few iterations is visible.
+    if mg_pos.len() < 60 {
+        chart.draw_series(mg_pos.iter().map(|&p| Circle::new(p, r + 1, MIN_G.filled())))?;
+    }
+    if pn.len() < 60 {
+        chart.draw_series(pn.iter().map(|&p| Circle::new(p, r + 1, P_COL.filled())))?;
+    }
     let small = ("sans-serif", 11.0 * s).into_font();
     for (k, (label, it, current)) in bounds.iter().enumerate() {
         let Some(x) = lg(*it) else { continue };
@@ -309,7 +317,10 @@ pub fn draw_trace<DB: DrawingBackend>(
         let dash: Vec<(f64, f64)> = (0..24).map(|i| (x, lo + (hi - lo) * i as f64 / 23.0)).collect();
         chart.draw_series(dash.chunks(2).map(|seg| PathElement::new(seg.to_vec(), col.stroke_width(if *current { w } else { 1 }))))?;
         let ty = hi - (hi - lo) * (0.06 + 0.07 * k as f64);
-        chart.draw_series(std::iter::once(Text::new(format!("{label} = {it:.0}"), (x, ty), small.clone().color(&col))))?;
+        // Labels right of the line in the left part of the plot, left of it otherwise.
+        let anchor = if x > 0.55 * xmax { HPos::Right } else { HPos::Left };
+        let style = small.clone().color(&col).pos(Pos::new(anchor, VPos::Center));
+        chart.draw_series(std::iter::once(Text::new(format!(" {label} = {it:.0} "), (x, ty), style)))?;
     }
     chart
         .configure_series_labels()
@@ -327,6 +338,12 @@ pub fn draw_trace<DB: DrawingBackend>(
 pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[RaceEntry], scale: f64) -> PResult<DB, ()> {
     root.fill(&WHITE)?;
     let s = scale.max(0.5);
+    if entries.is_empty() {
+        let (w, h) = root.dim_in_pixel();
+        let style = ("sans-serif", 14.0 * s).into_font().color(&RGBColor(120, 120, 120)).pos(Pos::new(HPos::Center, VPos::Center));
+        root.draw(&Text::new("Press Race to run the six algorithms on this data.", (w as i32 / 2, h as i32 / 2), style))?;
+        return root.present();
+    }
     let m = entries.len().max(1);
     let top = entries
         .iter()
@@ -380,7 +397,13 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[R
             "separator" | "certificate" => format!("{} {} {}", e.iterations, e.outcome, if e.verified { "✓" } else { "(unverified)" }),
             o => format!("{} {o}", e.iterations),
         };
-        chart.draw_series(std::iter::once(Text::new(tag, (x.max(0.02) + 0.02 * xmax, row + 0.62), small.clone())))?;
+        if x > 0.6 * xmax {
+            let style = small.clone().color(&WHITE).pos(Pos::new(HPos::Right, VPos::Center));
+            chart.draw_series(std::iter::once(Text::new(format!("{tag} "), (x, row + 0.5), style)))?;
+        } else {
+            let style = small.clone().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+            chart.draw_series(std::iter::once(Text::new(format!(" {tag}"), (x.max(0.02), row + 0.5), style)))?;
+        }
     }
     root.present()
 }

@@ -24,15 +24,22 @@ const runId = (page) => page.evaluate(() => Number(document.body.dataset.runId))
 
 test('loads with no console errors; the default separable run ends with a verified separator', async () => {
   const { page, errors, ctx } = await open();
-  const first = await canvasPixels(page, 'boundary');
   await waitStatus(page, 'separator');
+  const last = await canvasPixels(page, 'boundary');
   const out = await page.locator('#outcome');
   assert.equal(await out.getAttribute('data-verified'), 'true');
   const t = await out.innerText();
   const n = Number(await text(page, '#r-n'));
   assert.match(t, new RegExp(`correctly classified ${n}/${n}`));
   assert.match(t, /min \(Gα\)ᵢ = [0-9.e-]+ > 0/);
-  assert.notEqual(await canvasPixels(page, 'boundary'), first, 'the boundary repainted');
+  // Reset shows α = 0 again (paused): the boundary repaints; Step moves it again.
+  await page.click('#reset');
+  await page.waitForFunction(() => document.getElementById('r-iter').textContent === '0');
+  const atZero = await canvasPixels(page, 'boundary');
+  assert.notEqual(atZero, last, 'the boundary repainted');
+  await page.click('#step');
+  await page.waitForFunction(() => document.getElementById('r-iter').textContent === '1');
+  assert.notEqual(await canvasPixels(page, 'boundary'), atZero, 'one step moves the boundary');
   assert.match(await text(page, '#r-margin'), /separable/);
   const shots = path.join(ROOT, 'tests/e2e/test-results');
   mkdirSync(shots, { recursive: true });
@@ -49,9 +56,9 @@ test('an inseparable set with NVN ends with a verified ε-certificate', async ()
   const out = page.locator('#outcome');
   assert.equal(await out.getAttribute('data-verified'), 'true');
   const t = await out.innerText();
-  const m = t.match(/‖p‖_G = ([0-9.e-]+) ≤ ε = ([0-9.e-]+)/);
+  const m = t.match(/‖p‖_G = ([0-9.e+-]+) ≤ ε = ([0-9.e+-]+)/);
   assert.ok(m, t);
-  assert.ok(Number(m[1]) <= Number(m[2]));
+  assert.ok(parseFloat(m[1]) <= parseFloat(m[2]), t);
   assert.match(await text(page, '#r-margin'), /inseparable/);
   assert.deepEqual(errors, []);
   await ctx.close();

@@ -46,14 +46,14 @@ impl Default for PerceptronSpec {
         Self {
             data: DataSpec::Generated {
                 set: Classification2d {
-                    shape: crate::datasets_2d::Shape2d::Blobs { margin: 0.5, spread: 0.5 },
+                    shape: crate::datasets_2d::Shape2d::Blobs { margin: 0.3, spread: 0.5 },
                     n: 60,
                     label_noise: 0.0,
                     seed: 1,
                 },
             },
             kernel: Kernel::Linear,
-            algorithm: PerceptronAlgorithm::Snkp,
+            algorithm: PerceptronAlgorithm::Perceptron,
             max_iter: default_max_iter(),
         }
     }
@@ -521,7 +521,7 @@ mod tests {
         while s.step() {}
         let out = s.outcome().unwrap().unwrap();
         assert!(matches!(out, Outcome::Separator { .. }) && out.verified());
-        // SNKP's Theorem 1 bound with the certified lower end of ρ.
+        // Novikoff's bound 1/ρ² with the certified lower end of ρ.
         let b = s.bounds().into_iter().find(|b| b.current).unwrap();
         assert!((s.record().iter as f64) <= b.iterations, "{} > {}", s.record().iter, b.iterations);
     }
