@@ -29,7 +29,10 @@ function specFromControls() {
     s.data = { kind, n: readNumber('n', 'n'), separation: readNumber('separation', 'separation'),
       spread: readNumber('spread', 'spread'), flip: readNumber('flip', 'flip'), seed: readNumber('seed', 'seed') };
   }
+  // The slider's 1e-4 step cannot hold 4/3, 6/5, 8/7 exactly: snap to the tensor-kernel values
+  // (q = 4, 6, 8) when the slider sits on one of them.
   s.model.p = readNumber('p', 'p');
+  for (const q of [4, 6, 8]) if (Math.abs(s.model.p - q / (q - 1)) < 1e-4) s.model.p = q / (q - 1);
   s.model.gamma = readNumber('gamma', 'γ');
   const loss = $('loss').value;
   if (loss === 'square') delete s.model.loss;
