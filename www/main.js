@@ -200,6 +200,7 @@ function draw() {
       ? `top-${rec.k} of |w| recovers ${rec.recovered} of the ${rec.k} true features; ${rec.above} entries above τ`
       : `${rec.above} entries above τ`;
     drawPredictor();
+    if (!racing) pg.drawRace($('race'), sizeCanvas($('race')));
     if (firstPlotMs === null) {
       firstPlotMs = performance.now();
       document.body.dataset.firstPlotMs = firstPlotMs.toFixed(1);
@@ -466,9 +467,9 @@ const PRESET_DEFS = {
   }),
 };
 
-async function runJob(job, tbody) {
+async function runJob(job, tbody, ncols) {
   const tr = document.createElement('tr');
-  const cells = [...job.row, '…', '', '', job.paper];
+  const cells = ncols === 6 ? [...job.row, '…', '', '', job.paper] : [...job.row, '…', '', job.paper];
   for (const c of cells) { const td = document.createElement('td'); td.textContent = c; tr.appendChild(td); }
   tbody.appendChild(tr);
   const put = (i, v) => { tr.children[i].textContent = v; };
@@ -523,7 +524,7 @@ async function runPreset(defFn) {
   clearError();
   try {
     for (const job of def.jobs) {
-      const q = await runJob(job, tbody);
+      const q = await runJob(job, tbody, def.head.length);
       if (job.show) {
         // Show the run in the main plots: it becomes the page's experiment.
         if (pg) pg.free();
@@ -536,11 +537,13 @@ async function runPreset(defFn) {
     }
     $('preset-status').textContent = 'done';
     document.body.dataset.preset = 'done';
+    showBuildBox();
   } catch (e) {
     const msg = e.message ?? String(e);
     $('preset-status').textContent = msg === 'cancelled' ? 'cancelled' : 'failed';
     document.body.dataset.preset = msg === 'cancelled' ? 'cancelled' : 'failed';
     if (msg !== 'cancelled') showError(msg);
+    showBuildBox();
   }
 }
 
