@@ -100,9 +100,10 @@ function showBuildBox() {
   }
   $('build-box').hidden = !cost;
   if (cost) {
+    const built = pg.summary().phase === 'solving';
     $('tensor-cost').textContent = `Before the build: ${cost.text}.`;
-    $('build-progress').value = 0;
-    $('build-readout').textContent = 'not built';
+    $('build-progress').value = built ? 1 : 0;
+    $('build-readout').textContent = built ? 'built' : 'not built';
   }
   document.body.dataset.build = cost ? 'needed' : 'none';
 }
@@ -532,6 +533,8 @@ async function runPreset(defFn) {
         spec = job.spec;
         controlsFromSpec(spec);
         writeHash();
+        restarted();
+        showSummary(pg.summary());
         draw();
       } else q.free();
     }
