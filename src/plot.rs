@@ -193,10 +193,13 @@ pub fn svg_pair(trace: &[StepRecord], w: &[f64], w_true: Option<&[f64]>) -> Resu
 pub const RACE_COLORS: [RGBColor; 5] =
     [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(214, 39, 40), RGBColor(148, 103, 189)];
 
+/// One lane of a race: (algorithm name, [(iteration, elapsed ms, relative error)]).
+pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
+
 /// The race: relative error `(F − F*)/F*` of each algorithm against iterations (solid) and
 /// against time in ms (dashed, top axis rescaled onto the same width) on one log₁₀ axis.
 /// `curves`: (name, [(iteration, elapsed ms, relative error)]).
-pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[(String, Vec<(f64, f64, f64)>)], scale: f64) -> PResult<DB> {
+pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[RaceCurve], scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
     let s = scale.max(0.5);
     let floor = -16.0;
