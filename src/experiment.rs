@@ -5,10 +5,22 @@
 
 use serde::{Deserialize, Serialize};
 
+use nalgebra::{DMatrix, DVector};
+
 use crate::data::{parse_csv, Dataset, SparseRegression};
+use crate::datasets_a::TwoBlobs;
 use crate::error::{KpError, Result};
+use crate::losses::Loss;
+use crate::lp::FeaturePolynomial;
 use crate::solvers::dual_lp::{DualLp, Linesearch};
-use crate::solvers::Driver;
+use crate::solvers::dual_newton::{DualNewton, NewtonConfig};
+use crate::solvers::primal::{Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
+use crate::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
+use crate::solvers::{Driver, Solver, Status, StepRecord};
+use crate::tensor::{
+    estimate_cost, feature_polynomial, GramTensor, GramTensorBuild, TensorCost, TensorKernel, TensorKernelConfig,
+    TensorPredictor,
+};
 
 /// Where the data come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -24,21 +36,66 @@ pub enum DataSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         path: Option<String>,
     },
+    /// Two Gaussian blobs in the plane with labels ±1 (for the hinge and logistic losses).
+    TwoBlobs(TwoBlobs),
+}
+
+/// How the dual polynomial `(1/q)‖Φ*α‖_q^q` and its gradient are computed (paper A, Section 2.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathSpec {
+    /// From the explicit (finite) feature map: `X` itself for the linear kernel, the degree-s
+    /// monomials for the polynomial tensor kernel. Any p ∈ (1, 2).
+    #[default]
+    Features,
+    /// From the Gram tensor (eq. 16), stored once per symmetry class; q = 4 or 6 only.
+    Tensor,
+}
+
+fn default_loss() -> Loss {
+    Loss::Square
+}
+fn default_kernel() -> TensorKernel {
+    TensorKernel::Linear
+}
+fn is_square(l: &Loss) -> bool {
+    *l == Loss::Square
+}
+fn is_features(p: &PathSpec) -> bool {
+    *p == PathSpec::Features
+}
+fn is_linear(k: &TensorKernel) -> bool {
+    *k == TensorKernel::Linear
 }
 
 /// The optimization problem.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "problem", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ModelSpec {
-    /// `F(w) = (γ/2)‖Xw − y‖² + (1/p)‖w‖_p^p` (paper A, eq. 7).
-    LpRegression { p: f64, gamma: f64 },
+    /// `F(w) = γ Σ L(y_i, ⟨Φ(x_i), w⟩) + (1/p)‖w‖_p^p` (paper A, eq. 7 for the square loss
+    /// written `(γ/2)‖Xw − y‖²`; eq. 20 for a general loss).
+    LpRegression {
+        p: f64,
+        gamma: f64,
+        /// The loss (default square).
+        #[serde(default = "default_loss", skip_serializing_if = "is_square")]
+        loss: Loss,
+        /// Features or Gram tensor (default features).
+        #[serde(default, skip_serializing_if = "is_features")]
+        path: PathSpec,
+        /// The tensor kernel (Section 2.2; default linear = the plain features of X).
+        #[serde(default = "default_kernel", skip_serializing_if = "is_linear")]
+        kernel: TensorKernel,
+    },
 }
 
 /// The algorithm and its stopping rule.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SolverSpec {
-    /// Algorithm name: `dual_gradient` (paper A, Algorithm 2.1).
+    /// Algorithm name: `dual_gradient` (paper A, Algorithm 2.1), `prox_dual` (Algorithm 3.3),
+    /// `dual_newton` (damped Newton on the dual), `primal_gd` (gradient descent with Armijo on F),
+    /// `fista` (FISTA with the prox of `(t/p)|·|^p`).
     #[serde(default = "default_algorithm")]
     pub algorithm: String,
     /// Tolerance on the relative duality gap `gap / F(w)`.
@@ -100,10 +157,37 @@ impl Default for Experiment {
     fn default() -> Self {
         Self {
             data: DataSpec::SparseRegression(SparseRegression { n: 100, d: 1000, k: 10, sigma: 0.05, seed: 1 }),
-            model: ModelSpec::LpRegression { p: 4.0 / 3.0, gamma: 10.0 },
+            model: ModelSpec::LpRegression {
+                p: 4.0 / 3.0,
+                gamma: 10.0,
+                loss: Loss::Square,
+                path: PathSpec::Features,
+                kernel: TensorKernel::Linear,
+            },
             solver: SolverSpec::default(),
         }
     }
+}
+
+/// The algorithms a spec may name (paper A: Algorithms 2.1 and 3.3, the primal baselines of
+/// Section 4, and a dual Newton method).
+pub const ALGORITHMS: [&str; 5] = ["dual_gradient", "prox_dual", "dual_newton", "primal_gd", "fista"];
+
+/// Memory budget of a Gram tensor or a feature matrix built from a spec: 1 GiB.
+pub const TENSOR_BUDGET_BYTES: u64 = 1 << 30;
+
+/// The model and solver parameters after validation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Checked {
+    pub p: f64,
+    pub gamma: f64,
+    pub loss: Loss,
+    pub path: PathSpec,
+    pub kernel: TensorKernel,
+    /// The kernel with its order q checked (tensor path, or a polynomial kernel on the features path).
+    pub kernel_cfg: Option<TensorKernelConfig>,
+    /// Algorithm 2.1's linesearch (δ, θ, λ̄ capped at γ/(2(1−δ))).
+    pub linesearch: Linesearch,
 }
 
 /// An experiment whose every field has been checked, with its data materialized.
@@ -113,10 +197,86 @@ pub struct ValidExperiment {
     pub p: f64,
     pub gamma: f64,
     pub linesearch: Linesearch,
+    pub checked: Checked,
+    /// The explicit feature matrix on the features path (`X` itself for the linear kernel).
+    features: Option<DMatrix<f64>>,
 }
+
+/// A paper-A solver behind one interface: steppable, with its dual iterate and (features path)
+/// its primal weights, so the page, the CLI and a race treat every algorithm alike.
+pub trait PaperASolver: Solver {
+    /// The dual iterate α (None for the primal solvers).
+    fn alpha(&self) -> Option<DVector<f64>>;
+    /// The primal weights w in feature space (None when they are not available: tensor path).
+    fn w(&self) -> Option<DVector<f64>>;
+}
+
+impl PaperASolver for DualLp {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        Some(DualLp::alpha(self).clone())
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        Some(DualLp::w(self).clone())
+    }
+}
+impl PaperASolver for ProxDual<FeaturePolynomial> {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        Some(ProxDual::alpha(self).clone())
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        Some(ProxDual::w(self))
+    }
+}
+impl PaperASolver for ProxDual<GramTensor> {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        Some(ProxDual::alpha(self).clone())
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        None
+    }
+}
+impl PaperASolver for DualNewton<FeaturePolynomial> {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        Some(DualNewton::alpha(self).clone())
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        Some(DualNewton::w(self))
+    }
+}
+impl PaperASolver for DualNewton<GramTensor> {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        Some(DualNewton::alpha(self).clone())
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        None
+    }
+}
+impl PaperASolver for PrimalGd {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        None
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        Some(PrimalGd::w(self).clone())
+    }
+}
+impl PaperASolver for Fista {
+    fn alpha(&self) -> Option<DVector<f64>> {
+        None
+    }
+    fn w(&self) -> Option<DVector<f64>> {
+        Some(Fista::w(self).clone())
+    }
+}
+
+/// A running solver of any algorithm.
+pub type Run = Driver<Box<dyn PaperASolver>>;
 
 fn finite_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
+}
+
+fn param(name: &'static str, reason: String) -> KpError {
+    KpError::Parameter { name, reason }
 }
 
 impl Experiment {
@@ -139,21 +299,80 @@ impl Experiment {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 
-    /// Check the model and solver parameters (the data are checked by [`Self::validate`]).
-    pub fn check_parameters(&self) -> Result<(f64, f64, Linesearch)> {
-        let ModelSpec::LpRegression { p, gamma } = self.model;
+    /// Check the model and solver parameters (the data are checked by [`Self::validate`]):
+    /// one error per bad parameter, naming it.
+    pub fn check(&self) -> Result<Checked> {
+        let ModelSpec::LpRegression { p, gamma, loss, path, kernel } = self.model;
         if !(p.is_finite() && p > 1.0 && p < 2.0) {
             return Err(KpError::POutOfRange(p));
         }
         if !finite_positive(gamma) {
             return Err(KpError::GammaNotPositive(gamma));
         }
+        match loss {
+            Loss::EpsInsensitive { eps } if !(eps.is_finite() && eps >= 0.0) => {
+                return Err(param("model.loss.eps", format!("the ε-insensitive loss needs ε ≥ 0 (got {eps})")))
+            }
+            Loss::Huber { rho } if !finite_positive(rho) => {
+                return Err(param("model.loss.rho", format!("the Huber loss needs a threshold ρ > 0 (got {rho})")))
+            }
+            Loss::Absolute | Loss::SquaredHinge => {
+                return Err(param(
+                    "model.loss",
+                    format!("paper A's page offers square, eps_insensitive, huber, hinge and logistic (got {})", loss.name()),
+                ))
+            }
+            _ => {}
+        }
+        loss.validate()?;
+        if let TensorKernel::Polynomial { degree } = kernel {
+            if degree < 1 {
+                return Err(param("model.kernel.degree", format!("the polynomial degree s must be ≥ 1 (got {degree})")));
+            }
+        }
+        let kernel_cfg = match (path, kernel) {
+            (PathSpec::Tensor, k) => Some(TensorKernelConfig::from_p(k, p)?),
+            (PathSpec::Features, TensorKernel::Linear) => None,
+            (PathSpec::Features, TensorKernel::Exponential) => {
+                return Err(param(
+                    "model.path",
+                    "the exponential tensor kernel has no finite feature map: choose the tensor path".into(),
+                ))
+            }
+            (PathSpec::Features, k) => Some(TensorKernelConfig::from_p(k, p)?),
+        };
         let s = &self.solver;
-        if s.algorithm != "dual_gradient" {
-            return Err(KpError::Parameter {
-                name: "solver.algorithm",
-                reason: format!("unknown algorithm `{}` (available: dual_gradient)", s.algorithm),
-            });
+        if !ALGORITHMS.contains(&s.algorithm.as_str()) {
+            return Err(param(
+                "solver.algorithm",
+                format!("unknown algorithm `{}` (available: {})", s.algorithm, ALGORITHMS.join(", ")),
+            ));
+        }
+        let square = loss == Loss::Square;
+        match s.algorithm.as_str() {
+            "dual_gradient" if !square || path == PathSpec::Tensor => {
+                return Err(param(
+                    "solver.algorithm",
+                    format!(
+                        "dual_gradient (Algorithm 2.1) is the square-loss method on the features path; for the {} loss \
+                         or the tensor path use prox_dual (Algorithm 3.3)",
+                        loss.name()
+                    ),
+                ))
+            }
+            "dual_newton" if !matches!(loss, Loss::Square | Loss::Logistic) => {
+                return Err(param(
+                    "solver.algorithm",
+                    format!("dual_newton needs a twice differentiable dual: square or logistic loss (got {})", loss.name()),
+                ))
+            }
+            "primal_gd" | "fista" if !square || path == PathSpec::Tensor => {
+                return Err(param(
+                    "solver.algorithm",
+                    format!("{} works on the primal of the square loss on the features path", s.algorithm),
+                ))
+            }
+            _ => {}
         }
         if !finite_positive(s.tol) {
             return Err(KpError::ToleranceInvalid(s.tol));
@@ -171,19 +390,27 @@ impl Experiment {
             None => cap,
             Some(v) if finite_positive(v) && v <= cap => v,
             Some(v) => {
-                return Err(KpError::Parameter {
-                    name: "solver.step0",
-                    reason: format!("the initial step λ̄ must lie in (0, γ/(2(1−δ))] = (0, {cap}] (got {v})"),
-                })
+                return Err(param(
+                    "solver.step0",
+                    format!("the initial step λ̄ must lie in (0, γ/(2(1−δ))] = (0, {cap}] (got {v})"),
+                ))
             }
         };
-        Ok((p, gamma, Linesearch { delta: s.delta, theta: s.theta, step0, max_backtracks: 80 }))
+        let linesearch = Linesearch { delta: s.delta, theta: s.theta, step0, max_backtracks: 80 };
+        Ok(Checked { p, gamma, loss, path, kernel, kernel_cfg, linesearch })
+    }
+
+    /// Check the model and solver parameters; returns (p, γ, Algorithm 2.1's linesearch).
+    pub fn check_parameters(&self) -> Result<(f64, f64, Linesearch)> {
+        let c = self.check()?;
+        Ok((c.p, c.gamma, c.linesearch))
     }
 
     /// Build the data set described by the spec.
     pub fn build_data(&self) -> Result<Dataset> {
         match &self.data {
             DataSpec::SparseRegression(g) => g.generate(),
+            DataSpec::TwoBlobs(g) => g.generate(),
             DataSpec::Csv { text: Some(t), .. } => parse_csv(t),
             DataSpec::Csv { text: None, path: Some(p) } => Err(KpError::Spec(format!(
                 "CSV path `{p}` was not read (only the CLI reads files; the page needs the text)"
@@ -194,18 +421,347 @@ impl Experiment {
         }
     }
 
-    /// Validate everything and materialize the data.
+    /// Validate everything and materialize the data (and, on the features path with a
+    /// polynomial kernel, the explicit feature matrix; the Gram tensor is built separately).
     pub fn validate(&self) -> Result<ValidExperiment> {
-        let (p, gamma, linesearch) = self.check_parameters()?;
+        let checked = self.check()?;
         let data = self.build_data()?;
-        Ok(ValidExperiment { spec: self.clone(), data, p, gamma, linesearch })
+        ValidExperiment::new(self.clone(), checked, data)
     }
 }
 
+/// How many of the true features the top-k entries of |w| recover, k = the number of true
+/// non-zeros (paper A, Figure 1: support recovery). Returns (k, recovered).
+pub fn top_k_recovery(w: &[f64], w_true: &[f64]) -> (usize, usize) {
+    let truth: Vec<usize> = (0..w_true.len()).filter(|&j| w_true[j] != 0.0).collect();
+    let k = truth.len();
+    let mut order: Vec<usize> = (0..w.len()).collect();
+    order.sort_by(|&a, &b| w[b].abs().partial_cmp(&w[a].abs()).unwrap_or(std::cmp::Ordering::Equal));
+    let top: std::collections::HashSet<usize> = order.into_iter().take(k).collect();
+    (k, truth.iter().filter(|j| top.contains(j)).count())
+}
+
+/// Number of entries with `|w_j| ≥ threshold` (the spikes plot's threshold line).
+pub fn count_above(w: &[f64], threshold: f64) -> usize {
+    w.iter().filter(|v| v.abs() >= threshold).count()
+}
+
 impl ValidExperiment {
-    /// A fresh run of the configured solver from α = 0.
-    pub fn start(&self) -> Driver<DualLp> {
-        let solver = DualLp::new(self.data.x.clone(), self.data.y.clone(), self.gamma, self.p, self.linesearch);
-        Driver::new(solver, self.spec.solver.tol, self.spec.solver.max_iter)
+    /// Assemble from checked parameters and data: labels checked for the loss, the feature
+    /// matrix built on the features path.
+    pub fn new(spec: Experiment, checked: Checked, data: Dataset) -> Result<Self> {
+        checked.loss.check_targets(data.y.as_slice())?;
+        let features = match (checked.path, checked.kernel_cfg) {
+            (PathSpec::Features, None) => Some(data.x.clone()),
+            (PathSpec::Features, Some(cfg)) => Some(feature_polynomial(&data.x, &cfg, TENSOR_BUDGET_BYTES)?.x),
+            (PathSpec::Tensor, Some(cfg)) => {
+                let cost = estimate_cost(data.n(), data.d(), &cfg)?;
+                check_budget(&cost)?;
+                None
+            }
+            (PathSpec::Tensor, None) => None,
+        };
+        Ok(Self { p: checked.p, gamma: checked.gamma, linesearch: checked.linesearch, spec, data, checked, features })
+    }
+
+    /// Replace the model/solver parameters on the same data (the page's sliders). The feature
+    /// matrix is rebuilt only if the path or kernel changed.
+    pub fn retune(&mut self, spec: Experiment) -> Result<()> {
+        let checked = spec.check()?;
+        checked.loss.check_targets(self.data.y.as_slice())?;
+        if checked.path != self.checked.path || checked.kernel_cfg != self.checked.kernel_cfg {
+            let data = std::mem::replace(&mut self.data, Dataset { x: DMatrix::zeros(0, 0), y: DVector::zeros(0), w_true: None, feature_names: vec![] });
+            match Self::new(spec.clone(), checked, data.clone()) {
+                Ok(v) => {
+                    *self = v;
+                    return Ok(());
+                }
+                Err(e) => {
+                    self.data = data;
+                    return Err(e);
+                }
+            }
+        }
+        self.spec = spec;
+        self.p = checked.p;
+        self.gamma = checked.gamma;
+        self.linesearch = checked.linesearch;
+        self.checked = checked;
+        Ok(())
+    }
+
+    /// The dual exponent q = p/(p − 1).
+    pub fn q(&self) -> f64 {
+        self.p / (self.p - 1.0)
+    }
+
+    /// The Gram tensor's cost (tensor path), known before the build.
+    pub fn tensor_cost(&self) -> Result<Option<TensorCost>> {
+        match (self.checked.path, self.checked.kernel_cfg) {
+            (PathSpec::Tensor, Some(cfg)) => Ok(Some(estimate_cost(self.data.n(), self.data.d(), &cfg)?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// A resumable Gram-tensor build (tensor path), refused over the budget.
+    pub fn tensor_build(&self) -> Result<GramTensorBuild> {
+        let cfg = self.checked.kernel_cfg.ok_or_else(|| param("model.path", "the features path builds no Gram tensor".into()))?;
+        GramTensorBuild::new(&self.data.x, cfg, TENSOR_BUDGET_BYTES)
+    }
+
+    /// Build the Gram tensor in one go (CLI, tests).
+    pub fn build_tensor(&self) -> Result<GramTensor> {
+        let mut b = self.tensor_build()?;
+        while !b.is_done() {
+            b.advance(1 << 20)?;
+        }
+        b.finish()
+    }
+
+    fn feature_poly(&self) -> Result<FeaturePolynomial> {
+        let x = self.features.clone().ok_or_else(|| param("model.path", "the tensor path needs its Gram tensor built first".into()))?;
+        Ok(FeaturePolynomial { x, q: self.q() })
+    }
+
+    fn prox_config(&self) -> ProxDualConfig {
+        let s = &self.spec.solver;
+        let mut cfg = ProxDualConfig::new(self.checked.loss, self.gamma);
+        cfg.linesearch.delta = s.delta;
+        cfg.linesearch.theta = s.theta;
+        if let Some(v) = s.step0 {
+            cfg.linesearch.step0 = v;
+        }
+        cfg
+    }
+
+    /// A fresh solver of the named algorithm (features path; for the tensor path see
+    /// [`Self::start_with_tensor`]).
+    pub fn solver(&self, algorithm: &str) -> Result<Box<dyn PaperASolver>> {
+        let y = self.data.y.clone();
+        let c = &self.checked;
+        let primal_cfg = PrimalConfig { gamma: self.gamma, p: self.p, measure: GapMeasure::Duality };
+        Ok(match algorithm {
+            "dual_gradient" => {
+                let x = self.feature_poly()?.x;
+                Box::new(DualLp::new(x, y, self.gamma, self.p, self.linesearch))
+            }
+            "prox_dual" => Box::new(ProxDual::new(self.feature_poly()?, y, self.prox_config())?),
+            "dual_newton" => Box::new(DualNewton::new(self.feature_poly()?, y, NewtonConfig::with_loss(c.loss, self.gamma))?),
+            "primal_gd" => Box::new(PrimalGd::new(self.feature_poly()?.x, y, primal_cfg, Armijo::default())?),
+            "fista" => Box::new(Fista::new(self.feature_poly()?.x, y, primal_cfg, None)?),
+            other => return Err(param("solver.algorithm", format!("unknown algorithm `{other}`"))),
+        })
+    }
+
+    /// A dual solver on the Gram tensor (tensor path): prox_dual or dual_newton.
+    pub fn tensor_solver(&self, algorithm: &str, tensor: GramTensor) -> Result<Box<dyn PaperASolver>> {
+        let y = self.data.y.clone();
+        Ok(match algorithm {
+            "prox_dual" => Box::new(ProxDual::new(tensor, y, self.prox_config())?),
+            "dual_newton" => Box::new(DualNewton::new(tensor, y, NewtonConfig::with_loss(self.checked.loss, self.gamma))?),
+            other => {
+                return Err(param("solver.algorithm", format!("`{other}` does not run on the Gram tensor: use prox_dual or dual_newton")))
+            }
+        })
+    }
+
+    /// A fresh run of the configured solver (features path).
+    pub fn start(&self) -> Result<Run> {
+        let s = self.solver(&self.spec.solver.algorithm)?;
+        Ok(Driver::new(s, self.spec.solver.tol, self.spec.solver.max_iter))
+    }
+
+    /// A fresh run of the configured solver on a built Gram tensor (tensor path).
+    pub fn start_with_tensor(&self, tensor: GramTensor) -> Result<Run> {
+        let s = self.tensor_solver(&self.spec.solver.algorithm, tensor)?;
+        Ok(Driver::new(s, self.spec.solver.tol, self.spec.solver.max_iter))
+    }
+
+    /// A run of the configured solver on whichever path the spec names (builds the tensor).
+    pub fn start_any(&self) -> Result<Run> {
+        match self.checked.path {
+            PathSpec::Features => self.start(),
+            PathSpec::Tensor => self.start_with_tensor(self.build_tensor()?),
+        }
+    }
+
+    /// The primal weights of a run in the original features: the solver's own w, or on the
+    /// tensor path with the linear kernel `w = J_q(Xᵀα)` (Theorem 2.1).
+    pub fn weights(&self, run: &Run) -> Option<DVector<f64>> {
+        if let Some(w) = run.solver.w() {
+            return Some(w);
+        }
+        if self.checked.kernel == TensorKernel::Linear {
+            return run.solver.alpha().map(|a| features_w(&self.data.x, &a, self.q()));
+        }
+        None
+    }
+
+    /// The predictor of Remark 2.4 for a dual iterate α (tensor kernels with q = 4, 6); for
+    /// the linear kernel at other p, `f(x) = ⟨w, x⟩` with `w = J_q(Xᵀα)`.
+    pub fn predictor(&self, run: &Run) -> Result<Predictor> {
+        if let (Some(cfg), Some(alpha)) = (self.checked.kernel_cfg, run.solver.alpha()) {
+            return Ok(Predictor::Tensor(TensorPredictor::new(&self.data.x, &alpha, cfg)?));
+        }
+        match (self.checked.kernel, self.weights(run)) {
+            (TensorKernel::Linear, Some(w)) => Ok(Predictor::Linear(w)),
+            _ => Err(param("model.kernel", "no predictor for this kernel without a dual iterate".into())),
+        }
+    }
+
+    /// The reference optimum F* for relative errors: the dual Newton method run to machine
+    /// precision (square, logistic), else Algorithm 3.3 with a tight tolerance. Returns the
+    /// final primal value (the smallest F seen) and the Newton iterations used.
+    pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
+        let alg = if matches!(self.checked.loss, Loss::Square | Loss::Logistic) { "dual_newton" } else { "prox_dual" };
+        let solver = match tensor {
+            Some(t) => self.tensor_solver(alg, t)?,
+            None => self.solver(alg)?,
+        };
+        let cap = if alg == "dual_newton" { 200 } else { 100_000 };
+        let mut run = Driver::new(solver, 1e-15, cap);
+        run.run();
+        let best = run.trace.iter().map(|r| r.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
+        if !best.is_finite() {
+            return Err(KpError::NonFinite("the reference optimum F* (dual Newton run) is not finite".into()));
+        }
+        Ok((best, run.last().iter))
+    }
+
+    /// A race of every algorithm that applies to this problem (features path), against F*.
+    pub fn race(&self, f_star: f64) -> Result<Race> {
+        let c = &self.checked;
+        let square = c.loss == Loss::Square;
+        let mut names = vec![if square { "dual_gradient" } else { "prox_dual" }];
+        if square {
+            names.push("prox_dual");
+        }
+        if matches!(c.loss, Loss::Square | Loss::Logistic) {
+            names.push("dual_newton");
+        }
+        if square {
+            names.push("primal_gd");
+            names.push("fista");
+        }
+        let mut lanes = Vec::new();
+        for name in names {
+            let run = Driver::new(self.solver(name)?, 0.0, self.spec.solver.max_iter);
+            lanes.push(Lane { name: name.to_string(), run });
+        }
+        Ok(Race { f_star, tol: self.spec.solver.tol.max(1e-15), lanes })
+    }
+}
+
+fn check_budget(cost: &TensorCost) -> Result<()> {
+    if cost.bytes > TENSOR_BUDGET_BYTES {
+        return Err(param(
+            "model.path",
+            format!(
+                "the Gram tensor would need {:.1} MiB ({} values), over the budget of {:.0} MiB. {}",
+                cost.bytes as f64 / 1048576.0,
+                cost.entries,
+                TENSOR_BUDGET_BYTES as f64 / 1048576.0,
+                "Lower n or use the features path"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A predictor `f(x)` (Remark 2.4).
+pub enum Predictor {
+    /// `f(x) = ⟨w, x⟩`.
+    Linear(DVector<f64>),
+    /// `f(x) = Σ K(x_{i1}, …, x_{i(q−1)}, x) α_{i1}⋯α_{i(q−1)}`.
+    Tensor(TensorPredictor),
+}
+
+impl Predictor {
+    /// `f` at one point.
+    pub fn predict(&self, point: &[f64]) -> Result<f64> {
+        match self {
+            Predictor::Linear(w) => {
+                if point.len() != w.len() {
+                    return Err(param("x", format!("a point of dimension {} for weights of dimension {}", point.len(), w.len())));
+                }
+                Ok(point.iter().zip(w.iter()).map(|(a, b)| a * b).sum())
+            }
+            Predictor::Tensor(t) => t.predict(point),
+        }
+    }
+
+    /// `f` on an `mx × my` grid, row-major in y then x (values[iy·mx + ix]).
+    pub fn grid_2d(&self, xr: (f64, f64), yr: (f64, f64), mx: usize, my: usize) -> Result<Vec<f64>> {
+        let mut out = Vec::with_capacity(mx * my);
+        for iy in 0..my {
+            let yv = yr.0 + (yr.1 - yr.0) * iy as f64 / (my.max(2) - 1) as f64;
+            for ix in 0..mx {
+                let xv = xr.0 + (xr.1 - xr.0) * ix as f64 / (mx.max(2) - 1) as f64;
+                out.push(self.predict(&[xv, yv])?);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// One algorithm in a race.
+pub struct Lane {
+    pub name: String,
+    pub run: Run,
+}
+
+/// Several algorithms on the same data, stepped in turn, compared by the relative error
+/// `(F(w_k) − F*)/F*` against iterations and time.
+pub struct Race {
+    pub f_star: f64,
+    /// A lane stops once its relative error is below this.
+    pub tol: f64,
+    pub lanes: Vec<Lane>,
+}
+
+/// One point of a race curve.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct RacePoint {
+    pub iter: usize,
+    pub elapsed_ms: f64,
+    pub rel_err: f64,
+}
+
+impl Race {
+    /// The relative error of a record.
+    pub fn rel_err(&self, r: &StepRecord) -> f64 {
+        (r.primal - self.f_star) / self.f_star.abs().max(1e-300)
+    }
+
+    /// Whether any lane still runs.
+    pub fn running(&self) -> bool {
+        self.lanes.iter().any(|l| l.run.status == Status::Running)
+    }
+
+    /// One iteration of every running lane; a lane stops at relative error ≤ tol.
+    pub fn step_round(&mut self) -> bool {
+        let (f_star, tol) = (self.f_star, self.tol);
+        for lane in &mut self.lanes {
+            if lane.run.status != Status::Running {
+                continue;
+            }
+            if let Some(r) = lane.run.step() {
+                if (r.primal - f_star) / f_star.abs().max(1e-300) <= tol {
+                    lane.run.status = Status::Converged;
+                }
+            }
+        }
+        self.running()
+    }
+
+    /// The curves, one per lane.
+    pub fn curves(&self) -> Vec<(String, Vec<RacePoint>)> {
+        self.lanes
+            .iter()
+            .map(|l| {
+                let pts = l.run.trace.iter().map(|r| RacePoint { iter: r.iter, elapsed_ms: r.elapsed_ms, rel_err: self.rel_err(r) }).collect();
+                (l.name.clone(), pts)
+            })
+            .collect()
     }
 }

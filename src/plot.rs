@@ -93,6 +93,17 @@ pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace
 /// features each pixel column shows the range of `w` over the indices it covers, so a
 /// 100 000-feature vector draws as fast as a small one; true spikes are drawn on top.
 pub fn draw_spikes<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, w: &[f64], w_true: Option<&[f64]>, scale: f64) -> PResult<DB> {
+    draw_spikes_threshold(root, w, w_true, None, scale)
+}
+
+/// [`draw_spikes`] with a threshold `±τ` drawn as two dashed lines (the page's slider).
+pub fn draw_spikes_threshold<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    w: &[f64],
+    w_true: Option<&[f64]>,
+    threshold: Option<f64>,
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let s = scale.max(0.5);
     let d = w.len().max(1);
@@ -147,6 +158,12 @@ pub fn draw_spikes<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, w: &[f64],
             .label("true spikes w*")
             .legend(move |(x, y)| Circle::new((x + 6, y), 4, TRUE_COLOR.stroke_width(1)));
     }
+    if let Some(t) = threshold.filter(|t| t.is_finite() && *t > 0.0 && *t < amp) {
+        let gray = RGBColor(120, 120, 120);
+        for v in [t, -t] {
+            chart.draw_series(DashedLineSeries::new(vec![(0.0, v), (d as f64, v)], (6.0 * s) as u32, (4.0 * s) as u32, gray.stroke_width(stroke)))?;
+        }
+    }
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -170,4 +187,140 @@ pub fn svg_pair(trace: &[StepRecord], w: &[f64], w_true: Option<&[f64]>) -> Resu
         draw_spikes(&root, w, w_true, 1.0).map_err(|e| e.to_string())?;
     }
     Ok((a, b))
+}
+
+/// Colours of the race's lanes, in the order the race lists them.
+pub const RACE_COLORS: [RGBColor; 5] =
+    [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(214, 39, 40), RGBColor(148, 103, 189)];
+
+/// One lane of a race: (algorithm name, [(iteration, elapsed ms, relative error)]).
+pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
+
+/// The race: relative error `(F − F*)/F*` of each algorithm against iterations (solid) and
+/// against time in ms (dashed, top axis rescaled onto the same width) on one log₁₀ axis.
+/// `curves`: (name, [(iteration, elapsed ms, relative error)]).
+pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[RaceCurve], scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let floor = -16.0;
+    let lgc = |v: f64| if v.is_finite() && v > 0.0 { v.log10().max(floor) } else { floor };
+    let imax = curves.iter().flat_map(|c| c.1.iter().map(|p| p.0)).fold(1.0f64, f64::max);
+    let tmax = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(1e-3f64, f64::max);
+    let hi = curves.iter().flat_map(|c| c.1.iter().map(|p| lgc(p.2))).fold(-1.0f64, f64::max).ceil().max(floor + 1.0);
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((40.0 * s) as i32)
+        .top_x_label_area_size((28.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(0f64..imax, floor..hi)?
+        .set_secondary_coord(0f64..tmax, floor..hi);
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart
+        .configure_mesh()
+        .x_desc("iteration (solid)")
+        .y_desc("(F − F*)/F*")
+        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .y_label_formatter(&fmt_pow10)
+        .y_labels(9)
+        .x_labels(8)
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .light_line_style(RGBColor(235, 235, 235))
+        .draw()?;
+    chart
+        .configure_secondary_axes()
+        .x_desc("time, ms (dashed)")
+        .x_label_formatter(&|v: &f64| format!("{v:.3}"))
+        .x_labels(6)
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .draw()?;
+    let w = (2.0 * s).round().max(1.0) as u32;
+    for (k, (name, pts)) in curves.iter().enumerate() {
+        let color = RACE_COLORS[k % RACE_COLORS.len()];
+        chart
+            .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, lgc(p.2))), color.stroke_width(w)))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], color.stroke_width(w)));
+        chart.draw_secondary_series(DashedLineSeries::new(
+            pts.iter().map(|p| (p.1, lgc(p.2))).collect::<Vec<_>>(),
+            (5.0 * s) as u32,
+            (4.0 * s) as u32,
+            color.stroke_width(w),
+        ))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .label_font(font)
+        .draw()?;
+    root.present()
+}
+
+/// A 1-D predictor curve over the training points (paper A, Remark 2.4, d = 1).
+pub fn draw_curve_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, xs: &[f64], fs: &[f64], px: &[f64], py: &[f64], scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let fin = |v: &&f64| v.is_finite();
+    let (x0, x1) = xs.iter().chain(px).filter(fin).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let (y0, y1) = fs.iter().chain(py).filter(fin).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let (x0, x1) = if x0 < x1 { (x0, x1) } else { (-1.0, 1.0) };
+    let (y0, y1) = if y0 < y1 { (y0 - 0.05 * (y1 - y0), y1 + 0.05 * (y1 - y0)) } else { (-1.0, 1.0) };
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .x_label_area_size((36.0 * s) as i32)
+        .y_label_area_size((48.0 * s) as i32)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let font = ("sans-serif", 12.0 * s).into_font();
+    chart.configure_mesh().x_desc("x").label_style(font.clone()).axis_desc_style(font).light_line_style(RGBColor(235, 235, 235)).draw()?;
+    chart.draw_series(px.iter().zip(py).map(|(&a, &b)| Circle::new((a, b), (3.0 * s) as i32, TRUE_COLOR.filled())))?;
+    chart.draw_series(LineSeries::new(xs.iter().zip(fs).map(|(&a, &b)| (a, b)), EST_COLOR.stroke_width((2.0 * s) as u32)))?;
+    root.present()
+}
+
+/// An RGBA image of a 2-D predictor (paper A, Remark 2.4): diverging colours by the sign of
+/// `f` (blue > 0, red < 0, white at 0, saturating at the 95th percentile of |f|), the level
+/// set f = 0 in black, and the training points (+1 dark blue squares, −1 dark red).
+/// `values[iy·w + ix]` with iy = 0 the bottom row; points in grid coordinates.
+pub fn heatmap_rgba(values: &[f64], w: usize, h: usize, points: &[(f64, f64, f64)]) -> Vec<u8> {
+    let mut img = vec![255u8; w * h * 4];
+    let mut mags: Vec<f64> = values.iter().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
+    mags.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    let sat = mags.get(mags.len() * 95 / 100).copied().unwrap_or(1.0).max(1e-300);
+    let at = |ix: usize, iy: usize| values.get(iy * w + ix).copied().unwrap_or(0.0);
+    for iy in 0..h {
+        for ix in 0..w {
+            let v = at(ix, iy);
+            let t = (v / sat).clamp(-1.0, 1.0);
+            let (r, g, b) = if t >= 0.0 {
+                (255.0 * (1.0 - 0.75 * t), 255.0 * (1.0 - 0.5 * t), 255.0)
+            } else {
+                (255.0, 255.0 * (1.0 + 0.6 * t), 255.0 * (1.0 + 0.6 * t))
+            };
+            let border = (ix + 1 < w && (at(ix + 1, iy) > 0.0) != (v > 0.0)) || (iy + 1 < h && (at(ix, iy + 1) > 0.0) != (v > 0.0));
+            let row = h - 1 - iy;
+            let o = (row * w + ix) * 4;
+            let px = if border { [0, 0, 0] } else { [r as u8, g as u8, b as u8] };
+            img[o..o + 3].copy_from_slice(&px);
+        }
+    }
+    let rad = (w.max(h) / 150).max(2) as i64;
+    for &(gx, gy, label) in points {
+        let color = if label > 0.0 { [20u8, 40, 140] } else { [150u8, 20, 20] };
+        let (cx, cy) = (gx.round() as i64, (h as f64 - 1.0 - gy).round() as i64);
+        for dy in -rad..=rad {
+            for dx in -rad..=rad {
+                let (x, y) = (cx + dx, cy + dy);
+                if x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h {
+                    let o = ((y as usize) * w + x as usize) * 4;
+                    let edge = dx.abs() == rad || dy.abs() == rad;
+                    let px = if edge { [255, 255, 255] } else { color };
+                    img[o..o + 3].copy_from_slice(&px);
+                }
+            }
+        }
+    }
+    img
 }

@@ -47,7 +47,7 @@ fn steps_lower_the_gap_and_draw_into_canvases() {
         if draw == 0 {
             pg.draw_convergence(c.clone(), 1.0).map_err(|_| ()).expect("draw");
         } else {
-            pg.draw_spikes(c.clone(), 2.0).map_err(|_| ()).expect("draw");
+            pg.draw_spikes(c.clone(), 2.0, None).map_err(|_| ()).expect("draw");
         }
         let after = pixel_sum(&c);
         assert_ne!(before, after, "canvas {draw} unchanged");
@@ -77,4 +77,47 @@ fn csv_data_run_in_the_browser() {
     let s = pg.run_for(5_000.0).map_err(|_| ()).expect("run");
     assert_eq!(js_sys::Reflect::get(&s, &"status".into()).ok().and_then(|v| v.as_string()).as_deref(), Some("converged"));
     assert_eq!(pg.w().len(), 2);
+}
+
+#[wasm_bindgen_test]
+fn the_tensor_path_builds_in_chunks_then_solves_like_the_features_path() {
+    let data = r#""data":{"kind":"sparse_regression","n":12,"d":6,"k":2,"sigma":0.1,"seed":4}"#;
+    let tensor = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-12}}}}"#);
+    let feats = tensor.replace(r#","path":"tensor""#, "");
+    let mut t = Playground::new(&tensor).map_err(|_| ()).expect("tensor spec");
+    let cost = t.tensor_cost().map_err(|_| ()).expect("cost");
+    assert_eq!(field(&cost, "entries"), 1365.0); // C(12 + 3, 4)
+    t.start_build().map_err(|_| ()).expect("build starts");
+    let mut finished = false;
+    for _ in 0..10_000 {
+        let st = t.build_for(0.01).map_err(|_| ()).expect("build step");
+        if js_sys::Reflect::get(&st, &"finished".into()).ok().and_then(|v| v.as_bool()) == Some(true) {
+            finished = true;
+            break;
+        }
+    }
+    assert!(finished);
+    let st = t.run_for(10_000.0).map_err(|_| ()).expect("solve");
+    let mut f = Playground::new(&feats).map_err(|_| ()).expect("features spec");
+    let sf = f.run_for(10_000.0).map_err(|_| ()).expect("solve");
+    let (a, b) = (field(&st, "primal"), field(&sf, "primal"));
+    assert!((a - b).abs() <= 1e-10 * b.abs(), "tensor {a} vs features {b}");
+}
+
+#[wasm_bindgen_test]
+fn the_race_reaches_the_reference_optimum_and_draws() {
+    let spec = r#"{"data":{"kind":"sparse_regression","n":20,"d":40,"k":3,"sigma":0.1,"seed":4},"model":{"problem":"lp_regression","p":1.3333333333333333,"gamma":3},"solver":{"max_iter":3000}}"#;
+    let mut pg = Playground::new(spec).map_err(|_| ()).expect("spec");
+    pg.start_race().map_err(|_| ()).expect("race");
+    let st = pg.race_for(60_000.0).map_err(|_| ()).expect("race step");
+    let st = if js_sys::Reflect::get(&st, &"phase".into()).ok().and_then(|v| v.as_string()).as_deref() == Some("done") { st } else { pg.race_for(60_000.0).map_err(|_| ()).expect("race step") };
+    let lanes: js_sys::Array = js_sys::Reflect::get(&st, &"lanes".into()).expect("lanes").dyn_into().expect("array");
+    assert_eq!(lanes.length(), 5);
+    for l in lanes.iter() {
+        let e = field(&l, "rel_err");
+        assert!(e > -1e-12, "below F*: {e}");
+    }
+    let c = canvas(400, 300);
+    pg.draw_race(c.clone(), 1.0).map_err(|_| ()).expect("draw");
+    assert!(pixel_sum(&c) > 0);
 }

@@ -21,24 +21,55 @@ function writeHash() {
 
 function specFromControls() {
   const s = structuredClone(spec);
-  if (s.data.kind === 'sparse_regression') {
-    s.data.n = readNumber('n', 'n');
-    s.data.d = readNumber('d', 'd');
-    s.data.k = readNumber('k', 'k');
-    s.data.sigma = readNumber('sigma', 'σ');
-    s.data.seed = readNumber('seed', 'seed');
+  const kind = $('data-kind').value;
+  if (kind === 'sparse_regression') {
+    s.data = { kind, n: readNumber('n', 'n'), d: readNumber('d', 'd'), k: readNumber('k', 'k'),
+      sigma: readNumber('sigma', 'σ'), seed: readNumber('seed', 'seed') };
+  } else if (kind === 'two_blobs') {
+    s.data = { kind, n: readNumber('n', 'n'), separation: readNumber('separation', 'separation'),
+      spread: readNumber('spread', 'spread'), flip: readNumber('flip', 'flip'), seed: readNumber('seed', 'seed') };
   }
+  // The slider's 1e-4 step cannot hold 4/3, 6/5, 8/7 exactly: snap to the tensor-kernel values
+  // (q = 4, 6, 8) when the slider sits on one of them.
   s.model.p = readNumber('p', 'p');
+  for (const q of [4, 6, 8]) if (Math.abs(s.model.p - q / (q - 1)) < 1e-4) s.model.p = q / (q - 1);
   s.model.gamma = readNumber('gamma', 'γ');
+  const loss = $('loss').value;
+  if (loss === 'square') delete s.model.loss;
+  else if (loss === 'eps_insensitive') s.model.loss = { kind: loss, eps: readNumber('eps', 'ε') };
+  else if (loss === 'huber') s.model.loss = { kind: loss, rho: readNumber('rho', 'ρ') };
+  else s.model.loss = { kind: loss };
+  if ($('path').value === 'features') delete s.model.path; else s.model.path = 'tensor';
+  const kernel = $('kernel').value;
+  if (kernel === 'linear') delete s.model.kernel;
+  else if (kernel === 'polynomial') {
+    const deg = readNumber('degree', 's');
+    if (deg < 0 || !Number.isInteger(deg)) throw new Error(`s: the polynomial degree must be a whole number ≥ 1 (got ${deg})`);
+    s.model.kernel = { kind: kernel, degree: deg };
+  } else s.model.kernel = { kind: kernel };
   s.solver = s.solver || {};
   s.solver.tol = readNumber('tol', 'tolerance');
+  s.solver.algorithm = $('algorithm').value;
   return s;
 }
 
 function controlsFromSpec(s) {
+  $('data-kind').value = s.data.kind;
   if (s.data.kind === 'sparse_regression') {
     for (const key of ['n', 'd', 'k', 'sigma', 'seed']) $(key).value = s.data[key];
+  } else if (s.data.kind === 'two_blobs') {
+    for (const key of ['n', 'separation', 'spread', 'flip', 'seed']) $(key).value = s.data[key];
   }
+  const loss = s.model.loss ?? { kind: 'square' };
+  $('loss').value = loss.kind;
+  if (loss.eps !== undefined) $('eps').value = loss.eps;
+  if (loss.rho !== undefined) $('rho').value = loss.rho;
+  $('path').value = s.model.path ?? 'features';
+  const kernel = s.model.kernel ?? { kind: 'linear' };
+  $('kernel').value = kernel.kind;
+  if (kernel.degree !== undefined) $('degree').value = kernel.degree;
+  $('algorithm').value = (s.solver && s.solver.algorithm) ?? 'dual_gradient';
+  showFields();
   $('p').value = s.model.p;
   $('p-out').textContent = Number(s.model.p).toFixed(4);
   $('gamma').value = s.model.gamma;
@@ -46,6 +77,114 @@ function controlsFromSpec(s) {
 }
 
 
+
+function showFields() {
+  const blobs = $('data-kind').value === 'two_blobs';
+  $('blob-fields').hidden = !blobs;
+  for (const id of ['d', 'k', 'sigma']) $(id).closest('label').hidden = blobs;
+  $('eps-label').hidden = $('loss').value !== 'eps_insensitive';
+  $('rho-label').hidden = $('loss').value !== 'huber';
+  $('degree-label').hidden = $('kernel').value !== 'polynomial';
+}
+
+// ---- tensor build (frame-sliced on the main thread) ---------------------------------------
+
+let building = false;
+
+function showBuildBox() {
+  let cost = null;
+  try {
+    cost = pg.tensorCost();
+  } catch (e) {
+    showError(e.message ?? String(e));
+  }
+  $('build-box').hidden = !cost;
+  if (cost) {
+    const built = pg.summary().phase === 'solving';
+    $('tensor-cost').textContent = `Before the build: ${cost.text}.`;
+    $('build-progress').value = built ? 1 : 0;
+    $('build-readout').textContent = built ? 'built' : 'not built';
+  }
+  document.body.dataset.build = cost ? 'needed' : 'none';
+}
+
+function startBuild() {
+  try {
+    pg.startBuild();
+  } catch (e) {
+    showError(e.message ?? String(e));
+    document.body.dataset.build = 'refused';
+    return;
+  }
+  building = true;
+  document.body.dataset.build = 'building';
+}
+
+function cancelBuild() {
+  presetCancel = true;
+  if (!pg) return;
+  pg.cancelBuild();
+  building = false;
+  $('build-readout').textContent = 'cancelled';
+  document.body.dataset.build = 'cancelled';
+}
+
+function buildFrame() {
+  try {
+    const st = pg.buildFor(FRAME_BUDGET_MS);
+    $('build-progress').value = st.fraction;
+    $('build-readout').textContent = `${st.done} / ${st.total} values, ${(st.build_ms / 1000).toFixed(2)} s`;
+    if (st.finished) {
+      building = false;
+      document.body.dataset.build = 'done';
+      document.body.dataset.buildMs = st.build_ms.toFixed(1);
+      $('build-readout').textContent = `built: ${st.total} values in ${(st.build_ms / 1000).toFixed(2)} s`;
+      setPlaying(true);
+    }
+  } catch (e) {
+    building = false;
+    document.body.dataset.build = 'failed';
+    showError(e.message ?? String(e));
+  }
+}
+
+// ---- race ------------------------------------------------------------------------------------
+
+let racing = false;
+
+function raceFrame() {
+  try {
+    const st = pg.raceFor(FRAME_BUDGET_MS);
+    if (st.phase === 'reference') {
+      $('race-readout').textContent = `computing F* (dual Newton, iteration ${st.reference_iter})…`;
+      return;
+    }
+    $('race-readout').textContent = `F* = ${fmt(st.f_star, 12)} (Newton, ${st.reference_iter} it.) · ` +
+      st.lanes.map((l) => `${l.name}: ${l.iter} it., ${fmt(l.elapsed_ms, 3)} ms, ${fmt(l.rel_err, 2)}`).join(' · ');
+    pg.drawRace($('race'), sizeCanvas($('race')));
+    if (st.phase === 'done') {
+      racing = false;
+      document.body.dataset.race = 'done';
+    }
+  } catch (e) {
+    racing = false;
+    document.body.dataset.race = 'failed';
+    showError(e.message ?? String(e));
+  }
+}
+
+function startRace() {
+  if (!pg) return;
+  try {
+    pg.startRace();
+  } catch (e) {
+    showError(e.message ?? String(e));
+    return;
+  }
+  setPlaying(false);
+  racing = true;
+  document.body.dataset.race = 'running';
+}
 
 // ---- drawing -----------------------------------------------------------------------------
 
@@ -55,7 +194,14 @@ function draw() {
     const conv = $('conv');
     pg.drawConvergence(conv, sizeCanvas(conv));
     const sp = $('spikes');
-    pg.drawSpikes(sp, sizeCanvas(sp));
+    const thr = Number($('threshold').value);
+    pg.drawSpikes(sp, sizeCanvas(sp), thr);
+    const rec = pg.recovery(thr);
+    $('recovery').textContent = rec.k > 0
+      ? `top-${rec.k} of |w| recovers ${rec.recovered} of the ${rec.k} true features; ${rec.above} entries above τ`
+      : `${rec.above} entries above τ`;
+    drawPredictor();
+    if (!racing) pg.drawRace($('race'), sizeCanvas($('race')));
     if (firstPlotMs === null) {
       firstPlotMs = performance.now();
       document.body.dataset.firstPlotMs = firstPlotMs.toFixed(1);
@@ -65,7 +211,31 @@ function draw() {
   }
 }
 
+function drawPredictor() {
+  const c = $('predictor');
+  const dim = pg.inputDim();
+  const fig = c.closest('figure');
+  const st = pg.summary();
+  fig.hidden = !(dim === 1 || dim === 2) || st.phase !== 'solving';
+  if (fig.hidden) return;
+  const dpr = sizeCanvas(c);
+  if (dim === 1) {
+    pg.drawPredictor1d(c, dpr);
+  } else {
+    const w = Math.max(2, Math.round(c.width / 2));
+    const h = Math.max(2, Math.round(c.height / 2));
+    const rgba = pg.predictorImage(w, h);
+    const img = new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.length), w, h);
+    const off = new OffscreenCanvas(w, h);
+    off.getContext('2d').putImageData(img, 0, 0);
+    const ctx = c.getContext('2d');
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(off, 0, 0, c.width, c.height);
+  }
+}
+
 function showSummary(s) {
+  document.body.dataset.phase = s.phase;
   $('r-iter').textContent = s.iter;
   $('r-gap').textContent = fmt(s.gap);
   $('r-relgap').textContent = fmt(s.rel_gap);
@@ -103,13 +273,18 @@ function apply() {
   restarted();
   clearError();
   writeHash();
+  building = false;
+  racing = false;
+  showBuildBox();
   setPlaying(true);
   showSummary(pg.summary());
   draw();
 }
 
 function frame() {
-  if (pg && playing) {
+  if (pg && building) buildFrame();
+  else if (pg && racing) raceFrame();
+  else if (pg && playing && pg.summary().phase === 'solving') {
     try {
       const s = pg.runFor(FRAME_BUDGET_MS);
       if (s.steps_this_call > 0) draw();
@@ -128,7 +303,27 @@ function wire() {
     $('p-out').textContent = Number($('p').value).toFixed(4);
     apply();
   });
-  for (const id of ['n', 'd', 'k', 'sigma', 'seed', 'gamma', 'tol']) $(id).addEventListener('change', apply);
+  for (const id of ['n', 'd', 'k', 'sigma', 'seed', 'gamma', 'tol', 'separation', 'spread', 'flip', 'eps', 'rho', 'degree', 'algorithm', 'path', 'kernel']) {
+    $(id).addEventListener('change', () => { showFields(); apply(); });
+  }
+  $('loss').addEventListener('change', () => {
+    // A classification loss needs ±1 labels: switch to the 2-D blobs; and back for regression.
+    const cls = ['hinge', 'logistic'].includes($('loss').value);
+    if (cls && $('data-kind').value !== 'two_blobs') { $('data-kind').value = 'two_blobs'; $('n').value = 100; }
+    if (!cls && $('data-kind').value === 'two_blobs') $('data-kind').value = 'sparse_regression';
+    if ($('loss').value !== 'square' && ['dual_gradient', 'primal_gd', 'fista'].includes($('algorithm').value)) $('algorithm').value = 'prox_dual';
+    showFields();
+    apply();
+  });
+  $('data-kind').addEventListener('change', () => { showFields(); apply(); });
+  $('threshold').addEventListener('input', () => {
+    $('thr-out').textContent = Number($('threshold').value).toFixed(2);
+    draw();
+  });
+  $('build').addEventListener('click', startBuild);
+  $('cancel').addEventListener('click', cancelBuild);
+  $('race-start').addEventListener('click', startRace);
+  for (const [id, fn] of Object.entries(PRESET_DEFS)) $(id).addEventListener('click', () => runPreset(fn));
   for (const b of document.querySelectorAll('.marks button')) {
     b.addEventListener('click', () => {
       $('p').value = b.dataset.p;
@@ -176,6 +371,7 @@ function wire() {
       pg = fresh;
       spec = s;
       controlsFromSpec(spec);
+      showBuildBox();
       restarted();
       clearError();
       setPlaying(true);
@@ -205,6 +401,7 @@ async function main() {
   }
   if (!pg) pg = new Playground(JSON.stringify(spec));
   controlsFromSpec(spec);
+  showBuildBox();
   restarted();
   wire();
   showSummary(pg.summary());
@@ -214,3 +411,142 @@ async function main() {
 }
 
 main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));
+
+// ---- paper presets ---------------------------------------------------------------------------
+// Each preset is a list of jobs (one spec each) run one after another in separate Playgrounds,
+// stepped inside the frame budget (a Gram-tensor build too), with the paper's figure beside ours.
+
+const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
+let presetCancel = false;
+
+const sparse = (n, d, k, seed = 1) => ({ kind: 'sparse_regression', n, d, k, sigma: 0.05, seed });
+const model = (p, extra = {}) => ({ problem: 'lp_regression', p, gamma: 10, ...extra });
+
+function table1(n, d, label) {
+  // The paper's Table 1 (as printed): dual GD + linesearch 12(5), 15(4), 63(22), 258(55);
+  // primal GD > 5000 for all; FISTA 1158 (4/3), 1542 (5/4).
+  const ps = [[4 / 3, '4/3', '12(5)', '1158'], [5 / 4, '5/4', '15(4)', '1542'], [1.1, '1.1', '63(22)', '–'], [1.05, '1.05', '258(55)', '–']];
+  const algs = (p) => (p >= 1.2 ? ['dual_gradient', 'dual_newton', 'fista', 'primal_gd'] : ['dual_gradient', 'dual_newton']);
+  const paperOf = (alg, dual, fista) => ({ dual_gradient: dual, dual_newton: '– (not in the paper)', fista, primal_gd: '> 5000' })[alg];
+  return {
+    title: `Table 1 (${label})`,
+    head: ['p', 'algorithm', 'iterations', 'time (s)', 'paper: iterations'],
+    note: `Relative precision = relative duality gap (F(w) + Λ(α))/F(w) ≤ 1e-8 (for the primal methods α = γ(y − Xw)), a certified bound on (F − F*)/F. ` +
+      `n = ${n}, d = ${d}${d < 100000 ? ' (the paper uses d = 100 000; the page uses fewer to keep memory and time small; kplay runs 100 000)' : ''}, 10 relevant, σ = 0.05, γ = 10; iteration cap 5000. ` +
+      'The paper does not define its relative precision, so counts are not directly comparable.',
+    jobs: ps.flatMap(([p, pl, dual, fista]) => algs(p).map((alg) => ({
+      row: [pl, alg], paper: paperOf(alg, dual, fista),
+      spec: { data: sparse(n, d, 10), model: model(p), solver: { algorithm: alg, tol: 1e-8, max_iter: 5000 } },
+    }))),
+  };
+}
+
+const PRESET_DEFS = {
+  'preset-table1': () => table1(200, 10000, 'page scale'),
+  'preset-small': () => table1(40, 300, 'small'),
+  'preset-table2': () => {
+    const data = sparse(90, 650, 6);
+    const kern = { kernel: { kind: 'polynomial', degree: 2 } };
+    return {
+      title: 'Table 2: q = 4, polynomial degree 2, n = 90, d = 650 (N = 211 575 features)',
+      head: ['path', 'algorithm', 'iterations', 'build (s)', 'solve (s)', 'paper'],
+      note: 'Paper: Gram-tensor build 2.73 s, solve with the tensor 2.49 s (29 iterations), without the tensor 9.87 s (28 iterations). ' +
+        'Relative precision: relative duality gap ≤ 1e-8.',
+      jobs: [
+        { row: ['tensor', 'prox_dual'], paper: 'build 2.73 s, solve 2.49 s, 29 it.', spec: { data, model: model(4 / 3, { ...kern, path: 'tensor' }), solver: { algorithm: 'prox_dual', tol: 1e-8, max_iter: 5000 } } },
+        { row: ['tensor', 'dual_newton'], paper: '–', spec: { data, model: model(4 / 3, { ...kern, path: 'tensor' }), solver: { algorithm: 'dual_newton', tol: 1e-8 } }, reuse: true },
+        { row: ['features', 'dual_gradient'], paper: 'solve 9.87 s, 28 it.', spec: { data, model: model(4 / 3, kern), solver: { algorithm: 'dual_gradient', tol: 1e-8, max_iter: 5000 } } },
+      ],
+    };
+  },
+  'preset-figure1': () => ({
+    title: 'Figure 1: linear tensor kernel, p = 4/3, n = 85, d = 1500, 6 relevant',
+    head: ['path', 'algorithm', 'iterations', 'build (s)', 'solve (s)', 'paper'],
+    note: 'The spikes plot above shows the recovered w = J_q(Xᵀα) against w* after the run; the paper\'s Figure 1 recovers all 6 spikes.',
+    jobs: [{ row: ['tensor', 'prox_dual'], paper: 'all 6 spikes recovered', show: true,
+      spec: { data: sparse(85, 1500, 6), model: model(4 / 3, { path: 'tensor' }), solver: { algorithm: 'prox_dual', tol: 1e-8, max_iter: 5000 } } }],
+  }),
+};
+
+async function runJob(job, tbody, ncols) {
+  const tr = document.createElement('tr');
+  const cells = ncols === 6 ? [...job.row, '…', '', '', job.paper] : [...job.row, '…', '', job.paper];
+  for (const c of cells) { const td = document.createElement('td'); td.textContent = c; tr.appendChild(td); }
+  tbody.appendChild(tr);
+  const put = (i, v) => { tr.children[i].textContent = v; };
+  const q = new Playground(JSON.stringify(job.spec));
+  let buildS = '–';
+  if (q.tensorCost()) {
+    q.startBuild();
+    for (;;) {
+      if (presetCancel) { q.free(); throw new Error('cancelled'); }
+      const st = q.buildFor(FRAME_BUDGET_MS);
+      $('preset-status').textContent = `building the Gram tensor: ${(100 * st.fraction).toFixed(0)} %`;
+      $('build-progress').value = st.fraction;
+      if (st.finished) { buildS = (st.build_ms / 1000).toFixed(3); break; }
+      await nextFrame();
+    }
+  }
+  for (;;) {
+    if (presetCancel) { q.free(); throw new Error('cancelled'); }
+    const s = q.runFor(FRAME_BUDGET_MS);
+    put(job.row.length, String(s.iter));
+    $('preset-status').textContent = `${job.row.join(' ')}: iteration ${s.iter}, relative gap ${fmt(s.rel_gap, 2)}`;
+    if (s.status !== 'running') {
+      put(job.row.length, `${s.iter}${s.status === 'converged' ? '' : ` (${s.status.replace('_', ' ')})`}`);
+      const solveS = (s.elapsed_ms / 1000).toFixed(3);
+      if (cells.length === 6) { put(3, buildS); put(4, solveS); } else put(3, solveS);
+      break;
+    }
+    await nextFrame();
+  }
+  return q;
+}
+
+async function runPreset(defFn) {
+  const def = defFn();
+  setPlaying(false);
+  building = false;
+  racing = false;
+  presetCancel = false;
+  $('preset-box').hidden = false;
+  $('preset-title').textContent = def.title;
+  $('preset-note').textContent = def.note;
+  const thead = $('preset-table').querySelector('thead');
+  const tbody = $('preset-table').querySelector('tbody');
+  thead.innerHTML = '';
+  tbody.innerHTML = '';
+  const hr = document.createElement('tr');
+  for (const h of def.head) { const th = document.createElement('th'); th.textContent = h; hr.appendChild(th); }
+  thead.appendChild(hr);
+  $('build-box').hidden = false;
+  $('tensor-cost').textContent = 'Preset running; Cancel stops it.';
+  document.body.dataset.preset = 'running';
+  clearError();
+  try {
+    for (const job of def.jobs) {
+      const q = await runJob(job, tbody, def.head.length);
+      if (job.show) {
+        // Show the run in the main plots: it becomes the page's experiment.
+        if (pg) pg.free();
+        pg = q;
+        spec = job.spec;
+        controlsFromSpec(spec);
+        writeHash();
+        restarted();
+        showSummary(pg.summary());
+        draw();
+      } else q.free();
+    }
+    $('preset-status').textContent = 'done';
+    document.body.dataset.preset = 'done';
+    showBuildBox();
+  } catch (e) {
+    const msg = e.message ?? String(e);
+    $('preset-status').textContent = msg === 'cancelled' ? 'cancelled' : 'failed';
+    document.body.dataset.preset = msg === 'cancelled' ? 'cancelled' : 'failed';
+    if (msg !== 'cancelled') showError(msg);
+    showBuildBox();
+  }
+}
+

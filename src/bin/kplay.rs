@@ -5,6 +5,7 @@
 //! kplay gen SPEC.json -o FILE    write the spec's data as CSV (stdout without -o)
 //! kplay digest SPEC.json         print the data's bit digest (equal natively and in wasm)
 //! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg and PREFIX-spikes.svg
+//! kplay race SPEC.json           every applicable algorithm against F*: iterations, time, relative error
 //! kplay spec                     print the default experiment spec
 //! ```
 //! Errors go to stderr with a non-zero exit.
@@ -21,6 +22,7 @@ const USAGE: &str = "usage:
   kplay gen SPEC.json [-o FILE]  write the spec's data as CSV
   kplay digest SPEC.json         print the data's bit digest
   kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg and PREFIX-spikes.svg
+  kplay race SPEC.json           run every applicable algorithm against F* (dual Newton to machine precision)
   kplay spec                     print the default experiment spec";
 
 fn main() -> ExitCode {
@@ -57,9 +59,13 @@ fn real_main(args: &[String]) -> Result<(), String> {
         "run" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
             let valid = load_spec(path)?.validate().map_err(err)?;
-            let mut run = valid.start();
+            let t0 = std::time::Instant::now();
+            let mut run = valid.start_any().map_err(err)?;
+            let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
             let status = run.run();
             let last = run.last();
+            let w = valid.weights(&run).map(|w| w.as_slice().to_vec());
+            let alpha = run.solver.alpha().map(|a| a.as_slice().to_vec());
             let out = json!({
                 "status": status,
                 "iterations": last.iter,
@@ -68,10 +74,11 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 "gap": last.gap,
                 "rel_gap": last.rel_gap,
                 "time_ms": last.elapsed_ms,
+                "setup_ms": setup_ms,
                 "data_digest": valid.data.digest(),
                 "solution": {
-                    "w": run.solver.w().as_slice(),
-                    "alpha": run.solver.alpha().as_slice(),
+                    "w": w,
+                    "alpha": alpha,
                 },
                 "trace": run.trace,
             });
@@ -106,15 +113,34 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 _ => return Err(format!("plot needs -o PREFIX\n{USAGE}")),
             };
             let valid = load_spec(path)?.validate().map_err(err)?;
-            let mut run = valid.start();
+            let mut run = valid.start_any().map_err(err)?;
             run.run();
             let w_true = valid.data.w_true.as_ref().map(|v| v.as_slice());
-            let (conv, spikes) = kernel_playground::plot::svg_pair(&run.trace, run.solver.w().as_slice(), w_true)?;
+            let w = valid.weights(&run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
+            let (conv, spikes) = kernel_playground::plot::svg_pair(&run.trace, &w, w_true)?;
             for (suffix, body) in [("convergence", conv), ("spikes", spikes)] {
                 let f = format!("{prefix}-{suffix}.svg");
                 std::fs::write(&f, body).map_err(|e| format!("cannot write `{f}`: {e}"))?;
                 eprintln!("wrote {f}");
             }
+            Ok(())
+        }
+        "race" => {
+            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
+            let valid = load_spec(path)?.validate().map_err(err)?;
+            let (f_star, newton_iters) = valid.reference_optimum(None).map_err(err)?;
+            let mut race = valid.race(f_star).map_err(err)?;
+            while race.step_round() {}
+            let lanes: Vec<_> = race
+                .lanes
+                .iter()
+                .map(|l| {
+                    let last = l.run.last();
+                    json!({"algorithm": l.name, "status": l.run.status, "iterations": last.iter,
+                           "time_ms": last.elapsed_ms, "rel_err": race.rel_err(&last)})
+                })
+                .collect();
+            println!("{}", json!({"f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}));
             Ok(())
         }
         "spec" => {

@@ -10,9 +10,9 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::experiment::{Experiment, ValidExperiment};
-use crate::solvers::dual_lp::DualLp;
-use crate::solvers::{Driver, Status, StepRecord};
+use crate::experiment::{count_above, top_k_recovery, Experiment, PathSpec, Race, Run, ValidExperiment};
+use crate::tensor::{GramTensor, GramTensorBuild};
+use crate::solvers::{Status, StepRecord};
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]
@@ -47,13 +47,23 @@ struct Summary {
     n: usize,
     d: usize,
     digest: String,
+    /// "solving", or "needs_build" / "building" on the tensor path before the solve.
+    phase: &'static str,
+    algorithm: String,
 }
 
-/// One experiment and its running solver.
+/// One experiment and its running solver (features path at once; tensor path after the
+/// Gram tensor is built in frame-sized chunks by `buildFor`).
 #[wasm_bindgen]
 pub struct Playground {
     valid: ValidExperiment,
-    run: Driver<DualLp>,
+    run: Option<Run>,
+    build: Option<GramTensorBuild>,
+    tensor: Option<GramTensor>,
+    build_ms: f64,
+    race: Option<Race>,
+    reference: Option<Run>,
+    race_ref_iter: usize,
     digest: String,
 }
 
@@ -61,44 +71,175 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
 }
 
+fn canvas_root(canvas: HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, JsError> {
+    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
+    Ok(backend.into_drawing_area())
+}
+
+#[derive(Serialize)]
+struct Recovery {
+    k: usize,
+    recovered: usize,
+    above: usize,
+    max_abs: f64,
+}
+
+#[derive(Serialize)]
+struct BuildState {
+    done: u64,
+    total: u64,
+    fraction: f64,
+    finished: bool,
+    build_ms: f64,
+}
+
+#[derive(Serialize)]
+struct RaceLane {
+    name: String,
+    iter: usize,
+    elapsed_ms: f64,
+    rel_err: f64,
+    status: Status,
+}
+
+#[derive(Serialize)]
+struct RaceState {
+    phase: &'static str,
+    f_star: f64,
+    reference_iter: usize,
+    lanes: Vec<RaceLane>,
+}
+
 #[wasm_bindgen]
 impl Playground {
-    /// Validate a JSON spec, build its data and start the solver at α = 0.
+    /// Validate a JSON spec, build its data and start the solver at α = 0 (features path).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<Playground, JsError> {
         let spec = Experiment::from_json(spec_json).map_err(js_err)?;
         let valid = spec.validate().map_err(js_err)?;
-        let run = valid.start();
         let digest = valid.data.digest();
-        Ok(Self { valid, run, digest })
+        let mut me = Self { valid, run: None, build: None, tensor: None, build_ms: 0.0, race: None, reference: None, race_ref_iter: 0, digest };
+        me.restart().map_err(js_err)?;
+        Ok(me)
+    }
+
+    fn restart(&mut self) -> crate::Result<()> {
+        self.race = None;
+        self.reference = None;
+        self.run = match (self.valid.checked.path, &self.tensor) {
+            (PathSpec::Features, _) => Some(self.valid.start()?),
+            (PathSpec::Tensor, Some(t)) => Some(self.valid.start_with_tensor(t.clone())?),
+            (PathSpec::Tensor, None) => None,
+        };
+        Ok(())
     }
 
     /// Apply a new spec. The data are regenerated only if the data part changed, so moving
     /// the p or γ slider restarts the solver on the same data. On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = Experiment::from_json(spec_json).map_err(js_err)?;
+        let old_model = self.valid.spec.model.clone();
         if spec.data == self.valid.spec.data {
-            let (p, gamma, linesearch) = spec.check_parameters().map_err(js_err)?;
-            self.valid.spec = spec;
-            self.valid.p = p;
-            self.valid.gamma = gamma;
-            self.valid.linesearch = linesearch;
+            self.valid.retune(spec).map_err(js_err)?;
         } else {
             self.valid = spec.validate().map_err(js_err)?;
             self.digest = self.valid.data.digest();
+            self.tensor = None;
         }
-        self.run = self.valid.start();
+        if self.valid.spec.model != old_model {
+            self.tensor = None;
+        }
+        self.build = None;
+        self.restart().map_err(js_err)
+    }
+
+    /// Restart the solver from α = 0 on the same data (the built tensor is kept).
+    pub fn reset(&mut self) -> Result<(), JsError> {
+        self.restart().map_err(js_err)
+    }
+
+    /// The Gram tensor's cost, shown before the build (null on the features path).
+    #[wasm_bindgen(js_name = tensorCost)]
+    pub fn tensor_cost(&self) -> Result<JsValue, JsError> {
+        match self.valid.tensor_cost().map_err(js_err)? {
+            None => Ok(JsValue::NULL),
+            Some(c) => {
+                #[derive(Serialize)]
+                struct C {
+                    entries: u64,
+                    bytes: u64,
+                    build_multiplications: f64,
+                    gradient_multiplications: f64,
+                    text: String,
+                }
+                to_js(&C {
+                    entries: c.entries,
+                    bytes: c.bytes,
+                    build_multiplications: c.build_multiplications,
+                    gradient_multiplications: c.gradient_multiplications,
+                    text: c.describe(),
+                })
+            }
+        }
+    }
+
+    /// Start the Gram-tensor build (tensor path); refused over the memory budget.
+    #[wasm_bindgen(js_name = startBuild)]
+    pub fn start_build(&mut self) -> Result<(), JsError> {
+        self.tensor = None;
+        self.run = None;
+        self.build_ms = 0.0;
+        self.build = Some(self.valid.tensor_build().map_err(js_err)?);
         Ok(())
     }
 
-    /// Restart the solver from α = 0 on the same data.
-    pub fn reset(&mut self) {
-        self.run = self.valid.start();
+    /// Drop a build in progress (the Cancel button).
+    #[wasm_bindgen(js_name = cancelBuild)]
+    pub fn cancel_build(&mut self) {
+        self.build = None;
+    }
+
+    /// Advance the build for about `budget_ms`; when it completes, the solve starts.
+    #[wasm_bindgen(js_name = buildFor)]
+    pub fn build_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let t0 = web_time::Instant::now();
+        let Some(b) = self.build.as_mut() else {
+            let finished = self.tensor.is_some();
+            return to_js(&BuildState { done: 0, total: 0, fraction: if finished { 1.0 } else { 0.0 }, finished, build_ms: self.build_ms });
+        };
+        let mut chunk = 4096usize;
+        let mut prog = b.progress();
+        while !b.is_done() {
+            let t = web_time::Instant::now();
+            prog = match b.advance(chunk) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.build = None;
+                    return Err(js_err(e));
+                }
+            };
+            let dt = t.elapsed().as_secs_f64() * 1e3;
+            if dt < budget_ms / 8.0 {
+                chunk = chunk.saturating_mul(2);
+            }
+            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                break;
+            }
+        }
+        self.build_ms += t0.elapsed().as_secs_f64() * 1e3;
+        let done = b.is_done();
+        if done {
+            let b = self.build.take().ok_or_else(|| js_err("build vanished"))?;
+            let t = b.finish().map_err(js_err)?;
+            self.tensor = Some(t);
+            self.restart().map_err(js_err)?;
+        }
+        to_js(&BuildState { done: prog.done, total: prog.total, fraction: prog.fraction(), finished: done, build_ms: self.build_ms })
     }
 
     /// Advance exactly one iteration (even after convergence); returns the summary.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let did = self.run.force_step().is_some() as usize;
+        let did = self.run.as_mut().map(|r| r.force_step().is_some() as usize).unwrap_or(0);
         self.summary_with(did)
     }
 
@@ -107,12 +248,14 @@ impl Playground {
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = web_time::Instant::now();
         let mut k = 0;
-        while self.run.status == Status::Running {
-            if self.run.step().is_some() {
-                k += 1;
-            }
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
+        if let Some(run) = self.run.as_mut() {
+            while run.status == Status::Running {
+                if run.step().is_some() {
+                    k += 1;
+                }
+                if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                    break;
+                }
             }
         }
         self.summary_with(k)
@@ -124,7 +267,13 @@ impl Playground {
     }
 
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
-        let r: StepRecord = self.run.last();
+        let (r, status, phase) = match &self.run {
+            Some(run) => (run.last(), run.status, "solving"),
+            None => {
+                let z = StepRecord { iter: 0, primal: f64::NAN, dual: f64::NAN, gap: f64::NAN, rel_gap: f64::NAN, step: 0.0, backtracks: 0, time_ms: 0.0, elapsed_ms: 0.0 };
+                (z, Status::Running, if self.build.is_some() { "building" } else { "needs_build" })
+            }
+        };
         to_js(&Summary {
             iter: r.iter,
             primal: r.primal,
@@ -135,22 +284,27 @@ impl Playground {
             backtracks: r.backtracks,
             time_ms: r.time_ms,
             elapsed_ms: r.elapsed_ms,
-            status: self.run.status,
+            status,
             steps_this_call: steps,
             n: self.valid.data.n(),
             d: self.valid.data.d(),
             digest: self.digest.clone(),
+            phase,
+            algorithm: self.valid.spec.solver.algorithm.clone(),
         })
     }
 
     /// The per-iteration records so far.
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        to_js(&self.run.trace)
+        match &self.run {
+            Some(r) => to_js(&r.trace),
+            None => to_js(&Vec::<StepRecord>::new()),
+        }
     }
 
-    /// The current primal iterate w.
+    /// The current primal iterate w in the original features (empty if not available).
     pub fn w(&self) -> Vec<f64> {
-        self.run.solver.w().as_slice().to_vec()
+        self.run.as_ref().and_then(|r| self.valid.weights(r)).map(|w| w.as_slice().to_vec()).unwrap_or_default()
     }
 
     /// The bit digest of the data (equal to `kplay digest` on the same spec).
@@ -164,20 +318,155 @@ impl Playground {
         self.valid.spec.to_json()
     }
 
+    /// Support recovery of the current w: top-k against the true spikes, and how many
+    /// |w_j| lie above `threshold_frac · max|w|`.
+    pub fn recovery(&self, threshold_frac: f64) -> Result<JsValue, JsError> {
+        let w = self.w();
+        let max_abs = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let (k, recovered) = match &self.valid.data.w_true {
+            Some(t) if t.len() == w.len() => top_k_recovery(&w, t.as_slice()),
+            _ => (0, 0),
+        };
+        to_js(&Recovery { k, recovered, above: count_above(&w, threshold_frac * max_abs), max_abs })
+    }
+
     /// Draw the gap and the objectives into `canvas` (backing store already sized by the page).
     #[wasm_bindgen(js_name = drawConvergence)]
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
-        let root = backend.into_drawing_area();
-        crate::plot::draw_convergence(&root, &self.run.trace, dpr).map_err(js_err)
+        let root = canvas_root(canvas)?;
+        let trace = self.run.as_ref().map(|r| r.trace.as_slice()).unwrap_or(&[]);
+        crate::plot::draw_convergence(&root, trace, dpr).map_err(js_err)
     }
 
-    /// Draw the estimate `w` against the true spikes into `canvas`.
+    /// Draw the estimate `w` against the true spikes into `canvas`, with the threshold line
+    /// at `threshold_frac · max|w|`.
     #[wasm_bindgen(js_name = drawSpikes)]
-    pub fn draw_spikes(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
-        let root = backend.into_drawing_area();
+    pub fn draw_spikes(&self, canvas: HtmlCanvasElement, dpr: f64, threshold_frac: Option<f64>) -> Result<(), JsError> {
+        let root = canvas_root(canvas)?;
         let w_true = self.valid.data.w_true.as_ref().map(|v| v.as_slice());
-        crate::plot::draw_spikes(&root, self.run.solver.w().as_slice(), w_true, dpr).map_err(js_err)
+        let w = self.w();
+        let max_abs = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        crate::plot::draw_spikes_threshold(&root, &w, w_true, threshold_frac.map(|t| t * max_abs), dpr).map_err(js_err)
+    }
+
+    /// Whether the data are 2-D (the predictor is drawn as a heatmap) or 1-D (a curve).
+    #[wasm_bindgen(js_name = inputDim)]
+    pub fn input_dim(&self) -> usize {
+        self.valid.data.d()
+    }
+
+    /// The 2-D predictor (Remark 2.4) as an RGBA image `w × h` over the data's bounding box
+    /// (plus 10 %), with the f = 0 level set and the training points.
+    #[wasm_bindgen(js_name = predictorImage)]
+    pub fn predictor_image(&self, w: usize, h: usize) -> Result<Vec<u8>, JsError> {
+        let run = self.run.as_ref().ok_or_else(|| js_err("the solve has not started"))?;
+        let x = &self.valid.data.x;
+        if x.ncols() != 2 || w < 2 || h < 2 {
+            return Err(js_err("the heatmap needs 2-D inputs"));
+        }
+        let pred = self.valid.predictor(run).map_err(js_err)?;
+        let range = |j: usize| {
+            let (lo, hi) = x.column(j).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            let pad = 0.1 * (hi - lo).max(1e-9);
+            (lo - pad, hi + pad)
+        };
+        let (xr, yr) = (range(0), range(1));
+        let values = pred.grid_2d(xr, yr, w, h).map_err(js_err)?;
+        let pts: Vec<(f64, f64, f64)> = (0..x.nrows())
+            .map(|i| {
+                let gx = (x[(i, 0)] - xr.0) / (xr.1 - xr.0) * (w - 1) as f64;
+                let gy = (x[(i, 1)] - yr.0) / (yr.1 - yr.0) * (h - 1) as f64;
+                (gx, gy, self.valid.data.y[i])
+            })
+            .collect();
+        Ok(crate::plot::heatmap_rgba(&values, w, h, &pts))
+    }
+
+    /// The 1-D predictor curve (d = 1) with the training points.
+    #[wasm_bindgen(js_name = drawPredictor1d)]
+    pub fn draw_predictor_1d(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let run = self.run.as_ref().ok_or_else(|| js_err("the solve has not started"))?;
+        let x = &self.valid.data.x;
+        if x.ncols() != 1 {
+            return Err(js_err("the curve needs 1-D inputs"));
+        }
+        let pred = self.valid.predictor(run).map_err(js_err)?;
+        let (lo, hi) = x.column(0).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        let m = 200;
+        let xs: Vec<f64> = (0..m).map(|i| lo + (hi - lo) * i as f64 / (m - 1) as f64).collect();
+        let fs: Vec<f64> = xs.iter().map(|&v| pred.predict(&[v]).unwrap_or(f64::NAN)).collect();
+        let root = canvas_root(canvas)?;
+        crate::plot::draw_curve_1d(&root, &xs, &fs, x.column(0).as_slice(), self.valid.data.y.as_slice(), dpr).map_err(js_err)
+    }
+
+    /// Start a race (features path): first the reference F* by the dual Newton method, stepped
+    /// by `raceFor`, then every applicable algorithm in turn.
+    #[wasm_bindgen(js_name = startRace)]
+    pub fn start_race(&mut self) -> Result<(), JsError> {
+        if self.valid.checked.path != PathSpec::Features {
+            return Err(js_err("the race runs on the features path"));
+        }
+        let alg = if matches!(self.valid.checked.loss, crate::losses::Loss::Square | crate::losses::Loss::Logistic) { "dual_newton" } else { "prox_dual" };
+        let solver = self.valid.solver(alg).map_err(js_err)?;
+        let cap = if alg == "dual_newton" { 200 } else { 100_000 };
+        self.reference = Some(crate::solvers::Driver::new(solver, 1e-15, cap));
+        self.race = None;
+        Ok(())
+    }
+
+    /// Advance the race for about `budget_ms`; returns its state.
+    #[wasm_bindgen(js_name = raceFor)]
+    pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let t0 = web_time::Instant::now();
+        let over = |t0: &web_time::Instant| t0.elapsed().as_secs_f64() * 1e3 >= budget_ms;
+        if let Some(r) = self.reference.as_mut() {
+            while r.status == Status::Running && !over(&t0) {
+                r.step();
+            }
+            if r.status != Status::Running {
+                let best = r.trace.iter().map(|x| x.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
+                let it = r.last().iter;
+                self.reference = None;
+                let mut race = self.valid.race(best).map_err(js_err)?;
+                race.tol = race.tol.max(1e-14);
+                self.race = Some(race);
+                self.race_ref_iter = it;
+            }
+        }
+        if let Some(race) = self.race.as_mut() {
+            while race.running() && !over(&t0) {
+                race.step_round();
+            }
+        }
+        self.race_state()
+    }
+
+    fn race_state(&self) -> Result<JsValue, JsError> {
+        if let Some(r) = &self.reference {
+            return to_js(&RaceState { phase: "reference", f_star: f64::NAN, reference_iter: r.last().iter, lanes: vec![] });
+        }
+        let Some(race) = &self.race else {
+            return to_js(&RaceState { phase: "idle", f_star: f64::NAN, reference_iter: 0, lanes: vec![] });
+        };
+        let lanes = race
+            .lanes
+            .iter()
+            .map(|l| {
+                let last = l.run.last();
+                RaceLane { name: l.name.clone(), iter: last.iter, elapsed_ms: last.elapsed_ms, rel_err: race.rel_err(&last), status: l.run.status }
+            })
+            .collect();
+        to_js(&RaceState { phase: if race.running() { "racing" } else { "done" }, f_star: race.f_star, reference_iter: self.race_ref_iter, lanes })
+    }
+
+    /// Draw the race: relative error against iterations (solid) and time (dashed).
+    #[wasm_bindgen(js_name = drawRace)]
+    pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let root = canvas_root(canvas)?;
+        let curves: Vec<(String, Vec<(f64, f64, f64)>)> = match &self.race {
+            Some(r) => r.curves().into_iter().map(|(n, pts)| (n, pts.into_iter().map(|p| (p.iter as f64, p.elapsed_ms, p.rel_err)).collect())).collect(),
+            None => vec![],
+        };
+        crate::plot::draw_race(&root, &curves, dpr).map_err(js_err)
     }
 }

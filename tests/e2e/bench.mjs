@@ -36,14 +36,17 @@ try {
   const wasm = readFileSync(path.join(WWW, 'pkg/kernel_playground_bg.wasm'));
   console.log(`wasm: ${wasm.length} bytes raw, ${gzipSync(wasm, { level: 9 }).length} bytes gzipped`);
   console.log(`page load to first plot: ${firsts.map((v) => v.toFixed(0)).join(', ')} ms (3 cold loads); wasm init ${web.init_ms.toFixed(0)} ms`);
-  console.log('\n| n | d | p | iterations native / wasm | ms per iteration native | ms per iteration wasm | data build wasm (ms) | same data |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('\n| n | d | p | algorithm / path | iterations native / wasm | solve native (ms) | solve wasm (ms) | setup native (ms) | data/features build wasm (ms) | tensor build wasm (ms, values/s) | same data |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   web.results.forEach((r, i) => {
     const file = path.join(dir, `s${i}.json`);
     writeFileSync(file, JSON.stringify(specs[i]));
     const nat = JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 30 }).toString());
     const d = specs[i].data;
-    console.log(`| ${d.n} | ${d.d} | ${specs[i].model.p.toFixed(4)} | ${nat.iterations} / ${r.iterations} | ${(nat.time_ms / nat.iterations).toFixed(2)} | ${r.ms_per_iteration.toFixed(2)} | ${r.build_ms.toFixed(0)} | ${nat.data_digest === r.digest ? 'yes' : 'NO'} |`);
+    const m = specs[i].model;
+    const alg = `${specs[i].solver?.algorithm ?? 'dual_gradient'} / ${m.path ?? 'features'}${m.kernel ? ` ${m.kernel.kind}${m.kernel.degree ? ` s=${m.kernel.degree}` : ''}` : ''}`;
+    const tb = r.tensor ? `${r.tensor.build_ms.toFixed(0)} (${r.tensor.entries_per_s.toExponential(2)})` : '–';
+    console.log(`| ${d.n} | ${d.d} | ${m.p.toFixed(4)} | ${alg} | ${nat.iterations} / ${r.iterations} | ${nat.time_ms.toFixed(1)} | ${r.solver_ms.toFixed(1)} | ${(nat.setup_ms ?? 0).toFixed(0)} | ${r.build_ms.toFixed(0)} | ${tb} | ${nat.data_digest === r.digest ? 'yes' : 'NO'} |`);
   });
   await ctx.close();
 } finally {

@@ -1,0 +1,195 @@
+// Paper A in full (issue 3): selectors, predictor, tensor build with progress and Cancel, race,
+// presets, bad input. Used as a person uses the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { serve, browser, openPage, text, iteration, canvasPixels, ROOT } from './harness.mjs';
+
+let server;
+let b;
+before(async () => {
+  server = await serve();
+  b = await browser();
+});
+after(async () => {
+  await b?.close();
+  await server?.stop();
+});
+
+const blank = (page, id) => page.evaluate((id) => {
+  const c = document.createElement('canvas');
+  c.width = document.getElementById(id).width;
+  c.height = document.getElementById(id).height;
+  return c.toDataURL();
+}, id);
+
+async function choose(page, id, value) {
+  await page.selectOption(`#${id}`, value);
+}
+async function setNum(page, id, value) {
+  await page.fill(`#${id}`, String(value));
+  await page.locator(`#${id}`).press('Enter');
+  await page.locator(`#${id}`).blur();
+}
+
+test('a classification loss switches to the 2-D blobs and draws the decision heatmap', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await choose(page, 'loss', 'logistic');
+  assert.equal(await page.locator('#data-kind').inputValue(), 'two_blobs');
+  await choose(page, 'algorithm', 'dual_newton');
+  await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
+  assert.ok(await page.locator('#predictor').isVisible());
+  assert.notEqual(await canvasPixels(page, 'predictor'), await blank(page, 'predictor'));
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  assert.equal(spec.model.loss.kind, 'logistic');
+  assert.equal(spec.solver.algorithm, 'dual_newton');
+  // Hinge through Algorithm 3.3 runs too.
+  await choose(page, 'loss', 'hinge');
+  await choose(page, 'algorithm', 'prox_dual');
+  await page.waitForFunction(() => Number(document.getElementById('r-iter').textContent) > 3, null, { timeout: 30000 });
+  assert.ok(await page.locator('#error').isHidden());
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the threshold slider redraws the spikes and the recovery readout counts the true features', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
+  const rec = await text(page, '#recovery');
+  assert.match(rec, /top-10 of \|w\| recovers \d+ of the 10 true features/);
+  const before = await canvasPixels(page, 'spikes');
+  await page.locator('#threshold').fill('0.5');
+  assert.equal(await text(page, '#thr-out'), '0.50');
+  assert.notEqual(await canvasPixels(page, 'spikes'), before);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the tensor path shows the cost first, builds with progress, and Cancel stops a build', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await setNum(page, 'n', 24);
+  await setNum(page, 'd', 30);
+  await setNum(page, 'k', 3);
+  await choose(page, 'path', 'tensor');
+  // dual_gradient is the features-path method: a clear message, then prox_dual works.
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await text(page, '#error'), /prox_dual/);
+  await choose(page, 'algorithm', 'prox_dual');
+  await page.waitForSelector('#error', { state: 'hidden' });
+  assert.ok(await page.locator('#build-box').isVisible());
+  assert.match(await text(page, '#tensor-cost'), /Gram tensor of order q = 4 on n = 24 points .*values/);
+  assert.equal(await page.evaluate(() => document.body.dataset.phase), 'needs_build');
+  await page.click('#build');
+  await page.waitForFunction(() => document.body.dataset.build === 'done', null, { timeout: 60000 });
+  assert.equal(Number(await page.locator('#build-progress').evaluate((e) => e.value)), 1);
+  await page.waitForFunction(() => document.body.dataset.status !== 'running', null, { timeout: 60000 });
+  assert.ok(await iteration(page) > 0);
+  // A bigger build, cancelled half-way: the page stays responsive.
+  await setNum(page, 'n', 70);
+  await setNum(page, 'd', 3000);
+  await page.click('#build');
+  await page.waitForFunction(() => Number(document.getElementById('build-progress').value) > 0, null, { timeout: 60000 });
+  await page.click('#cancel');
+  assert.equal(await page.evaluate(() => document.body.dataset.build), 'cancelled');
+  const v = Number(await page.locator('#build-progress').evaluate((e) => e.value));
+  assert.ok(v > 0 && v < 1, `progress ${v}`);
+  await choose(page, 'path', 'features');
+  await page.waitForFunction(() => Number(document.getElementById('r-iter').textContent) > 2, null, { timeout: 60000 });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the race runs every algorithm against F* and draws the relative errors', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await setNum(page, 'n', 40);
+  await setNum(page, 'd', 200);
+  await setNum(page, 'k', 4);
+  await page.click('#race-start');
+  await page.waitForFunction(() => document.body.dataset.race === 'done', null, { timeout: 120000 });
+  const r = await text(page, '#race-readout');
+  for (const name of ['dual_gradient', 'prox_dual', 'dual_newton', 'primal_gd', 'fista']) assert.ok(r.includes(name), r);
+  assert.match(r, /F\* = /);
+  assert.notEqual(await canvasPixels(page, 'race'), await blank(page, 'race'));
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a small preset fills its table next to the paper figures', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await page.click('#preset-small');
+  await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 180000 });
+  const rows = await page.locator('#preset-table tbody tr').count();
+  assert.equal(rows, 12);
+  const first = await page.locator('#preset-table tbody tr').first().innerText();
+  assert.match(first, /4\/3\s+dual_gradient\s+\d+/);
+  assert.match(first, /12\(5\)/);
+  assert.match(await text(page, '#preset-note'), /Relative precision/);
+  const shots = path.join(ROOT, 'tests/e2e/test-results');
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, 'paper-a.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('bad paper-A inputs each give a message in #error and the page keeps working', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await setNum(page, 'n', 20);
+  await setNum(page, 'd', 10);
+  await setNum(page, 'k', 2);
+  await choose(page, 'algorithm', 'prox_dual');
+  const expectError = async (needle) => {
+    await page.waitForSelector('#error:not([hidden])');
+    const msg = await text(page, '#error');
+    assert.ok(msg.includes(needle), `expected “${needle}” in: ${msg}`);
+  };
+  // q odd / p not matching a tensor q.
+  await page.evaluate(() => { const p = document.getElementById('p'); p.value = '1.5'; p.dispatchEvent(new Event('input')); });
+  await choose(page, 'path', 'tensor');
+  await expectError('q = 4');
+  await page.click('.marks button[data-p="1.3333333333333333"]');
+  await page.waitForSelector('#error', { state: 'hidden' });
+  // s < 1.
+  await choose(page, 'kernel', 'polynomial');
+  await setNum(page, 'degree', 0);
+  await expectError('degree');
+  await setNum(page, 'degree', 2);
+  await page.waitForSelector('#error', { state: 'hidden' });
+  await choose(page, 'kernel', 'linear');
+  await choose(page, 'path', 'features');
+  // ε < 0, ρ ≤ 0.
+  await choose(page, 'loss', 'eps_insensitive');
+  await setNum(page, 'eps', -1);
+  await expectError('ε');
+  await setNum(page, 'eps', 0.1);
+  await page.waitForSelector('#error', { state: 'hidden' });
+  await choose(page, 'loss', 'huber');
+  await setNum(page, 'rho', 0);
+  await expectError('ρ');
+  await setNum(page, 'rho', 1);
+  await page.waitForSelector('#error', { state: 'hidden' });
+  // Labels not ±1: hinge loss on regression data.
+  await choose(page, 'loss', 'hinge');
+  await choose(page, 'data-kind', 'sparse_regression');
+  await expectError('±1');
+  await choose(page, 'loss', 'square');
+  await page.waitForSelector('#error', { state: 'hidden' });
+  // Over-budget tensor: refused with the numbers.
+  await setNum(page, 'n', 400);
+  await choose(page, 'path', 'tensor');
+  await expectError('MiB');
+  await setNum(page, 'n', 20);
+  await page.waitForSelector('#error', { state: 'hidden' });
+  // Exponential kernel overflow, detected during the build.
+  await setNum(page, 'd', 3000);
+  await choose(page, 'kernel', 'exponential');
+  await page.click('#build');
+  await expectError('exp');
+  await choose(page, 'path', 'features');
+  await expectError('tensor path');
+  await choose(page, 'kernel', 'linear');
+  await page.waitForSelector('#error', { state: 'hidden' });
+  await page.waitForFunction(() => Number(document.getElementById('r-iter').textContent) > 0, null, { timeout: 30000 });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
