@@ -227,10 +227,10 @@ fn p_outside_the_open_interval_is_rejected() {
     spec_error(&spec_with(&data, &model_json("NaN", "10")), &["line"]);
     // a NaN p built in code is rejected as out of range
     let mut e = Experiment::from_json(GOOD).unwrap();
-    e.model = ModelSpec::LpRegression { p: f64::NAN, gamma: 10.0 };
+    set_model(&mut e, f64::NAN, 10.0);
     let err = e.validate().err().expect("NaN p accepted");
     assert!(err.to_string().contains("p must lie strictly between 1 and 2"), "{err}");
-    e.model = ModelSpec::LpRegression { p: f64::INFINITY, gamma: 10.0 };
+    set_model(&mut e, f64::INFINITY, 10.0);
     assert!(e.validate().is_err());
 }
 
@@ -243,7 +243,7 @@ fn gamma_not_positive_is_rejected() {
     }
     let mut e = Experiment::from_json(GOOD).unwrap();
     for g in [f64::NAN, f64::INFINITY] {
-        e.model = ModelSpec::LpRegression { p: 1.5, gamma: g };
+        set_model(&mut e, 1.5, g);
         assert!(e.validate().err().expect("bad γ accepted").to_string().contains("γ (gamma)"));
     }
 }
@@ -349,6 +349,7 @@ proptest! {
             let small = match &e.data {
                 DataSpec::SparseRegression(g) => g.n.saturating_mul(g.d) <= 100_000,
                 DataSpec::Csv { .. } => true,
+                DataSpec::TwoBlobs(g) => g.n <= 100_000,
             };
             if small {
                 let _ = e.validate();
@@ -385,4 +386,11 @@ fn csv_duplicate_or_unnamed_columns_are_rejected() {
         let err = kernel_playground::data::parse_csv(text).expect_err(text).to_string();
         assert!(err.contains(needle), "{text:?}: {err}");
     }
+}
+
+/// Set p and γ of the (only) model kind, keeping its other fields.
+fn set_model(e: &mut Experiment, p_new: f64, gamma_new: f64) {
+    let ModelSpec::LpRegression { p, gamma, .. } = &mut e.model;
+    *p = p_new;
+    *gamma = gamma_new;
 }

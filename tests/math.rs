@@ -519,7 +519,9 @@ fn skeleton_workload_small_scale() {
     let valid = Experiment::from_json(spec).unwrap().validate().unwrap();
     let (x, y) = (valid.data.x.clone(), valid.data.y.clone());
     let (p, gamma) = (valid.p, valid.gamma);
-    let mut run = valid.start();
+    // Algorithm 2.1 itself, as the spec's `dual_gradient` configures it.
+    let solver = DualLp::new(x.clone(), y.clone(), gamma, p, valid.linesearch);
+    let mut run = Driver::new(solver, valid.spec.solver.tol, valid.spec.solver.max_iter);
     let status = run.run();
     let last = run.last();
     eprintln!("skeleton n=50 d=2000: {status:?} after {} iterations, rel gap {:e}", last.iter, last.rel_gap);
