@@ -182,7 +182,7 @@ impl Solver for DualLp {
             primal: self.primal,
             dual: -self.lambda,
             gap,
-            rel_gap: gap / self.primal.abs().max(1e-300),
+            rel_gap: super::relative_gap(gap, self.primal),
             step: self.last_step,
             backtracks: self.last_backtracks,
             time_ms: 0.0,

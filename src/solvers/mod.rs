@@ -35,6 +35,11 @@ pub struct StepRecord {
     pub elapsed_ms: f64,
 }
 
+/// The stopping measure of every paper-A solver: `gap / max(|F|, 1e-300)` (docs/spec.md).
+pub fn relative_gap(gap: f64, primal: f64) -> f64 {
+    gap / primal.abs().max(1e-300)
+}
+
 /// Why a run stopped (or that it has not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -129,6 +134,7 @@ impl<S: Solver> Driver<S> {
 
     /// The latest record.
     pub fn last(&self) -> StepRecord {
+        // `new` pushes the starting record and nothing ever pops, so the trace is never empty.
         *self.trace.last().expect("trace starts non-empty")
     }
 }

@@ -227,7 +227,7 @@ impl Problem {
                     + 0.5 * g * r.norm_squared()
                     + g * self.y.dot(r);
                 let gap = f + lam;
-                PointEval { f, dual: -lam, gap, rel_gap: gap / f.abs().max(1e-300) }
+                PointEval { f, dual: -lam, gap, rel_gap: super::relative_gap(gap, f) }
             }
             (GapMeasure::Duality, None) => PointEval { f, dual: f64::NAN, gap: f64::NAN, rel_gap: f64::NAN },
         }
@@ -292,14 +292,15 @@ impl PrimalGd {
         let d = pb.x.ncols();
         let w = DVector::zeros(d);
         let r = -pb.y.clone();
-        let placeholder = PointEval { f: 0.0, dual: 0.0, gap: 0.0, rel_gap: 0.0 };
+        // Overwritten by `refresh()` below, before the state is used.
+        let unevaluated = PointEval { f: 0.0, dual: 0.0, gap: 0.0, rel_gap: 0.0 };
         let mut me = Self {
             pb,
             armijo,
             w,
             r,
             grad: DVector::zeros(d),
-            eval: placeholder,
+            eval: unevaluated,
             next_step: armijo.step0,
             iter: 0,
             last_step: 0.0,

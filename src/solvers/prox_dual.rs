@@ -230,7 +230,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
             primal: self.eval.primal,
             dual: -self.eval.lambda,
             gap: self.eval.gap,
-            rel_gap: self.eval.gap / self.eval.primal.abs().max(1e-300),
+            rel_gap: super::relative_gap(self.eval.gap, self.eval.primal),
             step: self.last_step,
             backtracks: self.last_backtracks,
             time_ms: 0.0,
