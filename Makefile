@@ -13,7 +13,9 @@ export CHROME ?= /usr/bin/chromium
 
 # wasm-bindgen-cli must match the wasm-bindgen crate in Cargo.lock exactly.
 WBG_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/{getline; gsub(/"/,"",$$3); print $$3}' Cargo.lock)
-WASM := target/wasm32-unknown-unknown/release/kernel_playground.wasm
+# Honour CARGO_TARGET_DIR (parallel worktrees each need their own: the cdylib's rlib has no hash).
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 

@@ -8,7 +8,7 @@ import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WWW = path.join(ROOT, 'www');
-export const KPLAY = path.join(ROOT, 'target/release/kplay');
+export const KPLAY = path.join(process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target'), 'release/kplay');
 
 /** Start `python3 -m http.server` on a free loopback port; resolves to { url, stop }. */
 export async function serve() {
