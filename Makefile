@@ -46,12 +46,19 @@ tools-browser:
 
 tools-node:
 	@command -v node >/dev/null || { echo "node is missing: apt-get install nodejs npm"; exit 1; }
-	@[ -d $(E2E)/node_modules/playwright-core ] || { echo "+ npm ci ($(E2E))"; cd $(E2E) && npm ci --no-audit --no-fund; }
+	@[ -d $(E2E)/node_modules/playwright-core ] && [ -x $(WASM_OPT) ] || { echo "+ npm ci ($(E2E))"; cd $(E2E) && npm ci --no-audit --no-fund; }
 
 ## ---- build ---------------------------------------------------------------------------------
-build: tools-web
+# wasm-opt from npm's binaryen (a JS build; Debian's binaryen 108 breaks wasm-bindgen's output).
+# The features are the ones rustc's wasm32 target emits by default.
+WASM_OPT := $(E2E)/node_modules/.bin/wasm-opt
+WASM_OPT_FLAGS := -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+  --enable-mutable-globals --enable-reference-types --enable-multivalue
+
+build: tools-web tools-node
 	cargo build --release --target wasm32-unknown-unknown --lib
 	wasm-bindgen --target web --out-dir www/pkg --no-typescript $(WASM)
+	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/kernel_playground_bg.wasm -o www/pkg/kernel_playground_bg.wasm
 	@printf 'wasm: %s bytes raw, %s bytes gzipped\n' "$$(stat -c %s www/pkg/kernel_playground_bg.wasm)" "$$(gzip -9c www/pkg/kernel_playground_bg.wasm | wc -c)"
 
 serve: build
