@@ -301,3 +301,31 @@ fn bad_input_exits_non_zero_with_a_message() {
     let o = kplay(&["gen".as_ref(), good.as_os_str(), "-o".as_ref(), d.join("no/such/dir.csv").as_os_str()], d);
     assert_fails(&o, &["cannot write"]);
 }
+
+/// `kplay gen … | head -c 16`: a reader that closes the pipe early ends the output quietly
+/// (exit 0, no panic message), as Unix tools do.
+#[test]
+fn closed_stdout_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = TempDir::new("pipe");
+    // Large enough that the CSV does not fit in the pipe's buffer before the reader closes it.
+    let spec = dir.write(
+        "spec.json",
+        r#"{"data":{"kind":"sparse_regression","n":200,"d":2000,"k":5,"sigma":0.05,"seed":3},"model":{"problem":"lp_regression","p":1.5,"gamma":10}}"#,
+    );
+    let mut child = Command::new(KPLAY)
+        .args(["gen", spec.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // The read end is dropped here, so kplay's next write meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "kplay panicked on a closed pipe: {stderr}");
+    assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
+    assert!(String::from_utf8_lossy(&head).contains(','), "CSV header expected, got {head:?}");
+}

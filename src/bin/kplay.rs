@@ -49,6 +49,17 @@ fn load_spec(path: &str) -> Result<Experiment, String> {
     Ok(spec)
 }
 
+/// Write to stdout; a closed pipe (`kplay run … | head`) ends the output quietly instead of
+/// panicking the way `println!` does.
+fn emit(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
+        _ => Ok(()),
+    }
+}
+
 fn err(e: KpError) -> String {
     e.to_string()
 }
@@ -82,7 +93,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 },
                 "trace": run.trace,
             });
-            println!("{out}");
+            emit(&format!("{out}\n"))?;
             Ok(())
         }
         "gen" => {
@@ -96,14 +107,14 @@ fn real_main(args: &[String]) -> Result<(), String> {
             let csv = data.to_csv();
             match out {
                 Some(f) => std::fs::write(&f, csv).map_err(|e| format!("cannot write `{f}`: {e}"))?,
-                None => print!("{csv}"),
+                None => emit(&csv)?,
             }
             Ok(())
         }
         "digest" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
             let data = load_spec(path)?.build_data().map_err(err)?;
-            println!("{}", data.digest());
+            emit(&format!("{}\n", data.digest()))?;
             Ok(())
         }
         "plot" => {
@@ -140,16 +151,16 @@ fn real_main(args: &[String]) -> Result<(), String> {
                            "time_ms": last.elapsed_ms, "rel_err": race.rel_err(&last)})
                 })
                 .collect();
-            println!("{}", json!({"f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}));
+            emit(&format!("{}\n", json!({"f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes})))?;
             Ok(())
         }
         "spec" => {
             let spec = Experiment::default();
-            println!("{}", serde_json::to_string_pretty(&spec).map_err(|e| e.to_string())?);
+            emit(&format!("{}\n", serde_json::to_string_pretty(&spec).map_err(|e| e.to_string())?))?;
             Ok(())
         }
         "-h" | "--help" | "help" => {
-            println!("{USAGE}");
+            emit(&format!("{USAGE}\n"))?;
             Ok(())
         }
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
