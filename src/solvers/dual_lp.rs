@@ -17,7 +17,7 @@
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
-use super::{Solver, Status, StepRecord};
+use super::{Progress, Solver, Status, StepRecord};
 use crate::lp::{abs_pow, conjugate_exponent, j_map_into, norm_pow};
 
 /// Linesearch parameters of Algorithm 2.1.
@@ -53,10 +53,7 @@ pub struct DualLp {
     s: f64,
     lambda: f64,
     primal: f64,
-    iter: usize,
-    last_step: f64,
-    last_backtracks: usize,
-    elapsed_ms: f64,
+    progress: Progress,
     /// Scratch: `Xᵀg`.
     xtg: DVector<f64>,
 }
@@ -81,10 +78,7 @@ impl DualLp {
             s: 0.0,
             lambda: 0.0,
             primal: 0.0,
-            iter: 0,
-            last_step: 0.0,
-            last_backtracks: 0,
-            elapsed_ms: 0.0,
+            progress: Progress::default(),
             xtg: DVector::zeros(d),
         };
         me.refresh();
@@ -177,17 +171,7 @@ pub fn bregman_term(u: f64, h: f64, q: f64) -> f64 {
 impl Solver for DualLp {
     fn current(&self) -> StepRecord {
         let gap = self.gap();
-        StepRecord {
-            iter: self.iter,
-            primal: self.primal,
-            dual: -self.lambda,
-            gap,
-            rel_gap: super::relative_gap(gap, self.primal),
-            step: self.last_step,
-            backtracks: self.last_backtracks,
-            time_ms: 0.0,
-            elapsed_ms: self.elapsed_ms,
-        }
+        self.progress.record(self.primal, -self.lambda, gap, super::relative_gap(gap, self.primal), 0.0)
     }
 
     fn step(&mut self) -> Result<StepRecord, Status> {
@@ -225,11 +209,7 @@ impl Solver for DualLp {
         if !(self.primal.is_finite() && self.lambda.is_finite()) {
             return Err(Status::NonFinite);
         }
-        self.iter += 1;
-        self.last_step = step;
-        self.last_backtracks = backtracks;
-        let dt = t0.elapsed().as_secs_f64() * 1e3;
-        self.elapsed_ms += dt;
+        let dt = self.progress.accept(t0, step, backtracks);
         let mut rec = self.current();
         rec.time_ms = dt;
         Ok(rec)

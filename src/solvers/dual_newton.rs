@@ -16,7 +16,7 @@ use nalgebra::DVector;
 use web_time::Instant;
 
 use super::prox_dual::{check_problem, evaluate_dual, features_w, DualEval};
-use super::{Solver, Status, StepRecord};
+use super::{Progress, Solver, Status, StepRecord};
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::DualPolynomial;
@@ -61,10 +61,7 @@ pub struct DualNewton<P: DualPolynomial> {
     lambda: f64,
     lambda_mag: f64,
     eval: DualEval,
-    iter: usize,
-    last_step: f64,
-    last_backtracks: usize,
-    elapsed_ms: f64,
+    progress: Progress,
 }
 
 /// `Λ(α)` and the magnitude `|P| + Σ_i (|g_i| + |y_i a_i|)` its rounding is relative to.
@@ -134,10 +131,7 @@ impl<P: DualPolynomial> DualNewton<P> {
             lambda: 0.0,
             lambda_mag: 0.0,
             eval: DualEval { primal: 0.0, lambda: 0.0, gap: 0.0 },
-            iter: 0,
-            last_step: 0.0,
-            last_backtracks: 0,
-            elapsed_ms: 0.0,
+            progress: Progress::default(),
         };
         me.refresh();
         Ok(me)
@@ -187,17 +181,7 @@ impl DualNewton<crate::lp::FeaturePolynomial> {
 
 impl<P: DualPolynomial> Solver for DualNewton<P> {
     fn current(&self) -> StepRecord {
-        StepRecord {
-            iter: self.iter,
-            primal: self.eval.primal,
-            dual: -self.lambda,
-            gap: self.eval.gap,
-            rel_gap: super::relative_gap(self.eval.gap, self.eval.primal),
-            step: self.last_step,
-            backtracks: self.last_backtracks,
-            time_ms: 0.0,
-            elapsed_ms: self.elapsed_ms,
-        }
+        self.progress.record(self.eval.primal, -self.lambda, self.eval.gap, super::relative_gap(self.eval.gap, self.eval.primal), 0.0)
     }
 
     fn step(&mut self) -> std::result::Result<StepRecord, Status> {
@@ -246,11 +230,7 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         if !(self.eval.primal.is_finite() && self.lambda.is_finite()) {
             return Err(Status::NonFinite);
         }
-        self.iter += 1;
-        self.last_step = t;
-        self.last_backtracks = backtracks;
-        let dt = t0.elapsed().as_secs_f64() * 1e3;
-        self.elapsed_ms += dt;
+        let dt = self.progress.accept(t0, t, backtracks);
         let mut rec = self.current();
         rec.time_ms = dt;
         Ok(rec)

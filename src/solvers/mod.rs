@@ -40,6 +40,38 @@ pub fn relative_gap(gap: f64, primal: f64) -> f64 {
     gap / primal.abs().max(1e-300)
 }
 
+/// The iteration bookkeeping shared by the paper-A solvers: how many steps were accepted, the
+/// last accepted step size and its linesearch reductions, and the cumulative solver time.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Progress {
+    /// Accepted iterations so far (0 at the starting point).
+    pub iter: usize,
+    /// Step size of the last accepted iteration (0 before the first).
+    pub step: f64,
+    /// Step reductions the last linesearch made.
+    pub backtracks: usize,
+    /// Cumulative solver time, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl Progress {
+    /// Count one accepted iteration begun at `t0`; returns its duration in milliseconds.
+    pub fn accept(&mut self, t0: web_time::Instant, step: f64, backtracks: usize) -> f64 {
+        let dt = t0.elapsed().as_secs_f64() * 1e3;
+        self.iter += 1;
+        self.step = step;
+        self.backtracks = backtracks;
+        self.elapsed_ms += dt;
+        dt
+    }
+
+    /// The record of the current iterate, given its objectives (`dual` = `−Λ(α)`), its
+    /// duality gap, its relative gap, and the duration of the iteration that produced it.
+    pub fn record(&self, primal: f64, dual: f64, gap: f64, rel_gap: f64, time_ms: f64) -> StepRecord {
+        StepRecord { iter: self.iter, primal, dual, gap, rel_gap, step: self.step, backtracks: self.backtracks, time_ms, elapsed_ms: self.elapsed_ms }
+    }
+}
+
 /// Why a run stopped (or that it has not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

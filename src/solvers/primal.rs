@@ -17,7 +17,7 @@
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
-use super::{Solver, Status, StepRecord};
+use super::{Progress, Solver, Status, StepRecord};
 use crate::error::{KpError, Result};
 use crate::lp::{abs_pow, conjugate_exponent, j_scalar, norm_pow};
 
@@ -238,8 +238,8 @@ impl Problem {
     }
 }
 
-fn record(iter: usize, e: &PointEval, step: f64, backtracks: usize, time_ms: f64, elapsed_ms: f64) -> StepRecord {
-    StepRecord { iter, primal: e.f, dual: e.dual, gap: e.gap, rel_gap: e.rel_gap, step, backtracks, time_ms, elapsed_ms }
+fn record(progress: &Progress, e: &PointEval, time_ms: f64) -> StepRecord {
+    progress.record(e.f, e.dual, e.gap, e.rel_gap, time_ms)
 }
 
 /// Armijo parameters of [`PrimalGd`].
@@ -271,10 +271,7 @@ pub struct PrimalGd {
     grad: DVector<f64>,
     eval: PointEval,
     next_step: f64,
-    iter: usize,
-    last_step: f64,
-    last_backtracks: usize,
-    elapsed_ms: f64,
+    progress: Progress,
 }
 
 impl PrimalGd {
@@ -302,10 +299,7 @@ impl PrimalGd {
             grad: DVector::zeros(d),
             eval: unevaluated,
             next_step: armijo.step0,
-            iter: 0,
-            last_step: 0.0,
-            last_backtracks: 0,
-            elapsed_ms: 0.0,
+            progress: Progress::default(),
         };
         me.refresh();
         Ok(me)
@@ -333,7 +327,7 @@ impl PrimalGd {
 
 impl Solver for PrimalGd {
     fn current(&self) -> StepRecord {
-        record(self.iter, &self.eval, self.last_step, self.last_backtracks, 0.0, self.elapsed_ms)
+        record(&self.progress, &self.eval, 0.0)
     }
 
     fn step(&mut self) -> std::result::Result<StepRecord, Status> {
@@ -372,12 +366,8 @@ impl Solver for PrimalGd {
             return Err(Status::NonFinite);
         }
         self.next_step = s / self.armijo.theta;
-        self.iter += 1;
-        self.last_step = s;
-        self.last_backtracks = backtracks;
-        let dt = t0.elapsed().as_secs_f64() * 1e3;
-        self.elapsed_ms += dt;
-        Ok(record(self.iter, &self.eval, s, backtracks, dt, self.elapsed_ms))
+        let dt = self.progress.accept(t0, s, backtracks);
+        Ok(record(&self.progress, &self.eval, dt))
     }
 }
 
@@ -395,8 +385,7 @@ pub struct Fista {
     rz: DVector<f64>,
     t: f64,
     eval: PointEval,
-    iter: usize,
-    elapsed_ms: f64,
+    progress: Progress,
 }
 
 impl Fista {
@@ -419,7 +408,7 @@ impl Fista {
         let xtr = if pb.needs_xtr() { Some(pb.x.tr_mul(&r)) } else { None };
         let w = DVector::zeros(d);
         let eval = pb.eval(&w, &r, xtr.as_ref());
-        Ok(Self { lipschitz: l, z: w.clone(), rz: r.clone(), w, r, t: 1.0, eval, pb, iter: 0, elapsed_ms: 0.0 })
+        Ok(Self { lipschitz: l, z: w.clone(), rz: r.clone(), w, r, t: 1.0, eval, pb, progress: Progress::default() })
     }
 
     /// The iterate `w_k`.
@@ -438,7 +427,7 @@ impl Fista {
 
 impl Solver for Fista {
     fn current(&self) -> StepRecord {
-        record(self.iter, &self.eval, if self.iter == 0 { 0.0 } else { 1.0 / self.lipschitz }, 0, 0.0, self.elapsed_ms)
+        record(&self.progress, &self.eval, 0.0)
     }
 
     fn step(&mut self) -> std::result::Result<StepRecord, Status> {
@@ -463,9 +452,7 @@ impl Solver for Fista {
         if !self.eval.f.is_finite() {
             return Err(Status::NonFinite);
         }
-        self.iter += 1;
-        let dt = t0.elapsed().as_secs_f64() * 1e3;
-        self.elapsed_ms += dt;
-        Ok(record(self.iter, &self.eval, step, 0, dt, self.elapsed_ms))
+        let dt = self.progress.accept(t0, step, 0);
+        Ok(record(&self.progress, &self.eval, dt))
     }
 }

@@ -21,7 +21,7 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::dual_lp::Linesearch;
-use super::{Solver, Status, StepRecord};
+use super::{Progress, Solver, Status, StepRecord};
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::{conjugate_exponent, j_map_into, DualPolynomial};
@@ -140,10 +140,7 @@ pub struct ProxDual<P: DualPolynomial> {
     gradp: DVector<f64>,
     pval: f64,
     eval: DualEval,
-    iter: usize,
-    last_step: f64,
-    last_backtracks: usize,
-    elapsed_ms: f64,
+    progress: Progress,
     // scratch
     trial: DVector<f64>,
     trial_grad: DVector<f64>,
@@ -173,10 +170,7 @@ impl<P: DualPolynomial> ProxDual<P> {
             gradp,
             pval,
             eval,
-            iter: 0,
-            last_step: 0.0,
-            last_backtracks: 0,
-            elapsed_ms: 0.0,
+            progress: Progress::default(),
             trial: DVector::zeros(n),
             trial_grad: DVector::zeros(n),
         })
@@ -225,24 +219,14 @@ impl ProxDual<crate::lp::FeaturePolynomial> {
 
 impl<P: DualPolynomial> Solver for ProxDual<P> {
     fn current(&self) -> StepRecord {
-        StepRecord {
-            iter: self.iter,
-            primal: self.eval.primal,
-            dual: -self.eval.lambda,
-            gap: self.eval.gap,
-            rel_gap: super::relative_gap(self.eval.gap, self.eval.primal),
-            step: self.last_step,
-            backtracks: self.last_backtracks,
-            time_ms: 0.0,
-            elapsed_ms: self.elapsed_ms,
-        }
+        self.progress.record(self.eval.primal, -self.eval.lambda, self.eval.gap, super::relative_gap(self.eval.gap, self.eval.primal), 0.0)
     }
 
     fn step(&mut self) -> std::result::Result<StepRecord, Status> {
         let t0 = Instant::now();
         let n = self.alpha.len();
-        let mut lam = if self.warm_start && self.last_step > 0.0 {
-            (self.last_step / self.ls.theta).min(self.ls.step0)
+        let mut lam = if self.warm_start && self.progress.step > 0.0 {
+            (self.progress.step / self.ls.theta).min(self.ls.step0)
         } else {
             self.ls.step0
         };
@@ -297,11 +281,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
         if !(self.eval.primal.is_finite() && self.eval.lambda.is_finite()) {
             return Err(Status::NonFinite);
         }
-        self.iter += 1;
-        self.last_step = lam;
-        self.last_backtracks = backtracks;
-        let dt = t0.elapsed().as_secs_f64() * 1e3;
-        self.elapsed_ms += dt;
+        let dt = self.progress.accept(t0, lam, backtracks);
         let mut rec = self.current();
         rec.time_ms = dt;
         Ok(rec)
