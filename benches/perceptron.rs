@@ -10,7 +10,7 @@ use std::time::Instant;
 use criterion::{criterion_group, criterion_main, Criterion};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::margin::{margin, MarginOptions, Separability};
-use kernel_playground::rng::Rng;
+use kernel_playground::testbeds::{arc, circles, overlapping, separable};
 use kernel_playground::solvers::perceptron::bounds::{certificate_bound, separator_bound, snkpvn_certificate_bound};
 use kernel_playground::solvers::perceptron::{
     run_to_outcome, start, Isnkpvn, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
@@ -18,62 +18,6 @@ use kernel_playground::solvers::perceptron::{
 use nalgebra::{DMatrix, DVector};
 
 const CAP: usize = 50_000;
-
-fn separable(n: usize, gap: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let mut rows = Vec::new();
-    let mut y = Vec::new();
-    while y.len() < n {
-        let (a, b) = (2.0 * rng.uniform() - 1.0, 2.0 * rng.uniform() - 1.0);
-        let s = 0.8 * a + 0.6 * b;
-        if s.abs() >= gap {
-            rows.push([a, b]);
-            y.push(s.signum());
-        }
-    }
-    (DMatrix::from_fn(n, 2, |i, j| rows[i][j]), y)
-}
-
-fn overlapping(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let y: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
-    let x = DMatrix::from_fn(n, 2, |i, _| 0.3 * y[i] + rng.normal());
-    (x, y)
-}
-
-/// Normalized signed points on the arc [−A, A] (degrees), crowded towards −A:
-/// ρ_K = cos A (separable for A < 90°, inseparable with |ρ_K| = |cos A| above).
-fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let a = a_deg.to_radians();
-    let mut x = DMatrix::zeros(n, 2);
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let u: f64 = if i + 2 >= n { (i + 2 - n) as f64 } else { rng.uniform() };
-        let phi = -a + 2.0 * a * u * u * u;
-        let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
-        let r = 0.5 + rng.uniform();
-        x[(i, 0)] = label * r * phi.cos();
-        x[(i, 1)] = label * r * phi.sin();
-        y[i] = label;
-    }
-    (x, y)
-}
-
-fn circles(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let mut x = DMatrix::zeros(n, 2);
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let t = 2.0 * std::f64::consts::PI * rng.uniform();
-        let (r, l) = if i % 2 == 0 { (1.0, 1.0) } else { (2.0, -1.0) };
-        let r = r + 0.05 * rng.normal();
-        x[(i, 0)] = r * t.cos();
-        x[(i, 1)] = r * t.sin();
-        y[i] = l;
-    }
-    (x, y)
-}
 
 struct Case {
     name: String,

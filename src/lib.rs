@@ -23,6 +23,7 @@ pub mod rng;
 pub mod simplex;
 pub mod solvers;
 pub mod tensor;
+pub mod testbeds;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::margin::{margin, min_norm_point, normalized_margin, Margin, MarginOptions, Separability};
 use kernel_playground::rng::Rng;
+use kernel_playground::testbeds::{arc, circles, overlapping, separable, xor};
 use kernel_playground::simplex::{project_onto_simplex, simplex_threshold};
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
@@ -19,84 +20,7 @@ use kernel_playground::solvers::perceptron::{
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
-// ------------------------------------------------------------------ data built inline
-
-/// Linearly separable through the origin: x uniform in [−1,1]², label sign⟨w,x⟩, points with
-/// |⟨w,x⟩| < gap dropped.
-fn separable(n: usize, gap: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let w = (0.8, 0.6);
-    let mut rows = Vec::new();
-    let mut y = Vec::new();
-    while y.len() < n {
-        let (a, b) = (2.0 * rng.uniform() - 1.0, 2.0 * rng.uniform() - 1.0);
-        let s = w.0 * a + w.1 * b;
-        if s.abs() >= gap {
-            rows.push([a, b]);
-            y.push(s.signum());
-        }
-    }
-    (DMatrix::from_fn(n, 2, |i, j| rows[i][j]), y)
-}
-
-/// Two overlapping Gaussian clouds at ±(0.3, 0.3): inseparable by a line through the origin.
-fn overlapping(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let y: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { 1.0 } else { -1.0 }).collect();
-    let x = DMatrix::from_fn(n, 2, |i, _| 0.3 * y[i] + rng.normal());
-    (x, y)
-}
-
-/// The normalized signed points `y_i x_i/‖x_i‖` fill the arc of angles [−A, A] (A in degrees),
-/// crowded towards −A so the mean direction is a poor separator: separable with ρ_K ≈ cos A for
-/// A < 90°, inseparable with |ρ_K| ≈ |cos A| for A > 90° (the margin knob).
-fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let a = a_deg.to_radians();
-    let mut x = DMatrix::zeros(n, 2);
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let u: f64 = if i + 2 >= n { (i + 2 - n) as f64 } else { rng.uniform() };
-        let phi = -a + 2.0 * a * u * u * u;
-        let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
-        let r = 0.5 + rng.uniform();
-        x[(i, 0)] = label * r * phi.cos();
-        x[(i, 1)] = label * r * phi.sin();
-        y[i] = label;
-    }
-    (x, y)
-}
-
-/// Concentric circles: radius 1 (label +1) and 2 (label −1), small noise.
-fn circles(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let mut x = DMatrix::zeros(n, 2);
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let t = 2.0 * std::f64::consts::PI * rng.uniform();
-        let (r, l) = if i % 2 == 0 { (1.0, 1.0) } else { (2.0, -1.0) };
-        let r = r + 0.05 * rng.normal();
-        x[(i, 0)] = r * t.cos();
-        x[(i, 1)] = r * t.sin();
-        y[i] = l;
-    }
-    (x, y)
-}
-
-/// XOR: label sign(x₁x₂), points away from the axes.
-fn xor(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
-    let mut rng = Rng::new(seed);
-    let mut x = DMatrix::zeros(n, 2);
-    let mut y = vec![0.0; n];
-    for i in 0..n {
-        let a = (0.2 + 0.8 * rng.uniform()) * if rng.uniform() < 0.5 { -1.0 } else { 1.0 };
-        let b = (0.2 + 0.8 * rng.uniform()) * if rng.uniform() < 0.5 { -1.0 } else { 1.0 };
-        x[(i, 0)] = a;
-        x[(i, 1)] = b;
-        y[i] = (a * b).signum();
-    }
-    (x, y)
-}
+// ------------------------------------------------------------------ data: kernel_playground::testbeds
 
 fn problem(x: &DMatrix<f64>, y: &[f64], k: Kernel) -> Arc<PerceptronProblem> {
     Arc::new(PerceptronProblem::new(x, y, &k).unwrap())
