@@ -19,6 +19,7 @@ pub mod plot;
 pub mod plot_mrlsr;
 pub mod plot_dinuzzo;
 pub mod plot_perceptron;
+pub mod plot_style;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

@@ -7,6 +7,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::plot_style::{pow10_label, Look};
 use crate::solvers::StepRecord;
 
 /// Colours shared by the page's legend and the plots.
@@ -18,14 +19,6 @@ pub const EST_COLOR: RGBColor = RGBColor(31, 119, 180);
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-fn fmt_pow10(v: &f64) -> String {
-    let e = v.round() as i32;
-    if (v - e as f64).abs() < 1e-9 {
-        format!("1e{e}")
-    } else {
-        String::new()
-    }
-}
 
 /// `log10(v)` for positive finite `v`.
 fn lg(v: f64) -> Option<f64> {
@@ -36,7 +29,7 @@ fn lg(v: f64) -> Option<f64> {
 /// iteration, on a log₁₀ axis (paper A, Figure 1 left). Non-positive values are skipped.
 pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace: &[StepRecord], scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
     let gap: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.gap).map(|v| (r.iter as f64, v))).collect();
     let primal: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.primal).map(|v| (r.iter as f64, v))).collect();
     let dual: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.dual).map(|v| (r.iter as f64, v))).collect();
@@ -49,24 +42,15 @@ pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace
     lo = lo.floor();
     hi = hi.ceil().max(lo + 1.0);
     let xmax = trace.last().map(|r| r.iter).unwrap_or(1).max(1) as f64;
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((40.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(0f64..xmax, lo..hi)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    let mut chart = look.chart(root, 40.0, 0f64..xmax, lo..hi)?;
+    look.mesh(&mut chart)
         .x_desc("iteration")
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .y_label_formatter(&fmt_pow10)
+        .y_label_formatter(&pow10_label)
         .y_labels(((hi - lo) as usize + 1).min(12))
         .x_labels(8)
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(235, 235, 235))
         .draw()?;
-    let w = (2.0 * s).round().max(1.0) as u32;
+    let w = look.stroke(2.0);
     let series: [(&str, &Vec<(f64, f64)>, RGBColor); 3] =
         [("duality gap", &gap, GAP_COLOR), ("primal F(w)", &primal, PRIMAL_COLOR), ("dual −Λ(α)", &dual, DUAL_COLOR)];
     for (name, pts, color) in series {
@@ -74,18 +58,12 @@ pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace
         chart
             .draw_series(LineSeries::new(pts.iter().copied(), style))?
             .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], color.stroke_width(w)));
+            .legend(look.swatch(color, w));
         if pts.len() < 60 {
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, (2.0 * s) as i32, color.filled())))?;
+            chart.draw_series(pts.iter().map(|&p| Circle::new(p, look.px(2.0), color.filled())))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
 }
 
@@ -105,30 +83,21 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
     scale: f64,
 ) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
     let d = w.len().max(1);
     let amp = w
         .iter()
         .chain(w_true.unwrap_or(&[]).iter())
         .fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m });
     let amp = if amp > 0.0 { amp * 1.1 } else { 1.0 };
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((40.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(0f64..d as f64, -amp..amp)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    let mut chart = look.chart(root, 40.0, 0f64..d as f64, -amp..amp)?;
+    look.mesh(&mut chart)
         .x_desc("feature index j")
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(235, 235, 235))
         .x_labels(6)
         .y_labels(7)
         .draw()?;
-    let stroke = (1.5 * s).round().max(1.0) as u32;
+    let stroke = look.stroke(1.5);
     // One bucket per (device) pixel of the plotting area.
     let cols = (chart.plotting_area().dim_in_pixel().0 as usize).max(1);
     let per = d.div_ceil(cols).max(1);
@@ -153,7 +122,7 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
         let spikes: Vec<(f64, f64)> = t.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(j, &v)| (j as f64 + 0.5, v)).collect();
         chart
             .draw_series(spikes.iter().map(|&(x, v)| {
-                EmptyElement::at((x, v)) + Circle::new((0, 0), (4.0 * s) as i32, TRUE_COLOR.stroke_width(stroke))
+                EmptyElement::at((x, v)) + Circle::new((0, 0), look.px(4.0), TRUE_COLOR.stroke_width(stroke))
             }))?
             .label("true spikes w*")
             .legend(move |(x, y)| Circle::new((x + 6, y), 4, TRUE_COLOR.stroke_width(1)));
@@ -161,16 +130,10 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
     if let Some(t) = threshold.filter(|t| t.is_finite() && *t > 0.0 && *t < amp) {
         let gray = RGBColor(120, 120, 120);
         for v in [t, -t] {
-            chart.draw_series(DashedLineSeries::new(vec![(0.0, v), (d as f64, v)], (6.0 * s) as u32, (4.0 * s) as u32, gray.stroke_width(stroke)))?;
+            chart.draw_series(DashedLineSeries::new(vec![(0.0, v), (d as f64, v)], look.px(6.0) as u32, look.px(4.0) as u32, gray.stroke_width(stroke)))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
 }
 
@@ -220,7 +183,7 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
         .x_desc("iteration (solid)")
         .y_desc("(F − F*)/F*")
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .y_label_formatter(&fmt_pow10)
+        .y_label_formatter(&pow10_label)
         .y_labels(9)
         .x_labels(8)
         .label_style(font.clone())
@@ -262,21 +225,16 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
 /// A 1-D predictor curve over the training points (paper A, Remark 2.4, d = 1).
 pub fn draw_curve_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, xs: &[f64], fs: &[f64], px: &[f64], py: &[f64], scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
     let fin = |v: &&f64| v.is_finite();
     let (x0, x1) = xs.iter().chain(px).filter(fin).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     let (y0, y1) = fs.iter().chain(py).filter(fin).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     let (x0, x1) = if x0 < x1 { (x0, x1) } else { (-1.0, 1.0) };
     let (y0, y1) = if y0 < y1 { (y0 - 0.05 * (y1 - y0), y1 + 0.05 * (y1 - y0)) } else { (-1.0, 1.0) };
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((36.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart.configure_mesh().x_desc("x").label_style(font.clone()).axis_desc_style(font).light_line_style(RGBColor(235, 235, 235)).draw()?;
-    chart.draw_series(px.iter().zip(py).map(|(&a, &b)| Circle::new((a, b), (3.0 * s) as i32, TRUE_COLOR.filled())))?;
-    chart.draw_series(LineSeries::new(xs.iter().zip(fs).map(|(&a, &b)| (a, b)), EST_COLOR.stroke_width((2.0 * s) as u32)))?;
+    let mut chart = look.chart(root, 36.0, x0..x1, y0..y1)?;
+    look.mesh(&mut chart).x_desc("x").draw()?;
+    chart.draw_series(px.iter().zip(py).map(|(&a, &b)| Circle::new((a, b), look.px(3.0), TRUE_COLOR.filled())))?;
+    chart.draw_series(LineSeries::new(xs.iter().zip(fs).map(|(&a, &b)| (a, b)), EST_COLOR.stroke_width(look.stroke(2.0))))?;
     root.present()
 }
 

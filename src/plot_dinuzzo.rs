@@ -18,6 +18,7 @@ use plotters::coord::Shift;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::prelude::*;
 
+use crate::plot_style::{pow10_label, Look, GRID_COLOR};
 use crate::solvers::fixed_point::EnvelopePoint;
 
 type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -176,14 +177,6 @@ fn tick(v: f64, span: f64) -> String {
     }
 }
 
-fn font(s: f64) -> TextStyle<'static> {
-    ("sans-serif", 12.0 * s).into_font().into()
-}
-
-fn stroke(w: f64, s: f64) -> u32 {
-    (w * s).round().max(1.0) as u32
-}
-
 /// A heatmap of `field` (values divided by `clip` and clamped to ±1 for the colour), the given
 /// contour `levels`, and the `points` on top. Each grid node is drawn as one rectangle, so the
 /// cost is `nx·ny` fills whatever the canvas size. Returns the plotting frame (for clicks).
@@ -202,7 +195,8 @@ pub fn draw_decision_map<DB: DrawingBackend>(
     scale: f64,
 ) -> PResult<PlotFrame, DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
         .x_label_area_size((28.0 * s) as i32)
@@ -215,7 +209,7 @@ pub fn draw_decision_map<DB: DrawingBackend>(
         .y_labels(7)
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
-        .label_style(font(s))
+        .label_style(look.font())
         .draw()?;
     if let Some(f) = field.filter(|f| f.ok()) {
         let clip = if clip.is_finite() && clip > 0.0 { clip } else { 1.0 };
@@ -227,7 +221,7 @@ pub fn draw_decision_map<DB: DrawingBackend>(
             Rectangle::new([(x - dx, y - dy), (x + dx, y + dy)], c.filled())
         }))?;
         for lv in levels {
-            let w = stroke(lv.width, s);
+            let w = look.stroke(lv.width);
             let segs = contour_segments(f, lv.value);
             chart.draw_series(segs.into_iter().map(|(a, b)| PathElement::new(vec![a, b], lv.color.stroke_width(w))))?;
         }
@@ -246,14 +240,14 @@ pub fn draw_decision_map<DB: DrawingBackend>(
         });
         let r = (r0 * p.size.max(0.1)).round() as i32;
         chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r, color.filled())))?;
-        chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r, WHITE.stroke_width(stroke(0.8, s)))))?;
+        chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r, WHITE.stroke_width(look.stroke(0.8)))))?;
         if p.ring {
-            chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r + (2.5 * s) as i32, BLACK.stroke_width(stroke(1.2, s)))))?;
+            chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r + (2.5 * s) as i32, BLACK.stroke_width(look.stroke(1.2)))))?;
         }
     }
     let (px, py) = chart.plotting_area().get_pixel_range();
     if let Some(h) = hint {
-        let style = font(1.15 * s).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
+        let style = look.font_of(13.8).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
         root.draw_text(h, &style, ((px.start + px.end) / 2, (py.start + py.end) / 2))?;
     }
     root.present()?;
@@ -271,7 +265,8 @@ pub fn draw_regression<DB: DrawingBackend>(
     scale: f64,
 ) -> PResult<PlotFrame, DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let xs = data.iter().map(|p| p.0).chain(curve.iter().map(|p| p.0)).filter(|v| v.is_finite());
     let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let ys = data.iter().map(|p| p.1).chain(curve.iter().map(|p| p.1)).filter(|v| v.is_finite());
@@ -290,12 +285,12 @@ pub fn draw_regression<DB: DrawingBackend>(
         .build_cartesian_2d(x0..x1, y0..y1)?;
     chart
         .configure_mesh()
-        .light_line_style(RGBColor(238, 238, 238))
+        .light_line_style(GRID_COLOR)
         .x_labels(7)
         .y_labels(7)
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
-        .label_style(font(s))
+        .label_style(look.font())
         .draw()?;
     let fin: Vec<(f64, f64)> = curve.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite()).collect();
     if eps > 0.0 && fin.len() >= 2 {
@@ -303,11 +298,11 @@ pub fn draw_regression<DB: DrawingBackend>(
         poly.extend(fin.iter().rev().map(|&(x, y)| (x, y - eps)));
         chart.draw_series(std::iter::once(Polygon::new(poly, RGBColor(31, 119, 180).mix(0.15).filled())))?;
         for sign in [1.0, -1.0] {
-            chart.draw_series(LineSeries::new(fin.iter().map(|&(x, y)| (x, y + sign * eps)), RGBColor(31, 119, 180).mix(0.5).stroke_width(stroke(1.0, s))))?;
+            chart.draw_series(LineSeries::new(fin.iter().map(|&(x, y)| (x, y + sign * eps)), RGBColor(31, 119, 180).mix(0.5).stroke_width(look.stroke(1.0))))?;
         }
     }
     if let Some(t) = truth {
-        chart.draw_series(DashedLineSeries::new(t.iter().copied(), 6.0 * s, 4.0 * s, RGBColor(130, 130, 130).stroke_width(stroke(1.2, s))))?;
+        chart.draw_series(DashedLineSeries::new(t.iter().copied(), 6.0 * s, 4.0 * s, RGBColor(130, 130, 130).stroke_width(look.stroke(1.2))))?;
     }
     for &(x, y, sv) in data {
         if !(x.is_finite() && y.is_finite()) {
@@ -316,10 +311,10 @@ pub fn draw_regression<DB: DrawingBackend>(
         let r = (3.0 * s).round() as i32;
         chart.draw_series(std::iter::once(Circle::new((x, y), r, RGBColor(60, 60, 60).filled())))?;
         if sv {
-            chart.draw_series(std::iter::once(Circle::new((x, y), r + (2.5 * s) as i32, POS_COLOR.stroke_width(stroke(1.2, s)))))?;
+            chart.draw_series(std::iter::once(Circle::new((x, y), r + (2.5 * s) as i32, POS_COLOR.stroke_width(look.stroke(1.2)))))?;
         }
     }
-    chart.draw_series(LineSeries::new(fin.iter().copied(), RGBColor(31, 119, 180).stroke_width(stroke(2.2, s))))?;
+    chart.draw_series(LineSeries::new(fin.iter().copied(), RGBColor(31, 119, 180).stroke_width(look.stroke(2.2))))?;
     let (px, py) = chart.plotting_area().get_pixel_range();
     root.present()?;
     Ok(PlotFrame { pixels_x: px, pixels_y: py, x_range: (x0, x1), y_range: (y0, y1) })
@@ -335,14 +330,6 @@ pub struct Series<'a> {
     pub dashed: bool,
 }
 
-fn fmt_pow10(v: &f64) -> String {
-    let e = v.round() as i32;
-    if (v - e as f64).abs() < 1e-9 {
-        format!("1e{e}")
-    } else {
-        String::new()
-    }
-}
 
 /// Keep at most `max` points of a curve (every k-th, plus the last), so a trace of many
 /// thousand sweeps draws as fast as a short one.
@@ -371,7 +358,8 @@ pub fn draw_log_series<DB: DrawingBackend>(
     scale: f64,
 ) -> PResult<(), DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let logged: Vec<Vec<(f64, f64)>> = series
         .iter()
         .map(|sr| thin(&sr.points.iter().filter(|p| p.1.is_finite() && p.1 > 0.0 && p.0.is_finite()).map(|p| (p.0, p.1.log10())).collect::<Vec<_>>(), 1500))
@@ -398,42 +386,36 @@ pub fn draw_log_series<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(x_desc)
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .y_label_formatter(&move |v: &f64| if (v.round() as i64).rem_euclid(step as i64) == 0 { fmt_pow10(v) } else { String::new() })
+        .y_label_formatter(&move |v: &f64| if (v.round() as i64).rem_euclid(step as i64) == 0 { pow10_label(v) } else { String::new() })
         .y_labels(span + 1)
         .x_labels(8)
-        .label_style(font(s))
-        .axis_desc_style(font(s))
-        .light_line_style(RGBColor(238, 238, 238))
+        .label_style(look.font())
+        .axis_desc_style(look.font())
+        .light_line_style(GRID_COLOR)
         .draw()?;
     if let Some((r, name)) = reference {
         let y = r.log10();
         let c = RGBColor(120, 120, 120);
         chart
-            .draw_series(DashedLineSeries::new(vec![(0.0, y), (xmax, y)], 3.0 * s, 3.0 * s, c.stroke_width(stroke(1.0, s))))?
+            .draw_series(DashedLineSeries::new(vec![(0.0, y), (xmax, y)], 3.0 * s, 3.0 * s, c.stroke_width(look.stroke(1.0))))?
             .label(name.to_string())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], c.stroke_width(1)));
+            .legend(look.swatch(c, 1));
     }
     for (sr, pts) in series.iter().zip(&logged) {
         let color = sr.color;
-        let w = stroke(if sr.dashed { 1.5 } else { 2.0 }, s);
+        let w = look.stroke(if sr.dashed { 1.5 } else { 2.0 });
         let anno = if sr.dashed {
             chart.draw_series(DashedLineSeries::new(pts.iter().copied(), 7.0 * s, 4.0 * s, color.stroke_width(w)))?
         } else {
             chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(w)))?
         };
         anno.label(sr.name.to_string())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], color.stroke_width(w)));
+            .legend(look.swatch(color, w));
         if pts.len() == 1 {
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, (2.5 * s) as i32, color.filled())))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font(s))
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
 }
 
@@ -450,7 +432,8 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     scale: f64,
 ) -> PResult<(), DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let (w, _) = root.dim_in_pixel();
     let (left, right) = root.split_horizontally((w as f64 * 0.55) as u32);
     // Left: loss and envelope.
@@ -465,7 +448,7 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     let pad = 0.06 * (hi - lo);
     let mut chart = ChartBuilder::on(&left)
         .margin((8.0 * s) as i32)
-        .caption(format!("{loss_name}: L/λ and its envelope f_α, α = {alpha:.3}"), font(1.0 * s))
+        .caption(format!("{loss_name}: L/λ and its envelope f_α, α = {alpha:.3}"), look.font())
         .x_label_area_size((28.0 * s) as i32)
         .y_label_area_size((40.0 * s) as i32)
         .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))?;
@@ -476,25 +459,25 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         .y_labels(6)
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&move |v: &f64| tick(*v, hi - lo))
-        .label_style(font(s))
-        .axis_desc_style(font(s))
-        .light_line_style(RGBColor(238, 238, 238))
+        .label_style(look.font())
+        .axis_desc_style(look.font())
+        .light_line_style(GRID_COLOR)
         .draw()?;
     let (lc, ec) = (RGBColor(40, 40, 40), RGBColor(214, 39, 40));
     chart
-        .draw_series(LineSeries::new(envelope.iter().map(|p| (p.t, p.loss)), lc.stroke_width(stroke(2.0, s))))?
+        .draw_series(LineSeries::new(envelope.iter().map(|p| (p.t, p.loss)), lc.stroke_width(look.stroke(2.0))))?
         .label("loss L(y,t)/λ")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], lc.stroke_width(2)));
+        .legend(look.swatch(lc, 2));
     chart
-        .draw_series(DashedLineSeries::new(envelope.iter().map(|p| (p.t, p.envelope)), 6.0 * s, 3.0 * s, ec.stroke_width(stroke(2.0, s))))?
+        .draw_series(DashedLineSeries::new(envelope.iter().map(|p| (p.t, p.envelope)), 6.0 * s, 3.0 * s, ec.stroke_width(look.stroke(2.0))))?
         .label("Moreau–Yosida f_α")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], ec.stroke_width(2)));
+        .legend(look.swatch(ec, 2));
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(200, 200, 200))
-        .label_font(font(0.9 * s))
+        .label_font(look.font_of(10.8))
         .draw()?;
     // Right: eigenvalues of K_α.
     let m = eigenvalues.len().max(1) as f64;
@@ -505,7 +488,7 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     ehi += epad;
     let mut chart = ChartBuilder::on(&right)
         .margin((8.0 * s) as i32)
-        .caption("eigenvalues of K_α = αK − I", font(1.0 * s))
+        .caption("eigenvalues of K_α = αK − I", look.font())
         .x_label_area_size((28.0 * s) as i32)
         .y_label_area_size((40.0 * s) as i32)
         .build_cartesian_2d(0f64..m, elo..ehi)?;
@@ -516,9 +499,9 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         .y_labels(6)
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
         .y_label_formatter(&move |v: &f64| tick(*v, ehi - elo))
-        .label_style(font(s))
-        .axis_desc_style(font(0.9 * s))
-        .light_line_style(RGBColor(238, 238, 238))
+        .label_style(look.font())
+        .axis_desc_style(look.font_of(10.8))
+        .light_line_style(GRID_COLOR)
         .draw()?;
     chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (m, 0.0)], RGBColor(120, 120, 120).stroke_width(1))))?;
     let r = (2.0 * s).round().max(1.0) as i32;

@@ -8,6 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::plot_style::Look;
 use crate::solvers::perceptron::session::RaceEntry;
 
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -22,7 +23,7 @@ const P_COL: RGBColor = RGBColor(106, 61, 154);
 
 /// Layout of the boundary plot (device pixels): margin, x-label band, y-label band.
 fn layout(scale: f64) -> (i32, i32, i32) {
-    let s = scale.max(0.5);
+    let s = Look::new(scale).s;
     ((8.0 * s) as i32, (28.0 * s) as i32, (40.0 * s) as i32)
 }
 
@@ -128,7 +129,8 @@ pub fn draw_boundary<DB: DrawingBackend>(
     scale: f64,
     clear_plot: bool,
 ) -> PResult<DB, [i32; 4]> {
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let (w, h) = root.dim_in_pixel();
     let rect = boundary_rect(w, h, s);
     // Clear everything but the plotting rectangle (the heatmap image may already be there).
@@ -148,7 +150,7 @@ pub fn draw_boundary<DB: DrawingBackend>(
         .x_label_area_size(xl)
         .y_label_area_size(yl)
         .build_cartesian_2d(a..b, c..d)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
+    let font = look.font();
     chart
         .configure_mesh()
         .disable_mesh()
@@ -170,12 +172,12 @@ pub fn draw_boundary<DB: DrawingBackend>(
             }))?;
         }
     }
-    let thin = (1.0 * s).round().max(1.0) as u32;
+    let thin = look.stroke(1.0);
     // The origin (linear separators pass through it).
     let o = (6.0 * s) as i32;
     chart.draw_series(std::iter::once(EmptyElement::at((0.0, 0.0)) + PathElement::new(vec![(-o, 0), (o, 0)], BLACK.stroke_width(thin)) + PathElement::new(vec![(0, -o), (0, o)], BLACK.stroke_width(thin))))?;
     let n = scene.x.len().max(1) as f64;
-    let stroke = (1.2 * s).round().max(1.0) as u32;
+    let stroke = look.stroke(1.2);
     chart.draw_series(scene.x.iter().zip(scene.y).enumerate().map(|(i, (&(u, v), &l))| {
         let col = if l > 0.0 { POS } else { NEG };
         let (r, filled) = match scene.p.and_then(|p| p.get(i)) {
@@ -198,7 +200,7 @@ pub fn draw_boundary<DB: DrawingBackend>(
         }).collect();
         chart.draw_series(circle.chunks(2).map(|seg| PathElement::new(seg.to_vec(), ARROW.mix(0.5).stroke_width(thin))))?;
         let tip = (rr * wx, rr * wy);
-        let aw = (2.5 * s).round().max(1.0) as u32;
+        let aw = look.stroke(2.5);
         chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), tip], ARROW.stroke_width(aw))))?;
         let len = (wx * wx + wy * wy).sqrt();
         if len > 1e-12 {
@@ -249,7 +251,8 @@ pub fn draw_trace<DB: DrawingBackend>(
     scale: f64,
 ) -> PResult<DB, ()> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let last = trace.last().map(|t| t.0).unwrap_or(1).max(1) as f64;
     let bmax = bounds.iter().map(|b| b.1).filter(|v| v.is_finite()).fold(0.0f64, f64::max);
     let xmax = (last.max(bmax.min(1e7)).max(10.0) * 1.5).log10();
@@ -267,24 +270,15 @@ pub fn draw_trace<DB: DrawingBackend>(
     }
     lo = lo.floor().max(-16.0);
     hi = hi.ceil().max(lo + 1.0);
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((36.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(0f64..xmax, lo..hi)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    let mut chart = look.chart(root, 36.0, 0f64..xmax, lo..hi)?;
+    look.mesh(&mut chart)
         .x_desc("iteration k (log scale)")
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
         .x_labels((xmax.ceil() as usize + 1).clamp(2, 12))
         .y_labels(((hi - lo) as usize + 1).min(12))
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(235, 235, 235))
         .draw()?;
-    let w = (2.0 * s).round().max(1.0) as u32;
+    let w = look.stroke(2.0);
     let r = (1.6 * s).round().max(1.0) as i32;
     chart
         .draw_series(mg_neg.iter().map(|&p| Circle::new(p, r, MIN_G.mix(0.3).filled())))?
@@ -307,7 +301,7 @@ pub fn draw_trace<DB: DrawingBackend>(
     if pn.len() < 60 {
         chart.draw_series(pn.iter().map(|&p| Circle::new(p, r + 1, P_COL.filled())))?;
     }
-    let small = ("sans-serif", 11.0 * s).into_font();
+    let small = look.font_of(11.0);
     for (k, (label, it, current)) in bounds.iter().enumerate() {
         let Some(x) = lg(*it) else { continue };
         if x > xmax {
@@ -322,13 +316,7 @@ pub fn draw_trace<DB: DrawingBackend>(
         let style = small.clone().color(&col).pos(Pos::new(anchor, VPos::Center));
         chart.draw_series(std::iter::once(Text::new(format!(" {label} = {it:.0} "), (x, ty), style)))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
     root.present()
 }
 
@@ -337,10 +325,11 @@ pub fn draw_trace<DB: DrawingBackend>(
 /// bound (if any) as a black tick.
 pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[RaceEntry], scale: f64) -> PResult<DB, ()> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     if entries.is_empty() {
         let (w, h) = root.dim_in_pixel();
-        let style = ("sans-serif", 14.0 * s).into_font().color(&RGBColor(120, 120, 120)).pos(Pos::new(HPos::Center, VPos::Center));
+        let style = look.font_of(14.0).color(&RGBColor(120, 120, 120)).pos(Pos::new(HPos::Center, VPos::Center));
         root.draw(&Text::new("Press Race to run the six algorithms on this data.", (w as i32 / 2, h as i32 / 2), style))?;
         return root.present();
     }
@@ -355,7 +344,7 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[R
         .x_label_area_size((36.0 * s) as i32)
         .y_label_area_size((80.0 * s) as i32)
         .build_cartesian_2d(0f64..xmax, 0f64..m as f64)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
+    let font = look.font();
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     chart
         .configure_mesh()
@@ -376,7 +365,7 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[R
         .axis_desc_style(font.clone())
         .light_line_style(RGBColor(235, 235, 235))
         .draw()?;
-    let small = ("sans-serif", 11.0 * s).into_font();
+    let small = look.font_of(11.0);
     for (k, e) in entries.iter().enumerate() {
         let row = (m - 1 - k) as f64;
         let col = match e.outcome.as_str() {
@@ -389,7 +378,7 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[R
         chart.draw_series(std::iter::once(Rectangle::new([(0.0, row + 0.2), (x.max(0.02), row + 0.8)], col.filled())))?;
         if let Some(b) = e.bound.and_then(lg) {
             if b <= xmax {
-                let bw = (2.0 * s).round().max(1.0) as u32;
+                let bw = look.stroke(2.0);
                 chart.draw_series(std::iter::once(PathElement::new(vec![(b, row + 0.1), (b, row + 0.9)], BLACK.stroke_width(bw))))?;
             }
         }
