@@ -166,3 +166,33 @@ fn payload_inputs_are_checked_like_the_model() {
     x[(2, 3)] = f64::NAN;
     assert!(EigenPayload::compute(&x, &data.y, k).is_err());
 }
+
+#[test]
+fn cv_grid_shape_check_for_grids_from_a_worker() {
+    use kernel_playground::cv::{self, CvGrid};
+    let data = friedman(40, 2);
+    let k = GAUSS.resolve(&data.x).unwrap();
+    let g = cv::cv_grid(&data, k, &[1.2, 2.0], &[1e-3, 1e-1, 1.0], 3, 1).unwrap();
+    let (i, j) = g.check().unwrap();
+    assert_eq!(g.rmse[i][j], g.best_rmse);
+    // A JSON round trip (the shape a worker's message carries) keeps the grid and its check
+    // (serde_json's default float parsing may move the last bit, hence the tolerance).
+    let back: CvGrid = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+    assert_eq!((&back.ms, &back.lambdas, back.best_m, back.best_lambda), (&g.ms, &g.lambdas, g.best_m, g.best_lambda));
+    for (r, s) in back.rmse.iter().flatten().zip(g.rmse.iter().flatten()) {
+        assert!((r - s).abs() <= 1e-15 * s.abs());
+    }
+    assert_eq!(back.check().unwrap(), (i, j));
+    let mut bad = g.clone();
+    bad.rmse[1].pop();
+    assert!(bad.check().unwrap_err().to_string().contains("2 × 3"));
+    let mut bad = g.clone();
+    bad.best_m = 7.0;
+    assert!(bad.check().unwrap_err().to_string().contains("not on the grid"));
+    let mut bad = g;
+    bad.lambdas.clear();
+    assert!(bad.check().is_err());
+    assert!(cv::check_lambda_curves(&[1e-3, 1e-2], &[vec![1.0, 2.0], vec![3.0]]).unwrap_err().to_string().contains("curve 2"));
+    assert!(cv::check_lambda_curves(&[1e-3, -1.0], &[]).is_err());
+    cv::check_lambda_curves(&[1e-3, 1e-2], &[vec![1.0, f64::NAN]]).unwrap();
+}
