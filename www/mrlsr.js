@@ -391,6 +391,7 @@ function adopt(s, d) {
     return;
   }
   const at = { ...s, m: readM(), lambda: lambdaOr(s.lambda) };
+  body.dataset.adoptAt = String(performance.now()); // when the main thread takes over (tests)
   try {
     const t0 = performance.now();
     const next = MrlsrPage.fromEigen(JSON.stringify(at), d.values, d.vectors, d.eigen_ms);
