@@ -10,6 +10,7 @@ let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
 let csvText = null;     // contents of the chosen CSV file
 let refitPending = false;
+const HASH_MIN_MS = 200;
 let hashNote = null;    // message about an unusable link, kept until the first model shows
 let defaults = null;    // the form's initial values (fallback for a bad link)
 // Eigendecomposition cost per n³ (ms), for the "about X s" estimate; updated by each result.
@@ -180,12 +181,27 @@ function formState() {
   return { ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
 }
 
-function saveHash() {
-  try {
-    writeHash(JSON.stringify(formState()));
-  } catch {
-    // an unreadable field: the link keeps the last valid settings
-  }
+let hashTimer = null;
+let hashWritten = 0;
+
+/**
+ * Write the form into the URL hash (history.replaceState). While a slider is dragged the writes
+ * are throttled to one per HASH_MIN_MS, the last one trailing (Chromium refuses hundreds of
+ * history updates in a few seconds); `now` writes at once.
+ */
+function saveHash(now = true) {
+  const write = () => {
+    clearTimeout(hashTimer);
+    hashTimer = null;
+    hashWritten = performance.now();
+    try {
+      writeHash(JSON.stringify(formState()));
+    } catch {
+      // an unreadable field: the link keeps the last valid settings
+    }
+  };
+  if (now || performance.now() - hashWritten >= HASH_MIN_MS) write();
+  else if (!hashTimer) hashTimer = setTimeout(write, HASH_MIN_MS);
 }
 
 const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
@@ -454,7 +470,7 @@ function refit() {
     showError(e.message);
     return;
   }
-  saveHash();
+  saveHash(false);
   try {
     const s = page.refit(m, lambda);
     clearError();

@@ -324,7 +324,7 @@ test('a malformed or out-of-range link shows a message and falls back to the def
     const c0 = await num(page, '#r-c0');
     await dragM(page, 2.5);
     assert.notEqual(await num(page, '#r-c0'), c0);
-    assert.match(await page.evaluate(() => decodeURIComponent(location.hash)), /"m":2\.\d+/);
+    await page.waitForFunction(() => /"m":2\.\d+/.test(decodeURIComponent(location.hash)), null, { timeout: 5000 });
     assert.deepEqual(errors, [], hash);
     await ctx.close();
   }
