@@ -13,8 +13,11 @@ let refitPending = false;
 const HASH_MIN_MS = 200;
 let hashNote = null;    // message about an unusable link, kept until the first model shows
 let defaults = null;    // the form's initial values (fallback for a bad link)
-// Eigendecomposition cost per n³ (ms), for the "about X s" estimate; updated by each result.
-let eigenRate = 1.2e-5; // ≈ 12 s at n = 1000 in headless Chromium (ms per n³)
+// Seconds of Gram matrix + eigendecomposition measured in the worker (headless Chromium,
+// release wasm; docs/mrlsr.md), interpolated log-log for the "about X s" estimate and scaled
+// by what this machine showed last (a result with n ≥ 300 updates `eigenScale`).
+const EIGEN_TABLE = [[500, 1.3], [1000, 3.9], [2000, 55]];
+let eigenScale = 1;
 const body = document.body;
 
 function setStatus(msg, busy = false) {
@@ -308,9 +311,19 @@ function applyHash() {
 
 // ---- build (eigendecomposition in the worker) and refit -----------------------------------
 
-/** Seconds the eigendecomposition of size n should take, from the last measured rate. */
+/** Seconds the eigendecomposition of size n should take on the reference machine. */
+function tableSeconds(n) {
+  const t = EIGEN_TABLE;
+  let k = 0;
+  while (k < t.length - 2 && n > t[k + 1][0]) k++;
+  const [[n0, s0], [n1, s1]] = [t[k], t[k + 1]];
+  const p = n <= n0 ? 3 : Math.log(s1 / s0) / Math.log(n1 / n0); // O(n³) below the table
+  return s0 * (n / n0) ** p;
+}
+
+/** "about X s" for size n, scaled by the last measurement on this machine. */
 function estimate(n) {
-  const s = eigenRate * n ** 3 / 1000;
+  const s = eigenScale * tableSeconds(n);
   return s < 1 ? 'under a second' : `about ${s < 10 ? s.toFixed(1) : s.toFixed(0)} s`;
 }
 
@@ -376,7 +389,7 @@ async function build() {
   cancelJob('equivalence'); // its result would belong to the old data
   const n = checked.n;
   const text = `computing eigendecomposition… (n = ${n}, ${estimate(n)})`;
-  setStatus(page ? 'the previous model stays usable meanwhile' : '', true);
+  setStatus(page ? 'the previous model stays usable meanwhile' : '');
   showBusy(text);
   bump('eigenStarts');
   await new Promise((resolve) => {
@@ -415,7 +428,7 @@ function adopt(s, d) {
     if (page) page.free();
     page = next;
     pageSpec = s;
-    if (d.n >= 50) eigenRate = d.eigen_ms / d.n ** 3;
+    if (d.n >= 300) eigenScale = d.eigen_ms / 1000 / tableSeconds(d.n);
     clearError();
     if (hashNote) {
       showError(hashNote);
