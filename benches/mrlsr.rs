@@ -6,7 +6,7 @@ use std::time::Duration;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use kernel_playground::datasets_b::Friedman1;
 use kernel_playground::kernels::{Bandwidth, Kernel};
-use kernel_playground::solvers::mrlsr::MrlsrModel;
+use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
 
 const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
 
@@ -18,6 +18,22 @@ fn eigendecomposition(c: &mut Criterion) {
         let kernel = GAUSS.resolve(&data.x).unwrap();
         g.bench_with_input(BenchmarkId::new("gram_plus_eigen", n), &n, |b, _| {
             b.iter(|| MrlsrModel::with_kernel(black_box(&data.x), black_box(&data.y), kernel).unwrap())
+        });
+    }
+    g.finish();
+}
+
+/// What the page's main thread does with the worker's result: rebuild the Gram matrix, check the
+/// payload (random probes, O(n²)) and form y' (`MrlsrModel::with_kernel_and_eigen`).
+fn adopt(c: &mut Criterion) {
+    let mut g = c.benchmark_group("mrlsr_adopt_eigen");
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    for &n in &[500usize, 1000] {
+        let data = Friedman1 { n, sigma: 1.0, seed: 1 }.generate().unwrap();
+        let kernel = GAUSS.resolve(&data.x).unwrap();
+        let payload = EigenPayload::compute(&data.x, &data.y, kernel).unwrap();
+        g.bench_with_input(BenchmarkId::new("with_kernel_and_eigen", n), &n, |b, _| {
+            b.iter(|| MrlsrModel::with_kernel_and_eigen(black_box(&data.x), black_box(&data.y), kernel, payload.clone()).unwrap())
         });
     }
     g.finish();
@@ -37,5 +53,5 @@ fn refit(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, eigendecomposition, refit);
+criterion_group!(benches, eigendecomposition, adopt, refit);
 criterion_main!(benches);

@@ -151,7 +151,7 @@ fn check_grid(values: &[f64], name: &'static str, m_like: bool) -> Result<()> {
 }
 
 /// Cross-validated scaled RMSE over a grid of m × λ.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CvGrid {
     /// Grid of m (rows).
     pub ms: Vec<f64>,
@@ -168,6 +168,40 @@ pub struct CvGrid {
     pub best_rmse: f64,
     /// Number of (fold, m, λ) fits that failed (counted as NaN).
     pub failures: usize,
+}
+
+impl CvGrid {
+    /// Check the shape of a grid received from elsewhere (a Web Worker's message) before it is
+    /// drawn: `rmse` is `ms.len() × lambdas.len()`, the grids are non-empty and finite, and the
+    /// best (m, λ) is on the grid. Returns the best cell's (row, column).
+    pub fn check(&self) -> Result<(usize, usize)> {
+        let bad = |reason: String| Err(KpError::Parameter { name: "CV grid", reason });
+        if self.ms.is_empty() || self.lambdas.is_empty() {
+            return bad("the m or λ grid is empty".into());
+        }
+        if self.ms.iter().chain(&self.lambdas).any(|v| !v.is_finite()) {
+            return bad("a grid value is not finite".into());
+        }
+        if self.rmse.len() != self.ms.len() || self.rmse.iter().any(|r| r.len() != self.lambdas.len()) {
+            return bad(format!("the RMSE table is not {} × {}", self.ms.len(), self.lambdas.len()));
+        }
+        let i = self.ms.iter().position(|&m| m == self.best_m);
+        let j = self.lambdas.iter().position(|&l| l == self.best_lambda);
+        match i.zip(j) {
+            Some(b) => Ok(b),
+            None => bad(format!("the best (m, λ) = ({}, {}) is not on the grid", self.best_m, self.best_lambda)),
+        }
+    }
+}
+
+/// Check the λ → λ₂ curves of an equivalence report received from elsewhere before drawing
+/// them: one value per λ in every curve, finite positive λ.
+pub fn check_lambda_curves(lambdas: &[f64], curves: &[Vec<f64>]) -> Result<()> {
+    check_grid(lambdas, "λ grid", false)?;
+    if let Some(p) = curves.iter().position(|c| c.len() != lambdas.len()) {
+        return Err(KpError::Parameter { name: "λ₂ curves", reason: format!("curve {} has {} values for {} λ", p + 1, curves[p].len(), lambdas.len()) });
+    }
+    Ok(())
 }
 
 /// k-fold CV of M-RLSR over `ms × lambdas` with a fixed resolved kernel. For m ≤ 1 the fit used

@@ -3,7 +3,7 @@
 //! Run with `wasm-pack test --headless --chrome -- --test web_mrlsr`.
 #![cfg(target_arch = "wasm32")]
 
-use kernel_playground::web::mrlsr::{MrlsrPage, MrlsrSelection};
+use kernel_playground::web::mrlsr::{check_mrlsr_spec, draw_cv_heatmap, draw_equivalence_report, mrlsr_eigen, mrlsr_equivalence, MrlsrPage, MrlsrSelection};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -163,4 +163,98 @@ fn bad_input_is_refused_with_a_message_and_the_page_keeps_its_fit() {
     assert!(page.refit(0.0, 1e-3).is_err());
     assert!(page.refit(f64::NAN, 1e-3).is_err());
     assert_eq!(num(&page.summary().map_err(|_| ()).expect("s"), "c0"), c0);
+}
+
+/// The worker's result object as the page receives it: (values, vectors, eigen_ms).
+fn eigen_payload(spec: &str) -> (Vec<f64>, Vec<f64>, f64) {
+    let r = mrlsr_eigen(spec).map_err(|_| ()).expect("eigen");
+    let values = js_sys::Float64Array::from(field(&r, "values")).to_vec();
+    let vectors = js_sys::Float64Array::from(field(&r, "vectors")).to_vec();
+    assert_eq!(num(&r, "n") as usize, values.len());
+    assert_eq!(vectors.len(), values.len() * values.len());
+    (values, vectors, num(&r, "eigen_ms"))
+}
+
+#[wasm_bindgen_test]
+fn eigen_payload_path_gives_the_same_refit_as_the_direct_path() {
+    for spec in [
+        sine_spec(1.5, 1e-3),
+        r#"{"data":{"kind":"friedman","n":90,"sigma":1,"seed":4},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.2,"lambda":1e-3}"#.to_string(),
+    ] {
+        let mut direct = MrlsrPage::new(&spec).map_err(|_| ()).expect("direct");
+        let (values, vectors, eigen_ms) = eigen_payload(&spec);
+        assert!(eigen_ms >= 0.0, "the worker-side timer runs: {eigen_ms}");
+        let mut adopted = MrlsrPage::from_eigen(&spec, values, vectors, eigen_ms).map_err(|_| ()).expect("adopt");
+        assert_eq!(num(&adopted.summary().map_err(|_| ()).expect("s"), "eigen_ms"), eigen_ms);
+        for (m, lambda) in [(1.2, 1e-3), (1.5, 1e-2), (2.0, 1e-4), (3.0, 1e-3), (0.5, 1e-2)] {
+            let a = direct.refit(m, lambda).map_err(|_| ()).expect("direct refit");
+            let b = adopted.refit(m, lambda).map_err(|_| ()).expect("adopted refit");
+            for key in ["c0", "norm_h", "lambda2", "objective", "krr_norm_h", "iterations"] {
+                let (x, y) = (num(&a, key), num(&b, key));
+                assert!(x == y || (x.is_nan() && y.is_nan()), "m = {m}, λ = {lambda}: {key} {x} vs {y}");
+            }
+            assert_eq!(field(&a, "digest").as_string(), field(&b, "digest").as_string());
+        }
+        // Both draw the same picture.
+        let (c1, c2) = (canvas(320, 200), canvas(320, 200));
+        direct.draw_fit(c1.clone(), 1.0).map_err(|_| ()).expect("draw");
+        adopted.draw_fit(c2.clone(), 1.0).map_err(|_| ()).expect("draw");
+        assert_eq!(pixels(&c1), pixels(&c2));
+    }
+}
+
+fn js_message(e: wasm_bindgen::JsError) -> String {
+    JsValue::from(e).dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+fn a_corrupted_or_foreign_payload_is_refused_without_a_panic() {
+    let spec = sine_spec(1.5, 1e-3);
+    let (values, vectors, ms) = eigen_payload(&spec);
+    let mut v2 = vectors.clone();
+    v2[5] += 1e-3;
+    let e = MrlsrPage::from_eigen(&spec, values.clone(), v2, ms).err().map(js_message).unwrap_or_default();
+    assert!(e.contains("not orthonormal"), "{e}");
+    let e = MrlsrPage::from_eigen(&spec, values[1..].to_vec(), vectors.clone(), ms).err().map(js_message).unwrap_or_default();
+    assert!(e.contains("eigendecomposition"), "{e}");
+    // The payload of another seed's data of the same size.
+    let other = sine_spec(1.5, 1e-3).replace("\"seed\":3", "\"seed\":4");
+    let (ov, oq, _) = eigen_payload(&other);
+    let e = MrlsrPage::from_eigen(&spec, ov, oq, ms).err().map(js_message).unwrap_or_default();
+    assert!(e.contains("other data"), "{e}");
+    // The module still works afterwards (no panic killed it).
+    MrlsrPage::from_eigen(&spec, values, vectors, ms).map_err(|_| ()).expect("the good payload");
+}
+
+#[wasm_bindgen_test]
+fn spec_check_and_drawing_posted_results() {
+    let ok = check_mrlsr_spec(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid");
+    assert_eq!(num(&ok, "n"), 60.0);
+    let big = r#"{"data":{"kind":"sine","n":5000,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3}"#;
+    assert!(check_mrlsr_spec(big).err().map(js_message).unwrap_or_default().contains("budget"));
+    let mu0 = r#"{"data":{"kind":"sine","n":50,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":{"fixed":0}},"m":1.5,"lambda":1e-3}"#;
+    assert!(check_mrlsr_spec(mu0).is_err());
+    // The equivalence report as a worker posts it draws through the free function.
+    let rep = mrlsr_equivalence(&sine_spec(1.5, 1e-3), 4, 5, 1).map_err(|_| ()).expect("equivalence");
+    let (b, c) = (canvas(300, 200), canvas(300, 200));
+    let (b0, c0) = (pixels(&b), pixels(&c));
+    draw_equivalence_report(b.clone(), c.clone(), rep.clone(), 1.0).map_err(|_| ()).expect("draw report");
+    assert_ne!(pixels(&b), b0);
+    assert_ne!(pixels(&c), c0);
+    // A malformed report or grid is refused, not drawn, and nothing panics.
+    let bad = js_sys::JSON::parse(r#"{"lambda":1,"lambda2":1,"lambdas":[1e-3,1e-2],"curves":[[1]],"parts":[]}"#).expect("json");
+    assert!(draw_equivalence_report(b.clone(), c.clone(), bad, 1.0).err().map(js_message).unwrap_or_default().contains("curve 1"));
+    let h = canvas(300, 200);
+    let bad_grid = js_sys::JSON::parse(r#"{"ms":[1,2],"lambdas":[1e-3],"rmse":[[0.1]],"best_m":1,"best_lambda":1e-3,"best_rmse":0.1,"failures":0}"#).expect("json");
+    assert!(draw_cv_heatmap(h.clone(), bad_grid, 1.0).err().map(js_message).unwrap_or_default().contains("2 × 1"));
+    assert!(draw_cv_heatmap(h.clone(), JsValue::from_str("nonsense"), 1.0).is_err());
+    let sel_spec = r#"{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
+        "config":{"ms":[0.5,1.5,2.0],"lambdas":[1e-3,1e-1],"lambda2s":[1e-3,1e-1],"folds":3,"train_fraction":0.7,"seed":1}}"#;
+    let mut sel = MrlsrSelection::new(sel_spec).map_err(|_| ()).expect("selection");
+    assert!(sel.partial_grid().map_err(|_| ()).expect("grid").is_null(), "no grid before the first fold");
+    let blank = pixels(&h);
+    while field(&sel.run_for(0.0).map_err(|_| ()).expect("step"), "complete").as_bool() != Some(true) {}
+    let g = sel.partial_grid().map_err(|_| ()).expect("grid");
+    draw_cv_heatmap(h.clone(), g, 1.0).map_err(|_| ()).expect("heatmap");
+    assert_ne!(pixels(&h), blank);
 }

@@ -1,18 +1,24 @@
 // Paper B's page: translates controls into a spec, keeps one MrlsrPage (data + cached
 // eigendecomposition) and refits it on every m / λ change, draws through the wasm module.
-// No mathematics here.
-import init, { MrlsrPage, MrlsrSelection } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas } from './common.js';
+// The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
+// module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
+// the URL hash (#spec=…). No mathematics here.
+import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash } from './common.js';
 
-const FRAME_BUDGET_MS = 12;
 let page = null;        // MrlsrPage
+let pageSpec = null;    // the spec (object) `page` was built from
 let csvText = null;     // contents of the chosen CSV file
-let building = false;
 let refitPending = false;
-let selection = null;   // MrlsrSelection while running
+const HASH_MIN_MS = 200;
+let hashNote = null;    // message about an unusable link, kept until the first model shows
+let defaults = null;    // the form's initial values (fallback for a bad link)
+// Seconds of Gram matrix + eigendecomposition measured in the worker (headless Chromium,
+// release wasm; docs/mrlsr.md), interpolated log-log for the "about X s" estimate and scaled
+// by what this machine showed last (a result with n ≥ 300 updates `eigenScale`).
+const EIGEN_TABLE = [[500, 1.3], [1000, 3.9], [2000, 55]];
+let eigenScale = 1;
 const body = document.body;
-
-const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
 function setStatus(msg, busy = false) {
   $('status').textContent = msg;
@@ -84,7 +90,7 @@ function showSummary(s) {
   $('r-obj').textContent = fmt(s.objective, 8);
   $('r-iters').textContent = String(s.iterations);
   $('r-refit').textContent = `${s.refit_ms.toFixed(2)} ms`;
-  $('r-eigen').textContent = `${s.eigen_ms.toFixed(1)} ms (n = ${s.n})`;
+  $('r-eigen').textContent = `${s.eigen_ms.toFixed(1)} ms in the worker (n = ${s.n})`;
   const out = $('outside');
   if (s.kind === 'outside') {
     const roots = s.roots.length === 0 ? 'F has no positive root.'
@@ -117,8 +123,245 @@ function draw() {
   }
 }
 
-// ---- build (eigendecomposition) and refit --------------------------------------------------
+// ---- background jobs (module Worker) ------------------------------------------------------
 
+let nextJobId = 1;
+const jobs = { eigen: null, selection: null, equivalence: null };
+
+/**
+ * Start `msg` in a fresh worker as job `kind`, replacing (terminating) an older job of that
+ * kind, so no stale answer can arrive. `on[type](data)` handles the worker's messages; the
+ * job ends on its final message or an error. Returns the job.
+ */
+function startJob(kind, msg, on) {
+  cancelJob(kind);
+  const id = nextJobId++;
+  const worker = new Worker(new URL('./mrlsr-worker.js', import.meta.url), { type: 'module' });
+  const job = { id, worker, kind, started: performance.now(), onCancel: on.cancel };
+  jobs[kind] = job;
+  const finish = () => {
+    if (jobs[kind] === job) jobs[kind] = null;
+    worker.terminate();
+  };
+  worker.onmessage = (ev) => {
+    const d = ev.data;
+    if (jobs[kind] !== job || !d || d.id !== id) return; // an answer nobody waits for
+    if (d.type === 'progress') {
+      on.progress?.(d);
+      return;
+    }
+    finish();
+    if (d.type === 'error') on.error(String(d.message));
+    else if (on[d.type]) on[d.type](d);
+    else on.error(`unexpected message from the worker: ${d.type}`);
+  };
+  worker.onerror = (ev) => {
+    if (jobs[kind] !== job) return;
+    ev.preventDefault();
+    finish();
+    on.error(`the background worker failed: ${ev.message || 'could not start'}`);
+  };
+  worker.postMessage({ ...msg, id });
+  return job;
+}
+
+/** Terminate the job of `kind` if one runs (its onCancel runs). */
+function cancelJob(kind) {
+  const job = jobs[kind];
+  if (!job) return false;
+  jobs[kind] = null;
+  job.worker.terminate();
+  job.onCancel?.();
+  return true;
+}
+
+// ---- URL hash: every setting of the form --------------------------------------------------
+
+/** The whole form as a state object: the page spec plus the model-selection settings. */
+function formState() {
+  const s = spec();
+  if (s.data.kind === 'csv') s.data = { kind: 'csv' }; // the file is not put in the link
+  return { ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
+}
+
+let hashTimer = null;
+let hashWritten = 0;
+
+/**
+ * Write the form into the URL hash (history.replaceState). While a slider is dragged the writes
+ * are throttled to one per HASH_MIN_MS, the last one trailing (Chromium refuses hundreds of
+ * history updates in a few seconds); `now` writes at once.
+ */
+function saveHash(now = true) {
+  const write = () => {
+    clearTimeout(hashTimer);
+    hashTimer = null;
+    hashWritten = performance.now();
+    try {
+      writeHash(JSON.stringify(formState()));
+    } catch {
+      // an unreadable field: the link keeps the last valid settings
+    }
+  };
+  if (now || performance.now() - hashWritten >= HASH_MIN_MS) write();
+  else if (!hashTimer) hashTimer = setTimeout(write, HASH_MIN_MS);
+}
+
+const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
+const isNum = (v, lo, hi) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi;
+
+/** Put a state from a link into the form; throws a readable message for anything unusable. */
+function controlsFromState(h) {
+  if (typeof h !== 'object' || h === null) throw new Error('not a settings object');
+  const d = h.data ?? {};
+  if (d.kind === 'csv') throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
+  if (d.kind !== 'sine' && d.kind !== 'friedman') throw new Error(`unknown data set “${d.kind}”`);
+  const nMax = Number($('n').max);
+  if (!isInt(d.n, 2, nMax)) throw new Error(`n must be an integer in 2..${nMax} (got ${JSON.stringify(d.n)})`);
+  if (!isNum(d.sigma, 0, 1e6)) throw new Error(`σ must be a number ≥ 0 (got ${JSON.stringify(d.sigma)})`);
+  if (!isInt(d.seed, 0, Number.MAX_SAFE_INTEGER)) throw new Error(`seed must be a non-negative integer (got ${JSON.stringify(d.seed)})`);
+  const k = h.kernel ?? {};
+  if (k.kind === 'gaussian') {
+    if (k.bandwidth !== 'heuristic' && !(k.bandwidth && isNum(k.bandwidth.fixed, Number.MIN_VALUE, Infinity))) {
+      throw new Error(`the Gaussian μ must be "heuristic" or {"fixed": a positive number} (got ${JSON.stringify(k.bandwidth)})`);
+    }
+  } else if (k.kind === 'polynomial') {
+    if (!isInt(k.degree, 1, 50)) throw new Error(`the polynomial degree must be an integer in 1..50 (got ${JSON.stringify(k.degree)})`);
+    if (!isNum(k.offset, 0, Infinity)) throw new Error(`the polynomial offset must be ≥ 0 (got ${JSON.stringify(k.offset)})`);
+  } else if (k.kind !== 'linear') {
+    throw new Error(`unknown kernel “${k.kind}”`);
+  }
+  const mMin = Number($('m').min);
+  const mMax = Number($('m').max);
+  if (!isNum(h.m, mMin, mMax)) throw new Error(`m must lie in ${mMin}..${mMax} (got ${JSON.stringify(h.m)})`);
+  if (!isNum(h.lambda, Number.MIN_VALUE, 1e6)) throw new Error(`λ must be a positive number (got ${JSON.stringify(h.lambda)})`);
+  const sel = h.sel ?? {};
+  if (sel.n !== undefined && !isInt(sel.n, 20, Number($('sel-n').max))) throw new Error(`the model-selection n must be an integer in 20..${$('sel-n').max}`);
+  if (sel.folds !== undefined && !isInt(sel.folds, 2, 10)) throw new Error('the model-selection folds must be an integer in 2..10');
+  // Everything checked: fill the form.
+  $('data-kind').value = d.kind;
+  $('n').value = String(d.n);
+  $('sigma').value = String(d.sigma);
+  $('seed').value = String(d.seed);
+  $('kernel').value = k.kind;
+  if (k.kind === 'gaussian') {
+    $('mu-heuristic').checked = k.bandwidth === 'heuristic';
+    if (k.bandwidth !== 'heuristic') $('mu').value = String(k.bandwidth.fixed);
+  }
+  if (k.kind === 'polynomial') {
+    $('degree').value = String(k.degree);
+    $('offset').value = String(k.offset);
+  }
+  setM(h.m);
+  setLambda(h.lambda);
+  if (sel.n !== undefined) $('sel-n').value = String(sel.n);
+  if (sel.folds !== undefined) $('sel-folds').value = String(sel.folds);
+  syncVisibility();
+}
+
+const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu', 'degree', 'offset', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
+
+function snapshotForm() {
+  const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
+  v.muHeuristic = $('mu-heuristic').checked;
+  return v;
+}
+
+function restoreForm(v) {
+  for (const id of FORM_IDS) $(id).value = v[id];
+  $('mu-heuristic').checked = v.muHeuristic;
+  $('m-out').textContent = Number(v.m).toFixed(2);
+  $('lambda-out').textContent = Number(v.lambda).toExponential(2);
+  syncVisibility();
+}
+
+function setM(m) {
+  $('m').value = String(m);
+  $('m-out').textContent = Number(m).toFixed(2);
+}
+
+function setLambda(v) {
+  const txt = v.toExponential(2);
+  $('lambda').value = String(v);
+  $('loglambda').value = String(Math.log10(v));
+  $('lambda-out').textContent = txt;
+}
+
+/** Apply the link's settings to the form; on a bad link keep (or restore) the defaults and
+ * remember a message for #error. */
+function applyHash() {
+  let h;
+  try {
+    h = specFromHash();
+  } catch (e) {
+    hashNote = `The link's settings could not be read (${e.message}); showing the default settings.`;
+    return false;
+  }
+  if (h === null) return false;
+  try {
+    controlsFromState(h);
+    checkMrlsrSpec(JSON.stringify(spec()));
+    return true;
+  } catch (e) {
+    restoreForm(defaults);
+    hashNote = `The link's settings are not valid: ${e.message ?? e}. Showing the default settings.`;
+    return false;
+  }
+}
+
+// ---- build (eigendecomposition in the worker) and refit -----------------------------------
+
+/** Seconds the eigendecomposition of size n should take on the reference machine. */
+function tableSeconds(n) {
+  const t = EIGEN_TABLE;
+  let k = 0;
+  while (k < t.length - 2 && n > t[k + 1][0]) k++;
+  const [[n0, s0], [n1, s1]] = [t[k], t[k + 1]];
+  const p = n <= n0 ? 3 : Math.log(s1 / s0) / Math.log(n1 / n0); // O(n³) below the table
+  return s0 * (n / n0) ** p;
+}
+
+/** "about X s" for size n, scaled by the last measurement on this machine. */
+function estimate(n) {
+  const s = eigenScale * tableSeconds(n);
+  return s < 1 ? 'under a second' : `about ${s < 10 ? s.toFixed(1) : s.toFixed(0)} s`;
+}
+
+let busyTimer = null;
+
+function showBusy(text) {
+  $('busy-text').textContent = text;
+  $('busy').hidden = false;
+  body.dataset.computing = '1';
+  const t0 = performance.now();
+  clearInterval(busyTimer);
+  busyTimer = setInterval(() => {
+    $('busy-text').textContent = `${text} ${((performance.now() - t0) / 1000).toFixed(0)} s elapsed`;
+  }, 1000);
+}
+
+function hideBusy() {
+  clearInterval(busyTimer);
+  busyTimer = null;
+  $('busy').hidden = true;
+  body.dataset.computing = '0';
+}
+
+/** The current λ if the field holds a valid one, else `fallback`. */
+function lambdaOr(fallback) {
+  try {
+    const v = readLambda();
+    return v > 0 ? v : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Read the form. Same data and kernel as the current model: refit only. Otherwise check the
+ * spec here (cheap: data and kernel), then compute the eigendecomposition in a worker and
+ * adopt it. Resolves when the model is shown, refused, or the computation is cancelled.
+ */
 async function build() {
   let s;
   try {
@@ -127,34 +370,97 @@ async function build() {
     showError(e.message);
     return;
   }
+  saveHash();
   const json = JSON.stringify(s);
   if (page && page.sameModel(json)) {
+    if (cancelJob('eigen')) setStatus('kept the current data and kernel');
     scheduleRefit();
     return;
   }
-  building = true;
-  const n = s.data.n ?? 'CSV';
-  setStatus(`computing the Gram matrix and its eigendecomposition (n = ${n})…`, true);
-  await nextFrame(); // let the "computing…" state paint before the O(n³) step
-  await nextFrame();
+  let checked;
+  try {
+    checked = checkMrlsrSpec(json);
+  } catch (e) {
+    cancelJob('eigen');
+    showError(String(e.message ?? e));
+    setStatus(page ? 'the previous data and kernel are kept' : 'no model');
+    return;
+  }
+  cancelJob('equivalence'); // its result would belong to the old data
+  const n = checked.n;
+  const text = `computing eigendecomposition… (n = ${n}, ${estimate(n)})`;
+  setStatus(page ? 'the previous model stays usable meanwhile' : '');
+  showBusy(text);
+  bump('eigenStarts');
+  await new Promise((resolve) => {
+    startJob('eigen', { type: 'eigen', spec: s }, {
+      eigen(d) {
+        hideBusy();
+        adopt(s, d);
+        resolve();
+      },
+      error(msg) {
+        hideBusy();
+        showError(msg);
+        setStatus(page ? 'the previous data and kernel are kept' : 'no model');
+        resolve();
+      },
+      cancel() {
+        hideBusy();
+        resolve();
+      },
+    });
+  });
+}
+
+/** Take a worker's eigendecomposition: the wasm side rebuilds the data and checks it. */
+function adopt(s, d) {
+  if (!(d.values instanceof Float64Array) || !(d.vectors instanceof Float64Array) || !Number.isFinite(d.eigen_ms)) {
+    showError('the background worker sent a malformed eigendecomposition; the previous model is kept');
+    return;
+  }
+  const at = { ...s, m: readM(), lambda: lambdaOr(s.lambda) };
+  body.dataset.adoptAt = String(performance.now()); // when the main thread takes over (tests)
   try {
     const t0 = performance.now();
-    const next = new MrlsrPage(json);
+    const next = MrlsrPage.fromEigen(JSON.stringify(at), d.values, d.vectors, d.eigen_ms);
+    const adoptMs = performance.now() - t0;
     if (page) page.free();
     page = next;
+    pageSpec = s;
+    if (d.n >= 300) eigenScale = d.eigen_ms / 1000 / tableSeconds(d.n);
     clearError();
+    if (hashNote) {
+      showError(hashNote);
+      hashNote = null;
+    }
     showSummary(page.summary());
     draw();
     bump('builds');
-    setStatus(`ready (eigendecomposition ${(performance.now() - t0).toFixed(0)} ms including the first fit)`);
-    // m or λ moved while the decomposition ran: refit to the controls' current values.
-    if (readM() !== s.m || Number($('lambda').value) !== s.lambda) scheduleRefit();
+    setStatus(`ready (eigendecomposition ${(d.eigen_ms / 1000).toFixed(2)} s in the worker; adopted and checked in ${adoptMs.toFixed(0)} ms)`);
+    if (at.lambda !== lambdaOr(at.lambda) || readM() !== at.m) scheduleRefit();
   } catch (e) {
     showError(String(e.message ?? e));
     setStatus(page ? 'the previous data and kernel are kept' : 'no model');
-  } finally {
-    building = false;
   }
+}
+
+/** The Cancel button: stop the worker, keep the previous model and put its settings back. */
+function cancelEigen() {
+  if (!cancelJob('eigen')) return;
+  if (pageSpec) {
+    const keep = { m: readM(), lambda: lambdaOr(pageSpec.lambda) };
+    try {
+      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) } });
+    } catch {
+      // a CSV model: its file input stays as it is
+    }
+    saveHash();
+    setStatus('cancelled: the previous data and kernel are kept');
+  } else {
+    setStatus('cancelled: no model yet; change a setting to compute one');
+  }
+  bump('cancels');
 }
 
 function scheduleRefit() {
@@ -166,8 +472,9 @@ function scheduleRefit() {
   });
 }
 
+/** Refit the current model (also while a new eigendecomposition is computed). */
 function refit() {
-  if (!page || building) return;
+  if (!page) return;
   let m, lambda;
   try {
     m = readM();
@@ -176,6 +483,7 @@ function refit() {
     showError(e.message);
     return;
   }
+  saveHash(false);
   try {
     const s = page.refit(m, lambda);
     clearError();
@@ -187,16 +495,37 @@ function refit() {
   }
 }
 
-// ---- equivalence experiment (Fig. 1) -------------------------------------------------------
+// ---- equivalence experiment (Fig. 1), in the worker ---------------------------------------
 
-async function runEquivalence() {
-  if (!page || building) return;
-  setStatus('running the equivalence experiment (CV on Z₁, four eigendecompositions)…', true);
+function runEquivalence() {
+  if (!page || !pageSpec || jobs.eigen || jobs.equivalence) return;
+  const seed = Number($('seed').value) || 0;
+  const s = { ...pageSpec, m: readM(), lambda: lambdaOr(pageSpec.lambda) };
+  if (s.data.kind === 'csv') s.data = { kind: 'csv', text: csvText };
+  setStatus('running the equivalence experiment in the worker (CV on Z₁, one eigendecomposition per fold and part)…', true);
   $('eq-run').disabled = true;
-  await nextFrame();
+  const done = () => {
+    $('eq-run').disabled = false;
+  };
+  startJob('equivalence', { type: 'equivalence', spec: s, parts: 4, folds: 10, seed }, {
+    equivalence(d) {
+      done();
+      showEquivalence(d.report);
+    },
+    error(msg) {
+      done();
+      showError(msg);
+      setStatus('equivalence experiment failed');
+    },
+    cancel() {
+      done();
+      setStatus('equivalence experiment cancelled (the data or kernel changed)');
+    },
+  });
+}
+
+function showEquivalence(rep) {
   try {
-    const seed = Number($('seed').value) || 0;
-    const rep = page.equivalence(4, 10, seed);
     const tb = $('eq-table').querySelector('tbody');
     tb.replaceChildren();
     for (const p of rep.parts) {
@@ -217,22 +546,26 @@ async function runEquivalence() {
     const c = $('eq-curves');
     const dpr = sizeCanvas(b);
     sizeCanvas(c);
-    page.drawEquivalence(b, c, dpr);
+    drawEquivalenceReport(b, c, rep, dpr);
     clearError();
     bump('eqRuns');
     setStatus('equivalence experiment done');
   } catch (e) {
     showError(String(e.message ?? e));
     setStatus('equivalence experiment failed');
-  } finally {
-    $('eq-run').disabled = false;
   }
 }
 
-// ---- model selection (Table 1), spread over frames -----------------------------------------
+// ---- model selection (Table 1), in the worker ---------------------------------------------
+
+function selectionIdle() {
+  $('sel-run').disabled = false;
+  $('sel-cancel').hidden = true;
+  body.dataset.selRunning = '0';
+}
 
 function runSelection() {
-  if (selection) return;
+  if (jobs.selection) return;
   let s;
   try {
     s = {
@@ -240,57 +573,50 @@ function runSelection() {
       kernel: { kind: 'gaussian', bandwidth: 'heuristic' },
       folds: readInt('sel-folds', 'folds'),
     };
-    selection = new MrlsrSelection(JSON.stringify(s));
   } catch (e) {
     showError(String(e.message ?? e));
     return;
   }
   clearError();
   $('sel-run').disabled = true;
+  $('sel-cancel').hidden = false;
   $('sel-table').hidden = true;
   body.dataset.selRunning = '1';
   const hm = $('heatmap');
-  let lastDraw = 0;
-  const frame = () => {
-    let st;
+  const t0 = performance.now();
+  const drawGrid = (grid) => {
     try {
-      st = selection.runFor(FRAME_BUDGET_MS);
+      drawCvHeatmap(hm, grid ?? null, sizeCanvas(hm));
     } catch (e) {
-      showError(String(e.message ?? e));
-      selection.free();
-      selection = null;
-      $('sel-run').disabled = false;
-      body.dataset.selRunning = '0';
-      return;
+      showError(`drawing failed: ${e.message ?? e}`);
     }
-    $('sel-progress').textContent = `cross-validation: ${st.done} / ${st.total} steps (${(100 * st.done / st.total).toFixed(0)} %), ${(st.elapsed_ms / 1000).toFixed(1)} s of compute`;
-    const now = performance.now();
-    if (st.complete || now - lastDraw > 250) {
-      lastDraw = now;
-      try {
-        selection.drawHeatmap(hm, sizeCanvas(hm));
-      } catch (e) {
-        showError(`drawing failed: ${e.message ?? e}`);
-      }
-    }
-    if (!st.complete) {
-      requestAnimationFrame(frame);
-      return;
-    }
-    const r = st.result;
-    $('sel-krr').textContent = r.krr_test_rmse.toExponential(3);
-    $('sel-krr-p').textContent = `λ₂ = ${r.krr_cv.best_lambda.toExponential(1)}`;
-    $('sel-mrlsr').textContent = r.mrlsr_test_rmse.toExponential(3);
-    $('sel-mrlsr-p').textContent = `m = ${r.mrlsr_cv.best_m.toFixed(1)}, λ = ${r.mrlsr_cv.best_lambda.toExponential(1)}`;
-    $('sel-table').hidden = false;
-    $('sel-progress').textContent += ` — done (n_train = ${r.n_train}, n_test = ${r.n_test})`;
-    selection.free();
-    selection = null;
-    $('sel-run').disabled = false;
-    body.dataset.selRunning = '0';
-    bump('selRuns');
   };
-  requestAnimationFrame(frame);
+  startJob('selection', { type: 'selection', spec: s }, {
+    progress(d) {
+      $('sel-progress').textContent = `cross-validation in the worker: ${d.done} / ${d.total} steps (${(100 * d.done / d.total).toFixed(0)} %), ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+      if (d.grid !== undefined) drawGrid(d.grid);
+    },
+    selection(d) {
+      const r = d.result;
+      drawGrid(r.mrlsr_cv);
+      $('sel-krr').textContent = r.krr_test_rmse.toExponential(3);
+      $('sel-krr-p').textContent = `λ₂ = ${r.krr_cv.best_lambda.toExponential(1)}`;
+      $('sel-mrlsr').textContent = r.mrlsr_test_rmse.toExponential(3);
+      $('sel-mrlsr-p').textContent = `m = ${r.mrlsr_cv.best_m.toFixed(1)}, λ = ${r.mrlsr_cv.best_lambda.toExponential(1)}`;
+      $('sel-table').hidden = false;
+      $('sel-progress').textContent += ` — done (n_train = ${r.n_train}, n_test = ${r.n_test})`;
+      selectionIdle();
+      bump('selRuns');
+    },
+    error(msg) {
+      showError(msg);
+      selectionIdle();
+    },
+    cancel() {
+      $('sel-progress').textContent += ' — cancelled';
+      selectionIdle();
+    },
+  });
 }
 
 // ---- wiring --------------------------------------------------------------------------------
@@ -314,6 +640,17 @@ function wire() {
       $('lambda-out').textContent = v.toExponential(2);
     }
     scheduleRefit();
+  });
+  $('eigen-cancel').addEventListener('click', cancelEigen);
+  $('sel-cancel').addEventListener('click', () => cancelJob('selection'));
+  for (const id of ['sel-n', 'sel-folds']) $(id).addEventListener('change', saveHash);
+  window.addEventListener('hashchange', () => {
+    if (applyHash()) {
+      build();
+    } else if (hashNote) {
+      showError(hashNote);
+      hashNote = null;
+    }
   });
   for (const id of ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu-heuristic', 'mu', 'degree', 'offset']) {
     $(id).addEventListener('change', () => {
@@ -339,9 +676,15 @@ function wire() {
 
 async function main() {
   await init();
+  defaults = snapshotForm();
+  applyHash();
   syncVisibility();
   wire();
   await build();
+  if (hashNote) {
+    showError(hashNote);
+    hashNote = null;
+  }
   body.dataset.ready = '1';
 }
 

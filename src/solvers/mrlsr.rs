@@ -353,6 +353,138 @@ fn duplicate_rows(x: &DMatrix<f64>) -> usize {
     idx.windows(2).filter(|w| cmp(&w[0], &w[1]) == std::cmp::Ordering::Equal).count()
 }
 
+/// Checks shared by every constructor: sizes, the eigendecomposition budget, finiteness, y ≠ 0.
+fn check_inputs(x: &DMatrix<f64>, y: &DVector<f64>) -> Result<()> {
+    let n = x.nrows();
+    if n < 1 || x.ncols() < 1 {
+        return Err(KpError::Parameter { name: "data", reason: format!("need at least one sample and one feature (got {n} × {})", x.ncols()) });
+    }
+    if y.len() != n {
+        return Err(KpError::Parameter { name: "y", reason: format!("{} targets for {n} inputs", y.len()) });
+    }
+    if n > MAX_EIGEN_N {
+        return Err(KpError::Parameter {
+            name: "n",
+            reason: format!(
+                "n = {n} is above the eigendecomposition budget of {MAX_EIGEN_N} samples (the O(n³) decomposition would need about {:.0} GFLOP and {:.0} MB); subsample the data",
+                9.0 * (n as f64).powi(3) / 1e9,
+                16.0 * (n as f64).powi(2) / 1e6
+            ),
+        });
+    }
+    if x.iter().any(|v| !v.is_finite()) {
+        return Err(KpError::NonFinite("an input value is NaN or infinite".into()));
+    }
+    if y.iter().any(|v| !v.is_finite()) {
+        return Err(KpError::NonFinite("a target value is NaN or infinite".into()));
+    }
+    if y.iter().all(|&v| v == 0.0) {
+        return Err(KpError::Parameter { name: "y", reason: "every target is 0: the solution is f = 0 and C₀ = ‖f‖^(m−2) is undefined".into() });
+    }
+    Ok(())
+}
+
+/// Symmetric eigendecomposition `K = QΛQᵀ` (nalgebra; Theorem 1, step 1): eigenvalues (in
+/// nalgebra's order, unsorted) and the orthonormal eigenvectors as the columns of Q.
+pub fn symmetric_eigen(gram: &DMatrix<f64>) -> Result<(DVector<f64>, DMatrix<f64>)> {
+    let n = gram.nrows();
+    if n != gram.ncols() || n > MAX_EIGEN_N {
+        return Err(KpError::Parameter { name: "K", reason: format!("need a square matrix of size at most {MAX_EIGEN_N} (got {} × {})", n, gram.ncols()) });
+    }
+    let eig = SymmetricEigen::try_new(gram.clone(), f64::EPSILON, 1000 * n.max(10))
+        .ok_or_else(|| KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into()))?;
+    if eig.eigenvalues.iter().any(|v| !v.is_finite()) || eig.eigenvectors.iter().any(|v| !v.is_finite()) {
+        return Err(KpError::NonFinite("the eigendecomposition of K".into()));
+    }
+    Ok((eig.eigenvalues, eig.eigenvectors))
+}
+
+/// Relative residual allowed by [`EigenPayload::check_against`] for both
+/// `‖QQᵀv − v‖/‖v‖` and `‖Kv − QΛQᵀv‖/(‖K‖_F‖v‖)`. A fresh decomposition is at rounding level
+/// (≈ 1e-15–1e-13 for n ≤ 3000); a payload for other data, with permuted eigenvalues, or a flipped
+/// entry is far above.
+pub const EIGEN_CHECK_TOL: f64 = 1e-9;
+
+/// Random probe vectors used by [`EigenPayload::check_against`].
+const EIGEN_PROBES: usize = 2;
+
+/// A symmetric eigendecomposition `K = QΛQᵀ` as flat arrays, the form in which a Web Worker
+/// hands it to the page: `values[j] = λ_j` and `vectors[j·n + i] = Q[i, j]` (column-major, so
+/// eigenvector j is the contiguous slice `vectors[j·n .. (j+1)·n]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EigenPayload {
+    /// Size of K.
+    pub n: usize,
+    /// The n eigenvalues λ_j.
+    pub values: Vec<f64>,
+    /// The n² entries of Q, column-major.
+    pub vectors: Vec<f64>,
+}
+
+impl EigenPayload {
+    /// Gram matrix of `x` under `kernel` and its eigendecomposition (the O(n³) step that a
+    /// page runs off the main thread). Checks the inputs as the model constructors do.
+    pub fn compute(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel) -> Result<Self> {
+        check_inputs(x, y)?;
+        let gram = kernel.gram(x)?;
+        Self::of_gram(&gram)
+    }
+
+    /// The eigendecomposition of a given symmetric matrix.
+    pub fn of_gram(gram: &DMatrix<f64>) -> Result<Self> {
+        let (values, q) = symmetric_eigen(gram)?;
+        Ok(Self { n: gram.nrows(), values: values.as_slice().to_vec(), vectors: q.as_slice().to_vec() })
+    }
+
+    /// Refuse a payload that does not decompose `gram`: wrong lengths, a non-finite entry, Q not
+    /// orthonormal (`‖QQᵀv − v‖ > tol·‖v‖`) or `‖Kv − QΛQᵀv‖ > tol·‖K‖_F‖v‖`, with
+    /// `tol =` [`EIGEN_CHECK_TOL`], for fixed pseudo-random probes v (O(n²) each, against the
+    /// O(n³) decomposition).
+    pub fn check_against(&self, gram: &DMatrix<f64>) -> Result<()> {
+        let bad = |reason: String| Err(KpError::Parameter { name: "eigendecomposition", reason });
+        let n = gram.nrows();
+        if gram.ncols() != n {
+            return bad(format!("K is {n} × {}, not square", gram.ncols()));
+        }
+        if self.n != n {
+            return bad(format!("it is for n = {} samples but the data have {n}", self.n));
+        }
+        if self.values.len() != n {
+            return bad(format!("{} eigenvalues for n = {n}", self.values.len()));
+        }
+        if Some(self.vectors.len()) != n.checked_mul(n) {
+            return bad(format!("{} eigenvector entries for n = {n} (need n² = {})", self.vectors.len(), n.saturating_mul(n)));
+        }
+        if let Some(i) = self.values.iter().position(|v| !v.is_finite()) {
+            return bad(format!("eigenvalue {i} is {}", self.values[i]));
+        }
+        if let Some(i) = self.vectors.iter().position(|v| !v.is_finite()) {
+            return bad(format!("eigenvector entry {i} is {}", self.vectors[i]));
+        }
+        let q = DMatrix::from_column_slice(n, n, &self.vectors);
+        let lam = DVector::from_column_slice(&self.values);
+        let k_norm = gram.norm();
+        if !(k_norm.is_finite() && k_norm > 0.0) {
+            return Err(KpError::Parameter { name: "kernel", reason: "the Gram matrix K is zero or not finite: every f in the span is 0".into() });
+        }
+        let mut rng = crate::rng::Rng::new(0x5eed_e16e);
+        for _ in 0..EIGEN_PROBES {
+            let v = DVector::from_fn(n, |_, _| rng.normal());
+            let v_norm = v.norm();
+            let w = q.tr_mul(&v);
+            let orth = (&q * &w - &v).norm() / v_norm;
+            if !(orth <= EIGEN_CHECK_TOL) {
+                return bad(format!("the eigenvectors are not orthonormal (‖QQᵀv − v‖/‖v‖ = {orth:.2e} > {EIGEN_CHECK_TOL:.0e}); it was computed for other data or was corrupted"));
+            }
+            let recon = (gram * &v - &q * w.component_mul(&lam)).norm() / (k_norm * v_norm);
+            if !(recon <= EIGEN_CHECK_TOL) {
+                return bad(format!("it does not reproduce this Gram matrix (‖Kv − QΛQᵀv‖/(‖K‖‖v‖) = {recon:.2e} > {EIGEN_CHECK_TOL:.0e}); it was computed for other data or kernel, or was corrupted"));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl MrlsrModel {
     /// Build from a data set with a kernel whose bandwidth is resolved on `data.x`.
     pub fn from_dataset(data: &Dataset, kernel: &Kernel) -> Result<Self> {
@@ -368,43 +500,48 @@ impl MrlsrModel {
     /// Build with an already resolved kernel (so several subsets can share one bandwidth):
     /// Gram matrix, symmetric eigendecomposition, `y' = Qᵀy` (Theorem 1, steps 1–3).
     pub fn with_kernel(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel) -> Result<Self> {
-        let n = x.nrows();
-        if n < 1 || x.ncols() < 1 {
-            return Err(KpError::Parameter { name: "data", reason: format!("need at least one sample and one feature (got {n} × {})", x.ncols()) });
-        }
-        if y.len() != n {
-            return Err(KpError::Parameter { name: "y", reason: format!("{} targets for {n} inputs", y.len()) });
-        }
-        if n > MAX_EIGEN_N {
-            return Err(KpError::Parameter {
-                name: "n",
-                reason: format!(
-                    "n = {n} is above the eigendecomposition budget of {MAX_EIGEN_N} samples (the O(n³) decomposition would need about {:.0} GFLOP and {:.0} MB); subsample the data",
-                    9.0 * (n as f64).powi(3) / 1e9,
-                    16.0 * (n as f64).powi(2) / 1e6
-                ),
-            });
-        }
-        if x.iter().any(|v| !v.is_finite()) {
-            return Err(KpError::NonFinite("an input value is NaN or infinite".into()));
-        }
-        if y.iter().any(|v| !v.is_finite()) {
-            return Err(KpError::NonFinite("a target value is NaN or infinite".into()));
-        }
-        if y.iter().all(|&v| v == 0.0) {
-            return Err(KpError::Parameter {
-                name: "y",
-                reason: "every target is 0: the solution is f = 0 and C₀ = ‖f‖^(m−2) is undefined".into(),
-            });
-        }
+        check_inputs(x, y)?;
         let gram = kernel.gram(x)?;
-        let eig = SymmetricEigen::try_new(gram.clone(), f64::EPSILON, 1000 * n.max(10))
-            .ok_or_else(|| KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into()))?;
-        let raw = eig.eigenvalues;
-        let q = eig.eigenvectors;
-        if raw.iter().any(|v| !v.is_finite()) || q.iter().any(|v| !v.is_finite()) {
-            return Err(KpError::NonFinite("the eigendecomposition of K".into()));
-        }
+        let (raw, q) = symmetric_eigen(&gram)?;
+        Self::assemble(x, y, kernel, gram, raw, q)
+    }
+
+    /// Build from inputs, targets and a kernel resolved on `x` (as [`MrlsrModel::new`]) but
+    /// adopt a precomputed eigendecomposition of their Gram matrix instead of computing it,
+    /// e.g. one computed in a Web Worker by [`EigenPayload::compute`] on the same data. The
+    /// Gram matrix is rebuilt here (O(n²)) and the payload is refused with a
+    /// [`KpError::Parameter`] unless it has the right lengths, finite entries, and passes
+    /// [`EigenPayload::check_against`] (orthonormality and `K ≈ QΛQᵀ` on random probes).
+    pub fn with_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: &Kernel, payload: EigenPayload) -> Result<Self> {
+        let k = kernel.resolve(x)?;
+        Self::with_kernel_and_eigen(x, y, k, payload)
+    }
+
+    /// [`MrlsrModel::with_eigen`] on a data set.
+    pub fn from_dataset_with_eigen(data: &Dataset, kernel: &Kernel, payload: EigenPayload) -> Result<Self> {
+        Self::with_eigen(&data.x, &data.y, kernel, payload)
+    }
+
+    /// [`MrlsrModel::with_eigen`] with an already resolved kernel.
+    pub fn with_kernel_and_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, payload: EigenPayload) -> Result<Self> {
+        check_inputs(x, y)?;
+        let gram = kernel.gram(x)?;
+        payload.check_against(&gram)?;
+        let n = payload.n;
+        let raw = DVector::from_vec(payload.values);
+        let q = DMatrix::from_vec(n, n, payload.vectors);
+        Self::assemble(x, y, kernel, gram, raw, q)
+    }
+
+    /// The cached eigendecomposition as a flat payload (the inverse of
+    /// [`MrlsrModel::with_eigen`]; raw eigenvalues, as computed).
+    pub fn eigen_payload(&self) -> EigenPayload {
+        EigenPayload { n: self.n(), values: self.raw_eigenvalues.as_slice().to_vec(), vectors: self.q.as_slice().to_vec() }
+    }
+
+    /// Theorem 1, step 3 and the bookkeeping: threshold the spectrum, `y' = Qᵀy`, singularity.
+    fn assemble(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, gram: DMatrix<f64>, raw: DVector<f64>, q: DMatrix<f64>) -> Result<Self> {
+        let n = x.nrows();
         let d_max = raw.iter().fold(0.0_f64, |a, &b| a.max(b));
         if d_max <= 0.0 {
             return Err(KpError::Parameter { name: "kernel", reason: "the Gram matrix K is zero: every f in the span is 0".into() });

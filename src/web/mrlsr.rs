@@ -9,16 +9,18 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::cv::{self, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig, ModelSelectionRun};
+use crate::cv::{self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig, ModelSelectionRun};
 use crate::data::{parse_csv, Dataset};
 use crate::datasets_b::{curve_grid, Friedman1, Sine1d};
 use crate::kernels::Kernel;
 use crate::plot_mrlsr::{self as plot, Curve};
-use crate::solvers::mrlsr::{MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
+use crate::solvers::mrlsr::{EigenPayload, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 
 /// Largest n the page builds an eigendecomposition for (the core's own budget is
-/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]); larger sets are refused with a message.
-pub const PAGE_MAX_N: usize = 1000;
+/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]); larger sets are refused with a message. The
+/// decomposition runs in a Web Worker (www/mrlsr-worker.js), so n = 2000 (about a minute and a
+/// half in Chromium) keeps the page responsive and can be cancelled.
+pub const PAGE_MAX_N: usize = 2000;
 
 /// Points of the drawn 1-D curves.
 const CURVE_POINTS: usize = 300;
@@ -34,8 +36,11 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
 }
 
+/// Milliseconds since the first call, in a window or a Web Worker alike (web-time reads the
+/// global `performance`, which workers have; `window` they do not).
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    thread_local!(static ORIGIN: web_time::Instant = web_time::Instant::now());
+    ORIGIN.with(|o| o.elapsed().as_secs_f64() * 1e3)
 }
 
 fn backend(canvas: HtmlCanvasElement) -> Result<CanvasBackend, JsError> {
@@ -72,7 +77,7 @@ fn build_data(spec: &DataSpec) -> Result<Dataset, JsError> {
     };
     if data.n() > PAGE_MAX_N {
         return Err(js_err(format!(
-            "n = {} is above this page's eigendecomposition budget of {PAGE_MAX_N} samples (the O(n³) decomposition would take tens of seconds in the browser); use a smaller n",
+            "n = {} is above this page's eigendecomposition budget of {PAGE_MAX_N} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
             data.n()
         )));
     }
@@ -156,6 +161,22 @@ impl MrlsrPage {
         let t0 = now_ms();
         let model = MrlsrModel::from_dataset(&data, &spec.kernel).map_err(js_err)?;
         let eigen_ms = now_ms() - t0;
+        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
+        Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
+    }
+
+    /// As the constructor, but adopt the eigendecomposition computed by [`mrlsr_eigen`] (in a
+    /// Web Worker) instead of computing it: `values` (n) and `vectors` (n², column-major:
+    /// eigenvector j is `vectors[j·n..(j+1)·n]`). The data and Gram matrix are rebuilt here from
+    /// the spec (O(n²)) and the payload is checked against them
+    /// ([`EigenPayload::check_against`]); `eigen_ms` is the worker's timing, shown as such.
+    #[wasm_bindgen(js_name = fromEigen)]
+    pub fn from_eigen(spec_json: &str, values: Vec<f64>, vectors: Vec<f64>, eigen_ms: f64) -> Result<MrlsrPage, JsError> {
+        let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let data = build_data(&spec.data)?;
+        let payload = EigenPayload { n: values.len(), values, vectors };
+        let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
+        let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
         Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
     }
@@ -371,6 +392,19 @@ impl MrlsrSelection {
         to_js(&SelectionState { done: p.done, total: p.total, complete: self.result.is_some(), steps_this_call: k, elapsed_ms: self.elapsed_ms, result: self.result.as_ref() })
     }
 
+    /// The M-RLSR CV grid averaged over the folds done so far (null before the first fold
+    /// completes), for a worker to post with its progress.
+    #[wasm_bindgen(js_name = partialGrid)]
+    pub fn partial_grid(&self) -> Result<JsValue, JsError> {
+        match &self.result {
+            Some(r) => to_js(&r.mrlsr_cv),
+            None => match self.run.partial_grid(0) {
+                Some(g) => to_js(&g),
+                None => Ok(JsValue::NULL),
+            },
+        }
+    }
+
     /// Draw the CV scaled RMSE heatmap over m × λ (partial while running).
     #[wasm_bindgen(js_name = drawHeatmap)]
     pub fn draw_heatmap(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
@@ -421,4 +455,98 @@ pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
         model.fit_theorem1(ms[r % 3], 1e-3).map_err(js_err)?;
     }
     Ok((now_ms() - t0) / reps as f64)
+}
+
+/// Check a page spec without the O(n³) step: parse it, build the data (within
+/// [`PAGE_MAX_N`]) and resolve the kernel, so bad input is reported at once on the main thread
+/// before a worker starts. Returns `{n, d, digest}`.
+#[wasm_bindgen(js_name = checkMrlsrSpec)]
+pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
+    let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+    let data = build_data(&spec.data)?;
+    spec.kernel.resolve(&data.x).map_err(js_err)?;
+    #[derive(Serialize)]
+    struct Checked {
+        n: usize,
+        d: usize,
+        digest: String,
+    }
+    to_js(&Checked { n: data.n(), d: data.d(), digest: data.digest() })
+}
+
+/// The O(n³) step of [`MrlsrPage`] for a Web Worker: build the data and Gram matrix of the
+/// spec exactly as the page does and decompose it ([`EigenPayload::compute`]). Returns
+/// `{n, digest, eigen_ms, values: Float64Array, vectors: Float64Array}` (vectors column-major),
+/// fresh JS buffers that the worker can transfer to the page for [`MrlsrPage::from_eigen`].
+#[wasm_bindgen(js_name = mrlsrEigen)]
+pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
+    let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+    let data = build_data(&spec.data)?;
+    let t0 = now_ms();
+    let kernel = spec.kernel.resolve(&data.x).map_err(js_err)?;
+    let payload = EigenPayload::compute(&data.x, &data.y, kernel).map_err(js_err)?;
+    let eigen_ms = now_ms() - t0;
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v).map(|_| ()).map_err(|_| js_err("could not build the result object"));
+    set("n", &JsValue::from_f64(payload.n as f64))?;
+    set("digest", &JsValue::from_str(&data.digest()))?;
+    set("eigen_ms", &JsValue::from_f64(eigen_ms))?;
+    set("values", &js_sys::Float64Array::from(payload.values.as_slice()).into())?;
+    set("vectors", &js_sys::Float64Array::from(payload.vectors.as_slice()).into())?;
+    Ok(out.into())
+}
+
+/// Fig. 1 for a Web Worker: the equivalence experiment of [`MrlsrPage::equivalence`] on the
+/// spec's data, kernel and m (> 1), without a page. Returns the serialized report.
+#[wasm_bindgen(js_name = mrlsrEquivalence)]
+pub fn mrlsr_equivalence(spec_json: &str, parts: usize, folds: usize, seed: u32) -> Result<JsValue, JsError> {
+    let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+    let data = build_data(&spec.data)?;
+    let mut cfg = EquivalenceConfig::paper(seed as u64);
+    cfg.m = spec.m;
+    cfg.parts = parts;
+    let part_n = data.n() / parts.max(1);
+    cfg.folds = folds.min(part_n / 2).max(2);
+    let report = cv::equivalence_experiment(&data, &spec.kernel, &cfg).map_err(js_err)?;
+    to_js(&report)
+}
+
+/// The parts of a serialized [`EquivalenceReport`] that the plots need.
+#[derive(Deserialize)]
+struct EquivalenceDrawing {
+    lambda: f64,
+    lambda2: f64,
+    lambdas: Vec<f64>,
+    curves: Vec<Vec<f64>>,
+    parts: Vec<PartDrawing>,
+}
+
+#[derive(Deserialize)]
+struct PartDrawing {
+    diff_rkhs: f64,
+}
+
+/// Draw a serialized equivalence report (from [`mrlsr_equivalence`], e.g. posted by a worker):
+/// the bars of ‖f_MRLSR − f_KRR(λ₂)‖_H per part and the λ → λ₂ curves. The shape is checked.
+#[wasm_bindgen(js_name = drawEquivalenceReport)]
+pub fn draw_equivalence_report(bars: HtmlCanvasElement, curves: HtmlCanvasElement, report: JsValue, dpr: f64) -> Result<(), JsError> {
+    let rep: EquivalenceDrawing = serde_wasm_bindgen::from_value(report).map_err(|e| js_err(format!("equivalence report: {e}")))?;
+    cv::check_lambda_curves(&rep.lambdas, &rep.curves).map_err(js_err)?;
+    let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
+    plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr).map_err(js_err)?;
+    plot::draw_lambda_curves(&backend(curves)?.into_drawing_area(), &rep.lambdas, &rep.curves, (rep.lambda, rep.lambda2), dpr).map_err(js_err)
+}
+
+/// Draw a serialized CV grid (from [`MrlsrSelection::partial_grid`] or a finished model
+/// selection's `mrlsr_cv`, e.g. posted by a worker) as the heatmap; the shape is checked.
+#[wasm_bindgen(js_name = drawCvHeatmap)]
+pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Result<(), JsError> {
+    let root = backend(canvas)?.into_drawing_area();
+    if grid.is_null() || grid.is_undefined() {
+        root.fill(&WHITE).map_err(js_err)?;
+        return root.present().map_err(js_err);
+    }
+    let g: CvGrid = serde_wasm_bindgen::from_value(grid).map_err(|e| js_err(format!("CV grid: {e}")))?;
+    let best = g.check().map_err(js_err)?;
+    plot::draw_heatmap(&root, &g.ms, &g.lambdas, &g.rmse, Some(best), dpr).map_err(js_err)
 }

@@ -1,6 +1,8 @@
 // Browser timings (not a test): serves www/, opens the timing page and the main page in
 // headless Chromium, runs the same specs natively with kplay, and prints a markdown table.
 // Usage: node bench.mjs [specs.json]   (make bench-web)
+//        node bench.mjs mrlsr [n,n,…] [main-thread n,…]   (paper B: eigendecomposition in the
+//        page's worker, adoption on the main thread, m-slider refit; see docs/mrlsr.md)
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,34 @@ const defaultSpecs = [
   { data: { kind: 'sparse_regression', n: 100, d: 1000, k: 10, sigma: 0.05, seed: 1 }, model: { problem: 'lp_regression', p: 4 / 3, gamma: 10 }, solver: { tol: 1e-10, max_iter: 5000 } },
   { data: { kind: 'sparse_regression', n: 200, d: 10000, k: 10, sigma: 0.05, seed: 7 }, model: { problem: 'lp_regression', p: 4 / 3, gamma: 10 }, solver: { tol: 1e-10, max_iter: 5000 } },
 ];
+
+if (process.argv[2] === 'mrlsr') {
+  const sizes = process.argv[3] ?? '500,1000,2000';
+  const main = process.argv[4] ?? '';
+  const server = await serve();
+  const b = await browser();
+  try {
+    const ctx = await b.newContext();
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}bench-mrlsr.html?n=${sizes}&main=${main}&refit=500&reps=300`);
+    await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 1800000 });
+    const err = await page.locator('#error').innerText();
+    if (err) throw new Error(err);
+    const r = JSON.parse(await page.evaluate(() => document.body.dataset.results));
+    console.log('| n | eigen in the worker (ms) | round trip (ms) | adopt on the main thread (ms) | longest main-thread task meanwhile (ms) |');
+    console.log('| --- | --- | --- | --- | --- |');
+    for (const [n, w] of Object.entries(r.worker)) {
+      console.log(`| ${n} | ${w.eigen_ms.toFixed(0)} | ${w.round_trip_ms.toFixed(0)} | ${w.adopt_ms.toFixed(0)} | ${w.longest_task_during_ms.toFixed(0)} |`);
+    }
+    for (const [n, ms] of Object.entries(r.main)) console.log(`main thread n = ${n}: ${ms.toFixed(0)} ms`);
+    console.log(`m-slider refit n = 500: ${r.refit.toFixed(3)} ms (mean of 300)`);
+    await ctx.close();
+  } finally {
+    await b.close();
+    await server.stop();
+  }
+  process.exit(0);
+}
 const specs = process.argv[2] ? JSON.parse(readFileSync(process.argv[2], 'utf8')) : defaultSpecs;
 
 const server = await serve();

@@ -169,3 +169,163 @@ test('model selection runs across frames with a progress readout and fills the t
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+// ---- the eigendecomposition in a Web Worker, Cancel, stale results, the URL hash ----------
+
+/** Start recording long tasks and requestAnimationFrame gaps in the page. */
+const watchMainThread = (page) => page.evaluate(() => {
+  window.__long = [];
+  new PerformanceObserver((l) => {
+    for (const e of l.getEntries()) window.__long.push({ start: e.startTime, duration: e.duration });
+  }).observe({ entryTypes: ['longtask'] });
+  window.__frames = [];
+  const tick = (t) => {
+    window.__frames.push(t);
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+});
+
+/** Set n and press Enter (starts a new eigendecomposition unless n is unchanged). */
+async function setN(page, n) {
+  await page.fill('#n', String(n));
+  await page.press('#n', 'Enter');
+}
+
+test('n = 1000: the eigendecomposition runs in a worker, the page stays responsive, Cancel keeps the old model, the result repaints', async () => {
+  const { page, errors, ctx } = await open();
+  await watchMainThread(page);
+  const fit0 = await canvasPixels(page, 'fit');
+  const builds0 = await counter(page, 'builds');
+  // Start, then cancel while it runs: the previous model and its settings stay.
+  await setN(page, 1000);
+  await page.locator('#busy').waitFor({ state: 'visible' });
+  assert.match(await text(page, '#busy-text'), /computing eigendecomposition… \(n = 1000, (about [\d.]+ s|under a second)\)/);
+  const refits0 = await counter(page, 'refits');
+  await dragM(page, 2.5); // the old model refits while the worker computes
+  assert.ok(await counter(page, 'refits') > refits0, 'm refits during the computation');
+  assert.equal(await text(page, '#r-nd'), '100 × 1');
+  await page.click('#eigen-cancel');
+  await page.locator('#busy').waitFor({ state: 'hidden' });
+  assert.match(await text(page, '#status'), /cancelled/);
+  assert.equal(await page.inputValue('#n'), '100', 'the form shows the kept model again');
+  assert.match(await page.evaluate(() => decodeURIComponent(location.hash)), /"n":100,/);
+  await page.waitForTimeout(500);
+  assert.equal(await counter(page, 'builds'), builds0, 'a cancelled computation is never adopted');
+  assert.equal(await text(page, '#r-nd'), '100 × 1');
+  // Now let it finish, watching the main thread.
+  const t0 = await page.evaluate(() => performance.now());
+  await setN(page, 1000);
+  await page.locator('#busy').waitFor({ state: 'visible' });
+  await page.waitForFunction((b) => Number(document.body.dataset.builds) > b, builds0, { timeout: 240000 });
+  const adoptAt = Number(await page.evaluate(() => document.body.dataset.adoptAt));
+  const eigenMs = Number((await text(page, '#r-eigen')).replace(/ ms.*/, ''));
+  assert.equal(await text(page, '#r-nd'), '1000 × 1');
+  assert.ok(eigenMs > 0, `eigendecomposition time readout ${eigenMs}`);
+  const { long, frames } = await page.evaluate(() => ({ long: window.__long, frames: window.__frames }));
+  // While the worker computed (before the main thread took the result), no long task over 300 ms
+  // and animation frames kept coming.
+  const during = long.filter((e) => e.start >= t0 && e.start < adoptAt);
+  assert.ok(during.every((e) => e.duration <= 300), `long tasks during the computation: ${JSON.stringify(during)}`);
+  const fr = frames.filter((t) => t >= t0 && t < adoptAt);
+  let gap = 0;
+  for (let i = 1; i < fr.length; i++) gap = Math.max(gap, fr[i] - fr[i - 1]);
+  assert.ok(fr.length >= 5, `${fr.length} animation frames during ${(adoptAt - t0).toFixed(0)} ms`);
+  assert.ok(gap < 300, `largest gap between animation frames: ${gap.toFixed(0)} ms`);
+  const after = long.filter((e) => e.start >= adoptAt);
+  console.log(`# eigen ${eigenMs} ms in the worker; ${fr.length} frames, max gap ${gap.toFixed(0)} ms; long tasks before adoption: ${during.map((e) => e.duration.toFixed(0)).join(", ") || "none"}, after: ${after.map((e) => e.duration.toFixed(0)).join(', ') || 'none'}`);
+  assert.notEqual(await canvasPixels(page, 'fit'), fit0, 'the fit canvas repaints with the new data');
+  // The m slider refits the new model at once.
+  const c0 = await num(page, '#r-c0');
+  await dragM(page, 1.3);
+  assert.notEqual(await num(page, '#r-c0'), c0);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a newer data spec replaces a running computation: only the newest result is adopted', async () => {
+  const { page, errors, ctx } = await open();
+  const builds0 = await counter(page, 'builds');
+  const starts0 = await counter(page, 'eigenStarts');
+  await setN(page, 900);
+  await page.locator('#busy').waitFor({ state: 'visible' });
+  await setN(page, 300);
+  await page.waitForFunction((b) => Number(document.body.dataset.builds) > b, builds0, { timeout: 120000 });
+  assert.equal(await counter(page, 'eigenStarts'), starts0 + 2);
+  assert.equal(await text(page, '#r-nd'), '300 × 1');
+  await page.waitForTimeout(1500);
+  assert.equal(await counter(page, 'builds'), builds0 + 1, 'the older (n = 900) result never arrives');
+  assert.equal(await text(page, '#r-nd'), '300 × 1');
+  assert.ok(await page.locator('#busy').isHidden());
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+const READOUTS = ['#r-nd', '#r-c0', '#r-norm', '#r-lambda2', '#r-obj', '#m-out', '#lambda-out'];
+const readouts = async (page) => Object.fromEntries(await Promise.all(READOUTS.map(async (s) => [s, await text(page, s)])));
+
+test('the URL hash holds every setting: set the controls, reload with the URL, same readouts', async () => {
+  const { page, errors, ctx } = await open();
+  const builds0 = await counter(page, 'builds');
+  await page.selectOption('#data-kind', 'friedman');
+  await page.waitForFunction((b) => Number(document.body.dataset.builds) > b, builds0, { timeout: 120000 });
+  const b1 = await counter(page, 'builds');
+  await page.fill('#n', '150');
+  await page.fill('#seed', '7');
+  await page.press('#seed', 'Enter');
+  await page.waitForFunction((b) => Number(document.body.dataset.builds) > b && document.body.dataset.computing === '0', b1, { timeout: 120000 });
+  const b2 = await counter(page, 'builds');
+  await page.selectOption('#kernel', 'polynomial');
+  await page.waitForFunction((b) => Number(document.body.dataset.builds) > b && document.body.dataset.computing === '0', b2, { timeout: 120000 });
+  await dragM(page, 2.4);
+  await page.fill('#lambda', '3e-2');
+  await page.press('#lambda', 'Enter');
+  await page.fill('#sel-folds', '4');
+  await page.press('#sel-folds', 'Enter');
+  await page.waitForTimeout(300);
+  const before = await readouts(page);
+  assert.equal(before['#r-nd'], '150 × 10');
+  const url = page.url();
+  const h = JSON.parse(decodeURIComponent(new URL(url).hash.slice('#spec='.length)));
+  assert.deepEqual(h.data, { kind: 'friedman', n: 150, sigma: 0.2, seed: 7 });
+  assert.equal(h.kernel.kind, 'polynomial');
+  assert.equal(h.lambda, 0.03);
+  assert.equal(h.sel.folds, 4);
+  await ctx.close();
+  const again = await openPage(b, url);
+  assert.deepEqual(await readouts(again.page), before);
+  assert.equal(await again.page.inputValue('#seed'), '7');
+  assert.equal(await again.page.inputValue('#kernel'), 'polynomial');
+  assert.equal(await again.page.inputValue('#sel-folds'), '4');
+  assert.ok(await again.page.locator('#error').isHidden());
+  assert.deepEqual([...errors, ...again.errors], []);
+  await again.ctx.close();
+});
+
+test('a malformed or out-of-range link shows a message and falls back to the defaults', async () => {
+  const good = { data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m: 1.5, lambda: 1e-3 };
+  const cases = [
+    ['%7Bnot%20json', /could not be read/],
+    [encodeURIComponent(JSON.stringify({ ...good, m: 7 })), /m must lie in 0\.1\.\.4/],
+    [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, n: 50000 } })), /n must be an integer in 2\.\.2000/],
+    [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /μ/],
+    [encodeURIComponent(JSON.stringify({ ...good, data: { kind: 'csv' } })), /CSV/],
+    [encodeURIComponent(JSON.stringify([1, 2])), /not valid/],
+  ];
+  for (const [hash, re] of cases) {
+    const { page, errors, ctx } = await openPage(b, `${server.url}mrlsr.html#spec=${hash}`);
+    const err = page.locator('#error');
+    await err.waitFor({ state: 'visible' });
+    assert.match(await err.innerText(), re, hash);
+    assert.match(await err.innerText(), /default/);
+    assert.equal(await text(page, '#r-nd'), '100 × 1', 'the defaults are shown');
+    assert.equal(await text(page, '#m-out'), '1.50');
+    // The page works: moving m refits (and writes a valid link).
+    const c0 = await num(page, '#r-c0');
+    await dragM(page, 2.5);
+    assert.notEqual(await num(page, '#r-c0'), c0);
+    await page.waitForFunction(() => /"m":2\.\d+/.test(decodeURIComponent(location.hash)), null, { timeout: 5000 });
+    assert.deepEqual(errors, [], hash);
+    await ctx.close();
+  }
+});

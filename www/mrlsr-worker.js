@@ -1,0 +1,68 @@
+// Paper B's heavy steps off the main thread (a module Worker started by mrlsr.js): the Gram
+// matrix's symmetric eigendecomposition (O(n³)), the Table-1 model selection (one
+// eigendecomposition per fold) and the Fig.-1 equivalence experiment. The same wasm module as
+// the page builds the data from the same spec (deterministic generator, same bits); the page
+// checks the eigendecomposition it receives against its own Gram matrix. No mathematics here.
+//
+// In:  {id, type: 'eigen', spec}                      -> {id, type: 'eigen', n, digest, eigen_ms, values, vectors}
+//      {id, type: 'selection', spec}                  -> {id, type: 'progress', done, total, grid?} …, {id, type: 'selection', result}
+//      {id, type: 'equivalence', spec, parts, folds, seed} -> {id, type: 'equivalence', report}
+// Any failure -> {id, type: 'error', message}. The page tags requests with `id` and ignores
+// answers to requests it no longer wants (and terminates the worker to cancel).
+import init, { mrlsrEigen, mrlsrEquivalence, MrlsrSelection } from './pkg/kernel_playground.js';
+
+const ready = init();
+
+function fail(id, e) {
+  postMessage({ id, type: 'error', message: String(e?.message ?? e) });
+}
+
+async function eigen(id, spec) {
+  const r = mrlsrEigen(JSON.stringify(spec));
+  postMessage({ id, type: 'eigen', n: r.n, digest: r.digest, eigen_ms: r.eigen_ms, values: r.values, vectors: r.vectors },
+    [r.values.buffer, r.vectors.buffer]);
+}
+
+function selection(id, spec) {
+  const sel = new MrlsrSelection(JSON.stringify(spec));
+  try {
+    let fold = -1;
+    for (;;) {
+      // Budget 0: exactly one unit of work (one fold's eigendecomposition or one m row).
+      const st = sel.runFor(0);
+      const msg = { id, type: 'progress', done: st.done, total: st.total };
+      // A new fold finished: post the heatmap so far (once per fold, not per row).
+      const foldsDone = Math.floor(st.done / (st.total / Math.max(1, spec.folds ?? 10)));
+      if (foldsDone !== fold || st.complete) {
+        fold = foldsDone;
+        msg.grid = sel.partialGrid();
+      }
+      postMessage(msg);
+      if (st.complete) {
+        postMessage({ id, type: 'selection', result: st.result });
+        return;
+      }
+    }
+  } finally {
+    sel.free();
+  }
+}
+
+function equivalence(id, spec, parts, folds, seed) {
+  postMessage({ id, type: 'progress', done: 0, total: 1 });
+  const report = mrlsrEquivalence(JSON.stringify(spec), parts, folds, seed);
+  postMessage({ id, type: 'equivalence', report });
+}
+
+self.onmessage = async (ev) => {
+  const { id, type, spec } = ev.data ?? {};
+  try {
+    await ready;
+    if (type === 'eigen') await eigen(id, spec);
+    else if (type === 'selection') selection(id, spec);
+    else if (type === 'equivalence') equivalence(id, spec, ev.data.parts, ev.data.folds, ev.data.seed);
+    else fail(id, `unknown request ${type}`);
+  } catch (e) {
+    fail(id, e);
+  }
+};
