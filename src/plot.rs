@@ -7,7 +7,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot_style::{pow10_label, Look};
+use crate::plot_style::{lg, pow10_label, Look};
 use crate::solvers::StepRecord;
 
 /// Colours shared by the page's legend and the plots.
@@ -19,11 +19,6 @@ pub const EST_COLOR: RGBColor = RGBColor(31, 119, 180);
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-
-/// `log10(v)` for positive finite `v`.
-fn lg(v: f64) -> Option<f64> {
-    (v.is_finite() && v > 0.0).then(|| v.log10())
-}
 
 /// The duality gap and the two objectives (primal `F(w(α))`, dual `−Λ(α)`) against the
 /// iteration, on a log₁₀ axis (paper A, Figure 1 left). Non-positive values are skipped.

@@ -8,6 +8,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::plot_style::{lg, pow10_label, Look, GRID_COLOR};
 use crate::solvers::mrlsr::FSamples;
 
 /// M-RLSR curve colour.
@@ -23,19 +24,6 @@ pub const PART_COLORS: [RGBColor; 6] =
     [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
-
-fn lg(v: f64) -> Option<f64> {
-    (v.is_finite() && v > 0.0).then(|| v.log10())
-}
-
-fn pow10_label(v: &f64) -> String {
-    let e = v.round() as i32;
-    if (v - e as f64).abs() < 1e-6 {
-        format!("1e{e}")
-    } else {
-        String::new()
-    }
-}
 
 fn short(v: f64) -> String {
     let a = v.abs();
@@ -78,22 +66,14 @@ pub struct Curve<'a> {
 /// weakly equivalent λ₂ of Proposition 5.1) over `grid`.
 pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64], y: &[f64], grid: &[f64], curves: &[Curve<'_>], scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let (x0, x1) = range_of(x.iter().chain(grid.iter()));
     let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())));
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((34.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    let mut chart = look.chart(root, 34.0, x0..x1, y0..y1)?;
+    look.mesh(&mut chart)
         .x_desc("x")
         .y_desc("y")
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(238, 238, 238))
         .x_labels(8)
         .y_labels(7)
         .draw()?;
@@ -112,15 +92,9 @@ pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64],
         } else {
             chart.draw_series(LineSeries::new(pts, style))?
         };
-        anno.label(c.label.clone()).legend(move |(px, py)| PathElement::new(vec![(px, py), (px + (16.0 * s) as i32, py)], color.stroke_width(w)));
+        anno.label(c.label.clone()).legend(look.swatch(color, w));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
 }
 
@@ -128,23 +102,15 @@ pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64],
 /// M-RLSR fitted values `Kα` and KRR(λ₂)'s, with the diagonal y = f.
 pub fn draw_pred_vs_true<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: &[f64], mrlsr: &[f64], krr: Option<&[f64]>, labels: (&str, &str), scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let (lo, hi) = range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()));
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((34.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(lo..hi, lo..hi)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    let mut chart = look.chart(root, 34.0, lo..hi, lo..hi)?;
+    look.mesh(&mut chart)
         .x_desc("true y")
         .y_desc("fitted f(x)")
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(238, 238, 238))
         .draw()?;
-    chart.draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], DATA_COLOR.stroke_width((1.0 * s).max(1.0) as u32)))?;
+    chart.draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], DATA_COLOR.stroke_width(look.stroke(1.0))))?;
     let r = (2.5 * s) as i32;
     if let Some(k) = krr {
         chart
@@ -156,13 +122,7 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: &
         .draw_series(y.iter().zip(mrlsr).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, MRLSR_COLOR.mix(0.8).filled())))?
         .label(labels.0.to_string())
         .legend(move |(px, py)| Circle::new((px + 6, py), 4, MRLSR_COLOR.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     root.present()
 }
 
@@ -171,34 +131,27 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: &
 /// (filled: the minimizer; open: another stationary point).
 pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamples, minimizer: Option<f64>, scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let pts: Vec<(f64, f64)> = samples.c.iter().zip(&samples.phi).filter_map(|(&c, &p)| lg(c).filter(|_| p.is_finite()).map(|l| (l, p))).collect();
     let (x0, x1) = range_of(pts.iter().map(|p| &p.0));
     let (mut y0, mut y1) = range_of(pts.iter().map(|p| &p.1));
     y0 = y0.min(-1.0);
     y1 = y1.max(1.0);
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((34.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    let mut chart = look.chart(root, 34.0, x0..x1, y0..y1)?;
+    let font = look.font();
+    look.mesh(&mut chart)
         .x_desc("C (log scale)")
         .y_desc("ln(G(C)/C), sign of F")
         .x_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(238, 238, 238))
         .draw()?;
-    chart.draw_series(LineSeries::new(vec![(x0, 0.0), (x1, 0.0)], BLACK.stroke_width((1.0 * s).max(1.0) as u32)))?;
-    let w = (2.0 * s).round().max(1.0) as u32;
+    chart.draw_series(LineSeries::new(vec![(x0, 0.0), (x1, 0.0)], BLACK.stroke_width(look.stroke(1.0))))?;
+    let w = look.stroke(2.0);
     chart
         .draw_series(LineSeries::new(pts, KRR_COLOR.stroke_width(w)))?
         .label("F(C) (eq. 6), log scale")
-        .legend(move |(px, py)| PathElement::new(vec![(px, py), (px + (16.0 * s) as i32, py)], KRR_COLOR.stroke_width(w)));
+        .legend(look.swatch(KRR_COLOR, w));
     let r = (6.0 * s) as i32;
     for &c in &samples.roots {
         let Some(l) = lg(c) else { continue };
@@ -211,13 +164,7 @@ pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamp
             plotters::style::text_anchor::VPos::Bottom,
         )))))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
 }
 
@@ -225,7 +172,8 @@ pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamp
 /// (Z₁) sit near the floor. Each bar is labelled with its value.
 pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, values: &[f64], scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let logs: Vec<f64> = values.iter().map(|&v| lg(v).unwrap_or(-17.0).max(-17.0)).collect();
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min).floor() - 1.0;
     let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 1.0;
@@ -236,7 +184,7 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, 
         .x_label_area_size((34.0 * s) as i32)
         .y_label_area_size((52.0 * s) as i32)
         .build_cartesian_2d(0.0..n, lo..hi)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
+    let font = look.font();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -254,7 +202,7 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, 
         .y_desc("‖f_MRLSR − f_KRR(λ₂)‖_H")
         .label_style(font.clone())
         .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(238, 238, 238))
+        .light_line_style(GRID_COLOR)
         .draw()?;
     for (k, (&l, &v)) in logs.iter().zip(values).enumerate() {
         let color = PART_COLORS[k % PART_COLORS.len()];
@@ -272,7 +220,8 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, 
 /// chosen (λ, λ₂) of Z₁ marked.
 pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lambdas: &[f64], curves: &[Vec<f64>], chosen: (f64, f64), scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let xs: Vec<f64> = lambdas.iter().map(|&l| lg(l).unwrap_or(f64::NAN)).collect();
     let ys: Vec<f64> = curves.iter().flatten().filter_map(|&v| lg(v)).chain(lg(chosen.1)).collect();
     let (x0, x1) = range_of(xs.iter());
@@ -282,27 +231,22 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lam
         .x_label_area_size((34.0 * s) as i32)
         .y_label_area_size((52.0 * s) as i32)
         .build_cartesian_2d(x0..x1, y0..y1)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    look.mesh(&mut chart)
         .x_desc("λ")
         .y_desc("λ₂")
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
         .y_labels(((y1 - y0).ceil() as usize + 1).clamp(2, 14))
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(238, 238, 238))
         .draw()?;
-    let w = (2.0 * s).round().max(1.0) as u32;
+    let w = look.stroke(2.0);
     for (p, curve) in curves.iter().enumerate() {
         let color = PART_COLORS[p % PART_COLORS.len()];
         let pts: Vec<(f64, f64)> = xs.iter().zip(curve).filter_map(|(&x, &v)| lg(v).filter(|_| x.is_finite()).map(|l| (x, l))).collect();
         chart
             .draw_series(LineSeries::new(pts, color.stroke_width(w)))?
             .label(format!("Z{}", p + 1))
-            .legend(move |(px, py)| PathElement::new(vec![(px, py), (px + (16.0 * s) as i32, py)], color.stroke_width(w)));
+            .legend(look.swatch(color, w));
     }
     if let (Some(a), Some(b)) = (lg(chosen.0), lg(chosen.1)) {
         chart
@@ -310,13 +254,7 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lam
             .label("chosen (λ, λ₂) on Z₁")
             .legend(move |(px, py)| Circle::new((px + 6, py), 4, BLACK.stroke_width(1)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
     root.present()
 }
 
@@ -335,7 +273,8 @@ pub fn ramp(t: f64) -> RGBColor {
 /// log colour scale (dark = low), the best cell outlined; NaN cells (failed fits) are grey.
 pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64], lambdas: &[f64], rmse: &[Vec<f64>], best: Option<(usize, usize)>, scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
+    let s = look.s;
     let (nr, nc) = (ms.len().max(1), lambdas.len().max(1));
     let logs: Vec<f64> = rmse.iter().flatten().filter_map(|&v| lg(v)).collect();
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min);
@@ -347,7 +286,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
         .x_label_area_size((34.0 * s) as i32)
         .y_label_area_size((44.0 * s) as i32)
         .build_cartesian_2d(0.0..nc as f64, 0.0..nr as f64)?;
-    let font = ("sans-serif", 12.0 * s).into_font();
+    let font = look.font();
     let lam = lambdas.to_vec();
     let mv = ms.to_vec();
     let xl = move |v: &f64| {
@@ -383,7 +322,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
     if let Some((i, j)) = best {
         chart.draw_series(std::iter::once(Rectangle::new(
             [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
-            RGBColor(255, 0, 0).stroke_width((2.0 * s).max(1.0) as u32),
+            RGBColor(255, 0, 0).stroke_width(look.stroke(2.0)),
         )))?;
     }
     // Colour bar.
@@ -399,7 +338,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
             .disable_x_axis()
             .y_labels(5)
             .y_label_formatter(&|v: &f64| format!("{:.1e}", 10f64.powf(*v)))
-            .label_style(("sans-serif", 10.0 * s).into_font())
+            .label_style(look.font_of(10.0))
             .draw()?;
         let k = 40;
         for q in 0..k {

@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::Look;
+use crate::plot_style::{lg, Look};
 use crate::solvers::perceptron::session::RaceEntry;
 
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -219,10 +219,6 @@ pub fn draw_boundary<DB: DrawingBackend>(
     let px = chart.plotting_area().get_pixel_range();
     root.present()?;
     Ok([px.0.start, px.1.start, px.0.end, px.1.end])
-}
-
-fn lg(v: f64) -> Option<f64> {
-    (v.is_finite() && v > 0.0).then(|| v.log10())
 }
 
 fn pow10_label(v: &f64) -> String {

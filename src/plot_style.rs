@@ -100,10 +100,15 @@ impl Look {
     }
 }
 
+/// `log10(v)` for positive finite `v` (points of a log axis; others are skipped).
+pub fn lg(v: f64) -> Option<f64> {
+    (v.is_finite() && v > 0.0).then(|| v.log10())
+}
+
 /// Tick label of a log₁₀ axis: `1e{k}` at the integer k, empty between.
 pub fn pow10_label(v: &f64) -> String {
     let e = v.round() as i32;
-    if (v - e as f64).abs() < 1e-9 {
+    if (v - e as f64).abs() < 1e-6 {
         format!("1e{e}")
     } else {
         String::new()
