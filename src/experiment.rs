@@ -505,8 +505,52 @@ impl ValidExperiment {
 
     /// A resumable Gram-tensor build (tensor path), refused over the budget.
     pub fn tensor_build(&self) -> Result<GramTensorBuild> {
-        let cfg = self.checked.kernel_cfg.ok_or_else(|| param("model.path", "the features path builds no Gram tensor".into()))?;
-        GramTensorBuild::new(&self.data.x, cfg, TENSOR_BUDGET_BYTES)
+        self.tensor_build_within(TENSOR_BUDGET_BYTES)
+    }
+
+    /// A resumable Gram-tensor build (tensor path) refused over `max_bytes` (values plus the
+    /// build's scratch), or over [`TENSOR_BUDGET_BYTES`] if that is lower.
+    pub fn tensor_build_within(&self, max_bytes: u64) -> Result<GramTensorBuild> {
+        let cfg = self.tensor_cfg()?;
+        GramTensorBuild::new(&self.data.x, cfg, max_bytes.min(TENSOR_BUDGET_BYTES))
+    }
+
+    fn tensor_cfg(&self) -> Result<TensorKernelConfig> {
+        match (self.checked.path, self.checked.kernel_cfg) {
+            (PathSpec::Tensor, Some(cfg)) => Ok(cfg),
+            _ => Err(param("model.path", "the features path builds and uses no Gram tensor: choose the tensor path".into())),
+        }
+    }
+
+    /// What a Gram tensor built for this experiment depends on: the data (their digest), the
+    /// kernel and q. Two experiments with the same key share one tensor (a γ, loss or
+    /// algorithm change keeps it); None on the features path.
+    pub fn tensor_key(&self) -> Option<String> {
+        let cfg = self.tensor_cfg().ok()?;
+        let kernel = match cfg.kernel() {
+            TensorKernel::Linear => "linear".to_string(),
+            TensorKernel::Polynomial { degree } => format!("polynomial-{degree}"),
+            TensorKernel::Exponential => "exponential".to_string(),
+        };
+        Some(format!("{}/{kernel}/q={}", self.data.digest(), cfg.q()))
+    }
+
+    /// The Gram tensor of this experiment from values built elsewhere (a Web Worker): refused
+    /// unless `key` is this experiment's [`tensor_key`](Self::tensor_key) and the values pass
+    /// [`GramTensor::from_values`] (count `C(n+q−1, q)`, all finite).
+    pub fn tensor_from_values(&self, key: &str, values: Vec<f64>) -> Result<GramTensor> {
+        let cfg = self.tensor_cfg()?;
+        let mine = self.tensor_key().unwrap_or_default();
+        if key != mine {
+            return Err(param(
+                "tensor",
+                format!(
+                    "this Gram tensor was built for other data or another kernel ({key}), not for the current experiment \
+                     ({mine}): build it again"
+                ),
+            ));
+        }
+        GramTensor::from_values(cfg, self.data.n(), self.data.d(), values)
     }
 
     /// Build the Gram tensor in one go (CLI, tests).

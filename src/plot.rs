@@ -6,6 +6,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot_style::{lg, pow10_label, Look};
 use crate::solvers::StepRecord;
@@ -154,10 +155,44 @@ pub const RACE_COLORS: [RGBColor; 5] =
 /// One lane of a race: (algorithm name, [(iteration, elapsed ms, relative error)]).
 pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
 
+/// What the race plot says before the race has data (no axes: they would show made-up ranges).
+pub const RACE_EMPTY: &str = "Press Race to run every algorithm on this data.";
+
+/// A plot's empty state: one grey centred line of text on white (wrapped at the width).
+pub fn draw_message<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, scale: f64) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let s = scale.max(0.5);
+    let (w, h) = root.dim_in_pixel();
+    let size = 15.0 * s;
+    // Wrap by an estimate of the text width (about 0.55 em per character in sans-serif).
+    let per_line = ((w as f64 * 0.9) / (0.55 * size)).floor().max(8.0) as usize;
+    let mut lines: Vec<String> = vec![];
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= per_line => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    let style = ("sans-serif", size).into_font().color(&RGBColor(110, 110, 110)).pos(Pos::new(HPos::Center, VPos::Center));
+    let step = 1.4 * size;
+    let top = h as f64 / 2.0 - step * (lines.len() as f64 - 1.0) / 2.0;
+    for (i, l) in lines.iter().enumerate() {
+        root.draw(&Text::new(l.as_str(), ((w / 2) as i32, (top + step * i as f64) as i32), style.clone()))?;
+    }
+    root.present()
+}
+
 /// The race: relative error `(F − F*)/F*` of each algorithm against iterations (solid) and
 /// against time in ms (dashed, top axis rescaled onto the same width) on one log₁₀ axis.
-/// `curves`: (name, [(iteration, elapsed ms, relative error)]).
+/// `curves`: (name, [(iteration, elapsed ms, relative error)]). Without any point it draws the
+/// empty state [`RACE_EMPTY`] instead of axes.
 pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[RaceCurve], scale: f64) -> PResult<DB> {
+    if curves.iter().all(|c| c.1.is_empty()) {
+        return draw_message(root, RACE_EMPTY, scale);
+    }
     root.fill(&WHITE)?;
     let s = scale.max(0.5);
     let floor = -16.0;
@@ -276,4 +311,48 @@ pub fn heatmap_rgba(values: &[f64], w: usize, h: usize, points: &[(f64, f64, f64
         }
     }
     img
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn race_svg(curves: &[RaceCurve]) -> String {
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (600, 300)).into_drawing_area();
+            draw_race(&root, curves, 1.0).expect("draw");
+        }
+        out
+    }
+
+    #[test]
+    fn the_race_plot_says_press_race_instead_of_drawing_empty_axes() {
+        let empty = race_svg(&[]);
+        for word in RACE_EMPTY.split_whitespace() {
+            assert!(empty.contains(word), "the empty race plot lacks `{word}`");
+        }
+        assert!(!empty.contains("iteration (solid)") && !empty.contains("time, ms"), "axes drawn without data");
+        // Lanes named but without points yet: still the empty state.
+        assert_eq!(race_svg(&[("fista".into(), vec![])]), empty);
+        // With points: the axes and the lane's name, not the message.
+        let full = race_svg(&[("fista".into(), vec![(0.0, 0.0, 1.0), (5.0, 2.5, 1e-3)])]);
+        assert!(full.contains("iteration (solid)") && full.contains("time, ms") && full.contains("fista"));
+        assert!(!full.contains("Press"));
+    }
+
+    #[test]
+    fn a_long_message_wraps_inside_the_plot() {
+        let mut out = String::new();
+        let text = "The race runs on the features path: choose path = features, then press Race.";
+        {
+            let root = SVGBackend::with_string(&mut out, (240, 200)).into_drawing_area();
+            draw_message(&root, text, 1.0).expect("draw");
+        }
+        let lines = out.matches("<text").count();
+        assert!(lines >= 2, "{lines} line(s) for {} characters in 240 px", text.len());
+        for word in text.split_whitespace() {
+            assert!(out.contains(word), "`{word}` lost");
+        }
+    }
 }

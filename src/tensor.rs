@@ -679,6 +679,42 @@ impl GramTensor {
         b.finish()
     }
 
+    /// Rebuild a Gram tensor from its stored values (one per symmetry class, colex order, as
+    /// [`values`](Self::values) gives them), e.g. values built in a Web Worker and sent to the
+    /// page. Refused unless there are exactly `C(n+q−1, q)` values (Section 2.3) and every one
+    /// is finite: a tensor of another n or q, or a corrupted transfer, never reaches a solver.
+    pub fn from_values(cfg: TensorKernelConfig, n: usize, d: usize, values: Vec<f64>) -> Result<Self> {
+        let cost = estimate_cost(n, d, &cfg)?;
+        if values.len() as u64 != cost.entries {
+            return Err(KpError::Parameter {
+                name: "tensor",
+                reason: format!(
+                    "a Gram tensor of order q = {} on n = {n} points has C(n+q−1, q) = {} values, but {} were given \
+                     (it was built for other data or another q)",
+                    cfg.q,
+                    cost.entries,
+                    values.len()
+                ),
+            });
+        }
+        if let Some(r) = values.iter().position(|v| !v.is_finite()) {
+            let tuple: Vec<String> = unrank(r as u64, cfg.q).iter().map(|i| format!("x{}", i + 1)).collect();
+            return Err(KpError::NonFinite(format!(
+                "Gram tensor value number {} of {}, K({}), is {} (samples counted from 1)",
+                r + 1,
+                values.len(),
+                tuple.join(", "),
+                values[r]
+            )));
+        }
+        Ok(Self { cfg, n, d, values })
+    }
+
+    /// The stored values, moved out (the inverse of [`from_values`](Self::from_values)).
+    pub fn into_values(self) -> Vec<f64> {
+        self.values
+    }
+
     /// The kernel and q.
     pub fn config(&self) -> &TensorKernelConfig {
         &self.cfg

@@ -112,3 +112,44 @@ fn top_k_recovery_counts_against_a_brute_force_definition() {
     // top-3 of |w|: indices 1, 2, 6th (0.4) → true support {1, 3, 5}: recovers 1 and 5.
     assert_eq!(top_k_recovery(&w, &w_true), (3, 2));
 }
+
+#[test]
+fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
+    let tensor = |extra: &str| spec(REG, &format!(r#","path":"tensor"{extra}"#), "prox_dual").validate().unwrap();
+    let v = tensor("");
+    let key = v.tensor_key().expect("tensor path has a key");
+    let built = v.build_tensor().unwrap();
+    // Adopted values give the same iterates as a tensor built in place.
+    let adopted = v.tensor_from_values(&key, built.values().to_vec()).unwrap();
+    let (mut r1, mut r2) = (v.start_with_tensor(built.clone()).unwrap(), v.start_with_tensor(adopted).unwrap());
+    for _ in 0..8 {
+        let (a, b) = (r1.step().unwrap(), r2.step().unwrap());
+        assert_eq!(a.primal.to_bits(), b.primal.to_bits());
+    }
+    // γ, loss and algorithm do not change the tensor: same key.
+    let g = spec(REG, r#","path":"tensor""#, "dual_newton").validate().unwrap();
+    assert_eq!(g.tensor_key().as_deref(), Some(key.as_str()));
+    // Other data (seed), another kernel, another q: other keys, and the values are refused.
+    let other_seed = spec(&REG.replace(r#""seed":3"#, r#""seed":4"#), r#","path":"tensor""#, "prox_dual").validate().unwrap();
+    let other_kernel = tensor(r#","kernel":{"kind":"polynomial","degree":2}"#);
+    let q6 = Experiment::from_json(&spec(REG, r#","path":"tensor""#, "prox_dual").to_json().replace("1.3333333333333333", "1.2")).unwrap().validate().unwrap();
+    for other in [&other_seed, &other_kernel, &q6] {
+        let k = other.tensor_key().unwrap();
+        assert_ne!(k, key);
+        let err = other.tensor_from_values(&key, built.values().to_vec()).err().expect("a foreign tensor must be refused").to_string();
+        assert!(err.contains("build it again"), "{err}");
+    }
+    // The right key with a corrupted value or a wrong count is still refused.
+    let mut bad = built.values().to_vec();
+    bad[3] = f64::NAN;
+    assert!(v.tensor_from_values(&key, bad).is_err());
+    assert!(v.tensor_from_values(&key, built.values()[1..].to_vec()).is_err());
+    // The features path has no key and adopts nothing; a lower budget refuses the build.
+    let f = spec(REG, "", "prox_dual").validate().unwrap();
+    assert!(f.tensor_key().is_none());
+    assert!(f.tensor_from_values(&key, built.values().to_vec()).is_err());
+    assert!(f.tensor_build_within(1 << 30).is_err());
+    let err = v.tensor_build_within(100).err().expect("over a 100-byte budget").to_string();
+    assert!(err.contains("budget"), "{err}");
+    assert!(v.tensor_build_within(u64::MAX).is_ok());
+}

@@ -293,6 +293,69 @@ fn chunked_build_equals_one_shot_and_reports_progress() {
 }
 
 #[test]
+fn values_round_trip_through_from_values() {
+    // The page builds the tensor in a Web Worker and sends its values back: the rebuilt tensor
+    // must give the same P(α) and ω = ∇P(α), and agree with the features path (Remark 2.5).
+    for (kernel, q, n, d) in [(TensorKernel::Polynomial { degree: 2 }, 4, 9, 4), (TensorKernel::Linear, 6, 6, 3), (TensorKernel::Exponential, 4, 7, 3)] {
+        let x = random_x(n, d, 0.7, 81);
+        let c = cfg(kernel, q);
+        let t = GramTensor::build(&x, c, BIG).unwrap();
+        let back = GramTensor::from_values(c, n, d, t.values().to_vec()).unwrap();
+        assert_eq!(back.values(), t.values());
+        assert_eq!(back.d(), d);
+        let a = random_alpha(n, 82);
+        let (mut g1, mut g2) = (DVector::zeros(n), DVector::zeros(n));
+        let (p1, p2) = (t.value_grad(&a, &mut g1), back.value_grad(&a, &mut g2));
+        assert_eq!(p1.to_bits(), p2.to_bits());
+        assert_eq!(g1.as_slice(), g2.as_slice());
+        if c.has_finite_features() {
+            let f = feature_polynomial(&x, &c, BIG).unwrap();
+            let mut gf = DVector::zeros(n);
+            let pf = f.value_grad(&a, &mut gf);
+            assert!(rel(p2, pf) < 1e-12, "{kernel:?} q={q}: tensor {p2} vs features {pf}");
+            assert!(rel_vec(g2.as_slice(), gf.as_slice()) < 1e-12);
+        }
+        // into_values is the inverse.
+        assert_eq!(back.into_values(), t.values());
+    }
+}
+
+#[test]
+fn from_values_refuses_a_wrong_count_or_a_non_finite_value() {
+    let x = random_x(6, 3, 1.0, 91);
+    let c = cfg(TensorKernel::Linear, 4);
+    let good = GramTensor::build(&x, c, BIG).unwrap().values().to_vec();
+    assert_eq!(good.len() as u64, symmetry_classes(6, 4).unwrap()); // C(9, 4) = 126
+    assert_eq!(good.len(), 126);
+    for len in [0, 125, 127] {
+        let mut v = good.clone();
+        v.resize(len, 1.0);
+        match GramTensor::from_values(c, 6, 3, v) {
+            Err(KpError::Parameter { name: "tensor", reason }) => {
+                assert!(reason.contains("126") && reason.contains(&len.to_string()), "{reason}")
+            }
+            other => panic!("length {len} accepted: {other:?}"),
+        }
+    }
+    // The same values claimed for another n or q.
+    assert!(GramTensor::from_values(c, 7, 3, good.clone()).is_err());
+    assert!(GramTensor::from_values(cfg(TensorKernel::Linear, 6), 6, 3, good.clone()).is_err());
+    assert!(GramTensor::from_values(c, 0, 3, vec![]).is_err());
+    assert!(GramTensor::from_values(c, 6, 0, good.clone()).is_err());
+    // A NaN or an infinity anywhere, named by its tuple (samples counted from 1).
+    let r = rank(&[1, 2, 2, 4]).unwrap() as usize;
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut v = good.clone();
+        v[r] = bad;
+        match GramTensor::from_values(c, 6, 3, v) {
+            Err(KpError::NonFinite(msg)) => assert!(msg.contains("K(x2, x3, x3, x5)"), "{msg}"),
+            other => panic!("{bad} accepted: {other:?}"),
+        }
+    }
+    assert!(GramTensor::from_values(c, 6, 3, good).is_ok());
+}
+
+#[test]
 fn over_budget_is_refused_with_the_numbers() {
     let x = random_x(30, 4, 1.0, 61);
     let c = cfg(TensorKernel::Linear, 4);

@@ -2,6 +2,7 @@
 //! real canvas. Run with `wasm-pack test --headless --chrome` (or `make test-wasm`).
 #![cfg(target_arch = "wasm32")]
 
+use kernel_playground::web::tensor_worker::TensorBuilder;
 use kernel_playground::web::{default_spec, Playground};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -79,29 +80,92 @@ fn csv_data_run_in_the_browser() {
     assert_eq!(pg.w().len(), 2);
 }
 
+fn flag(v: &wasm_bindgen::JsValue, name: &str) -> Option<bool> {
+    js_sys::Reflect::get(v, &name.into()).ok().and_then(|x| x.as_bool())
+}
+
+fn text(v: &wasm_bindgen::JsValue, name: &str) -> Option<String> {
+    js_sys::Reflect::get(v, &name.into()).ok().and_then(|x| x.as_string())
+}
+
+fn err_text(e: wasm_bindgen::JsError) -> String {
+    let v: wasm_bindgen::JsValue = e.into();
+    js_sys::Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_default()
+}
+
 #[wasm_bindgen_test]
-fn the_tensor_path_builds_in_chunks_then_solves_like_the_features_path() {
+fn a_tensor_built_by_the_worker_api_solves_like_the_features_path() {
     let data = r#""data":{"kind":"sparse_regression","n":12,"d":6,"k":2,"sigma":0.1,"seed":4}"#;
     let tensor = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-12}}}}"#);
     let feats = tensor.replace(r#","path":"tensor""#, "");
     let mut t = Playground::new(&tensor).map_err(|_| ()).expect("tensor spec");
     let cost = t.tensor_cost().map_err(|_| ()).expect("cost");
     assert_eq!(field(&cost, "entries"), 1365.0); // C(12 + 3, 4)
-    t.start_build().map_err(|_| ()).expect("build starts");
-    let mut finished = false;
-    for _ in 0..10_000 {
-        let st = t.build_for(0.01).map_err(|_| ()).expect("build step");
-        if js_sys::Reflect::get(&st, &"finished".into()).ok().and_then(|v| v.as_bool()) == Some(true) {
-            finished = true;
+    assert_eq!(text(&t.summary().map_err(|_| ()).expect("summary"), "phase").as_deref(), Some("needs_build"));
+    // What the worker does, here on one thread: build in small slices, take the values.
+    let mut b = TensorBuilder::new(&tensor, None).map_err(|_| ()).expect("builder");
+    assert!(b.take_values().is_err(), "values before the build is finished");
+    let (mut last, mut calls) = (-1.0, 0);
+    loop {
+        let st = b.advance(0.01).map_err(|_| ()).expect("advance");
+        let done = field(&st, "done");
+        assert!(done > last && done <= 1365.0, "progress {done} after {last}");
+        assert_eq!(field(&st, "total"), 1365.0);
+        assert!((field(&st, "fraction") - done / 1365.0).abs() < 1e-15);
+        last = done;
+        calls += 1;
+        if flag(&st, "finished") == Some(true) {
             break;
         }
+        assert!(calls < 100_000);
     }
-    assert!(finished);
+    let values = b.take_values().map_err(|_| ()).expect("values");
+    assert_eq!(values.len(), 1365);
+    assert!(b.take_values().is_err(), "values are moved out once");
+    // The page's Playground refuses a tensor that does not fit, and keeps waiting.
+    assert_eq!(t.tensor_key(), Some(b.key()));
+    let e = t.adopt_tensor(values[1..].to_vec(), 1.0, &b.key()).err().map(err_text).expect("wrong count refused");
+    assert!(e.contains("1365"), "{e}");
+    let mut nan = values.clone();
+    nan[7] = f64::NAN;
+    assert!(t.adopt_tensor(nan, 1.0, &b.key()).is_err());
+    let e = t.adopt_tensor(values.clone(), 1.0, "0000/linear/q=4").err().map(err_text).expect("foreign key refused");
+    assert!(e.contains("build it again"), "{e}");
+    assert!(!t.has_tensor());
+    assert_eq!(text(&t.summary().map_err(|_| ()).expect("summary"), "phase").as_deref(), Some("needs_build"));
+    t.adopt_tensor(values.clone(), b.build_ms(), &b.key()).map_err(|_| ()).expect("adopted");
+    assert!(t.has_tensor());
+    assert_eq!(t.build_ms(), b.build_ms());
     let st = t.run_for(10_000.0).map_err(|_| ()).expect("solve");
+    assert_eq!(text(&st, "phase").as_deref(), Some("solving"));
     let mut f = Playground::new(&feats).map_err(|_| ()).expect("features spec");
     let sf = f.run_for(10_000.0).map_err(|_| ()).expect("solve");
-    let (a, b) = (field(&st, "primal"), field(&sf, "primal"));
-    assert!((a - b).abs() <= 1e-10 * b.abs(), "tensor {a} vs features {b}");
+    let (a, c) = (field(&st, "primal"), field(&sf, "primal"));
+    assert!((a - c).abs() <= 1e-10 * c.abs(), "tensor {a} vs features {c}");
+    // A γ change keeps the tensor (same key); a new seed drops it.
+    t.update(&tensor.replace(r#""gamma":3"#, r#""gamma":4"#)).map_err(|_| ()).expect("retune");
+    assert!(t.has_tensor());
+    t.update(&tensor.replace(r#""seed":4"#, r#""seed":5"#)).map_err(|_| ()).expect("new data");
+    assert!(!t.has_tensor());
+    assert!(t.adopt_tensor(values, 1.0, &b.key()).is_err(), "the old data's tensor no longer fits");
+    // The features path adopts nothing.
+    assert!(f.tensor_key().is_none());
+}
+
+#[wasm_bindgen_test]
+fn the_builder_refuses_bad_requests_and_reports_overflow() {
+    let spec = |extra: &str, d: usize| format!(r#"{{"data":{{"kind":"sparse_regression","n":10,"d":{d},"k":2,"sigma":0.1,"seed":4}},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"{extra}}},"solver":{{"algorithm":"prox_dual"}}}}"#);
+    let msg = |r: Result<TensorBuilder, wasm_bindgen::JsError>| r.err().map(err_text).expect("refused");
+    assert!(msg(TensorBuilder::new(&spec("", 5), Some(100.0))).contains("budget"));
+    assert!(msg(TensorBuilder::new(&spec("", 5), Some(f64::NAN))).contains("budget"));
+    assert!(msg(TensorBuilder::new(&spec("", 5).replace(r#","path":"tensor""#, ""), None)).contains("features path"));
+    assert!(TensorBuilder::new("{not json", None).is_err());
+    // exp(Σ x⁴) over d = 3000 standard normal coordinates overflows: an error, not a panic.
+    let mut b = TensorBuilder::new(&spec(r#","kernel":{"kind":"exponential"}"#, 3000), None).map_err(|_| ()).expect("builder");
+    let e = b.advance(10_000.0).err().map(err_text).expect("overflow");
+    assert!(e.contains("exp"), "{e}");
+    assert!(b.advance(1.0).is_err(), "a failed build stays failed");
+    assert!(b.take_values().is_err());
 }
 
 #[wasm_bindgen_test]

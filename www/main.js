@@ -87,9 +87,61 @@ function showFields() {
   $('degree-label').hidden = $('kernel').value !== 'polynomial';
 }
 
-// ---- tensor build (frame-sliced on the main thread) ---------------------------------------
+// ---- tensor build (module Web Worker) -------------------------------------------------------
+// The worker (tensor-worker.js) builds the Gram tensor in its own wasm instance from the spec and
+// transfers the values back; the page's Playground adopts them (refused unless they fit its
+// spec). One build at a time: a new build, a new spec or Cancel terminates the running worker.
 
-let building = false;
+let current = null; // { worker, reject } of the running build
+
+class Cancelled extends Error {
+  constructor() { super('cancelled'); this.cancelled = true; }
+}
+
+/** Terminate the running build worker, if any; its promise rejects with Cancelled. */
+function stopWorker() {
+  if (!current) return false;
+  const c = current;
+  current = null;
+  c.worker.terminate();
+  c.reject(new Cancelled());
+  return true;
+}
+
+/** Build the Gram tensor of `specJson` in a module worker; resolves to { values, build_ms, key }. */
+function buildTensor(specJson, onProgress) {
+  stopWorker();
+  const worker = new Worker(new URL('./tensor-worker.js', import.meta.url), { type: 'module' });
+  return new Promise((resolve, reject) => {
+    const me = { worker, reject };
+    current = me;
+    const end = () => { if (current === me) current = null; worker.terminate(); };
+    worker.onmessage = (ev) => {
+      if (current !== me) return; // a stale message from a cancelled build
+      const m = ev.data;
+      if (m.type === 'progress') onProgress(m);
+      else if (m.type === 'done') { end(); resolve(m); }
+      else if (m.type === 'error') { end(); const e = new Error(m.message); e.refused = m.stage === 'start'; reject(e); }
+    };
+    worker.onerror = (ev) => {
+      ev.preventDefault();
+      if (current !== me) return;
+      end();
+      reject(new Error(`the build worker stopped: ${ev.message || 'it could not start'}`));
+    };
+    worker.onmessageerror = () => {
+      if (current !== me) return;
+      end();
+      reject(new Error('the build worker sent a message the page could not read'));
+    };
+    worker.postMessage({ spec: specJson });
+  });
+}
+
+function showProgress(st) {
+  $('build-progress').value = st.fraction;
+  $('build-readout').textContent = `${st.done} / ${st.total} values, ${(st.build_ms / 1000).toFixed(2)} s`;
+}
 
 function showBuildBox() {
   let cost = null;
@@ -99,52 +151,47 @@ function showBuildBox() {
     showError(e.message ?? String(e));
   }
   $('build-box').hidden = !cost;
+  const built = Boolean(cost) && pg.hasTensor();
   if (cost) {
-    const built = pg.summary().phase === 'solving';
     $('tensor-cost').textContent = `Before the build: ${cost.text}.`;
     $('build-progress').value = built ? 1 : 0;
     $('build-readout').textContent = built ? 'built' : 'not built';
   }
-  document.body.dataset.build = cost ? 'needed' : 'none';
+  document.body.dataset.build = cost ? (built ? 'done' : 'needed') : 'none';
 }
 
-function startBuild() {
-  try {
-    pg.startBuild();
-  } catch (e) {
-    showError(e.message ?? String(e));
-    document.body.dataset.build = 'refused';
-    return;
-  }
-  building = true;
+async function startBuild() {
+  if (!pg || !pg.tensorKey()) return;
+  const target = pg;
+  clearError();
   document.body.dataset.build = 'building';
+  $('build-progress').value = 0;
+  $('build-readout').textContent = 'starting the build worker…';
+  try {
+    const m = await buildTensor(target.specJson(), showProgress);
+    if (pg !== target) return;
+    pg.adoptTensor(m.values, m.build_ms, m.key);
+    document.body.dataset.build = 'done';
+    document.body.dataset.buildMs = m.build_ms.toFixed(1);
+    $('build-progress').value = 1;
+    $('build-readout').textContent = `built: ${m.values.length} values in ${(m.build_ms / 1000).toFixed(2)} s`;
+    restarted();
+    setPlaying(true);
+    showSummary(pg.summary());
+    draw();
+  } catch (e) {
+    if (e.cancelled) return; // whoever cancelled set the state
+    document.body.dataset.build = e.refused ? 'refused' : 'failed';
+    $('build-readout').textContent = e.refused ? 'refused' : 'failed';
+    showError(e.message ?? String(e));
+  }
 }
 
 function cancelBuild() {
   presetCancel = true;
-  if (!pg) return;
-  pg.cancelBuild();
-  building = false;
-  $('build-readout').textContent = 'cancelled';
-  document.body.dataset.build = 'cancelled';
-}
-
-function buildFrame() {
-  try {
-    const st = pg.buildFor(FRAME_BUDGET_MS);
-    $('build-progress').value = st.fraction;
-    $('build-readout').textContent = `${st.done} / ${st.total} values, ${(st.build_ms / 1000).toFixed(2)} s`;
-    if (st.finished) {
-      building = false;
-      document.body.dataset.build = 'done';
-      document.body.dataset.buildMs = st.build_ms.toFixed(1);
-      $('build-readout').textContent = `built: ${st.total} values in ${(st.build_ms / 1000).toFixed(2)} s`;
-      setPlaying(true);
-    }
-  } catch (e) {
-    building = false;
-    document.body.dataset.build = 'failed';
-    showError(e.message ?? String(e));
+  if (stopWorker()) {
+    $('build-readout').textContent = 'cancelled';
+    document.body.dataset.build = 'cancelled';
   }
 }
 
@@ -184,6 +231,7 @@ function startRace() {
   setPlaying(false);
   racing = true;
   document.body.dataset.race = 'running';
+  pg.drawRace($('race'), sizeCanvas($('race')));
 }
 
 // ---- drawing -----------------------------------------------------------------------------
@@ -270,10 +318,10 @@ function apply() {
     return;
   }
   spec = next;
+  stopWorker();
   restarted();
   clearError();
   writeHash();
-  building = false;
   racing = false;
   showBuildBox();
   setPlaying(true);
@@ -282,8 +330,7 @@ function apply() {
 }
 
 function frame() {
-  if (pg && building) buildFrame();
-  else if (pg && racing) raceFrame();
+  if (pg && racing) raceFrame();
   else if (pg && playing && pg.summary().phase === 'solving') {
     try {
       const s = pg.runFor(FRAME_BUDGET_MS);
@@ -368,6 +415,7 @@ function wire() {
       const s = specFromHash();
       if (!s) return;
       const fresh = new Playground(JSON.stringify(s));
+      stopWorker();
       pg = fresh;
       spec = s;
       controlsFromSpec(spec);
@@ -414,7 +462,8 @@ main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));
 
 // ---- paper presets ---------------------------------------------------------------------------
 // Each preset is a list of jobs (one spec each) run one after another in separate Playgrounds,
-// stepped inside the frame budget (a Gram-tensor build too), with the paper's figure beside ours.
+// solves stepped inside the frame budget, a Gram tensor built in the worker (and reused by the
+// next job with the same tensor key), with the paper's figure beside ours.
 
 const nextFrame = () => new Promise((r) => requestAnimationFrame(r));
 let presetCancel = false;
@@ -454,7 +503,7 @@ const PRESET_DEFS = {
         'Relative precision: relative duality gap ≤ 1e-8.',
       jobs: [
         { row: ['tensor', 'prox_dual'], paper: 'build 2.73 s, solve 2.49 s, 29 it.', spec: { data, model: model(4 / 3, { ...kern, path: 'tensor' }), solver: { algorithm: 'prox_dual', tol: 1e-8, max_iter: 5000 } } },
-        { row: ['tensor', 'dual_newton'], paper: '–', spec: { data, model: model(4 / 3, { ...kern, path: 'tensor' }), solver: { algorithm: 'dual_newton', tol: 1e-8 } }, reuse: true },
+        { row: ['tensor', 'dual_newton'], paper: '–', spec: { data, model: model(4 / 3, { ...kern, path: 'tensor' }), solver: { algorithm: 'dual_newton', tol: 1e-8 } } },
         { row: ['features', 'dual_gradient'], paper: 'solve 9.87 s, 28 it.', spec: { data, model: model(4 / 3, kern), solver: { algorithm: 'dual_gradient', tol: 1e-8, max_iter: 5000 } } },
       ],
     };
@@ -468,7 +517,7 @@ const PRESET_DEFS = {
   }),
 };
 
-async function runJob(job, tbody, ncols) {
+async function runJob(job, tbody, ncols, built) {
   const tr = document.createElement('tr');
   const cells = ncols === 6 ? [...job.row, '…', '', '', job.paper] : [...job.row, '…', '', job.paper];
   for (const c of cells) { const td = document.createElement('td'); td.textContent = c; tr.appendChild(td); }
@@ -476,16 +525,26 @@ async function runJob(job, tbody, ncols) {
   const put = (i, v) => { tr.children[i].textContent = v; };
   const q = new Playground(JSON.stringify(job.spec));
   let buildS = '–';
-  if (q.tensorCost()) {
-    q.startBuild();
-    for (;;) {
-      if (presetCancel) { q.free(); throw new Error('cancelled'); }
-      const st = q.buildFor(FRAME_BUDGET_MS);
-      $('preset-status').textContent = `building the Gram tensor: ${(100 * st.fraction).toFixed(0)} %`;
-      $('build-progress').value = st.fraction;
-      if (st.finished) { buildS = (st.build_ms / 1000).toFixed(3); break; }
-      await nextFrame();
+  try {
+    const key = q.tensorKey();
+    if (key && built.key === key) {
+      // The same data, kernel and q as the previous job: adopt its values again.
+      q.adoptTensor(built.values, built.build_ms, key);
+      buildS = 'reused';
+    } else if (key) {
+      const m = await buildTensor(JSON.stringify(job.spec), (st) => {
+        $('preset-status').textContent = `building the Gram tensor (worker): ${(100 * st.fraction).toFixed(0)} %`;
+        showProgress(st);
+      });
+      q.adoptTensor(m.values, m.build_ms, m.key);
+      Object.assign(built, { key: m.key, values: m.values, build_ms: m.build_ms });
+      $('build-progress').value = 1;
+      $('build-readout').textContent = `built: ${m.values.length} values in ${(m.build_ms / 1000).toFixed(2)} s`;
+      buildS = (m.build_ms / 1000).toFixed(3);
     }
+  } catch (e) {
+    q.free();
+    throw e.cancelled ? new Error('cancelled') : e;
   }
   for (;;) {
     if (presetCancel) { q.free(); throw new Error('cancelled'); }
@@ -506,7 +565,7 @@ async function runJob(job, tbody, ncols) {
 async function runPreset(defFn) {
   const def = defFn();
   setPlaying(false);
-  building = false;
+  stopWorker();
   racing = false;
   presetCancel = false;
   $('preset-box').hidden = false;
@@ -524,8 +583,9 @@ async function runPreset(defFn) {
   document.body.dataset.preset = 'running';
   clearError();
   try {
+    const built = {};
     for (const job of def.jobs) {
-      const q = await runJob(job, tbody, def.head.length);
+      const q = await runJob(job, tbody, def.head.length, built);
       if (job.show) {
         // Show the run in the main plots: it becomes the page's experiment.
         if (pg) pg.free();

@@ -3,6 +3,7 @@
 pub mod mrlsr;
 pub mod dinuzzo;
 pub mod perceptron;
+pub mod tensor_worker;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -11,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::experiment::{count_above, top_k_recovery, Experiment, PathSpec, Race, Run, ValidExperiment};
-use crate::tensor::{GramTensor, GramTensorBuild};
+use crate::tensor::GramTensor;
 use crate::solvers::{Status, StepRecord};
 
 /// Install the panic hook so that a bug shows in the console with its message.
@@ -47,18 +48,18 @@ struct Summary {
     n: usize,
     d: usize,
     digest: String,
-    /// "solving", or "needs_build" / "building" on the tensor path before the solve.
+    /// "solving", or "needs_build" on the tensor path before its Gram tensor is adopted.
     phase: &'static str,
     algorithm: String,
 }
 
 /// One experiment and its running solver (features path at once; tensor path after the
-/// Gram tensor is built in frame-sized chunks by `buildFor`).
+/// Gram tensor, built off the main thread by a `TensorBuilder` in a Web Worker, is adopted by
+/// `adoptTensor`).
 #[wasm_bindgen]
 pub struct Playground {
     valid: ValidExperiment,
     run: Option<Run>,
-    build: Option<GramTensorBuild>,
     tensor: Option<GramTensor>,
     build_ms: f64,
     race: Option<Race>,
@@ -82,15 +83,6 @@ struct Recovery {
     recovered: usize,
     above: usize,
     max_abs: f64,
-}
-
-#[derive(Serialize)]
-struct BuildState {
-    done: u64,
-    total: u64,
-    fraction: f64,
-    finished: bool,
-    build_ms: f64,
 }
 
 #[derive(Serialize)]
@@ -118,7 +110,7 @@ impl Playground {
         let spec = Experiment::from_json(spec_json).map_err(js_err)?;
         let valid = spec.validate().map_err(js_err)?;
         let digest = valid.data.digest();
-        let mut me = Self { valid, run: None, build: None, tensor: None, build_ms: 0.0, race: None, reference: None, race_ref_iter: 0, digest };
+        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, reference: None, race_ref_iter: 0, digest };
         me.restart().map_err(js_err)?;
         Ok(me)
     }
@@ -135,21 +127,22 @@ impl Playground {
     }
 
     /// Apply a new spec. The data are regenerated only if the data part changed, so moving
-    /// the p or γ slider restarts the solver on the same data. On error the old run is kept.
+    /// the p or γ slider restarts the solver on the same data, and the Gram tensor is kept
+    /// while its `tensorKey` is unchanged. On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = Experiment::from_json(spec_json).map_err(js_err)?;
-        let old_model = self.valid.spec.model.clone();
+        let old_key = self.valid.tensor_key();
         if spec.data == self.valid.spec.data {
             self.valid.retune(spec).map_err(js_err)?;
         } else {
             self.valid = spec.validate().map_err(js_err)?;
             self.digest = self.valid.data.digest();
+        }
+        // The tensor depends on the data, the kernel and q only: keep it across γ, loss or
+        // algorithm changes.
+        if self.valid.tensor_key() != old_key {
             self.tensor = None;
         }
-        if self.valid.spec.model != old_model {
-            self.tensor = None;
-        }
-        self.build = None;
         self.restart().map_err(js_err)
     }
 
@@ -183,58 +176,38 @@ impl Playground {
         }
     }
 
-    /// Start the Gram-tensor build (tensor path); refused over the memory budget.
-    #[wasm_bindgen(js_name = startBuild)]
-    pub fn start_build(&mut self) -> Result<(), JsError> {
-        self.tensor = None;
-        self.run = None;
-        self.build_ms = 0.0;
-        self.build = Some(self.valid.tensor_build().map_err(js_err)?);
+    /// What this experiment's Gram tensor depends on (data digest, kernel, q); null on the
+    /// features path. Equal to `TensorBuilder.key` for the same spec.
+    #[wasm_bindgen(js_name = tensorKey)]
+    pub fn tensor_key(&self) -> Option<String> {
+        self.valid.tensor_key()
+    }
+
+    /// Whether the Gram tensor is in place (tensor path) — then the solve runs.
+    #[wasm_bindgen(js_name = hasTensor)]
+    pub fn has_tensor(&self) -> bool {
+        self.tensor.is_some()
+    }
+
+    /// Adopt the Gram tensor built by a `TensorBuilder` (in a Web Worker) for the spec with
+    /// tensor key `key`, and restart the solve on it. Refused, keeping the state, unless the key
+    /// is this experiment's and the values fit (count C(n+q−1, q), all finite).
+    #[wasm_bindgen(js_name = adoptTensor)]
+    pub fn adopt_tensor(&mut self, values: Vec<f64>, build_ms: f64, key: &str) -> Result<(), JsError> {
+        let t = self.valid.tensor_from_values(key, values).map_err(js_err)?;
+        let old = self.tensor.replace(t);
+        if let Err(e) = self.restart() {
+            self.tensor = old;
+            return Err(js_err(e));
+        }
+        self.build_ms = if build_ms.is_finite() && build_ms >= 0.0 { build_ms } else { f64::NAN };
         Ok(())
     }
 
-    /// Drop a build in progress (the Cancel button).
-    #[wasm_bindgen(js_name = cancelBuild)]
-    pub fn cancel_build(&mut self) {
-        self.build = None;
-    }
-
-    /// Advance the build for about `budget_ms`; when it completes, the solve starts.
-    #[wasm_bindgen(js_name = buildFor)]
-    pub fn build_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let t0 = web_time::Instant::now();
-        let Some(b) = self.build.as_mut() else {
-            let finished = self.tensor.is_some();
-            return to_js(&BuildState { done: 0, total: 0, fraction: if finished { 1.0 } else { 0.0 }, finished, build_ms: self.build_ms });
-        };
-        let mut chunk = 4096usize;
-        let mut prog = b.progress();
-        while !b.is_done() {
-            let t = web_time::Instant::now();
-            prog = match b.advance(chunk) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.build = None;
-                    return Err(js_err(e));
-                }
-            };
-            let dt = t.elapsed().as_secs_f64() * 1e3;
-            if dt < budget_ms / 8.0 {
-                chunk = chunk.saturating_mul(2);
-            }
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
-        self.build_ms += t0.elapsed().as_secs_f64() * 1e3;
-        let done = b.is_done();
-        if done {
-            let b = self.build.take().ok_or_else(|| js_err("build vanished"))?;
-            let t = b.finish().map_err(js_err)?;
-            self.tensor = Some(t);
-            self.restart().map_err(js_err)?;
-        }
-        to_js(&BuildState { done: prog.done, total: prog.total, fraction: prog.fraction(), finished: done, build_ms: self.build_ms })
+    /// Milliseconds the adopted Gram tensor took to build (NaN if not reported).
+    #[wasm_bindgen(getter, js_name = buildMs)]
+    pub fn build_ms(&self) -> f64 {
+        self.build_ms
     }
 
     /// Advance exactly one iteration (even after convergence); returns the summary.
@@ -271,7 +244,7 @@ impl Playground {
             Some(run) => (run.last(), run.status, "solving"),
             None => {
                 let z = StepRecord { iter: 0, primal: f64::NAN, dual: f64::NAN, gap: f64::NAN, rel_gap: f64::NAN, step: 0.0, backtracks: 0, time_ms: 0.0, elapsed_ms: 0.0 };
-                (z, Status::Running, if self.build.is_some() { "building" } else { "needs_build" })
+                (z, Status::Running, "needs_build")
             }
         };
         to_js(&Summary {
@@ -467,6 +440,16 @@ impl Playground {
             Some(r) => r.curves().into_iter().map(|(n, pts)| (n, pts.into_iter().map(|p| (p.iter as f64, p.elapsed_ms, p.rel_err)).collect())).collect(),
             None => vec![],
         };
-        crate::plot::draw_race(&root, &curves, dpr).map_err(js_err)
+        let waiting = if self.reference.is_some() {
+            Some("Computing F* with the dual Newton method to machine precision…")
+        } else if self.valid.checked.path != PathSpec::Features {
+            Some("The race runs on the features path: choose path = features, then press Race.")
+        } else {
+            None
+        };
+        match waiting {
+            Some(text) if self.race.is_none() => crate::plot::draw_message(&root, text, dpr).map_err(js_err),
+            _ => crate::plot::draw_race(&root, &curves, dpr).map_err(js_err),
+        }
     }
 }

@@ -66,7 +66,7 @@ try {
   const wasm = readFileSync(path.join(WWW, 'pkg/kernel_playground_bg.wasm'));
   console.log(`wasm: ${wasm.length} bytes raw, ${gzipSync(wasm, { level: 9 }).length} bytes gzipped`);
   console.log(`page load to first plot: ${firsts.map((v) => v.toFixed(0)).join(', ')} ms (3 cold loads); wasm init ${web.init_ms.toFixed(0)} ms`);
-  console.log('\n| n | d | p | algorithm / path | iterations native / wasm | solve native (ms) | solve wasm (ms) | setup native (ms) | data/features build wasm (ms) | tensor build wasm (ms, values/s) | same data |');
+  console.log('\n| n | d | p | algorithm / path | iterations native / wasm | solve native (ms) | solve wasm (ms) | setup native (ms) | data/features build wasm (ms) | tensor build wasm worker (ms, values/s) | same data |');
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   web.results.forEach((r, i) => {
     const file = path.join(dir, `s${i}.json`);
