@@ -161,9 +161,8 @@ pub const RACE_EMPTY: &str = "Press Race to run every algorithm on this data.";
 /// A plot's empty state: one grey centred line of text on white (wrapped at the width).
 pub fn draw_message<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, scale: f64) -> PResult<DB> {
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
     let (w, h) = root.dim_in_pixel();
-    let size = 15.0 * s;
+    let size = 15.0 * Look::new(scale).s;
     // Wrap by an estimate of the text width (about 0.55 em per character in sans-serif).
     let per_line = ((w as f64 * 0.9) / (0.55 * size)).floor().max(8.0) as usize;
     let mut lines: Vec<String> = vec![];
@@ -194,61 +193,50 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
         return draw_message(root, RACE_EMPTY, scale);
     }
     root.fill(&WHITE)?;
-    let s = scale.max(0.5);
+    let look = Look::new(scale);
     let floor = -16.0;
     let lgc = |v: f64| if v.is_finite() && v > 0.0 { v.log10().max(floor) } else { floor };
     let imax = curves.iter().flat_map(|c| c.1.iter().map(|p| p.0)).fold(1.0f64, f64::max);
     let tmax = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(1e-3f64, f64::max);
     let hi = curves.iter().flat_map(|c| c.1.iter().map(|p| lgc(p.2))).fold(-1.0f64, f64::max).ceil().max(floor + 1.0);
     let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((40.0 * s) as i32)
-        .top_x_label_area_size((28.0 * s) as i32)
-        .y_label_area_size((48.0 * s) as i32)
+        .margin(look.px(8.0))
+        .x_label_area_size(look.px(40.0))
+        .top_x_label_area_size(look.px(28.0))
+        .y_label_area_size(look.px(48.0))
         .build_cartesian_2d(0f64..imax, floor..hi)?
         .set_secondary_coord(0f64..tmax, floor..hi);
-    let font = ("sans-serif", 12.0 * s).into_font();
-    chart
-        .configure_mesh()
+    look.mesh(&mut chart)
         .x_desc("iteration (solid)")
         .y_desc("(F − F*)/F*")
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
         .y_label_formatter(&pow10_label)
         .y_labels(9)
         .x_labels(8)
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(235, 235, 235))
         .draw()?;
     chart
         .configure_secondary_axes()
         .x_desc("time, ms (dashed)")
         .x_label_formatter(&|v: &f64| format!("{v:.3}"))
         .x_labels(6)
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
+        .label_style(look.font())
+        .axis_desc_style(look.font())
         .draw()?;
-    let w = (2.0 * s).round().max(1.0) as u32;
+    let w = look.stroke(2.0);
     for (k, (name, pts)) in curves.iter().enumerate() {
         let color = RACE_COLORS[k % RACE_COLORS.len()];
         chart
             .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, lgc(p.2))), color.stroke_width(w)))?
             .label(name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + (16.0 * s) as i32, y)], color.stroke_width(w)));
+            .legend(look.swatch(color, w));
         chart.draw_secondary_series(DashedLineSeries::new(
             pts.iter().map(|p| (p.1, lgc(p.2))).collect::<Vec<_>>(),
-            (5.0 * s) as u32,
-            (4.0 * s) as u32,
+            look.px(5.0) as u32,
+            look.px(4.0) as u32,
             color.stroke_width(w),
         ))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(font)
-        .draw()?;
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
 }
 
