@@ -4,39 +4,13 @@
 #![cfg(target_arch = "wasm32")]
 
 use kernel_playground::web::dinuzzo::{dinuzzo_default_spec, DinuzzoPlayground};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+mod browser;
+use browser::{canvas, err_text, num, pixels, text};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
-    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
-    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
-    c.set_width(w);
-    c.set_height(h);
-    doc.body().expect("body").append_child(&c).expect("append");
-    c
-}
-
-/// All RGBA bytes of a canvas.
-fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
-    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data").data().0
-}
-
-fn field(v: &JsValue, name: &str) -> f64 {
-    js_sys::Reflect::get(v, &name.into()).ok().and_then(|x| x.as_f64()).unwrap_or(f64::NAN)
-}
-
-fn text(v: &JsValue, name: &str) -> String {
-    js_sys::Reflect::get(v, &name.into()).ok().and_then(|x| x.as_string()).unwrap_or_default()
-}
-
-fn err_text(e: wasm_bindgen::JsError) -> String {
-    let v: JsValue = e.into();
-    js_sys::Reflect::get(&v, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_default()
-}
 
 fn spec(data: &str, loss: &str, lambda: &str, method: &str, race: bool) -> String {
     format!(
@@ -51,18 +25,18 @@ const CD: &str = r#"{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"ma
 fn default_run_converges_and_draws() {
     let mut pg = DinuzzoPlayground::new(&dinuzzo_default_spec()).map_err(|_| ()).expect("default spec is valid");
     let s0 = pg.summary().map_err(|_| ()).expect("summary");
-    assert_eq!(field(&s0, "sweep"), 0.0);
-    let g0 = field(&s0, "gap");
+    assert_eq!(num(&s0, "sweep"), 0.0);
+    let g0 = num(&s0, "gap");
     assert!(g0 > 0.0);
     let s1 = pg.step().map_err(|_| ()).expect("step");
-    assert_eq!(field(&s1, "sweep"), 1.0);
+    assert_eq!(num(&s1, "sweep"), 1.0);
     let s = pg.run_for(20_000.0).map_err(|_| ()).expect("run");
-    assert_eq!(text(&s, "status"), "converged");
-    assert!(field(&s, "max_h") < 1e-8);
-    assert!(field(&s, "gap") >= -1e-9 && field(&s, "gap") < 1e-6 * g0, "gap {} from {g0}", field(&s, "gap"));
+    assert_eq!(text(&s, "status").unwrap_or_default(), "converged");
+    assert!(num(&s, "max_h") < 1e-8);
+    assert!(num(&s, "gap") >= -1e-9 && num(&s, "gap") < 1e-6 * g0, "gap {} from {g0}", num(&s, "gap"));
     // Hinge: some coefficients are exactly zero, the support is a strict subset.
-    let sv = field(&s, "support");
-    assert!(sv > 0.0 && sv < field(&s, "n"), "support {sv}");
+    let sv = num(&s, "support");
+    assert!(sv > 0.0 && sv < num(&s, "n"), "support {sv}");
     let c = pg.coefficients();
     assert_eq!(c.iter().filter(|v| **v != 0.0).count() as f64, sv);
 
@@ -131,7 +105,7 @@ fn bad_input_is_an_error_and_the_run_survives() {
     let mut pg = DinuzzoPlayground::new(&dinuzzo_default_spec()).map_err(|_| ()).expect("valid");
     assert!(pg.update(&spec(MOONS, r#"{"kind":"hinge"}"#, "-1", CD, false)).is_err());
     let s = pg.step().map_err(|_| ()).expect("still steps after a rejected update");
-    assert_eq!(field(&s, "sweep"), 1.0);
+    assert_eq!(num(&s, "sweep"), 1.0);
 }
 
 #[wasm_bindgen_test]
@@ -140,11 +114,11 @@ fn k_ii_zero_rows_are_dropped_and_reported() {
     let s = r#"{"data":{"kind":"points","points":[[0,0,1],[1,0.5,1],[-1,-0.2,-1],[-0.5,-1,-1]],"view":[-2,2,-2,2]},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":1000}}"#;
     let mut pg = DinuzzoPlayground::new(s).map_err(|_| ()).expect("valid");
     let r = pg.run_for(5000.0).map_err(|_| ()).expect("run");
-    assert_eq!(field(&r, "dropped"), 1.0);
+    assert_eq!(num(&r, "dropped"), 1.0);
     let w = js_sys::Reflect::get(&r, &"warnings".into()).expect("warnings");
     let w: js_sys::Array = w.dyn_into().expect("array");
     assert!(w.iter().any(|m| m.as_string().unwrap_or_default().contains("k_ii = 0")));
-    assert_eq!(text(&r, "status"), "converged");
+    assert_eq!(text(&r, "status").unwrap_or_default(), "converged");
     assert_eq!(pg.coefficients()[0], 0.0);
 }
 
@@ -153,9 +127,9 @@ fn alpha_above_two_over_norm_diverges_with_a_message() {
     let fp = r#"{"kind":"fixed_point","step":{"kind":"fixed","value":5.0},"tol":1e-8,"max_sweeps":20000}"#;
     let mut pg = DinuzzoPlayground::new(&spec(MOONS, r#"{"kind":"square"}"#, "1", fp, false)).map_err(|_| ()).expect("valid");
     let s = pg.run_for(20_000.0).map_err(|_| ()).expect("run");
-    assert_eq!(text(&s, "status"), "diverged");
-    assert!(field(&s, "alpha") > field(&s, "alpha_limit"));
-    let msg = text(&s, "message");
+    assert_eq!(text(&s, "status").unwrap_or_default(), "diverged");
+    assert!(num(&s, "alpha") > num(&s, "alpha_limit"));
+    let msg = text(&s, "message").unwrap_or_default();
     assert!(msg.contains("diverged") && msg.contains("2/‖K‖₂"), "{msg}");
 }
 
@@ -166,8 +140,8 @@ fn race_runs_four_solvers_to_the_same_optimum() {
     let race: js_sys::Array = js_sys::Reflect::get(&s, &"race".into()).expect("race").dyn_into().expect("array");
     assert_eq!(race.length(), 4);
     for r in race.iter() {
-        assert_eq!(text(&r, "status"), "converged", "{}", text(&r, "name"));
-        assert!(field(&r, "gap") < 1e-6);
+        assert_eq!(text(&r, "status").unwrap_or_default(), "converged", "{}", text(&r, "name").unwrap_or_default());
+        assert!(num(&r, "gap") < 1e-6);
     }
     let cv = canvas(400, 260);
     let b = pixels(&cv);
@@ -180,7 +154,7 @@ fn clicked_points_and_regression_draw() {
     // Empty point list: no solver, but the map shows where to click.
     let empty = spec(r#"{"kind":"points","points":[],"view":[-2,2,-2,2]}"#, r#"{"kind":"hinge"}"#, "1", CD, false);
     let mut pg = DinuzzoPlayground::new(&empty).map_err(|_| ()).expect("empty is fine");
-    assert_eq!(text(&pg.summary().map_err(|_| ()).expect("s"), "status"), "empty");
+    assert_eq!(text(&pg.summary().map_err(|_| ()).expect("s"), "status").as_deref(), Some("empty"));
     let c = canvas(300, 300);
     let b = pixels(&c);
     pg.draw_map(c.clone(), 1.0).map_err(|_| ()).expect("map");
@@ -190,7 +164,7 @@ fn clicked_points_and_regression_draw() {
     let two = spec(r#"{"kind":"points","points":[[-1,0,1],[1,0,-1]],"view":[-2,2,-2,2]}"#, r#"{"kind":"hinge"}"#, "1", CD, false);
     pg.update(&two).map_err(|_| ()).expect("two points");
     let s = pg.run_for(5000.0).map_err(|_| ()).expect("run");
-    assert_eq!(text(&s, "status"), "converged");
+    assert_eq!(text(&s, "status").unwrap_or_default(), "converged");
     let c2 = pg.coefficients();
     assert!(c2[0] > 0.0 && c2[1] < 0.0);
     assert_eq!(pg.points(), vec![-1.0, 0.0, 1.0, 1.0, 0.0, -1.0]);
@@ -198,7 +172,7 @@ fn clicked_points_and_regression_draw() {
     let reg = spec(r#"{"kind":"regression","n":50,"noise":0.1,"outliers":0.1,"seed":2}"#, r#"{"kind":"eps_insensitive","eps":0.2}"#, "0.2", CD, false);
     pg.update(&reg).map_err(|_| ()).expect("regression");
     let s = pg.run_for(10_000.0).map_err(|_| ()).expect("run");
-    assert!(field(&s, "sweep") > 0.0);
+    assert!(num(&s, "sweep") > 0.0);
     let c3 = canvas(300, 200);
     let b3 = pixels(&c3);
     pg.draw_map(c3.clone(), 1.0).map_err(|_| ()).expect("curve");

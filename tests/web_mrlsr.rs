@@ -4,33 +4,13 @@
 #![cfg(target_arch = "wasm32")]
 
 use kernel_playground::web::mrlsr::{check_mrlsr_spec, draw_cv_heatmap, draw_equivalence_report, mrlsr_eigen, mrlsr_equivalence, MrlsrPage, MrlsrSelection};
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+mod browser;
+use browser::{canvas, err_text, get, num, pixels};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
-    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
-    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
-    c.set_width(w);
-    c.set_height(h);
-    doc.body().expect("body").append_child(&c).expect("append");
-    c
-}
-
-fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
-    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data").data().0
-}
-
-fn field(v: &JsValue, name: &str) -> JsValue {
-    js_sys::Reflect::get(v, &name.into()).unwrap_or(JsValue::UNDEFINED)
-}
-
-fn num(v: &JsValue, name: &str) -> f64 {
-    field(v, name).as_f64().unwrap_or(f64::NAN)
-}
 
 fn sine_spec(m: f64, lambda: f64) -> String {
     format!(r#"{{"data":{{"kind":"sine","n":60,"sigma":0.2,"seed":3}},"kernel":{{"kind":"gaussian","bandwidth":"heuristic"}},"m":{m},"lambda":{lambda}}}"#)
@@ -41,7 +21,7 @@ fn fits_refits_on_m_and_satisfies_the_root_equation() {
     let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid spec");
     let s0 = page.summary().map_err(|_| ()).expect("summary");
     assert_eq!(num(&s0, "n"), 60.0);
-    assert_eq!(field(&s0, "kind").as_string().as_deref(), Some("theorem1"));
+    assert_eq!(get(&s0, &["kind"]).as_string().as_deref(), Some("theorem1"));
     let c0 = num(&s0, "c0");
     let norm = num(&s0, "norm_h");
     // Theorem 1: C₀ = ‖f‖_H^(m−2) at the root (eq. 6 restated).
@@ -63,8 +43,8 @@ fn fits_refits_on_m_and_satisfies_the_root_equation() {
     assert!((num(&s2, "lambda2") - 1e-2).abs() < 1e-15);
     // m ≤ 1: outside the theorem, with the core's message.
     let s3 = page.refit(0.5, 1e-3).map_err(|_| ()).expect("refit");
-    assert_eq!(field(&s3, "kind").as_string().as_deref(), Some("outside"));
-    assert!(field(&s3, "message").as_string().unwrap_or_default().contains("outside Theorem 1"));
+    assert_eq!(get(&s3, &["kind"]).as_string().as_deref(), Some("outside"));
+    assert!(get(&s3, &["message"]).as_string().unwrap_or_default().contains("outside Theorem 1"));
 }
 
 #[wasm_bindgen_test]
@@ -99,7 +79,7 @@ fn draws_into_canvases_and_repaints_on_m() {
 fn equivalence_and_selection_through_the_exports() {
     let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid spec");
     let rep = page.equivalence(4, 5, 1).map_err(|_| ()).expect("equivalence");
-    let parts = js_sys::Array::from(&field(&rep, "parts"));
+    let parts = js_sys::Array::from(&get(&rep, &["parts"]));
     assert_eq!(parts.length(), 4);
     let d1 = num(&parts.get(0), "diff_rkhs");
     let d2 = num(&parts.get(1), "diff_rkhs");
@@ -117,9 +97,9 @@ fn equivalence_and_selection_through_the_exports() {
     loop {
         let st = sel.run_for(0.0).map_err(|_| ()).expect("step");
         calls += 1;
-        if field(&st, "complete").as_bool() == Some(true) {
-            let r = field(&st, "result");
-            assert!(num(&field(&r, "mrlsr_cv"), "best_rmse") > 0.0);
+        if get(&st, &["complete"]).as_bool() == Some(true) {
+            let r = get(&st, &["result"]);
+            assert!(num(&get(&r, &["mrlsr_cv"]), "best_rmse") > 0.0);
             break;
         }
         assert!(calls < 100);
@@ -132,30 +112,30 @@ fn equivalence_and_selection_through_the_exports() {
     assert_ne!(pixels(&h), blank);
 }
 
-fn err_text(spec: &str) -> String {
+fn refusal(spec: &str) -> String {
     match MrlsrPage::new(spec) {
         Ok(_) => String::new(),
-        Err(e) => JsValue::from(e).dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default(),
+        Err(e) => err_text(e),
     }
 }
 
 #[wasm_bindgen_test]
 fn bad_input_is_refused_with_a_message_and_the_page_keeps_its_fit() {
-    assert!(err_text(&sine_spec(1.5, 0.0)).contains('λ'));
-    assert!(err_text(&sine_spec(1.5, -1.0)).contains('λ'));
-    assert!(err_text(&sine_spec(0.0, 1e-3)).contains('m'));
-    assert!(err_text(&sine_spec(-2.0, 1e-3)).contains('m'));
+    assert!(refusal(&sine_spec(1.5, 0.0)).contains('λ'));
+    assert!(refusal(&sine_spec(1.5, -1.0)).contains('λ'));
+    assert!(refusal(&sine_spec(0.0, 1e-3)).contains('m'));
+    assert!(refusal(&sine_spec(-2.0, 1e-3)).contains('m'));
     let mu0 = r#"{"data":{"kind":"sine","n":30,"sigma":0.2,"seed":1},"kernel":{"kind":"gaussian","bandwidth":{"fixed":0}},"m":1.5,"lambda":1e-3}"#;
-    assert!(!err_text(mu0).is_empty());
+    assert!(!refusal(mu0).is_empty());
     let big = r#"{"data":{"kind":"friedman","n":5000,"sigma":1,"seed":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":1e-3}"#;
-    assert!(err_text(big).contains("budget"));
+    assert!(refusal(big).contains("budget"));
     let zero_y = r#"{"data":{"kind":"csv","text":"x,y\n1,0\n2,0\n3,0\n"},"kernel":{"kind":"linear"},"m":1.5,"lambda":1e-3}"#;
-    assert!(err_text(zero_y).contains("every target is 0"));
+    assert!(refusal(zero_y).contains("every target is 0"));
     // Duplicate inputs: a singular K proceeds with a warning.
     let dup = r#"{"data":{"kind":"csv","text":"x,y\n1,1\n1,2\n2,3\n3,1\n"},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3}"#;
     let p = MrlsrPage::new(dup).map_err(|_| ()).expect("singular K proceeds");
     let s = p.summary().map_err(|_| ()).expect("summary");
-    assert!(field(&s, "warning").as_string().is_some(), "singular K warns");
+    assert!(get(&s, &["warning"]).as_string().is_some(), "singular K warns");
     // A refit with a bad λ or m fails and keeps the previous fit.
     let mut page = MrlsrPage::new(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid");
     let c0 = num(&page.summary().map_err(|_| ()).expect("s"), "c0");
@@ -168,8 +148,8 @@ fn bad_input_is_refused_with_a_message_and_the_page_keeps_its_fit() {
 /// The worker's result object as the page receives it: (values, vectors, eigen_ms).
 fn eigen_payload(spec: &str) -> (Vec<f64>, Vec<f64>, f64) {
     let r = mrlsr_eigen(spec).map_err(|_| ()).expect("eigen");
-    let values = js_sys::Float64Array::from(field(&r, "values")).to_vec();
-    let vectors = js_sys::Float64Array::from(field(&r, "vectors")).to_vec();
+    let values = js_sys::Float64Array::from(get(&r, &["values"])).to_vec();
+    let vectors = js_sys::Float64Array::from(get(&r, &["vectors"])).to_vec();
     assert_eq!(num(&r, "n") as usize, values.len());
     assert_eq!(vectors.len(), values.len() * values.len());
     (values, vectors, num(&r, "eigen_ms"))
@@ -193,7 +173,7 @@ fn eigen_payload_path_gives_the_same_refit_as_the_direct_path() {
                 let (x, y) = (num(&a, key), num(&b, key));
                 assert!(x == y || (x.is_nan() && y.is_nan()), "m = {m}, λ = {lambda}: {key} {x} vs {y}");
             }
-            assert_eq!(field(&a, "digest").as_string(), field(&b, "digest").as_string());
+            assert_eq!(get(&a, &["digest"]).as_string(), get(&b, &["digest"]).as_string());
         }
         // Both draw the same picture.
         let (c1, c2) = (canvas(320, 200), canvas(320, 200));
@@ -203,24 +183,20 @@ fn eigen_payload_path_gives_the_same_refit_as_the_direct_path() {
     }
 }
 
-fn js_message(e: wasm_bindgen::JsError) -> String {
-    JsValue::from(e).dyn_into::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default()
-}
-
 #[wasm_bindgen_test]
 fn a_corrupted_or_foreign_payload_is_refused_without_a_panic() {
     let spec = sine_spec(1.5, 1e-3);
     let (values, vectors, ms) = eigen_payload(&spec);
     let mut v2 = vectors.clone();
     v2[5] += 1e-3;
-    let e = MrlsrPage::from_eigen(&spec, values.clone(), v2, ms).err().map(js_message).unwrap_or_default();
+    let e = MrlsrPage::from_eigen(&spec, values.clone(), v2, ms).err().map(err_text).unwrap_or_default();
     assert!(e.contains("not orthonormal"), "{e}");
-    let e = MrlsrPage::from_eigen(&spec, values[1..].to_vec(), vectors.clone(), ms).err().map(js_message).unwrap_or_default();
+    let e = MrlsrPage::from_eigen(&spec, values[1..].to_vec(), vectors.clone(), ms).err().map(err_text).unwrap_or_default();
     assert!(e.contains("eigendecomposition"), "{e}");
     // The payload of another seed's data of the same size.
     let other = sine_spec(1.5, 1e-3).replace("\"seed\":3", "\"seed\":4");
     let (ov, oq, _) = eigen_payload(&other);
-    let e = MrlsrPage::from_eigen(&spec, ov, oq, ms).err().map(js_message).unwrap_or_default();
+    let e = MrlsrPage::from_eigen(&spec, ov, oq, ms).err().map(err_text).unwrap_or_default();
     assert!(e.contains("other data"), "{e}");
     // The module still works afterwards (no panic killed it).
     MrlsrPage::from_eigen(&spec, values, vectors, ms).map_err(|_| ()).expect("the good payload");
@@ -231,7 +207,7 @@ fn spec_check_and_drawing_posted_results() {
     let ok = check_mrlsr_spec(&sine_spec(1.5, 1e-3)).map_err(|_| ()).expect("valid");
     assert_eq!(num(&ok, "n"), 60.0);
     let big = r#"{"data":{"kind":"sine","n":5000,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3}"#;
-    assert!(check_mrlsr_spec(big).err().map(js_message).unwrap_or_default().contains("budget"));
+    assert!(check_mrlsr_spec(big).err().map(err_text).unwrap_or_default().contains("budget"));
     let mu0 = r#"{"data":{"kind":"sine","n":50,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":{"fixed":0}},"m":1.5,"lambda":1e-3}"#;
     assert!(check_mrlsr_spec(mu0).is_err());
     // The equivalence report as a worker posts it draws through the free function.
@@ -243,17 +219,17 @@ fn spec_check_and_drawing_posted_results() {
     assert_ne!(pixels(&c), c0);
     // A malformed report or grid is refused, not drawn, and nothing panics.
     let bad = js_sys::JSON::parse(r#"{"lambda":1,"lambda2":1,"lambdas":[1e-3,1e-2],"curves":[[1]],"parts":[]}"#).expect("json");
-    assert!(draw_equivalence_report(b.clone(), c.clone(), bad, 1.0).err().map(js_message).unwrap_or_default().contains("curve 1"));
+    assert!(draw_equivalence_report(b.clone(), c.clone(), bad, 1.0).err().map(err_text).unwrap_or_default().contains("curve 1"));
     let h = canvas(300, 200);
     let bad_grid = js_sys::JSON::parse(r#"{"ms":[1,2],"lambdas":[1e-3],"rmse":[[0.1]],"best_m":1,"best_lambda":1e-3,"best_rmse":0.1,"failures":0}"#).expect("json");
-    assert!(draw_cv_heatmap(h.clone(), bad_grid, 1.0).err().map(js_message).unwrap_or_default().contains("2 × 1"));
+    assert!(draw_cv_heatmap(h.clone(), bad_grid, 1.0).err().map(err_text).unwrap_or_default().contains("2 × 1"));
     assert!(draw_cv_heatmap(h.clone(), JsValue::from_str("nonsense"), 1.0).is_err());
     let sel_spec = r#"{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
         "config":{"ms":[0.5,1.5,2.0],"lambdas":[1e-3,1e-1],"lambda2s":[1e-3,1e-1],"folds":3,"train_fraction":0.7,"seed":1}}"#;
     let mut sel = MrlsrSelection::new(sel_spec).map_err(|_| ()).expect("selection");
     assert!(sel.partial_grid().map_err(|_| ()).expect("grid").is_null(), "no grid before the first fold");
     let blank = pixels(&h);
-    while field(&sel.run_for(0.0).map_err(|_| ()).expect("step"), "complete").as_bool() != Some(true) {}
+    while get(&sel.run_for(0.0).map_err(|_| ()).expect("step"), &["complete"]).as_bool() != Some(true) {}
     let g = sel.partial_grid().map_err(|_| ()).expect("grid");
     draw_cv_heatmap(h.clone(), g, 1.0).map_err(|_| ()).expect("heatmap");
     assert_ne!(pixels(&h), blank);

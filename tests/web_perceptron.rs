@@ -3,33 +3,12 @@
 #![cfg(target_arch = "wasm32")]
 
 use kernel_playground::web::perceptron::{draw_hand_points, perceptron_default_spec, PerceptronPlayground};
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+mod browser;
+use browser::{canvas, get, pixels};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
-    let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
-    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
-    c.set_width(w);
-    c.set_height(h);
-    doc.body().expect("body").append_child(&c).expect("append");
-    c
-}
-
-fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
-    ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data").data().0
-}
-
-fn get(v: &wasm_bindgen::JsValue, path: &[&str]) -> wasm_bindgen::JsValue {
-    let mut cur = v.clone();
-    for p in path {
-        cur = js_sys::Reflect::get(&cur, &(*p).into()).unwrap_or(wasm_bindgen::JsValue::UNDEFINED);
-    }
-    cur
-}
 
 fn spec(data: &str, algorithm: &str) -> String {
     format!(r#"{{"data":{data},"kernel":{{"kind":"linear"}},"algorithm":{algorithm},"max_iter":100000}}"#)
