@@ -1,22 +1,13 @@
 // Paper C's page (dinuzzo.html), used as a person uses it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
+import { useBrowser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
 
-let server;
-let b;
-before(async () => {
-  server = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  await server?.stop();
-});
+const env = useBrowser();
 
-const open = (hash = '') => openPage(b, `${server.url}dinuzzo.html${hash}`);
+const open = (hash = '') => openPage(env.b, `${env.url}dinuzzo.html${hash}`);
 const runId = (page) => page.evaluate(() => Number(document.body.dataset.runId));
 const status = (page) => page.evaluate(() => document.body.dataset.status);
 const waitStatus = (page, s, timeout = 60000) =>
@@ -226,11 +217,11 @@ test('bad values show a message in #error and the page recovers', async () => {
 // browser's sweeps-to-δ table for benches/dinuzzo.rs's workloads (www/bench-dinuzzo.html);
 // DINUZZO_BENCH=losses the table per loss at n = 200.
 test('browser timings of paper C (DINUZZO_BENCH=1)', { skip: !process.env.DINUZZO_BENCH, timeout: 3600000 }, async () => {
-  const ctx = await b.newContext();
+  const ctx = await env.b.newContext();
   const page = await ctx.newPage();
   const sizes = process.env.DINUZZO_BENCH_N || '500,2000';
   const mode = process.env.DINUZZO_BENCH === 'losses' ? 'losses' : `n=${sizes}`;
-  await page.goto(`${server.url}bench-dinuzzo.html#${mode}`);
+  await page.goto(`${env.url}bench-dinuzzo.html#${mode}`);
   await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 3600000 });
   const web = JSON.parse(await page.locator('#out').innerText());
   console.log(`wasm init ${web.init_ms.toFixed(0)} ms`);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -67,3 +68,22 @@ export const relGap = async (page) => Number(await text(page, '#r-relgap'));
 
 /** A fingerprint of a canvas's pixels. */
 export const canvasPixels = (page, id) => page.evaluate((id) => document.getElementById(id).toDataURL(), id);
+
+/**
+ * Serve www/ and launch Chromium once for the calling test file (node:test before/after hooks).
+ * Returns `env`, whose `b` (the browser) and `url` (the server's base URL) are set once the
+ * `before` hook has run, i.e. inside tests.
+ */
+export function useBrowser() {
+  const env = { b: null, url: '', server: null };
+  before(async () => {
+    env.server = await serve();
+    env.url = env.server.url;
+    env.b = await browser();
+  });
+  after(async () => {
+    await env.b?.close();
+    await env.server?.stop();
+  });
+  return env;
+}

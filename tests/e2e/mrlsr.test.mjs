@@ -1,23 +1,14 @@
 // Paper B's page (mrlsr.html), used as a person uses it: drag the m slider, read the readouts,
 // go below m = 1, run the equivalence experiment and the model selection, type bad values.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
+import { useBrowser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
 
-let server;
-let b;
-before(async () => {
-  server = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  await server?.stop();
-});
+const env = useBrowser();
 
-const open = (opts) => openPage(b, `${server.url}mrlsr.html`, opts);
+const open = (opts) => openPage(env.b, `${env.url}mrlsr.html`, opts);
 const counter = (page, key) => page.evaluate((k) => Number(document.body.dataset[k] || 0), key);
 const num = async (page, sel) => Number((await text(page, sel)).replace(/[^0-9eE.+-].*$/, ''));
 
@@ -292,7 +283,7 @@ test('the URL hash holds every setting: set the controls, reload with the URL, s
   assert.equal(h.lambda, 0.03);
   assert.equal(h.sel.folds, 4);
   await ctx.close();
-  const again = await openPage(b, url);
+  const again = await openPage(env.b, url);
   assert.deepEqual(await readouts(again.page), before);
   assert.equal(await again.page.inputValue('#seed'), '7');
   assert.equal(await again.page.inputValue('#kernel'), 'polynomial');
@@ -313,7 +304,7 @@ test('a malformed or out-of-range link shows a message and falls back to the def
     [encodeURIComponent(JSON.stringify([1, 2])), /not valid/],
   ];
   for (const [hash, re] of cases) {
-    const { page, errors, ctx } = await openPage(b, `${server.url}mrlsr.html#spec=${hash}`);
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#spec=${hash}`);
     const err = page.locator('#error');
     await err.waitFor({ state: 'visible' });
     assert.match(await err.innerText(), re, hash);

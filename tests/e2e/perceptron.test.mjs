@@ -1,22 +1,13 @@
 // Paper D's page (perceptron.html), used as a person uses it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
+import { useBrowser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
 
-let server;
-let b;
-before(async () => {
-  server = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  await server?.stop();
-});
+const env = useBrowser();
 
-const open = (dpr = 1) => openPage(b, `${server.url}perceptron.html`, { dpr });
+const open = (dpr = 1) => openPage(env.b, `${env.url}perceptron.html`, { dpr });
 const status = (page) => page.evaluate(() => document.body.dataset.status);
 const waitStatus = (page, s, timeout = 60000) =>
   page.waitForFunction((s) => document.body.dataset.status === s, s, { timeout });
