@@ -42,7 +42,8 @@ pub struct JobProgress {
     pub status: Status,
     /// Fraction of the Gram tensor built (1 once built or reused; 0 on the features path).
     pub build_fraction: f64,
-    /// Milliseconds spent generating the data (0 if reused from the previous job).
+    /// Milliseconds spent preparing the data: generating them (unless reused from the previous
+    /// job), the explicit feature matrix (features path) and the solver's set-up.
     pub data_ms: f64,
     /// Milliseconds spent building the Gram tensor (0 if reused or on the features path).
     pub build_ms: f64,
@@ -159,7 +160,6 @@ impl Job {
             }
             _ => self.spec.validate()?,
         };
-        self.data_ms = if self.data_reused { 0.0 } else { ms_since(t) };
         match valid.tensor_key() {
             None => {
                 self.run = Some(valid.start()?);
@@ -180,6 +180,7 @@ impl Job {
         }
         self.cache = JobCache::default();
         self.valid = Some(valid);
+        self.data_ms = ms_since(t);
         Ok(())
     }
 

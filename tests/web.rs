@@ -230,7 +230,7 @@ fn the_preset_worker_api_ends_where_a_playground_run_ends() {
     assert_eq!(flag(&st, "tensor_reused"), Some(false));
     assert_eq!(field(&st, "build_fraction"), 1.0);
     let values = rw.tensor_values();
-    assert_eq!(values.len(), 3060); // C(14 + 3, 4)
+    assert_eq!(values.len(), 2380); // C(14 + 3, 4)
     let mut t = Playground::new(&tensor).map_err(|_| ()).expect("spec");
     t.adopt_tensor(values, 1.0, &rw.tensor_key()).map_err(|_| ()).expect("the worker's tensor fits the page's spec");
     let sp = t.run_for(60_000.0).map_err(|_| ()).expect("run");

@@ -579,7 +579,7 @@ function jobFraction(m, tol) {
 /** The finished row's cells after the row label: iterations, [build], solve, rel. gap, F(w). */
 function resultCells(m, withBuild) {
   const it = `${m.iter}${m.status === 'converged' ? '' : ` (${m.status.replace('_', ' ')})`}`;
-  const build = m.tensor_path ? (m.tensor_reused ? 'reused' : secs(m.build_ms)) : `${secs(m.data_ms)} (data)`;
+  const build = m.tensor_path ? (m.tensor_reused ? 'reused' : secs(m.build_ms)) : `${secs(m.data_ms)} (data + features)`;
   return [it, ...(withBuild ? [build] : []), secs(m.solve_ms), fmt(m.rel_gap, 2), fmt(m.primal, 10)];
 }
 
