@@ -303,6 +303,30 @@ test('Table 2 solves in the worker: no main-thread task over 200 ms, progress sh
   await ctx.close();
 });
 
+test('Figure 1 runs in the worker, then becomes the page\'s experiment with the worker\'s tensor', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await spyWorkers(page);
+  await page.click('#preset-figure1');
+  await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 300000 });
+  const workers = await page.evaluate(() => window.__workers);
+  assert.deepEqual(workers.map((w) => w.url.replace(/^.*\//, '')), ['run-worker.js'], 'no tensor-worker: the preset worker built the tensor');
+  const [row] = await presetRows(page);
+  assert.match(row.cells[2], /^\d+$/);
+  // The page adopted the worker's tensor (no build needed) and solves the same spec again.
+  assert.equal(await page.evaluate(() => document.body.dataset.build), 'done');
+  assert.match(await text(page, '#build-readout'), /^built in the preset worker: 2331890 values/); // C(88, 4)
+  assert.equal(await page.locator('#d').inputValue(), '1500');
+  assert.equal(await page.locator('#path').inputValue(), 'tensor');
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  assert.equal(spec.data.d, 1500);
+  await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 120000 });
+  assert.equal(String(await iteration(page)), row.cells[2], 'the page\'s solve and the worker\'s end at the same iteration');
+  assert.ok(Math.abs(Number(await text(page, '#r-primal')) - Number(row.cells[6])) <= 1e-9 * Math.abs(Number(row.cells[6])));
+  assert.match(await text(page, '#recovery'), /top-6 of \|w\| recovers \d of the 6 true features/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('Cancel, a new spec or a new preset stop a running preset; the page keeps working', async () => {
   const { page, errors, ctx } = await openPage(b, server.url);
   await spyWorkers(page);
