@@ -2,6 +2,7 @@
 //! real canvas. Run with `wasm-pack test --headless --chrome` (or `make test-wasm`).
 #![cfg(target_arch = "wasm32")]
 
+use kernel_playground::web::run_worker::RunWorker;
 use kernel_playground::web::tensor_worker::TensorBuilder;
 use kernel_playground::web::{default_spec, Playground};
 use wasm_bindgen::JsCast;
@@ -184,4 +185,67 @@ fn the_race_reaches_the_reference_optimum_and_draws() {
     let c = canvas(400, 300);
     pg.draw_race(c.clone(), 1.0).map_err(|_| ()).expect("draw");
     assert!(pixel_sum(&c) > 0);
+}
+
+/// Drive a `RunWorker` as www/run-worker.js does (small slices) until the job is done.
+fn run_job(rw: &mut RunWorker, spec: &str) -> wasm_bindgen::JsValue {
+    rw.start(spec).map_err(|_| ()).expect("job accepted");
+    let mut phases: Vec<String> = vec![];
+    for _ in 0..1_000_000 {
+        let st = rw.advance(0.5).map_err(|_| ()).expect("advance");
+        let ph = text(&st, "phase").unwrap_or_default();
+        if phases.last() != Some(&ph) {
+            phases.push(ph.clone());
+        }
+        if ph == "done" {
+            return st;
+        }
+    }
+    panic!("the job did not finish: phases {phases:?}");
+}
+
+#[wasm_bindgen_test]
+fn the_preset_worker_api_ends_where_a_playground_run_ends() {
+    let data = r#""data":{"kind":"sparse_regression","n":14,"d":30,"k":3,"sigma":0.05,"seed":6}"#;
+    let feats = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.25,"gamma":10}},"solver":{{"algorithm":"dual_gradient","tol":1e-8,"max_iter":5000}}}}"#);
+    let tensor = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":10,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-8,"max_iter":5000}}}}"#);
+    let newton = tensor.replace("prox_dual", "dual_newton");
+    let mut rw = RunWorker::new();
+    assert!(rw.advance(1.0).is_err(), "no job yet");
+    // Features path: same iterations and objective as the page's Playground.
+    let st = run_job(&mut rw, &feats);
+    let first_iter = field(&st, "iter");
+    let mut pg = Playground::new(&feats).map_err(|_| ()).expect("spec");
+    let sp = pg.run_for(60_000.0).map_err(|_| ()).expect("run");
+    assert_eq!(text(&st, "status"), text(&sp, "status"));
+    assert_eq!(text(&st, "status").as_deref(), Some("converged"));
+    assert_eq!(field(&st, "iter"), field(&sp, "iter"));
+    assert_eq!(field(&st, "primal"), field(&sp, "primal"));
+    assert_eq!(field(&st, "rel_gap"), field(&sp, "rel_gap"));
+    assert_eq!(flag(&st, "tensor_path"), Some(false));
+    assert_eq!(rw.tensor_values().len(), 0);
+    // Tensor path: the worker builds the tensor; the page adopts a copy and solves the same way.
+    let st = run_job(&mut rw, &tensor);
+    assert_eq!(flag(&st, "data_reused"), Some(true), "same data as the previous job");
+    assert_eq!(flag(&st, "tensor_reused"), Some(false));
+    assert_eq!(field(&st, "build_fraction"), 1.0);
+    let values = rw.tensor_values();
+    assert_eq!(values.len(), 2380); // C(14 + 3, 4)
+    let mut t = Playground::new(&tensor).map_err(|_| ()).expect("spec");
+    t.adopt_tensor(values, 1.0, &rw.tensor_key()).map_err(|_| ()).expect("the worker's tensor fits the page's spec");
+    let sp = t.run_for(60_000.0).map_err(|_| ()).expect("run");
+    assert_eq!(field(&st, "iter"), field(&sp, "iter"));
+    assert_eq!(field(&st, "primal"), field(&sp, "primal"));
+    // The next job on the same tensor reuses it and reaches the same optimum.
+    let sn = run_job(&mut rw, &newton);
+    assert_eq!(flag(&sn, "tensor_reused"), Some(true));
+    assert_eq!(field(&sn, "build_ms"), 0.0);
+    let (a, b) = (field(&sn, "primal"), field(&sp, "primal"));
+    assert!((a - b).abs() <= 1e-7 * b.abs(), "Newton {a} vs Algorithm 3.3 {b}");
+    // A bad spec is refused with a message and the worker keeps working.
+    let e = rw.start(&feats.replace("1.25", "2.5")).err().map(err_text).expect("refused");
+    assert!(e.contains('p'), "{e}");
+    let again = run_job(&mut rw, &feats);
+    assert_eq!(field(&again, "iter"), first_iter);
+    assert_eq!(flag(&again, "data_reused"), Some(true));
 }

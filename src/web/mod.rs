@@ -4,6 +4,7 @@ pub mod mrlsr;
 pub mod dinuzzo;
 pub mod perceptron;
 pub mod tensor_worker;
+pub mod run_worker;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;

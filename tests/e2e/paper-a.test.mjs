@@ -2,9 +2,11 @@
 // presets, bad input. Used as a person uses the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, browser, openPage, text, iteration, canvasPixels, ROOT } from './harness.mjs';
+import { serve, browser, openPage, text, iteration, canvasPixels, ROOT, KPLAY } from './harness.mjs';
 
 let server;
 let b;
@@ -193,19 +195,198 @@ test('the race runs every algorithm against F* and draws the relative errors', a
   await ctx.close();
 });
 
-test('a small preset fills its table next to the paper figures', async () => {
+/** Count the Workers the page creates (url, type) and which of them it terminates. */
+const spyWorkers = (page) => page.evaluate(() => {
+  const W = window.Worker;
+  window.__workers = [];
+  window.Worker = class extends W {
+    constructor(url, opts) {
+      super(url, opts);
+      this.__rec = { url: String(url), type: opts?.type, terminated: false };
+      window.__workers.push(this.__rec);
+    }
+    terminate() { this.__rec.terminated = true; super.terminate(); }
+  };
+});
+const presetRows = (page) => page.evaluate(() => [...document.querySelectorAll('#preset-table tbody tr')]
+  .map((tr) => ({ cells: [...tr.children].map((td) => td.textContent), done: tr.dataset.done === '1' })));
+
+test('a small preset runs in a Web Worker and its iterations equal `kplay run`', async () => {
   const { page, errors, ctx } = await openPage(b, server.url);
+  await spyWorkers(page);
   await page.click('#preset-small');
   await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 180000 });
-  const rows = await page.locator('#preset-table tbody tr').count();
-  assert.equal(rows, 12);
-  const first = await page.locator('#preset-table tbody tr').first().innerText();
-  assert.match(first, /4\/3\s+dual_gradient\s+\d+/);
-  assert.match(first, /12\(5\)/);
+  const workers = await page.evaluate(() => window.__workers);
+  assert.equal(workers.length, 1, JSON.stringify(workers));
+  assert.match(workers[0].url, /\/run-worker\.js$/);
+  assert.equal(workers[0].type, 'module');
+  assert.ok(workers[0].terminated, 'the worker is ended after the preset');
+  assert.equal(await text(page, '#preset-status'), 'done');
+  assert.equal(Number(await page.locator('#preset-progress').evaluate((e) => e.value)), 1);
+  const rows = await presetRows(page);
+  assert.equal(rows.length, 12);
+  assert.match(rows[0].cells.join(' '), /^4\/3 dual_gradient \d+ /);
+  assert.equal(rows[0].cells[6], '12(5)');
   assert.match(await text(page, '#preset-note'), /Relative precision/);
+  // Every row against the native CLI on the same spec (table1(40, 300) in main.js).
+  const dir = mkdtempSync(path.join(tmpdir(), 'kplay-preset-'));
+  const ps = { '4/3': 4 / 3, '5/4': 5 / 4, '1.1': 1.1, '1.05': 1.05 };
+  for (const [i, r] of rows.entries()) {
+    assert.ok(r.done, `row ${i} not finished`);
+    const [pl, alg, iters, , , fw] = r.cells;
+    const spec = { data: { kind: 'sparse_regression', n: 40, d: 300, k: 10, sigma: 0.05, seed: 1 },
+      model: { problem: 'lp_regression', p: ps[pl], gamma: 10 }, solver: { algorithm: alg, tol: 1e-8, max_iter: 5000 } };
+    const file = path.join(dir, `${i}.json`);
+    writeFileSync(file, JSON.stringify(spec));
+    const nat = JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 28 }).toString());
+    const m = iters.match(/^(\d+)(?: \((.+)\))?$/);
+    assert.ok(m, `iterations cell “${iters}”`);
+    assert.equal(Number(m[1]), nat.iterations, `${pl} ${alg}: page ${iters}, kplay ${nat.iterations} (${nat.status})`);
+    assert.equal(m[2] ?? 'converged', nat.status.replace('_', ' '), `${pl} ${alg} status`);
+    // Converged rows agree to the tolerance; after 5000 capped Armijo steps the wasm and native
+    // roundings may take different backtracks, so F agrees less closely there.
+    const tolF = nat.status === 'converged' ? 1e-9 : 1e-4;
+    assert.ok(Math.abs(Number(fw) - nat.primal) <= tolF * Math.abs(nat.primal), `${pl} ${alg}: F ${fw} vs ${nat.primal}`);
+  }
   const shots = path.join(ROOT, 'tests/e2e/test-results');
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'paper-a.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('Table 2 solves in the worker: no main-thread task over 200 ms, progress shown, same optimum on both paths', async (t) => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  assert.ok(await page.evaluate(() => PerformanceObserver.supportedEntryTypes.includes('longtask')), 'no Long Tasks API');
+  await spyWorkers(page);
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => {
+      const status = document.getElementById('preset-status').textContent;
+      for (const e of l.getEntries()) window.__long.push({ start: e.startTime, ms: e.duration, status });
+    }).observe({ type: 'longtask', buffered: false });
+    window.__status = [];
+    new MutationObserver(() => window.__status.push({ t: performance.now(), s: document.getElementById('preset-status').textContent }))
+      .observe(document.getElementById('preset-status'), { childList: true, characterData: true, subtree: true });
+  });
+  // The observer does see a blocked main thread (so the check below can fail).
+  await page.evaluate(() => setTimeout(() => { const t = performance.now(); while (performance.now() - t < 300); }, 0));
+  await page.waitForFunction(() => window.__long.some((e) => e.ms >= 300), null, { timeout: 10000 });
+  const t0 = await page.evaluate(() => performance.now());
+  await page.click('#preset-table2');
+  await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.preset), null, { timeout: 600000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.preset), 'done', await text(page, '#preset-status'));
+  const { long, status, workers } = await page.evaluate(() => ({ long: window.__long, status: window.__status, workers: window.__workers }));
+  assert.equal(workers.length, 1);
+  assert.match(workers[0].url, /\/run-worker\.js$/);
+  // Solve phase: from the first “iteration …” line…
+  const solving = status.filter((x) => /iteration \d+, relative gap/.test(x.s));
+  assert.ok(solving.length >= 3, `progress lines: ${status.map((x) => x.s).slice(0, 20).join(' | ')}`);
+  assert.ok(status.some((x) => /building the Gram tensor: \d+ %/.test(x.s)), 'no build progress shown');
+  // …until the status line says done (the last row is in).
+  const tDone = status.find((x) => x.s === 'done')?.t ?? Infinity;
+  const during = long.filter((e) => e.start + e.ms >= solving[0].t && e.start <= tDone);
+  const worst = Math.max(0, ...during.map((e) => e.ms));
+  assert.ok(worst <= 200, `a ${worst.toFixed(0)} ms main-thread task during the solves (${during.map((e) => e.status).join(' | ')})`);
+  const worstAll = Math.max(0, ...long.filter((e) => e.start >= t0).map((e) => e.ms));
+  const rows = await presetRows(page);
+  assert.equal(rows.length, 3);
+  for (const r of rows) {
+    assert.ok(r.done);
+    assert.match(r.cells[2], /^\d+$/, `${r.cells.join(' ')}: not converged`);
+    assert.ok(Number(r.cells[5]) <= 1e-8, `relative gap ${r.cells[5]}`);
+  }
+  assert.equal(rows[1].cells[3], 'reused', 'the Newton job reuses the tensor');
+  // Three solvers, two paths (Gram tensor, explicit features): one optimum.
+  const f = rows.map((r) => Number(r.cells[6]));
+  for (const v of f) assert.ok(Math.abs(v - f[2]) <= 1e-7 * Math.abs(f[2]), `F values ${f.join(', ')}`);
+  t.diagnostic(`Table 2 preset: longest main-thread task ${worst.toFixed(0)} ms during the solves, ${worstAll.toFixed(0)} ms overall; rows: ${rows.map((r) => r.cells.slice(0, 5).join(' ')).join(' / ')}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('Figure 1 runs in the worker, then becomes the page\'s experiment with the worker\'s tensor', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await spyWorkers(page);
+  await page.click('#preset-figure1');
+  await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 300000 });
+  const workers = await page.evaluate(() => window.__workers);
+  assert.deepEqual(workers.map((w) => w.url.replace(/^.*\//, '')), ['run-worker.js'], 'no tensor-worker: the preset worker built the tensor');
+  const [row] = await presetRows(page);
+  assert.match(row.cells[2], /^\d+$/);
+  // The page adopted the worker's tensor (no build needed) and solves the same spec again.
+  assert.equal(await page.evaluate(() => document.body.dataset.build), 'done');
+  assert.match(await text(page, '#build-readout'), /^built in the preset worker: 2331890 values/); // C(88, 4)
+  assert.equal(await page.locator('#d').inputValue(), '1500');
+  assert.equal(await page.locator('#path').inputValue(), 'tensor');
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  assert.equal(spec.data.d, 1500);
+  await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 120000 });
+  assert.equal(String(await iteration(page)), row.cells[2], 'the page\'s solve and the worker\'s end at the same iteration');
+  assert.ok(Math.abs(Number(await text(page, '#r-primal')) - Number(row.cells[6])) <= 1e-9 * Math.abs(Number(row.cells[6])));
+  assert.match(await text(page, '#recovery'), /top-6 of \|w\| recovers \d of the 6 true features/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('Cancel, a new spec or a new preset stop a running preset; the page keeps working', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  await spyWorkers(page);
+  await page.click('#preset-table1');
+  await page.waitForFunction(() => /iteration \d+, relative gap/.test(document.getElementById('preset-status').textContent), null, { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelectorAll('#preset-table tbody tr[data-done="1"]').length >= 1, null, { timeout: 300000 });
+  await page.click('#preset-cancel');
+  assert.equal(await page.evaluate(() => document.body.dataset.preset), 'cancelled');
+  assert.equal(await text(page, '#preset-status'), 'cancelled');
+  const before = await presetRows(page);
+  let workers = await page.evaluate(() => window.__workers);
+  assert.equal(workers.length, 1);
+  assert.ok(workers[0].terminated, 'Cancel terminates the worker');
+  await page.waitForTimeout(3000);
+  assert.deepEqual(await presetRows(page), before, 'the table changed after Cancel');
+  assert.equal(await text(page, '#preset-status'), 'cancelled');
+  // A new preset replaces a running one; a change of the page's experiment cancels it.
+  await page.click('#preset-table1');
+  await page.waitForFunction(() => /: /.test(document.getElementById('preset-status').textContent), null, { timeout: 60000 });
+  await page.click('#preset-small');
+  workers = await page.evaluate(() => window.__workers);
+  assert.equal(workers.length, 3);
+  assert.ok(workers[1].terminated && !workers[2].terminated);
+  assert.match(await text(page, '#preset-title'), /small/);
+  await setNum(page, 'gamma', 5);
+  assert.equal(await page.evaluate(() => document.body.dataset.preset), 'cancelled');
+  assert.ok((await page.evaluate(() => window.__workers))[2].terminated);
+  // The page's own solve runs (the γ change restarted it).
+  await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
+  assert.ok(await page.locator('#error').isHidden());
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a failing preset job (exponential-kernel overflow) shows its message; the page and the next preset work', async () => {
+  const { page, errors, ctx } = await openPage(b, server.url);
+  const job = (kernel, row) => ({ row, paper: '–', spec: {
+    data: { kind: 'sparse_regression', n: 12, d: 3000, k: 2, sigma: 0.05, seed: 1 },
+    model: { problem: 'lp_regression', p: 4 / 3, gamma: 10, path: 'tensor', ...(kernel ? { kernel: { kind: kernel } } : {}) },
+    solver: { algorithm: 'prox_dual', tol: 1e-8, max_iter: 5000 } } });
+  const def = { title: 'test', head: ['path', 'kernel', 'iterations', 'build (s)', 'solve (s)', 'rel. gap', 'F(w)', 'paper'], note: '',
+    jobs: [job(null, ['tensor', 'linear']), job('exponential', ['tensor', 'exponential']), job(null, ['tensor', 'never run'])] };
+  await page.evaluate((def) => window.kplayRunPreset(def), def);
+  await page.waitForFunction(() => document.body.dataset.preset === 'failed', null, { timeout: 120000 });
+  await page.waitForSelector('#error:not([hidden])');
+  assert.match(await text(page, '#error'), /exp/);
+  assert.match(await text(page, '#preset-status'), /^failed: .*exp/);
+  const rows = await presetRows(page);
+  assert.equal(rows.length, 2, 'no job after the failed one');
+  assert.ok(rows[0].done);
+  assert.match(rows[0].cells[2], /^\d+$/);
+  assert.equal(rows[1].cells[2], 'error');
+  // The next preset runs (a new worker) and the page's controls still work.
+  await page.evaluate((def) => window.kplayRunPreset(def), { ...def, jobs: [def.jobs[0]] });
+  await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 120000 });
+  assert.deepEqual((await presetRows(page))[0].cells[2], rows[0].cells[2]);
+  await setNum(page, 'n', 30);
+  await page.waitForFunction(() => Number(document.getElementById('r-iter').textContent) > 2, null, { timeout: 60000 });
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -1,0 +1,42 @@
+// Module Web Worker: runs a paper preset's jobs (data, Gram tensor, solve) off the page's main
+// thread, one job per message, reusing the previous job's data and tensor when they fit.
+// Receives { spec, index, wantTensor? }; posts { type: 'progress', index, ...state } about every
+// 100 ms (state: phase 'data' | 'build' | 'solve', iter, rel_gap, build_fraction, data_ms,
+// build_ms, solve_ms, status, …), then { type: 'row', index, ...final state } (with values
+// (Float64Array, transferred) and key when wantTensor and the job built a tensor), or
+// { type: 'error', index, message, stage }. The page cancels by terminating the worker.
+// No mathematics here.
+import init, { RunWorker } from './pkg/kernel_playground.js';
+
+const SLICE_MS = 100;
+let rw = null;
+let ready = null;
+
+self.onmessage = async (ev) => {
+  const { spec, index, wantTensor } = ev.data ?? {};
+  let stage = 'init';
+  try {
+    ready ??= init();
+    await ready;
+    rw ??= new RunWorker();
+    stage = 'start';
+    rw.start(typeof spec === 'string' ? spec : JSON.stringify(spec));
+    self.postMessage({ type: 'progress', index, ...rw.progress() });
+    stage = 'run';
+    for (;;) {
+      const st = rw.advance(SLICE_MS);
+      if (st.phase === 'done') {
+        const msg = { type: 'row', index, ...st };
+        if (wantTensor && st.tensor_path) {
+          msg.values = rw.tensorValues();
+          msg.key = rw.tensorKey();
+          self.postMessage(msg, [msg.values.buffer]);
+        } else self.postMessage(msg);
+        break;
+      }
+      self.postMessage({ type: 'progress', index, ...st });
+    }
+  } catch (e) {
+    self.postMessage({ type: 'error', index, message: e?.message ?? String(e), stage });
+  }
+};
