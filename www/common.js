@@ -54,6 +54,27 @@ export function specFromHash() {
   return JSON.parse(decodeURIComponent(m[1]));
 }
 
+/**
+ * The page's starting state: `build(spec)` on the URL hash's spec when the link is readable and
+ * valid, else on `fallback` with a message in #error saying why. Returns `{ state, spec }`.
+ */
+export function startFromHash(build, fallback) {
+  let fromHash = null;
+  try {
+    fromHash = specFromHash();
+  } catch (e) {
+    showError(`The link's experiment could not be read (${e.message}); showing the default experiment.`);
+  }
+  if (fromHash) {
+    try {
+      return { state: build(fromHash), spec: fromHash };
+    } catch (e) {
+      showError(`The link's experiment is not valid: ${e.message ?? e}. Showing the default experiment.`);
+    }
+  }
+  return { state: build(fallback), spec: fallback };
+}
+
 /** Put a spec (JSON text) into the URL hash without adding a history entry. */
 export function writeHash(json) {
   history.replaceState(null, '', `${location.pathname}${location.search}#spec=${encodeURIComponent(json)}`);

@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, writeHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
@@ -366,22 +366,7 @@ function wire() {
 
 async function main() {
   await init();
-  spec = JSON.parse(dinuzzoDefaultSpec());
-  let fromHash = null;
-  try {
-    fromHash = specFromHash();
-  } catch (e) {
-    showError(`The link's experiment could not be read (${e.message}); showing the default experiment.`);
-  }
-  if (fromHash) {
-    try {
-      pg = new DinuzzoPlayground(JSON.stringify(fromHash));
-      spec = fromHash;
-    } catch (e) {
-      showError(`The link's experiment is not valid: ${e.message ?? e}. Showing the default experiment.`);
-    }
-  }
-  if (!pg) pg = new DinuzzoPlayground(JSON.stringify(spec));
+  ({ state: pg, spec } = startFromHash((s) => new DinuzzoPlayground(JSON.stringify(s)), JSON.parse(dinuzzoDefaultSpec())));
   controlsFromSpec(spec);
   wire();
   restarted();

@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, writeHash as putHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 let pg = null;
@@ -435,22 +435,7 @@ function wire() {
 
 async function main() {
   await init();
-  spec = JSON.parse(defaultSpec());
-  let fromHash = null;
-  try {
-    fromHash = specFromHash();
-  } catch (e) {
-    showError(`The link's experiment could not be read (${e.message}); showing the default experiment.`);
-  }
-  if (fromHash) {
-    try {
-      pg = new Playground(JSON.stringify(fromHash));
-      spec = fromHash;
-    } catch (e) {
-      showError(`The link's experiment is not valid: ${e.message ?? e}. Showing the default experiment.`);
-    }
-  }
-  if (!pg) pg = new Playground(JSON.stringify(spec));
+  ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
   controlsFromSpec(spec);
   showBuildBox();
   restarted();

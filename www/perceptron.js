@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, writeHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 let pg = null; // the running experiment (kept when a new spec is invalid)
@@ -323,17 +323,9 @@ function wire() {
 
 async function main() {
   await init();
-  let spec = JSON.parse(perceptronDefaultSpec());
-  try {
-    const h = specFromHash();
-    if (h) {
-      pg = new PerceptronPlayground(JSON.stringify(h));
-      spec = h;
-    }
-  } catch (e) {
-    showError(`The link's experiment could not be used (${e.message ?? e}); showing the default experiment.`);
-  }
-  if (!pg) pg = new PerceptronPlayground(JSON.stringify(spec));
+  const start = startFromHash((s) => new PerceptronPlayground(JSON.stringify(s)), JSON.parse(perceptronDefaultSpec()));
+  pg = start.state;
+  const spec = start.spec;
   valid = true;
   controlsFromSpec(spec);
   wire();
