@@ -247,27 +247,7 @@ pub fn cv_grids(data: &Dataset, kernel: ResolvedKernel, grids: &[(&[f64], &[f64]
     let k = fold_list.len() as f64;
     let mut out = Vec::with_capacity(grids.len());
     for (g, (ms, lambdas)) in grids.iter().enumerate() {
-        let rmse: Vec<Vec<f64>> = sums[g].iter().map(|row| row.iter().map(|s| s / k).collect()).collect();
-        let mut best = (f64::INFINITY, 0, 0);
-        for (i, row) in rmse.iter().enumerate() {
-            for (j, &v) in row.iter().enumerate() {
-                if v < best.0 {
-                    best = (v, i, j);
-                }
-            }
-        }
-        if !best.0.is_finite() {
-            return Err(KpError::NonFinite("every fit of the cross-validation grid failed".into()));
-        }
-        out.push(CvGrid {
-            ms: ms.to_vec(),
-            lambdas: lambdas.to_vec(),
-            rmse,
-            best_m: ms[best.1],
-            best_lambda: lambdas[best.2],
-            best_rmse: best.0,
-            failures: failures[g],
-        });
+        out.push(finish_grid(ms, lambdas, &sums[g], k, failures[g])?);
     }
     Ok(out)
 }
@@ -579,7 +559,7 @@ impl ModelSelectionRun {
         if folds_done == 0 || which > 1 {
             return None;
         }
-        finish_grid(&self.grids[which], &self.sums[which], folds_done as f64, self.failures[which]).ok()
+        finish_grid(&self.grids[which].0, &self.grids[which].1, &self.sums[which], folds_done as f64, self.failures[which]).ok()
     }
 
     /// Refit at the chosen parameters on the whole training part and score on the test part
@@ -589,8 +569,8 @@ impl ModelSelectionRun {
             return Err(KpError::Parameter { name: "model selection", reason: "the cross-validation has not finished".into() });
         }
         let k = self.folds.len() as f64;
-        let mrlsr_cv = finish_grid(&self.grids[0], &self.sums[0], k, self.failures[0])?;
-        let krr_cv = finish_grid(&self.grids[1], &self.sums[1], k, self.failures[1])?;
+        let mrlsr_cv = finish_grid(&self.grids[0].0, &self.grids[0].1, &self.sums[0], k, self.failures[0])?;
+        let krr_cv = finish_grid(&self.grids[1].0, &self.grids[1].1, &self.sums[1], k, self.failures[1])?;
         let model = MrlsrModel::with_kernel(&self.train.x, &self.train.y, self.kernel)?;
         let cross = self.kernel.cross(&self.test.x, &self.train.x)?;
         let best = model.fit(mrlsr_cv.best_m, mrlsr_cv.best_lambda)?;
@@ -602,8 +582,8 @@ impl ModelSelectionRun {
     }
 }
 
-fn finish_grid(grid: &(Vec<f64>, Vec<f64>), sums: &[Vec<f64>], k: f64, failures: usize) -> Result<CvGrid> {
-    let (ms, lambdas) = grid;
+/// The mean scaled RMSE over `k` folds from the per-cell sums, and the best cell.
+fn finish_grid(ms: &[f64], lambdas: &[f64], sums: &[Vec<f64>], k: f64, failures: usize) -> Result<CvGrid> {
     let rmse: Vec<Vec<f64>> = sums.iter().map(|row| row.iter().map(|s| s / k).collect()).collect();
     let mut best = (f64::INFINITY, 0, 0);
     for (i, row) in rmse.iter().enumerate() {
@@ -616,5 +596,5 @@ fn finish_grid(grid: &(Vec<f64>, Vec<f64>), sums: &[Vec<f64>], k: f64, failures:
     if !best.0.is_finite() {
         return Err(KpError::NonFinite("every fit of the cross-validation grid failed".into()));
     }
-    Ok(CvGrid { ms: ms.clone(), lambdas: lambdas.clone(), rmse, best_m: ms[best.1], best_lambda: lambdas[best.2], best_rmse: best.0, failures })
+    Ok(CvGrid { ms: ms.to_vec(), lambdas: lambdas.to_vec(), rmse, best_m: ms[best.1], best_lambda: lambdas[best.2], best_rmse: best.0, failures })
 }
