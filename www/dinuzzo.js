@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, noteStep } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
@@ -335,7 +335,9 @@ function wire() {
     if (!pg) return;
     setPlaying(false);
     try {
-      showSummary(pg.step());
+      const s = pg.step();
+      showSummary(s);
+      noteStep(s.steps_this_call, s.status);
       draw(false);
       drawMap(true);
     } catch (e) {

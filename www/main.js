@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, noteStep } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 let pg = null;
@@ -382,14 +382,19 @@ function wire() {
   }
   $('play').addEventListener('click', () => {
     if (!pg) return;
-    if (!playing && pg.summary().status !== 'running') pg.reset();
+    if (!playing && pg.summary().status !== 'running') {
+      pg.reset();
+      noteStep(1);
+    }
     setPlaying(!playing);
   });
   $('step').addEventListener('click', () => {
     if (!pg) return;
     setPlaying(false);
     try {
-      showSummary(pg.step());
+      const s = pg.step();
+      showSummary(s);
+      noteStep(s.steps_this_call, s.status);
       draw();
     } catch (e) {
       showError(e.message ?? String(e));

@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, noteStep } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 let pg = null; // the running experiment (kept when a new spec is invalid)
@@ -288,7 +288,9 @@ function wire() {
     if (!pg || !valid) return;
     setPlaying(false);
     try {
-      showSummary(pg.step());
+      const s = pg.step();
+      showSummary(s);
+      noteStep(s.steps_this_call, s.outcome ? s.outcome.kind : 'at the iteration cap');
       drawAll();
     } catch (e) {
       showError(e.message ?? String(e));
