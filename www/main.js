@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, noteStep } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, noteStep, exposeRun } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 let pg = null;
@@ -293,6 +293,7 @@ function showSummary(s) {
   $('r-status').textContent = s.status.replace('_', ' ');
   $('r-time').textContent = s.iter === 0 ? '–' : fmt(s.elapsed_ms / s.iter, 2);
   $('r-digest').textContent = s.digest;
+  exposeRun(s.iter, s.primal, s.digest);
   document.body.dataset.status = s.status;
 }
 

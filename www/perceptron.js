@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, noteStep } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, noteStep, exposeRun } from './common.js';
 
 const FRAME_BUDGET_MS = 12;
 let pg = null; // the running experiment (kept when a new spec is invalid)
@@ -153,6 +153,7 @@ function outcomeText(s) {
 function showSummary(s) {
   $('r-n').textContent = s.n;
   $('r-iter').textContent = s.iter;
+  exposeRun(s.iter, s.min_g_alpha, s.digest);
   $('r-mingalpha').textContent = fmt(s.min_g_alpha);
   $('r-normp').textContent = s.norm_p_g == null ? '– (no p)' : fmt(s.norm_p_g);
   const m = s.margin;
