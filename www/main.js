@@ -445,6 +445,7 @@ async function main() {
   controlsFromSpec(spec);
   showBuildBox();
   restarted();
+  writeHash(); // the live state is in the URL from the start (Copy link, kplay)
   wire();
   showSummary(pg.summary());
   draw();

@@ -333,6 +333,7 @@ async function main() {
   controlsFromSpec(spec);
   wire();
   bumpRunId();
+  writeHash(pg.specJson()); // the live state is in the URL from the start (Copy link, kplay)
   showSummary(pg.summary());
   drawAll();
   drawRace();
