@@ -423,10 +423,9 @@ pub struct ModelSelection {
     pub n_test: usize,
 }
 
-/// Table 1 (Appendix E.1.1), with a full m × λ grid: split train/test, choose (m, λ) for M-RLSR
-/// and λ₂ for KRR by k-fold CV on the training part (kernel resolved on the training inputs),
-/// refit on the training part, report the test scaled RMSE of both.
-pub fn model_selection(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<ModelSelection> {
+/// Check the grids, split train/test and resolve the kernel on the training inputs (Appendix
+/// E.1.1): the start of both the batch and the stepped model selection.
+fn selection_split(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<(Dataset, Dataset, ResolvedKernel)> {
     check_grid(&cfg.ms, "m grid", true)?;
     check_grid(&cfg.lambdas, "λ grid", false)?;
     check_grid(&cfg.lambda2s, "λ₂ grid", false)?;
@@ -434,6 +433,14 @@ pub fn model_selection(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConf
     let train = subset(data, &tr)?;
     let test = subset(data, &te)?;
     let kernel = kernel.resolve(&train.x)?;
+    Ok((train, test, kernel))
+}
+
+/// Table 1 (Appendix E.1.1), with a full m × λ grid: split train/test, choose (m, λ) for M-RLSR
+/// and λ₂ for KRR by k-fold CV on the training part (kernel resolved on the training inputs),
+/// refit on the training part, report the test scaled RMSE of both.
+pub fn model_selection(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<ModelSelection> {
+    let (train, test, kernel) = selection_split(data, kernel, cfg)?;
     let two = [2.0];
     let mut cvs = cv_grids(&train, kernel, &[(&cfg.ms, &cfg.lambdas), (&two, &cfg.lambda2s)], cfg.folds, cfg.seed.wrapping_add(1))?;
     let krr_cv = cvs.pop().ok_or_else(|| KpError::NonFinite("empty cross-validation".into()))?;
@@ -445,7 +452,7 @@ pub fn model_selection(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConf
     let mrlsr_equivalent_lambda2 = if mrlsr_cv.best_m > 1.0 { best.best_fit().map(|f| f.lambda2) } else { None };
     let krr = model.krr(krr_cv.best_lambda)?;
     let krr_test_rmse = scaled_rmse(&test.y, &(&cross * &krr.alpha))?;
-    Ok(ModelSelection { mrlsr_cv, mrlsr_test_rmse, krr_cv, krr_test_rmse, mrlsr_equivalent_lambda2, n_train: tr.len(), n_test: te.len() })
+    Ok(ModelSelection { mrlsr_cv, mrlsr_test_rmse, krr_cv, krr_test_rmse, mrlsr_equivalent_lambda2, n_train: train.n(), n_test: test.n() })
 }
 
 /// Progress of a [`ModelSelectionRun`].
@@ -484,13 +491,7 @@ impl ModelSelectionRun {
     /// Validate the grids, split train/test and resolve the kernel on the training inputs
     /// (Appendix E.1.1), as [`model_selection`].
     pub fn new(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<Self> {
-        check_grid(&cfg.ms, "m grid", true)?;
-        check_grid(&cfg.lambdas, "λ grid", false)?;
-        check_grid(&cfg.lambda2s, "λ₂ grid", false)?;
-        let (tr, te) = train_test_split(data.n(), cfg.train_fraction, cfg.seed)?;
-        let train = subset(data, &tr)?;
-        let test = subset(data, &te)?;
-        let kernel = kernel.resolve(&train.x)?;
+        let (train, test, kernel) = selection_split(data, kernel, cfg)?;
         let folds = kfold(train.n(), cfg.folds, cfg.seed.wrapping_add(1))?;
         let grids = [(cfg.ms.clone(), cfg.lambdas.clone()), (vec![2.0], cfg.lambda2s.clone())];
         let sums = [vec![vec![0.0; cfg.lambdas.len()]; cfg.ms.len()], vec![vec![0.0; cfg.lambda2s.len()]; 1]];

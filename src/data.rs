@@ -139,6 +139,39 @@ impl SparseRegression {
     }
 }
 
+/// Where a spec's CSV data come from: the file's `text` (what a page holds), or in a `kplay`
+/// spec file a `path` relative to the spec, which the CLI reads into `text` before anything runs.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CsvSource {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl CsvSource {
+    /// Replace `path` by the file's text through `read` (no-op when the text is there).
+    pub fn resolve(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
+        if let (None, Some(p)) = (&self.text, &self.path) {
+            self.text = Some(read(p)?);
+        }
+        Ok(())
+    }
+
+    /// Parse the text ([`parse_csv`]); without text, a message naming `data.text`.
+    pub fn parse(&self) -> Result<Dataset> {
+        match (&self.text, &self.path) {
+            (Some(t), _) => parse_csv(t),
+            (None, Some(p)) => Err(KpError::Parameter {
+                name: "data.text",
+                reason: format!("the file `{p}` was not read (a `path` works in a kplay spec file; a page needs the file itself)"),
+            }),
+            (None, None) => Err(KpError::Parameter { name: "data.text", reason: "choose a CSV file (a link does not carry the file)".into() }),
+        }
+    }
+}
+
 /// Parse CSV text: a header row, a column named `y` for the target, every other column a
 /// numeric feature. Rejects ragged rows, non-numeric or non-finite cells, and empty files.
 pub fn parse_csv(text: &str) -> Result<Dataset> {

@@ -45,11 +45,16 @@ pub fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
         let phi = -a + 2.0 * a * u * u * u;
         let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
         let r = 0.5 + rng.uniform();
-        x[(i, 0)] = label * r * phi.cos();
-        x[(i, 1)] = label * r * phi.sin();
+        set_polar(&mut x, i, label * r, phi);
         y[i] = label;
     }
     (x, y)
+}
+
+/// Row i of x as the point at radius r and angle t.
+fn set_polar(x: &mut DMatrix<f64>, i: usize, r: f64, t: f64) {
+    x[(i, 0)] = r * t.cos();
+    x[(i, 1)] = r * t.sin();
 }
 
 /// Concentric circles: radius 1 (label +1) and 2 (label −1), small noise.
@@ -61,8 +66,7 @@ pub fn circles(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
         let t = 2.0 * std::f64::consts::PI * rng.uniform();
         let (r, l) = if i % 2 == 0 { (1.0, 1.0) } else { (2.0, -1.0) };
         let r = r + 0.05 * rng.normal();
-        x[(i, 0)] = r * t.cos();
-        x[(i, 1)] = r * t.sin();
+        set_polar(&mut x, i, r, t);
         y[i] = l;
     }
     (x, y)

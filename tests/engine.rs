@@ -96,6 +96,7 @@ fn specs_are_tagged_strict_and_round_trip() {
     let bad = [
         (r#"{"paper":"dinuzzo","model":{"problem":"lp_regression","p":1.5,"gamma":1}}"#, "model"),
         (r#"{"paper":"svm"}"#, "paper"),
+        (r#"{"paper":"mrlsr","data":{"kind":"csv","text":"x,y\n1,2\n","nope":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.1}"#, "nope"),
         (r#"{"paper":"dinuzzo","data":{"kind":"points","points":[],"view":[-1,1,-1,1]},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":10,"sweeps":3}}"#, "sweeps"),
         (r#"{"paper":"perceptron","data":{"kind":"points","points":[]},"kernel":{"kind":"linear"},"algorithm":{"kind":"nvn","epsilon":0.1,"eps":1}}"#, "eps"),
         (r#"{"paper":3}"#, "paper"),

@@ -69,37 +69,35 @@ fn err(e: KpError) -> String {
 
 fn real_main(args: &[String]) -> Result<(), String> {
     let cmd = args.first().map(String::as_str).ok_or_else(|| USAGE.to_string())?;
+    // The spec file every command but `spec` takes as its first argument.
+    let spec = || load_spec(args.get(1).ok_or_else(|| USAGE.to_string())?);
     match cmd {
         "run" => {
-            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
-            let report = engine::run(&load_spec(path)?).map_err(err)?;
+            let report = engine::run(&spec()?).map_err(err)?;
             emit(&format!("{}\n", report.to_json()))
         }
         "gen" => {
-            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
             let out = match args.get(2).map(String::as_str) {
                 Some("-o") => Some(args.get(3).ok_or("-o needs a file name")?.clone()),
                 Some(other) => return Err(format!("unexpected argument `{other}`\n{USAGE}")),
                 None => None,
             };
-            let csv = engine::data(&load_spec(path)?).map_err(err)?.to_csv();
+            let csv = engine::data(&spec()?).map_err(err)?.to_csv();
             match out {
                 Some(f) => std::fs::write(&f, csv).map_err(|e| format!("cannot write `{f}`: {e}")),
                 None => emit(&csv),
             }
         }
         "digest" => {
-            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
-            let data = engine::data(&load_spec(path)?).map_err(err)?;
+            let data = engine::data(&spec()?).map_err(err)?;
             emit(&format!("{}\n", data.digest()))
         }
         "plot" => {
-            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
             let prefix = match (args.get(2).map(String::as_str), args.get(3)) {
                 (Some("-o"), Some(p)) => p.clone(),
                 _ => return Err(format!("plot needs -o PREFIX\n{USAGE}")),
             };
-            for (suffix, body) in engine::svg_plots(&load_spec(path)?).map_err(err)? {
+            for (suffix, body) in engine::svg_plots(&spec()?).map_err(err)? {
                 let f = format!("{prefix}-{suffix}.svg");
                 std::fs::write(&f, body).map_err(|e| format!("cannot write `{f}`: {e}"))?;
                 eprintln!("wrote {f}");
@@ -107,8 +105,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "race" => {
-            let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
-            let out = engine::race(&load_spec(path)?).map_err(err)?;
+            let out = engine::race(&spec()?).map_err(err)?;
             emit(&format!("{out}\n"))
         }
         "spec" => {
@@ -119,9 +116,9 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 Some("perceptron") => Paper::Perceptron,
                 Some(other) => return Err(format!("unknown paper `{other}`: lp, mrlsr, dinuzzo or perceptron")),
             };
-            let spec = Spec::default_for(paper);
+            let default = Spec::default_for(paper);
             // Paper A's default stays untagged (the original format); the others carry `paper`.
-            let value = match &spec {
+            let value = match &default {
                 Spec::Lp(e) => serde_json::to_value(e).map_err(|e| e.to_string())?,
                 other => other.to_value(),
             };

@@ -8,7 +8,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
 use super::{Record, Report, Run, Stepper, Stop};
-use crate::data::{parse_csv, Dataset};
+use crate::data::{CsvSource, Dataset};
 use crate::datasets_2d::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};
@@ -33,23 +33,8 @@ pub enum DataSpec {
     /// Points the user placed, `[x₁, x₂, ±1]`, shown in the fixed window `view = [x_min, x_max, y_min, y_max]`.
     Points { points: Vec<[f64; 3]>, view: [f64; 4] },
     /// A CSV file with a `y` column: two feature columns (2-D classification, `y` = ±1) or one
-    /// (1-D regression). `text` holds the file; a CLI spec may give `path` (relative to the spec).
-    Csv {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        path: Option<String>,
-    },
-}
-
-impl DataSpec {
-    /// Replace a CSV `path` by the file's text through `read`.
-    pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
-        if let DataSpec::Csv { text: t @ None, path: Some(p) } = self {
-            *t = Some(read(p)?);
-        }
-        Ok(())
-    }
+    /// (1-D regression).
+    Csv(CsvSource),
 }
 
 /// Paper C's experiment: problem (2) with a loss, λ and a kernel on some data, solved by the
@@ -159,15 +144,8 @@ pub fn data_of(spec: &DataSpec) -> Result<Option<(Dataset, bool, [f64; 4])>> {
             let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
             (datasets_2d::from_points(&pts)?, false, *view)
         }
-        DataSpec::Csv { text, path } => {
-            let Some(text) = text else {
-                let why = match path {
-                    Some(p) => format!("the file `{p}` was not read (a `path` works in a kplay spec file; the page needs the text)"),
-                    None => "give the CSV as `text` (or `path` in a kplay spec file)".into(),
-                };
-                return Err(bad("data.text", why));
-            };
-            let d = parse_csv(text)?;
+        DataSpec::Csv(c) => {
+            let d = c.parse()?;
             check_page_n("data.text", d.n())?;
             let regression = match d.d() {
                 2 => false,
@@ -299,23 +277,10 @@ impl Stepper for DinuzzoSolver {
 /// Run the spec's selected method to the end (a race spec runs its selected method) and report
 /// `c` (the coefficients of `f = Σ c_i k(x_i, ·)`) and the support size.
 pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
-    let t0 = web_time::Instant::now();
-    let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
-    let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let digest = digest_of(&built);
-    let mut run = Run::new(Box::new(solver));
-    let status = run.run();
-    let last = run.last();
-    Ok(Report {
-        paper: super::Paper::Dinuzzo,
-        status,
-        iterations: last.iter,
-        last,
-        data_digest: digest,
-        setup_ms,
-        solution: run.solution(),
-        trace: run.trace(),
+    super::run_started(super::Paper::Dinuzzo, || {
+        let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
+        let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
+        Ok((Box::new(solver), digest_of(&built)))
     })
 }
 

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Paper, Record, Report, Run, Stepper, Stop};
+use super::{Paper, Record, Report, Stepper, Stop};
 use crate::error::Result;
 use crate::experiment::{self, Experiment, ValidExperiment};
 use crate::solvers::{Status, StepRecord};
@@ -71,14 +71,11 @@ impl Stepper for LpRun {
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
 pub fn run(spec: &Experiment) -> Result<Report> {
-    let t0 = web_time::Instant::now();
-    let lp = LpRun::start(spec)?;
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let digest = lp.valid.data.digest();
-    let mut run = Run::new(Box::new(lp));
-    let status = run.run();
-    let last = run.last();
-    Ok(Report { paper: Paper::Lp, status, iterations: last.iter, last, data_digest: digest, setup_ms, solution: run.solution(), trace: run.trace() })
+    super::run_started(Paper::Lp, || {
+        let lp = LpRun::start(spec)?;
+        let digest = lp.valid.data.digest();
+        Ok((Box::new(lp), digest))
+    })
 }
 
 /// Every applicable paper-A algorithm against F* (see [`super::race`]).

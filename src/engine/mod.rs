@@ -196,9 +196,21 @@ impl Spec {
                     *t = Some(read(p)?);
                 }
             }
-            Spec::Mrlsr(s) => s.data.resolve_csv(read)?,
-            Spec::Dinuzzo(s) => s.data.resolve_csv(read)?,
-            Spec::Perceptron(s) => perceptron::resolve_csv(&mut s.data, read)?,
+            Spec::Mrlsr(s) => {
+                if let mrlsr::DataSpec::Csv(c) = &mut s.data {
+                    c.resolve(read)?;
+                }
+            }
+            Spec::Dinuzzo(s) => {
+                if let dinuzzo::DataSpec::Csv(c) = &mut s.data {
+                    c.resolve(read)?;
+                }
+            }
+            Spec::Perceptron(s) => {
+                if let crate::solvers::perceptron::session::DataSpec::Csv(c) = &mut s.data {
+                    c.resolve(read)?;
+                }
+            }
         }
         Ok(())
     }
@@ -249,40 +261,30 @@ impl Stop {
 }
 
 /// What one iteration did, in one shape for every paper: the fields a paper does not have are
-/// `None` (and left out of the JSON), so a trace plot, the race and `kplay` read any paper alike.
+/// `None` (left out of `kplay`'s JSON), so a trace plot, the race and `kplay` read any paper alike.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct Record {
     /// Iteration (sweep) index; 0 is the starting point.
     pub iter: usize,
     /// Primal objective (A: `F(w(α))`; C: `F(c)`; B: the M-RLSR objective of eq. 4 at the end).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub primal: Option<f64>,
     /// Dual objective, a lower bound on the optimum (A: `−Λ(α)`; C: `D(c)`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dual: Option<f64>,
     /// Duality gap `primal − dual ≥ 0`: the certificate of accuracy.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub gap: Option<f64>,
     /// Relative gap `gap / max(|primal|, 1e-300)`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub rel_gap: Option<f64>,
     /// A residual: C's natural residual (Theorem 1 at α = 1); B's root residual `F(C)` (eq. 6).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub residual: Option<f64>,
     /// C: `max_i |h_i|`, the paper's stopping test (Algorithm 1).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_h: Option<f64>,
     /// D: `min_i (Gα)_i` (> 0 means α separates).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub min_g_alpha: Option<f64>,
     /// D: `‖p‖_G` of the dual iterate (a certificate when small).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub norm_p_g: Option<f64>,
     /// A: the step the linesearch accepted (B: C of the current iterate).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<f64>,
     /// A: the step reductions of the linesearch.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub backtracks: Option<usize>,
     /// Wall-clock time of this iteration, milliseconds.
     pub time_ms: f64,
@@ -440,7 +442,7 @@ impl Report {
         out.insert("paper".into(), Value::String(self.paper.tag().into()));
         out.insert("status".into(), Value::String(self.status.word().into()));
         out.insert("iterations".into(), self.iterations.into());
-        if let Ok(Value::Object(m)) = serde_json::to_value(self.last) {
+        if let Value::Object(m) = without_nulls(serde_json::to_value(self.last).unwrap_or(Value::Null)) {
             for (k, v) in m {
                 if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
                     out.insert(k, v);
@@ -451,9 +453,29 @@ impl Report {
         out.insert("setup_ms".into(), self.setup_ms.into());
         out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
         out.insert("solution".into(), self.solution.clone());
-        out.insert("trace".into(), serde_json::to_value(&self.trace).unwrap_or(Value::Null));
+        out.insert("trace".into(), Value::Array(self.trace.iter().map(|r| without_nulls(serde_json::to_value(r).unwrap_or(Value::Null))).collect()));
         Value::Object(out)
     }
+}
+
+/// An object without its `null` fields (a record's measures the paper does not have).
+fn without_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.into_iter().filter(|(_, x)| !x.is_null()).collect()),
+        other => other,
+    }
+}
+
+/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end, and
+/// report with the data digest it returns (the shared tail of every paper's `run`).
+fn run_started(paper: Paper, start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>) -> Result<Report> {
+    let t0 = web_time::Instant::now();
+    let (stepper, data_digest) = start()?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let mut run = Run::new(stepper);
+    let status = run.run();
+    let last = run.last();
+    Ok(Report { paper, status, iterations: last.iter, last, data_digest, setup_ms, solution: run.solution(), trace: run.trace() })
 }
 
 /// Validate a spec, build its data and problem, run its algorithm to the end, and report.

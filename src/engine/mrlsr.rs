@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Paper, Record, Report, Stop};
-use crate::data::{parse_csv, Dataset};
+use crate::data::{CsvSource, Dataset};
 use crate::datasets_b::{Friedman1, Sine1d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};
@@ -26,24 +26,8 @@ pub enum DataSpec {
     Sine { n: usize, sigma: f64, seed: u64 },
     /// [`Friedman1`], paper B's synthetic set.
     Friedman { n: usize, sigma: f64, seed: u64 },
-    /// CSV text with a `y` column ([`parse_csv`]); a `kplay` spec may give `path` (relative to
-    /// the spec file) instead of `text`.
-    Csv {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        path: Option<String>,
-    },
-}
-
-impl DataSpec {
-    /// Replace a CSV `path` by the file's text through `read`.
-    pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
-        if let DataSpec::Csv { text: t @ None, path: Some(p) } = self {
-            *t = Some(read(p)?);
-        }
-        Ok(())
-    }
+    /// CSV data with a `y` column.
+    Csv(CsvSource),
 }
 
 /// The page's model-selection settings (kept in its links; `kplay run` does not use them).
@@ -90,14 +74,7 @@ pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
     let data = match spec {
         DataSpec::Sine { n, sigma, seed } => Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?,
         DataSpec::Friedman { n, sigma, seed } => Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?,
-        DataSpec::Csv { text: Some(text), .. } => parse_csv(text)?,
-        DataSpec::Csv { text: None, path } => {
-            let why = match path {
-                Some(p) => format!("the file `{p}` was not read (a `path` works in a kplay spec file; the page needs the text)"),
-                None => "choose a CSV file (the link does not carry the file)".into(),
-            };
-            return Err(KpError::Parameter { name: "data.text", reason: why });
-        }
+        DataSpec::Csv(c) => c.parse()?,
     };
     if data.n() > max_n {
         return Err(KpError::Parameter {

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Paper, Record, Report, Run, Stepper, Stop};
+use super::{Paper, Record, Report, Stepper, Stop};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::solvers::perceptron::session::{build_points, DataSpec, PerceptronSpec, Race, Session};
@@ -25,14 +25,6 @@ pub fn stop_of(s: &Session) -> Stop {
         None if s.finished() => Stop::MaxIterations,
         None => Stop::Running,
     }
-}
-
-/// Replace a CSV `path` by the file's text through `read`.
-pub fn resolve_csv(data: &mut DataSpec, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
-    if let DataSpec::Csv { text: t @ None, path: Some(p) } = data {
-        *t = Some(read(p)?);
-    }
-    Ok(())
 }
 
 /// The spec's points as a [`Dataset`].
@@ -78,14 +70,11 @@ impl Stepper for PerceptronRun {
 /// Run a paper-D experiment to its verified outcome (or the cap) and report `alpha`, `p` and
 /// the outcome with its independent check.
 pub fn run(spec: &PerceptronSpec) -> Result<Report> {
-    let t0 = web_time::Instant::now();
-    let pr = PerceptronRun::start(spec)?;
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let digest = pr.session.digest.clone();
-    let mut run = Run::new(Box::new(pr));
-    let status = run.run();
-    let last = run.last();
-    Ok(Report { paper: Paper::Perceptron, status, iterations: last.iter, last, data_digest: digest, setup_ms, solution: run.solution(), trace: run.trace() })
+    super::run_started(Paper::Perceptron, || {
+        let pr = PerceptronRun::start(spec)?;
+        let digest = pr.session.digest.clone();
+        Ok((Box::new(pr), digest))
+    })
 }
 
 /// The six algorithms of paper D on the spec's data (ε, δ, γ from the spec's algorithm where it

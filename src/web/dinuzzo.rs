@@ -8,6 +8,8 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, RACER_NAMES};
@@ -24,14 +26,6 @@ use crate::solvers::fixed_point::{
 pub const EIG_CAP: usize = 300;
 /// Cross-kernel entries cached for the heatmap (8 bytes each).
 const MAP_CACHE: usize = 4_000_000;
-
-fn js_err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
-}
 
 /// The default spec as JSON text.
 #[wasm_bindgen(js_name = dinuzzoDefaultSpec)]

@@ -22,7 +22,8 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-fn js_err(e: impl std::fmt::Display) -> JsError {
+/// A message for JavaScript (every wasm shell's error conversion).
+pub(crate) fn js_err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
@@ -78,7 +79,8 @@ pub struct Playground {
     digest: String,
 }
 
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+/// A value as plain JSON-compatible JavaScript (maps as objects).
+pub(crate) fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
 }
 

@@ -7,6 +7,8 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
+
+use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::cv::{self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig, ModelSelectionRun};
@@ -23,14 +25,6 @@ const CURVE_POINTS: usize = 300;
 
 /// Samples of F for its plot.
 const F_SAMPLES: usize = 400;
-
-fn js_err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
-}
 
 /// Milliseconds since the first call, in a window or a Web Worker alike (web-time reads the
 /// global `performance`, which workers have; `window` they do not).

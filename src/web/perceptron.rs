@@ -6,6 +6,8 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+use super::{js_err, to_js};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
@@ -13,14 +15,6 @@ use crate::margin::Margin;
 use crate::plot_perceptron::{boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene};
 use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Race, RaceEntry, Session};
 use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
-
-fn js_err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
-}
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
 #[wasm_bindgen(js_name = perceptronDefaultSpec)]

@@ -23,14 +23,8 @@ pub enum DataSpec {
     Generated { set: Classification2d },
     /// Points placed by the user: `[x₁, x₂, label ±1]`.
     Points { points: Vec<[f64; 3]> },
-    /// A CSV file with two feature columns and a `y` column of ±1 labels. `text` holds the
-    /// file; a `kplay` spec may give `path` (relative to the spec file) instead.
-    Csv {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        path: Option<String>,
-    },
+    /// A CSV file with two feature columns and a `y` column of ±1 labels.
+    Csv(crate::data::CsvSource),
 }
 
 /// The page's experiment.
@@ -189,15 +183,8 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
             let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
             from_points(&pts)?
         }
-        DataSpec::Csv { text, path } => {
-            let Some(text) = text else {
-                let why = match path {
-                    Some(p) => format!("the file `{p}` was not read (a `path` works in a kplay spec file; the page needs the text)"),
-                    None => "give the CSV as `text` (or `path` in a kplay spec file)".into(),
-                };
-                return Err(KpError::Parameter { name: "data.text", reason: why });
-            };
-            let d = crate::data::parse_csv(text)?;
+        DataSpec::Csv(c) => {
+            let d = c.parse()?;
             if d.d() != 2 {
                 return Err(KpError::Parameter {
                     name: "data.text",
