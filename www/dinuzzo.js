@@ -2,11 +2,12 @@
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
+import { Player } from './player.js';
 
-const FRAME_BUDGET_MS = 12;
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
 let pg = null;
-let playing = true;
+let player = null;
+let last = null; // the last summary shown
 let spec = null;
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
 let lastMap = 0;
@@ -166,6 +167,7 @@ function draw(all) {
 }
 
 function showSummary(s) {
+  last = s;
   const set = (id, v) => { $(id).textContent = v; };
   set('r-method', s.race.length ? `${s.method} (racing 4)` : s.method);
   set('r-sweep', s.empty ? '–' : s.sweep);
@@ -210,8 +212,7 @@ function showSummary(s) {
 }
 
 function setPlaying(on) {
-  playing = on;
-  $('play').textContent = on ? 'Pause' : 'Play';
+  player?.restarted(on);
 }
 
 // ---- actions -----------------------------------------------------------------------------
@@ -275,24 +276,26 @@ function onMapClick(ev) {
   document.body.dataset.points = String(data.points.length);
 }
 
-function frame() {
-  if (pg && playing) {
-    try {
-      const s = pg.runFor(FRAME_BUDGET_MS);
-      if (s.steps_this_call > 0 || s.race.length) draw(false);
-      showSummary(s);
-      if (!pg.running()) {
-        setPlaying(false);
-        draw(false);
-        drawMap(true);
-      }
-    } catch (e) {
-      showError(e.message ?? String(e));
-      setPlaying(false);
-    }
-  }
-  requestAnimationFrame(frame);
-}
+/** The run as the shared player drives it (www/player.js). */
+const engine = {
+  step: () => pg.step(),
+  runFor: (ms) => pg.runFor(ms),
+  ended: () => !pg || !pg.running(),
+  endLabel: () => (last ? last.status.replace('_', ' ') : 'not started'),
+  reset: () => {
+    pg.reset();
+    bumpRunId();
+    showSummary(pg.summary());
+    draw(true);
+  },
+  // Slow speeds draw every iterate (the map too); at max the map is throttled by its cost.
+  show: (s, every) => {
+    showSummary(s);
+    draw(false);
+    if (every || !pg.running()) drawMap(true);
+  },
+  error: (e) => showError(e.message ?? String(e)),
+};
 
 function wire() {
   const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'lambda', 'mu', 'degree', 'offset', 'alpha', 'tol'];
@@ -323,37 +326,6 @@ function wire() {
     document.body.dataset.points = '0';
   });
   $('map').addEventListener('click', onMapClick);
-  $('play').addEventListener('click', () => {
-    if (!pg) return;
-    if (!playing && !pg.running()) {
-      pg.reset();
-      bumpRunId();
-    }
-    setPlaying(!playing);
-  });
-  $('step').addEventListener('click', () => {
-    if (!pg) return;
-    setPlaying(false);
-    try {
-      showSummary(pg.step());
-      draw(false);
-      drawMap(true);
-    } catch (e) {
-      showError(e.message ?? String(e));
-    }
-  });
-  $('reset').addEventListener('click', () => {
-    if (!pg) return;
-    try {
-      pg.reset();
-    } catch (e) {
-      showError(e.message ?? String(e));
-      return;
-    }
-    bumpRunId();
-    showSummary(pg.summary());
-    draw(true);
-  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
@@ -370,8 +342,9 @@ async function main() {
   controlsFromSpec(spec);
   wire();
   restarted();
+  // The default run takes about 3400 sweeps: 500 sweeps/s lets a class watch it for ~7 s.
+  player = new Player(engine, { speed: 500, unit: 'sweeps' });
   document.body.dataset.ready = '1';
-  requestAnimationFrame(frame);
 }
 
 main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));

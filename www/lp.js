@@ -2,10 +2,11 @@
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId } from './common.js';
+import { Player, FRAME_BUDGET_MS } from './player.js';
 
-const FRAME_BUDGET_MS = 12;
 let pg = null;
-let playing = true;
+let player = null;
+let last = null; // the last summary shown
 let spec = null;
 let firstPlotMs = null;
 
@@ -283,6 +284,7 @@ function drawPredictor() {
 }
 
 function showSummary(s) {
+  last = s;
   document.body.dataset.phase = s.phase;
   $('r-iter').textContent = s.iter;
   $('r-gap').textContent = fmt(s.gap);
@@ -297,8 +299,7 @@ function showSummary(s) {
 }
 
 function setPlaying(on) {
-  playing = on;
-  $('play').textContent = on ? 'Pause' : 'Play';
+  player?.restarted(on);
 }
 
 // ---- actions -----------------------------------------------------------------------------
@@ -330,21 +331,26 @@ function apply() {
   draw();
 }
 
-function frame() {
-  if (pg && racing) raceFrame();
-  else if (pg && playing && pg.summary().phase === 'solving') {
-    try {
-      const s = pg.runFor(FRAME_BUDGET_MS);
-      if (s.steps_this_call > 0) draw();
-      showSummary(s);
-      if (s.status !== 'running') setPlaying(false);
-    } catch (e) {
-      showError(e.message ?? String(e));
-      setPlaying(false);
-    }
-  }
-  requestAnimationFrame(frame);
-}
+/** The run as the shared player drives it (www/player.js). */
+const engine = {
+  step: () => pg.step(),
+  runFor: (ms) => pg.runFor(ms),
+  ended: () => !last || last.status !== 'running',
+  endLabel: () => (last ? last.status.replace('_', ' ') : 'not started'),
+  ready: () => Boolean(pg) && !racing && last && last.phase === 'solving',
+  reset: () => {
+    pg.reset();
+    restarted();
+    showSummary(pg.summary());
+    draw();
+  },
+  show: (s) => {
+    showSummary(s);
+    if (s.steps_this_call === undefined || s.steps_this_call > 0) draw();
+  },
+  tick: () => { if (pg && racing) raceFrame(); },
+  error: (e) => showError(e.message ?? String(e)),
+};
 
 function wire() {
   $('p').addEventListener('input', () => {
@@ -380,30 +386,6 @@ function wire() {
       apply();
     });
   }
-  $('play').addEventListener('click', () => {
-    if (!pg) return;
-    if (!playing && pg.summary().status !== 'running') pg.reset();
-    setPlaying(!playing);
-  });
-  $('step').addEventListener('click', () => {
-    if (!pg) return;
-    setPlaying(false);
-    try {
-      showSummary(pg.step());
-      draw();
-    } catch (e) {
-      showError(e.message ?? String(e));
-    }
-  });
-  // Reset restarts from α = 0 and keeps the play/pause state, so a paused class can step
-  // through the first iterations.
-  $('reset').addEventListener('click', () => {
-    if (!pg) return;
-    pg.reset();
-    restarted();
-    showSummary(pg.summary());
-    draw();
-  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
@@ -425,6 +407,7 @@ function wire() {
       showBuildBox();
       restarted();
       clearError();
+      showSummary(pg.summary());
       setPlaying(true);
       draw();
     } catch (e) {
@@ -442,8 +425,9 @@ async function main() {
   wire();
   showSummary(pg.summary());
   draw();
+  // The default run takes 63 iterations: 15/s lets a class watch it for ~4 s.
+  player = new Player(engine, { speed: 15 });
   document.body.dataset.ready = '1';
-  requestAnimationFrame(frame);
 }
 
 main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));
