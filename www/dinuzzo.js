@@ -3,6 +3,7 @@
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
 import { Player } from './player.js';
+import { attachLessons } from './lesson.js';
 
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
 let pg = null;
@@ -344,6 +345,13 @@ async function main() {
   restarted();
   // The default run takes about 3400 sweeps: 500 sweeps/s lets a class watch it for ~7 s.
   player = new Player(engine, { speed: 500, unit: 'sweeps' });
+  attachLessons({
+    load: (s) => {
+      if (applySpec(s)) controlsFromSpec(s);
+      setPlaying(false);
+    },
+    player,
+  }, 'c');
   document.body.dataset.ready = '1';
 }
 

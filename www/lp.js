@@ -3,6 +3,7 @@
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
+import { attachLessons } from './lesson.js';
 
 let pg = null;
 let player = null;
@@ -416,6 +417,25 @@ function wire() {
   });
 }
 
+/** Make `s` the page's run, paused at iteration 0 (a lesson step). */
+function loadSpec(s) {
+  const fresh = new Playground(JSON.stringify(s));
+  stopWorker();
+  stopPreset();
+  if (pg) pg.free();
+  pg = fresh;
+  spec = s;
+  racing = false;
+  delete document.body.dataset.race;
+  controlsFromSpec(spec);
+  showBuildBox();
+  restarted();
+  clearError();
+  showSummary(pg.summary());
+  setPlaying(false);
+  draw();
+}
+
 async function main() {
   await init();
   ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
@@ -427,6 +447,7 @@ async function main() {
   draw();
   // The default run takes 63 iterations: 15/s lets a class watch it for ~4 s.
   player = new Player(engine, { speed: 15 });
+  attachLessons({ load: loadSpec, player, actions: { race: startRace, build: startBuild } }, 'a');
   document.body.dataset.ready = '1';
 }
 

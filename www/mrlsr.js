@@ -5,6 +5,7 @@
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash } from './common.js';
+import { attachClassroom } from './lesson.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
@@ -680,6 +681,7 @@ async function main() {
   applyHash();
   syncVisibility();
   wire();
+  attachClassroom();
   await build();
   if (hashNote) {
     showError(hashNote);

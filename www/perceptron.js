@@ -3,6 +3,7 @@
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
 import { Player } from './player.js';
+import { attachLessons } from './lesson.js';
 
 let pg = null; // the running experiment (kept when a new spec is invalid)
 let valid = false; // whether pg matches the controls
@@ -312,6 +313,15 @@ async function main() {
   drawRace();
   // The default separable run ends in 3 iterations: 1/s makes them watchable one by one.
   player = new Player(engine, { speed: 1 });
+  attachLessons({
+    load: (s) => {
+      controlsFromSpec(s);
+      apply();
+      setPlaying(false);
+    },
+    player,
+    actions: { race: () => $('race').click() },
+  }, 'd');
   document.body.dataset.ready = '1';
 }
 

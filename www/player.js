@@ -41,7 +41,9 @@ export class Player {
     this.engine = engine;
     this.unit = unit;
     this.playing = true;
+    this.urlSpeed = speedFromUrl() !== null; // a link's speed wins over lessons' speeds
     this.rate = speedFromUrl() ?? speed;
+    this.arrowsTaken = false; // a lesson uses ←/→ for its steps
     this.owed = 0;
     this.last = 0;
     this.frames = 0; // frames in which the player was playing a running run
@@ -84,10 +86,11 @@ export class Player {
     }
   }
 
-  setRate(r) {
+  setRate(r, toUrl = true) {
     this.rate = r;
     this.owed = 0;
     this.showSpeed();
+    if (!toUrl) return;
     const q = new URLSearchParams(location.search);
     q.set('speed', r === Infinity ? 'max' : String(r));
     history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);

@@ -204,7 +204,8 @@ test('bad values show a message in #error and the page recovers', async () => {
   assert.ok((await text(page, '#error')).includes('±1'));
   await page.selectOption('#loss', 'square');
   await page.waitForSelector('#error', { state: 'hidden' });
-  // Still alive: it steps.
+  // Still alive: after Reset it steps (Step after the end of a run advances no sweep).
+  await page.click('#reset');
   await page.click('#step');
   const i0 = Number(await text(page, '#r-sweep'));
   await page.click('#step');

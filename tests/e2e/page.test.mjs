@@ -69,7 +69,8 @@ test('dragging the p slider restarts the run with the new p and puts it in the U
 });
 
 test('Step advances exactly one iteration', async () => {
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
+  // At 1 iteration/s the run is still going when Step is pressed (Step after the end advances none).
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`, { speed: 1 });
   await page.click('#step'); // pauses, then steps
   assert.equal(await text(page, '#play'), 'Play');
   const i0 = await iteration(page);
@@ -89,7 +90,7 @@ test('Step advances exactly one iteration', async () => {
 });
 
 test('a bad value shows a message, and the page keeps working afterwards', async () => {
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`, { speed: 1 });
   for (const [id, value, needle] of [['gamma', '-1', 'γ'], ['k', '5000', 'k'], ['n', '0', 'n'], ['tol', '0', 'tolerance']]) {
     const old = await page.locator(`#${id}`).inputValue();
     await page.fill(`#${id}`, value);

@@ -1,0 +1,228 @@
+// The guided lessons' content: one lesson per paper, 8–12 steps each, from the papers (see
+// ../shared/papers/DIGEST.md). Each step: the page's spec, what to look at, a question for the
+// class to answer before the run, and the explanation shown after it, with the paper's formula
+// in MathML. Every claim a step makes about its run is checked by tests/e2e/lessons.test.mjs,
+// which walks the lesson and reads the page's readouts. Static text only (it is put in the page
+// as markup); nothing here comes from the URL.
+
+const M = (body) => `<math display="block">${body}</math>`;
+const m = (body) => `<math>${body}</math>`;
+
+// ---- paper A: ℓp regularization in the dual ---------------------------------------------------
+const A_DATA = { kind: 'sparse_regression', n: 50, d: 300, k: 5, sigma: 0.05, seed: 1 };
+const a = (p, solver, model = {}, data = A_DATA) => ({
+  data, model: { problem: 'lp_regression', p, gamma: 10, ...model },
+  solver: { tol: 1e-8, max_iter: 5000, ...solver },
+});
+const P43 = 4 / 3;
+const GAP = M('<mrow><mtext>gap</mtext><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><mi>F</mi><mo>(</mo><mi>w</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>)</mo><mo>+</mo><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>≥</mo><mn>0</mn><mo>,</mo><mspace width="1em"></mspace><mi>w</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><msub><mi>J</mi><mi>q</mi></msub><mo>(</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>)</mo></mrow>');
+const JQ = M('<mrow><msub><mi>J</mi><mi>q</mi></msub><mo>(</mo><mi>u</mi><mo>)</mo><mo>=</mo><mtext>sign</mtext><mo>(</mo><mi>u</mi><mo>)</mo><msup><mrow><mo>|</mo><mi>u</mi><mo>|</mo></mrow><mrow><mi>q</mi><mo>−</mo><mn>1</mn></mrow></msup><mo>,</mo><mspace width="1em"></mspace><mfrac><mn>1</mn><mi>p</mi></mfrac><mo>+</mo><mfrac><mn>1</mn><mi>q</mi></mfrac><mo>=</mo><mn>1</mn></mrow>');
+
+export const LESSONS = {
+  a: {
+    title: 'Lesson A · ℓp regularization in the dual',
+    page: 'lp.html',
+    steps: [
+      {
+        title: 'Two objectives that meet',
+        spec: a(P43, { algorithm: 'dual_gradient' }),
+        uses: ['conv'], speed: 15,
+        look: `<p>Sparse regression: <i>n</i> = 50 samples, <i>d</i> = 300 features, only 5 of them matter. We minimize
+          ${m('<mi>F</mi><mo>(</mo><mi>w</mi><mo>)</mo><mo>=</mo><mfrac><mi>γ</mi><mn>2</mn></mfrac><msup><mrow><mo>‖</mo><mi>X</mi><mi>w</mi><mo>−</mo><mi>y</mi><mo>‖</mo></mrow><mn>2</mn></msup><mo>+</mo><mfrac><mn>1</mn><mi>p</mi></mfrac><msubsup><mrow><mo>‖</mo><mi>w</mi><mo>‖</mo></mrow><mi>p</mi><mi>p</mi></msubsup>')}
+          with <i>p</i> = 4/3, by gradient descent on the <b>dual</b> Λ(α) (Algorithm 2.1). Look at the top plot: the primal value
+          F(w(α)) and the dual value −Λ(α) against the iteration, and the duality gap between them (log scale).</p>`,
+        predict: '<p><b>Predict:</b> which curve stays on top, the primal or the dual? Will they meet?</p>',
+        explain: `<p>The primal stays above, the dual below, and they meet. <b>Weak duality</b>: for every α,
+          −Λ(α) ≤ min F ≤ F(w(α)); <b>strong duality</b>: min F = −min Λ. So the gap</p>${GAP}
+          <p>is never negative and falls to 0. The run stopped when the relative gap (readout) fell below the tolerance 10⁻⁸.</p>`,
+      },
+      {
+        title: 'The gap is a certificate',
+        spec: a(P43, { algorithm: 'dual_gradient', tol: 1e-3 }),
+        uses: ['tol', 'conv'], speed: 15,
+        look: '<p>Same problem, but the run now stops as soon as the <b>relative gap</b> (F + Λ)/F is below 10⁻³ (the tolerance field).</p>',
+        predict: '<p><b>Predict:</b> nobody has told the solver the optimal value F*. When it stops, how far from F* can F(w) be?</p>',
+        explain: `<p>At most the gap. Since −Λ(α) ≤ F*,</p>
+          ${M('<mrow><mfrac><mrow><mi>F</mi><mo>(</mo><mi>w</mi><mo>)</mo><mo>−</mo><msup><mi>F</mi><mo>*</mo></msup></mrow><mrow><mi>F</mi><mo>(</mo><mi>w</mi><mo>)</mo></mrow></mfrac><mo>≤</mo><mfrac><mrow><mi>F</mi><mo>(</mo><mi>w</mi><mo>)</mo><mo>+</mo><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo></mrow><mrow><mi>F</mi><mo>(</mo><mi>w</mi><mo>)</mo></mrow></mfrac><mo>=</mo><mtext>relative gap</mtext></mrow>')}
+          <p>a bound computed from the iterate alone: a <b>certificate</b> of precision. The run needed fewer iterations than in
+          step 1, and F(w) is within the relative gap of the optimum (the test checks it against <code>kplay run</code> at 10⁻¹³).</p>`,
+      },
+      {
+        title: 'Spikes: is w sparse?',
+        spec: a(P43, { algorithm: 'dual_gradient' }),
+        uses: ['threshold', 'spikes'], speed: 15,
+        look: `<p>The second plot: the recovered <i>w</i> (blue) against the 5 true spikes <i>w*</i> (red circles); below it, how many
+          entries of <i>w</i> rise above τ = 0.1·max|w| and how many true features the 5 largest |w<sub>j</sub>| find.</p>`,
+        predict: '<p><b>Predict:</b> the dual gives w through w = J<sub>q</sub>(Xᵀα). Will w be exactly zero away from the spikes?</p>',
+        explain: `<p>Not exactly, but nearly: only a few of the 300 entries rise above τ. With q = p/(p − 1) = 4,</p>${JQ}
+          <p>is a cube: it flattens the small correlations (Xᵀα)<sub>j</sub> without making them zero. ℓ<sub>p</sub> with p &gt; 1
+          gives an <b>approximately</b> sparse w; thresholding it cuts the dimension by one to two orders of magnitude.</p>`,
+      },
+      {
+        title: 'p → 1: sparser, but slower',
+        spec: a(1.1, { algorithm: 'dual_gradient' }),
+        uses: ['p', 'spikes', 'conv'], speed: 'max',
+        look: '<p>Same data, p = 1.1 (q = 11), closer to the ℓ<sub>1</sub> norm (the p slider).</p>',
+        predict: '<p><b>Predict:</b> compared with p = 4/3 — more or fewer iterations? A sparser w, or a denser one?</p>',
+        explain: `<p><b>Many more iterations</b> (over ten times as many) and a <b>sparser</b> w: fewer entries above τ, and the 5 largest
+          now find all 5 true features. With q = 11, J<sub>q</sub>(u) = sign(u)|u|<sup>10</sup> crushes every correlation but the
+          largest. The price: Λ's gradient is a degree-10 polynomial, Lipschitz only locally, and the linear rate of Theorem 2.3
+          has a constant C<sub>p</sub> → 0 as p → 1.</p>`,
+      },
+      {
+        title: 'Why not the primal? Gradient descent',
+        spec: a(P43, { algorithm: 'primal_gd', max_iter: 500 }),
+        uses: ['algorithm', 'conv'], speed: 'max',
+        look: '<p>Back to p = 4/3, now gradient descent with Armijo backtracking on F itself, capped at 500 iterations (the algorithm menu).</p>',
+        predict: '<p><b>Predict:</b> the dual method reached relative gap 10⁻⁸ in under 100 iterations. Will primal gradient descent in 500?</p>',
+        explain: `<p>No: it stops at the cap with a relative gap still far above 10⁻² (for a primal method the gap uses α = γ(y − Xw)). The
+          gradient of the penalty,</p>
+          ${M('<mrow><mo>∇</mo><mfrac><mn>1</mn><mi>p</mi></mfrac><msubsup><mrow><mo>‖</mo><mi>w</mi><mo>‖</mo></mrow><mi>p</mi><mi>p</mi></msubsup><mo>=</mo><msub><mi>J</mi><mi>p</mi></msub><mo>(</mo><mi>w</mi><mo>)</mo><mo>=</mo><mtext>sign</mtext><mo>(</mo><mi>w</mi><mo>)</mo><msup><mrow><mo>|</mo><mi>w</mi><mo>|</mo></mrow><mrow><mi>p</mi><mo>−</mo><mn>1</mn></mrow></msup></mrow>')}
+          <p>has an infinite slope at w<sub>j</sub> = 0 (p − 1 = 1/3): it is not Lipschitz, so the steps must stay tiny near the
+          many zeros of a sparse w. The dual Λ is (1/γ)-strongly convex with a locally Lipschitz gradient.</p>`,
+      },
+      {
+        title: 'FISTA on the primal',
+        spec: a(P43, { algorithm: 'fista', max_iter: 3000 }),
+        uses: ['algorithm', 'conv'], speed: 'max',
+        look: '<p>FISTA: accelerated proximal gradient on the primal, with the prox of (t/p)|·|<sup>p</sup>; capped at 3000 iterations.</p>',
+        predict: '<p><b>Predict:</b> does acceleration let the primal catch the dual method (relative gap 10⁻⁸ in under 100 iterations)?</p>',
+        explain: `<p>Not here: after 3000 iterations FISTA has reached the neighbourhood (relative gap below 10⁻⁴) but not 10⁻⁸. Its
+          O(1/k²) rate on F − F* is sublinear; the dual method converges linearly (Theorem 2.2), as the paper's Table 1 shows
+          (FISTA 1158 iterations against 12 at p = 4/3).</p>`,
+      },
+      {
+        title: 'Newton in the dual',
+        spec: a(P43, { algorithm: 'dual_newton' }),
+        uses: ['algorithm', 'conv'], speed: 2,
+        look: '<p>The dual has only n = 50 variables (against d = 300 primal ones): Newton’s method on Λ, one small linear system per iteration.</p>',
+        predict: '<p><b>Predict:</b> how many iterations to relative gap 10⁻⁸ — about 60 like step 1, or a handful?</p>',
+        explain: `<p>A handful, and the same F(w) as step 1. The Hessian of the dual is an n × n matrix,</p>
+          ${M('<mrow><msup><mo>∇</mo><mn>2</mn></msup><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><mo>(</mo><mi>q</mi><mo>−</mo><mn>1</mn><mo>)</mo><mi>X</mi><mspace width="0.2em"></mspace><mtext>diag</mtext><mo>(</mo><msup><mrow><mo>|</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>|</mo></mrow><mrow><mi>q</mi><mo>−</mo><mn>2</mn></mrow></msup><mo>)</mo><msup><mi>X</mi><mo>⊤</mo></msup><mo>+</mo><mfrac><mn>1</mn><mi>γ</mi></mfrac><mi>I</mi></mrow>')}
+          <p>cheap when n ≪ d; near the optimum Newton converges quadratically.</p>`,
+      },
+      {
+        title: 'Tensor kernels: the dual without features',
+        spec: a(P43, { algorithm: 'prox_dual' }, { path: 'tensor' }, { ...A_DATA, n: 30 }),
+        uses: ['build-box', 'path', 'conv'], speed: 15, action: 'build', until: ['status', 'converged'],
+        look: `<p>For q = 4 the dual needs the data only through the <b>Gram tensor</b>
+          K<sub>ijkl</sub> = Σ<sub>t</sub> x<sub>it</sub>x<sub>jt</sub>x<sub>kt</sub>x<sub>lt</sub> (n = 30 here). The box shows what it costs before it
+          is built (in a background worker).</p>`,
+        predict: '<p><b>Predict:</b> the solver never sees a feature again. Will it find the same minimum F as the feature path?</p>',
+        explain: `<p>The same F(w), to the tolerance (the test compares it with <code>kplay run</code> on the features path). For q = 4,</p>
+          ${M('<mrow><mfrac><mn>1</mn><mi>q</mi></mfrac><msubsup><mrow><mo>‖</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>‖</mo></mrow><mi>q</mi><mi>q</mi></msubsup><mo>=</mo><mfrac><mn>1</mn><mn>4</mn></mfrac><munder><mo>∑</mo><mrow><mi>i</mi><mi>j</mi><mi>k</mi><mi>l</mi></mrow></munder><msub><mi>K</mi><mrow><mi>i</mi><mi>j</mi><mi>k</mi><mi>l</mi></mrow></msub><msub><mi>α</mi><mi>i</mi></msub><msub><mi>α</mi><mi>j</mi></msub><msub><mi>α</mi><mi>k</mi></msub><msub><mi>α</mi><mi>l</mi></msub></mrow>')}
+          <p>so a polynomial or exponential tensor kernel works in feature spaces too large to write down. The cost: about
+          n⁴ numbers, and n²(n + 1)²/4 products per gradient — worth it only when n is small against the feature dimension.</p>`,
+      },
+    ],
+  },
+};
+
+// ---- paper D: smoothed kernel perceptrons ------------------------------------------------------
+const dset = (shape) => ({ kind: 'generated', set: { shape, n: 60, label_noise: 0, seed: 1 } });
+const blobs = (margin) => dset({ kind: 'blobs', margin, spread: 0.5 });
+const circles = dset({ kind: 'circles', noise: 0.05, factor: 0.45 });
+const LIN = { kind: 'linear' };
+const GAUSS = { kind: 'gaussian', bandwidth: { fixed: 0.5 } };
+const d = (data, algorithm, kernel = LIN, max_iter = 100000) => ({ data, kernel, algorithm, max_iter });
+const GORDAN = M('<mrow><mo>∃</mo><mi>α</mi><mo>:</mo><mi>G</mi><mi>α</mi><mo>&gt;</mo><mn>0</mn><mspace width="1em"></mspace><mtext>or</mtext><mspace width="1em"></mspace><mo>∃</mo><mi>p</mi><mo>∈</mo><msub><mi>Δ</mi><mi>n</mi></msub><mo>:</mo><msub><mrow><mo>‖</mo><mi>p</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><mn>0</mn><mspace width="1em"></mspace><mtext>(exactly one)</mtext></mrow>');
+const RHO = M('<mrow><msub><mi>ρ</mi><mi>K</mi></msub><mo>=</mo><munder><mo>sup</mo><mrow><msub><mrow><mo>‖</mo><mi>α</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><mn>1</mn></mrow></munder><munder><mo>min</mo><mi>i</mi></munder><mo>(</mo><mi>G</mi><mi>α</mi><msub><mo>)</mo><mi>i</mi></msub></mrow>');
+
+LESSONS.d = {
+  title: 'Lesson D · separators and certificates',
+  page: 'perceptron.html',
+  steps: [
+    {
+      title: 'A separator, verified',
+      spec: d(blobs(0.3), { kind: 'perceptron' }),
+      uses: ['boundary', 'outcome'], speed: 2,
+      look: `<p>Two clouds of 60 points with a gap between them, a linear kernel. The big plot shows the perceptron's decision
+        function f(x) = Σ α<sub>i</sub>y<sub>i</sub>K(x<sub>i</sub>, x)/√K<sub>ii</sub> (blue &gt; 0, red &lt; 0).</p>`,
+      predict: '<p><b>Predict:</b> will the perceptron find a line with every point on its side? After how many updates?</p>',
+      explain: `<p>Yes, in a few updates, and the page <b>verifies</b> it: every (Gα)<sub>i</sub> &gt; 0 with
+        G<sub>ij</sub> = y<sub>i</sub>y<sub>j</sub>K(x<sub>i</sub>,x<sub>j</sub>)/√(K<sub>ii</sub>K<sub>jj</sub>), so all 60 points are classified correctly (the box
+        under the buttons). The perceptron adds the worst-classified point to α on each mistake.</p>`,
+    },
+    {
+      title: 'A narrower gap: the margin ρ_K',
+      spec: d(blobs(0.05), { kind: 'perceptron' }),
+      uses: ['margin', 'boundary', 'trace'], speed: 2,
+      look: '<p>The same clouds, pushed together (margin 0.05). Watch the readout ρ<sub>K</sub>, the margin of the normalized data.</p>',
+      predict: '<p><b>Predict:</b> smaller margin — more iterations or fewer?</p>',
+      explain: `<p>More: ρ<sub>K</sub> shrank, and the perceptron needed more updates than in step 1, still within Novikoff’s
+        bound 1/ρ<sub>K</sub>² (the black line in the lower plot). The margin is</p>${RHO}
+        <p>the best worst-case normalized score a classifier can reach.</p>`,
+    },
+    {
+      title: 'The normalized perceptron is a subgradient method',
+      spec: d(blobs(0.05), { kind: 'nkp' }),
+      uses: ['algo', 'trace'], speed: 10,
+      look: '<p>NKP (Algorithm 3): α ← (1 − θ)α + θe<sub>j</sub> with θ = 1/(k + 1) and j the worst point — an average, not a sum.</p>',
+      predict: '<p><b>Predict:</b> will NKP stay within its bound 1/ρ<sub>K</sub>²? Faster or slower than the perceptron?</p>',
+      explain: `<p>Within the bound, but slower than the plain perceptron on these data. NKP is a subgradient method on
+        L(α) = max<sub>p∈Δ</sub>(−pᵀGα) + ½‖α‖<sub>G</sub>², whose minimum is −ρ<sub>K</sub>²/2: subgradient methods need
+        O(1/ρ<sub>K</sub>²) steps.</p>`,
+    },
+    {
+      title: 'Smoothing: SNKP',
+      spec: d(blobs(0.05), { kind: 'snkp' }),
+      uses: ['algo', 'trace'], speed: 2,
+      look: '<p>SNKP (Algorithm 4) replaces the hard “worst point” by a softmax p<sub>μ</sub>(α) = softmax(−Gα/μ) and lets μ → 0 (Nesterov smoothing).</p>',
+      predict: '<p><b>Predict:</b> fewer iterations than NKP’s subgradient steps?</p>',
+      explain: `<p>Far fewer. Smoothing turns the non-smooth max into a smooth function, and an accelerated scheme halts within</p>
+        ${M('<mrow><mfrac><mrow><mn>2</mn><msqrt><mrow><mn>2</mn><mi>log</mi><mi>n</mi></mrow></msqrt></mrow><msub><mi>ρ</mi><mi>K</mi></msub></mfrac></mrow>')}
+        <p>iterations: 1/ρ instead of 1/ρ².</p>`,
+    },
+    {
+      title: 'No separator: the perceptron never stops',
+      spec: d(blobs(-0.4), { kind: 'perceptron' }, LIN, 3000),
+      uses: ['margin', 'outcome'], speed: 'max',
+      look: '<p>Overlapping clouds: no line separates them. The iteration cap is 3000.</p>',
+      predict: '<p><b>Predict:</b> what will the perceptron do?</p>',
+      explain: '<p>It runs into the cap: a perceptron on inseparable data never halts, and it cannot tell us that it never will. The margin readout says why: ρ<sub>K</sub> &lt; 0, the data are <b>inseparable</b>.</p>',
+    },
+    {
+      title: 'A certificate of inseparability',
+      spec: d(blobs(-0.4), { kind: 'nvn', epsilon: 0.01 }),
+      uses: ['algo', 'epsilon', 'outcome', 'boundary'], speed: 2,
+      look: '<p>The normalized von Neumann algorithm (NVN, Algorithm 5) looks for weights p in the simplex instead of α. The point sizes show p<sub>i</sub>.</p>',
+      predict: '<p><b>Predict:</b> can an algorithm <i>prove</i> that no separator exists?</p>',
+      explain: `<p>Yes: a verified ε-certificate, ‖p‖<sub>G</sub> ≤ ε = 0.01. Gordan’s theorem in an RKHS (Theorem 2):</p>${GORDAN}
+        <p>p puts the origin (almost) inside the convex hull of the y<sub>i</sub>φ(x<sub>i</sub>): no classifier can score every point positively.</p>`,
+    },
+    {
+      title: 'Circles with a linear kernel',
+      spec: d(circles, { kind: 'nvn', epsilon: 0.01 }),
+      uses: ['data', 'outcome'], speed: 2,
+      look: '<p>One class on a small circle inside the other. Linear kernel, NVN.</p>',
+      predict: '<p><b>Predict:</b> separator or certificate?</p>',
+      explain: '<p>A verified certificate: no line separates a ring from its centre, and ρ<sub>K</sub> &lt; 0 in the margin readout.</p>',
+    },
+    {
+      title: 'The same circles, a Gaussian kernel',
+      spec: d(circles, { kind: 'perceptron' }, GAUSS),
+      uses: ['kernel', 'mu', 'boundary', 'margin'], speed: 2,
+      look: '<p>Same points; the kernel is now Gaussian, K(x, x′) = exp(−‖x − x′‖²/μ) with μ = 0.5. The perceptron again.</p>',
+      predict: '<p><b>Predict:</b> separable now?</p>',
+      explain: `<p>Yes: a verified separator and ρ<sub>K</sub> &gt; 0. For distinct points the Gaussian Gram matrix K is positive definite, so is
+        G = D<sub>y</sub>D<sup>−½</sup>KD<sup>−½</sup>D<sub>y</sub>, and α = G<sup>−1</sup>1 gives Gα = 1 &gt; 0: a Gaussian kernel separates any
+        labelling of distinct points.</p>`,
+    },
+    {
+      title: 'One algorithm for both answers (overlap)',
+      spec: d(blobs(-0.4), { kind: 'isnkpvn', gamma: 2, epsilon: 0.01 }),
+      uses: ['algo', 'outcome'], speed: 5,
+      look: '<p>ISNKPVN(γ, ε) (Algorithm 7) runs SNKPVN with shrinking δ: it returns a separator when one exists and an ε-certificate otherwise.</p>',
+      predict: '<p><b>Predict:</b> on the overlapping clouds, which answer will it give?</p>',
+      explain: '<p>A verified ε-certificate, within O(min{√n/ε, √n/|ρ<sub>K</sub>|}·log(1/ε)) iterations (Theorem 4).</p>',
+    },
+    {
+      title: 'One algorithm for both answers (Gaussian circles)',
+      spec: d(circles, { kind: 'isnkpvn', gamma: 2, epsilon: 0.01 }, GAUSS),
+      uses: ['algo', 'outcome', 'boundary'], speed: 2,
+      look: '<p>The same algorithm on the separable problem of step 8.</p>',
+      predict: '<p><b>Predict:</b> separator or certificate — and about how many iterations?</p>',
+      explain: '<p>A verified separator, in O(√n/ρ<sub>K</sub>·log(1/ρ<sub>K</sub>)) iterations (Theorem 4): the same code decides either way, and each answer is checked.</p>',
+    },
+  ],
+};
