@@ -4,6 +4,7 @@ import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playgr
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
+import { attachExport } from './export.js';
 
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
 let pg = null;
@@ -345,6 +346,10 @@ async function main() {
   restarted();
   // The default run takes about 3400 sweeps: 500 sweeps/s lets a class watch it for ~7 s.
   player = new Player(engine, { speed: 500, unit: 'sweeps' });
+  attachExport({
+    spec: () => pg.specJson(),
+    run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { c: Array.from(pg.coefficients()) } }),
+  });
   attachLessons({
     load: (s) => {
       if (applySpec(s)) controlsFromSpec(s);

@@ -4,6 +4,7 @@ import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
+import { attachExport } from './export.js';
 
 let pg = null;
 let player = null;
@@ -447,6 +448,10 @@ async function main() {
   draw();
   // The default run takes 63 iterations: 15/s lets a class watch it for ~4 s.
   player = new Player(engine, { speed: 15 });
+  attachExport({
+    spec: () => pg.specJson(),
+    run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { w: Array.from(pg.w()) } }),
+  });
   attachLessons({ load: loadSpec, player, actions: { race: startRace, build: startBuild } }, 'a');
   document.body.dataset.ready = '1';
 }

@@ -6,6 +6,7 @@
 import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash } from './common.js';
 import { attachClassroom } from './lesson.js';
+import { attachExport } from './export.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
@@ -682,6 +683,7 @@ async function main() {
   syncVisibility();
   wire();
   attachClassroom();
+  attachExport();
   await build();
   if (hashNote) {
     showError(hashNote);
