@@ -5,6 +5,7 @@ import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, w
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
 let pg = null;
@@ -346,6 +347,7 @@ async function main() {
   restarted();
   // The default run takes about 3400 sweeps: 500 sweeps/s lets a class watch it for ~7 s.
   player = new Player(engine, { speed: 500, unit: 'sweeps' });
+  attachExplanations('c');
   attachExport({
     spec: () => pg.specJson(),
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { c: Array.from(pg.coefficients()) } }),

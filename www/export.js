@@ -44,10 +44,13 @@ export function attachExport(hooks = {}) {
     b.setAttribute('aria-label', `save the plot “${c.getAttribute('aria-label') || c.id}” as a PNG image`);
     b.addEventListener('click', () => c.toBlob((blob) => blob && download(`${c.id}.png`, blob), 'image/png'));
     // Beside the caption, not in it: some pages rewrite their captions.
-    const tools = document.createElement('div');
-    tools.className = 'fig-tools';
+    let tools = fig.querySelector('.fig-tools');
+    if (!tools) {
+      tools = document.createElement('div');
+      tools.className = 'fig-tools';
+      fig.appendChild(tools);
+    }
     tools.appendChild(b);
-    fig.appendChild(tools);
   }
   if (!hooks.spec) return;
   const box = document.createElement('fieldset');

@@ -5,6 +5,7 @@ import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, st
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
 let pg = null;
 let player = null;
@@ -448,6 +449,7 @@ async function main() {
   draw();
   // The default run takes 63 iterations: 15/s lets a class watch it for ~4 s.
   player = new Player(engine, { speed: 15 });
+  attachExplanations('a');
   attachExport({
     spec: () => pg.specJson(),
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { w: Array.from(pg.w()) } }),

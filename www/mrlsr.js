@@ -7,6 +7,7 @@ import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport }
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash } from './common.js';
 import { attachClassroom } from './lesson.js';
 import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
@@ -683,6 +684,7 @@ async function main() {
   syncVisibility();
   wire();
   attachClassroom();
+  attachExplanations('b');
   attachExport();
   await build();
   if (hashNote) {

@@ -5,6 +5,7 @@ import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, w
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
 let pg = null; // the running experiment (kept when a new spec is invalid)
 let valid = false; // whether pg matches the controls
@@ -314,6 +315,7 @@ async function main() {
   drawRace();
   // The default separable run ends in 3 iterations: 1/s makes them watchable one by one.
   player = new Player(engine, { speed: 1 });
+  attachExplanations('d');
   attachExport({
     spec: () => pg.specJson(),
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { alpha: Array.from(pg.alpha()), p: Array.from(pg.p()) } }),

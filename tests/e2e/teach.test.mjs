@@ -278,3 +278,33 @@ test('every page has a Content-Security-Policy, no inline script and no inline e
     assert.doesNotMatch(js, /\beval\(|new Function\(/, `${f}: eval`);
   }
 });
+
+test('every readout and plot explains itself on hover, focus and tap, with a MathML formula where there is one', async () => {
+  const { EXPLAIN } = await import('../../www/explain.js');
+  for (const [file, paper] of [['lp.html', 'a'], ['mrlsr.html', 'b'], ['dinuzzo.html', 'c'], ['perceptron.html', 'd']]) {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}${file}`);
+    // Every readout (<dd id>) and every plot on the page has its explanation.
+    const ids = await page.evaluate(() => [...document.querySelectorAll('.readouts dd[id], .plots canvas[id]')].map((e) => e.id));
+    const missing = ids.filter((id) => !(id in EXPLAIN[paper]) && !['eq-bars', 'eq-curves', 'heatmap'].includes(id));
+    assert.deepEqual(missing, [], `${file}: readouts or plots without an explanation`);
+    const buttons = page.locator('button.info');
+    assert.ok(await buttons.count() >= Object.keys(EXPLAIN[paper]).length - 1);
+    const first = buttons.first();
+    const pop = page.locator(`#${await first.getAttribute('aria-describedby')}`);
+    assert.ok(await pop.isHidden());
+    await first.hover();
+    assert.ok(await pop.isVisible(), 'hover shows it');
+    await page.mouse.move(0, 0);
+    assert.ok(await pop.isHidden());
+    await first.focus();
+    assert.ok(await pop.isVisible(), 'focus shows it');
+    await page.keyboard.press('Escape');
+    assert.ok(await pop.isHidden());
+    await first.click();
+    await page.mouse.move(0, 0);
+    assert.ok(await pop.isVisible(), 'a click (tap) pins it');
+    assert.ok(await page.locator('.explain-pop math').count() > 0, 'MathML formulas');
+    assert.deepEqual(errors, [], file);
+    await ctx.close();
+  }
+});
