@@ -21,6 +21,10 @@ export function lessonFromHash() {
   return { id: m[1], step: k };
 }
 
+// A lesson link owns the URL hash from the start: the page's start-up must not overwrite it with
+// its own #spec= before attachLessons runs (this module is evaluated before the page's script).
+if (lessonFromHash()) lessonMode.active = true;
+
 const classroomFromUrl = () => new URLSearchParams(location.search).get('classroom') === '1';
 
 function setQuery(key, value) {
@@ -56,9 +60,31 @@ function addClassroomToggle() {
   nav.after(b);
 }
 
+/** On a phone the experiment's fieldsets fold away behind one button (Play, Step, the speed
+ *  and the readouts stay); they start folded on a narrow screen. */
+function addControlsToggle() {
+  const controls = document.querySelector('section.controls');
+  if (!controls || $('controls-toggle')) return;
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.id = 'controls-toggle';
+  b.className = 'controls-toggle';
+  b.setAttribute('aria-controls', 'controls-fold');
+  const set = (folded) => {
+    document.body.classList.toggle('controls-folded', folded);
+    b.setAttribute('aria-expanded', String(!folded));
+    b.textContent = folded ? 'Show all the controls' : 'Fold the controls';
+  };
+  b.addEventListener('click', () => set(!document.body.classList.contains('controls-folded')));
+  controls.id = controls.id || 'controls-fold';
+  controls.prepend(b);
+  set(window.matchMedia('(max-width: 600px)').matches);
+}
+
 /** Classroom mode alone (a page without a lesson). */
 export function attachClassroom() {
   addClassroomToggle();
+  addControlsToggle();
   setClassroom(classroomFromUrl());
 }
 
@@ -189,7 +215,10 @@ export function attachLessons(api, paper) {
 
   function fromHash() {
     const l = lessonFromHash();
-    if (!l || l.id !== paper) return false;
+    if (!l || l.id !== paper) {
+      if (!cur) lessonMode.active = false;
+      return false;
+    }
     cur = { ...l, phase: 'predict' };
     api.player.arrowsTaken = true;
     show();

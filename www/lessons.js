@@ -226,3 +226,92 @@ LESSONS.d = {
     },
   ],
 };
+
+// ---- paper C: fixed point and coordinate descent ------------------------------------------------
+const MOONS = { kind: 'classification', shape: { kind: 'moons', noise: 0.15 }, n: 100, label_noise: 0.05, seed: 1 };
+const c = (loss, method, lambda = 0.1, data = MOONS) => ({
+  data, loss, lambda, kernel: { kind: 'gaussian', bandwidth: { fixed: 0.5 } }, method: { tol: 1e-8, max_sweeps: 20000, ...method }, race: false,
+});
+const FP = (step) => ({ kind: 'fixed_point', step });
+const CD = { kind: 'coordinate', rule: 'cyclic', seed: 1 };
+const FIXED = M('<mrow><mi>c</mi><mo>=</mo><mo>−</mo><msub><mi>J</mi><mi>α</mi></msub><mo>(</mo><mi>α</mi><mi>K</mi><mi>c</mi><mo>−</mo><mi>c</mi><mo>)</mo><mo>,</mo><mspace width="1em"></mspace><msub><mi>J</mi><mi>α</mi></msub><mo>=</mo><msup><mrow><mo>(</mo><mi>I</mi><mo>+</mo><mi>α</mi><msup><mrow><mo>(</mo><mo>∂</mo><mi>f</mi><mo>)</mo></mrow><mrow><mo>−</mo><mn>1</mn></mrow></msup><mo>)</mo></mrow><mrow><mo>−</mo><mn>1</mn></mrow></msup></mrow>');
+const BOUND = M('<mrow><mn>0</mn><mo>&lt;</mo><mi>α</mi><mo>&lt;</mo><mfrac><mn>2</mn><msub><mrow><mo>‖</mo><mi>K</mi><mo>‖</mo></mrow><mn>2</mn></msub></mfrac></mrow>');
+
+LESSONS.c = {
+  title: 'Lesson C · fixed point and coordinate descent',
+  page: 'dinuzzo.html',
+  steps: [
+    {
+      title: 'Every kernel method is a fixed point',
+      spec: c({ kind: 'square' }, FP({ kind: 'inverse_norm' })),
+      uses: ['map', 'conv', 'r-support'], speed: 'max',
+      look: `<p>100 points on two moons, a Gaussian kernel, the square loss (regularized least squares). We minimize
+        F(c) = f(Kc) + cᵀKc/2 with f(z) = Σ L(y<sub>i</sub>, z<sub>i</sub>)/λ by iterating one map, with the step α = 1/‖K‖<sub>2</sub>.
+        The map shows f(x) = Σ c<sub>i</sub>k(x<sub>i</sub>, x); ringed points have c<sub>i</sub> ≠ 0.</p>`,
+      predict: '<p><b>Predict:</b> with the square loss, how many of the 100 points will end up with c<sub>i</sub> ≠ 0 (support vectors)?</p>',
+      explain: `<p>All of them (readout “support vectors”). The optimum is a fixed point of (Theorem 1)</p>${FIXED}
+        <p>for every α &gt; 0; for the square loss it is the closed form c = (K + λI)<sup>−1</sup>y, and nothing forces a c<sub>i</sub> to 0.</p>`,
+    },
+    {
+      title: 'A cheaper step rule, a slower run',
+      spec: c({ kind: 'square' }, FP({ kind: 'inverse_trace' })),
+      uses: ['alpha-rule', 'conv'], speed: 'max',
+      look: '<p>Same problem; the step is now α = 1/tr(K), which needs no eigenvalue (tr K = Σ k<sub>ii</sub>).</p>',
+      predict: '<p><b>Predict:</b> tr(K) ≥ ‖K‖<sub>2</sub>, so this α is smaller. More sweeps or fewer?</p>',
+      explain: '<p>Several times more sweeps: the fixed-point map contracts by a factor that depends on α times the eigenvalues of K, and a smaller α contracts less per sweep. 1/tr(K) is safe (it is below 2/‖K‖<sub>2</sub>) but slow.</p>',
+    },
+    {
+      title: 'Over the edge: α above 2/‖K‖₂',
+      spec: c({ kind: 'square' }, FP({ kind: 'fixed', value: 0.1 })),
+      uses: ['alpha-rule', 'alpha', 'r-alpha', 'conv'], speed: 10,
+      look: '<p>A typed step α = 0.1. The readout α shows it next to the limit 2/‖K‖<sub>2</sub> for these data.</p>',
+      predict: '<p><b>Predict:</b> α is just above the limit. Will the iteration still converge, slowly?</p>',
+      explain: `<p>It diverges within a few dozen sweeps: the changes |Δc| grow geometrically. Convergence (Theorem 2) needs</p>${BOUND}
+        <p>Just below the limit (try α = 0.08) it converges — faster than with 1/‖K‖<sub>2</sub>.</p>`,
+    },
+    {
+      title: 'Coordinate descent: no step to choose',
+      spec: c({ kind: 'square' }, CD),
+      uses: ['algorithm', 'conv'], speed: 'max',
+      look: '<p>Coordinate descent (Algorithm 1) updates one c<sub>i</sub> at a time, in order, with its own step α<sub>i</sub> = 1/k<sub>ii</sub>.</p>',
+      predict: '<p><b>Predict:</b> compared with the fixed point at α = 1/‖K‖<sub>2</sub> (step 1) — more sweeps or fewer? The same solution?</p>',
+      explain: `<p>Fewer sweeps here, and the same objective F(c) as step 1. Each update solves the i-th equation exactly,</p>
+        ${M('<mrow><msub><mi>c</mi><mi>i</mi></msub><mo>←</mo><msub><mi>S</mi><mi>i</mi></msub><mo>(</mo><msub><mi>z</mi><mi>i</mi></msub><mo>/</mo><msub><mi>k</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub><mo>−</mo><msub><mi>c</mi><mi>i</mi></msub><mo>)</mo><mo>,</mo><mspace width="1em"></mspace><msub><mi>S</mi><mi>i</mi></msub><mo>=</mo><mo>−</mo><msubsup><mi>J</mi><mrow><mn>1</mn><mo>/</mo><msub><mi>k</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub></mrow><mi>i</mi></msubsup></mrow>')}
+        <p>and uses the new values at once (Gauss–Seidel instead of Jacobi); the stopping test is max|h<sub>i</sub>| &lt; δ.</p>`,
+    },
+    {
+      title: 'The hinge loss: support vectors',
+      spec: c({ kind: 'hinge' }, CD),
+      uses: ['loss', 'map', 'r-support'], speed: 'max',
+      look: '<p>The same points with the hinge loss (1 − yf)<sub>+</sub>: a support vector machine, solved by coordinate descent.</p>',
+      predict: '<p><b>Predict:</b> how many points will keep c<sub>i</sub> ≠ 0 now — all, about half, or a few?</p>',
+      explain: `<p>Under a third of them: the ringed points near or inside the margin (grey lines f = ±1). The hinge loss is flat for
+        yf ≥ 1, so its operator clips c<sub>i</sub> to 0 for points beyond the margin and to at most 1/λ inside it — the
+        solution is sparse.</p>`,
+    },
+    {
+      title: 'The hinge loss with the fixed point',
+      spec: c({ kind: 'hinge' }, FP({ kind: 'inverse_norm' })),
+      uses: ['algorithm', 'conv'], speed: 'max',
+      look: '<p>The SVM again, now with the fixed-point iteration at α = 1/‖K‖<sub>2</sub> (at most 20 000 sweeps).</p>',
+      predict: '<p><b>Predict:</b> coordinate descent needed about 1200 sweeps. The fixed point?</p>',
+      explain: '<p>It reaches the sweep cap with a duality gap still far from δ: for a non-smooth loss and a Gram matrix with tiny eigenvalues the fixed-point rate of Theorem 3 (linear only when K is positive definite or ∇f Lipschitz) can be very slow, while coordinate descent solves each coordinate exactly.</p>',
+    },
+    {
+      title: 'More regularization, more support vectors',
+      spec: c({ kind: 'hinge' }, CD, 1.0),
+      uses: ['lambda', 'map', 'r-support'], speed: 'max',
+      look: '<p>The SVM with λ = 1 instead of 0.1 (f(z) = Σ L/λ: a larger λ weighs the loss less).</p>',
+      predict: '<p><b>Predict:</b> more or fewer support vectors than in step 5?</p>',
+      explain: '<p>More: with the loss weighed less the margin widens, more points fall inside it, and each of those has c<sub>i</sub> ≠ 0. The run also needs fewer sweeps.</p>',
+    },
+    {
+      title: 'Regression: the ε-tube',
+      spec: c({ kind: 'eps_insensitive', eps: 0.2 }, CD, 0.1, { kind: 'regression', n: 60, noise: 0.1, outliers: 0, seed: 1 }),
+      uses: ['loss', 'eps', 'map', 'r-support'], speed: 10,
+      look: '<p>1-D regression, 60 noisy points, the ε-insensitive loss (|y − f| − ε)<sub>+</sub> with ε = 0.2 (support vector regression).</p>',
+      predict: '<p><b>Predict:</b> which points will be support vectors?</p>',
+      explain: '<p>Only the few outside (or on) the ε-tube around the curve: inside the tube the loss is zero and flat, so the operator sets c<sub>i</sub> = 0. A sparse regression function, from the same fixed-point equation.</p>',
+    },
+  ],
+};

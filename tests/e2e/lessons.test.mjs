@@ -236,3 +236,64 @@ test('a lesson link opens the right step with its spec, and Prev/Next keep the U
   assert.deepEqual([...errors, ...fwd.errors, ...bad.errors, ...clamp.errors], []);
   for (const c of [ctx, fwd.ctx, bad.ctx, clamp.ctx]) await c.close();
 });
+
+test('lesson C can be walked from the first step to the last, each claim checked', async () => {
+  const n = LESSONS.c.steps.length;
+  assert.ok(n >= 8 && n <= 12);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}dinuzzo.html#lesson=c&step=1`);
+  const support = async () => (await text(page, '#r-support')).split(' of ').map(Number);
+  const sw = [];
+  // 1. RLS, fixed point at 1/‖K‖₂: converged, every point a support vector.
+  await runStep(page, 1, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k1, n1] = await support();
+  assert.equal(k1, n1);
+  sw[1] = await num(page, '#r-sweep');
+  const f1 = await num(page, '#r-objective');
+  await next(page, 1);
+  // 2. α = 1/tr(K): converged, several times more sweeps.
+  await runStep(page, 2, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-sweep') > 2 * sw[1]);
+  await next(page, 2);
+  // 3. α = 0.1 above 2/‖K‖₂: diverges within a few dozen sweeps.
+  await runStep(page, 3, n);
+  assert.equal(await text(page, '#r-status'), 'diverged');
+  const [a, lim] = (await text(page, '#r-alpha')).match(/[0-9.e+-]*[0-9]/g).map(Number);
+  assert.ok(a > lim, `α ${a} vs 2/‖K‖₂ ${lim}`);
+  assert.ok(await num(page, '#r-sweep') < 100);
+  await next(page, 3);
+  // 4. Coordinate descent on RLS: fewer sweeps than step 1, the same objective.
+  await runStep(page, 4, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-sweep') < sw[1]);
+  assert.ok(Math.abs(await num(page, '#r-objective') - f1) <= 1e-6 * Math.abs(f1));
+  await next(page, 4);
+  // 5. Hinge, CD: under a third of the points are support vectors.
+  await runStep(page, 5, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k5, n5] = await support();
+  assert.ok(k5 > 0 && k5 < n5 / 3, `support ${k5} of ${n5}`);
+  sw[5] = await num(page, '#r-sweep');
+  await next(page, 5);
+  // 6. Hinge, fixed point: the sweep cap, gap above δ.
+  await runStep(page, 6, n);
+  assert.equal(await text(page, '#r-status'), 'max sweeps');
+  assert.equal(await num(page, '#r-sweep'), 20000);
+  assert.ok(await num(page, '#r-gap') > 1e-8);
+  await next(page, 6);
+  // 7. λ = 1: more support vectors than step 5, fewer sweeps.
+  await runStep(page, 7, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k7] = await support();
+  assert.ok(k7 > k5, `${k7} vs ${k5}`);
+  assert.ok(await num(page, '#r-sweep') < sw[5]);
+  await next(page, 7);
+  // 8. SVR: only a few support vectors.
+  await runStep(page, 8, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k8, n8] = await support();
+  assert.ok(k8 > 0 && k8 < n8 / 4, `support ${k8} of ${n8}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
