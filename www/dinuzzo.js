@@ -202,7 +202,18 @@ function showSummary(s) {
     body.innerHTML = '';
     s.race.forEach((r, i) => {
       const tr = document.createElement('tr');
-      tr.innerHTML = `<td><span class="swatch" style="background:${RACE_COLORS[i]}"></span>${r.name}</td><td>${r.sweep}</td><td>${fmt(r.gap, 2)}</td><td>${r.status.replace('_', ' ')}</td>`;
+      // Built with text nodes: nothing from a spec (a link) becomes markup.
+      const sw = document.createElement('span');
+      sw.className = 'swatch';
+      sw.style.background = RACE_COLORS[i];
+      const name = document.createElement('td');
+      name.append(sw, String(r.name));
+      tr.append(name);
+      for (const v of [String(r.sweep), fmt(r.gap, 2), String(r.status).replace('_', ' ')]) {
+        const td = document.createElement('td');
+        td.textContent = v;
+        tr.append(td);
+      }
       body.appendChild(tr);
     });
   }

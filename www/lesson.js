@@ -99,6 +99,8 @@ export function attachLessons(api, paper) {
   const panel = $('lesson');
   let cur = null; // { id, step, phase }
   let watching = false;
+  let loading = Promise.resolve(); // the step's load (a page may load asynchronously)
+  let actionDone = false; // the step's action (if any) has finished
 
   const lessonOf = () => LESSONS[cur.id];
 
@@ -150,7 +152,7 @@ export function attachLessons(api, paper) {
     $('lesson-next').disabled = cur.step === L.steps.length;
     markUses(step);
     writeLessonHash();
-    api.load(structuredClone(step.spec));
+    loading = Promise.resolve(api.load(structuredClone(step.spec)));
     if (step.speed && !api.player.urlSpeed) api.player.setRate(step.speed === 'max' ? Infinity : step.speed, false);
     setPhase('predict');
   }
@@ -165,7 +167,7 @@ export function attachLessons(api, paper) {
 
   function finished() {
     const step = lessonOf().steps[cur.step - 1];
-    if (step.action) return document.body.dataset[step.until[0]] === step.until[1];
+    if (step.action) return actionDone && (!step.until || document.body.dataset[step.until[0]] === step.until[1]);
     return api.player.engine.ended();
   }
 
@@ -179,12 +181,21 @@ export function attachLessons(api, paper) {
     requestAnimationFrame(watch);
   }
 
-  function run() {
+  async function run() {
     const step = lessonOf().steps[cur.step - 1];
-    if (cur.phase === 'explained') api.load(structuredClone(step.spec));
+    const me = cur;
+    if (cur.phase === 'explained') loading = Promise.resolve(api.load(structuredClone(step.spec)));
     setPhase('running');
-    if (step.action) api.actions[step.action]();
-    else api.player.setPlaying(true);
+    await loading;
+    if (cur !== me) return; // the class moved on meanwhile
+    actionDone = false;
+    if (step.action) {
+      try {
+        await api.actions[step.action](step);
+      } finally {
+        actionDone = true;
+      }
+    } else api.player.setPlaying(true);
     if (!watching) { watching = true; requestAnimationFrame(watch); }
   }
 

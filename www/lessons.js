@@ -315,3 +315,87 @@ LESSONS.c = {
     },
   ],
 };
+
+// ---- paper B: M-RLSR and kernel ridge -----------------------------------------------------------
+// A step loads the data and kernel at the previous (m, λ); "Run it" refits at the step's (m, λ).
+const SINE = { kind: 'sine', n: 100, sigma: 0.2, seed: 1 };
+const bspec = (m, lambda = 1e-3) => ({ data: SINE, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m, lambda });
+const THM1 = M('<mrow><mi>F</mi><mo>(</mo><mi>C</mi><mo>)</mo><mo>=</mo><msup><mrow><mo>(</mo><munder><mo>∑</mo><mi>i</mi></munder><mfrac><mrow><mn>4</mn><msub><mi>d</mi><mi>i</mi></msub><msubsup><mi>y</mi><mi>i</mi><mrow><mo>′</mo><mn>2</mn></mrow></msubsup></mrow><msup><mrow><mo>(</mo><mn>2</mn><msub><mi>d</mi><mi>i</mi></msub><mo>+</mo><mi>λ</mi><mi>m</mi><mi>n</mi><mi>C</mi><mo>)</mo></mrow><mn>2</mn></msup></mfrac><mo>)</mo></mrow><mrow><mi>m</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></msup><mo>−</mo><mi>C</mi><mo>,</mo><mspace width="1em"></mspace><msup><mi>α</mi><mo>′</mo></msup><mo>=</mo><mfrac><mrow><mn>2</mn><msup><mi>y</mi><mo>′</mo></msup></mrow><mrow><mn>2</mn><mi>d</mi><mo>+</mo><mi>λ</mi><mi>m</mi><mi>n</mi><msub><mi>C</mi><mn>0</mn></msub></mrow></mfrac></mrow>');
+const WEAK = M('<mrow><msub><mi>λ</mi><mn>2</mn></msub><mo>=</mo><mfrac><mi>m</mi><mn>2</mn></mfrac><msub><mi>C</mi><mn>0</mn></msub><mo>(</mo><mi>Z</mi><mo>,</mo><mi>m</mi><mo>,</mo><mi>λ</mi><mo>)</mo><mspace width="0.2em"></mspace><mi>λ</mi></mrow>');
+
+LESSONS.b = {
+  title: 'Lesson B · M-RLSR and kernel ridge',
+  page: 'mrlsr.html',
+  steps: [
+    {
+      title: 'Kernel ridge is M-RLSR at m = 2',
+      spec: bspec(1.5), to: { m: 2 }, action: 'fit',
+      uses: ['m', 'fit', 'r-c0', 'r-lambda2'],
+      look: `<p>100 noisy samples of sin(2πx), a Gaussian kernel. M-RLSR minimizes
+        ${m('<mfrac><mn>1</mn><mi>n</mi></mfrac><mo>∑</mo><msup><mrow><mo>(</mo><msub><mi>y</mi><mi>i</mi></msub><mo>−</mo><mi>f</mi><mo>(</mo><msub><mi>x</mi><mi>i</mi></msub><mo>)</mo><mo>)</mo></mrow><mn>2</mn></msup><mo>+</mo><mi>λ</mi><msubsup><mrow><mo>‖</mo><mi>f</mi><mo>‖</mo></mrow><mi>H</mi><mi>m</mi></msubsup>')}.
+        Run it sets m = 2 (λ = 10⁻³). Watch the readouts C₀ and λ₂.</p>`,
+      predict: '<p><b>Predict:</b> at m = 2 this is kernel ridge regression. What will C₀ be, and λ₂?</p>',
+      explain: `<p>C₀ = 1 and λ₂ = λ. By Theorem 1 the whole solution follows from one scalar, the positive root C₀ of</p>${THM1}
+        <p>with K = QDQᵀ, y′ = Qᵀy. At m = 2 the exponent is 0, so F(C) = 1 − C and α = (K + nλI)<sup>−1</sup>y: kernel ridge.</p>`,
+    },
+    {
+      title: 'm = 1.5: one scalar equation',
+      spec: bspec(2), to: { m: 1.5 }, action: 'fit',
+      uses: ['m', 'fplot', 'r-c0', 'r-norm'],
+      look: '<p>Run it moves m to 1.5. The lower plot shows F(C); C₀ is where it crosses zero.</p>',
+      predict: '<p><b>Predict:</b> will C₀ be above or below 1? How is it related to ‖f‖<sub>H</sub>?</p>',
+      explain: `<p>Below 1, and C₀ = ‖f‖<sub>H</sub><sup>m−2</sup> (compare the readouts: ‖f‖<sub>H</sub><sup>−0.5</sup> = C₀). F is strictly concave
+        with F(0) &gt; 0 for m &gt; 1, so the root is unique; a safeguarded Newton solve finds it in a few dozen iterations, and every
+        refit after that reuses the eigendecomposition.</p>`,
+    },
+    {
+      title: 'The kernel ridge twin',
+      spec: bspec(2), to: { m: 1.5 }, action: 'fit',
+      uses: ['m', 'fit', 'r-lambda2'],
+      look: '<p>The upper plot draws M-RLSR at (m, λ) in red and kernel ridge at λ₂ in blue.</p>',
+      predict: '<p><b>Predict:</b> which kernel-ridge parameter λ₂ reproduces the M-RLSR curve on these data?</p>',
+      explain: `<p>The curves coincide at (Prop. 5.1)</p>${WEAK}<p>(readout λ₂; here smaller than λ because m/2 · C₀ &lt; 1).</p>`,
+    },
+    {
+      title: 'm = 3: above kernel ridge',
+      spec: bspec(1.5), to: { m: 3 }, action: 'fit',
+      uses: ['m', 'r-c0', 'r-norm', 'r-lambda2'],
+      look: '<p>Run it moves m to 3.</p>',
+      predict: '<p><b>Predict:</b> C₀ above or below 1 now? λ₂ above or below λ?</p>',
+      explain: '<p>Both above: C₀ = ‖f‖<sub>H</sub><sup>m−2</sup> = ‖f‖<sub>H</sub> &gt; 1 here, and λ₂ = (3/2)C₀λ &gt; λ. A larger m penalizes large norms more and small ones less.</p>',
+    },
+    {
+      title: 'Less regularization',
+      spec: bspec(1.5), to: { lambda: 1e-6 }, action: 'fit',
+      uses: ['loglambda', 'fit', 'r-norm'],
+      look: '<p>Run it lowers λ from 10⁻³ to 10⁻⁶ at m = 1.5.</p>',
+      predict: '<p><b>Predict:</b> will ‖f‖<sub>H</sub> grow or shrink? What happens to the curve?</p>',
+      explain: '<p>‖f‖<sub>H</sub> grows by more than ten times and the curve starts to chase the noise: the penalty λ‖f‖<sup>m</sup> no longer holds it back (λ₂ shrinks with it).</p>',
+    },
+    {
+      title: 'm = 1: the edge of Theorem 1',
+      spec: bspec(1.5), to: { m: 1 }, action: 'fit',
+      uses: ['m', 'outside', 'fplot'],
+      look: '<p>Run it sets m = 1: the penalty λ‖f‖ is convex but not strictly.</p>',
+      predict: '<p><b>Predict:</b> does the root C₀ still exist?</p>',
+      explain: '<p>Here yes (the box above the readouts says why): at m = 1 a root exists only if Σ4d<sub>i</sub>y′<sub>i</sub>² &gt; (λn)², which these data satisfy. Theorem 1 itself needs m &gt; 1.</p>',
+    },
+    {
+      title: 'm < 1: outside the theory',
+      spec: bspec(1.5), to: { m: 0.5 }, action: 'fit',
+      uses: ['m', 'outside', 'fplot'],
+      look: '<p>Run it sets m = 0.5, a value the paper’s experiments use although the objective is then not convex.</p>',
+      predict: '<p><b>Predict:</b> how many positive roots will F have?</p>',
+      explain: '<p>Two: the smaller gives the minimizer, the larger a saddle point near α = 0, and f = 0 is always a local minimum. The page says so instead of silently returning a number.</p>',
+    },
+    {
+      title: 'Weak, not strong, equivalence',
+      spec: bspec(1.5), action: 'equivalence',
+      uses: ['eq-run', 'eq-table', 'eq-bars'],
+      look: '<p>The data split into four parts Z₁…Z₄; λ is chosen by cross-validation on Z₁ and λ₂ computed there. Then the same (λ, λ₂) fit M-RLSR and kernel ridge on each part.</p>',
+      predict: '<p><b>Predict:</b> on Z₂, Z₃, Z₄, will M-RLSR(λ) and KRR(λ₂) still give the same function?</p>',
+      explain: `<p>Only on Z₁: ‖f<sub>M-RLSR</sub> − f<sub>KRR</sub>‖ is 0 there and positive on the other parts (the table). λ₂ depends on the
+        sample through C₀(Z, m, λ), so the two methods are equivalent on each data set (weakly), never as methods (strongly).</p>`,
+    },
+  ],
+};

@@ -5,7 +5,7 @@
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash } from './common.js';
-import { attachClassroom } from './lesson.js';
+import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
 
@@ -683,10 +683,36 @@ async function main() {
   applyHash();
   syncVisibility();
   wire();
-  attachClassroom();
+  // Lessons: no iterations here, so the lesson's "run" is a refit at the step's (m, λ) or the
+  // equivalence experiment; the player is a stand-in whose run has always ended.
+  const stand = { engine: { ended: () => true }, setPlaying() {}, setRate() {}, urlSpeed: true, arrowsTaken: false };
+  const inLesson = attachLessons({
+    load: (s) => {
+      controlsFromState(s);
+      syncVisibility();
+      return build();
+    },
+    player: stand,
+    actions: {
+      fit: (step) => {
+        if (step.to.m !== undefined) setM(step.to.m);
+        if (step.to.lambda !== undefined) setLambda(step.to.lambda);
+        refit();
+      },
+      equivalence: () => new Promise((resolve) => {
+        const n0 = Number(body.dataset.eqRuns || 0);
+        runEquivalence();
+        const poll = () => {
+          if (Number(body.dataset.eqRuns || 0) > n0 || !jobs.equivalence) resolve();
+          else setTimeout(poll, 100);
+        };
+        setTimeout(poll, 100);
+      }),
+    },
+  }, 'b');
   attachExplanations('b');
   attachExport();
-  await build();
+  if (!inLesson) await build();
   if (hashNote) {
     showError(hashNote);
     hashNote = null;

@@ -297,3 +297,61 @@ test('lesson C can be walked from the first step to the last, each claim checked
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('lesson B can be walked from the first step to the last, each claim checked', async () => {
+  const n = LESSONS.b.steps.length;
+  assert.ok(n >= 8 && n <= 12);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=1`);
+  const rel = (a, b) => Math.abs(a - b) / Math.abs(b);
+  const lambda = 1e-3;
+  // 1. m = 2: C₀ = 1, λ₂ = λ.
+  await runStep(page, 1, n);
+  assert.equal(await page.locator('#m').inputValue(), '2');
+  assert.ok(rel(await num(page, '#r-c0'), 1) < 1e-9);
+  assert.ok(rel(await num(page, '#r-lambda2'), lambda) < 1e-6);
+  await next(page, 1);
+  // 2. m = 1.5: C₀ < 1 and C₀ = ‖f‖^(m−2).
+  await runStep(page, 2, n);
+  const c0 = await num(page, '#r-c0');
+  const norm2 = await num(page, '#r-norm');
+  assert.ok(c0 < 1);
+  assert.ok(rel(c0, norm2 ** -0.5) < 1e-6, `C₀ ${c0} vs ‖f‖^-0.5 ${norm2 ** -0.5}`);
+  await next(page, 2);
+  // 3. λ₂ = (m/2) C₀ λ, below λ.
+  await runStep(page, 3, n);
+  const l2 = await num(page, '#r-lambda2');
+  assert.ok(rel(l2, 0.75 * (await num(page, '#r-c0')) * lambda) < 1e-6);
+  assert.ok(l2 < lambda);
+  await next(page, 3);
+  // 4. m = 3: C₀ = ‖f‖ > 1, λ₂ > λ.
+  await runStep(page, 4, n);
+  const c3 = await num(page, '#r-c0');
+  assert.ok(c3 > 1 && rel(c3, await num(page, '#r-norm')) < 1e-6);
+  assert.ok(await num(page, '#r-lambda2') > lambda);
+  await next(page, 4);
+  // 5. λ = 1e-6: ‖f‖ more than ten times step 2's.
+  await runStep(page, 5, n);
+  assert.ok(await num(page, '#r-norm') > 10 * norm2);
+  await next(page, 5);
+  // 6. m = 1: outside Theorem 1, one positive root.
+  await runStep(page, 6, n);
+  assert.equal(await page.evaluate(() => document.body.dataset.kind), 'outside');
+  assert.match(await text(page, '#outside'), /one positive root/);
+  await next(page, 6);
+  // 7. m = 0.5: two positive roots, a local minimum and a saddle.
+  await runStep(page, 7, n);
+  assert.equal(await page.evaluate(() => document.body.dataset.kind), 'outside');
+  const out = await text(page, '#outside');
+  assert.match(out, /F has 2 positive root/);
+  assert.match(out, /local minimum/);
+  assert.match(out, /saddle/);
+  await next(page, 7);
+  // 8. Equivalence: zero difference on Z₁, positive on Z₂..Z₄.
+  await runStep(page, 8, n);
+  const diffs = await page.evaluate(() => [...document.querySelectorAll('#eq-table tbody tr')].map((r) => Number(r.dataset.diff)));
+  assert.equal(diffs.length, 4);
+  assert.ok(diffs[0] <= 1e-10, `Z1 ${diffs[0]}`);
+  for (const d of diffs.slice(1)) assert.ok(d > 1e-4, `Z2..Z4 ${diffs}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
