@@ -121,12 +121,31 @@ async function main() {
       console.error(`card ${id}: ${e.message ?? e}`);
     }
   }
-  $('front-status').textContent = 'The four solvers are running live.';
+  // Classroom mode for the links: ?classroom=1 on every Explore and Lesson link (and in this URL).
+  const links = [...document.querySelectorAll('.card .go a')];
+  const base = links.map((a) => a.getAttribute('href'));
+  const setClassroom = (on) => {
+    links.forEach((a, i) => {
+      const [path, hash] = base[i].split('#');
+      a.setAttribute('href', `${path}${on ? '?classroom=1' : ''}${hash ? `#${hash}` : ''}`);
+    });
+    history.replaceState(null, '', `${location.pathname}${on ? '?classroom=1' : ''}`);
+    document.body.dataset.classroom = on ? '1' : '0';
+  };
+  $('front-classroom').checked = new URLSearchParams(location.search).get('classroom') === '1';
+  setClassroom($('front-classroom').checked);
+  $('front-classroom').addEventListener('change', () => setClassroom($('front-classroom').checked));
+  // Moving pictures wait for a click when the system asks for reduced motion.
+  if (window.matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    paused = true;
+    $('pause-all').textContent = 'Play the animations';
+  }
   $('pause-all').addEventListener('click', () => {
     paused = !paused;
     $('pause-all').textContent = paused ? 'Play the animations' : 'Pause the animations';
     $('front-status').textContent = paused ? 'Animations paused.' : 'The four solvers are running live.';
   });
+  $('front-status').textContent = paused ? 'Animations paused (reduced motion): Play starts them.' : 'The four solvers are running live.';
   window.addEventListener('resize', () => { for (const k of cards) k.draw(); });
   document.body.dataset.ready = '1';
   requestAnimationFrame(frame);
