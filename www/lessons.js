@@ -111,8 +111,8 @@ export const LESSONS = {
         predict: '<p><b>Predict:</b> the solver never sees a feature again. Will it find the same minimum F as the feature path?</p>',
         explain: `<p>The same F(w), to the tolerance (the test compares it with <code>kplay run</code> on the features path). For q = 4,</p>
           ${M('<mrow><mfrac><mn>1</mn><mi>q</mi></mfrac><msubsup><mrow><mo>‖</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>‖</mo></mrow><mi>q</mi><mi>q</mi></msubsup><mo>=</mo><mfrac><mn>1</mn><mn>4</mn></mfrac><munder><mo>∑</mo><mrow><mi>i</mi><mi>j</mi><mi>k</mi><mi>l</mi></mrow></munder><msub><mi>K</mi><mrow><mi>i</mi><mi>j</mi><mi>k</mi><mi>l</mi></mrow></msub><msub><mi>α</mi><mi>i</mi></msub><msub><mi>α</mi><mi>j</mi></msub><msub><mi>α</mi><mi>k</mi></msub><msub><mi>α</mi><mi>l</mi></msub></mrow>')}
-          <p>so a polynomial or exponential tensor kernel works in feature spaces too large to write down. The cost: about
-          n⁴ numbers, and n²(n + 1)²/4 products per gradient — worth it only when n is small against the feature dimension.</p>`,
+          <p>so a polynomial or exponential tensor kernel works in feature spaces too large to write down. The cost: a tensor whose
+          size grows like n⁴, and n²(n + 1)²/4 products per gradient — worth it only when n is small against the feature dimension.</p>`,
       },
     ],
   },
@@ -141,7 +141,7 @@ LESSONS.d = {
       predict: '<p><b>Predict:</b> will the perceptron find a line with every point on its side? After how many updates?</p>',
       explain: `<p>Yes, in a few updates, and the page <b>verifies</b> it: every (Gα)<sub>i</sub> &gt; 0 with
         G<sub>ij</sub> = y<sub>i</sub>y<sub>j</sub>K(x<sub>i</sub>,x<sub>j</sub>)/√(K<sub>ii</sub>K<sub>jj</sub>), so all 60 points are classified correctly (the box
-        under the buttons). The perceptron adds the worst-classified point to α on each mistake.</p>`,
+        under the buttons). The perceptron adds a misclassified point to α on each mistake.</p>`,
     },
     {
       title: 'A narrower gap: the margin ρ_K',
@@ -267,7 +267,7 @@ LESSONS.c = {
       look: '<p>A typed step α = 0.1. The readout α shows it next to the limit 2/‖K‖<sub>2</sub> for these data.</p>',
       predict: '<p><b>Predict:</b> α is just above the limit. Will the iteration still converge, slowly?</p>',
       explain: `<p>It diverges within a few dozen sweeps: the changes |Δc| grow geometrically. Convergence (Theorem 2) needs</p>${BOUND}
-        <p>Just below the limit (try α = 0.08) it converges — faster than with 1/‖K‖<sub>2</sub>.</p>`,
+        <p>Any α below the limit converges (Theorem 2); the default rules 1/‖K‖<sub>2</sub> and 1/tr(K) stay safely inside.</p>`,
     },
     {
       title: 'Coordinate descent: no step to choose',
@@ -295,7 +295,7 @@ LESSONS.c = {
       uses: ['algorithm', 'conv'], speed: 'max',
       look: '<p>The SVM again, now with the fixed-point iteration at α = 1/‖K‖<sub>2</sub> (at most 20 000 sweeps).</p>',
       predict: '<p><b>Predict:</b> coordinate descent needed about 1200 sweeps. The fixed point?</p>',
-      explain: '<p>It reaches the sweep cap with a duality gap still far from δ: for a non-smooth loss and a Gram matrix with tiny eigenvalues the fixed-point rate of Theorem 3 (linear only when K is positive definite or ∇f Lipschitz) can be very slow, while coordinate descent solves each coordinate exactly.</p>',
+      explain: '<p>It reaches the sweep cap with a duality gap still orders of magnitude above the one coordinate descent reached in step 5: for a non-smooth loss and a Gram matrix with tiny eigenvalues the fixed-point rate of Theorem 3 (linear only when K is positive definite or ∇f Lipschitz) can be very slow, while coordinate descent solves each coordinate exactly.</p>',
     },
     {
       title: 'More regularization, more support vectors',
@@ -370,7 +370,7 @@ LESSONS.b = {
       uses: ['loglambda', 'fit', 'r-norm'],
       look: '<p>Run it lowers λ from 10⁻³ to 10⁻⁶ at m = 1.5.</p>',
       predict: '<p><b>Predict:</b> will ‖f‖<sub>H</sub> grow or shrink? What happens to the curve?</p>',
-      explain: '<p>‖f‖<sub>H</sub> grows by more than ten times and the curve starts to chase the noise: the penalty λ‖f‖<sup>m</sup> no longer holds it back (λ₂ shrinks with it).</p>',
+      explain: '<p>‖f‖<sub>H</sub> grows by more than ten times and the curve starts to chase the noise: the penalty λ‖f‖<sup>m</sup> no longer holds it back (λ₂ shrinks too).</p>',
     },
     {
       title: 'm = 1: the edge of Theorem 1',

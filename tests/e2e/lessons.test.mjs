@@ -275,12 +275,13 @@ test('lesson C can be walked from the first step to the last, each claim checked
   const [k5, n5] = await support();
   assert.ok(k5 > 0 && k5 < n5 / 3, `support ${k5} of ${n5}`);
   sw[5] = await num(page, '#r-sweep');
+  const gap5 = await num(page, '#r-gap');
   await next(page, 5);
   // 6. Hinge, fixed point: the sweep cap, gap above δ.
   await runStep(page, 6, n);
   assert.equal(await text(page, '#r-status'), 'max sweeps');
   assert.equal(await num(page, '#r-sweep'), 20000);
-  assert.ok(await num(page, '#r-gap') > 1e-8);
+  assert.ok(await num(page, '#r-gap') > 100 * gap5, 'orders of magnitude above coordinate descent');
   await next(page, 6);
   // 7. λ = 1: more support vectors than step 5, fewer sweeps.
   await runStep(page, 7, n);
@@ -316,6 +317,8 @@ test('lesson B can be walked from the first step to the last, each claim checked
   const norm2 = await num(page, '#r-norm');
   assert.ok(c0 < 1);
   assert.ok(rel(c0, norm2 ** -0.5) < 1e-6, `C₀ ${c0} vs ‖f‖^-0.5 ${norm2 ** -0.5}`);
+  const iters = await num(page, '#r-iters');
+  assert.ok(iters >= 1 && iters <= 60, `a few dozen root-solve iterations: ${iters}`);
   await next(page, 2);
   // 3. λ₂ = (m/2) C₀ λ, below λ.
   await runStep(page, 3, n);
@@ -332,6 +335,7 @@ test('lesson B can be walked from the first step to the last, each claim checked
   // 5. λ = 1e-6: ‖f‖ more than ten times step 2's.
   await runStep(page, 5, n);
   assert.ok(await num(page, '#r-norm') > 10 * norm2);
+  assert.ok(await num(page, '#r-lambda2') < l2, 'λ₂ shrinks too');
   await next(page, 5);
   // 6. m = 1: outside Theorem 1, one positive root.
   await runStep(page, 6, n);
