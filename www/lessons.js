@@ -125,7 +125,7 @@ const circles = dset({ kind: 'circles', noise: 0.05, factor: 0.45 });
 const LIN = { kind: 'linear' };
 const GAUSS = { kind: 'gaussian', bandwidth: { fixed: 0.5 } };
 const d = (data, algorithm, kernel = LIN, max_iter = 100000) => ({ data, kernel, algorithm, max_iter });
-const GORDAN = M('<mrow><mo>∃</mo><mi>α</mi><mo>:</mo><mi>G</mi><mi>α</mi><mo>&gt;</mo><mn>0</mn><mspace width="1em"></mspace><mtext>or</mtext><mspace width="1em"></mspace><mo>∃</mo><mi>p</mi><mo>∈</mo><msub><mi>Δ</mi><mi>n</mi></msub><mo>:</mo><msub><mrow><mo>‖</mo><mi>p</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><mn>0</mn><mspace width="1em"></mspace><mtext>(exactly one)</mtext></mrow>');
+const GORDAN = M('<mrow><mo>∃</mo><mi>α</mi><mo>:</mo><mi>G</mi><mi>α</mi><mo>&gt;</mo><mn>0</mn><mspace width="1em"></mspace><mtext>or</mtext><mspace width="1em"></mspace><mo>∃</mo><mi>p</mi><mo>∈</mo><msub><mi>Δ</mi><mi>n</mi></msub><mo>:</mo><msub><mrow><mo>‖</mo><mi>p</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><mn>0</mn></mrow>');
 const RHO = M('<mrow><msub><mi>ρ</mi><mi>K</mi></msub><mo>=</mo><munder><mo>sup</mo><mrow><msub><mrow><mo>‖</mo><mi>α</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><mn>1</mn></mrow></munder><munder><mo>min</mo><mi>i</mi></munder><mo>(</mo><mi>G</mi><mi>α</mi><msub><mo>)</mo><mi>i</mi></msub></mrow>');
 
 LESSONS.d = {
@@ -187,7 +187,7 @@ LESSONS.d = {
       uses: ['algo', 'epsilon', 'outcome', 'boundary'], speed: 2,
       look: '<p>The normalized von Neumann algorithm (NVN, Algorithm 5) looks for weights p in the simplex instead of α. The point sizes show p<sub>i</sub>.</p>',
       predict: '<p><b>Predict:</b> can an algorithm <i>prove</i> that no separator exists?</p>',
-      explain: `<p>Yes: a verified ε-certificate, ‖p‖<sub>G</sub> ≤ ε = 0.01. Gordan’s theorem in an RKHS (Theorem 2):</p>${GORDAN}
+      explain: `<p>Yes: a verified ε-certificate, ‖p‖<sub>G</sub> ≤ ε = 0.01. Gordan’s theorem in an RKHS (Theorem 2): exactly one of</p>${GORDAN}
         <p>p puts the origin (almost) inside the convex hull of the y<sub>i</sub>φ(x<sub>i</sub>): no classifier can score every point positively.</p>`,
     },
     {
