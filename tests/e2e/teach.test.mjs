@@ -31,16 +31,16 @@ test('the front page animates all four cards from the real engine, with no conso
   for (const [id, href] of [['a', 'lp.html'], ['b', 'mrlsr.html'], ['c', 'dinuzzo.html'], ['d', 'perceptron.html']]) {
     assert.equal(await page.locator(`#card-${id} a.explore`).getAttribute('href'), href);
   }
-  assert.equal(await page.locator('#card-a a.lesson').getAttribute('href'), 'lp.html#lesson=a&step=1');
-  assert.equal(await page.locator('#card-d a.lesson').getAttribute('href'), 'perceptron.html#lesson=d&step=1');
-  assert.equal(await page.locator('#card-b a.lesson').getAttribute('href'), 'mrlsr.html#lesson=b&step=1');
-  assert.equal(await page.locator('#card-c a.lesson').getAttribute('href'), 'dinuzzo.html#lesson=c&step=1');
+  assert.equal(await page.locator('#card-a a.lesson-link').getAttribute('href'), 'lp.html#lesson=a&step=1');
+  assert.equal(await page.locator('#card-d a.lesson-link').getAttribute('href'), 'perceptron.html#lesson=d&step=1');
+  assert.equal(await page.locator('#card-b a.lesson-link').getAttribute('href'), 'mrlsr.html#lesson=b&step=1');
+  assert.equal(await page.locator('#card-c a.lesson-link').getAttribute('href'), 'dinuzzo.html#lesson=c&step=1');
   // The classroom checkbox sends every link to classroom mode.
   await page.check('#front-classroom');
-  assert.equal(await page.locator('#card-a a.lesson').getAttribute('href'), 'lp.html?classroom=1#lesson=a&step=1');
+  assert.equal(await page.locator('#card-a a.lesson-link').getAttribute('href'), 'lp.html?classroom=1#lesson=a&step=1');
   assert.equal(await page.locator('#card-b a.explore').getAttribute('href'), 'mrlsr.html?classroom=1');
   await page.uncheck('#front-classroom');
-  assert.equal(await page.locator('#card-a a.lesson').getAttribute('href'), 'lp.html#lesson=a&step=1');
+  assert.equal(await page.locator('#card-a a.lesson-link').getAttribute('href'), 'lp.html#lesson=a&step=1');
   // The animations can be paused (moving content must be stoppable).
   await page.click('#pause-all');
   const fp = await page.evaluate(() => [...document.querySelectorAll('.card')].map((c) => c.dataset.frames).join());
