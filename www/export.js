@@ -30,7 +30,7 @@ export function toCsv(rows) {
 /**
  * Add the export controls to the page. `hooks.spec()` is the spec (JSON text) of the run shown;
  * `hooks.run()` the run as an object `{ spec, summary, trace, solution }` (omit both for a page
- * that only exports plots).
+ * that only exports plots); `hooks.trace: false` for a page without iterations (no CSV).
  */
 export function attachExport(hooks = {}) {
   for (const fig of document.querySelectorAll('.plots figure')) {
@@ -59,14 +59,14 @@ export function attachExport(hooks = {}) {
     <div class="export-row"><button type="button" id="save-spec">Save spec</button>
       <span>then <code id="kplay-cmd">kplay run spec.json</code> reproduces the run on the command line</span></div>
     <div class="export-row"><button type="button" id="save-run">Save run (JSON)</button>
-      <button type="button" id="save-trace">Save trace (CSV)</button></div>`;
+      ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}</div>`;
   const anchor = document.querySelector('.controls .readouts');
   if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);
   box.querySelector('#save-spec').addEventListener('click', () => {
     download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
   });
   box.querySelector('#save-run').addEventListener('click', () => download('run.json', json(hooks.run())));
-  box.querySelector('#save-trace').addEventListener('click', () => {
+  box.querySelector('#save-trace')?.addEventListener('click', () => {
     download('trace.csv', new Blob([toCsv(hooks.run().trace)], { type: 'text/csv' }));
   });
 }

@@ -711,7 +711,11 @@ async function main() {
     },
   }, 'b');
   attachExplanations('b');
-  attachExport();
+  attachExport({
+    spec: () => JSON.stringify(spec()),
+    run: () => ({ spec: spec(), summary: page ? page.summary() : null }),
+    trace: false, // one closed-form solve per (m, λ): no iterations to trace
+  });
   if (!inLesson) await build();
   if (hashNote) {
     showError(hashNote);

@@ -227,6 +227,10 @@ test('exports: plots as PNG at device resolution, the run as JSON, the trace as 
   const b = await openPage(env.b, `${env.url}mrlsr.html`);
   await b.page.waitForFunction(() => Number(document.body.dataset.draws) > 0, null, { timeout: 60000 });
   pngSize((await save(b.page, 'button.png[data-canvas="fit"]')).bytes);
+  const bj = JSON.parse((await save(b.page, '#save-run')).bytes.toString());
+  assert.equal(bj.spec.data.kind, 'sine');
+  assert.ok(bj.summary.c0 > 0 && bj.summary.n === bj.spec.data.n);
+  assert.equal(await b.page.locator('#save-trace').count(), 0, 'no iterations, no trace');
   assert.deepEqual(b.errors, []);
   await b.ctx.close();
   assert.deepEqual(errors, []);
