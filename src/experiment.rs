@@ -280,18 +280,10 @@ fn param(name: &'static str, reason: String) -> KpError {
 }
 
 impl Experiment {
-    /// Parse a JSON spec (file or URL state) into an experiment.
+    /// Parse a JSON spec (file or URL state) into an experiment: untagged, or tagged
+    /// `"paper": "lp"` ([`crate::engine::Spec`]); unknown fields and trailing text rejected.
     pub fn from_json(text: &str) -> Result<Self> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            if path == "." {
-                KpError::Spec(inner.to_string())
-            } else {
-                KpError::Spec(format!("{path}: {inner}"))
-            }
-        })
+        crate::engine::parse_as(crate::engine::Paper::Lp, text)
     }
 
     /// JSON text of the spec.

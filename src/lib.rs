@@ -9,6 +9,7 @@ pub mod data;
 pub mod datasets_2d;
 pub mod datasets_b;
 pub mod datasets_a;
+pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod job;

@@ -4,68 +4,16 @@
 //! library; every bad input exits non-zero with a message on stderr and nothing on stdout.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kernel_playground::data::{parse_csv, Dataset, SparseRegression};
 use kernel_playground::experiment::Experiment;
 use nalgebra::DVector;
 use serde_json::Value;
 
-const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");
-
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> Self {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("kplay-cli-{}-{tag}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn kplay<P: AsRef<std::ffi::OsStr>>(args: &[P], cwd: &Path) -> Output {
-    Command::new(KPLAY).args(args).current_dir(cwd).output().expect("kplay runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A failure: non-zero exit, nothing on stdout, a message on stderr containing each needle.
-fn assert_fails(o: &Output, needles: &[&str]) {
-    let err = stderr(o);
-    assert!(!o.status.success(), "exit status {:?}, stderr {err}", o.status);
-    assert!(o.stdout.is_empty(), "stdout not empty: {}", stdout(o));
-    assert!(!err.trim().is_empty(), "no message on stderr");
-    assert!(!err.contains("panicked"), "panic: {err}");
-    for n in needles {
-        assert!(err.contains(n), "stderr lacks {n:?}: {err}");
-    }
-}
+mod common;
+use common::{assert_fails, kplay, stderr, stdout, TempDir, KPLAY};
 
 const GEN: SparseRegression = SparseRegression { n: 25, d: 40, k: 4, sigma: 0.05, seed: 5 };
 

@@ -88,4 +88,22 @@ export function writeHash(json) {
 /** Mark a (re)start of a run on <body data-run-id>, so a restart is observable. */
 export function bumpRunId() {
   document.body.dataset.runId = String(Number(document.body.dataset.runId || 0) + 1);
+  noteStep(1);
+}
+
+/**
+ * The rule for Step on every page: after a run has ended it advances nothing, and the note
+ * beside the buttons (#step-note, aria-live) says so; any step that did advance clears the note.
+ * `advanced` is the number of iterations the Step call made, `status` the run's status word.
+ */
+export function noteStep(advanced, status) {
+  const note = $('step-note');
+  if (!note) return;
+  if (advanced > 0) {
+    note.hidden = true;
+    note.textContent = '';
+    return;
+  }
+  note.textContent = `The run has ended (${String(status).replace(/_/g, ' ')}): Step does not go further. Reset starts it again.`;
+  note.hidden = false;
 }

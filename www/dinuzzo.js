@@ -360,7 +360,8 @@ async function main() {
   player = new Player(engine, { speed: 500, unit: 'sweeps' });
   attachExplanations('c');
   attachExport({
-    spec: () => pg.specJson(),
+    // Tagged with the paper, so \`kplay run spec.json\` knows which engine to run.
+    spec: () => JSON.stringify({ paper: 'dinuzzo', ...JSON.parse(pg.specJson()) }),
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { c: Array.from(pg.coefficients()) } }),
   });
   attachLessons({

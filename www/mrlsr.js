@@ -712,7 +712,7 @@ async function main() {
   }, 'b');
   attachExplanations('b');
   attachExport({
-    spec: () => JSON.stringify(spec()),
+    spec: () => JSON.stringify({ paper: 'mrlsr', ...spec() }),
     run: () => ({ spec: spec(), summary: page ? page.summary() : null }),
     trace: false, // one closed-form solve per (m, λ): no iterations to trace
   });

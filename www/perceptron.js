@@ -317,7 +317,8 @@ async function main() {
   player = new Player(engine, { speed: 1 });
   attachExplanations('d');
   attachExport({
-    spec: () => pg.specJson(),
+    // Tagged with the paper, so \`kplay run spec.json\` knows which engine to run.
+    spec: () => JSON.stringify({ paper: 'perceptron', ...JSON.parse(pg.specJson()) }),
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { alpha: Array.from(pg.alpha()), p: Array.from(pg.p()) } }),
   });
   attachLessons({

@@ -110,7 +110,7 @@ export class Player {
   }
 
   note(msg) {
-    const n = $('player-note');
+    const n = $('step-note');
     if (n) {
       n.textContent = msg;
       n.hidden = !msg;

@@ -1,29 +1,32 @@
-//! `kplay`: the native command line of Kernel Playground.
+//! `kplay`: the native command line of Kernel Playground, for every paper's spec (the JSON a
+//! page keeps in its link: `{"paper": "lp" | "mrlsr" | "dinuzzo" | "perceptron", …}`; a spec
+//! without `paper` is paper A's).
 //!
 //! ```text
 //! kplay run SPEC.json            solve; print one JSON object (status, values, solution, trace)
 //! kplay gen SPEC.json -o FILE    write the spec's data as CSV (stdout without -o)
 //! kplay digest SPEC.json         print the data's bit digest (equal natively and in wasm)
-//! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg and PREFIX-spikes.svg
-//! kplay race SPEC.json           every applicable algorithm against F*: iterations, time, relative error
-//! kplay spec                     print the default experiment spec
+//! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg (and paper A's PREFIX-spikes.svg)
+//! kplay race SPEC.json           every algorithm of the paper on the same data
+//! kplay spec [PAPER]             print a paper's default spec (lp, mrlsr, dinuzzo, perceptron)
 //! ```
 //! Errors go to stderr with a non-zero exit.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kernel_playground::experiment::{DataSpec, Experiment};
+use kernel_playground::engine::{self, Paper, Spec};
 use kernel_playground::KpError;
-use serde_json::json;
 
 const USAGE: &str = "usage:
   kplay run SPEC.json            solve; print one JSON object (status, values, solution, trace)
   kplay gen SPEC.json [-o FILE]  write the spec's data as CSV
   kplay digest SPEC.json         print the data's bit digest
-  kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg and PREFIX-spikes.svg
-  kplay race SPEC.json           run every applicable algorithm against F* (dual Newton to machine precision)
-  kplay spec                     print the default experiment spec";
+  kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg (paper A also PREFIX-spikes.svg)
+  kplay race SPEC.json           run every algorithm of the spec's paper on the same data
+  kplay spec [PAPER]             print the default spec of a paper: lp (default), mrlsr, dinuzzo, perceptron
+SPEC.json is any page's spec (\"Copy link\" / \"save spec\"): {\"paper\": \"lp\" | \"mrlsr\" | \"dinuzzo\" | \"perceptron\", ...};
+a CSV `path` in it is read relative to the spec file.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,16 +39,16 @@ fn main() -> ExitCode {
     }
 }
 
-fn load_spec(path: &str) -> Result<Experiment, String> {
+/// Read a spec file (any paper) and the CSV files it names, relative to the spec's folder.
+fn load_spec(path: &str) -> Result<Spec, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read spec `{path}`: {e}"))?;
-    let mut spec = Experiment::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-    if let DataSpec::Csv { text: t @ None, path: Some(csv) } = &mut spec.data {
-        let base = Path::new(path).parent().unwrap_or(Path::new("."));
-        let full: PathBuf = base.join(&*csv);
-        let body = std::fs::read_to_string(&full)
-            .map_err(|e| format!("cannot read CSV `{}`: {e}", full.display()))?;
-        *t = Some(body);
-    }
+    let mut spec = Spec::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
+    let base = Path::new(path).parent().unwrap_or(Path::new(".")).to_path_buf();
+    let mut read = |csv: &str| -> kernel_playground::Result<String> {
+        let full: PathBuf = base.join(csv);
+        std::fs::read_to_string(&full).map_err(|e| KpError::Csv(format!("cannot read CSV `{}`: {e}", full.display())))
+    };
+    spec.resolve_csv(&mut read).map_err(|e| format!("{path}: {e}"))?;
     Ok(spec)
 }
 
@@ -69,32 +72,8 @@ fn real_main(args: &[String]) -> Result<(), String> {
     match cmd {
         "run" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
-            let valid = load_spec(path)?.validate().map_err(err)?;
-            let t0 = std::time::Instant::now();
-            let mut run = valid.start_any().map_err(err)?;
-            let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-            let status = run.run();
-            let last = run.last();
-            let w = valid.weights(&run).map(|w| w.as_slice().to_vec());
-            let alpha = run.solver.alpha().map(|a| a.as_slice().to_vec());
-            let out = json!({
-                "status": status,
-                "iterations": last.iter,
-                "primal": last.primal,
-                "dual": last.dual,
-                "gap": last.gap,
-                "rel_gap": last.rel_gap,
-                "time_ms": last.elapsed_ms,
-                "setup_ms": setup_ms,
-                "data_digest": valid.data.digest(),
-                "solution": {
-                    "w": w,
-                    "alpha": alpha,
-                },
-                "trace": run.trace,
-            });
-            emit(&format!("{out}\n"))?;
-            Ok(())
+            let report = engine::run(&load_spec(path)?).map_err(err)?;
+            emit(&format!("{}\n", report.to_json()))
         }
         "gen" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
@@ -103,19 +82,16 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 Some(other) => return Err(format!("unexpected argument `{other}`\n{USAGE}")),
                 None => None,
             };
-            let data = load_spec(path)?.build_data().map_err(err)?;
-            let csv = data.to_csv();
+            let csv = engine::data(&load_spec(path)?).map_err(err)?.to_csv();
             match out {
-                Some(f) => std::fs::write(&f, csv).map_err(|e| format!("cannot write `{f}`: {e}"))?,
-                None => emit(&csv)?,
+                Some(f) => std::fs::write(&f, csv).map_err(|e| format!("cannot write `{f}`: {e}")),
+                None => emit(&csv),
             }
-            Ok(())
         }
         "digest" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
-            let data = load_spec(path)?.build_data().map_err(err)?;
-            emit(&format!("{}\n", data.digest()))?;
-            Ok(())
+            let data = engine::data(&load_spec(path)?).map_err(err)?;
+            emit(&format!("{}\n", data.digest()))
         }
         "plot" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
@@ -123,13 +99,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 (Some("-o"), Some(p)) => p.clone(),
                 _ => return Err(format!("plot needs -o PREFIX\n{USAGE}")),
             };
-            let valid = load_spec(path)?.validate().map_err(err)?;
-            let mut run = valid.start_any().map_err(err)?;
-            run.run();
-            let w_true = valid.data.w_true.as_ref().map(|v| v.as_slice());
-            let w = valid.weights(&run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
-            let (conv, spikes) = kernel_playground::plot::svg_pair(&run.trace, &w, w_true)?;
-            for (suffix, body) in [("convergence", conv), ("spikes", spikes)] {
+            for (suffix, body) in engine::svg_plots(&load_spec(path)?).map_err(err)? {
                 let f = format!("{prefix}-{suffix}.svg");
                 std::fs::write(&f, body).map_err(|e| format!("cannot write `{f}`: {e}"))?;
                 eprintln!("wrote {f}");
@@ -138,31 +108,26 @@ fn real_main(args: &[String]) -> Result<(), String> {
         }
         "race" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
-            let valid = load_spec(path)?.validate().map_err(err)?;
-            let (f_star, newton_iters) = valid.reference_optimum(None).map_err(err)?;
-            let mut race = valid.race(f_star).map_err(err)?;
-            while race.step_round() {}
-            let lanes: Vec<_> = race
-                .lanes
-                .iter()
-                .map(|l| {
-                    let last = l.run.last();
-                    json!({"algorithm": l.name, "status": l.run.status, "iterations": last.iter,
-                           "time_ms": last.elapsed_ms, "rel_err": race.rel_err(&last)})
-                })
-                .collect();
-            emit(&format!("{}\n", json!({"f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes})))?;
-            Ok(())
+            let out = engine::race(&load_spec(path)?).map_err(err)?;
+            emit(&format!("{out}\n"))
         }
         "spec" => {
-            let spec = Experiment::default();
-            emit(&format!("{}\n", serde_json::to_string_pretty(&spec).map_err(|e| e.to_string())?))?;
-            Ok(())
+            let paper = match args.get(1).map(String::as_str) {
+                None | Some("lp") => Paper::Lp,
+                Some("mrlsr") => Paper::Mrlsr,
+                Some("dinuzzo") => Paper::Dinuzzo,
+                Some("perceptron") => Paper::Perceptron,
+                Some(other) => return Err(format!("unknown paper `{other}`: lp, mrlsr, dinuzzo or perceptron")),
+            };
+            let spec = Spec::default_for(paper);
+            // Paper A's default stays untagged (the original format); the others carry `paper`.
+            let value = match &spec {
+                Spec::Lp(e) => serde_json::to_value(e).map_err(|e| e.to_string())?,
+                other => other.to_value(),
+            };
+            emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
         }
-        "-h" | "--help" | "help" => {
-            emit(&format!("{USAGE}\n"))?;
-            Ok(())
-        }
+        "-h" | "--help" | "help" => emit(&format!("{USAGE}\n")),
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }
 }

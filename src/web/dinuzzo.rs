@@ -10,20 +10,17 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::datasets_2d::{self, Classification2d, Regression1d, Shape2d};
-use crate::kernels::{Bandwidth, Kernel};
+use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, RACER_NAMES};
+use crate::engine::{self, Paper, Spec};
+use crate::datasets_2d::{self, Regression1d};
 use crate::losses::Loss;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark, Series, RACE_COLORS};
-use crate::solvers::coordinate::{CoordinateConfig, DinuzzoSolver, IndexRule, Method};
+use crate::solvers::coordinate::{DinuzzoSolver, Method};
 use crate::solvers::fixed_point::{
-    envelope_curve, k_alpha_eigenvalues, DecisionMap, FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason,
+    envelope_curve, k_alpha_eigenvalues, DecisionMap, RegularizationProblem, StopReason,
 };
 use crate::KpError;
 
-/// Largest data set the page accepts (the Gram matrix is n² doubles).
-pub const MAX_PAGE_N: usize = 2500;
-/// Largest data set for the race (four copies of the Gram matrix).
-pub const MAX_RACE_N: usize = 2000;
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
 /// Cross-kernel entries cached for the heatmap (8 bytes each).
@@ -37,167 +34,25 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
 }
 
-/// The data part of the page's spec.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum DataSpec {
-    /// Generated 2-D classification data ([`Classification2d`]).
-    Classification { shape: Shape2d, n: usize, label_noise: f64, seed: u64 },
-    /// Generated 1-D regression data ([`Regression1d`]).
-    Regression { n: usize, noise: f64, outliers: f64, seed: u64 },
-    /// Points the user placed, `[x₁, x₂, ±1]`, shown in the fixed window `view = [x_min, x_max, y_min, y_max]`.
-    Points { points: Vec<[f64; 3]>, view: [f64; 4] },
-}
-
-/// Paper C's page experiment: problem (2) with a loss, λ and a kernel on some data, solved by
-/// the fixed point (eq. 10) or coordinate descent (Algorithm 1/2); `race` runs the fixed point
-/// and the three coordinate rules side by side.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DinuzzoSpec {
-    pub data: DataSpec,
-    pub loss: Loss,
-    pub lambda: f64,
-    pub kernel: Kernel,
-    pub method: Method,
-    #[serde(default)]
-    pub race: bool,
-}
-
-impl Default for DinuzzoSpec {
-    fn default() -> Self {
-        Self {
-            data: DataSpec::Classification { shape: Shape2d::Moons { noise: 0.15 }, n: 200, label_noise: 0.05, seed: 1 },
-            loss: Loss::Hinge,
-            lambda: 0.1,
-            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
-            method: Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, seed: 1, tol: 1e-8, max_sweeps: 20_000 }),
-            race: false,
-        }
-    }
-}
-
 /// The default spec as JSON text.
 #[wasm_bindgen(js_name = dinuzzoDefaultSpec)]
 pub fn dinuzzo_default_spec() -> String {
-    serde_json::to_string(&DinuzzoSpec::default()).unwrap_or_default()
+    Spec::Dinuzzo(DinuzzoSpec::default()).to_json()
 }
 
-/// The data and problem built from a spec.
-struct Built {
-    x: DMatrix<f64>,
-    y: DVector<f64>,
-    regression: bool,
-    view: [f64; 4],
-    problem: RegularizationProblem,
-}
-
-fn bad(name: &'static str, reason: impl Into<String>) -> JsError {
-    js_err(KpError::Parameter { name, reason: reason.into() })
-}
-
-/// A padded bounding box of the 2-D inputs.
-fn view_of(x: &DMatrix<f64>) -> [f64; 4] {
-    let (mut a, mut b, mut c, mut d) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
-    for r in x.row_iter() {
-        a = a.min(r[0]);
-        b = b.max(r[0]);
-        c = c.min(r[1]);
-        d = d.max(r[1]);
+fn parse(spec_json: &str) -> Result<DinuzzoSpec, JsError> {
+    match Spec::from_json_for(Paper::Dinuzzo, spec_json).map_err(js_err)? {
+        Spec::Dinuzzo(s) => Ok(s),
+        _ => Err(js_err("paper: not a paper-C spec")),
     }
-    if !(a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite()) {
-        return [-2.0, 2.0, -2.0, 2.0];
-    }
-    let px = 0.12 * (b - a).max(0.5);
-    let py = 0.12 * (d - c).max(0.5);
-    [a - px, b + px, c - py, d + py]
 }
 
-fn check_view(v: &[f64; 4]) -> Result<(), JsError> {
-    if !(v.iter().all(|x| x.is_finite()) && v[0] < v[1] && v[2] < v[3]) {
-        return Err(bad("view", "the window must have finite bounds with x_min < x_max and y_min < y_max"));
-    }
-    Ok(())
-}
-
-/// Build data and problem; `Ok(None)` for an empty set of clicked points.
 fn build(spec: &DinuzzoSpec) -> Result<Option<Built>, JsError> {
-    let (x, y, regression, view) = match &spec.data {
-        DataSpec::Classification { shape, n, label_noise, seed } => {
-            if *n > MAX_PAGE_N {
-                return Err(bad("n", format!("the page handles at most {MAX_PAGE_N} points (got {n})")));
-            }
-            let d = Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }.generate().map_err(js_err)?;
-            let v = view_of(&d.x);
-            (d.x, d.y, false, v)
-        }
-        DataSpec::Regression { n, noise, outliers, seed } => {
-            if *n > MAX_PAGE_N {
-                return Err(bad("n", format!("the page handles at most {MAX_PAGE_N} points (got {n})")));
-            }
-            let d = Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }.generate().map_err(js_err)?;
-            (d.x, d.y, true, [-3.0, 3.0, -3.0, 3.0])
-        }
-        DataSpec::Points { points, view } => {
-            check_view(view)?;
-            if points.is_empty() {
-                return Ok(None);
-            }
-            if points.len() > MAX_PAGE_N {
-                return Err(bad("points", format!("the page handles at most {MAX_PAGE_N} points")));
-            }
-            let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
-            let d = datasets_2d::from_points(&pts).map_err(js_err)?;
-            (d.x, d.y, false, *view)
-        }
-    };
-    let repr = if spec.kernel == Kernel::Linear { Representation::Features } else { Representation::Gram };
-    let problem = RegularizationProblem::new(&x, &y, &spec.kernel, spec.loss, spec.lambda, repr).map_err(js_err)?;
-    Ok(Some(Built { x, y, regression, view, problem }))
-}
-
-const RACER_NAMES: [&str; 4] = ["fixed point", "CD cyclic", "CD Aitken double sweep", "CD randomized cyclic"];
-
-/// The four methods of the race with the spec's δ, cap and step rule; and which of them the
-/// spec selects.
-fn race_methods(m: &Method) -> ([Method; 4], usize) {
-    let (tol, max_sweeps, step, seed, sel) = match m {
-        Method::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0),
-        Method::Coordinate(c) => {
-            let sel = match c.rule {
-                IndexRule::Cyclic => 1,
-                IndexRule::AitkenDoubleSweep => 2,
-                IndexRule::RandomizedCyclic => 3,
-            };
-            (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel)
-        }
-    };
-    let cd = |rule| Method::Coordinate(CoordinateConfig { rule, seed, tol, max_sweeps });
-    (
-        [
-            Method::FixedPoint(FixedPointConfig { step, tol, max_sweeps }),
-            cd(IndexRule::Cyclic),
-            cd(IndexRule::AitkenDoubleSweep),
-            cd(IndexRule::RandomizedCyclic),
-        ],
-        sel,
-    )
-}
-
-fn method_index(m: &Method) -> usize {
-    race_methods(m).1
+    engine::dinuzzo::build(spec).map_err(js_err)
 }
 
 fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSolver)>, JsError> {
-    if spec.race {
-        if built.problem.n() > MAX_RACE_N {
-            return Err(bad("race", format!("the race keeps four copies of K, so it is limited to n ≤ {MAX_RACE_N} (got {})", built.problem.n())));
-        }
-        let (ms, _) = race_methods(&spec.method);
-        ms.iter().enumerate().map(|(k, m)| Ok((k, DinuzzoSolver::new(built.problem.clone(), *m).map_err(js_err)?))).collect()
-    } else {
-        Ok(vec![(method_index(&spec.method), DinuzzoSolver::new(built.problem.clone(), spec.method).map_err(js_err)?)])
-    }
+    engine::dinuzzo::start(built, spec).map_err(js_err)
 }
 
 #[derive(Serialize)]
@@ -255,7 +110,7 @@ impl DinuzzoPlayground {
 
     fn from_spec(spec: DinuzzoSpec, reuse: Option<&Built>) -> Result<Self, JsError> {
         let built = match reuse {
-            Some(b) => Some(Built { x: b.x.clone(), y: b.y.clone(), regression: b.regression, view: b.view, problem: b.problem.clone() }),
+            Some(b) => Some(b.clone()),
             None => build(&spec)?,
         };
         let runs = match &built {
@@ -361,14 +216,14 @@ impl DinuzzoPlayground {
     /// Validate a JSON spec, build the data and the problem, and start the solver(s) at c = 0.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<DinuzzoPlayground, JsError> {
-        let spec: DinuzzoSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let spec = parse(spec_json)?;
         Self::from_spec(spec, None)
     }
 
     /// Apply a new spec; the data and the Gram matrix are kept when only the solver or the race
     /// changed. On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
-        let spec: DinuzzoSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let spec = parse(spec_json)?;
         let same_problem =
             spec.data == self.spec.data && spec.loss == self.spec.loss && spec.lambda == self.spec.lambda && spec.kernel == self.spec.kernel;
         let next = if same_problem { Self::from_spec(spec, self.built.as_ref())? } else { Self::from_spec(spec, None)? };
@@ -434,7 +289,7 @@ impl DinuzzoPlayground {
     /// The spec as JSON text (for the URL hash).
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
-        serde_json::to_string(&self.spec).unwrap_or_default()
+        Spec::Dinuzzo(self.spec.clone()).to_json()
     }
 
     /// The window of the map `[x_min, x_max, y_min, y_max]` (kept fixed while the user clicks).
@@ -539,31 +394,13 @@ impl DinuzzoPlayground {
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let tol = match self.spec.method {
-            Method::FixedPoint(f) => f.tol,
-            Method::Coordinate(c) => c.tol,
-        };
-        let series: Vec<Series> = if self.spec.race {
-            self.runs
-                .iter()
-                .map(|(k, s)| Series {
-                    name: RACER_NAMES[*k],
-                    color: RACE_COLORS[*k],
-                    points: s.trace().iter().map(|r| (r.sweep as f64, r.gap)).collect(),
-                    dashed: false,
-                })
-                .collect()
-        } else if let Some(s) = self.selected() {
-            let t = s.trace();
-            vec![
-                Series { name: "duality gap F − D", color: RGBColor(214, 39, 40), points: t.iter().map(|r| (r.sweep as f64, r.gap)).collect(), dashed: false },
-                Series { name: "residual", color: RGBColor(255, 127, 14), points: t.iter().map(|r| (r.sweep as f64, r.residual)).collect(), dashed: true },
-                Series { name: "max |h|", color: RGBColor(44, 160, 44), points: t.iter().map(|r| (r.sweep as f64, r.max_h)).collect(), dashed: true },
-                Series { name: "objective F(c)", color: RGBColor(31, 119, 180), points: t.iter().map(|r| (r.sweep as f64, r.objective)).collect(), dashed: false },
-            ]
+        let tol = engine::dinuzzo::tolerance(&self.spec.method);
+        let runs: Vec<(usize, &DinuzzoSolver)> = if self.spec.race {
+            self.runs.iter().map(|(k, s)| (*k, s)).collect()
         } else {
-            Vec::new()
+            self.selected().map(|s| (self.sel, s)).into_iter().collect()
         };
+        let series = engine::dinuzzo::convergence_series(&runs, self.spec.race);
         pd::draw_log_series(&root, &series, "sweep", Some((tol, "δ")), dpr).map_err(js_err)
     }
 

@@ -211,9 +211,11 @@ impl Playground {
         self.build_ms
     }
 
-    /// Advance exactly one iteration (even after convergence); returns the summary.
+    /// Advance exactly one iteration while the run is going; after it has ended (converged, at
+    /// the cap, stalled, non-finite) nothing advances, on every page alike, and the summary's
+    /// `steps_this_call` is 0 so the page can say so.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let did = self.run.as_mut().map(|r| r.force_step().is_some() as usize).unwrap_or(0);
+        let did = self.run.as_mut().map(|r| r.step().is_some() as usize).unwrap_or(0);
         self.summary_with(did)
     }
 

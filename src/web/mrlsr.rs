@@ -10,17 +10,13 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::cv::{self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig, ModelSelectionRun};
-use crate::data::{parse_csv, Dataset};
+use crate::data::Dataset;
+use crate::engine::mrlsr::{DataSpec, MrlsrSpec, PAGE_MAX_N};
+use crate::engine::{self, Paper, Spec};
 use crate::datasets_b::{curve_grid, Friedman1, Sine1d};
 use crate::kernels::Kernel;
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::solvers::mrlsr::{EigenPayload, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
-
-/// Largest n the page builds an eigendecomposition for (the core's own budget is
-/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]); larger sets are refused with a message. The
-/// decomposition runs in a Web Worker (www/mrlsr-worker.js), so n = 2000 (about a minute and a
-/// half in Chromium) keeps the page responsive and can be cancelled.
-pub const PAGE_MAX_N: usize = 2000;
 
 /// Points of the drawn 1-D curves.
 const CURVE_POINTS: usize = 300;
@@ -47,41 +43,16 @@ fn backend(canvas: HtmlCanvasElement) -> Result<CanvasBackend, JsError> {
     CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))
 }
 
-/// The data part of the page's spec.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum DataSpec {
-    /// [`Sine1d`].
-    Sine { n: usize, sigma: f64, seed: u64 },
-    /// [`Friedman1`], paper B's synthetic set.
-    Friedman { n: usize, sigma: f64, seed: u64 },
-    /// CSV text with a `y` column ([`parse_csv`]).
-    Csv { text: String },
-}
-
-/// The page's spec: data, kernel (the core's serde form), m and λ.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PageSpec {
-    data: DataSpec,
-    kernel: Kernel,
-    m: f64,
-    lambda: f64,
+/// The page's spec is the engine's paper-B spec (tagged `"paper": "mrlsr"` or untagged).
+fn parse(spec_json: &str) -> Result<MrlsrSpec, JsError> {
+    match Spec::from_json_for(Paper::Mrlsr, spec_json).map_err(js_err)? {
+        Spec::Mrlsr(s) => Ok(s),
+        _ => Err(js_err("paper: not a paper-B spec")),
+    }
 }
 
 fn build_data(spec: &DataSpec) -> Result<Dataset, JsError> {
-    let data = match spec {
-        DataSpec::Sine { n, sigma, seed } => Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate().map_err(js_err)?,
-        DataSpec::Friedman { n, sigma, seed } => Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate().map_err(js_err)?,
-        DataSpec::Csv { text } => parse_csv(text).map_err(js_err)?,
-    };
-    if data.n() > PAGE_MAX_N {
-        return Err(js_err(format!(
-            "n = {} is above this page's eigendecomposition budget of {PAGE_MAX_N} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
-            data.n()
-        )));
-    }
-    Ok(data)
+    engine::mrlsr::build_data(spec, PAGE_MAX_N).map_err(js_err)
 }
 
 /// One row of the readouts for a stationary point (m ≤ 1).
@@ -156,7 +127,7 @@ impl MrlsrPage {
     /// O(n³) step, timed), then fit at (m, λ).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrPage, JsError> {
-        let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let spec = parse(spec_json)?;
         let data = build_data(&spec.data)?;
         let t0 = now_ms();
         let model = MrlsrModel::from_dataset(&data, &spec.kernel).map_err(js_err)?;
@@ -172,7 +143,7 @@ impl MrlsrPage {
     /// ([`EigenPayload::check_against`]); `eigen_ms` is the worker's timing, shown as such.
     #[wasm_bindgen(js_name = fromEigen)]
     pub fn from_eigen(spec_json: &str, values: Vec<f64>, vectors: Vec<f64>, eigen_ms: f64) -> Result<MrlsrPage, JsError> {
-        let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let spec = parse(spec_json)?;
         let data = build_data(&spec.data)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
         let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
@@ -185,7 +156,7 @@ impl MrlsrPage {
     /// no eigendecomposition is needed).
     #[wasm_bindgen(js_name = sameModel)]
     pub fn same_model(&self, spec_json: &str) -> bool {
-        match serde_json::from_str::<PageSpec>(spec_json) {
+        match parse(spec_json) {
             Ok(s) => s.data == self.spec_data && s.kernel == self.kernel,
             Err(_) => false,
         }
@@ -462,7 +433,7 @@ pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
 /// before a worker starts. Returns `{n, d, digest}`.
 #[wasm_bindgen(js_name = checkMrlsrSpec)]
 pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+    let spec = parse(spec_json)?;
     let data = build_data(&spec.data)?;
     spec.kernel.resolve(&data.x).map_err(js_err)?;
     #[derive(Serialize)]
@@ -480,7 +451,7 @@ pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
 /// fresh JS buffers that the worker can transfer to the page for [`MrlsrPage::from_eigen`].
 #[wasm_bindgen(js_name = mrlsrEigen)]
 pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+    let spec = parse(spec_json)?;
     let data = build_data(&spec.data)?;
     let t0 = now_ms();
     let kernel = spec.kernel.resolve(&data.x).map_err(js_err)?;
@@ -500,7 +471,7 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
 /// spec's data, kernel and m (> 1), without a page. Returns the serialized report.
 #[wasm_bindgen(js_name = mrlsrEquivalence)]
 pub fn mrlsr_equivalence(spec_json: &str, parts: usize, folds: usize, seed: u32) -> Result<JsValue, JsError> {
-    let spec: PageSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+    let spec = parse(spec_json)?;
     let data = build_data(&spec.data)?;
     let mut cfg = EquivalenceConfig::paper(seed as u64);
     cfg.m = spec.m;

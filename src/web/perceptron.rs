@@ -25,7 +25,7 @@ fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
 #[wasm_bindgen(js_name = perceptronDefaultSpec)]
 pub fn perceptron_default_spec() -> String {
-    PerceptronSpec::default().to_json()
+    PerceptronSpec::default().to_tagged_json()
 }
 
 /// The outcome without its weight vectors.
@@ -214,7 +214,7 @@ impl PerceptronPlayground {
     /// The spec as JSON text (for the URL hash).
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
-        self.session.spec.to_json()
+        self.session.spec.to_tagged_json()
     }
 
     /// The per-iteration records so far (`min_i (Gα)_i`, `‖p‖_G`, …), for the page's export.

@@ -54,8 +54,15 @@ test('the page loads without console errors, the default run converges and the r
   const shots = path.join(ROOT, 'tests/e2e/test-results');
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'dinuzzo.png'), fullPage: true });
-  // Step after convergence keeps it converged; Reset goes back to sweep 0 and Play restarts it.
+  // Step after convergence advances nothing and says so; Reset goes back to sweep 0 and Play
+  // restarts it.
+  const end = await text(page, '#r-sweep');
+  await page.click('#step');
+  assert.equal(await text(page, '#r-sweep'), end);
+  await page.waitForSelector('#step-note:not([hidden])');
+  assert.match(await text(page, '#step-note'), /ended \(converged\)/);
   await page.click('#reset');
+  await page.waitForSelector('#step-note', { state: 'hidden' });
   assert.equal(await text(page, '#r-sweep'), '0');
   await page.click('#step');
   assert.equal(await text(page, '#r-sweep'), '1');
@@ -204,12 +211,15 @@ test('bad values show a message in #error and the page recovers', async () => {
   assert.ok((await text(page, '#error')).includes('±1'));
   await page.selectOption('#loss', 'square');
   await page.waitForSelector('#error', { state: 'hidden' });
-  // Still alive: after Reset it steps (Step after the end of a run advances no sweep).
+  // Still alive: whether or not the restarted run has already ended (machine speed decides),
+  // Reset goes back to sweep 0 and Step advances exactly one sweep.
+  await page.click('#step');
   await page.click('#reset');
+  assert.equal(await text(page, '#r-sweep'), '0');
   await page.click('#step');
-  const i0 = Number(await text(page, '#r-sweep'));
+  assert.equal(await text(page, '#r-sweep'), '1');
   await page.click('#step');
-  assert.equal(Number(await text(page, '#r-sweep')), i0 + 1);
+  assert.equal(await text(page, '#r-sweep'), '2');
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -68,12 +68,21 @@ test('dragging the p slider restarts the run with the new p and puts it in the U
   await ctx.close();
 });
 
-test('Step advances exactly one iteration', async () => {
-  // At 1 iteration/s the run is still going when Step is pressed (Step after the end advances none).
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`, { speed: 1 });
-  await page.click('#step'); // pauses, then steps
+test('Step advances exactly one iteration while the run goes, and none after it ended (and says so)', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
+  // Let the default run end, then Step: nothing advances and the note says why.
+  await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
+  const end = await iteration(page);
+  await page.click('#step');
+  assert.equal(await iteration(page), end);
+  await page.waitForSelector('#step-note:not([hidden])');
+  assert.match(await text(page, '#step-note'), /ended \(converged\)/);
   assert.equal(await text(page, '#play'), 'Play');
+  // Reset (paused) and step from iteration 0.
+  await page.click('#reset');
+  await page.waitForSelector('#step-note', { state: 'hidden' });
   const i0 = await iteration(page);
+  assert.equal(i0, 0);
   await page.click('#step');
   assert.equal(await iteration(page), i0 + 1);
   await page.click('#step');
@@ -90,7 +99,7 @@ test('Step advances exactly one iteration', async () => {
 });
 
 test('a bad value shows a message, and the page keeps working afterwards', async () => {
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`, { speed: 1 });
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   for (const [id, value, needle] of [['gamma', '-1', 'γ'], ['k', '5000', 'k'], ['n', '0', 'n'], ['tol', '0', 'tolerance']]) {
     const old = await page.locator(`#${id}`).inputValue();
     await page.fill(`#${id}`, value);
@@ -103,10 +112,12 @@ test('a bad value shows a message, and the page keeps working afterwards', async
     await page.locator(`#${id}`).blur();
     await page.waitForSelector('#error', { state: 'hidden' });
   }
-  // Still alive: it steps.
-  const i0 = await (async () => { await page.click('#step'); return iteration(page); })();
+  // Still alive: paused and reset, it steps from iteration 0.
   await page.click('#step');
-  assert.equal(await iteration(page), i0 + 1);
+  await page.click('#reset');
+  assert.equal(await iteration(page), 0);
+  await page.click('#step');
+  assert.equal(await iteration(page), 1);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -23,6 +23,12 @@ test('loads with no console errors; the default separable run ends with a verifi
   const n = Number(await text(page, '#r-n'));
   assert.match(t, new RegExp(`correctly classified ${n}/${n}`));
   assert.match(t, /min \(Gα\)ᵢ = [0-9.e-]+ > 0/);
+  // Step after the run has ended advances nothing and says so (the same rule on every page).
+  const end = await text(page, '#r-iter');
+  await page.click('#step');
+  assert.equal(await text(page, '#r-iter'), end);
+  await page.waitForSelector('#step-note:not([hidden])');
+  assert.match(await text(page, '#step-note'), /ended \(separator\)/);
   // Reset shows α = 0 again (paused): the boundary repaints; Step moves it again.
   await page.click('#reset');
   await page.waitForFunction(() => document.getElementById('r-iter').textContent === '0');

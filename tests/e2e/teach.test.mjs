@@ -98,9 +98,9 @@ for (const [file, endLabel, counter] of [['lp.html', 'converged', '#r-iter'], ['
     const it = await num(page, counter);
     await page.click('#step');
     assert.equal(await num(page, counter), it);
-    const note = await text(page, '#player-note');
+    const note = await text(page, '#step-note');
     assert.ok(note.includes(`The run has ended (${endLabel})`) && note.includes('Reset starts it again'), note);
-    assert.equal(await page.locator('#player-note').getAttribute('aria-live'), 'polite');
+    assert.equal(await page.locator('#step-note').getAttribute('aria-live'), 'polite');
     await page.click('#reset');
     assert.equal(await num(page, counter), 0);
     await page.click('#step');
@@ -218,6 +218,11 @@ test('exports: plots as PNG at device resolution, the run as JSON, the trace as 
     const j = JSON.parse((await save(o.page, '#save-run')).bytes.toString());
     assert.ok(Array.isArray(j.trace) && j.trace.length > 0, `${file} trace`);
     assert.ok(j.solution[key].length > 0, `${file} solution`);
+    // kplay run on the saved (paper-tagged) spec: the same number of iterations (sweeps).
+    const sp = await save(o.page, '#save-spec');
+    writeFileSync(path.join(dir, `${key}-spec.json`), sp.bytes);
+    const k = JSON.parse(execFileSync(KPLAY, ['run', `${key}-spec.json`], { cwd: dir, maxBuffer: 1 << 28 }).toString());
+    assert.equal(k.iterations, j.summary.sweep ?? j.summary.iter, `${file}: kplay iterations`);
     assert.ok((await save(o.page, '#save-trace')).bytes.length > 0);
     const firstCanvas = await o.page.locator('button.png').first().getAttribute('data-canvas');
     pngSize((await save(o.page, `button.png[data-canvas="${firstCanvas}"]`)).bytes);
@@ -229,6 +234,10 @@ test('exports: plots as PNG at device resolution, the run as JSON, the trace as 
   pngSize((await save(b.page, 'button.png[data-canvas="fit"]')).bytes);
   const bj = JSON.parse((await save(b.page, '#save-run')).bytes.toString());
   assert.equal(bj.spec.data.kind, 'sine');
+  writeFileSync(path.join(dir, 'b-spec.json'), (await save(b.page, '#save-spec')).bytes);
+  const kb = JSON.parse(execFileSync(KPLAY, ['run', 'b-spec.json'], { cwd: dir, maxBuffer: 1 << 28 }).toString());
+  assert.equal(kb.paper, 'mrlsr');
+  assert.ok(Math.abs(kb.primal - bj.summary.objective) <= 1e-10 * Math.abs(bj.summary.objective), `kplay ${kb.primal} vs page ${bj.summary.objective}`);
   assert.ok(bj.summary.c0 > 0 && bj.summary.n === bj.spec.data.n);
   assert.equal(await b.page.locator('#save-trace').count(), 0, 'no iterations, no trace');
   assert.deepEqual(b.errors, []);

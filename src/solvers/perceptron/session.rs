@@ -23,6 +23,14 @@ pub enum DataSpec {
     Generated { set: Classification2d },
     /// Points placed by the user: `[x₁, x₂, label ±1]`.
     Points { points: Vec<[f64; 3]> },
+    /// A CSV file with two feature columns and a `y` column of ±1 labels. `text` holds the
+    /// file; a `kplay` spec may give `path` (relative to the spec file) instead.
+    Csv {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+    },
 }
 
 /// The page's experiment.
@@ -60,11 +68,14 @@ impl Default for PerceptronSpec {
 }
 
 impl PerceptronSpec {
-    /// Parse JSON with the failing field named.
+    /// Parse JSON (untagged, or tagged `"paper": "perceptron"`) with the failing field named.
     pub fn from_json(s: &str) -> Result<Self> {
-        let de = &mut serde_json::Deserializer::from_str(s);
-        serde_path_to_error::deserialize(de)
-            .map_err(|e| KpError::Parameter { name: "spec", reason: format!("{} (at {})", e.inner(), e.path()) })
+        crate::engine::parse_as(crate::engine::Paper::Perceptron, s)
+    }
+
+    /// The spec as tagged JSON text (`"paper": "perceptron"` first), as the page's links hold it.
+    pub fn to_tagged_json(&self) -> String {
+        crate::engine::Spec::Perceptron(self.clone()).to_json()
     }
 
     /// JSON text.
@@ -174,6 +185,30 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
                 });
             }
             let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
+            from_points(&pts)?
+        }
+        DataSpec::Csv { text, path } => {
+            let Some(text) = text else {
+                let why = match path {
+                    Some(p) => format!("the file `{p}` was not read (a `path` works in a kplay spec file; the page needs the text)"),
+                    None => "give the CSV as `text` (or `path` in a kplay spec file)".into(),
+                };
+                return Err(KpError::Parameter { name: "data.text", reason: why });
+            };
+            let d = crate::data::parse_csv(text)?;
+            if d.d() != 2 {
+                return Err(KpError::Parameter {
+                    name: "data.text",
+                    reason: format!("paper D's data are 2-D: the file needs 2 feature columns besides `y` (it has {})", d.d()),
+                });
+            }
+            if let Some(i) = d.y.iter().position(|&l| l != 1.0 && l != -1.0) {
+                return Err(KpError::Parameter {
+                    name: "data.text",
+                    reason: format!("the labels `y` must be +1 or −1 (data row {} has {})", i + 1, d.y[i]),
+                });
+            }
+            let pts: Vec<(f64, f64, f64)> = d.x.row_iter().zip(d.y.iter()).map(|(r, &l)| (r[0], r[1], l)).collect();
             from_points(&pts)?
         }
     };

@@ -1,0 +1,357 @@
+//! Paper C's experiment (Dinuzzo): problem (2), `min_c Σ L(y_i, (Kc)_i)/λ + cᵀKc/2`, on 2-D
+//! classification points, 1-D regression data or a CSV file, solved by the fixed point (eq. 10)
+//! or coordinate descent (Algorithms 1–2); `race` runs the fixed point and the three coordinate
+//! rules side by side. The spec, its validation and the data live here, in the core, so the page
+//! (`src/web/dinuzzo.rs`) and `kplay` build the same problem from the same JSON.
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use super::{Record, Report, Run, Stepper, Stop};
+use crate::data::{parse_csv, Dataset};
+use crate::datasets_2d::{self, Classification2d, Regression1d, Shape2d};
+use crate::error::{KpError, Result};
+use crate::kernels::{Bandwidth, Kernel};
+use crate::losses::Loss;
+use crate::solvers::coordinate::{CoordinateConfig, DinuzzoSolver, IndexRule, Method};
+use crate::solvers::fixed_point::{FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason, SweepRecord};
+use crate::solvers::relative_gap;
+
+/// Largest data set the page accepts (the Gram matrix is n² doubles).
+pub const MAX_PAGE_N: usize = 2500;
+/// Largest data set for the race (four copies of the Gram matrix).
+pub const MAX_RACE_N: usize = 2000;
+
+/// The data part of paper C's spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// Generated 2-D classification data ([`Classification2d`]).
+    Classification { shape: Shape2d, n: usize, label_noise: f64, seed: u64 },
+    /// Generated 1-D regression data ([`Regression1d`]).
+    Regression { n: usize, noise: f64, outliers: f64, seed: u64 },
+    /// Points the user placed, `[x₁, x₂, ±1]`, shown in the fixed window `view = [x_min, x_max, y_min, y_max]`.
+    Points { points: Vec<[f64; 3]>, view: [f64; 4] },
+    /// A CSV file with a `y` column: two feature columns (2-D classification, `y` = ±1) or one
+    /// (1-D regression). `text` holds the file; a CLI spec may give `path` (relative to the spec).
+    Csv {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+    },
+}
+
+impl DataSpec {
+    /// Replace a CSV `path` by the file's text through `read`.
+    pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
+        if let DataSpec::Csv { text: t @ None, path: Some(p) } = self {
+            *t = Some(read(p)?);
+        }
+        Ok(())
+    }
+}
+
+/// Paper C's experiment: problem (2) with a loss, λ and a kernel on some data, solved by the
+/// fixed point (eq. 10) or coordinate descent (Algorithm 1/2); `race` runs the fixed point and
+/// the three coordinate rules side by side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DinuzzoSpec {
+    pub data: DataSpec,
+    pub loss: Loss,
+    pub lambda: f64,
+    pub kernel: Kernel,
+    pub method: Method,
+    #[serde(default)]
+    pub race: bool,
+}
+
+impl Default for DinuzzoSpec {
+    fn default() -> Self {
+        Self {
+            data: DataSpec::Classification { shape: Shape2d::Moons { noise: 0.15 }, n: 200, label_noise: 0.05, seed: 1 },
+            loss: Loss::Hinge,
+            lambda: 0.1,
+            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
+            method: Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, seed: 1, tol: 1e-8, max_sweeps: 20_000 }),
+            race: false,
+        }
+    }
+}
+
+/// The data and problem built from a spec.
+pub struct Built {
+    pub x: DMatrix<f64>,
+    pub y: DVector<f64>,
+    /// 1-D regression data (curve plot) rather than 2-D classification (decision map).
+    pub regression: bool,
+    /// The plot window `[x_min, x_max, y_min, y_max]`.
+    pub view: [f64; 4],
+    pub problem: RegularizationProblem,
+}
+
+impl Clone for Built {
+    fn clone(&self) -> Self {
+        Self { x: self.x.clone(), y: self.y.clone(), regression: self.regression, view: self.view, problem: self.problem.clone() }
+    }
+}
+
+fn bad(name: &'static str, reason: impl Into<String>) -> KpError {
+    KpError::Parameter { name, reason: reason.into() }
+}
+
+/// A padded bounding box of the 2-D inputs (columns 0 and 1), or of (x, y) for 1-D data.
+fn view_of(x: &DMatrix<f64>, y: &DVector<f64>) -> [f64; 4] {
+    let (mut a, mut b, mut c, mut d) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for (i, r) in x.row_iter().enumerate() {
+        let (u, v) = if x.ncols() >= 2 { (r[0], r[1]) } else { (r[0], y[i]) };
+        a = a.min(u);
+        b = b.max(u);
+        c = c.min(v);
+        d = d.max(v);
+    }
+    if !(a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite()) {
+        return [-2.0, 2.0, -2.0, 2.0];
+    }
+    let px = 0.12 * (b - a).max(0.5);
+    let py = 0.12 * (d - c).max(0.5);
+    [a - px, b + px, c - py, d + py]
+}
+
+/// A plot window must be finite and non-degenerate, and its width and height finite.
+pub fn check_view(v: &[f64; 4]) -> Result<()> {
+    let ok = v.iter().all(|x| x.is_finite()) && v[0] < v[1] && v[2] < v[3] && (v[1] - v[0]).is_finite() && (v[3] - v[2]).is_finite();
+    if !ok {
+        return Err(bad("view", "the window must have finite bounds with x_min < x_max and y_min < y_max"));
+    }
+    Ok(())
+}
+
+fn check_page_n(name: &'static str, n: usize) -> Result<()> {
+    if n > MAX_PAGE_N {
+        return Err(bad(name, format!("the page handles at most {MAX_PAGE_N} points (got {n})")));
+    }
+    Ok(())
+}
+
+/// The data of a spec (`None` for an empty set of clicked points), with whether it is 1-D
+/// regression data and its plot window.
+pub fn data_of(spec: &DataSpec) -> Result<Option<(Dataset, bool, [f64; 4])>> {
+    Ok(Some(match spec {
+        DataSpec::Classification { shape, n, label_noise, seed } => {
+            check_page_n("n", *n)?;
+            let d = Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }.generate()?;
+            let v = view_of(&d.x, &d.y);
+            (d, false, v)
+        }
+        DataSpec::Regression { n, noise, outliers, seed } => {
+            check_page_n("n", *n)?;
+            let d = Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }.generate()?;
+            (d, true, [-3.0, 3.0, -3.0, 3.0])
+        }
+        DataSpec::Points { points, view } => {
+            check_view(view)?;
+            if points.is_empty() {
+                return Ok(None);
+            }
+            check_page_n("points", points.len())?;
+            let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
+            (datasets_2d::from_points(&pts)?, false, *view)
+        }
+        DataSpec::Csv { text, path } => {
+            let Some(text) = text else {
+                let why = match path {
+                    Some(p) => format!("the file `{p}` was not read (a `path` works in a kplay spec file; the page needs the text)"),
+                    None => "give the CSV as `text` (or `path` in a kplay spec file)".into(),
+                };
+                return Err(bad("data.text", why));
+            };
+            let d = parse_csv(text)?;
+            check_page_n("data.text", d.n())?;
+            let regression = match d.d() {
+                2 => false,
+                1 => true,
+                k => return Err(bad("data.text", format!("paper C plots 2 feature columns (classification) or 1 (regression); the file has {k}"))),
+            };
+            let v = view_of(&d.x, &d.y);
+            (d, regression, v)
+        }
+    }))
+}
+
+/// The spec's data as a [`Dataset`] (an empty one for no clicked points).
+pub fn dataset(spec: &DataSpec) -> Result<Dataset> {
+    Ok(match data_of(spec)? {
+        Some((d, _, _)) => d,
+        None => Dataset { x: DMatrix::zeros(0, 2), y: DVector::zeros(0), w_true: None, feature_names: vec!["x1".into(), "x2".into()] },
+    })
+}
+
+/// Build data and problem; `Ok(None)` for an empty set of clicked points.
+pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
+    let Some((d, regression, view)) = data_of(&spec.data)? else {
+        return Ok(None);
+    };
+    let repr = if spec.kernel == Kernel::Linear { Representation::Features } else { Representation::Gram };
+    let problem = RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
+    Ok(Some(Built { x: d.x, y: d.y, regression, view, problem }))
+}
+
+/// The names of the race's four methods, in [`race_methods`] order.
+pub const RACER_NAMES: [&str; 4] = ["fixed point", "CD cyclic", "CD Aitken double sweep", "CD randomized cyclic"];
+
+/// The four methods of the race with the spec's δ, cap and step rule; and which of them the
+/// spec selects.
+pub fn race_methods(m: &Method) -> ([Method; 4], usize) {
+    let (tol, max_sweeps, step, seed, sel) = match m {
+        Method::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0),
+        Method::Coordinate(c) => {
+            let sel = match c.rule {
+                IndexRule::Cyclic => 1,
+                IndexRule::AitkenDoubleSweep => 2,
+                IndexRule::RandomizedCyclic => 3,
+            };
+            (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel)
+        }
+    };
+    let cd = |rule| Method::Coordinate(CoordinateConfig { rule, seed, tol, max_sweeps });
+    (
+        [
+            Method::FixedPoint(FixedPointConfig { step, tol, max_sweeps }),
+            cd(IndexRule::Cyclic),
+            cd(IndexRule::AitkenDoubleSweep),
+            cd(IndexRule::RandomizedCyclic),
+        ],
+        sel,
+    )
+}
+
+/// Which of the race's methods a spec's method is.
+pub fn method_index(m: &Method) -> usize {
+    race_methods(m).1
+}
+
+/// The solver(s) of a spec on built data: one, or the race's four (each with its index).
+pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSolver)>> {
+    if spec.race {
+        if built.problem.n() > MAX_RACE_N {
+            return Err(bad("race", format!("the race keeps four copies of K, so it is limited to n ≤ {MAX_RACE_N} (got {})", built.problem.n())));
+        }
+        let (ms, _) = race_methods(&spec.method);
+        ms.iter().enumerate().map(|(k, m)| Ok((k, DinuzzoSolver::new(built.problem.clone(), *m)?))).collect()
+    } else {
+        Ok(vec![(method_index(&spec.method), DinuzzoSolver::new(built.problem.clone(), spec.method)?)])
+    }
+}
+
+/// A sweep's record in the engine's shape.
+pub fn record_of(r: &SweepRecord) -> Record {
+    Record {
+        iter: r.sweep,
+        primal: Some(r.objective),
+        dual: Some(r.dual),
+        gap: Some(r.gap),
+        rel_gap: Some(relative_gap(r.gap, r.objective)),
+        residual: Some(r.residual),
+        max_h: Some(r.max_h),
+        elapsed_ms: r.elapsed_ms,
+        ..Record::default()
+    }
+}
+
+/// Paper C's stop reasons in the engine's terms.
+pub fn stop_of(s: StopReason) -> Stop {
+    match s {
+        StopReason::Running => Stop::Running,
+        StopReason::Converged => Stop::Converged,
+        StopReason::MaxSweeps => Stop::MaxIterations,
+        StopReason::Diverged => Stop::Diverged,
+        StopReason::NonFinite => Stop::NonFinite,
+    }
+}
+
+impl Stepper for DinuzzoSolver {
+    fn record(&self) -> Record {
+        let current = match self {
+            DinuzzoSolver::FixedPoint(s) => s.current(),
+            DinuzzoSolver::Coordinate(s) => s.current(),
+        };
+        record_of(&current)
+    }
+    fn step(&mut self) -> Option<Record> {
+        DinuzzoSolver::step(self).map(|r| record_of(&r))
+    }
+    fn stop(&self) -> Stop {
+        stop_of(self.status())
+    }
+    fn solution(&self) -> serde_json::Value {
+        serde_json::json!({ "c": self.c().as_slice(), "support": self.support() })
+    }
+}
+
+/// Run the spec's selected method to the end (a race spec runs its selected method) and report
+/// `c` (the coefficients of `f = Σ c_i k(x_i, ·)`) and the support size.
+pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
+    let t0 = web_time::Instant::now();
+    let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
+    let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let digest = Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }.digest();
+    let mut run = Run::new(Box::new(solver));
+    let status = run.run();
+    let last = run.last();
+    Ok(Report {
+        paper: super::Paper::Dinuzzo,
+        status,
+        iterations: last.iter,
+        last,
+        data_digest: digest,
+        setup_ms,
+        solution: run.solution(),
+        trace: run.trace(),
+    })
+}
+
+/// The fixed point and the three coordinate rules on the spec's problem, each run to its end
+/// (see [`super::race`]).
+pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
+    let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
+    let (methods, selected) = race_methods(&spec.method);
+    let mut lanes = Vec::new();
+    for (k, m) in methods.iter().enumerate() {
+        let mut run = Run::new(Box::new(DinuzzoSolver::new(built.problem.clone(), *m)?));
+        let status = run.run();
+        let last = run.last();
+        lanes.push(serde_json::json!({"algorithm": RACER_NAMES[k], "selected": k == selected, "status": status.word(),
+            "iterations": last.iter, "primal": last.primal, "gap": last.gap, "rel_gap": last.rel_gap, "max_h": last.max_h, "time_ms": last.elapsed_ms}));
+    }
+    Ok(serde_json::json!({"paper": "dinuzzo", "lanes": lanes}))
+}
+
+/// The convergence picture's curves, as the page draws them: in a race each solver's duality
+/// gap; otherwise the selected solver's gap, natural residual, `max|h|` and objective, against
+/// the sweep (log scale).
+pub fn convergence_series<'a>(runs: &[(usize, &'a DinuzzoSolver)], race: bool) -> Vec<crate::plot_dinuzzo::Series<'a>> {
+    use crate::plot_dinuzzo::{Series, RACE_COLORS};
+    use plotters::style::RGBColor;
+    let pts = |s: &DinuzzoSolver, f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> { s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect() };
+    if race {
+        return runs.iter().map(|(k, s)| Series { name: RACER_NAMES[*k], color: RACE_COLORS[*k], points: pts(s, |r| r.gap), dashed: false }).collect();
+    }
+    let Some((_, s)) = runs.first() else { return Vec::new() };
+    vec![
+        Series { name: "duality gap F − D", color: RGBColor(214, 39, 40), points: pts(s, |r| r.gap), dashed: false },
+        Series { name: "residual", color: RGBColor(255, 127, 14), points: pts(s, |r| r.residual), dashed: true },
+        Series { name: "max |h|", color: RGBColor(44, 160, 44), points: pts(s, |r| r.max_h), dashed: true },
+        Series { name: "objective F(c)", color: RGBColor(31, 119, 180), points: pts(s, |r| r.objective), dashed: false },
+    ]
+}
+
+/// The tolerance δ of a method.
+pub fn tolerance(m: &Method) -> f64 {
+    match m {
+        Method::FixedPoint(f) => f.tol,
+        Method::Coordinate(c) => c.tol,
+    }
+}

@@ -1,0 +1,100 @@
+//! Paper A (Salzo, Suykens, Rosasco) in the engine: the validated experiment
+//! ([`crate::experiment`]) and its running solver behind [`Stepper`]. Paper A's own
+//! [`crate::solvers::Driver`] keeps its stopping rule (relative duality gap ≤ tol, the cap, a
+//! stalled linesearch, a non-finite value); this adapter reads it in the engine's terms.
+
+use serde_json::{json, Value};
+
+use super::{Paper, Record, Report, Run, Stepper, Stop};
+use crate::error::Result;
+use crate::experiment::{self, Experiment, ValidExperiment};
+use crate::solvers::{Status, StepRecord};
+
+/// A paper-A iteration's record in the engine's shape.
+pub fn record_of(r: &StepRecord) -> Record {
+    Record {
+        iter: r.iter,
+        primal: Some(r.primal),
+        dual: Some(r.dual),
+        gap: Some(r.gap),
+        rel_gap: Some(r.rel_gap),
+        step: Some(r.step),
+        backtracks: Some(r.backtracks),
+        time_ms: r.time_ms,
+        elapsed_ms: r.elapsed_ms,
+        ..Record::default()
+    }
+}
+
+/// Paper A's status in the engine's terms.
+pub fn stop_of(s: Status) -> Stop {
+    match s {
+        Status::Running => Stop::Running,
+        Status::Converged => Stop::Converged,
+        Status::MaxIterations => Stop::MaxIterations,
+        Status::Stalled => Stop::Stalled,
+        Status::NonFinite => Stop::NonFinite,
+    }
+}
+
+/// A validated paper-A experiment and its run (the solver behind paper A's driver).
+pub struct LpRun {
+    pub valid: ValidExperiment,
+    pub run: experiment::Run,
+}
+
+impl LpRun {
+    /// Validate, build the data (and the Gram tensor on the tensor path) and start the solver.
+    pub fn start(spec: &Experiment) -> Result<Self> {
+        let valid = spec.validate()?;
+        let run = valid.start_any()?;
+        Ok(Self { valid, run })
+    }
+}
+
+impl Stepper for LpRun {
+    fn record(&self) -> Record {
+        record_of(&self.run.last())
+    }
+    fn step(&mut self) -> Option<Record> {
+        self.run.step().map(|r| record_of(&r))
+    }
+    fn stop(&self) -> Stop {
+        stop_of(self.run.status)
+    }
+    fn solution(&self) -> Value {
+        let w = self.valid.weights(&self.run).map(|w| w.as_slice().to_vec());
+        let alpha = self.run.solver.alpha().map(|a| a.as_slice().to_vec());
+        json!({ "w": w, "alpha": alpha })
+    }
+}
+
+/// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
+pub fn run(spec: &Experiment) -> Result<Report> {
+    let t0 = web_time::Instant::now();
+    let lp = LpRun::start(spec)?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let digest = lp.valid.data.digest();
+    let mut run = Run::new(Box::new(lp));
+    let status = run.run();
+    let last = run.last();
+    Ok(Report { paper: Paper::Lp, status, iterations: last.iter, last, data_digest: digest, setup_ms, solution: run.solution(), trace: run.trace() })
+}
+
+/// Every applicable paper-A algorithm against F* (see [`super::race`]).
+pub fn race(spec: &Experiment) -> Result<Value> {
+    let valid = spec.validate()?;
+    let (f_star, newton_iters) = valid.reference_optimum(None)?;
+    let mut race = valid.race(f_star)?;
+    while race.step_round() {}
+    let lanes: Vec<Value> = race
+        .lanes
+        .iter()
+        .map(|l| {
+            let last = l.run.last();
+            json!({"algorithm": l.name, "status": stop_of(l.run.status).word(), "iterations": last.iter,
+                   "time_ms": last.elapsed_ms, "rel_err": race.rel_err(&last)})
+        })
+        .collect();
+    Ok(json!({"paper": "lp", "f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}))
+}

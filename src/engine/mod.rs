@@ -1,0 +1,539 @@
+//! One engine for the four papers: one experiment [`Spec`] (tagged by `paper`, parsed strictly,
+//! validated once), one steppable interface ([`Stepper`]) whose records ([`Record`]) carry each
+//! paper's own measures in one shape, one stop reason ([`Stop`]), and one driver ([`Run`]) that
+//! owns the trace and the time budget. `kplay`, the tests and (through `src/web/`) the pages all
+//! go through it, so a spec copied from a page reproduces the page's run on the command line.
+//!
+//! | `paper` | spec type | steppable algorithm | measures in the record |
+//! | --- | --- | --- | --- |
+//! | `lp` (or no tag: the original spec) | [`crate::experiment::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
+//! | `mrlsr` | [`mrlsr::MrlsrSpec`] | the safeguarded Newton solve for C₀ (Theorem 1, eq. 6) | root residual F(C) |
+//! | `dinuzzo` | [`dinuzzo::DinuzzoSpec`] | fixed point (eq. 10), coordinate descent (Algorithms 1–2) | primal, dual, gap, relative gap, residual, max\|h\| |
+//! | `perceptron` | [`crate::solvers::perceptron::session::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
+
+pub mod dinuzzo;
+pub mod lp;
+pub mod mrlsr;
+pub mod perceptron;
+pub mod plots;
+
+pub use plots::svg_plots;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{KpError, Result};
+use crate::experiment::Experiment;
+use crate::solvers::perceptron::session::PerceptronSpec;
+
+/// Which paper a spec belongs to (the `paper` tag of the JSON spec).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paper {
+    /// Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels.
+    Lp,
+    /// Audiffren, Kadri: M-RLSR and kernel ridge.
+    Mrlsr,
+    /// Dinuzzo: fixed point and coordinate descent for regularized kernel methods.
+    Dinuzzo,
+    /// Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates.
+    Perceptron,
+}
+
+impl Paper {
+    /// Every paper, in the order of the pages.
+    pub const ALL: [Paper; 4] = [Paper::Lp, Paper::Mrlsr, Paper::Dinuzzo, Paper::Perceptron];
+
+    /// The tag as written in a spec.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Paper::Lp => "lp",
+            Paper::Mrlsr => "mrlsr",
+            Paper::Dinuzzo => "dinuzzo",
+            Paper::Perceptron => "perceptron",
+        }
+    }
+
+    fn from_tag(tag: &str) -> Option<Paper> {
+        Paper::ALL.into_iter().find(|p| p.tag() == tag)
+    }
+}
+
+/// One experiment of any paper.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Spec {
+    /// Paper A.
+    Lp(Experiment),
+    /// Paper B.
+    Mrlsr(mrlsr::MrlsrSpec),
+    /// Paper C.
+    Dinuzzo(dinuzzo::DinuzzoSpec),
+    /// Paper D.
+    Perceptron(PerceptronSpec),
+}
+
+/// Deserialize `value` as `T` with serde_path_to_error, prefixing the failing field's path.
+fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            KpError::Spec(inner.to_string())
+        } else {
+            KpError::Spec(format!("{path}: {inner}"))
+        }
+    })
+}
+
+/// Parse JSON text into a value: the whole text must be one JSON value (trailing characters,
+/// such as a second object or stray brackets, are an error).
+fn json_value(text: &str) -> Result<Value> {
+    serde_json::from_str::<Value>(text).map_err(|e| KpError::Spec(format!("not valid JSON: {e}")))
+}
+
+/// Split the `paper` tag off a spec object: `Ok(None)` when there is none (an original
+/// paper-A spec), an error naming `paper` when it is not one of the four.
+fn take_tag(value: &mut Value) -> Result<Option<Paper>> {
+    let Value::Object(map) = value else {
+        return Err(KpError::Spec("the spec must be a JSON object".into()));
+    };
+    match map.remove("paper") {
+        None => Ok(None),
+        Some(Value::String(tag)) => Paper::from_tag(&tag).map(Some).ok_or_else(|| {
+            KpError::Spec(format!("paper: unknown paper `{tag}`; expected one of lp, mrlsr, dinuzzo, perceptron"))
+        }),
+        Some(other) => Err(KpError::Spec(format!("paper: expected a string (lp, mrlsr, dinuzzo or perceptron), got {other}"))),
+    }
+}
+
+/// The JSON value of a spec for `paper`, its `paper` tag (if any) checked and removed.
+fn untagged(paper: Paper, text: &str) -> Result<Value> {
+    let mut value = json_value(text)?;
+    match take_tag(&mut value)? {
+        Some(p) if p != paper => Err(KpError::Spec(format!("paper: this is a `{}` spec, not a `{}` spec", p.tag(), paper.tag()))),
+        _ => Ok(value),
+    }
+}
+
+/// Parse one paper's own spec type from JSON text, tagged with that paper or untagged:
+/// strictly (unknown fields and trailing characters rejected), the failing field named.
+pub fn parse_as<T: serde::de::DeserializeOwned>(paper: Paper, text: &str) -> Result<T> {
+    typed(untagged(paper, text)?)
+}
+
+impl Spec {
+    /// Parse a spec of any paper: `{"paper": "lp" | "mrlsr" | "dinuzzo" | "perceptron", …}`,
+    /// the paper's fields strictly (unknown fields rejected, one message naming the field). A
+    /// spec without `paper` is an original paper-A spec, so old files and links keep working.
+    pub fn from_json(text: &str) -> Result<Spec> {
+        let mut value = json_value(text)?;
+        let paper = take_tag(&mut value)?.unwrap_or(Paper::Lp);
+        Spec::from_value(paper, value)
+    }
+
+    /// Parse a spec that a given paper's page accepts: its own tagged spec, or the untagged
+    /// form of its own fields; another paper's tag is an error naming `paper`.
+    pub fn from_json_for(paper: Paper, text: &str) -> Result<Spec> {
+        Spec::from_value(paper, untagged(paper, text)?)
+    }
+
+    fn from_value(paper: Paper, value: Value) -> Result<Spec> {
+        Ok(match paper {
+            Paper::Lp => Spec::Lp(typed(value)?),
+            Paper::Mrlsr => Spec::Mrlsr(typed(value)?),
+            Paper::Dinuzzo => Spec::Dinuzzo(typed(value)?),
+            Paper::Perceptron => Spec::Perceptron(typed(value)?),
+        })
+    }
+
+    /// The default experiment of a paper (the page's default).
+    pub fn default_for(paper: Paper) -> Spec {
+        match paper {
+            Paper::Lp => Spec::Lp(Experiment::default()),
+            Paper::Mrlsr => Spec::Mrlsr(mrlsr::MrlsrSpec::default()),
+            Paper::Dinuzzo => Spec::Dinuzzo(dinuzzo::DinuzzoSpec::default()),
+            Paper::Perceptron => Spec::Perceptron(PerceptronSpec::default()),
+        }
+    }
+
+    /// Which paper.
+    pub fn paper(&self) -> Paper {
+        match self {
+            Spec::Lp(_) => Paper::Lp,
+            Spec::Mrlsr(_) => Paper::Mrlsr,
+            Spec::Dinuzzo(_) => Paper::Dinuzzo,
+            Spec::Perceptron(_) => Paper::Perceptron,
+        }
+    }
+
+    /// The spec as a JSON value with its `paper` tag first.
+    pub fn to_value(&self) -> Value {
+        let inner = match self {
+            Spec::Lp(s) => serde_json::to_value(s),
+            Spec::Mrlsr(s) => serde_json::to_value(s),
+            Spec::Dinuzzo(s) => serde_json::to_value(s),
+            Spec::Perceptron(s) => serde_json::to_value(s),
+        };
+        let mut out = serde_json::Map::new();
+        out.insert("paper".into(), Value::String(self.paper().tag().into()));
+        if let Ok(Value::Object(fields)) = inner {
+            out.extend(fields);
+        }
+        Value::Object(out)
+    }
+
+    /// The tagged spec as JSON text (what the pages put in their links).
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
+    }
+
+    /// Replace each CSV `path` by the file's text, read through `read` (the CLI reads files
+    /// relative to the spec; the core itself does no I/O).
+    pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
+        match self {
+            Spec::Lp(e) => {
+                if let crate::experiment::DataSpec::Csv { text: t @ None, path: Some(p) } = &mut e.data {
+                    *t = Some(read(p)?);
+                }
+            }
+            Spec::Mrlsr(s) => s.data.resolve_csv(read)?,
+            Spec::Dinuzzo(s) => s.data.resolve_csv(read)?,
+            Spec::Perceptron(s) => perceptron::resolve_csv(&mut s.data, read)?,
+        }
+        Ok(())
+    }
+}
+
+/// Why a run ended, or that it has not: one type for every paper (argmin's
+/// `TerminationReason` as data), with each paper's own outcomes as variants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// Still iterating.
+    Running,
+    /// The paper's stopping test held (A: relative duality gap ≤ tol; B: the root of F is
+    /// found to rounding; C: `max|h| < δ`).
+    Converged,
+    /// The iteration (sweep) cap came first.
+    MaxIterations,
+    /// A: the linesearch found no decrease above rounding (the iterate is as accurate as
+    /// floating point allows).
+    Stalled,
+    /// A value overflowed.
+    NonFinite,
+    /// C: the fixed-point iteration diverges (α above 2/‖K‖₂, condition (11)).
+    Diverged,
+    /// D: `Gα > 0`, a verified separator.
+    Separator,
+    /// D: `‖p‖_G` under the tolerance, a certificate of (ε-)inseparability.
+    Certificate,
+    /// D: the algorithm failed (a non-finite value).
+    Failed,
+}
+
+impl Stop {
+    /// The status word the pages and `kplay` print.
+    pub fn word(self) -> &'static str {
+        match self {
+            Stop::Running => "running",
+            Stop::Converged => "converged",
+            Stop::MaxIterations => "max_iterations",
+            Stop::Stalled => "stalled",
+            Stop::NonFinite => "non_finite",
+            Stop::Diverged => "diverged",
+            Stop::Separator => "separator",
+            Stop::Certificate => "certificate",
+            Stop::Failed => "failed",
+        }
+    }
+}
+
+/// What one iteration did, in one shape for every paper: the fields a paper does not have are
+/// `None` (and left out of the JSON), so a trace plot, the race and `kplay` read any paper alike.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct Record {
+    /// Iteration (sweep) index; 0 is the starting point.
+    pub iter: usize,
+    /// Primal objective (A: `F(w(α))`; C: `F(c)`; B: the M-RLSR objective of eq. 4 at the end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub primal: Option<f64>,
+    /// Dual objective, a lower bound on the optimum (A: `−Λ(α)`; C: `D(c)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dual: Option<f64>,
+    /// Duality gap `primal − dual ≥ 0`: the certificate of accuracy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gap: Option<f64>,
+    /// Relative gap `gap / max(|primal|, 1e-300)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rel_gap: Option<f64>,
+    /// A residual: C's natural residual (Theorem 1 at α = 1); B's root residual `F(C)` (eq. 6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub residual: Option<f64>,
+    /// C: `max_i |h_i|`, the paper's stopping test (Algorithm 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_h: Option<f64>,
+    /// D: `min_i (Gα)_i` (> 0 means α separates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_g_alpha: Option<f64>,
+    /// D: `‖p‖_G` of the dual iterate (a certificate when small).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub norm_p_g: Option<f64>,
+    /// A: the step the linesearch accepted (B: C of the current iterate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<f64>,
+    /// A: the step reductions of the linesearch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backtracks: Option<usize>,
+    /// Wall-clock time of this iteration, milliseconds.
+    pub time_ms: f64,
+    /// Cumulative solver time, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// An iterative algorithm of any paper as an explicit steppable state.
+pub trait Stepper {
+    /// The record of the current iterate (iteration 0 before any step).
+    fn record(&self) -> Record;
+    /// Advance one iteration; `None` once the run has ended (nothing changes then).
+    fn step(&mut self) -> Option<Record>;
+    /// Why the run ended, or [`Stop::Running`].
+    fn stop(&self) -> Stop;
+    /// The paper's solution vectors as JSON (A: `w`, `alpha`; B: `alpha`, `C0`, `lambda2`;
+    /// C: `c`; D: `alpha`, `p`).
+    fn solution(&self) -> Value;
+}
+
+/// Records a trace keeps at most; beyond, every other interior record is dropped (the first
+/// and the latest are always kept), so any number of iterations runs in flat memory.
+pub const TRACE_CAP: usize = 4096;
+
+/// A bounded trace: the first record, then every `stride`-th record, the stride doubling
+/// (and every other kept record dropped) whenever [`TRACE_CAP`] is reached; the latest record
+/// is always kept.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    kept: Vec<Record>,
+    last: Option<Record>,
+    seen: usize,
+    stride: usize,
+}
+
+impl Trace {
+    /// A trace starting at `first`.
+    pub fn new(first: Record) -> Self {
+        Self { kept: vec![first], last: None, seen: 0, stride: 1 }
+    }
+
+    /// Add a record.
+    pub fn push(&mut self, r: Record) {
+        self.seen += 1;
+        if self.seen % self.stride == 0 && self.kept.len() >= TRACE_CAP {
+            self.kept = self.kept.iter().step_by(2).copied().collect();
+            self.stride *= 2;
+        }
+        if self.seen % self.stride == 0 {
+            self.kept.push(r);
+            self.last = None;
+        } else {
+            self.last = Some(r);
+        }
+    }
+
+    /// The kept records in order, the latest included.
+    pub fn records(&self) -> Vec<Record> {
+        let mut out = self.kept.clone();
+        out.extend(self.last);
+        out
+    }
+
+    /// The latest record.
+    pub fn latest(&self) -> Record {
+        self.last.or_else(|| self.kept.last().copied()).unwrap_or_default()
+    }
+}
+
+/// The one driver: steps any [`Stepper`], keeps its bounded [`Trace`], and runs within a
+/// time budget (the page's frame) or to the end (the CLI and the tests).
+pub struct Run {
+    stepper: Box<dyn Stepper>,
+    trace: Trace,
+}
+
+impl Run {
+    /// Wrap a stepper at its starting point.
+    pub fn new(stepper: Box<dyn Stepper>) -> Self {
+        let first = stepper.record();
+        Self { stepper, trace: Trace::new(first) }
+    }
+
+    /// One iteration unless the run has ended.
+    pub fn step(&mut self) -> Option<Record> {
+        let r = self.stepper.step()?;
+        self.trace.push(r);
+        Some(r)
+    }
+
+    /// Step while running and `budget_ms` has not elapsed (at least one step if running);
+    /// returns the number of steps.
+    pub fn run_for(&mut self, budget_ms: f64) -> usize {
+        let t0 = web_time::Instant::now();
+        let mut k = 0;
+        while self.step().is_some() {
+            k += 1;
+            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                break;
+            }
+        }
+        k
+    }
+
+    /// Step to the end.
+    pub fn run(&mut self) -> Stop {
+        while self.step().is_some() {}
+        self.stepper.stop()
+    }
+
+    /// Why it ended, or running.
+    pub fn stop(&self) -> Stop {
+        self.stepper.stop()
+    }
+
+    /// The latest record.
+    pub fn last(&self) -> Record {
+        self.trace.latest()
+    }
+
+    /// The current solution vectors (see [`Stepper::solution`]).
+    pub fn solution(&self) -> Value {
+        self.stepper.solution()
+    }
+
+    /// The trace (bounded).
+    pub fn trace(&self) -> Vec<Record> {
+        self.trace.records()
+    }
+}
+
+/// What `kplay run` prints for any paper: status, iterations, the last record's measures, the
+/// data digest, the paper's solution vectors and the (bounded) trace.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub paper: Paper,
+    pub status: Stop,
+    pub iterations: usize,
+    /// The final record.
+    pub last: Record,
+    /// The data's 64-bit digest ([`crate::data::Dataset::digest`]): equal natively and in wasm.
+    pub data_digest: String,
+    /// Data, Gram matrix / tensor, eigendecomposition: the work before the first iteration.
+    pub setup_ms: f64,
+    pub solution: Value,
+    pub trace: Vec<Record>,
+}
+
+impl Report {
+    /// One JSON object: `paper`, `status`, `iterations`, the final measures (`primal`, `dual`,
+    /// `gap`, `rel_gap`, `residual`, `max_h`, `min_g_alpha`, `norm_p_g`: those the paper has),
+    /// `time_ms` (solver time), `setup_ms`, `data_digest`, `solution` and `trace`.
+    pub fn to_json(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        out.insert("paper".into(), Value::String(self.paper.tag().into()));
+        out.insert("status".into(), Value::String(self.status.word().into()));
+        out.insert("iterations".into(), self.iterations.into());
+        if let Ok(Value::Object(m)) = serde_json::to_value(self.last) {
+            for (k, v) in m {
+                if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
+                    out.insert(k, v);
+                }
+            }
+        }
+        out.insert("time_ms".into(), self.last.elapsed_ms.into());
+        out.insert("setup_ms".into(), self.setup_ms.into());
+        out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
+        out.insert("solution".into(), self.solution.clone());
+        out.insert("trace".into(), serde_json::to_value(&self.trace).unwrap_or(Value::Null));
+        Value::Object(out)
+    }
+}
+
+/// Validate a spec, build its data and problem, run its algorithm to the end, and report.
+pub fn run(spec: &Spec) -> Result<Report> {
+    match spec {
+        Spec::Lp(e) => lp::run(e),
+        Spec::Mrlsr(s) => mrlsr::run(s),
+        Spec::Dinuzzo(s) => dinuzzo::run(s),
+        Spec::Perceptron(s) => perceptron::run(s),
+    }
+}
+
+/// Run every algorithm of the spec's paper on its data and report each one's iterations,
+/// status and final measure (one JSON object): A against F* (dual Newton to machine
+/// precision); C the fixed point and the three coordinate rules; D the six perceptron-family
+/// algorithms with their verified outcomes and the paper's bounds. B has one algorithm
+/// (Theorem 1's root solve), so its race is an error that says so.
+pub fn race(spec: &Spec) -> Result<Value> {
+    match spec {
+        Spec::Lp(e) => lp::race(e),
+        Spec::Mrlsr(_) => Err(KpError::Parameter {
+            name: "paper",
+            reason: "paper B has one algorithm (Theorem 1: an eigendecomposition and the root solve for C₀): use `kplay run`".into(),
+        }),
+        Spec::Dinuzzo(s) => dinuzzo::race(s),
+        Spec::Perceptron(s) => perceptron::race(s),
+    }
+}
+
+/// The spec's data as a [`crate::data::Dataset`] (for `kplay gen` and `kplay digest`).
+pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
+    match spec {
+        Spec::Lp(e) => e.build_data(),
+        Spec::Mrlsr(s) => mrlsr::build_data(&s.data, usize::MAX),
+        Spec::Dinuzzo(s) => dinuzzo::dataset(&s.data),
+        Spec::Perceptron(s) => perceptron::dataset(&s.data),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(iter: usize) -> Record {
+        Record { iter, ..Record::default() }
+    }
+
+    #[test]
+    fn trace_is_bounded_and_keeps_first_and_latest() {
+        let mut t = Trace::new(rec(0));
+        for i in 1..=100_000 {
+            t.push(rec(i));
+        }
+        let r = t.records();
+        assert!(r.len() <= TRACE_CAP + 1, "{}", r.len());
+        assert_eq!(r[0].iter, 0);
+        assert_eq!(r.last().map(|x| x.iter), Some(100_000));
+        assert!(r.windows(2).all(|w| w[0].iter < w[1].iter));
+        // Short runs keep every record.
+        let mut s = Trace::new(rec(0));
+        for i in 1..=100 {
+            s.push(rec(i));
+        }
+        assert_eq!(s.records().len(), 101);
+    }
+
+    #[test]
+    fn tags_parse_and_reject() {
+        let untagged = Experiment::default().to_json();
+        assert_eq!(Spec::from_json(&untagged).map(|s| s.paper()).ok(), Some(Paper::Lp));
+        let e = Spec::from_json(r#"{"paper":"nope"}"#).unwrap_err().to_string();
+        assert!(e.contains("paper") && e.contains("nope"), "{e}");
+        let e = Spec::from_json(r#"{"paper":"lp"} trailing {{{"#).unwrap_err().to_string();
+        assert!(e.contains("JSON"), "{e}");
+        let e = Spec::from_json_for(Paper::Dinuzzo, r#"{"paper":"perceptron"}"#).unwrap_err().to_string();
+        assert!(e.contains("paper"), "{e}");
+        for p in Paper::ALL {
+            let s = Spec::default_for(p);
+            let back = Spec::from_json(&s.to_json()).expect("round trip");
+            assert_eq!(back, s);
+        }
+    }
+}

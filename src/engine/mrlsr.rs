@@ -1,0 +1,162 @@
+//! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment (data, kernel, m, λ),
+//! `min_f (1/n)‖y − f(X)‖² + λ‖f‖_H^m` (eq. 4), solved through Theorem 1: one symmetric
+//! eigendecomposition of K, then the safeguarded Newton solve for the root C₀ of F (eq. 6),
+//! whose steps are the run's records (the root residual `F(C)` at each). The page
+//! (`src/web/mrlsr.rs`) and `kplay` build the same model from the same JSON.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{Paper, Record, Report, Stop};
+use crate::data::{parse_csv, Dataset};
+use crate::datasets_b::{Friedman1, Sine1d};
+use crate::error::{KpError, Result};
+use crate::kernels::{Bandwidth, Kernel};
+use crate::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, RootStep};
+
+/// Largest n the page builds an eigendecomposition for (the core's own budget is
+/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
+pub const PAGE_MAX_N: usize = 2000;
+
+/// The data part of paper B's spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// [`Sine1d`].
+    Sine { n: usize, sigma: f64, seed: u64 },
+    /// [`Friedman1`], paper B's synthetic set.
+    Friedman { n: usize, sigma: f64, seed: u64 },
+    /// CSV text with a `y` column ([`parse_csv`]); a `kplay` spec may give `path` (relative to
+    /// the spec file) instead of `text`.
+    Csv {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+    },
+}
+
+impl DataSpec {
+    /// Replace a CSV `path` by the file's text through `read`.
+    pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
+        if let DataSpec::Csv { text: t @ None, path: Some(p) } = self {
+            *t = Some(read(p)?);
+        }
+        Ok(())
+    }
+}
+
+/// The page's model-selection settings (kept in its links; `kplay run` does not use them).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionSettings {
+    /// Samples of the model-selection data set.
+    pub n: usize,
+    /// Cross-validation folds.
+    pub folds: usize,
+}
+
+/// Paper B's experiment: data, kernel (the core's serde form), m and λ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrlsrSpec {
+    pub data: DataSpec,
+    pub kernel: Kernel,
+    /// Exponent m > 0 of the regularizer `λ‖f‖_H^m`.
+    pub m: f64,
+    /// λ > 0.
+    pub lambda: f64,
+    /// The page's model-selection settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sel: Option<SelectionSettings>,
+}
+
+impl Default for MrlsrSpec {
+    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by the median heuristic),
+    /// m = 1.5, λ = 10⁻³.
+    fn default() -> Self {
+        Self {
+            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1 },
+            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
+            m: 1.5,
+            lambda: 1e-3,
+            sel: None,
+        }
+    }
+}
+
+/// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
+pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
+    let data = match spec {
+        DataSpec::Sine { n, sigma, seed } => Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?,
+        DataSpec::Friedman { n, sigma, seed } => Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?,
+        DataSpec::Csv { text: Some(text), .. } => parse_csv(text)?,
+        DataSpec::Csv { text: None, path } => {
+            let why = match path {
+                Some(p) => format!("the file `{p}` was not read (a `path` works in a kplay spec file; the page needs the text)"),
+                None => "choose a CSV file (the link does not carry the file)".into(),
+            };
+            return Err(KpError::Parameter { name: "data.text", reason: why });
+        }
+    };
+    if data.n() > max_n {
+        return Err(KpError::Parameter {
+            name: "data.n",
+            reason: format!(
+                "n = {} is above this page's eigendecomposition budget of {max_n} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
+                data.n()
+            ),
+        });
+    }
+    Ok(data)
+}
+
+/// A root-solve step in the engine's shape: the residual is `F(C)` (eq. 6), `step` is C.
+pub fn record_of(r: &RootStep, elapsed_ms: f64) -> Record {
+    Record { iter: r.iter, residual: Some(r.f_value), step: Some(r.c), elapsed_ms, ..Record::default() }
+}
+
+/// Fit M-RLSR at (m, λ): the trace is the root solve for C₀ stepped one Newton / bisection
+/// step at a time (m > 1, m ≠ 2; KRR's m = 2 and m ≤ 1 have no steps here), and the fit is
+/// [`MrlsrModel::fit`]. Reports `alpha`, `C0`, `lambda2` (Proposition 5.1), `norm_h`,
+/// `objective` and, for m ≤ 1, the stationary points.
+pub fn run(spec: &MrlsrSpec) -> Result<Report> {
+    let t0 = web_time::Instant::now();
+    let data = build_data(&spec.data, crate::solvers::mrlsr::MAX_EIGEN_N)?;
+    let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let t1 = web_time::Instant::now();
+    let outcome = model.fit(spec.m, spec.lambda)?;
+    let mut trace = Vec::new();
+    if spec.m > 1.0 && spec.m != 2.0 {
+        let mut solve = model.root_solve(spec.m, spec.lambda);
+        trace.push(record_of(&solve.current(), 0.0));
+        while let Some(r) = solve.step() {
+            trace.push(record_of(&r, t1.elapsed().as_secs_f64() * 1e3));
+        }
+    }
+    let best = outcome.best_fit();
+    let elapsed_ms = t1.elapsed().as_secs_f64() * 1e3;
+    let last = Record {
+        iter: best.map(|f| f.iterations).unwrap_or(0),
+        primal: Some(best.map(|f| f.objective).unwrap_or(model.y().norm_squared() / model.n() as f64)),
+        residual: best.map(|f| f.f_residual),
+        step: best.map(|f| f.c0),
+        elapsed_ms,
+        ..Record::default()
+    };
+    let stationary = match &outcome {
+        MrlsrOutcome::OutsideTheorem(o) => Some(json!({ "message": o.message, "minimizer": o.minimizer, "zero_objective": o.zero_objective,
+            "points": o.stationary.iter().map(|s| json!({"C": s.fit.c0, "kind": s.kind, "objective": s.fit.objective})).collect::<Vec<_>>() })),
+        MrlsrOutcome::Theorem1(_) => None,
+    };
+    let solution = json!({
+        "alpha": outcome.best_alpha(model.n()).as_slice(),
+        "C0": best.map(|f| f.c0),
+        "lambda2": best.map(|f| f.lambda2),
+        "norm_h": best.map(|f| f.norm_h).unwrap_or(0.0),
+        "theorem1": matches!(outcome, MrlsrOutcome::Theorem1(_)),
+        "stationary": stationary,
+    });
+    Ok(Report { paper: Paper::Mrlsr, status: Stop::Converged, iterations: last.iter, last, data_digest: data.digest(), setup_ms, solution, trace })
+}

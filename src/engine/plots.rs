@@ -1,0 +1,81 @@
+//! The pages' plots as SVG for `kplay plot`: the same drawing functions (written against
+//! plotters' `DrawingBackend`) that draw into the pages' canvases, here on plotters' SVG backend.
+
+use plotters::prelude::*;
+
+use super::dinuzzo::{self, DinuzzoSpec};
+use super::lp::LpRun;
+use super::mrlsr::{self, MrlsrSpec};
+use super::Spec;
+use crate::error::{KpError, Result};
+use crate::experiment::Experiment;
+use crate::solvers::coordinate::DinuzzoSolver;
+use crate::solvers::mrlsr::MrlsrModel;
+use crate::solvers::perceptron::session::{PerceptronSpec, Session};
+
+/// Size of each SVG, pixels.
+const SIZE: (u32, u32) = (720, 360);
+
+fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> std::result::Result<(), String>) -> Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        draw(&root).map_err(|e| KpError::Parameter { name: "plot", reason: e })?;
+    }
+    Ok(out)
+}
+
+/// Solve the spec and draw its plots: `(name, SVG text)` pairs. A: `convergence` (gap and
+/// objectives) and `spikes` (w against w*); B: `F` (F(C) of eq. 6 with its root C₀);
+/// C: `convergence` (gap, residual, max|h|, objective; the four gaps for a race);
+/// D: `trace` (min(Gα) and ‖p‖_G with the paper's iteration bounds).
+pub fn svg_plots(spec: &Spec) -> Result<Vec<(&'static str, String)>> {
+    match spec {
+        Spec::Lp(e) => lp(e),
+        Spec::Mrlsr(s) => mrlsr_plots(s),
+        Spec::Dinuzzo(s) => dinuzzo_plots(s),
+        Spec::Perceptron(s) => perceptron_plots(s),
+    }
+}
+
+fn lp(e: &Experiment) -> Result<Vec<(&'static str, String)>> {
+    let mut lp = LpRun::start(e)?;
+    lp.run.run();
+    let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice());
+    let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
+    let (conv, spikes) = crate::plot::svg_pair(&lp.run.trace, &w, w_true).map_err(|e| KpError::Parameter { name: "plot", reason: e })?;
+    Ok(vec![("convergence", conv), ("spikes", spikes)])
+}
+
+fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
+    let data = mrlsr::build_data(&s.data, crate::solvers::mrlsr::MAX_EIGEN_N)?;
+    let model = MrlsrModel::from_dataset(&data, &s.kernel)?;
+    let outcome = model.fit(s.m, s.lambda)?;
+    let (lo, hi) = model.auto_c_range(s.m, s.lambda)?;
+    let samples = model.sample_f(s.m, s.lambda, lo, hi, 400)?;
+    let minimizer = outcome.best_fit().map(|f| f.c0);
+    let f = svg(|root| crate::plot_mrlsr::draw_f(root, &samples, minimizer, 1.0).map(|_| ()).map_err(|e| e.to_string()))?;
+    Ok(vec![("F", f)])
+}
+
+fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
+    let built = dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter { name: "points", reason: "no points: add at least one".into() })?;
+    let mut runs = dinuzzo::start(&built, s)?;
+    for (_, r) in runs.iter_mut() {
+        r.run();
+    }
+    let refs: Vec<(usize, &DinuzzoSolver)> = runs.iter().map(|(k, r)| (*k, r)).collect();
+    let series = dinuzzo::convergence_series(&refs, s.race);
+    let tol = dinuzzo::tolerance(&s.method);
+    let conv = svg(|root| crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0).map_err(|e| e.to_string()))?;
+    Ok(vec![("convergence", conv)])
+}
+
+fn perceptron_plots(s: &PerceptronSpec) -> Result<Vec<(&'static str, String)>> {
+    let mut session = Session::new(s.clone())?;
+    while session.step() {}
+    let trace: Vec<(usize, f64, Option<f64>)> = session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+    let bounds: Vec<(String, f64, bool)> = session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
+    let t = svg(|root| crate::plot_perceptron::draw_trace(root, &trace, &bounds, 1.0).map_err(|e| e.to_string()))?;
+    Ok(vec![("trace", t)])
+}

@@ -1,0 +1,205 @@
+//! The one engine (issue 11): every paper's spec through `engine::run` gives exactly the numbers
+//! of the paper's solver driven directly (iterations and final objective bits), each run's result
+//! is checked against an independent certificate (duality gap, root residual, verified separator),
+//! and `kplay` runs, races, plots and reads CSV files for every paper with clean errors.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use common::{assert_fails, kplay, stderr, stdout, TempDir};
+use kernel_playground::engine::{self, dinuzzo, mrlsr, Paper, Spec, Stop};
+use kernel_playground::experiment::Experiment;
+use kernel_playground::solvers::coordinate::DinuzzoSolver;
+use kernel_playground::solvers::mrlsr::MrlsrModel;
+use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};
+use serde_json::Value;
+
+fn json(o: &std::process::Output) -> Value {
+    assert!(o.status.success(), "kplay failed: {}", stderr(o));
+    serde_json::from_str(&stdout(o)).expect("one JSON object")
+}
+
+#[test]
+fn paper_a_engine_equals_its_driver() {
+    let e = Experiment::default();
+    let report = engine::run(&Spec::Lp(e.clone())).expect("runs");
+    let valid = e.validate().expect("valid");
+    let mut direct = valid.start_any().expect("starts");
+    direct.run();
+    let last = direct.last();
+    assert_eq!(report.iterations, last.iter);
+    assert_eq!(report.last.primal.map(f64::to_bits), Some(last.primal.to_bits()));
+    assert_eq!(report.last.gap.map(f64::to_bits), Some(last.gap.to_bits()));
+    assert_eq!(report.status, Stop::Converged);
+    // The certificate: the relative gap is at the tolerance.
+    assert!(report.last.rel_gap.expect("rel gap") <= e.solver.tol);
+    assert_eq!(report.data_digest, valid.data.digest());
+}
+
+#[test]
+fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
+    let s = dinuzzo::DinuzzoSpec::default();
+    let report = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
+    let built = dinuzzo::build(&s).expect("builds").expect("has data");
+    let mut direct = DinuzzoSolver::new(built.problem.clone(), s.method).expect("starts");
+    direct.run();
+    let last = *direct.trace().last().expect("trace");
+    assert_eq!(report.iterations, last.sweep);
+    assert_eq!(report.last.primal.map(f64::to_bits), Some(last.objective.to_bits()));
+    assert_eq!(report.status, Stop::Converged);
+    // Independent of the max|h| test that stopped it: primal − dual is small and non-negative.
+    let (p, d) = (report.last.primal.unwrap(), report.last.dual.unwrap());
+    assert!(p - d >= -1e-12 * p.abs() && (p - d) / p.abs() < 1e-6, "gap {p} − {d}");
+    let c = report.solution["c"].as_array().expect("c");
+    assert_eq!(c.len(), built.problem.n());
+}
+
+#[test]
+fn paper_d_engine_equals_its_session_and_the_separator_is_verified() {
+    let s = PerceptronSpec::default();
+    let report = engine::run(&Spec::Perceptron(s.clone())).expect("runs");
+    let mut direct = Session::new(s).expect("starts");
+    while direct.step() {}
+    assert_eq!(report.iterations, direct.record().iter);
+    assert_eq!(report.last.min_g_alpha.map(f64::to_bits), Some(direct.record().min_g_alpha.to_bits()));
+    assert_eq!(report.status, Stop::Separator);
+    let outcome = &report.solution["outcome"];
+    assert_eq!(outcome["kind"], "separator");
+    assert_eq!(outcome["check"]["verified"], true, "{outcome}");
+}
+
+#[test]
+fn paper_b_engine_steps_the_root_solve_of_its_fit() {
+    let s = mrlsr::MrlsrSpec::default();
+    let report = engine::run(&Spec::Mrlsr(s.clone())).expect("runs");
+    let data = mrlsr::build_data(&s.data, usize::MAX).expect("data");
+    let model = MrlsrModel::from_dataset(&data, &s.kernel).expect("model");
+    let fit = model.fit_theorem1(s.m, s.lambda).expect("fit");
+    assert_eq!(report.iterations, fit.iterations);
+    assert_eq!(report.trace.len(), fit.iterations + 1, "one record per root-solve step plus the start");
+    assert_eq!(report.solution["C0"].as_f64().map(f64::to_bits), Some(fit.c0.to_bits()));
+    // The root residual F(C₀) of eq. (6), recomputed, is at rounding level relative to C₀.
+    let f = model.f_of_c(s.m, s.lambda, fit.c0);
+    assert!(f.abs() <= 1e-9 * fit.c0.abs().max(1.0), "F(C0) = {f}");
+    // λ₂ = (m/2)·C₀·λ (Proposition 5.1).
+    let l2 = report.solution["lambda2"].as_f64().expect("lambda2");
+    assert!((l2 - 0.5 * s.m * fit.c0 * s.lambda).abs() <= 1e-12 * l2);
+}
+
+#[test]
+fn specs_are_tagged_strict_and_round_trip() {
+    for p in Paper::ALL {
+        let s = Spec::default_for(p);
+        assert_eq!(Spec::from_json(&s.to_json()).expect("parses"), s);
+    }
+    // Another paper's fields, an unknown paper, trailing text, a non-object: each one message.
+    let bad = [
+        (r#"{"paper":"dinuzzo","model":{"problem":"lp_regression","p":1.5,"gamma":1}}"#, "model"),
+        (r#"{"paper":"svm"}"#, "paper"),
+        (r#"{"paper":3}"#, "paper"),
+        ("[1, 2]", "object"),
+        (&format!("{} trailing garbage {{{{{{", Spec::default_for(Paper::Perceptron).to_json()), "JSON"),
+    ];
+    for (text, needle) in bad {
+        let e = Spec::from_json(text).expect_err(text).to_string();
+        assert!(e.contains(needle), "{text}: {e}");
+    }
+    // A page accepts its own tag or none, and refuses another paper's.
+    let d = Spec::default_for(Paper::Dinuzzo).to_json();
+    assert!(Spec::from_json_for(Paper::Dinuzzo, &d).is_ok());
+    assert!(Spec::from_json_for(Paper::Perceptron, &d).unwrap_err().to_string().contains("paper"));
+    assert!(Experiment::from_json(&Spec::default_for(Paper::Lp).to_json()).is_ok(), "paper A accepts its tag");
+}
+
+#[test]
+fn kplay_runs_races_and_plots_every_paper() {
+    let dir = TempDir::new("engine");
+    let d = dir.path();
+    for paper in ["lp", "mrlsr", "dinuzzo", "perceptron"] {
+        let o = kplay(&["spec", paper], d);
+        let spec = dir.write(&format!("{paper}.json"), &stdout(&o));
+        let v = json(&kplay(&["run".as_ref(), spec.as_os_str()], d));
+        assert_eq!(v["paper"], paper);
+        assert!(v["iterations"].as_u64().is_some_and(|k| k > 0), "{paper}: {}", v["iterations"]);
+        let digest = stdout(&kplay(&["digest".as_ref(), spec.as_os_str()], d));
+        assert_eq!(v["data_digest"].as_str(), Some(digest.trim()), "{paper}");
+        // The trace ends at the reported iteration.
+        let trace = v["trace"].as_array().expect("trace");
+        assert_eq!(trace.last().map(|r| &r["iter"]), Some(&v["iterations"]), "{paper}");
+        let prefix = d.join(paper);
+        let o = kplay(&["plot".as_ref(), spec.as_os_str(), "-o".as_ref(), prefix.as_os_str()], d);
+        assert!(o.status.success(), "{paper} plot: {}", stderr(&o));
+        let svgs: Vec<_> = std::fs::read_dir(d).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&format!("{paper}-"))).collect();
+        assert!(!svgs.is_empty(), "{paper}: no SVG");
+        for f in svgs {
+            let text = std::fs::read_to_string(f.path()).unwrap();
+            assert!(text.starts_with("<svg") && text.contains("</svg>") && text.len() > 2000, "{paper}: {:?}", f.path());
+        }
+        if paper == "mrlsr" {
+            assert_fails(&kplay(&["race".as_ref(), spec.as_os_str()], d), &["paper B has one algorithm"]);
+        } else if paper != "lp" {
+            let r = json(&kplay(&["race".as_ref(), spec.as_os_str()], d));
+            let lanes = r["lanes"].as_array().expect("lanes");
+            assert!(lanes.len() >= 4, "{paper}: {r}");
+        }
+    }
+    // The paper-C race: every lane reaches δ with a small duality gap on the default data.
+    let r = json(&kplay(&["race".as_ref(), d.join("dinuzzo.json").as_os_str()], d));
+    for lane in r["lanes"].as_array().unwrap() {
+        if lane["status"] == "converged" {
+            assert!(lane["rel_gap"].as_f64().unwrap() < 1e-5, "{lane}");
+        }
+    }
+    // The paper-D race: every separator it reports was verified.
+    let r = json(&kplay(&["race".as_ref(), d.join("perceptron.json").as_os_str()], d));
+    for lane in r["lanes"].as_array().unwrap() {
+        if lane["outcome"] == "separator" {
+            assert_eq!(lane["verified"], true, "{lane}");
+        }
+    }
+    assert_fails(&kplay(&["spec", "svm"], d), &["svm"]);
+}
+
+#[test]
+fn csv_paths_work_for_every_paper_with_the_same_checks() {
+    let dir = TempDir::new("engine-csv");
+    let d = dir.path();
+    // 2-D ±1 data for C and D, 1-D regression for B.
+    let mut cls = String::from("a,b,y\n");
+    let mut reg = String::from("x,y\n");
+    for i in 0..40 {
+        let t = i as f64 / 40.0 * 6.0;
+        let (a, b) = (t.cos() * (1.0 + (i % 2) as f64), t.sin() * (1.0 + (i % 2) as f64));
+        cls.push_str(&format!("{a},{b},{}\n", if i % 2 == 0 { 1 } else { -1 }));
+        reg.push_str(&format!("{},{}\n", t, t.sin()));
+    }
+    dir.write("cls.csv", &cls);
+    dir.write("reg.csv", &reg);
+    let specs = [
+        ("dinuzzo", r#"{"paper":"dinuzzo","data":{"kind":"csv","path":"cls.csv"},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"gaussian","bandwidth":{"fixed":1}},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":20000}}"#),
+        ("perceptron", r#"{"paper":"perceptron","data":{"kind":"csv","path":"cls.csv"},"kernel":{"kind":"gaussian","bandwidth":{"fixed":1}},"algorithm":{"kind":"perceptron"}}"#),
+        ("mrlsr", r#"{"paper":"mrlsr","data":{"kind":"csv","path":"reg.csv"},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":0.001}"#),
+    ];
+    for (paper, text) in specs {
+        let spec = dir.write(&format!("{paper}-csv.json"), text);
+        let v = json(&kplay(&["run".as_ref(), spec.as_os_str()], d));
+        assert_eq!(v["paper"], paper);
+        let csv = if paper == "mrlsr" { &reg } else { &cls };
+        let data = kernel_playground::data::parse_csv(csv).expect("csv");
+        assert_eq!(v["data_digest"].as_str(), Some(data.digest().as_str()), "{paper}: the run used the file's numbers");
+    }
+    // Labels that are not ±1 for a classification model; a missing file; a 3-column file for D.
+    dir.write("bad-labels.csv", "a,b,y\n0,1,1\n1,0,2\n");
+    dir.write("three.csv", "a,b,c,y\n0,1,2,1\n1,0,2,-1\n");
+    let cases = [
+        (r#"{"paper":"perceptron","data":{"kind":"csv","path":"bad-labels.csv"},"kernel":{"kind":"linear"},"algorithm":{"kind":"perceptron"}}"#, vec!["data.text", "+1 or −1"]),
+        (r#"{"paper":"perceptron","data":{"kind":"csv","path":"three.csv"},"kernel":{"kind":"linear"},"algorithm":{"kind":"perceptron"}}"#, vec!["data.text", "2 feature columns"]),
+        (r#"{"paper":"dinuzzo","data":{"kind":"csv","path":"bad-labels.csv"},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":100}}"#, vec!["±1"]),
+        (r#"{"paper":"mrlsr","data":{"kind":"csv","path":"absent.csv"},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.001}"#, vec!["absent.csv"]),
+        (r#"{"paper":"mrlsr","data":{"kind":"sine","n":20,"sigma":0.1,"seed":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.001,"loss":{"kind":"square"}}"#, vec!["loss"]),
+    ];
+    for (text, needles) in cases {
+        let spec = dir.write("bad.json", text);
+        assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &needles);
+    }
+}
