@@ -308,12 +308,6 @@ impl Experiment {
             Loss::Huber { rho } if !finite_positive(rho) => {
                 return Err(param("model.loss.rho", format!("the Huber loss needs a threshold ρ > 0 (got {rho})")))
             }
-            Loss::Absolute | Loss::SquaredHinge => {
-                return Err(param(
-                    "model.loss",
-                    format!("paper A's page offers square, eps_insensitive, huber, hinge and logistic (got {})", loss.name()),
-                ))
-            }
             _ => {}
         }
         loss.validate()?;
@@ -340,7 +334,8 @@ impl Experiment {
                 format!("unknown algorithm `{}` (available: {})", s.algorithm, ALGORITHMS.join(", ")),
             ));
         }
-        let square = loss == Loss::Square;
+        let caps = loss.capabilities();
+        let square = caps.square;
         match s.algorithm.as_str() {
             "dual_gradient" if !square || path == PathSpec::Tensor => {
                 return Err(param(
@@ -352,10 +347,11 @@ impl Experiment {
                     ),
                 ))
             }
-            "dual_newton" if !matches!(loss, Loss::Square | Loss::Logistic) => {
+            "dual_newton" if !caps.smooth_dual => {
+                let smooth: Vec<&str> = Loss::ALL.iter().filter(|l| l.capabilities().smooth_dual).map(|l| l.name()).collect();
                 return Err(param(
                     "solver.algorithm",
-                    format!("dual_newton needs a twice differentiable dual: square or logistic loss (got {})", loss.name()),
+                    format!("dual_newton needs a twice differentiable dual: {} (got {}); use prox_dual", smooth.join(" or "), loss.name()),
                 ))
             }
             "primal_gd" | "fista" if !square || path == PathSpec::Tensor => {
@@ -649,7 +645,7 @@ impl ValidExperiment {
     /// precision (square, logistic), else Algorithm 3.3 with a tight tolerance. Returns the
     /// final primal value (the smallest F seen) and the Newton iterations used.
     pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
-        let alg = if matches!(self.checked.loss, Loss::Square | Loss::Logistic) { "dual_newton" } else { "prox_dual" };
+        let alg = if self.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
         let solver = match tensor {
             Some(t) => self.tensor_solver(alg, t)?,
             None => self.solver(alg)?,
@@ -667,12 +663,12 @@ impl ValidExperiment {
     /// A race of every algorithm that applies to this problem (features path), against F*.
     pub fn race(&self, f_star: f64) -> Result<Race> {
         let c = &self.checked;
-        let square = c.loss == Loss::Square;
+        let square = c.loss.capabilities().square;
         let mut names = vec![if square { "dual_gradient" } else { "prox_dual" }];
         if square {
             names.push("prox_dual");
         }
-        if matches!(c.loss, Loss::Square | Loss::Logistic) {
+        if c.loss.capabilities().smooth_dual {
             names.push("dual_newton");
         }
         if square {

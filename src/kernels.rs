@@ -25,6 +25,9 @@ pub enum Kernel {
     Polynomial { degree: u32, offset: f64 },
     /// `k(x, x') = exp(−‖x − x'‖²/μ)` (paper B's parametrization).
     Gaussian { bandwidth: Bandwidth },
+    /// `k(x, x') = exp(−‖x − x'‖/σ)`, σ > 0: positive definite on distinct points, with a
+    /// rougher (Lipschitz, not smooth) feature space than the Gaussian's.
+    Laplacian { sigma: f64 },
 }
 
 /// A kernel with every parameter checked and the Gaussian bandwidth resolved to a number.
@@ -33,6 +36,7 @@ pub enum ResolvedKernel {
     Linear,
     Polynomial { degree: u32, offset: f64 },
     Gaussian { mu: f64 },
+    Laplacian { sigma: f64 },
 }
 
 /// `μ = (1/n²) Σ_ij ‖x_i − x_j‖²`, computed in O(nd) as `2·(mean ‖x‖² − ‖mean x‖²)`.
@@ -75,6 +79,12 @@ impl Kernel {
                 }
                 Ok(ResolvedKernel::Gaussian { mu })
             }
+            Kernel::Laplacian { sigma } => {
+                if !(sigma.is_finite() && sigma > 0.0) {
+                    return Err(KpError::Parameter { name: "kernel.sigma", reason: format!("must be a finite number > 0 (got {sigma})") });
+                }
+                Ok(ResolvedKernel::Laplacian { sigma })
+            }
         }
     }
 }
@@ -85,10 +95,19 @@ impl ResolvedKernel {
         match *self {
             ResolvedKernel::Linear => dot(a, b),
             ResolvedKernel::Polynomial { degree, offset } => (dot(a, b) + offset).powi(degree as i32),
-            ResolvedKernel::Gaussian { mu } => {
-                let d2: f64 = a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum();
-                (-d2 / mu).exp()
+            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+                self.of_squared_distance(a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum())
             }
+        }
+    }
+
+    /// A distance kernel's value at squared distance `d2` (NaN for the other kernels, which
+    /// the Gram builders reject as non-finite).
+    fn of_squared_distance(&self, d2: f64) -> f64 {
+        match *self {
+            ResolvedKernel::Gaussian { mu } => (-d2 / mu).exp(),
+            ResolvedKernel::Laplacian { sigma } => (-d2.sqrt() / sigma).exp(),
+            ResolvedKernel::Linear | ResolvedKernel::Polynomial { .. } => f64::NAN,
         }
     }
 
@@ -112,13 +131,13 @@ impl ResolvedKernel {
             ResolvedKernel::Polynomial { degree, offset } => {
                 k.apply(|v| *v = (*v + offset).powi(degree as i32));
             }
-            ResolvedKernel::Gaussian { mu } => {
+            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
                 let na: DVector<f64> = DVector::from_iterator(a.nrows(), a.row_iter().map(|r| r.norm_squared()));
                 let nb: DVector<f64> = DVector::from_iterator(b.nrows(), b.row_iter().map(|r| r.norm_squared()));
                 for j in 0..k.ncols() {
                     for i in 0..k.nrows() {
                         let d2 = (na[i] + nb[j] - 2.0 * k[(i, j)]).max(0.0);
-                        k[(i, j)] = (-d2 / mu).exp();
+                        k[(i, j)] = self.of_squared_distance(d2);
                     }
                 }
             }

@@ -48,6 +48,60 @@ fn xlogx(x: f64) -> f64 {
     }
 }
 
+/// What a loss is and what it offers, declared once: every "does this algorithm accept this
+/// loss" decision (paper A's spec, paper C's page, the pages' selects through the exported
+/// catalogue) reads it (scikit-learn's `_parameter_constraints` in spirit).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Capabilities {
+    /// The spec's `kind`.
+    pub kind: &'static str,
+    /// The name a page shows.
+    pub label: &'static str,
+    /// A margin loss: the targets must be ±1 labels.
+    pub classification: bool,
+    /// `(t − y)²/2`: the loss of paper A's square-loss methods (Algorithm 2.1, primal GD, FISTA).
+    pub square: bool,
+    /// The dual term `γL*(y, −a/γ)` is twice differentiable on an open domain, so paper A's dual
+    /// Newton method applies (square, logistic).
+    pub smooth_dual: bool,
+    /// Its parameter (`eps`, `rho`) with its default, if it has one.
+    pub parameter: Option<(&'static str, f64)>,
+}
+
+impl Loss {
+    /// Every loss, with its default parameter (ε = 0.1, ρ = 1).
+    pub const ALL: [Loss; 7] = [
+        Loss::Square,
+        Loss::Absolute,
+        Loss::EpsInsensitive { eps: 0.1 },
+        Loss::Huber { rho: 1.0 },
+        Loss::Hinge,
+        Loss::SquaredHinge,
+        Loss::Logistic,
+    ];
+
+    /// What this loss is and offers.
+    pub fn capabilities(&self) -> Capabilities {
+        let (label, parameter) = match *self {
+            Loss::Square => ("square", None),
+            Loss::Absolute => ("absolute", None),
+            Loss::EpsInsensitive { .. } => ("ε-insensitive", Some(("eps", 0.1))),
+            Loss::Huber { .. } => ("Huber", Some(("rho", 1.0))),
+            Loss::Hinge => ("hinge", None),
+            Loss::SquaredHinge => ("squared hinge", None),
+            Loss::Logistic => ("logistic", None),
+        };
+        Capabilities {
+            kind: self.name(),
+            label,
+            classification: self.is_classification(),
+            square: *self == Loss::Square,
+            smooth_dual: matches!(self, Loss::Square | Loss::Logistic),
+            parameter,
+        }
+    }
+}
+
 impl Loss {
     /// True for the margin losses whose targets must be ±1 labels.
     pub fn is_classification(&self) -> bool {

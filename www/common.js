@@ -107,3 +107,12 @@ export function noteStep(advanced, status) {
   note.textContent = `The run has ended (${String(status).replace(/_/g, ' ')}): Step does not go further. Reset starts it again.`;
   note.hidden = false;
 }
+
+/**
+ * Publish the run's exact numbers on <body data-run> as JSON (iterations, the final objective
+ * and the data digest), so a test — or a curious user in the console — can compare the page with
+ * `kplay run` on the page's link bit for bit: JSON numbers round-trip doubles exactly.
+ */
+export function exposeRun(iterations, objective, digest) {
+  document.body.dataset.run = JSON.stringify({ iterations, objective, digest });
+}

@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -174,6 +174,7 @@ function showSummary(s) {
   const set = (id, v) => { $(id).textContent = v; };
   set('r-method', s.race.length ? `${s.method} (racing 4)` : s.method);
   set('r-sweep', s.empty ? '–' : s.sweep);
+  exposeRun(s.sweep, s.objective, s.digest);
   set('r-objective', s.empty ? '–' : fmt(s.objective, 8));
   set('r-gap', s.empty ? '–' : fmt(s.gap));
   set('r-residual', s.empty ? '–' : fmt(s.residual));

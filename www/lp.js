@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -298,6 +298,7 @@ function showSummary(s) {
   $('r-status').textContent = s.status.replace('_', ' ');
   $('r-time').textContent = s.iter === 0 ? '–' : fmt(s.elapsed_ms / s.iter, 2);
   $('r-digest').textContent = s.digest;
+  exposeRun(s.iter, s.primal, s.digest);
   document.body.dataset.status = s.status;
 }
 

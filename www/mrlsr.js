@@ -4,7 +4,7 @@
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -92,6 +92,7 @@ function showSummary(s) {
   $('r-fres').textContent = s.f_residual == null ? '–' : fmt(s.f_residual, 2);
   $('r-obj').textContent = fmt(s.objective, 8);
   $('r-iters').textContent = String(s.iterations);
+  exposeRun(s.iterations, s.objective, s.digest);
   $('r-refit').textContent = `${s.refit_ms.toFixed(2)} ms`;
   $('r-eigen').textContent = `${s.eigen_ms.toFixed(1)} ms in the worker (n = ${s.n})`;
   const out = $('outside');
@@ -184,7 +185,7 @@ function cancelJob(kind) {
 function formState() {
   const s = spec();
   if (s.data.kind === 'csv') s.data = { kind: 'csv' }; // the file is not put in the link
-  return { ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
+  return { paper: 'mrlsr', ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
 }
 
 let hashTimer = null;

@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -158,6 +158,7 @@ function showSummary(s) {
   last = s;
   $('r-n').textContent = s.n;
   $('r-iter').textContent = s.iter;
+  exposeRun(s.iter, s.min_g_alpha, s.digest);
   $('r-mingalpha').textContent = fmt(s.min_g_alpha);
   $('r-normp').textContent = s.norm_p_g == null ? '– (no p)' : fmt(s.norm_p_g);
   const m = s.margin;

@@ -198,6 +198,12 @@ pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
     Ok(Some(Built { x: d.x, y: d.y, regression, view, problem }))
 }
 
+/// The data digest of built data ([`Dataset::digest`] of `x` and `y`): the page shows it, and
+/// `kplay digest` prints the same for the same spec.
+pub fn digest_of(built: &Built) -> String {
+    Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }.digest()
+}
+
 /// The names of the race's four methods, in [`race_methods`] order.
 pub const RACER_NAMES: [&str; 4] = ["fixed point", "CD cyclic", "CD Aitken double sweep", "CD randomized cyclic"];
 
@@ -297,7 +303,7 @@ pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
     let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
     let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let digest = Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }.digest();
+    let digest = digest_of(&built);
     let mut run = Run::new(Box::new(solver));
     let status = run.run();
     let last = run.last();

@@ -81,7 +81,7 @@ pub fn run(spec: &PerceptronSpec) -> Result<Report> {
     let t0 = web_time::Instant::now();
     let pr = PerceptronRun::start(spec)?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let digest = dataset(&spec.data)?.digest();
+    let digest = pr.session.digest.clone();
     let mut run = Run::new(Box::new(pr));
     let status = run.run();
     let last = run.last();

@@ -31,6 +31,7 @@ pub enum IndexRule {
 
 /// Validated settings of coordinate descent.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CoordinateConfig {
     /// Index rule.
     pub rule: IndexRule,

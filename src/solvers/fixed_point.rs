@@ -352,6 +352,7 @@ pub enum StepRule {
 
 /// Validated settings of the fixed-point solver.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FixedPointConfig {
     /// Step-size rule.
     pub step: StepRule,

@@ -3,10 +3,10 @@
 //! No mathematics here: everything is a call into `solvers::{fixed_point, coordinate}`,
 //! `datasets_2d` and `plot_dinuzzo`.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
@@ -14,12 +14,11 @@ use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, RACER_N
 use crate::engine::{self, Paper, Spec};
 use crate::datasets_2d::{self, Regression1d};
 use crate::losses::Loss;
-use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark, Series, RACE_COLORS};
-use crate::solvers::coordinate::{DinuzzoSolver, Method};
+use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
+use crate::solvers::coordinate::DinuzzoSolver;
 use crate::solvers::fixed_point::{
     envelope_curve, k_alpha_eigenvalues, DecisionMap, RegularizationProblem, StopReason,
 };
-use crate::KpError;
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
@@ -89,6 +88,8 @@ struct Summary {
     elapsed_ms: f64,
     steps_this_call: usize,
     race: Vec<RaceRow>,
+    /// The data's 64-bit digest (as `kplay digest` prints it).
+    digest: String,
 }
 
 /// Paper C's experiment and its running solver(s).
@@ -177,6 +178,7 @@ impl DinuzzoPlayground {
                 elapsed_ms: 0.0,
                 steps_this_call: steps,
                 race,
+                digest: engine::dinuzzo::dataset(&self.spec.data).map(|d| d.digest()).unwrap_or_default(),
             });
         };
         let r = s.trace().last().copied();
@@ -207,6 +209,7 @@ impl DinuzzoPlayground {
             elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
             steps_this_call: steps,
             race,
+            digest: self.built.as_ref().map(engine::dinuzzo::digest_of).unwrap_or_default(),
         })
     }
 }

@@ -32,6 +32,15 @@ pub fn default_spec() -> String {
     Experiment::default().to_json()
 }
 
+/// The loss catalogue as JSON text: each loss's capabilities ([`crate::losses::Capabilities`]:
+/// kind, label, classification, square, smooth_dual, parameter), from which the pages build
+/// their loss selects and their "which algorithm takes this loss" rules.
+#[wasm_bindgen(js_name = lossCatalogue)]
+pub fn loss_catalogue() -> String {
+    let caps: Vec<_> = crate::losses::Loss::ALL.iter().map(|l| l.capabilities()).collect();
+    serde_json::to_string(&caps).unwrap_or_else(|_| "[]".into())
+}
+
 /// What the page shows after each frame.
 #[derive(Serialize)]
 struct Summary {
@@ -382,7 +391,7 @@ impl Playground {
         if self.valid.checked.path != PathSpec::Features {
             return Err(js_err("the race runs on the features path"));
         }
-        let alg = if matches!(self.valid.checked.loss, crate::losses::Loss::Square | crate::losses::Loss::Logistic) { "dual_newton" } else { "prox_dual" };
+        let alg = if self.valid.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
         let solver = self.valid.solver(alg).map_err(js_err)?;
         let cap = if alg == "dual_newton" { 200 } else { 100_000 };
         self.reference = Some(crate::solvers::Driver::new(solver, 1e-15, cap));

@@ -71,6 +71,8 @@ struct Summary {
     bounds: Vec<BoundLine>,
     outcome: Option<OutcomeSummary>,
     error: Option<String>,
+    /// The data's 64-bit digest (as `kplay digest` prints it).
+    digest: String,
 }
 
 #[derive(Serialize)]
@@ -208,6 +210,7 @@ impl PerceptronPlayground {
             bounds: self.session.bounds(),
             outcome,
             error,
+            digest: self.session.digest.clone(),
         })
     }
 

@@ -169,6 +169,8 @@ pub struct Session {
     /// `‖1/n‖_G` (ISNKPVN's q₀).
     pub q0_norm_g: f64,
     pub view: [f64; 4],
+    /// The data's 64-bit digest ([`crate::data::Dataset::digest`] of the points and labels).
+    pub digest: String,
     state: Box<dyn KernelPerceptron>,
     trace: Vec<PerceptronRecord>,
 }
@@ -229,9 +231,10 @@ impl Session {
         let q0 = nalgebra::DVector::from_element(n, 1.0 / n as f64);
         let q0_norm_g = problem.norm_g(&q0);
         let view = view_box(&x, matches!(spec.data, DataSpec::Points { .. }));
+        let digest = crate::data::Dataset { x, y: nalgebra::DVector::from_vec(y), w_true: None, feature_names: Vec::new() }.digest();
         let state = start(problem.clone(), spec.algorithm)?;
         let trace = vec![state.record()];
-        Ok(Self { spec, problem, margin, q0_norm_g, view, state, trace })
+        Ok(Self { spec, problem, margin, q0_norm_g, view, digest, state, trace })
     }
 
     /// Restart the algorithm on the same data (with possibly another algorithm / cap).

@@ -1,0 +1,42 @@
+// The page ↔ CLI promise (issue 11): each page's link, fed to `kplay run`, gives the same data
+// digest, the same iteration count and the same final objective, bit for bit, for every paper.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useBrowser, openPage, KPLAY } from './harness.mjs';
+
+const env = useBrowser();
+
+// page, the state that means "the run has ended", and the field of `kplay run` the page's
+// objective is (A, B, C: the primal objective; D: min(Gα), its certificate measure).
+const PAGES = [
+  { name: 'A', file: 'lp.html', done: () => document.body.dataset.status === 'converged', paper: 'lp', field: 'primal' },
+  { name: 'B', file: 'mrlsr.html', done: () => document.body.dataset.ready === '1' && document.body.dataset.busy === '0' && !!document.body.dataset.run, paper: 'mrlsr', field: 'primal' },
+  { name: 'C', file: 'dinuzzo.html', done: () => document.body.dataset.status === 'converged', paper: 'dinuzzo', field: 'primal' },
+  { name: 'D', file: 'perceptron.html', done: () => document.body.dataset.status === 'separator', paper: 'perceptron', field: 'min_g_alpha' },
+];
+
+for (const p of PAGES) {
+  test(`page ${p.name}: its link run by kplay gives the same digest, iterations and objective bits`, async () => {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}${p.file}`);
+    await page.waitForFunction(p.done, null, { timeout: 120000 });
+    const run = JSON.parse(await page.evaluate(() => document.body.dataset.run));
+    const spec = await page.evaluate(() => decodeURIComponent(location.hash.slice('#spec='.length)));
+    const parsed = JSON.parse(spec);
+    if (p.paper !== 'lp') assert.equal(parsed.paper, p.paper, 'the link names its paper');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'kplay-parity-'));
+    const file = path.join(dir, 'spec.json');
+    writeFileSync(file, spec);
+    const native = JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 28 }).toString());
+    assert.equal(native.paper, p.paper);
+    assert.equal(native.data_digest, run.digest, 'data digest');
+    assert.equal(native.iterations, run.iterations, 'iterations');
+    // JSON numbers round-trip doubles exactly: equal numbers are equal bits.
+    assert.equal(native[p.field], run.objective, `final ${p.field}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  });
+}
