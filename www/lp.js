@@ -443,6 +443,7 @@ async function main() {
   await init();
   ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
   controlsFromSpec(spec);
+  writeHash(); // the link reproduces the run from the start
   showBuildBox();
   restarted();
   wire();

@@ -309,6 +309,7 @@ async function main() {
   const spec = start.spec;
   valid = true;
   controlsFromSpec(spec);
+  writeHash(pg.specJson()); // the link reproduces the run from the start (as on pages A and C)
   wire();
   bumpRunId();
   showSummary(pg.summary());
