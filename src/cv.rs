@@ -5,6 +5,7 @@
 //! Every fold, part or training set builds one [`MrlsrModel`] (one eigendecomposition) and then
 //! fits every (m, λ) of a grid by the scalar root-solve only.
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -25,8 +26,8 @@ pub fn log_grid(lo: f64, hi: f64, count: usize) -> Result<Vec<f64>> {
     if count == 1 {
         return Ok(vec![lo]);
     }
-    let (a, b) = (lo.log10(), hi.log10());
-    Ok((0..count).map(|k| 10f64.powf(a + (b - a) * k as f64 / (count - 1) as f64)).collect())
+    let (a, b) = (fmath::log10(lo), fmath::log10(hi));
+    Ok((0..count).map(|k| fmath::pow(10f64, a + (b - a) * k as f64 / (count - 1) as f64)).collect())
 }
 
 /// `lo, lo + step, …` up to `hi` (inclusive up to rounding), e.g. the paper's m grid 0.1..2.9

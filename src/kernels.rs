@@ -1,5 +1,6 @@
 //! Pair kernels `k(x, x')` and their Gram matrices, shared by papers B, C and D.
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -105,8 +106,8 @@ impl ResolvedKernel {
     /// the Gram builders reject as non-finite).
     fn of_squared_distance(&self, d2: f64) -> f64 {
         match *self {
-            ResolvedKernel::Gaussian { mu } => (-d2 / mu).exp(),
-            ResolvedKernel::Laplacian { sigma } => (-d2.sqrt() / sigma).exp(),
+            ResolvedKernel::Gaussian { mu } => fmath::exp(-d2 / mu),
+            ResolvedKernel::Laplacian { sigma } => fmath::exp(-d2.sqrt() / sigma),
             ResolvedKernel::Linear | ResolvedKernel::Polynomial { .. } => f64::NAN,
         }
     }

@@ -11,6 +11,7 @@ pub mod datasets_b;
 pub mod datasets_a;
 pub mod engine;
 pub mod error;
+pub mod fmath;
 pub mod experiment;
 pub mod job;
 pub mod kernels;

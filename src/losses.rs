@@ -6,6 +6,7 @@
 //! Convention: `L(y, t)` with `y` the target (or a ±1 label) and `t` the prediction; the
 //! conjugate is taken in `t`: `L*(y, s) = sup_t s·t − L(y, t)`.
 
+use crate::fmath;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{KpError, Result};
@@ -33,9 +34,9 @@ pub enum Loss {
 /// `log(1 + e^x)` without overflow.
 pub fn softplus(x: f64) -> f64 {
     if x > 0.0 {
-        x + (-x).exp().ln_1p()
+        x + fmath::ln_1p(fmath::exp(-x))
     } else {
-        x.exp().ln_1p()
+        fmath::ln_1p(fmath::exp(x))
     }
 }
 
@@ -44,7 +45,7 @@ fn xlogx(x: f64) -> f64 {
     if x == 0.0 {
         0.0
     } else {
-        x * x.ln()
+        x * fmath::ln(x)
     }
 }
 
@@ -182,7 +183,7 @@ impl Loss {
             Loss::Logistic => {
                 // d/dt log(1 + e^(−yt)) = −y σ(−yt)
                 let z = -y * t;
-                let s = if z >= 0.0 { 1.0 / (1.0 + (-z).exp()) } else { z.exp() / (1.0 + z.exp()) };
+                let s = if z >= 0.0 { 1.0 / (1.0 + fmath::exp(-z)) } else { fmath::exp(z) / (1.0 + fmath::exp(z)) };
                 -y * s
             }
         }
@@ -273,9 +274,9 @@ fn sign0(v: f64) -> f64 {
 /// `σ(x) = 1/(1 + e^(−x))` without overflow.
 fn sigmoid(x: f64) -> f64 {
     if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
+        1.0 / (1.0 + fmath::exp(-x))
     } else {
-        let e = x.exp();
+        let e = fmath::exp(x);
         e / (1.0 + e)
     }
 }

@@ -22,7 +22,7 @@ pub fn abs_pow(t: f64, r: f64) -> f64 {
     } else if a == 0.0 {
         0.0
     } else {
-        a.powf(r)
+        fmath::pow(a, r)
     }
 }
 
@@ -62,6 +62,7 @@ pub fn norm_pow(u: &[f64], r: f64) -> f64 {
     s
 }
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 
 /// The smooth polynomial part of paper A's dual, `P(α) = (1/q)‖Φ_n* α‖_q^q`, and what the dual

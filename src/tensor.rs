@@ -22,6 +22,7 @@
 //! [`DualPolynomial`](crate::lp::DualPolynomial) walks the blocks with the multiplicity (the
 //! number of ordered tuples in the class) of each entry known from the block's suffix.
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -128,7 +129,7 @@ impl TensorKernelConfig {
         match self.kernel {
             TensorKernel::Linear => s,
             TensorKernel::Polynomial { degree } => s.powi(degree as i32),
-            TensorKernel::Exponential => s.exp(),
+            TensorKernel::Exponential => fmath::exp(s),
         }
     }
 
@@ -540,7 +541,7 @@ fn non_finite_error(cfg: &TensorKernelConfig, tuple: &[usize], s: f64, k: f64) -
     let hint = match cfg.kernel {
         TensorKernel::Exponential => format!(
             "exp overflows above {:.1}; scale the inputs down (e.g. divide them by a constant) or use the polynomial kernel",
-            f64::MAX.ln()
+            fmath::ln(f64::MAX)
         ),
         TensorKernel::Polynomial { degree } => format!("the power {degree} overflows; scale the inputs down or lower the degree"),
         TensorKernel::Linear => "the inputs are too large; scale them down".into(),
@@ -1243,7 +1244,7 @@ pub fn tensor_features(x: &DMatrix<f64>, cfg: &TensorKernelConfig, max_bytes: u6
     let mut t = vec![0usize; s];
     let mut col = 0;
     loop {
-        let coef = multiplicity(&t).powf(inv_q);
+        let coef = fmath::pow(multiplicity(&t), inv_q);
         let mut c = phi.column_mut(col);
         c.copy_from(&x.column(t[0]));
         for &j in &t[1..] {

@@ -446,6 +446,7 @@ async function main() {
   writeHash(); // the link reproduces the run from the start
   showBuildBox();
   restarted();
+  writeHash(); // the live state is in the URL from the start (Copy link, kplay)
   wire();
   showSummary(pg.summary());
   draw();

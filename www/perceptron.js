@@ -312,6 +312,7 @@ async function main() {
   writeHash(pg.specJson()); // the link reproduces the run from the start (as on pages A and C)
   wire();
   bumpRunId();
+  writeHash(pg.specJson()); // the live state is in the URL from the start (Copy link, kplay)
   showSummary(pg.summary());
   drawAll();
   drawRace();

@@ -14,6 +14,7 @@
 //!   `⟨y, α⟩ = ‖Xᵀα‖_q^q − ⟨Xw − y, α⟩`), a sum of squares with no cancellation; the tests check
 //!   it against `F + Λ` computed term by term.
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
@@ -163,7 +164,7 @@ pub fn bregman_term(u: f64, h: f64, q: f64) -> f64 {
         }
         sum
     } else {
-        (q * t.ln_1p()).exp_m1() - q * t
+        fmath::exp_m1(q * fmath::ln_1p(t)) - q * t
     };
     abs_pow(u, q) / q * phi.max(0.0)
 }

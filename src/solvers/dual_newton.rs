@@ -12,6 +12,7 @@
 //! the optimum are not refused for differences below rounding. The gap is the sum of the
 //! Fenchel–Young gaps ([`Loss::dual_gap_term`]); for the square loss `(γ/2)‖∇Λ(α)‖²`.
 
+use crate::fmath;
 use nalgebra::DVector;
 use web_time::Instant;
 
@@ -81,7 +82,7 @@ fn dual_term_derivatives(loss: &Loss, y: f64, a: f64, gamma: f64) -> (f64, f64) 
         Loss::Logistic => {
             let b = y * a;
             let c = gamma - b;
-            (y * (b.ln() - c.ln()), gamma / (b * c))
+            (y * (fmath::ln(b) - fmath::ln(c)), gamma / (b * c))
         }
         _ => (a / gamma - y, 1.0 / gamma),
     }

@@ -38,6 +38,7 @@
 //! eq. (5) would put `2y'_i/(λmnC₀)` there, which adds a function of RKHS norm
 //! `≤ √(threshold)·|α'_i|` — pure rounding noise that can be amplified at small λ.
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::Serialize;
 
@@ -275,13 +276,13 @@ impl<'a> RootSolve<'a> {
 
     /// The current record.
     pub fn current(&self) -> RootStep {
-        let c = self.t.exp();
+        let c = fmath::exp(self.t);
         RootStep {
             iter: self.iter,
             c,
             f_value: self.model.f_of_c(self.m, self.lambda, c),
             log_residual: self.phi,
-            bracket: (self.lo.exp(), self.hi.exp()),
+            bracket: (fmath::exp(self.lo), fmath::exp(self.hi)),
             newton: false,
         }
     }
@@ -637,13 +638,13 @@ impl MrlsrModel {
         if sum <= 0.0 {
             return (f64::NEG_INFINITY, 0.0);
         }
-        (sum.ln() - 2.0 * sc.ln(), rsum / sum)
+        (fmath::ln(sum) - 2.0 * fmath::ln(sc), rsum / sum)
     }
 
     /// `φ(t) = (m/2 − 1)·ln g(eᵗ) − t` and `φ'(t) = −1 − (m − 2)·r̄` (module doc).
     fn phi(&self, m: f64, lambda: f64, t: f64) -> (f64, f64) {
         let e = 0.5 * m - 1.0;
-        let (lg, rbar) = self.log_g(m, lambda, t.exp());
+        let (lg, rbar) = self.log_g(m, lambda, fmath::exp(t));
         let phi = if e == 0.0 { -t } else { e * lg - t };
         (phi, -1.0 - (m - 2.0) * rbar)
     }
@@ -651,7 +652,7 @@ impl MrlsrModel {
     /// `F(C) = (Σ 4d_i y'_i²/(2d_i + λmnC)²)^(m/2 − 1) − C` (eq. 6).
     pub fn f_of_c(&self, m: f64, lambda: f64, c: f64) -> f64 {
         let (lg, _) = self.log_g(m, lambda, c);
-        ((0.5 * m - 1.0) * lg).exp() - c
+        fmath::exp((0.5 * m - 1.0) * lg) - c
     }
 
     /// The fit for a given C (eq. 5): α' on the kept eigenvectors, α = Qα', diagnostics.
@@ -679,7 +680,7 @@ impl MrlsrModel {
         let alpha = &self.q * &ap;
         let fitted = &self.q * &dap;
         let norm_h = norm2.sqrt();
-        let objective = resid2 / nf + lambda * norm_h.powf(m);
+        let objective = resid2 / nf + lambda * fmath::pow(norm_h, m);
         MrlsrFit {
             m,
             lambda,
@@ -721,7 +722,7 @@ impl MrlsrModel {
         if solve.status != RootStatus::Converged {
             return Err(KpError::NonFinite(format!("the root-solve for C₀ did not converge in {ROOT_MAX_ITER} iterations")));
         }
-        let c = t.exp();
+        let c = fmath::exp(t);
         if !(c.is_finite() && c > 0.0) {
             return Err(KpError::NonFinite(format!("C₀ = exp({t:.3}) is out of floating-point range; try a less extreme m or λ")));
         }
@@ -842,15 +843,15 @@ impl MrlsrModel {
         check_m(m)?;
         check_lambda(lambda, "λ")?;
         let (a, b) = self.scan_range(m, lambda);
-        Ok((a.exp(), b.exp()))
+        Ok((fmath::exp(a), fmath::exp(b)))
     }
 
     /// Range in t = ln C: the spectrum's transitions padded by 8, extended until φ is positive at
     /// the left end and (m < 1) at the right end, and to hold the root when m > 1.
     fn scan_range(&self, m: f64, lambda: f64) -> (f64, f64) {
         let lmn = lambda * m * self.n() as f64;
-        let mut a = (2.0 * self.d_min_active / lmn).ln() - 8.0;
-        let mut b = (2.0 * self.d_max / lmn).ln() + 8.0;
+        let mut a = fmath::ln(2.0 * self.d_min_active / lmn) - 8.0;
+        let mut b = fmath::ln(2.0 * self.d_max / lmn) + 8.0;
         for _ in 0..100 {
             let p = self.phi(m, lambda, a).0;
             if p > 0.0 || a < -700.0 {
@@ -894,11 +895,11 @@ impl MrlsrModel {
             let t = a + step * k as f64;
             let p = self.phi(m, lambda, t).0;
             if p == 0.0 {
-                roots.push((t.exp(), 0));
+                roots.push((fmath::exp(t), 0));
             } else if p_prev != 0.0 && (p > 0.0) != (p_prev > 0.0) {
                 let mut solve = RootSolve::new(self, m, lambda, t_prev, t, 0.5 * (t_prev + t));
                 let (tr, it) = solve.run();
-                roots.push((tr.exp(), it));
+                roots.push((fmath::exp(tr), it));
             }
             t_prev = t;
             p_prev = p;
@@ -920,13 +921,13 @@ impl MrlsrModel {
         if !(2..=100_000).contains(&count) {
             return Err(KpError::Parameter { name: "samples", reason: format!("must lie in 2..=100000 (got {count})") });
         }
-        let (a, b) = (c_lo.ln(), c_hi.ln());
+        let (a, b) = (fmath::ln(c_lo), fmath::ln(c_hi));
         let mut c = Vec::with_capacity(count);
         let mut f = Vec::with_capacity(count);
         let mut phi = Vec::with_capacity(count);
         for k in 0..count {
             let t = a + (b - a) * k as f64 / (count - 1) as f64;
-            let ck = t.exp();
+            let ck = fmath::exp(t);
             c.push(ck);
             f.push(self.f_of_c(m, lambda, ck));
             phi.push(self.phi(m, lambda, t).0);

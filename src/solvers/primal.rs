@@ -14,6 +14,7 @@
 //! `F(w)`; or the relative error `(F(w) − F*)/F*` against a reference optimum `F*` given at
 //! construction (as in the paper's Table 1, where `F*` comes from the dual method).
 
+use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
@@ -40,7 +41,7 @@ fn depressed_cubic_root(a: f64, b: f64) -> f64 {
     let mut u = if arg.is_finite() && a > 0.0 {
         2.0 * (a / 3.0).sqrt() * (arg.asinh() / 3.0).sinh()
     } else {
-        b.cbrt()
+        fmath::cbrt(b)
     };
     for _ in 0..2 {
         let f = u * u * u + a * u - b;
@@ -104,9 +105,9 @@ pub fn prox_pow_newton(v: f64, t: f64, p: f64) -> f64 {
         return v;
     }
     let r = conjugate_exponent(p) - 1.0; // q − 1 = 1/(p − 1)
-    let mut z = (vv / t).min(vv.powf(1.0 / r));
+    let mut z = (vv / t).min(fmath::pow(vv, 1.0 / r));
     for _ in 0..200 {
-        let zr1 = z.powf(r - 1.0);
+        let zr1 = fmath::pow(z, r - 1.0);
         let g = t * z + zr1 * z - vv;
         if g <= 0.0 {
             break;
@@ -122,7 +123,7 @@ pub fn prox_pow_newton(v: f64, t: f64, p: f64) -> f64 {
             break;
         }
     }
-    z.powf(r).copysign(v)
+    fmath::pow(z, r).copysign(v)
 }
 
 /// `prox_{(t/p)|·|^p}(v) = argmin_x (t/p)|x|^p + (x − v)²/2`: closed form for p = 4/3 and 5/4,

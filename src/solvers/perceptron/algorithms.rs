@@ -2,6 +2,7 @@
 //! incrementally: a vertex update costs one column of G (O(n)); the smoothed algorithms cost one
 //! product `G s` per iteration, with `s = p_μ(α)` reused by the next α-update.
 
+use crate::fmath;
 use std::sync::Arc;
 
 use nalgebra::DVector;
@@ -248,7 +249,7 @@ pub fn entropy_smoothed_minimizer(g_alpha: &[f64], mu: f64, out: &mut [f64]) {
     let zmin = g_alpha.iter().fold(f64::INFINITY, |m, &v| m.min(v));
     let mut sum = 0.0;
     for (si, &ga) in out.iter_mut().zip(g_alpha) {
-        *si = (-(ga - zmin) / mu).exp();
+        *si = fmath::exp(-(ga - zmin) / mu);
         sum += *si;
     }
     for si in out.iter_mut() {

@@ -14,11 +14,12 @@
 //! * ISNKPVN separable with `ε < ρ_K` (Theorem 4.1): at most
 //!   `max(1, ⌈log(‖q₀‖_G/ρ_K)/log γ⌉)` phases of at most `2√(2n)/ρ_K + 1` iterations each.
 
+use crate::fmath;
 use super::PerceptronAlgorithm;
 
 /// `2√(2 log n)/ρ` (Theorem 1).
 pub fn snkp_bound(n: usize, rho: f64) -> f64 {
-    2.0 * (2.0 * (n as f64).ln()).sqrt() / rho
+    2.0 * (2.0 * fmath::ln(n as f64)).sqrt() / rho
 }
 
 /// `2√(2n)/ρ` (Lemma 8, Theorem 4).
@@ -56,7 +57,7 @@ pub fn separator_bound(algorithm: &PerceptronAlgorithm, n: usize, rho: f64, q0_n
         PerceptronAlgorithm::Snkp => Some(snkp_bound(n, rho)),
         PerceptronAlgorithm::Snkpvn { delta } if delta <= rho => Some(snkpvn_bound(n, rho)),
         PerceptronAlgorithm::Isnkpvn { gamma, epsilon } if epsilon < rho => {
-            let phases = ((q0_norm_g / rho).ln() / gamma.ln()).ceil().max(1.0);
+            let phases = (fmath::ln(q0_norm_g / rho) / fmath::ln(gamma)).ceil().max(1.0);
             Some(phases * (snkpvn_bound(n, rho) + 1.0))
         }
         _ => None,
