@@ -443,7 +443,6 @@ async function main() {
   await init();
   ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
   controlsFromSpec(spec);
-  writeHash(); // the link reproduces the run from the start
   showBuildBox();
   restarted();
   writeHash(); // the live state is in the URL from the start (Copy link, kplay)

@@ -309,7 +309,6 @@ async function main() {
   const spec = start.spec;
   valid = true;
   controlsFromSpec(spec);
-  writeHash(pg.specJson()); // the link reproduces the run from the start (as on pages A and C)
   wire();
   bumpRunId();
   writeHash(pg.specJson()); // the live state is in the URL from the start (Copy link, kplay)
