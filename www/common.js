@@ -75,8 +75,13 @@ export function startFromHash(build, fallback) {
   return { state: build(fallback), spec: fallback };
 }
 
-/** Put a spec (JSON text) into the URL hash without adding a history entry. */
+/** Set while a guided lesson owns the URL hash (`#lesson=…&step=…`, www/lesson.js). */
+export const lessonMode = { active: false };
+
+/** Put a spec (JSON text) into the URL hash without adding a history entry (not during a
+ *  lesson: then the hash holds the lesson's step, whose spec is the lesson's). */
 export function writeHash(json) {
+  if (lessonMode.active) return;
   history.replaceState(null, '', `${location.pathname}${location.search}#spec=${encodeURIComponent(json)}`);
 }
 

@@ -1,12 +1,16 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, noteStep, exposeRun } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun } from './common.js';
+import { Player } from './player.js';
+import { attachLessons } from './lesson.js';
+import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
-const FRAME_BUDGET_MS = 12;
 const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
 let pg = null;
-let playing = true;
+let player = null;
+let last = null; // the last summary shown
 let spec = null;
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
 let lastMap = 0;
@@ -166,6 +170,7 @@ function draw(all) {
 }
 
 function showSummary(s) {
+  last = s;
   const set = (id, v) => { $(id).textContent = v; };
   set('r-method', s.race.length ? `${s.method} (racing 4)` : s.method);
   set('r-sweep', s.empty ? '–' : s.sweep);
@@ -198,7 +203,18 @@ function showSummary(s) {
     body.innerHTML = '';
     s.race.forEach((r, i) => {
       const tr = document.createElement('tr');
-      tr.innerHTML = `<td><span class="swatch" style="background:${RACE_COLORS[i]}"></span>${r.name}</td><td>${r.sweep}</td><td>${fmt(r.gap, 2)}</td><td>${r.status.replace('_', ' ')}</td>`;
+      // Built with text nodes: nothing from a spec (a link) becomes markup.
+      const sw = document.createElement('span');
+      sw.className = 'swatch';
+      sw.style.background = RACE_COLORS[i];
+      const name = document.createElement('td');
+      name.append(sw, String(r.name));
+      tr.append(name);
+      for (const v of [String(r.sweep), fmt(r.gap, 2), String(r.status).replace('_', ' ')]) {
+        const td = document.createElement('td');
+        td.textContent = v;
+        tr.append(td);
+      }
       body.appendChild(tr);
     });
   }
@@ -211,8 +227,7 @@ function showSummary(s) {
 }
 
 function setPlaying(on) {
-  playing = on;
-  $('play').textContent = on ? 'Pause' : 'Play';
+  player?.restarted(on);
 }
 
 // ---- actions -----------------------------------------------------------------------------
@@ -276,24 +291,26 @@ function onMapClick(ev) {
   document.body.dataset.points = String(data.points.length);
 }
 
-function frame() {
-  if (pg && playing) {
-    try {
-      const s = pg.runFor(FRAME_BUDGET_MS);
-      if (s.steps_this_call > 0 || s.race.length) draw(false);
-      showSummary(s);
-      if (!pg.running()) {
-        setPlaying(false);
-        draw(false);
-        drawMap(true);
-      }
-    } catch (e) {
-      showError(e.message ?? String(e));
-      setPlaying(false);
-    }
-  }
-  requestAnimationFrame(frame);
-}
+/** The run as the shared player drives it (www/player.js). */
+const engine = {
+  step: () => pg.step(),
+  runFor: (ms) => pg.runFor(ms),
+  ended: () => !pg || !pg.running(),
+  endLabel: () => (last ? last.status.replace('_', ' ') : 'not started'),
+  reset: () => {
+    pg.reset();
+    bumpRunId();
+    showSummary(pg.summary());
+    draw(true);
+  },
+  // Slow speeds draw every iterate (the map too); at max the map is throttled by its cost.
+  show: (s, every) => {
+    showSummary(s);
+    draw(false);
+    if (every || !pg.running()) drawMap(true);
+  },
+  error: (e) => showError(e.message ?? String(e)),
+};
 
 function wire() {
   const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'lambda', 'mu', 'degree', 'offset', 'alpha', 'tol'];
@@ -324,39 +341,6 @@ function wire() {
     document.body.dataset.points = '0';
   });
   $('map').addEventListener('click', onMapClick);
-  $('play').addEventListener('click', () => {
-    if (!pg) return;
-    if (!playing && !pg.running()) {
-      pg.reset();
-      bumpRunId();
-    }
-    setPlaying(!playing);
-  });
-  $('step').addEventListener('click', () => {
-    if (!pg) return;
-    setPlaying(false);
-    try {
-      const s = pg.step();
-      showSummary(s);
-      noteStep(s.steps_this_call, s.status);
-      draw(false);
-      drawMap(true);
-    } catch (e) {
-      showError(e.message ?? String(e));
-    }
-  });
-  $('reset').addEventListener('click', () => {
-    if (!pg) return;
-    try {
-      pg.reset();
-    } catch (e) {
-      showError(e.message ?? String(e));
-      return;
-    }
-    bumpRunId();
-    showSummary(pg.summary());
-    draw(true);
-  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
@@ -373,8 +357,22 @@ async function main() {
   controlsFromSpec(spec);
   wire();
   restarted();
+  // The default run takes about 3400 sweeps: 500 sweeps/s lets a class watch it for ~7 s.
+  player = new Player(engine, { speed: 500, unit: 'sweeps' });
+  attachExplanations('c');
+  attachExport({
+    // Tagged with the paper, so \`kplay run spec.json\` knows which engine to run.
+    spec: () => JSON.stringify({ paper: 'dinuzzo', ...JSON.parse(pg.specJson()) }),
+    run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { c: Array.from(pg.coefficients()) } }),
+  });
+  attachLessons({
+    load: (s) => {
+      if (applySpec(s)) controlsFromSpec(s);
+      setPlaying(false);
+    },
+    player,
+  }, 'c');
   document.body.dataset.ready = '1';
-  requestAnimationFrame(frame);
 }
 
 main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));

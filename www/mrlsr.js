@@ -5,6 +5,9 @@
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun } from './common.js';
+import { attachLessons } from './lesson.js';
+import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
@@ -681,7 +684,40 @@ async function main() {
   applyHash();
   syncVisibility();
   wire();
-  await build();
+  // Lessons: no iterations here, so the lesson's "run" is a refit at the step's (m, λ) or the
+  // equivalence experiment; the player is a stand-in whose run has always ended.
+  const stand = { engine: { ended: () => true }, setPlaying() {}, setRate() {}, urlSpeed: true, arrowsTaken: false };
+  const inLesson = attachLessons({
+    load: (s) => {
+      controlsFromState(s);
+      syncVisibility();
+      return build();
+    },
+    player: stand,
+    actions: {
+      fit: (step) => {
+        if (step.to.m !== undefined) setM(step.to.m);
+        if (step.to.lambda !== undefined) setLambda(step.to.lambda);
+        refit();
+      },
+      equivalence: () => new Promise((resolve) => {
+        const n0 = Number(body.dataset.eqRuns || 0);
+        runEquivalence();
+        const poll = () => {
+          if (Number(body.dataset.eqRuns || 0) > n0 || !jobs.equivalence) resolve();
+          else setTimeout(poll, 100);
+        };
+        setTimeout(poll, 100);
+      }),
+    },
+  }, 'b');
+  attachExplanations('b');
+  attachExport({
+    spec: () => JSON.stringify({ paper: 'mrlsr', ...spec() }),
+    run: () => ({ spec: spec(), summary: page ? page.summary() : null }),
+    trace: false, // one closed-form solve per (m, λ): no iterations to trace
+  });
+  if (!inLesson) await build();
   if (hashNote) {
     showError(hashNote);
     hashNote = null;

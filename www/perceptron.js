@@ -1,12 +1,16 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, noteStep, exposeRun } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun } from './common.js';
+import { Player } from './player.js';
+import { attachLessons } from './lesson.js';
+import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
-const FRAME_BUDGET_MS = 12;
 let pg = null; // the running experiment (kept when a new spec is invalid)
 let valid = false; // whether pg matches the controls
-let playing = true;
+let player = null;
+let last = null; // the last summary shown
 let points = []; // hand-made points [[x1, x2, ±1], …]
 let racing = false;
 let lastBoundaryDraw = 0;
@@ -151,6 +155,7 @@ function outcomeText(s) {
 }
 
 function showSummary(s) {
+  last = s;
   $('r-n').textContent = s.n;
   $('r-iter').textContent = s.iter;
   exposeRun(s.iter, s.min_g_alpha, s.digest);
@@ -171,8 +176,7 @@ function showSummary(s) {
 }
 
 function setPlaying(on) {
-  playing = on;
-  $('play').textContent = on ? 'Pause' : 'Play';
+  player?.restarted(on);
 }
 
 // ---- actions -----------------------------------------------------------------------------
@@ -241,30 +245,36 @@ function onCanvasClick(ev) {
   apply();
 }
 
-function frame() {
-  if (pg && valid) {
-    try {
-      const budget = racing ? FRAME_BUDGET_MS / 2 : FRAME_BUDGET_MS;
-      if (playing) {
-        const s = pg.runFor(budget);
-        if (s.steps_this_call > 0) drawAll(s.finished);
-        showSummary(s);
-        if (s.finished) setPlaying(false);
-      }
-      if (racing) {
-        const r = pg.raceFor(budget);
-        drawRace();
-        document.body.dataset.race = r.finished ? 'done' : 'running';
-        if (r.finished) racing = false;
-      }
-    } catch (e) {
-      showError(e.message ?? String(e));
-      setPlaying(false);
-      racing = false;
-    }
-  }
-  requestAnimationFrame(frame);
-}
+/** The run as the shared player drives it (www/player.js); the race runs beside it. */
+const engine = {
+  step: () => pg.step(),
+  runFor: (ms) => pg.runFor(racing ? ms / 2 : ms),
+  ended: () => !last || Boolean(last.finished),
+  endLabel: () => (last && last.outcome ? last.outcome.kind.replace('_', ' ') : 'finished'),
+  ready: () => Boolean(pg) && valid,
+  reset: () => {
+    if (!pg || !valid) return;
+    pg.reset();
+    bumpRunId();
+    showSummary(pg.summary());
+    drawAll();
+  },
+  show: (s, every) => {
+    showSummary(s);
+    drawAll(every || s.finished);
+  },
+  tick: (ms) => {
+    if (!racing || !pg || !valid) return;
+    const r = pg.raceFor(ms / 2);
+    drawRace();
+    document.body.dataset.race = r.finished ? 'done' : 'running';
+    if (r.finished) racing = false;
+  },
+  error: (e) => {
+    racing = false;
+    showError(e.message ?? String(e));
+  },
+};
 
 function wire() {
   for (const id of ['data', 'kernel', 'algo', 'n', 'seed', 'noise', 'degree', 'offset', 'mu', 'epsilon', 'delta', 'gamma', 'maxiter']) {
@@ -276,38 +286,6 @@ function wire() {
     points = [];
     $('data').value = 'hand';
     apply();
-  });
-  $('play').addEventListener('click', () => {
-    if (!pg || !valid) return;
-    if (!playing && pg.summary().finished) {
-      pg.reset();
-      bumpRunId();
-    }
-    setPlaying(!playing);
-  });
-  $('step').addEventListener('click', () => {
-    if (!pg || !valid) return;
-    setPlaying(false);
-    try {
-      const s = pg.step();
-      showSummary(s);
-      noteStep(s.steps_this_call, s.outcome ? s.outcome.kind : 'at the iteration cap');
-      drawAll();
-    } catch (e) {
-      showError(e.message ?? String(e));
-    }
-  });
-  $('reset').addEventListener('click', () => {
-    if (!pg || !valid) return;
-    try {
-      pg.reset();
-    } catch (e) {
-      showError(e.message ?? String(e));
-      return;
-    }
-    bumpRunId();
-    showSummary(pg.summary());
-    drawAll();
   });
   $('race').addEventListener('click', () => {
     if (!pg || !valid) return;
@@ -337,8 +315,24 @@ async function main() {
   showSummary(pg.summary());
   drawAll();
   drawRace();
+  // The default separable run ends in 3 iterations: 1/s makes them watchable one by one.
+  player = new Player(engine, { speed: 1 });
+  attachExplanations('d');
+  attachExport({
+    // Tagged with the paper, so \`kplay run spec.json\` knows which engine to run.
+    spec: () => JSON.stringify({ paper: 'perceptron', ...JSON.parse(pg.specJson()) }),
+    run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { alpha: Array.from(pg.alpha()), p: Array.from(pg.p()) } }),
+  });
+  attachLessons({
+    load: (s) => {
+      controlsFromSpec(s);
+      apply();
+      setPlaying(false);
+    },
+    player,
+    actions: { race: () => $('race').click() },
+  }, 'd');
   document.body.dataset.ready = '1';
-  requestAnimationFrame(frame);
 }
 
 main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));

@@ -214,6 +214,21 @@ impl PerceptronPlayground {
         self.session.spec.to_tagged_json()
     }
 
+    /// The per-iteration records so far (`min_i (Gα)_i`, `‖p‖_G`, …), for the page's export.
+    pub fn trace(&self) -> Result<JsValue, JsError> {
+        to_js(&self.session.trace())
+    }
+
+    /// The current coefficients α of the separator `f = Σ α_i y_i K(x_i, ·)/√K_ii` (export).
+    pub fn alpha(&self) -> Vec<f64> {
+        self.session.alpha()
+    }
+
+    /// The current simplex weights p of the von Neumann algorithms (empty for the perceptrons).
+    pub fn p(&self) -> Vec<f64> {
+        self.session.p().unwrap_or_default()
+    }
+
     /// The data points as JSON `[[x₁, x₂, ±1], …]` (to turn a generated set into a hand-made one).
     #[wasm_bindgen(js_name = pointsJson)]
     pub fn points_json(&self) -> String {

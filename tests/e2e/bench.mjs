@@ -52,7 +52,7 @@ try {
   for (let i = 0; i < 3; i++) {
     const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(server.url);
+    await page.goto(`${server.url}lp.html`);
     await page.waitForFunction(() => document.body.dataset.firstPlotMs, null, { timeout: 60000 });
     firsts.push(Number(await page.evaluate(() => document.body.dataset.firstPlotMs)));
     await ctx.close();

@@ -13,7 +13,7 @@ const env = useBrowser();
 // page, the state that means "the run has ended", and the field of `kplay run` the page's
 // objective is (A, B, C: the primal objective; D: min(Gα), its certificate measure).
 const PAGES = [
-  { name: 'A', file: '', done: () => document.body.dataset.status === 'converged', paper: 'lp', field: 'primal' },
+  { name: 'A', file: 'lp.html', done: () => document.body.dataset.status === 'converged', paper: 'lp', field: 'primal' },
   { name: 'B', file: 'mrlsr.html', done: () => document.body.dataset.ready === '1' && document.body.dataset.busy === '0' && !!document.body.dataset.run, paper: 'mrlsr', field: 'primal' },
   { name: 'C', file: 'dinuzzo.html', done: () => document.body.dataset.status === 'converged', paper: 'dinuzzo', field: 'primal' },
   { name: 'D', file: 'perceptron.html', done: () => document.body.dataset.status === 'separator', paper: 'perceptron', field: 'min_g_alpha' },

@@ -51,8 +51,15 @@ export async function browser() {
 }
 
 /** A new page that records console errors and uncaught exceptions into `errors`. */
-export async function openPage(b, url, { dpr = 1 } = {}) {
-  const ctx = await b.newContext({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: dpr });
+export async function openPage(b, url, { dpr = 1, speed = 'max', viewport = { width: 1280, height: 900 } } = {}) {
+  const ctx = await b.newContext({ viewport, deviceScaleFactor: dpr });
+  // The pages play at a watchable default speed; tests that are not about the speed run at max
+  // (the page's own `?speed=` parameter), so a run ends as soon as the machine allows.
+  if (speed !== null) {
+    const u = new URL(url);
+    if (!u.searchParams.has('speed')) u.searchParams.set('speed', String(speed));
+    url = u.href;
+  }
   const page = await ctx.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });

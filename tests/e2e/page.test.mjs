@@ -10,7 +10,7 @@ import { useBrowser, openPage, text, iteration, relGap, canvasPixels, KPLAY, ROO
 const env = useBrowser();
 
 test('the page loads with no console error and the default run lowers the gap to convergence', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
   const it = await iteration(page);
   assert.ok(it >= 5, `expected several iterations, got ${it}`);
@@ -33,7 +33,7 @@ test('the page loads with no console error and the default run lowers the gap to
 });
 
 test('the canvases are sized for the device pixel ratio (sharp on high-DPI screens)', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url, { dpr: 2 });
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`, { dpr: 2 });
   const dims = await page.evaluate(() => {
     const c = document.getElementById('conv');
     return { w: c.width, cw: c.clientWidth, h: c.height, ch: c.clientHeight };
@@ -45,7 +45,7 @@ test('the canvases are sized for the device pixel ratio (sharp on high-DPI scree
 });
 
 test('dragging the p slider restarts the run with the new p and puts it in the URL', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
   const before = await canvasPixels(page, 'conv');
   const run0 = Number(await page.evaluate(() => document.body.dataset.runId));
@@ -69,7 +69,7 @@ test('dragging the p slider restarts the run with the new p and puts it in the U
 });
 
 test('Step advances exactly one iteration while the run goes, and none after it ended (and says so)', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   // Let the default run end, then Step: nothing advances and the note says why.
   await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
   const end = await iteration(page);
@@ -99,7 +99,7 @@ test('Step advances exactly one iteration while the run goes, and none after it 
 });
 
 test('a bad value shows a message, and the page keeps working afterwards', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   for (const [id, value, needle] of [['gamma', '-1', 'γ'], ['k', '5000', 'k'], ['n', '0', 'n'], ['tol', '0', 'tolerance']]) {
     const old = await page.locator(`#${id}`).inputValue();
     await page.fill(`#${id}`, value);
@@ -124,7 +124,7 @@ test('a bad value shows a message, and the page keeps working afterwards', async
 
 test('a malformed or invalid URL hash shows a message and the default experiment runs', async () => {
   for (const hash of ['#spec=%7Bnot-json', `#spec=${encodeURIComponent(JSON.stringify({ data: { kind: 'sparse_regression', n: 10, d: 5, k: 9, sigma: 0, seed: 1 }, model: { problem: 'lp_regression', p: 1.5, gamma: 1 } }))}`]) {
-    const { page, errors, ctx } = await openPage(env.b, env.url + hash);
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html${hash}`);
     assert.ok(await page.locator('#error').isVisible());
     await page.waitForFunction(() => Number(document.getElementById('r-iter').textContent) > 0, null, { timeout: 30000 });
     assert.deepEqual(errors, []);
@@ -135,7 +135,7 @@ test('a malformed or invalid URL hash shows a message and the default experiment
 test('a link reproduces the experiment, and its data are bit-identical to the native ones', async () => {
   const spec = { data: { kind: 'sparse_regression', n: 40, d: 300, k: 4, sigma: 0.1, seed: 12345 },
     model: { problem: 'lp_regression', p: 1.2, gamma: 3 }, solver: { tol: 1e-9 } };
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html#spec=${encodeURIComponent(JSON.stringify(spec))}`);
   assert.equal(await page.locator('#n').inputValue(), '40');
   assert.equal(Number(await page.locator('#p').inputValue()), 1.2);
   const pageDigest = await text(page, '#r-digest');

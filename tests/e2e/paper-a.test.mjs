@@ -27,7 +27,7 @@ async function setNum(page, id, value) {
 }
 
 test('a classification loss switches to the 2-D blobs and draws the decision heatmap', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await choose(page, 'loss', 'logistic');
   assert.equal(await page.locator('#data-kind').inputValue(), 'two_blobs');
   await choose(page, 'algorithm', 'dual_newton');
@@ -47,7 +47,7 @@ test('a classification loss switches to the 2-D blobs and draws the decision hea
 });
 
 test('the threshold slider redraws the spikes and the recovery readout counts the true features', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
   const rec = await text(page, '#recovery');
   assert.match(rec, /top-10 of \|w\| recovers \d+ of the 10 true features/);
@@ -60,7 +60,7 @@ test('the threshold slider redraws the spikes and the recovery readout counts th
 });
 
 test('the tensor path shows the cost first, builds with progress, and Cancel stops a build', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await setNum(page, 'n', 24);
   await setNum(page, 'd', 30);
   await setNum(page, 'k', 3);
@@ -104,7 +104,7 @@ test('the tensor path shows the cost first, builds with progress, and Cancel sto
 });
 
 test('the build runs in a Web Worker: the page keeps painting, the bar moves, the tensor solves like the features', async (t) => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await setNum(page, 'n', 64);
   await setNum(page, 'd', 3000);
   await setNum(page, 'k', 4);
@@ -168,7 +168,7 @@ test('the build runs in a Web Worker: the page keeps painting, the bar moves, th
 });
 
 test('the race runs every algorithm against F* and draws the relative errors', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await setNum(page, 'n', 40);
   await setNum(page, 'd', 200);
   await setNum(page, 'k', 4);
@@ -203,7 +203,7 @@ const presetRows = (page) => page.evaluate(() => [...document.querySelectorAll('
   .map((tr) => ({ cells: [...tr.children].map((td) => td.textContent), done: tr.dataset.done === '1' })));
 
 test('a small preset runs in a Web Worker and its iterations equal `kplay run`', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await spyWorkers(page);
   await page.click('#preset-small');
   await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 180000 });
@@ -219,7 +219,7 @@ test('a small preset runs in a Web Worker and its iterations equal `kplay run`',
   assert.match(rows[0].cells.join(' '), /^4\/3 dual_gradient \d+ /);
   assert.equal(rows[0].cells[6], '12(5)');
   assert.match(await text(page, '#preset-note'), /Relative precision/);
-  // Every row against the native CLI on the same spec (table1(40, 300) in main.js).
+  // Every row against the native CLI on the same spec (table1(40, 300) in lp.js).
   const dir = mkdtempSync(path.join(tmpdir(), 'kplay-preset-'));
   const ps = { '4/3': 4 / 3, '5/4': 5 / 4, '1.1': 1.1, '1.05': 1.05 };
   for (const [i, r] of rows.entries()) {
@@ -247,7 +247,7 @@ test('a small preset runs in a Web Worker and its iterations equal `kplay run`',
 });
 
 test('Table 2 solves in the worker: no main-thread task over 200 ms, progress shown, same optimum on both paths', async (t) => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   assert.ok(await page.evaluate(() => PerformanceObserver.supportedEntryTypes.includes('longtask')), 'no Long Tasks API');
   await spyWorkers(page);
   await page.evaluate(() => {
@@ -297,7 +297,7 @@ test('Table 2 solves in the worker: no main-thread task over 200 ms, progress sh
 });
 
 test('Figure 1 runs in the worker, then becomes the page\'s experiment with the worker\'s tensor', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await spyWorkers(page);
   await page.click('#preset-figure1');
   await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 300000 });
@@ -321,7 +321,7 @@ test('Figure 1 runs in the worker, then becomes the page\'s experiment with the 
 });
 
 test('Cancel, a new spec or a new preset stop a running preset; the page keeps working', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await spyWorkers(page);
   await page.click('#preset-table1');
   await page.waitForFunction(() => /iteration \d+, relative gap/.test(document.getElementById('preset-status').textContent), null, { timeout: 120000 });
@@ -355,7 +355,7 @@ test('Cancel, a new spec or a new preset stop a running preset; the page keeps w
 });
 
 test('a failing preset job (exponential-kernel overflow) shows its message; the page and the next preset work', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   const job = (kernel, row) => ({ row, paper: '–', spec: {
     data: { kind: 'sparse_regression', n: 12, d: 3000, k: 2, sigma: 0.05, seed: 1 },
     model: { problem: 'lp_regression', p: 4 / 3, gamma: 10, path: 'tensor', ...(kernel ? { kernel: { kind: kernel } } : {}) },
@@ -383,7 +383,7 @@ test('a failing preset job (exponential-kernel overflow) shows its message; the 
 });
 
 test('bad paper-A inputs each give a message in #error and the page keeps working', async () => {
-  const { page, errors, ctx } = await openPage(env.b, env.url);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await setNum(page, 'n', 20);
   await setNum(page, 'd', 10);
   await setNum(page, 'k', 2);

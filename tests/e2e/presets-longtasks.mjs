@@ -14,7 +14,7 @@ const server = await serve();
 const b = await browser();
 try {
   for (const id of PRESETS) {
-    const { page, errors, ctx } = await openPage(b, server.url);
+    const { page, errors, ctx } = await openPage(b, `${server.url}lp.html`);
     await page.evaluate(() => {
       window.__long = [];
       new PerformanceObserver((l) => {

@@ -1,11 +1,15 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, noteStep, exposeRun } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun } from './common.js';
+import { Player, FRAME_BUDGET_MS } from './player.js';
+import { attachLessons } from './lesson.js';
+import { attachExport } from './export.js';
+import { attachExplanations } from './explain.js';
 
-const FRAME_BUDGET_MS = 12;
 let pg = null;
-let playing = true;
+let player = null;
+let last = null; // the last summary shown
 let spec = null;
 let firstPlotMs = null;
 
@@ -283,6 +287,7 @@ function drawPredictor() {
 }
 
 function showSummary(s) {
+  last = s;
   document.body.dataset.phase = s.phase;
   $('r-iter').textContent = s.iter;
   $('r-gap').textContent = fmt(s.gap);
@@ -298,8 +303,7 @@ function showSummary(s) {
 }
 
 function setPlaying(on) {
-  playing = on;
-  $('play').textContent = on ? 'Pause' : 'Play';
+  player?.restarted(on);
 }
 
 // ---- actions -----------------------------------------------------------------------------
@@ -331,21 +335,26 @@ function apply() {
   draw();
 }
 
-function frame() {
-  if (pg && racing) raceFrame();
-  else if (pg && playing && pg.summary().phase === 'solving') {
-    try {
-      const s = pg.runFor(FRAME_BUDGET_MS);
-      if (s.steps_this_call > 0) draw();
-      showSummary(s);
-      if (s.status !== 'running') setPlaying(false);
-    } catch (e) {
-      showError(e.message ?? String(e));
-      setPlaying(false);
-    }
-  }
-  requestAnimationFrame(frame);
-}
+/** The run as the shared player drives it (www/player.js). */
+const engine = {
+  step: () => pg.step(),
+  runFor: (ms) => pg.runFor(ms),
+  ended: () => !last || last.status !== 'running',
+  endLabel: () => (last ? last.status.replace('_', ' ') : 'not started'),
+  ready: () => Boolean(pg) && !racing && last && last.phase === 'solving',
+  reset: () => {
+    pg.reset();
+    restarted();
+    showSummary(pg.summary());
+    draw();
+  },
+  show: (s) => {
+    showSummary(s);
+    if (s.steps_this_call === undefined || s.steps_this_call > 0) draw();
+  },
+  tick: () => { if (pg && racing) raceFrame(); },
+  error: (e) => showError(e.message ?? String(e)),
+};
 
 function wire() {
   $('p').addEventListener('input', () => {
@@ -381,35 +390,6 @@ function wire() {
       apply();
     });
   }
-  $('play').addEventListener('click', () => {
-    if (!pg) return;
-    if (!playing && pg.summary().status !== 'running') {
-      pg.reset();
-      noteStep(1);
-    }
-    setPlaying(!playing);
-  });
-  $('step').addEventListener('click', () => {
-    if (!pg) return;
-    setPlaying(false);
-    try {
-      const s = pg.step();
-      showSummary(s);
-      noteStep(s.steps_this_call, s.status);
-      draw();
-    } catch (e) {
-      showError(e.message ?? String(e));
-    }
-  });
-  // Reset restarts from α = 0 and keeps the play/pause state, so a paused class can step
-  // through the first iterations.
-  $('reset').addEventListener('click', () => {
-    if (!pg) return;
-    pg.reset();
-    restarted();
-    showSummary(pg.summary());
-    draw();
-  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
@@ -431,12 +411,32 @@ function wire() {
       showBuildBox();
       restarted();
       clearError();
+      showSummary(pg.summary());
       setPlaying(true);
       draw();
     } catch (e) {
       showError(`The link's experiment could not be used: ${e.message ?? e}`);
     }
   });
+}
+
+/** Make `s` the page's run, paused at iteration 0 (a lesson step). */
+function loadSpec(s) {
+  const fresh = new Playground(JSON.stringify(s));
+  stopWorker();
+  stopPreset();
+  if (pg) pg.free();
+  pg = fresh;
+  spec = s;
+  racing = false;
+  delete document.body.dataset.race;
+  controlsFromSpec(spec);
+  showBuildBox();
+  restarted();
+  clearError();
+  showSummary(pg.summary());
+  setPlaying(false);
+  draw();
 }
 
 async function main() {
@@ -449,8 +449,15 @@ async function main() {
   wire();
   showSummary(pg.summary());
   draw();
+  // The default run takes 63 iterations: 15/s lets a class watch it for ~4 s.
+  player = new Player(engine, { speed: 15 });
+  attachExplanations('a');
+  attachExport({
+    spec: () => pg.specJson(),
+    run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { w: Array.from(pg.w()) } }),
+  });
+  attachLessons({ load: loadSpec, player, actions: { race: startRace, build: startBuild } }, 'a');
   document.body.dataset.ready = '1';
-  requestAnimationFrame(frame);
 }
 
 main().catch((e) => showError(`The page could not start: ${e.message ?? e}`));

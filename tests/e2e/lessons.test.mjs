@@ -1,0 +1,361 @@
+// The guided lessons, walked as a class would: open the first step from a lesson link, press
+// Run it, wait for the explanation, check every claim the step makes against the page's
+// readouts (and against the native kplay where the claim is about an optimum), press Next.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useBrowser, openPage, text, KPLAY } from './harness.mjs';
+import { LESSONS } from '../../www/lessons.js';
+
+const env = useBrowser();
+const num = async (page, sel) => Number(await text(page, sel));
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'kplay-lesson-'));
+
+/** `kplay run` on a spec (paper A): the native run's JSON. */
+function native(spec) {
+  const file = path.join(tmp, `spec-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  return JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 28 }).toString());
+}
+
+async function runStep(page, k, total) {
+  assert.equal(await page.evaluate(() => document.body.dataset.lessonStep), String(k));
+  assert.equal(await text(page, '#lesson-count'), `Step ${k} of ${total}`);
+  assert.equal(await page.evaluate(() => document.body.dataset.lessonPhase), 'predict');
+  assert.ok(await page.locator('#lesson-explain').isHidden(), 'the explanation waits for the run');
+  await page.click('#lesson-run');
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
+  assert.ok(await page.locator('#lesson-explain').isVisible());
+}
+
+async function next(page, k) {
+  await page.click('#lesson-next');
+  await page.waitForFunction((k) => document.body.dataset.lessonStep === String(k), k + 1);
+}
+
+const recovery = async (page) => {
+  const m = (await text(page, '#recovery')).match(/recovers (\d+) of the (\d+) true features; (\d+) entries above/);
+  assert.ok(m, 'recovery readout');
+  return { recovered: Number(m[1]), k: Number(m[2]), above: Number(m[3]) };
+};
+
+test('lesson A can be walked from the first step to the last, each claim checked', async () => {
+  const L = LESSONS.a;
+  const n = L.steps.length;
+  assert.ok(n >= 8 && n <= 12);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html#lesson=a&step=1`);
+  const r = [];
+  // 1. Primal above dual, they meet: converged, relative gap ≤ 1e-8, F(w) ≥ −Λ(α).
+  await runStep(page, 1, n);
+  r[1] = { iter: await num(page, '#r-iter'), primal: await num(page, '#r-primal'), dual: await num(page, '#r-dual'), rec: await recovery(page) };
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-relgap') <= 1e-8);
+  assert.ok(r[1].primal >= r[1].dual, 'primal above dual');
+  assert.ok(await num(page, '#r-gap') >= 0);
+  await next(page, 1);
+  // 2. The relative gap at 1e-3 bounds the true relative error (F* from kplay at 1e-13); fewer iterations.
+  await runStep(page, 2, n);
+  const rg = await num(page, '#r-relgap');
+  assert.ok(rg <= 1e-3);
+  const fStar = native({ ...L.steps[1].spec, solver: { ...L.steps[1].spec.solver, tol: 1e-13 } }).primal;
+  const f2 = await num(page, '#r-primal');
+  assert.ok((f2 - fStar) / f2 <= rg && f2 >= fStar * (1 - 1e-12), `(F − F*)/F = ${(f2 - fStar) / f2} vs rel gap ${rg}`);
+  assert.ok(await num(page, '#r-iter') < r[1].iter);
+  await next(page, 2);
+  // 3. Approximately sparse: few of the 300 entries above τ; the top 5 find most true features.
+  await runStep(page, 3, n);
+  r[3] = { iter: await num(page, '#r-iter'), rec: await recovery(page) };
+  assert.ok(r[3].rec.above < 30, `entries above τ: ${r[3].rec.above}`);
+  assert.ok(r[3].rec.recovered >= 3);
+  await next(page, 3);
+  // 4. p = 1.1: over ten times the iterations, fewer entries above τ, all 5 true features found.
+  await runStep(page, 4, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  r[4] = { iter: await num(page, '#r-iter'), rec: await recovery(page) };
+  assert.ok(r[4].iter > 10 * r[3].iter, `${r[4].iter} vs ${r[3].iter}`);
+  assert.ok(r[4].rec.above < r[3].rec.above);
+  assert.equal(r[4].rec.recovered, 5);
+  assert.ok(r[4].rec.recovered > r[3].rec.recovered);
+  await next(page, 4);
+  // 5. Primal GD: stops at the 500 cap with a relative gap above 1e-2.
+  await runStep(page, 5, n);
+  assert.equal(await text(page, '#r-status'), 'max iterations');
+  assert.equal(await num(page, '#r-iter'), 500);
+  assert.ok(await num(page, '#r-relgap') > 1e-2);
+  await next(page, 5);
+  // 6. FISTA: 3000 iterations, relative gap between 1e-8 and 1e-4.
+  await runStep(page, 6, n);
+  assert.equal(await text(page, '#r-status'), 'max iterations');
+  assert.equal(await num(page, '#r-iter'), 3000);
+  const g6 = await num(page, '#r-relgap');
+  assert.ok(g6 > 1e-8 && g6 < 1e-4, `FISTA rel gap ${g6}`);
+  await next(page, 6);
+  // 7. Dual Newton: a handful of iterations, the same F as step 1.
+  await runStep(page, 7, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-iter') <= 10);
+  assert.ok(Math.abs(await num(page, '#r-primal') - r[1].primal) <= 2e-8 * r[1].primal);
+  await next(page, 7);
+  // 8. Tensor path: the cost is shown before the build; the same F as the features path (kplay).
+  assert.equal(await page.evaluate(() => document.body.dataset.build), 'needed');
+  assert.match(await text(page, '#tensor-cost'), /Before the build/);
+  await runStep(page, 8, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const feat = structuredClone(L.steps[7].spec);
+  delete feat.model.path;
+  const fFeat = native(feat).primal;
+  const f8 = await num(page, '#r-primal');
+  assert.ok(Math.abs(f8 - fFeat) <= 1e-7 * fFeat, `tensor ${f8} vs features ${fFeat}`);
+  assert.ok(await page.locator('#lesson-next').isDisabled(), 'the last step has no Next');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+const outcome = async (page) => ({
+  kind: await page.locator('#outcome').getAttribute('data-kind'),
+  verified: await page.locator('#outcome').getAttribute('data-verified'),
+  text: await text(page, '#outcome'),
+});
+const margin = async (page) => {
+  const t = await text(page, '#r-margin');
+  const m = t.match(/^(-?[0-9.e+-]+) ∈ \[(-?[0-9.e+-]+), (-?[0-9.e+-]+)\] \((\w+)\)/);
+  assert.ok(m, `margin readout ${t}`);
+  return { rho: Number(m[1]), lower: Number(m[2]), upper: Number(m[3]), sep: m[4] };
+};
+async function separator(page) {
+  const o = await outcome(page);
+  assert.equal(o.kind, 'separator');
+  assert.equal(o.verified, 'true');
+  const n = await num(page, '#r-n');
+  assert.match(o.text, new RegExp(`correctly classified ${n}/${n}`));
+}
+async function certificate(page) {
+  const o = await outcome(page);
+  assert.equal(o.kind, 'certificate');
+  assert.equal(o.verified, 'true');
+  const m = o.text.match(/‖p‖_G = ([0-9.e+-]*[0-9]) ≤ ε = ([0-9.e+-]*[0-9])/);
+  assert.ok(m && Number(m[1]) <= Number(m[2]), o.text);
+}
+
+test('lesson D can be walked from the first step to the last, each claim checked', async () => {
+  const n = LESSONS.d.steps.length;
+  assert.ok(n >= 8 && n <= 12);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=1`);
+  const it = [];
+  await runStep(page, 1, n);
+  await separator(page);
+  it[1] = await num(page, '#r-iter');
+  const m1 = await margin(page);
+  await next(page, 1);
+  // 2. Narrower gap: smaller ρ_K, more iterations, within 1/ρ².
+  await runStep(page, 2, n);
+  await separator(page);
+  it[2] = await num(page, '#r-iter');
+  const m2 = await margin(page);
+  assert.ok(m2.upper < m1.lower, `ρ ${m2.rho} vs ${m1.rho}`);
+  assert.ok(it[2] > it[1]);
+  assert.ok(it[2] <= 1 / (m2.lower * m2.lower));
+  await next(page, 2);
+  // 3. NKP: within 1/ρ², slower than the perceptron here.
+  await runStep(page, 3, n);
+  await separator(page);
+  it[3] = await num(page, '#r-iter');
+  assert.ok(it[3] <= 1 / (m2.lower * m2.lower));
+  assert.ok(it[3] > it[2]);
+  await next(page, 3);
+  // 4. SNKP: far fewer than NKP, within 2√(2 log n)/ρ.
+  await runStep(page, 4, n);
+  await separator(page);
+  it[4] = await num(page, '#r-iter');
+  assert.ok(it[4] < it[3] / 4, `${it[4]} vs ${it[3]}`);
+  assert.ok(it[4] <= 2 * Math.sqrt(2 * Math.log(60)) / m2.lower);
+  await next(page, 4);
+  // 5. Overlap: the perceptron hits the cap; ρ_K < 0, inseparable.
+  await runStep(page, 5, n);
+  assert.equal((await outcome(page)).kind, 'cap');
+  assert.equal(await num(page, '#r-iter'), 3000);
+  const m5 = await margin(page);
+  assert.equal(m5.sep, 'inseparable');
+  assert.ok(m5.upper < 0);
+  await next(page, 5);
+  // 6. NVN: a verified ε-certificate.
+  await runStep(page, 6, n);
+  await certificate(page);
+  await next(page, 6);
+  // 7. Circles, linear kernel: certificate, ρ_K < 0.
+  await runStep(page, 7, n);
+  await certificate(page);
+  assert.ok((await margin(page)).upper < 0);
+  await next(page, 7);
+  // 8. Circles, Gaussian kernel: separator, ρ_K > 0.
+  await runStep(page, 8, n);
+  await separator(page);
+  const m8 = await margin(page);
+  assert.equal(m8.sep, 'separable');
+  assert.ok(m8.lower > 0);
+  await next(page, 8);
+  // 9, 10. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
+  await runStep(page, 9, n);
+  await certificate(page);
+  await next(page, 9);
+  await runStep(page, 10, n);
+  await separator(page);
+  assert.ok(await page.locator('#lesson-next').isDisabled());
+  // ← goes back a step (keyboard), → forward.
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '9');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '10');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a lesson link opens the right step with its spec, and Prev/Next keep the URL in step', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=5`);
+  assert.equal(await page.evaluate(() => document.body.dataset.lessonStep), '5');
+  assert.equal(await text(page, '#lesson-step-title'), LESSONS.d.steps[4].title);
+  assert.equal(await page.locator('#data').inputValue(), 'overlap');
+  assert.equal(await page.locator('#maxiter').inputValue(), '3000');
+  assert.equal(await page.locator('#lesson-progress').getAttribute('value'), '5');
+  await page.click('#lesson-prev');
+  await page.waitForFunction(() => location.hash === '#lesson=d&step=4');
+  assert.equal(await page.locator('#algo').inputValue(), 'snkp');
+  // The front page's lesson link and an old-style index.html lesson link land on the same step.
+  const fwd = await openPage(env.b, `${env.url}index.html#lesson=a&step=3`, { speed: 'max' });
+  assert.match(fwd.page.url(), /lp\.html\?speed=max#lesson=a&step=3$/);
+  assert.equal(await fwd.page.evaluate(() => document.body.dataset.lessonStep), '3');
+  // An unknown lesson or step is ignored (the page's default run), never shown as text.
+  const bad = await openPage(env.b, `${env.url}perceptron.html#lesson=<img>&step=99`);
+  assert.equal(await bad.page.evaluate(() => document.body.dataset.lesson), undefined);
+  assert.ok(await bad.page.locator('#lesson').isHidden());
+  const clamp = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=99`);
+  assert.equal(await clamp.page.evaluate(() => document.body.dataset.lessonStep), String(LESSONS.d.steps.length));
+  assert.deepEqual([...errors, ...fwd.errors, ...bad.errors, ...clamp.errors], []);
+  for (const c of [ctx, fwd.ctx, bad.ctx, clamp.ctx]) await c.close();
+});
+
+test('lesson C can be walked from the first step to the last, each claim checked', async () => {
+  const n = LESSONS.c.steps.length;
+  assert.ok(n >= 8 && n <= 12);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}dinuzzo.html#lesson=c&step=1`);
+  const support = async () => (await text(page, '#r-support')).split(' of ').map(Number);
+  const sw = [];
+  // 1. RLS, fixed point at 1/‖K‖₂: converged, every point a support vector.
+  await runStep(page, 1, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k1, n1] = await support();
+  assert.equal(k1, n1);
+  sw[1] = await num(page, '#r-sweep');
+  const f1 = await num(page, '#r-objective');
+  await next(page, 1);
+  // 2. α = 1/tr(K): converged, several times more sweeps.
+  await runStep(page, 2, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-sweep') > 2 * sw[1]);
+  await next(page, 2);
+  // 3. α = 0.1 above 2/‖K‖₂: diverges within a few dozen sweeps.
+  await runStep(page, 3, n);
+  assert.equal(await text(page, '#r-status'), 'diverged');
+  const [a, lim] = (await text(page, '#r-alpha')).match(/[0-9.e+-]*[0-9]/g).map(Number);
+  assert.ok(a > lim, `α ${a} vs 2/‖K‖₂ ${lim}`);
+  assert.ok(await num(page, '#r-sweep') < 100);
+  await next(page, 3);
+  // 4. Coordinate descent on RLS: fewer sweeps than step 1, the same objective.
+  await runStep(page, 4, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-sweep') < sw[1]);
+  assert.ok(Math.abs(await num(page, '#r-objective') - f1) <= 1e-6 * Math.abs(f1));
+  await next(page, 4);
+  // 5. Hinge, CD: under a third of the points are support vectors.
+  await runStep(page, 5, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k5, n5] = await support();
+  assert.ok(k5 > 0 && k5 < n5 / 3, `support ${k5} of ${n5}`);
+  sw[5] = await num(page, '#r-sweep');
+  const gap5 = await num(page, '#r-gap');
+  await next(page, 5);
+  // 6. Hinge, fixed point: the sweep cap, gap above δ.
+  await runStep(page, 6, n);
+  assert.equal(await text(page, '#r-status'), 'max sweeps');
+  assert.equal(await num(page, '#r-sweep'), 20000);
+  assert.ok(await num(page, '#r-gap') > 100 * gap5, 'orders of magnitude above coordinate descent');
+  await next(page, 6);
+  // 7. λ = 1: more support vectors than step 5, fewer sweeps.
+  await runStep(page, 7, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k7] = await support();
+  assert.ok(k7 > k5, `${k7} vs ${k5}`);
+  assert.ok(await num(page, '#r-sweep') < sw[5]);
+  await next(page, 7);
+  // 8. SVR: only a few support vectors.
+  await runStep(page, 8, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  const [k8, n8] = await support();
+  assert.ok(k8 > 0 && k8 < n8 / 4, `support ${k8} of ${n8}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('lesson B can be walked from the first step to the last, each claim checked', async () => {
+  const n = LESSONS.b.steps.length;
+  assert.ok(n >= 8 && n <= 12);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=1`);
+  const rel = (a, b) => Math.abs(a - b) / Math.abs(b);
+  const lambda = 1e-3;
+  // 1. m = 2: C₀ = 1, λ₂ = λ.
+  await runStep(page, 1, n);
+  assert.equal(await page.locator('#m').inputValue(), '2');
+  assert.ok(rel(await num(page, '#r-c0'), 1) < 1e-9);
+  assert.ok(rel(await num(page, '#r-lambda2'), lambda) < 1e-6);
+  await next(page, 1);
+  // 2. m = 1.5: C₀ < 1 and C₀ = ‖f‖^(m−2).
+  await runStep(page, 2, n);
+  const c0 = await num(page, '#r-c0');
+  const norm2 = await num(page, '#r-norm');
+  assert.ok(c0 < 1);
+  assert.ok(rel(c0, norm2 ** -0.5) < 1e-6, `C₀ ${c0} vs ‖f‖^-0.5 ${norm2 ** -0.5}`);
+  const iters = await num(page, '#r-iters');
+  assert.ok(iters >= 1 && iters <= 60, `a few dozen root-solve iterations: ${iters}`);
+  await next(page, 2);
+  // 3. λ₂ = (m/2) C₀ λ, below λ.
+  await runStep(page, 3, n);
+  const l2 = await num(page, '#r-lambda2');
+  assert.ok(rel(l2, 0.75 * (await num(page, '#r-c0')) * lambda) < 1e-6);
+  assert.ok(l2 < lambda);
+  await next(page, 3);
+  // 4. m = 3: C₀ = ‖f‖ > 1, λ₂ > λ.
+  await runStep(page, 4, n);
+  const c3 = await num(page, '#r-c0');
+  assert.ok(c3 > 1 && rel(c3, await num(page, '#r-norm')) < 1e-6);
+  assert.ok(await num(page, '#r-lambda2') > lambda);
+  await next(page, 4);
+  // 5. λ = 1e-6: ‖f‖ more than ten times step 2's.
+  await runStep(page, 5, n);
+  assert.ok(await num(page, '#r-norm') > 10 * norm2);
+  assert.ok(await num(page, '#r-lambda2') < l2, 'λ₂ shrinks too');
+  await next(page, 5);
+  // 6. m = 1: outside Theorem 1, one positive root.
+  await runStep(page, 6, n);
+  assert.equal(await page.evaluate(() => document.body.dataset.kind), 'outside');
+  assert.match(await text(page, '#outside'), /one positive root/);
+  await next(page, 6);
+  // 7. m = 0.5: two positive roots, a local minimum and a saddle.
+  await runStep(page, 7, n);
+  assert.equal(await page.evaluate(() => document.body.dataset.kind), 'outside');
+  const out = await text(page, '#outside');
+  assert.match(out, /F has 2 positive root/);
+  assert.match(out, /local minimum/);
+  assert.match(out, /saddle/);
+  await next(page, 7);
+  // 8. Equivalence: zero difference on Z₁, positive on Z₂..Z₄.
+  await runStep(page, 8, n);
+  const diffs = await page.evaluate(() => [...document.querySelectorAll('#eq-table tbody tr')].map((r) => Number(r.dataset.diff)));
+  assert.equal(diffs.length, 4);
+  assert.ok(diffs[0] <= 1e-10, `Z1 ${diffs[0]}`);
+  for (const d of diffs.slice(1)) assert.ok(d > 1e-4, `Z2..Z4 ${diffs}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

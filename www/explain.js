@@ -1,0 +1,119 @@
+// Explanations where the numbers are: every readout and every plot gets a small “?” button that
+// shows a definition (what it is, its formula in MathML, why it matters) on hover, on keyboard
+// focus and on tap (a tap or click pins it open; Escape closes it). Static text only.
+
+const M = (b) => `<math>${b}</math>`;
+const gapA = M('<mi>F</mi><mo>(</mo><mi>w</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>)</mo><mo>+</mo><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo>');
+
+/** Per page: element id → [what, formula (MathML or ''), why]. */
+export const EXPLAIN = {
+  a: {
+    'r-iter': ['The number of dual iterations k made so far.', '', 'Each iteration is one gradient (or Newton) step on the dual Λ.'],
+    'r-gap': ['The duality gap at the current α.', `${gapA}<math><mo>≥</mo><mn>0</mn></math>`, 'An upper bound on F(w) − F*, computable without knowing F*: a certificate of precision.'],
+    'r-relgap': ['The gap relative to the primal value; the run stops when it reaches the tolerance.', M('<mfrac><mrow><mi>F</mi><mo>+</mo><mi>Λ</mi></mrow><mi>F</mi></mfrac>'), 'It bounds the relative error (F(w) − F*)/F(w).'],
+    'r-step': ['The step size λ accepted by the backtracking line search, and how many times it was halved.', M('<mi>λ</mi><mo>=</mo><mover><mi>λ</mi><mo>¯</mo></mover><msup><mi>θ</mi><mi>j</mi></msup>'), 'Λ’s gradient is only locally Lipschitz, so no fixed step is safe (Algorithm 2.1).'],
+    'r-primal': ['The primal objective at w = J_q(Xᵀα).', M('<mi>F</mi><mo>(</mo><mi>w</mi><mo>)</mo><mo>=</mo><mfrac><mi>γ</mi><mn>2</mn></mfrac><msup><mrow><mo>‖</mo><mi>X</mi><mi>w</mi><mo>−</mo><mi>y</mi><mo>‖</mo></mrow><mn>2</mn></msup><mo>+</mo><mfrac><mn>1</mn><mi>p</mi></mfrac><msubsup><mrow><mo>‖</mo><mi>w</mi><mo>‖</mo></mrow><mi>p</mi><mi>p</mi></msubsup>'), 'What we want to minimize; it stays above the optimum.'],
+    'r-dual': ['Minus the dual objective.', M('<mo>−</mo><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><mo>−</mo><mfrac><mn>1</mn><mi>q</mi></mfrac><msubsup><mrow><mo>‖</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>‖</mo></mrow><mi>q</mi><mi>q</mi></msubsup><mo>−</mo><mfrac><msup><mrow><mo>‖</mo><mi>α</mi><mo>‖</mo></mrow><mn>2</mn></msup><mrow><mn>2</mn><mi>γ</mi></mrow></mfrac><mo>+</mo><mo>⟨</mo><mi>y</mi><mo>,</mo><mi>α</mi><mo>⟩</mo>'), 'A lower bound on min F for every α (weak duality).'],
+    'r-status': ['Whether the run is going, converged (relative gap ≤ tolerance) or stopped at the iteration cap.', '', 'Step after the end advances nothing; Reset starts again.'],
+    'r-time': ['Wall-clock milliseconds per iteration in this browser.', '', 'Measured, not asserted: it depends on the machine.'],
+    'r-digest': ['A 64-bit digest of the generated data’s bits.', '', '“kplay digest spec.json” prints the same digest: the page and the CLI solve the very same numbers.'],
+    conv: ['The duality gap, F(w(α)) and −Λ(α) against the iteration, log scale.', gapA, 'The primal curve stays above the dual one; their distance is the certificate.'],
+    spikes: ['The entries w_j of the current iterate against the true sparse w*.', M('<mi>w</mi><mo>=</mo><msub><mi>J</mi><mi>q</mi></msub><mo>(</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>)</mo><mo>,</mo><msub><mi>J</mi><mi>q</mi></msub><mo>(</mo><mi>u</mi><mo>)</mo><mo>=</mo><mtext>sign</mtext><mo>(</mo><mi>u</mi><mo>)</mo><msup><mrow><mo>|</mo><mi>u</mi><mo>|</mo></mrow><mrow><mi>q</mi><mo>−</mo><mn>1</mn></mrow></msup>'), 'ℓp with p near 1 gives an approximately sparse w: feature selection.'],
+    predictor: ['The predictor for 1-D or 2-D inputs.', M('<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>=</mo><mo>⟨</mo><mi>w</mi><mo>,</mo><mi>Φ</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>⟩</mo>'), 'With a tensor kernel it is computed from α alone (Remark 2.4).'],
+    race: ['Relative error of each algorithm against the iteration (solid) and time (dashed).', M('<mfrac><mrow><mi>F</mi><mo>(</mo><msub><mi>w</mi><mi>k</mi></msub><mo>)</mo><mo>−</mo><msup><mi>F</mi><mo>*</mo></msup></mrow><msup><mi>F</mi><mo>*</mo></msup></mfrac>'), 'Why the dual wins: the primal penalty’s gradient is not Lipschitz at 0.'],
+  },
+  b: {
+    'r-nd': ['Number of training points n and features d.', '', 'The eigendecomposition costs O(n³), the refit O(n²).'],
+    'r-c0': ['The unique positive root of F (Theorem 1), equal to ‖f‖_H^(m−2).', M('<mi>F</mi><mo>(</mo><mi>C</mi><mo>)</mo><mo>=</mo><msup><mrow><mo>(</mo><munder><mo>∑</mo><mi>i</mi></munder><mfrac><mrow><mn>4</mn><msub><mi>d</mi><mi>i</mi></msub><msubsup><mi>y</mi><mi>i</mi><mo>′</mo></msubsup><msup><mrow></mrow><mn>2</mn></msup></mrow><msup><mrow><mo>(</mo><mn>2</mn><msub><mi>d</mi><mi>i</mi></msub><mo>+</mo><mi>λ</mi><mi>m</mi><mi>n</mi><mi>C</mi><mo>)</mo></mrow><mn>2</mn></msup></mfrac><mo>)</mo></mrow><mrow><mi>m</mi><mo>/</mo><mn>2</mn><mo>−</mo><mn>1</mn></mrow></msup><mo>−</mo><mi>C</mi>'), 'One scalar solve gives the whole M-RLSR solution.'],
+    'r-norm': ['The RKHS norm of the fitted function.', M('<msub><mrow><mo>‖</mo><mi>f</mi><mo>‖</mo></mrow><mi>H</mi></msub><mo>=</mo><msqrt><mrow><msup><mi>α</mi><mo>⊤</mo></msup><mi>K</mi><mi>α</mi></mrow></msqrt>'), 'The regularizer is λ‖f‖^m.'],
+    'r-lambda2': ['The kernel-ridge parameter that gives the same function on these data.', M('<msub><mi>λ</mi><mn>2</mn></msub><mo>=</mo><mfrac><mi>m</mi><mn>2</mn></mfrac><msub><mi>C</mi><mn>0</mn></msub><mi>λ</mi>'), 'Weak equivalence (Prop. 5.1): λ₂ depends on the sample, so it is not strong equivalence.'],
+    'r-fres': ['F at the computed root: how well the root solve converged.', '', 'Should be near machine precision.'],
+    'r-obj': ['The M-RLSR objective.', M('<mfrac><mn>1</mn><mi>n</mi></mfrac><mo>∑</mo><msup><mrow><mo>(</mo><msub><mi>y</mi><mi>i</mi></msub><mo>−</mo><mi>f</mi><mo>(</mo><msub><mi>x</mi><mi>i</mi></msub><mo>)</mo><mo>)</mo></mrow><mn>2</mn></msup><mo>+</mo><mi>λ</mi><msubsup><mrow><mo>‖</mo><mi>f</mi><mo>‖</mo></mrow><mi>H</mi><mi>m</mi></msubsup>'), 'What M-RLSR minimizes.'],
+    'r-iters': ['Iterations of the safeguarded Newton / bisection solve for C₀.', '', 'A handful: F is strictly concave for m > 1.'],
+    'r-refit': ['Time to refit for a new m or λ from the cached eigendecomposition.', '', 'Why dragging m is instantaneous.'],
+    'r-eigen': ['Time of the Gram matrix’s eigendecomposition K = QDQᵀ, in a background worker.', '', 'Done once per data set and kernel.'],
+    fit: ['The data, M-RLSR at (m, λ) and kernel ridge at λ₂.', '', 'On the training data the two curves coincide: weak equivalence.'],
+    fplot: ['F(C) of Theorem 1; C₀ is where it crosses zero.', '', 'F(0) > 0 and F is strictly concave for m > 1: exactly one positive root.'],
+  },
+  c: {
+    'r-method': ['The solver shown: fixed point (Jacobi) or coordinate descent (Gauss–Seidel) and its rule.', '', 'Both solve the same fixed-point equation (Theorem 1).'],
+    'r-sweep': ['Sweeps so far: one fixed-point iteration, or n coordinate updates.', '', 'Comparable work per sweep for both solvers.'],
+    'r-objective': ['The regularized objective.', M('<mi>F</mi><mo>(</mo><mi>c</mi><mo>)</mo><mo>=</mo><mi>f</mi><mo>(</mo><mi>K</mi><mi>c</mi><mo>)</mo><mo>+</mo><mfrac><mrow><msup><mi>c</mi><mo>⊤</mo></msup><mi>K</mi><mi>c</mi></mrow><mn>2</mn></mfrac>'), 'f(z) = Σ L(yᵢ, zᵢ)/λ.'],
+    'r-gap': ['The duality gap F(c) − D(c) with the Fenchel dual D.', '', 'An upper bound on F(c) − min F.'],
+    'r-residual': ['How far c is from satisfying the fixed-point equation (at α = 1).', M('<munder><mo>max</mo><mi>i</mi></munder><mrow><mo>|</mo><msub><mi>c</mi><mi>i</mi></msub><mo>+</mo><msub><mi>J</mi><mn>1</mn></msub><mo>(</mo><msub><mrow><mo>(</mo><mi>K</mi><mi>c</mi><mo>)</mo></mrow><mi>i</mi></msub><mo>−</mo><msub><mi>c</mi><mi>i</mi></msub><mo>)</mo><mo>|</mo></mrow>'), 'Zero exactly at a solution (Theorem 1).'],
+    'r-maxh': ['The largest coordinate change in the last sweep; the stopping test is max|h| < δ.', '', 'Algorithm 1’s stopping rule.'],
+    'r-skipped': ['Coordinate updates with h = 0, which cost no kernel column update (Algorithm 2).', '', 'Sparsity of the updates.'],
+    'r-support': ['Points with cᵢ ≠ 0: the support vectors.', '', 'Only they enter f(x) = Σ cᵢ k(xᵢ, x).'],
+    'r-alpha': ['The fixed-point step α and its limit 2/‖K‖₂.', M('<mn>0</mn><mo>&lt;</mo><mi>α</mi><mo>&lt;</mo><mfrac><mn>2</mn><msub><mrow><mo>‖</mo><mi>K</mi><mo>‖</mo></mrow><mn>2</mn></msub></mfrac>'), 'Above the limit the fixed-point iteration can diverge.'],
+    'r-status': ['Running, converged (max|h| < δ), at the sweep cap, or diverged.', '', 'Step after the end advances nothing; Reset starts again.'],
+    'r-time': ['Milliseconds per sweep in this browser.', '', 'Measured, not asserted.'],
+    map: ['The decision function (or regression curve) of the current c.', M('<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>=</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>c</mi><mi>i</mi></msub><mi>k</mi><mo>(</mo><msub><mi>x</mi><mi>i</mi></msub><mo>,</mo><mi>x</mi><mo>)</mo>'), 'Ringed points are support vectors; click to add points.'],
+    conv: ['Gap, residual, max|h| and objective against the sweep, log scale.', '', 'Linear convergence shows as a straight line.'],
+    theorem5: ['The loss next to its Moreau–Yosida envelope (Theorem 5).', '', 'The non-smooth problem is a stationary point of a smooth one.'],
+  },
+  d: {
+    'r-n': ['Number of points.', '', 'The bounds grow with n only through log n or √n.'],
+    'r-iter': ['Iterations k of the selected algorithm.', '', 'Compare with the bounds in the lower plot.'],
+    'r-mingalpha': ['The worst normalized score of the current α.', M('<munder><mo>min</mo><mi>i</mi></munder><msub><mrow><mo>(</mo><mi>G</mi><mi>α</mi><mo>)</mo></mrow><mi>i</mi></msub><mo>,</mo><msub><mi>G</mi><mrow><mi>i</mi><mi>j</mi></mrow></msub><mo>=</mo><mfrac><mrow><msub><mi>y</mi><mi>i</mi></msub><msub><mi>y</mi><mi>j</mi></msub><mi>K</mi><mo>(</mo><msub><mi>x</mi><mi>i</mi></msub><mo>,</mo><msub><mi>x</mi><mi>j</mi></msub><mo>)</mo></mrow><msqrt><mrow><msub><mi>K</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub><msub><mi>K</mi><mrow><mi>j</mi><mi>j</mi></mrow></msub></mrow></msqrt></mfrac>'), 'Positive means every point is classified correctly: a separator.'],
+    'r-normp': ['The G-norm of the von Neumann weights p in the simplex.', M('<msub><mrow><mo>‖</mo><mi>p</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><msqrt><mrow><msup><mi>p</mi><mo>⊤</mo></msup><mi>G</mi><mi>p</mi></mrow></msqrt>'), '‖p‖_G ≤ ε is an ε-certificate that no separator exists (Gordan, Theorem 2).'],
+    'r-margin': ['The margin ρ_K with certified lower and upper ends.', M('<msub><mi>ρ</mi><mi>K</mi></msub><mo>=</mo><munder><mo>sup</mo><mrow><msub><mrow><mo>‖</mo><mi>α</mi><mo>‖</mo></mrow><mi>G</mi></msub><mo>=</mo><mn>1</mn></mrow></munder><munder><mo>min</mo><mi>i</mi></munder><msub><mrow><mo>(</mo><mi>G</mi><mi>α</mi><mo>)</mo></mrow><mi>i</mi></msub>'), 'Positive: separable; negative: inseparable. It sets every iteration bound.'],
+    'r-status': ['Running, separator, certificate, or the iteration cap.', '', 'Every outcome is verified before it is shown.'],
+    boundary: ['The decision function of the current α and the points sized by p.', M('<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>=</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>α</mi><mi>i</mi></msub><msub><mi>y</mi><mi>i</mi></msub><mi>K</mi><mo>(</mo><msub><mi>x</mi><mi>i</mi></msub><mo>,</mo><mi>x</mi><mo>)</mo><mo>/</mo><msqrt><msub><mi>K</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub></msqrt>'), 'Click to add points (shift-click: class −1).'],
+    trace: ['min (Gα)ᵢ and ‖p‖_G against k with the paper’s bounds at ρ = the certified lower end of ρ_K.', '', 'Perceptron 1/ρ², SNKP √log n/ρ, SNKPVN √n/ρ.'],
+    racec: ['Iterations to the outcome for each algorithm on the same data.', '', 'Same data, same answer, different speeds.'],
+  },
+};
+
+let seq = 0;
+
+/** Attach the explanations of `paper` ('a'…'d') to its page. */
+export function attachExplanations(paper) {
+  const table = EXPLAIN[paper] ?? {};
+  for (const [id, [what, formula, why]] of Object.entries(table)) {
+    const el = document.getElementById(id);
+    if (!el) continue;
+    const pop = document.createElement('div');
+    pop.className = 'explain-pop';
+    pop.id = `explain-${++seq}`;
+    pop.setAttribute('role', 'tooltip');
+    pop.hidden = true;
+    // Static text from the table above; never URL text.
+    pop.innerHTML = `<p>${what}</p>${formula ? `<p class="f">${formula}</p>` : ''}<p class="why">${why}</p>`;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'info';
+    b.textContent = '?';
+    b.dataset.explains = id;
+    b.setAttribute('aria-describedby', pop.id);
+    b.setAttribute('aria-expanded', 'false');
+    let pinned = false;
+    const show = (on) => {
+      pop.hidden = !on;
+      b.setAttribute('aria-expanded', String(on));
+    };
+    b.addEventListener('mouseenter', () => show(true));
+    b.addEventListener('mouseleave', () => { if (!pinned) show(false); });
+    b.addEventListener('focus', () => show(true));
+    b.addEventListener('blur', () => { pinned = false; show(false); });
+    b.addEventListener('click', () => { pinned = !pinned; show(pinned); });
+    b.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') { pinned = false; show(false); } });
+    if (el.tagName === 'DD') {
+      const dt = el.previousElementSibling;
+      b.setAttribute('aria-label', `what is ${dt ? dt.textContent.trim() : id}?`);
+      // In the <dt> (a <dl> may hold only dt/dd groups, and the page rewrites the <dd>), floating.
+      (dt ?? el).appendChild(b);
+      (dt ?? el).appendChild(pop);
+    } else {
+      const fig = el.closest('figure');
+      b.setAttribute('aria-label', `what does the plot “${el.getAttribute('aria-label') || id}” show?`);
+      let tools = fig?.querySelector('.fig-tools');
+      if (fig && !tools) {
+        tools = document.createElement('div');
+        tools.className = 'fig-tools';
+        fig.appendChild(tools);
+      }
+      (tools ?? el.parentElement).prepend(b);
+      (tools ?? el.parentElement).after(pop);
+    }
+  }
+}

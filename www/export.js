@@ -1,0 +1,72 @@
+// Export, shared by the pages: each plot as PNG at device resolution (the canvas's backing store
+// is CSS size × devicePixelRatio), the spec as JSON with the `kplay run` command that reproduces
+// the run, the run as JSON (spec + summary + trace + solution) and the trace as CSV.
+
+/** Offer `blob` as a download named `name`. */
+export function download(name, blob) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+}
+
+const json = (o) => new Blob([JSON.stringify(o, null, 1)], { type: 'application/json' });
+
+/** The records `[{…}, …]` as CSV: one column per key (nested values as JSON). */
+export function toCsv(rows) {
+  if (!Array.isArray(rows) || rows.length === 0) return '';
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const cell = (v) => {
+    if (v === null || v === undefined) return '';
+    const t = typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return /[",\n]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t;
+  };
+  return `${keys.join(',')}\n${rows.map((r) => keys.map((k) => cell(r[k])).join(',')).join('\n')}\n`;
+}
+
+/**
+ * Add the export controls to the page. `hooks.spec()` is the spec (JSON text) of the run shown;
+ * `hooks.run()` the run as an object `{ spec, summary, trace, solution }` (omit both for a page
+ * that only exports plots); `hooks.trace: false` for a page without iterations (no CSV).
+ */
+export function attachExport(hooks = {}) {
+  for (const fig of document.querySelectorAll('.plots figure')) {
+    const c = fig.querySelector('canvas');
+    if (!c || !c.id) continue;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'png';
+    b.dataset.canvas = c.id;
+    b.textContent = 'PNG';
+    b.setAttribute('aria-label', `save the plot “${c.getAttribute('aria-label') || c.id}” as a PNG image`);
+    b.addEventListener('click', () => c.toBlob((blob) => blob && download(`${c.id}.png`, blob), 'image/png'));
+    // Beside the caption, not in it: some pages rewrite their captions.
+    let tools = fig.querySelector('.fig-tools');
+    if (!tools) {
+      tools = document.createElement('div');
+      tools.className = 'fig-tools';
+      fig.appendChild(tools);
+    }
+    tools.appendChild(b);
+  }
+  if (!hooks.spec) return;
+  const box = document.createElement('fieldset');
+  box.className = 'export';
+  box.innerHTML = `<legend>Export</legend>
+    <div class="export-row"><button type="button" id="save-spec">Save spec</button>
+      <span>then <code id="kplay-cmd">kplay run spec.json</code> reproduces the run on the command line</span></div>
+    <div class="export-row"><button type="button" id="save-run">Save run (JSON)</button>
+      ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}</div>`;
+  const anchor = document.querySelector('.controls .readouts');
+  if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);
+  box.querySelector('#save-spec').addEventListener('click', () => {
+    download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
+  });
+  box.querySelector('#save-run').addEventListener('click', () => download('run.json', json(hooks.run())));
+  box.querySelector('#save-trace')?.addEventListener('click', () => {
+    download('trace.csv', new Blob([toCsv(hooks.run().trace)], { type: 'text/csv' }));
+  });
+}
