@@ -116,3 +116,35 @@ export function noteStep(advanced, status) {
 export function exposeRun(iterations, objective, digest) {
   document.body.dataset.run = JSON.stringify({ iterations, objective, digest });
 }
+
+let catalogue = null;
+
+/**
+ * The core's loss catalogue (src/losses.rs `capabilities()`: kind, label, classification,
+ * square, smooth_dual, parameter), read once from the wasm module after `init()`. Every page's
+ * "does this algorithm take this loss" rule reads it instead of a list of names.
+ */
+export function losses(lossCatalogue) {
+  if (!catalogue) catalogue = JSON.parse(lossCatalogue());
+  return catalogue;
+}
+
+/** The capabilities of one loss kind (from a catalogue already read by `losses`). */
+export function lossCaps(kind) {
+  return (catalogue ?? []).find((c) => c.kind === kind) ?? { kind, label: kind, classification: false, square: false, smooth_dual: false, parameter: null };
+}
+
+/**
+ * Fill a loss <select> with the catalogue's losses (keeping the current choice); `name(c)` gives
+ * an option's text. Built with text nodes, never innerHTML.
+ */
+export function fillLossSelect(select, name) {
+  const keep = select.value;
+  select.replaceChildren(...(catalogue ?? []).map((c) => {
+    const o = document.createElement('option');
+    o.value = c.kind;
+    o.textContent = name(c);
+    return o;
+  }));
+  if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+}

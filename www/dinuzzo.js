@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun } from './common.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -19,12 +19,15 @@ let lastMap = 0;
 
 function lossFromControls() {
   const kind = $('loss').value;
-  return kind === 'eps_insensitive' ? { kind, eps: readNumber('eps', 'ε') } : { kind };
+  if (kind === 'eps_insensitive') return { kind, eps: readNumber('eps', 'ε') };
+  if (kind === 'huber') return { kind, rho: readNumber('rho', 'ρ') };
+  return { kind };
 }
 
 function kernelFromControls() {
   const kind = $('kernel').value;
   if (kind === 'gaussian') return { kind, bandwidth: { fixed: readNumber('mu', 'μ') } };
+  if (kind === 'laplacian') return { kind, sigma: readNumber('lap-sigma', 'σ') };
   if (kind === 'polynomial') {
     const degree = readNumber('degree', 'degree');
     if (!Number.isInteger(degree) || degree < 1) throw new Error(`degree: must be a whole number ≥ 1 (got ${degree})`);
@@ -97,6 +100,8 @@ function controlsFromSpec(s) {
   if (d.seed !== undefined) $('seed').value = d.seed;
   $('loss').value = s.loss.kind;
   if (s.loss.eps !== undefined) $('eps').value = s.loss.eps;
+  if (s.loss.rho !== undefined) $('rho').value = s.loss.rho;
+  if (s.kernel.kind === 'laplacian') $('lap-sigma').value = s.kernel.sigma;
   $('lambda').value = s.lambda;
   $('kernel').value = s.kernel.kind;
   if (s.kernel.kind === 'gaussian' && s.kernel.bandwidth && s.kernel.bandwidth.fixed !== undefined) $('mu').value = s.kernel.bandwidth.fixed;
@@ -128,6 +133,8 @@ function showRelevant() {
   show('.only-blobs', shape === 'blobs');
   show('.only-jitter', shape !== 'blobs');
   show('.only-svr', $('loss').value === 'eps_insensitive');
+  show('.only-huber', $('loss').value === 'huber');
+  show('.only-laplacian', $('kernel').value === 'laplacian');
   show('.only-gaussian', $('kernel').value === 'gaussian');
   show('.only-poly', $('kernel').value === 'polynomial');
   show('.only-fp', $('algorithm').value === 'fixed_point');
@@ -313,13 +320,13 @@ const engine = {
 };
 
 function wire() {
-  const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'lambda', 'mu', 'degree', 'offset', 'alpha', 'tol'];
+  const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'rho', 'lambda', 'mu', 'lap-sigma', 'degree', 'offset', 'alpha', 'tol'];
   for (const id of inputs) $(id).addEventListener('change', apply);
   for (const id of ['shape', 'loss', 'kernel', 'algorithm', 'alpha-rule', 'rule', 'race']) $(id).addEventListener('change', apply);
   $('data-kind').addEventListener('change', () => {
     // Regression data need a regression loss; switch once so the first picture is not an error.
-    if ($('data-kind').value === 'regression' && ['hinge', 'squared_hinge', 'logistic'].includes($('loss').value)) $('loss').value = 'eps_insensitive';
-    if ($('data-kind').value !== 'regression' && ['square', 'absolute', 'eps_insensitive'].includes($('loss').value) && spec.data.kind === 'regression') $('loss').value = 'hinge';
+    if ($('data-kind').value === 'regression' && lossCaps($('loss').value).classification) $('loss').value = 'eps_insensitive';
+    if ($('data-kind').value !== 'regression' && !lossCaps($('loss').value).classification && spec.data.kind === 'regression') $('loss').value = 'hinge';
     apply();
   });
   $('clear').addEventListener('click', () => {
@@ -332,7 +339,7 @@ function wire() {
       showError(e.message);
       return;
     }
-    if (spec.data.kind === 'regression' && ['square', 'absolute', 'eps_insensitive'].includes(next.loss.kind)) {
+    if (spec.data.kind === 'regression' && !lossCaps(next.loss.kind).classification) {
       $('loss').value = 'hinge';
       next.loss = { kind: 'hinge' };
     }
@@ -351,8 +358,13 @@ function wire() {
   window.addEventListener('resize', () => draw(true));
 }
 
+/** Paper C's names for the losses of its Table 1, beside the catalogue's. */
+const PAPER_C_NAMES = { hinge: 'L1-SVM', squared_hinge: 'L2-SVM', square: 'RLS', absolute: 'RLA', eps_insensitive: 'SVR' };
+
 async function main() {
   await init();
+  losses(lossCatalogue);
+  fillLossSelect($('loss'), (c) => (PAPER_C_NAMES[c.kind] ? `${PAPER_C_NAMES[c.kind]} (${c.label})` : c.label));
   ({ state: pg, spec } = startFromHash((s) => new DinuzzoPlayground(JSON.stringify(s)), JSON.parse(dinuzzoDefaultSpec())));
   controlsFromSpec(spec);
   wire();

@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
-import init, { Playground, defaultSpec } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun } from './common.js';
+import init, { Playground, defaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -366,10 +366,12 @@ function wire() {
   }
   $('loss').addEventListener('change', () => {
     // A classification loss needs ±1 labels: switch to the 2-D blobs; and back for regression.
-    const cls = ['hinge', 'logistic'].includes($('loss').value);
-    if (cls && $('data-kind').value !== 'two_blobs') { $('data-kind').value = 'two_blobs'; $('n').value = 100; }
-    if (!cls && $('data-kind').value === 'two_blobs') $('data-kind').value = 'sparse_regression';
-    if ($('loss').value !== 'square' && ['dual_gradient', 'primal_gd', 'fista'].includes($('algorithm').value)) $('algorithm').value = 'prox_dual';
+    // The rules read the core's loss capabilities (src/losses.rs), not a list of names.
+    const caps = lossCaps($('loss').value);
+    if (caps.classification && $('data-kind').value !== 'two_blobs') { $('data-kind').value = 'two_blobs'; $('n').value = 100; }
+    if (!caps.classification && $('data-kind').value === 'two_blobs') $('data-kind').value = 'sparse_regression';
+    if (!caps.square && ['dual_gradient', 'primal_gd', 'fista'].includes($('algorithm').value)) $('algorithm').value = 'prox_dual';
+    if (!caps.smooth_dual && $('algorithm').value === 'dual_newton') $('algorithm').value = 'prox_dual';
     showFields();
     apply();
   });
@@ -441,6 +443,8 @@ function loadSpec(s) {
 
 async function main() {
   await init();
+  losses(lossCatalogue);
+  fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
   ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
   controlsFromSpec(spec);
   showBuildBox();

@@ -54,6 +54,7 @@ function kernelSpec() {
   const k = $('kernel').value;
   if (k === 'linear') return { kind: 'linear' };
   if (k === 'polynomial') return { kind: 'polynomial', degree: readInt('degree', 'degree p'), offset: readInt('offset', 'offset c') };
+  if (k === 'laplacian') return { kind: 'laplacian', sigma: readInt('lap-sigma', 'σ') };
   return { kind: 'gaussian', bandwidth: $('mu-heuristic').checked ? 'heuristic' : { fixed: readInt('mu', 'μ') } };
 }
 
@@ -79,6 +80,7 @@ function syncVisibility() {
   const k = $('kernel').value;
   $('gauss-fields').hidden = k !== 'gaussian';
   $('poly-fields').hidden = k !== 'polynomial';
+  $('lap-fields').hidden = k !== 'laplacian';
   $('mu').disabled = !$('mu-heuristic').checked ? false : true;
 }
 
@@ -232,6 +234,8 @@ function controlsFromState(h) {
   } else if (k.kind === 'polynomial') {
     if (!isInt(k.degree, 1, 50)) throw new Error(`the polynomial degree must be an integer in 1..50 (got ${JSON.stringify(k.degree)})`);
     if (!isNum(k.offset, 0, Infinity)) throw new Error(`the polynomial offset must be ≥ 0 (got ${JSON.stringify(k.offset)})`);
+  } else if (k.kind === 'laplacian') {
+    if (!isNum(k.sigma, Number.MIN_VALUE, Infinity)) throw new Error(`the Laplacian σ must be a positive number (got ${JSON.stringify(k.sigma)})`);
   } else if (k.kind !== 'linear') {
     throw new Error(`unknown kernel “${k.kind}”`);
   }
@@ -252,6 +256,7 @@ function controlsFromState(h) {
     $('mu-heuristic').checked = k.bandwidth === 'heuristic';
     if (k.bandwidth !== 'heuristic') $('mu').value = String(k.bandwidth.fixed);
   }
+  if (k.kind === 'laplacian') $('lap-sigma').value = String(k.sigma);
   if (k.kind === 'polynomial') {
     $('degree').value = String(k.degree);
     $('offset').value = String(k.offset);
@@ -263,7 +268,7 @@ function controlsFromState(h) {
   syncVisibility();
 }
 
-const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu', 'degree', 'offset', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
+const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu', 'degree', 'offset', 'lap-sigma', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
 
 function snapshotForm() {
   const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
@@ -656,7 +661,7 @@ function wire() {
       hashNote = null;
     }
   });
-  for (const id of ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu-heuristic', 'mu', 'degree', 'offset']) {
+  for (const id of ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu-heuristic', 'mu', 'degree', 'offset', 'lap-sigma']) {
     $(id).addEventListener('change', () => {
       syncVisibility();
       if (id === 'data-kind' && $('data-kind').value === 'friedman' && Number($('n').value) === 100) $('n').value = '500';

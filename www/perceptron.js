@@ -43,6 +43,7 @@ function kernelSpec() {
   const k = $('kernel').value;
   if (k === 'linear') return { kind: 'linear' };
   if (k === 'polynomial') return { kind: 'polynomial', degree: readNumber('degree', 'degree d'), offset: readNumber('offset', 'offset c') };
+  if (k === 'laplacian') return { kind: 'laplacian', sigma: readPositive('lap-sigma', 'σ') };
   const raw = $('mu').value.trim();
   if (raw === 'auto') return { kind: 'gaussian', bandwidth: 'heuristic' };
   return { kind: 'gaussian', bandwidth: { fixed: readPositive('mu', 'μ') } };
@@ -86,6 +87,7 @@ function controlsFromSpec(s) {
     $('offset').value = s.kernel.offset;
   }
   if (s.kernel.kind === 'gaussian') $('mu').value = s.kernel.bandwidth === 'heuristic' ? 'auto' : s.kernel.bandwidth.fixed;
+  if (s.kernel.kind === 'laplacian') $('lap-sigma').value = s.kernel.sigma;
   $('algo').value = s.algorithm.kind;
   if (s.algorithm.epsilon !== undefined) $('epsilon').value = s.algorithm.epsilon;
   if (s.algorithm.delta !== undefined) $('delta').value = s.algorithm.delta;
@@ -277,7 +279,7 @@ const engine = {
 };
 
 function wire() {
-  for (const id of ['data', 'kernel', 'algo', 'n', 'seed', 'noise', 'degree', 'offset', 'mu', 'epsilon', 'delta', 'gamma', 'maxiter']) {
+  for (const id of ['data', 'kernel', 'algo', 'n', 'seed', 'noise', 'degree', 'offset', 'mu', 'lap-sigma', 'epsilon', 'delta', 'gamma', 'maxiter']) {
     $(id).addEventListener('change', apply);
   }
   for (const id of ['margin', 'overlap']) $(id).addEventListener('input', apply);
