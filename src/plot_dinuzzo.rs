@@ -24,9 +24,9 @@ use crate::solvers::fixed_point::EnvelopePoint;
 type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Colour of class +1 (and of positive values of the field).
-pub const POS_COLOR: RGBColor = RGBColor(214, 96, 77);
+pub const POS_COLOR: RGBColor = crate::plot_style::CLASS_POS;
 /// Colour of class −1 (and of negative values).
-pub const NEG_COLOR: RGBColor = RGBColor(67, 147, 195);
+pub const NEG_COLOR: RGBColor = crate::plot_style::CLASS_NEG;
 /// The four racers: fixed point, cyclic, Aitken double sweep, randomized cyclic.
 pub const RACE_COLORS: [RGBColor; 4] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
 

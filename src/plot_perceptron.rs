@@ -14,9 +14,9 @@ use crate::solvers::perceptron::session::RaceEntry;
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Colour of the +1 class (and of positive decision values).
-pub const POS: RGBColor = RGBColor(31, 119, 180);
+pub const POS: RGBColor = crate::plot_style::CLASS_POS;
 /// Colour of the −1 class (and of negative decision values).
-pub const NEG: RGBColor = RGBColor(214, 39, 40);
+pub const NEG: RGBColor = crate::plot_style::CLASS_NEG;
 const ARROW: RGBColor = RGBColor(106, 61, 154);
 const MIN_G: RGBColor = RGBColor(44, 140, 44);
 const P_COL: RGBColor = RGBColor(106, 61, 154);

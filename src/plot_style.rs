@@ -12,6 +12,10 @@ use plotters::prelude::*;
 
 /// Light grid lines.
 pub const GRID_COLOR: RGBColor = RGBColor(235, 235, 235);
+/// Colour of class +1 and of positive decision values, on every page (C and D alike).
+pub const CLASS_POS: RGBColor = RGBColor(67, 147, 195);
+/// Colour of class −1 and of negative decision values, on every page.
+pub const CLASS_NEG: RGBColor = RGBColor(214, 96, 77);
 /// The legend box's border.
 pub const LEGEND_BORDER: RGBColor = RGBColor(200, 200, 200);
 

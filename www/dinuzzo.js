@@ -227,7 +227,7 @@ function showSummary(s) {
   }
   $('map-caption').innerHTML = s.regression
     ? 'Regression curve f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x) (blue) with its ε-tube for SVR; dashed grey: the noiseless curve; ringed points have c<sub>i</sub> ≠ 0.'
-    : 'Decision function f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x): red f &gt; 0, blue f &lt; 0; black line f = 0, grey lines f = ±1; ringed points are support vectors (c<sub>i</sub> ≠ 0).';
+    : 'Decision function f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x): blue f &gt; 0, red f &lt; 0 (as on page D); black line f = 0, grey lines f = ±1; ringed points are support vectors (c<sub>i</sub> ≠ 0).';
   $('conv-caption').textContent = s.race.length
     ? 'Race: the duality gap of each solver against the sweep (log scale); dotted: δ.'
     : 'Duality gap, residual, max|h| and objective against the sweep (log scale); dotted: δ.';

@@ -49,8 +49,8 @@ test('the page loads without console errors, the default run converges and the r
   assert.equal(n, 200);
   assert.notEqual(await canvasPixels(page, 'map'), blank, 'map is blank');
   // The heatmap shows both classes' colours.
-  assert.ok((await colourCount(page, 'map', [214, 96, 77])) > 50, 'no red class points');
-  assert.ok((await colourCount(page, 'map', [67, 147, 195])) > 50, 'no blue class points');
+  assert.ok((await colourCount(page, 'map', [214, 96, 77])) > 50, 'no red (−1) class points');
+  assert.ok((await colourCount(page, 'map', [67, 147, 195])) > 50, 'no blue (+1) class points');
   const shots = path.join(ROOT, 'tests/e2e/test-results');
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, 'dinuzzo.png'), fullPage: true });
