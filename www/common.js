@@ -82,7 +82,18 @@ export const lessonMode = { active: false };
  *  lesson: then the hash holds the lesson's step, whose spec is the lesson's). */
 export function writeHash(json) {
   if (lessonMode.active) return;
-  history.replaceState(null, '', `${location.pathname}${location.search}#spec=${encodeURIComponent(json)}`);
+  let text = json;
+  try {
+    const s = JSON.parse(json);
+    if (s && s.data && s.data.kind === 'csv' && typeof s.data.text === 'string') {
+      // A link cannot carry the file (it can be megabytes): the page that opens it says so.
+      delete s.data.text;
+      text = JSON.stringify(s);
+    }
+  } catch {
+    // not JSON: written as it is
+  }
+  history.replaceState(null, '', `${location.pathname}${location.search}#spec=${encodeURIComponent(text)}`);
 }
 
 /** Mark a (re)start of a run on <body data-run-id>, so a restart is observable. */
@@ -147,4 +158,41 @@ export function fillLossSelect(select, name) {
     return o;
   }));
   if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+}
+
+/** The largest CSV file a page reads (the core checks the contents; this bounds the read). */
+export const CSV_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The text of a CSV file the user picked or dropped, refused before reading when it is larger
+ * than CSV_MAX_BYTES (a message naming the file and both sizes).
+ */
+export async function readCsvFile(file) {
+  if (file.size > CSV_MAX_BYTES) {
+    throw new Error(`data.text: the file “${file.name}” has ${(file.size / 1048576).toFixed(1)} MB; this page reads CSV files up to ${CSV_MAX_BYTES / 1048576} MB (kplay reads larger ones)`);
+  }
+  return file.text();
+}
+
+/**
+ * Wire a file input (and dropping a file onto `dropTarget`) to `onText(text)`; errors go to the
+ * page's #error box.
+ */
+export function attachCsvInput(input, dropTarget, onText) {
+  const take = async (file) => {
+    if (!file) return;
+    try {
+      onText(await readCsvFile(file));
+    } catch (e) {
+      showError(e.message ?? String(e));
+    }
+  };
+  input.addEventListener('change', () => take(input.files[0]));
+  if (dropTarget) {
+    dropTarget.addEventListener('dragover', (ev) => ev.preventDefault());
+    dropTarget.addEventListener('drop', (ev) => {
+      ev.preventDefault();
+      take(ev.dataTransfer?.files?.[0]);
+    });
+  }
 }

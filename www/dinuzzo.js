@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -12,6 +12,7 @@ let pg = null;
 let player = null;
 let last = null; // the last summary shown
 let spec = null;
+let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
 let lastMap = 0;
 
@@ -57,6 +58,7 @@ function dataFromControls() {
   if (kind === 'regression') {
     return { kind, n: count('n', 'n'), noise: readNumber('rnoise', 'noise σ'), outliers: readNumber('outliers', 'outliers'), seed: count('seed', 'seed') };
   }
+  if (kind === 'csv') return csvData ?? { kind: 'csv' };
   // Points: keep the list the clicks built (or start from the data on screen).
   if (spec.data.kind === 'points') return structuredClone(spec.data);
   return { kind: 'points', points: currentPoints(), view: pg ? Array.from(pg.view()) : [-2, 2, -2, 2] };
@@ -86,6 +88,7 @@ function specFromControls() {
 function controlsFromSpec(s) {
   const d = s.data;
   $('data-kind').value = d.kind;
+  if (d.kind === 'csv' && d.text) csvData = d;
   if (d.kind === 'classification') {
     $('shape').value = d.shape.kind;
     if (d.shape.margin !== undefined) $('margin').value = d.shape.margin;
@@ -129,7 +132,8 @@ function showRelevant() {
   const show = (sel, on) => document.querySelectorAll(sel).forEach((e) => { e.hidden = !on; });
   show('.only-classification', kind === 'classification');
   show('.only-regression', kind === 'regression');
-  show('.only-generated', kind !== 'points');
+  show('.only-generated', kind !== 'points' && kind !== 'csv');
+  show('.only-csv', kind === 'csv');
   show('.only-blobs', shape === 'blobs');
   show('.only-jitter', shape !== 'blobs');
   show('.only-svr', $('loss').value === 'eps_insensitive');
@@ -348,6 +352,11 @@ function wire() {
     document.body.dataset.points = '0';
   });
   $('map').addEventListener('click', onMapClick);
+  attachCsvInput($('csv-file'), $('map'), (text) => {
+    csvData = { kind: 'csv', text };
+    $('data-kind').value = 'csv';
+    apply();
+  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);

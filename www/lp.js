@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -23,6 +23,8 @@ function writeHash() {
   putHash(pg.specJson());
 }
 
+let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
+
 function specFromControls() {
   const s = structuredClone(spec);
   const kind = $('data-kind').value;
@@ -32,6 +34,8 @@ function specFromControls() {
   } else if (kind === 'two_blobs') {
     s.data = { kind, n: readNumber('n', 'n'), separation: readNumber('separation', 'separation'),
       spread: readNumber('spread', 'spread'), flip: readNumber('flip', 'flip'), seed: readNumber('seed', 'seed') };
+  } else if (kind === 'csv') {
+    s.data = csvData ?? { kind: 'csv' };
   }
   // The slider's 1e-4 step cannot hold 4/3, 6/5, 8/7 exactly: snap to the tensor-kernel values
   // (q = 4, 6, 8) when the slider sits on one of them.
@@ -59,6 +63,7 @@ function specFromControls() {
 
 function controlsFromSpec(s) {
   $('data-kind').value = s.data.kind;
+  if (s.data.kind === 'csv' && s.data.text) csvData = s.data;
   if (s.data.kind === 'sparse_regression') {
     for (const key of ['n', 'd', 'k', 'sigma', 'seed']) $(key).value = s.data[key];
   } else if (s.data.kind === 'two_blobs') {
@@ -84,8 +89,11 @@ function controlsFromSpec(s) {
 
 function showFields() {
   const blobs = $('data-kind').value === 'two_blobs';
+  const csv = $('data-kind').value === 'csv';
   $('blob-fields').hidden = !blobs;
-  for (const id of ['d', 'k', 'sigma']) $(id).closest('label').hidden = blobs;
+  $('csv-label').hidden = !csv;
+  for (const id of ['d', 'k', 'sigma']) $(id).closest('label').hidden = blobs || csv;
+  for (const id of ['n', 'seed']) $(id).closest('label').hidden = csv;
   $('eps-label').hidden = $('loss').value !== 'eps_insensitive';
   $('rho-label').hidden = $('loss').value !== 'huber';
   $('degree-label').hidden = $('kernel').value !== 'polynomial';
@@ -376,6 +384,12 @@ function wire() {
     apply();
   });
   $('data-kind').addEventListener('change', () => { showFields(); apply(); });
+  attachCsvInput($('csv-file'), null, (text) => {
+    csvData = { kind: 'csv', text };
+    $('data-kind').value = 'csv';
+    showFields();
+    apply();
+  });
   $('threshold').addEventListener('input', () => {
     $('thr-out').textContent = Number($('threshold').value).toFixed(2);
     draw();

@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -24,9 +24,12 @@ function readPositive(id, label) {
   return v; // the core checks the range (ε > 0, γ > 1, …) with its own message
 }
 
+let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
+
 function dataSpec() {
   const kind = $('data').value;
   if (kind === 'hand') return { kind: 'points', points };
+  if (kind === 'csv') return csvData ?? { kind: 'csv' };
   const n = readNumber('n', 'n');
   const seed = readNumber('seed', 'seed');
   const noise = readNumber('noise', 'noise');
@@ -66,6 +69,9 @@ function controlsFromSpec(s) {
   if (d.kind === 'points') {
     $('data').value = 'hand';
     points = d.points;
+  } else if (d.kind === 'csv') {
+    $('data').value = 'csv';
+    if (d.text) csvData = d;
   } else {
     const sh = d.set.shape;
     if (sh.kind === 'blobs' && sh.margin < 0) {
@@ -279,6 +285,12 @@ const engine = {
 };
 
 function wire() {
+  attachCsvInput($('csv-file'), $('boundary'), (text) => {
+    csvData = { kind: 'csv', text };
+    $('data').value = 'csv';
+    showKnobs();
+    apply();
+  });
   for (const id of ['data', 'kernel', 'algo', 'n', 'seed', 'noise', 'degree', 'offset', 'mu', 'lap-sigma', 'epsilon', 'delta', 'gamma', 'maxiter']) {
     $(id).addEventListener('change', apply);
   }
