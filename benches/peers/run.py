@@ -97,7 +97,7 @@ def main():
 
         def ours(path=path):
             r = run_json([KPLAY, "run", path])
-            return {"ms": r["time_ms"], "iterations": r["iterations"]}
+            return {"ms": r["time_ms"], "iterations": r["iterations"], "each": [t["time_ms"] for t in r["trace"][1:]]}
 
         res = alternate([("ours", ours), ("np1", lambda: run_json(cmd_py, ONE)), ("npN", lambda: run_json(cmd_py, DEFAULT))])
         its = {k: v["iterations"] for k, v in res.items()}
@@ -108,6 +108,9 @@ def main():
             pass_ms = stream[d]["pass_ms"]
             notes.append(f"{label.split(' (')[0]}: one read pass over X = {pass_ms:.2f} ms "
                          f"({stream[d]['gb_per_s']:.1f} GB/s); our iteration = {div(res['ours']) / pass_ms:.2f} passes, numpy 1 thread = {div(res['np1']) / pass_ms:.2f}")
+            each = sorted(t / pass_ms for t in res["ours"]["each"])
+            notes.append(f"  each of our {len(each)} iterations in passes (min / median / max): "
+                         f"{each[0]:.2f} / {each[len(each) // 2]:.2f} / {each[-1]:.2f}; in order: " + " ".join(f"{t / pass_ms:.1f}" for t in res["ours"]["each"]))
 
     # ---- paper B: eigendecomposition + refit ----------------------------------------------------
     for n in [int(v) for v in os.environ.get("PEERS_EIGEN_N", "1000,2000").split(",") if v]:
