@@ -19,7 +19,7 @@ WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: bench-peers bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
 tools: tools-rust tools-web tools-browser tools-node
@@ -86,3 +86,15 @@ bench:
 bench-web: build tools-node tools-browser
 	cargo build --release --bin kplay
 	cd $(E2E) && node bench.mjs
+
+# Our solvers against numpy / scipy / scikit-learn on the same data, natively and in Chromium
+# (issue 12; not part of make test). The peers' virtualenv lives in .tools/ (gitignored).
+PEERS_VENV := .tools/peers-venv
+$(PEERS_VENV)/.installed:
+	python3 -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/pip install --quiet numpy scipy scikit-learn
+	touch $@
+
+bench-peers: $(PEERS_VENV)/.installed $(if $(PEERS_NO_WEB),,build tools-node tools-browser)
+	cargo build --release --bin kplay --example peers
+	$(PEERS_VENV)/bin/python benches/peers/run.py

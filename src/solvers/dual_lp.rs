@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::{Progress, Solver, Status, StepRecord};
-use crate::lp::{abs_pow, conjugate_exponent, j_map_into, norm_pow};
+use crate::lp::{abs_pow, conjugate_exponent, j_map_into};
 
 /// Linesearch parameters of Algorithm 2.1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,8 +35,16 @@ pub struct Linesearch {
 }
 
 /// The state of Algorithm 2.1 on one data set.
+///
+/// One iteration reads X once (issue 12): X is kept transposed (`xt`, d × n, so the sample
+/// `x_i` is the contiguous column i), and one pass over the rows computes, for each `x_i` while
+/// it is in cache, `∇Λ(α)_i = ⟨x_i, w⟩ − y_i + α_i/γ` and adds `∇Λ(α)_i·x_i` to `Xᵀ∇Λ` and
+/// `α_i·x_i` to `Xᵀα`. The linesearch then costs O(d) per trial step (`Xᵀ(α − λg) = Xᵀα − λXᵀg`)
+/// and the next `u = Xᵀα_{k+1}` is `Xᵀα_k − λXᵀg` from the two fresh products (recomputed from
+/// X every iteration, so rounding cannot drift).
 pub struct DualLp {
-    x: DMatrix<f64>,
+    /// Xᵀ (d × n): column i is the sample `x_i`.
+    xt: DMatrix<f64>,
     y: DVector<f64>,
     gamma: f64,
     p: f64,
@@ -46,6 +54,8 @@ pub struct DualLp {
     alpha: DVector<f64>,
     /// `u = Xᵀα` (length d).
     u: DVector<f64>,
+    /// `|u_j|^q` (length d), shared by `‖u‖_q^q` and every trial step of the linesearch.
+    upow: Vec<f64>,
     /// `w = J_q(u)` (length d).
     w: DVector<f64>,
     /// `∇Λ(α)` (length n).
@@ -55,8 +65,31 @@ pub struct DualLp {
     lambda: f64,
     primal: f64,
     progress: Progress,
-    /// Scratch: `Xᵀg`.
+    /// `Xᵀ∇Λ(α)`, from the same pass as `∇Λ(α)`.
     xtg: DVector<f64>,
+    /// `Xᵀα`, from the same pass.
+    xta: DVector<f64>,
+    /// Scratch: the residual `Xw − y`.
+    r: DVector<f64>,
+}
+
+/// `⟨a, b⟩` with four accumulators (fixed order: the same bits natively and in wasm).
+#[inline]
+fn dot4(a: &[f64], b: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        acc[0] += x[0] * y[0];
+        acc[1] += x[1] * y[1];
+        acc[2] += x[2] * y[2];
+        acc[3] += x[3] * y[3];
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for (x, y) in ra.iter().zip(rb) {
+        s += x * y;
+    }
+    s
 }
 
 impl DualLp {
@@ -65,8 +98,10 @@ impl DualLp {
     pub fn new(x: DMatrix<f64>, y: DVector<f64>, gamma: f64, p: f64, ls: Linesearch) -> Self {
         let (n, d) = x.shape();
         let q = conjugate_exponent(p);
+        let xt = x.transpose();
+        drop(x);
         let mut me = Self {
-            x,
+            xt,
             y,
             gamma,
             p,
@@ -74,6 +109,7 @@ impl DualLp {
             ls,
             alpha: DVector::zeros(n),
             u: DVector::zeros(d),
+            upow: vec![0.0; d],
             w: DVector::zeros(d),
             grad: DVector::zeros(n),
             s: 0.0,
@@ -81,20 +117,37 @@ impl DualLp {
             primal: 0.0,
             progress: Progress::default(),
             xtg: DVector::zeros(d),
+            xta: DVector::zeros(d),
+            r: DVector::zeros(n),
         };
         me.refresh();
         me
     }
 
-    /// Recompute `w`, `∇Λ`, `Λ` and `F` from `α` and `u`.
+    /// Recompute `w`, `|u|^q`, then in one pass over X: `∇Λ`, `Xᵀ∇Λ`, `Xᵀα`; then `Λ` and `F`.
     fn refresh(&mut self) {
-        j_map_into(self.u.as_slice(), self.q, self.w.as_mut_slice());
-        self.s = norm_pow(self.u.as_slice(), self.q);
-        // grad = Xw − y + α/γ ; residual r = Xw − y
-        let xw = &self.x * &self.w;
-        let r = &xw - &self.y;
-        self.primal = 0.5 * self.gamma * r.norm_squared() + self.s / self.p;
-        self.grad = r + &self.alpha / self.gamma;
+        let q = self.q;
+        j_map_into(self.u.as_slice(), q, self.w.as_mut_slice());
+        for (o, &t) in self.upow.iter_mut().zip(self.u.iter()) {
+            *o = abs_pow(t, q);
+        }
+        self.s = sum4(&self.upow);
+        self.xtg.fill(0.0);
+        self.xta.fill(0.0);
+        let w = self.w.as_slice();
+        let (xtg, xta) = (self.xtg.as_mut_slice(), self.xta.as_mut_slice());
+        for (i, row) in self.xt.column_iter().enumerate() {
+            let row = row.as_slice();
+            let ri = dot4(row, w) - self.y[i];
+            let (ai, gi) = (self.alpha[i], ri + self.alpha[i] / self.gamma);
+            self.r[i] = ri;
+            self.grad[i] = gi;
+            for ((zg, za), &x) in xtg.iter_mut().zip(xta.iter_mut()).zip(row) {
+                *zg += gi * x;
+                *za += ai * x;
+            }
+        }
+        self.primal = 0.5 * self.gamma * self.r.norm_squared() + self.s / self.p;
         self.lambda = self.s / self.q + self.alpha.norm_squared() / (2.0 * self.gamma) - self.y.dot(&self.alpha);
     }
 
@@ -127,30 +180,69 @@ impl DualLp {
         (self.p, self.q)
     }
 
-    /// The Bregman remainder of `P(α) = (1/q)‖Xᵀα‖_q^q` along `−λg`:
+    /// Whether the Bregman remainder of `P(α) = (1/q)‖Xᵀα‖_q^q` along `−λg`,
     /// `B = P(α − λg) − P(α) + λ⟨∇P(α), g⟩ = Σ_j (1/q)(|u_j − λz_j|^q − |u_j|^q) + λ J_q(u_j) z_j`
-    /// with `u = Xᵀα`, `z = Xᵀg`, each term computed without cancellation (see [`bregman_term`]).
-    fn bregman(&self, step: f64) -> f64 {
+    /// (`u = Xᵀα`, `z = Xᵀg`, each term computed without cancellation, see [`bregman_term`]) is at
+    /// most `bound`; returns B when it is. Every term is ≥ 0, so a partial sum above `bound`
+    /// decides the test without the rest of the terms (the rejected trial steps of the
+    /// linesearch, most of them, stop early); an accepted step sums every term in the same order.
+    fn bregman_within(&self, step: f64, bound: f64) -> Option<f64> {
+        const BLOCK: usize = 256;
         let q = self.q;
         let mut acc = [0.0f64; 2];
-        for (k, (&u, &z)) in self.u.iter().zip(self.xtg.iter()).enumerate() {
-            acc[k & 1] += bregman_term(u, step * z, q);
+        let (u, z) = (self.u.as_slice(), self.xtg.as_slice());
+        for start in (0..u.len()).step_by(BLOCK) {
+            let end = (start + BLOCK).min(u.len());
+            for k in start..end {
+                acc[k & 1] += bregman_term_pow(u[k], step * z[k], q, self.upow[k]);
+            }
+            let partial = acc[0] + acc[1];
+            if !partial.is_finite() {
+                return Some(partial);
+            }
+            if partial > bound {
+                return None;
+            }
         }
-        acc[0] + acc[1]
+        Some(acc[0] + acc[1])
     }
+}
+
+/// `‖·‖_1` of non-negative values with four accumulators (the order of [`crate::lp::norm_pow`], so `‖u‖_q^q` keeps its bits).
+fn sum4(v: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let chunks = v.chunks_exact(4);
+    let rest = chunks.remainder();
+    for c in chunks {
+        acc[0] += c[0];
+        acc[1] += c[1];
+        acc[2] += c[2];
+        acc[3] += c[3];
+    }
+    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    for &t in rest {
+        s += t;
+    }
+    s
 }
 
 /// `(1/q)(|u − h|^q − |u|^q) + J_q(u)·h ≥ 0`, accurate to rounding even when `h ≪ u`:
 /// with `u − h = u(1 + t)`, `t = −h/u`, it equals `(|u|^q/q)·φ(t)`, `φ(t) = (1+t)^q − 1 − qt`,
 /// and φ is summed as its binomial series for small `|t|` (no cancellation of the first order).
 pub fn bregman_term(u: f64, h: f64, q: f64) -> f64 {
+    bregman_term_pow(u, h, q, abs_pow(u, q))
+}
+
+/// [`bregman_term`] with `|u|^q` given (computed once per iterate, not once per trial step).
+#[inline]
+fn bregman_term_pow(u: f64, h: f64, q: f64, upow: f64) -> f64 {
     if u == 0.0 {
         return abs_pow(h, q) / q;
     }
     let t = -h / u;
     if t < -1.0 {
         // The sign flips: both terms are of comparable size, no cancellation.
-        return (abs_pow(u - h, q) - abs_pow(u, q)) / q + crate::lp::j_scalar(u, q) * h;
+        return (abs_pow(u - h, q) - upow) / q + crate::lp::j_scalar(u, q) * h;
     }
     let phi = if t.abs() < 1e-3 {
         // Σ_{k≥2} C(q, k) t^k; the ratio of consecutive terms is (q − k)t/(k + 1), |·| < 0.03.
@@ -166,7 +258,7 @@ pub fn bregman_term(u: f64, h: f64, q: f64) -> f64 {
     } else {
         fmath::exp_m1(q * fmath::ln_1p(t)) - q * t
     };
-    abs_pow(u, q) / q * phi.max(0.0)
+    upow / q * phi.max(0.0)
 }
 
 impl Solver for DualLp {
@@ -181,18 +273,20 @@ impl Solver for DualLp {
         if g2 == 0.0 {
             return Err(Status::Stalled);
         }
-        self.xtg = self.x.tr_mul(&self.grad);
         // The paper's test Λ(α) − Λ(α − λg) ≥ λ(1 − δ)‖g‖², rewritten exactly with
         // Λ(α) − Λ(α − λg) = λ‖g‖² − (λ²/(2γ))‖g‖² − B(λ) as λ(δ − λ/(2γ))‖g‖² ≥ B(λ): every
         // term is computed without cancellation, so the test stays meaningful down to rounding.
+        // `Xᵀg` is already known from the pass that computed g.
         let mut step = self.ls.step0;
         let mut backtracks = 0;
         loop {
-            let b = self.bregman(step);
-            if !b.is_finite() && backtracks >= self.ls.max_backtracks {
+            let bound = step * (self.ls.delta - step / (2.0 * self.gamma)) * g2;
+            let b = self.bregman_within(step, bound);
+            let finite = b.is_some_and(f64::is_finite);
+            if b.is_some() && !finite && backtracks >= self.ls.max_backtracks {
                 return Err(Status::NonFinite);
             }
-            if b.is_finite() && step * (self.ls.delta - step / (2.0 * self.gamma)) * g2 >= b {
+            if finite {
                 break;
             }
             if backtracks >= self.ls.max_backtracks {
@@ -201,11 +295,11 @@ impl Solver for DualLp {
             step *= self.ls.theta;
             backtracks += 1;
         }
-        let g = std::mem::replace(&mut self.grad, DVector::zeros(0));
-        self.alpha.axpy(-step, &g, 1.0);
-        // Recompute Xᵀα rather than keep the linesearch's `u − λXᵀg`, so rounding never drifts
-        // `w` away from `J_q(Xᵀα)` over many iterations (one product per iteration).
-        self.u = self.x.tr_mul(&self.alpha);
+        self.alpha.axpy(-step, &self.grad, 1.0);
+        // u = Xᵀα_{k+1} = Xᵀα_k − λXᵀg with both products fresh from this iteration's pass.
+        for ((u, &a), &z) in self.u.iter_mut().zip(self.xta.iter()).zip(self.xtg.iter()) {
+            *u = a - step * z;
+        }
         self.refresh();
         if !(self.primal.is_finite() && self.lambda.is_finite()) {
             return Err(Status::NonFinite);

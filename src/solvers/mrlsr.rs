@@ -39,7 +39,7 @@
 //! `≤ √(threshold)·|α'_i|` — pure rounding noise that can be amplified at small λ.
 
 use crate::fmath;
-use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use crate::data::Dataset;
@@ -385,19 +385,30 @@ fn check_inputs(x: &DMatrix<f64>, y: &DVector<f64>) -> Result<()> {
     Ok(())
 }
 
-/// Symmetric eigendecomposition `K = QΛQᵀ` (nalgebra; Theorem 1, step 1): eigenvalues (in
-/// nalgebra's order, unsorted) and the orthonormal eigenvectors as the columns of Q.
+/// Symmetric eigendecomposition `K = QΛQᵀ` (Theorem 1, step 1): the eigenvalues (ascending)
+/// and the orthonormal eigenvectors as the columns of Q. Computed by `faer`'s self-adjoint
+/// eigensolver (blocked tridiagonalization + divide and conquer, pure Rust, also in wasm32;
+/// issue 12: 5–20× faster than nalgebra's implicit QR at n = 1000–2000); nalgebra stays the
+/// matrix type, the conversion is two O(n²) copies.
 pub fn symmetric_eigen(gram: &DMatrix<f64>) -> Result<(DVector<f64>, DMatrix<f64>)> {
     let n = gram.nrows();
     if n != gram.ncols() || n > MAX_EIGEN_N {
         return Err(KpError::Parameter { name: "K", reason: format!("need a square matrix of size at most {MAX_EIGEN_N} (got {} × {})", n, gram.ncols()) });
     }
-    let eig = SymmetricEigen::try_new(gram.clone(), f64::EPSILON, 1000 * n.max(10))
-        .ok_or_else(|| KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into()))?;
-    if eig.eigenvalues.iter().any(|v| !v.is_finite()) || eig.eigenvectors.iter().any(|v| !v.is_finite()) {
+    if gram.iter().any(|v| !v.is_finite()) {
+        return Err(KpError::NonFinite("an entry of K".into()));
+    }
+    let a = faer::Mat::<f64>::from_fn(n, n, |i, j| gram[(i, j)]);
+    let eig = a
+        .self_adjoint_eigen(faer::Side::Lower)
+        .map_err(|_| KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into()))?;
+    let (s, u) = (eig.S().column_vector(), eig.U());
+    let values = DVector::from_fn(n, |i, _| s[i]);
+    let vectors = DMatrix::from_fn(n, n, |i, j| u[(i, j)]);
+    if values.iter().any(|v| !v.is_finite()) || vectors.iter().any(|v| !v.is_finite()) {
         return Err(KpError::NonFinite("the eigendecomposition of K".into()));
     }
-    Ok((eig.eigenvalues, eig.eigenvectors))
+    Ok((values, vectors))
 }
 
 /// Relative residual allowed by [`EigenPayload::check_against`] for both

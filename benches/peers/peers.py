@@ -1,0 +1,212 @@
+"""The peers of `make bench-peers` (issue 12): what a researcher would write in numpy / scipy /
+scikit-learn instead of using Kernel Playground, on the same data (raw little-endian f64 files
+written once by `examples/peers.rs`). Each subcommand prints one JSON object.
+
+  a-gd PREFIX N D P GAMMA TOL MAXIT   paper A, Algorithm 2.1 (dual gradient + the paper's
+                                      backtracking, delta = theta = 1/2, step0 = gamma/(2(1 - delta)))
+  a-newton PREFIX N D P GAMMA TOL MAXIT   damped Newton on the same dual (Cholesky, Armijo c = 1e-4)
+  stream N D                          a numpy read pass over an N x D matrix (X.sum())
+  eigh PREFIX N                       scipy.linalg.eigh of the Gram matrix, and the M-RLSR refit
+  svm-ref PREFIX N LAMBDA             SVC(kernel="precomputed", C = 1/lambda) at tol 1e-12: F
+  svm-time PREFIX N LAMBDA TARGET     the SVC fit time at the loosest tol in 1e-1 ... 1e-12 whose
+                                      solution reaches F <= TARGET
+
+Both paper-A algorithms are written from the paper (DIGEST.md's notation): dual
+Lambda(a) = (1/q)||X^T a||_q^q + ||a||^2/(2 gamma) - <y, a>, w(a) = J_q(X^T a), and they stop on the
+relative duality gap (gamma/2)||grad Lambda||^2 / F(w) <= TOL, as kplay does. The linesearch test
+of Algorithm 2.1 uses the same cancellation-free Bregman form as src/solvers/dual_lp.rs, so the
+iterates agree to rounding and the iteration counts can be compared.
+"""
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def load(prefix, name, shape):
+    return np.fromfile(f"{prefix}.{name}.bin", dtype="<f8").reshape(shape)
+
+
+def bregman(u, h, q):
+    """sum_j (1/q)(|u - h|^q - |u|^q) + J_q(u) h, termwise without cancellation."""
+    au = np.abs(u)
+    out = np.empty_like(u)
+    zero = au == 0
+    out[zero] = np.abs(h[zero]) ** q / q
+    nz = ~zero
+    t = -h[nz] / u[nz]
+    aq = au[nz] ** q / q
+    phi = np.empty_like(t)
+    flip = t < -1.0
+    small = (np.abs(t) < 1e-3) & ~flip
+    big = ~flip & ~small
+    phi[big] = np.expm1(q * np.log1p(t[big])) - q * t[big]
+    ts = t[small]
+    term = 0.5 * q * (q - 1.0) * ts * ts
+    s = term.copy()
+    for k in range(2, 12):
+        term = term * (q - k) * ts / (k + 1.0)
+        s += term
+    phi[small] = s
+    phi = np.maximum(phi, 0.0) * aq
+    uf, hf = u[nz][flip], h[nz][flip]
+    phi[flip] = (np.abs(uf - hf) ** q - np.abs(uf) ** q) / q + np.sign(uf) * np.abs(uf) ** (q - 1) * hf
+    out[nz] = phi
+    return out.sum()
+
+
+def alg21(X, y, p, gamma, tol, maxit):
+    q = p / (p - 1.0)
+    delta, theta, step0 = 0.5, 0.5, gamma / (2 * (1 - 0.5))
+    n, d = X.shape
+    a = np.zeros(n)
+    u = np.zeros(d)
+
+    def refresh(a, u):
+        au = np.abs(u)
+        w = np.sign(u) * au ** (q - 1)
+        s = (au * np.abs(w)).sum()
+        r = X @ w - y
+        g = r + a / gamma
+        primal = 0.5 * gamma * (r @ r) + s / p
+        return g, primal
+
+    g, primal = refresh(a, u)
+    it = 0
+    while 0.5 * gamma * (g @ g) / abs(primal) > tol and it < maxit:
+        g2 = g @ g
+        z = X.T @ g
+        step = step0
+        for _ in range(80):
+            b = bregman(u, step * z, q)
+            if np.isfinite(b) and step * (delta - step / (2 * gamma)) * g2 >= b:
+                break
+            step *= theta
+        a = a - step * g
+        u = u - step * z
+        g, primal = refresh(a, u)
+        it += 1
+    return it, 0.5 * gamma * (g @ g) / abs(primal), primal
+
+
+def newton(X, y, p, gamma, tol, maxit):
+    from scipy.linalg import cho_factor, cho_solve
+    q = p / (p - 1.0)
+    n, d = X.shape
+    a = np.zeros(n)
+
+    def evaluate(a):
+        u = X.T @ a
+        au = np.abs(u)
+        w = np.sign(u) * au ** (q - 1)
+        pval = (au * np.abs(w)).sum() / q
+        gradp = X @ w
+        lam = pval + (a @ a) / (2 * gamma) - y @ a
+        mag = abs(pval) + (a * a).sum() / (2 * gamma) + np.abs(y * a).sum()
+        return u, pval, gradp, lam, mag
+
+    u, pval, gradp, lam, mag = evaluate(a)
+    it = 0
+    while True:
+        g = gradp + a / gamma - y
+        r = gradp - y
+        primal = 0.5 * gamma * (r @ r) + (q - 1) * pval
+        if 0.5 * gamma * (g @ g) / abs(primal) <= tol or it >= maxit:
+            break
+        H = (q - 1) * (X * np.abs(u) ** (q - 2)) @ X.T
+        H[np.diag_indices(n)] += 1.0 / gamma
+        dirn = -cho_solve(cho_factor(H), g)
+        slope = g @ dirn
+        t = 1.0
+        for _ in range(60):
+            trial = a + t * dirn
+            ut, pt, gpt, lt, magt = evaluate(trial)
+            if np.isfinite(lt) and lt <= lam + 1e-4 * t * slope + 8 * np.finfo(float).eps * (magt + mag):
+                break
+            t *= 0.5
+        a, u, pval, gradp, lam, mag = trial, ut, pt, gpt, lt, magt
+        it += 1
+    return it, 0.5 * gamma * (g @ g) / abs(primal), primal
+
+
+def svm_objective(K, y, c, lam, b=0.0):
+    """C sum hinge(y_i (Kc + b)_i) + c^T K c / 2 with C = 1/lambda: paper C's F(c) when b = 0, and
+    SVC's own primal at its (c, b); on data symmetric under (x, y) -> (-x, -y) both minima agree."""
+    z = K @ c + b
+    return np.maximum(0.0, 1.0 - y * z).sum() / lam + 0.5 * c @ (z - b)
+
+
+def svm_fit(K, y, lam, tol):
+    from sklearn.svm import SVC
+    clf = SVC(kernel="precomputed", C=1.0 / lam, tol=tol, cache_size=2000, max_iter=-1)
+    t = time.perf_counter()
+    clf.fit(K, y)
+    ms = (time.perf_counter() - t) * 1e3
+    c = np.zeros(len(y))
+    c[clf.support_] = clf.dual_coef_[0]
+    b = float(clf.intercept_[0])
+    return ms, svm_objective(K, y, c, lam, b), b
+
+
+def main(argv):
+    cmd = argv[0]
+    if cmd in ("a-gd", "a-newton"):
+        prefix, n, d = argv[1], int(argv[2]), int(argv[3])
+        p, gamma, tol, maxit = float(argv[4]), float(argv[5]), float(argv[6]), int(argv[7])
+        X = np.ascontiguousarray(load(prefix, "X", (n, d)))
+        y = load(prefix, "y", (n,))
+        f = alg21 if cmd == "a-gd" else newton
+        t = time.perf_counter()
+        it, rel, primal = f(X, y, p, gamma, tol, maxit)
+        ms = (time.perf_counter() - t) * 1e3
+        print(json.dumps({"iterations": it, "ms": ms, "rel_gap": rel, "primal": primal}))
+    elif cmd == "stream":
+        n, d = int(argv[1]), int(argv[2])
+        X = np.random.default_rng(0).random((n, d))
+        best = min(_timed(lambda: X.sum()) for _ in range(7))
+        print(json.dumps({"pass_ms": best, "gb_per_s": n * d * 8 / best / 1e6}))
+    elif cmd == "eigh":
+        from scipy.linalg import eigh
+        prefix, n = argv[1], int(argv[2])
+        K = load(prefix, "K", (n, n))
+        y = load(prefix, "y", (n,))
+        t = time.perf_counter()
+        lam, Q = eigh(K)
+        ms = (time.perf_counter() - t) * 1e3
+        # The M-RLSR refit of Theorem 1 at a given C: alpha = Q diag(1/(l + C)) Q^T y; a researcher
+        # keeps Q^T y and pays two O(n^2) products per refit (here timed for one C).
+        qty = Q.T @ y
+        t = time.perf_counter()
+        for r in range(50):
+            alpha = Q @ (qty / (lam + 1e-3 * (r + 1)))
+        refit = (time.perf_counter() - t) * 1e3 / 50
+        print(json.dumps({"eigen_ms": ms, "refit_ms": refit}))
+    elif cmd == "svm-ref":
+        prefix, n, lam = argv[1], int(argv[2]), float(argv[3])
+        K = load(prefix, "K", (n, n))
+        y = load(prefix, "y", (n,))
+        ms, F, b = svm_fit(K, y, lam, 1e-12)
+        print(json.dumps({"objective": F, "intercept": b, "ms": ms}))
+    elif cmd == "svm-time":
+        prefix, n, lam, target = argv[1], int(argv[2]), float(argv[3]), float(argv[4])
+        K = load(prefix, "K", (n, n))
+        y = load(prefix, "y", (n,))
+        for e in range(1, 13):
+            ms, F, b = svm_fit(K, y, lam, 10.0 ** -e)
+            if F <= target:
+                print(json.dumps({"ms": ms, "tol": 10.0 ** -e, "objective": F, "intercept": b}))
+                return
+        print(json.dumps({"ms": None}))
+    else:
+        raise SystemExit(f"unknown command {cmd}")
+
+
+def _timed(f):
+    t = time.perf_counter()
+    f()
+    return (time.perf_counter() - t) * 1e3
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

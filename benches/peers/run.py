@@ -1,0 +1,202 @@
+"""`make bench-peers` (issue 12): our solvers against what a researcher would write in numpy /
+scipy / scikit-learn, on the same data, in one run, alternating the order; then the same
+workloads in headless Chromium. Prints one table of ratios (ours / peer) with the load average
+and writes it into docs/benchmarks.md between the `peers:begin` / `peers:end` markers.
+
+Not a test: nothing here checks time. It does check that both sides ran the same iterations.
+Environment: PEERS_REPS (default 2: each peer twice, order reversed the second time),
+PEERS_SVM_N (default "1000,2000"), PEERS_EIGEN_N (default "1000,2000"), PEERS_SVM_REL (default 1e-6), PEERS_NO_WEB=1 skips
+Chromium. Runs with the venv's python (the Makefile creates it); the binaries come from
+$CARGO_TARGET_DIR (default target/).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TARGET = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+KPLAY = os.path.join(TARGET, "release", "kplay")
+PEERS = os.path.join(TARGET, "release", "examples", "peers")
+PY = sys.executable
+PEERS_PY = os.path.join(ROOT, "benches", "peers", "peers.py")
+REPS = int(os.environ.get("PEERS_REPS", "2"))
+# Paper C: time to F <= F*(1 + REL); libsvm at tol 1e-12 stops about 1e-7 above our F*, so 1e-6.
+REL = float(os.environ.get("PEERS_SVM_REL", "1e-6"))
+
+# The benchmark's own environment: OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE slow OpenBLAS down on
+# these machines, so they are unset here (never in the tests).
+BASE = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+ONE = dict(BASE, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+DEFAULT = dict(BASE)
+
+
+def run_json(cmd, env=BASE):
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def alternate(runners):
+    """Run each (name, thunk) REPS times, reversing the order every other round; keep the
+    fastest time of each and the last result."""
+    best = {}
+    for r in range(REPS):
+        order = runners if r % 2 == 0 else runners[::-1]
+        for name, thunk in order:
+            res = thunk()
+            if name not in best or (res.get("ms") or 1e300) < (best[name].get("ms") or 1e300):
+                best[name] = res
+    return best
+
+
+def load_avg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "–"
+    if v >= 100:
+        return f"{v:.0f}{unit}"
+    if v >= 10:
+        return f"{v:.1f}{unit}"
+    return f"{v:.2f}{unit}"
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="kplay-peers-")
+    rows = []  # (workload, ours_ms, np1_ms, npN_ms, web_ms, note)
+    notes = []
+    loads = [load_avg()]
+
+    # ---- paper A: Algorithm 2.1 and dual Newton ----------------------------------------------
+    a_cases = [
+        ("A · Alg 2.1, n = 200, d = 10⁴, p = 4/3 (ms/iteration)", 10_000, 7, "dual_gradient"),
+        ("A · Alg 2.1, n = 200, d = 10⁵, p = 4/3 (ms/iteration)", 100_000, 1, "dual_gradient"),
+        ("A · dual Newton, n = 200, d = 10⁵, p = 4/3 (ms, whole solve)", 100_000, 1, "dual_newton"),
+    ]
+    stream = {}
+    web_specs = []
+    for label, d, seed, alg in a_cases:
+        spec = {"data": {"kind": "sparse_regression", "n": 200, "d": d, "k": 10, "sigma": 0.05, "seed": seed},
+                "model": {"problem": "lp_regression", "p": 4 / 3, "gamma": 10},
+                "solver": {"algorithm": alg, "tol": 1e-10, "max_iter": 5000}}
+        web_specs.append(spec)
+        path = os.path.join(tmp, f"a{d}{alg}.json")
+        with open(path, "w") as f:
+            json.dump(spec, f)
+        prefix = os.path.join(tmp, f"a{d}s{seed}")
+        if not os.path.exists(prefix + ".X.bin"):
+            run_json([PEERS, "gen-a", path, prefix])
+        if d not in stream:
+            stream[d] = run_json([PEERS, "stream", "200", str(d)])
+        per_iter = alg == "dual_gradient"
+        cmd_py = [PY, PEERS_PY, "a-gd" if per_iter else "a-newton", prefix, "200", str(d), str(4 / 3), "10", "1e-10", "5000"]
+
+        def ours(path=path):
+            r = run_json([KPLAY, "run", path])
+            return {"ms": r["time_ms"], "iterations": r["iterations"], "each": [t["time_ms"] for t in r["trace"][1:]]}
+
+        res = alternate([("ours", ours), ("np1", lambda: run_json(cmd_py, ONE)), ("npN", lambda: run_json(cmd_py, DEFAULT))])
+        its = {k: v["iterations"] for k, v in res.items()}
+        div = (lambda r: r["ms"] / max(r["iterations"], 1)) if per_iter else (lambda r: r["ms"])
+        rows.append([label, div(res["ours"]), div(res["np1"]), div(res["npN"]), None,
+                     f"iterations {its['ours']} / {its['np1']} / {its['npN']}" + ("" if len(set(its.values())) == 1 else " (DIFFER)")])
+        if per_iter:
+            pass_ms = stream[d]["pass_ms"]
+            notes.append(f"{label.split(' (')[0]}: one read pass over X = {pass_ms:.2f} ms "
+                         f"({stream[d]['gb_per_s']:.1f} GB/s); our iteration = {div(res['ours']) / pass_ms:.2f} passes, numpy 1 thread = {div(res['np1']) / pass_ms:.2f}")
+            each = sorted(t / pass_ms for t in res["ours"]["each"])
+            notes.append(f"  each of our {len(each)} iterations in passes (min / median / max): "
+                         f"{each[0]:.2f} / {each[len(each) // 2]:.2f} / {each[-1]:.2f}; in order: " + " ".join(f"{t / pass_ms:.1f}" for t in res["ours"]["each"]))
+
+    # ---- paper B: eigendecomposition + refit ----------------------------------------------------
+    for n in [int(v) for v in os.environ.get("PEERS_EIGEN_N", "1000,2000").split(",") if v]:
+        prefix = os.path.join(tmp, f"b{n}")
+        first = run_json([PEERS, "eigen", str(n), prefix])
+        cmd_py = [PY, PEERS_PY, "eigh", prefix, str(n)]
+        res = alternate([("ours", lambda: dict(ms=run_json([PEERS, "eigen", str(n), prefix])["eigen_ms"])),
+                         ("np1", lambda: dict(ms=run_json(cmd_py, ONE)["eigen_ms"])),
+                         ("npN", lambda: dict(ms=run_json(cmd_py, DEFAULT)["eigen_ms"]))]) if REPS > 1 else {
+            "ours": dict(ms=first["eigen_ms"]), "np1": dict(ms=run_json(cmd_py, ONE)["eigen_ms"]), "npN": dict(ms=run_json(cmd_py, DEFAULT)["eigen_ms"])}
+        refit_py = run_json(cmd_py, ONE)["refit_ms"]
+        rows.append([f"B · Gram eigendecomposition, n = {n} (ms)", res["ours"]["ms"], res["np1"]["ms"], res["npN"]["ms"], None,
+                     f"refit: ours {first['refit_ms']:.3f} ms (root solve + α), numpy {refit_py:.3f} ms (α at a given C)"])
+
+    # ---- paper C: coordinate descent vs SVC to the same objective ------------------------------
+    lam, mu = 0.1, 0.5
+    for n in [int(v) for v in os.environ.get("PEERS_SVM_N", "1000,2000").split(",") if v]:
+        prefix = os.path.join(tmp, f"c{n}")
+        ref_ours = run_json([PEERS, "svm", str(n), str(lam), str(mu), prefix])
+        ref_svc = run_json([PY, PEERS_PY, "svm-ref", prefix, str(n), str(lam)], ONE)
+        fstar = min(ref_ours["objective"], ref_svc["objective"])
+        target = fstar * (1 + REL)
+        cmd_py = [PY, PEERS_PY, "svm-time", prefix, str(n), str(lam), repr(target)]
+
+        def ours_c():
+            r = run_json([PEERS, "svm", str(n), str(lam), str(mu), prefix, repr(target)])
+            ok = {k: v for k, v in r.items() if v}
+            name = min(ok, key=lambda k: ok[k]["ms"]) if ok else None
+            return {"ms": ok[name]["ms"] if name else None, "all": r, "best": name}
+
+        res = alternate([("ours", ours_c), ("np1", lambda: run_json(cmd_py, ONE)), ("npN", lambda: run_json(cmd_py, DEFAULT))])
+        allr = res["ours"]["all"]
+        detail = ", ".join(f"{k} {v['ms']:.0f} ms / {v['sweeps']} sweeps" if v else f"{k} not reached" for k, v in allr.items())
+        rows.append([f"C · hinge, Gaussian μ = {mu}, λ = {lam}, n = {n}, to F ≤ F*(1 + {REL:g}) (ms)", res["ours"]["ms"], res["np1"]["ms"], res["npN"]["ms"], None,
+                     f"ours best = {res['ours']['best']} ({detail}); SVC tol {res['np1'].get('tol')}; F* = {fstar:.10g} (ours {ref_ours['objective']:.10g}, SVC {ref_svc['objective']:.10g}, b = {ref_svc['intercept']:.1e})"])
+
+    # ---- the browser ---------------------------------------------------------------------------
+    if not os.environ.get("PEERS_NO_WEB"):
+        spec_file = os.path.join(tmp, "web-specs.json")
+        with open(spec_file, "w") as f:
+            json.dump(web_specs, f)
+        eig = os.environ.get("PEERS_EIGEN_N", "1000,2000")
+        try:
+            web = run_json(["node", "tests/e2e/bench-peers.mjs", spec_file, eig], dict(BASE, CARGO_TARGET_DIR=TARGET))
+        except subprocess.CalledProcessError as e:
+            web = None
+            notes.append(f"browser run failed: {e.stderr.strip()[-300:]}")
+        if web:
+            for i, r in enumerate(web["a"]):
+                per_iter = web_specs[i]["solver"]["algorithm"] == "dual_gradient"
+                rows[i][4] = r["solver_ms"] / max(r["iterations"], 1) if per_iter else r["solver_ms"]
+                rows[i][5] += f"; wasm {r['iterations']} iterations"
+            k = len(web_specs)
+            for n, ms in web["eigen"].items():
+                for row in rows:
+                    if row[0].startswith(f"B · Gram eigendecomposition, n = {n} "):
+                        row[4] = ms
+    loads.append(load_avg())
+
+    lines = [f"Load average before / after: {loads[0]} / {loads[1]} (2 cores). Times are the best of {REPS} alternating runs; "
+             "ratios below 1 mean we are faster. numpy 1 = `OPENBLAS_NUM_THREADS=1`, numpy N = OpenBLAS's default threads; "
+             "OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for the peers.", "",
+             "| workload | ours native | numpy 1 | numpy N | ours ÷ numpy 1 | ours ÷ numpy N | Chromium (wasm) | wasm ÷ native | notes |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for label, o, p1, pn, w, note in rows:
+        r1 = o / p1 if o and p1 else None
+        rn = o / pn if o and pn else None
+        rw = w / o if w and o else None
+        lines.append(f"| {label} | {fmt(o)} | {fmt(p1)} | {fmt(pn)} | {fmt(r1)} | {fmt(rn)} | {fmt(w)} | {fmt(rw)} | {note} |")
+    lines.append("")
+    lines += [f"- {n}" for n in notes]
+    table = "\n".join(lines)
+    print(table)
+    doc = os.path.join(ROOT, "docs", "benchmarks.md")
+    with open(doc) as f:
+        text = f.read()
+    begin, end = "<!-- peers:begin -->", "<!-- peers:end -->"
+    block = f"{begin}\n{table}\n{end}"
+    if begin in text and end in text:
+        text = text[: text.index(begin)] + block + text[text.index(end) + len(end):]
+    else:
+        text += f"\n## Against the peers (`make bench-peers`, latest run)\n\n{block}\n"
+    with open(doc, "w") as f:
+        f.write(text)
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    main()

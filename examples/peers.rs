@@ -1,0 +1,188 @@
+//! Our side of `make bench-peers` (issue 12): native timings of the workloads that
+//! `benches/peers/peers.py` times in numpy / scipy / scikit-learn, and the data both read
+//! (raw little-endian f64 files, written once). Every subcommand prints one JSON object.
+//!
+//! * `stream N D` — a STREAM-style read of an N × D f64 matrix (four accumulators, best of 7):
+//!   the cost of one pass over X at this machine's memory bandwidth.
+//! * `gen-a SPEC PREFIX` — paper A's data of a spec as `PREFIX.X.bin` (row-major) and `PREFIX.y.bin`.
+//! * `eigen N PREFIX` — paper B: Friedman #1 data (seed 1), Gaussian kernel (heuristic μ); writes
+//!   the Gram matrix to `PREFIX.K.bin`, times the symmetric eigendecomposition (`EigenPayload::of_gram`)
+//!   and the mean m-slider refit (`fit_theorem1`, m cycling 1.2, 1.5, 3 at λ = 1e-3).
+//! * `svm N LAMBDA MU PREFIX [TARGET]` — paper C: N noisy 2-D points symmetric under
+//!   `(x, y) ↦ (−x, −y)` (so the optimal intercept of an SVM is zero and SVC solves the same
+//!   problem), Gaussian kernel `exp(−‖x − x'‖²/μ)`, hinge loss; writes `PREFIX.K.bin`, `PREFIX.y.bin`.
+//!   Without TARGET: the best objective F reached (cyclic CD to δ = 1e-13). With TARGET: for each
+//!   coordinate rule, the solver time until `F(c) ≤ TARGET` and the sweeps it took.
+//!
+//! Usage: `cargo run --release --example peers -- stream 200 10000`.
+
+use std::io::Write;
+use std::time::Instant;
+
+use kernel_playground::datasets_b::Friedman1;
+use kernel_playground::experiment::Experiment;
+use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedKernel};
+use kernel_playground::losses::Loss;
+use kernel_playground::rng::Rng;
+use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
+use kernel_playground::solvers::fixed_point::RegularizationProblem;
+use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
+use nalgebra::{DMatrix, DVector};
+
+type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn write_f64(path: &str, values: impl Iterator<Item = f64>) -> Res<()> {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("cannot write `{path}`: {e}"))?);
+    for v in values {
+        f.write_all(&v.to_le_bytes())?;
+    }
+    f.flush()?;
+    Ok(())
+}
+
+/// Row-major bytes of a matrix (numpy's default layout).
+fn write_matrix(path: &str, m: &DMatrix<f64>) -> Res<()> {
+    let (r, c) = m.shape();
+    write_f64(path, (0..r).flat_map(move |i| (0..c).map(move |j| m[(i, j)])))
+}
+
+fn arg<T: std::str::FromStr>(args: &[String], i: usize, name: &str) -> Res<T> {
+    args.get(i).ok_or_else(|| format!("missing {name}"))?.parse::<T>().map_err(|_| format!("bad {name}").into())
+}
+
+/// One read pass over `data` with four accumulators (what a bandwidth-bound kernel can reach).
+fn read_pass(data: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let chunks = data.chunks_exact(4);
+    for c in chunks {
+        acc[0] += c[0];
+        acc[1] += c[1];
+        acc[2] += c[2];
+        acc[3] += c[3];
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+fn stream(n: usize, d: usize) -> Res<()> {
+    let data: Vec<f64> = (0..n * d).map(|k| (k % 1000) as f64 * 1e-3).collect();
+    let mut best = f64::INFINITY;
+    let mut sink = 0.0;
+    for _ in 0..7 {
+        let t = Instant::now();
+        sink += read_pass(std::hint::black_box(&data));
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let bytes = (n * d * 8) as f64;
+    println!("{{\"n\":{n},\"d\":{d},\"bytes\":{bytes},\"pass_ms\":{best},\"gb_per_s\":{},\"sink\":{sink}}}", bytes / best / 1e6);
+    Ok(())
+}
+
+fn gen_a(spec: &str, prefix: &str) -> Res<()> {
+    let text = std::fs::read_to_string(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?;
+    let data = Experiment::from_json(&text)?.build_data()?;
+    write_matrix(&format!("{prefix}.X.bin"), &data.x)?;
+    write_f64(&format!("{prefix}.y.bin"), data.y.iter().copied())?;
+    println!("{{\"n\":{},\"d\":{},\"digest\":\"{}\"}}", data.x.nrows(), data.x.ncols(), data.digest());
+    Ok(())
+}
+
+fn eigen(n: usize, prefix: &str) -> Res<()> {
+    let data = Friedman1 { n, sigma: 1.0, seed: 1 }.generate()?;
+    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }.resolve(&data.x)?;
+    let gram = kernel.gram(&data.x)?;
+    write_matrix(&format!("{prefix}.K.bin"), &gram)?;
+    write_f64(&format!("{prefix}.y.bin"), data.y.iter().copied())?;
+    let t = Instant::now();
+    let payload = EigenPayload::of_gram(&gram)?;
+    let eigen_ms = t.elapsed().as_secs_f64() * 1e3;
+    let model = MrlsrModel::with_kernel_and_eigen(&data.x, &data.y, kernel, payload)?;
+    let ms = [1.2, 1.5, 3.0];
+    let reps = 300;
+    let t = Instant::now();
+    for r in 0..reps {
+        model.fit_theorem1(ms[r % 3], 1e-3)?;
+    }
+    let refit_ms = t.elapsed().as_secs_f64() * 1e3 / reps as f64;
+    println!("{{\"n\":{n},\"eigen_ms\":{eigen_ms},\"refit_ms\":{refit_ms}}}");
+    Ok(())
+}
+
+/// N points: N/2 from two overlapping Gaussian blobs (centres ±(0.5, 0.3), spread 0.6, the
+/// label of the centre), then their mirror images `(−x, −y)`.
+fn symmetric_points(n: usize) -> (DMatrix<f64>, DVector<f64>) {
+    let half = n / 2;
+    let mut rng = Rng::new(12);
+    let mut x = DMatrix::zeros(2 * half, 2);
+    let mut y = DVector::zeros(2 * half);
+    for i in 0..half {
+        let lab = if i % 2 == 0 { 1.0 } else { -1.0 };
+        let (a, b) = (lab * 0.5 + 0.6 * rng.normal(), lab * 0.3 + 0.6 * rng.normal());
+        x[(i, 0)] = a;
+        x[(i, 1)] = b;
+        y[i] = lab;
+        x[(half + i, 0)] = -a;
+        x[(half + i, 1)] = -b;
+        y[half + i] = -lab;
+    }
+    (x, y)
+}
+
+fn svm(args: &[String]) -> Res<()> {
+    let n: usize = arg(args, 1, "N")?;
+    let lambda: f64 = arg(args, 2, "LAMBDA")?;
+    let mu: f64 = arg(args, 3, "MU")?;
+    let prefix: String = arg(args, 4, "PREFIX")?;
+    let target: Option<f64> = args.get(5).map(|s| s.parse()).transpose().map_err(|_| "bad TARGET")?;
+    let (x, y) = symmetric_points(n);
+    let gram = ResolvedKernel::Gaussian { mu }.gram(&x)?;
+    match target {
+        None => {
+            write_matrix(&format!("{prefix}.K.bin"), &gram)?;
+            write_f64(&format!("{prefix}.y.bin"), y.iter().copied())?;
+            let problem = RegularizationProblem::from_gram(gram, &y, Loss::Hinge, lambda)?;
+            let cfg = CoordinateConfig { rule: IndexRule::Cyclic, seed: 7, tol: 1e-13, max_sweeps: 400_000 };
+            let mut cd = CoordinateDescent::new(problem, cfg)?;
+            let mut best = f64::INFINITY;
+            while let Some(rec) = cd.step() {
+                best = best.min(rec.objective);
+            }
+            println!("{{\"n\":{},\"objective\":{best},\"gap\":{},\"sweeps\":{}}}", y.len(), cd.current().gap, cd.current().sweep);
+        }
+        Some(target) => {
+            let mut out = Vec::new();
+            for (name, rule) in [("cyclic", IndexRule::Cyclic), ("aitken", IndexRule::AitkenDoubleSweep), ("randomized", IndexRule::RandomizedCyclic)] {
+                let problem = RegularizationProblem::from_gram(gram.clone(), &y, Loss::Hinge, lambda)?;
+                let cfg = CoordinateConfig { rule, seed: 7, tol: 1e-300, max_sweeps: 400_000 };
+                let t = Instant::now();
+                let mut cd = CoordinateDescent::new(problem, cfg)?;
+                let mut hit = None;
+                while let Some(rec) = cd.step() {
+                    if rec.objective <= target {
+                        hit = Some((rec.sweep, t.elapsed().as_secs_f64() * 1e3));
+                        break;
+                    }
+                    if t.elapsed().as_secs_f64() > 120.0 {
+                        break;
+                    }
+                }
+                out.push(match hit {
+                    Some((s, ms)) => format!("\"{name}\":{{\"sweeps\":{s},\"ms\":{ms}}}"),
+                    None => format!("\"{name}\":null"),
+                });
+            }
+            println!("{{{}}}", out.join(","));
+        }
+    }
+    Ok(())
+}
+
+fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("stream") => stream(arg(&args, 1, "N")?, arg(&args, 2, "D")?),
+        Some("gen-a") => gen_a(&arg::<String>(&args, 1, "SPEC")?, &arg::<String>(&args, 2, "PREFIX")?),
+        Some("eigen") => eigen(arg(&args, 1, "N")?, &arg::<String>(&args, 2, "PREFIX")?),
+        Some("svm") => svm(&args),
+        _ => Err("usage: peers stream N D | gen-a SPEC PREFIX | eigen N PREFIX | svm N LAMBDA MU PREFIX [TARGET]".into()),
+    }
+}

@@ -1,0 +1,32 @@
+// The browser column of `make bench-peers` (benches/peers/run.py; not a test): paper A's specs on
+// the timing page bench.html (iterations, solver time in the page) and paper B's
+// eigendecomposition in the page's worker (bench-mrlsr.html). Prints one JSON object.
+// Usage: node bench-peers.mjs SPECS.json N,N,…
+import { readFileSync } from 'node:fs';
+import { serve, browser } from './harness.mjs';
+
+const specs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const sizes = process.argv[3] ?? '1000,2000';
+const server = await serve();
+const b = await browser();
+try {
+  const ctx = await b.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${server.url}bench.html#specs=${encodeURIComponent(JSON.stringify(specs))}`);
+  await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 3600000 });
+  const a = JSON.parse(await page.locator('#out').innerText()).results.map((r) => ({ iterations: r.iterations, solver_ms: r.solver_ms }));
+  const eigen = {};
+  if (sizes) {
+    await page.goto(`${server.url}bench-mrlsr.html?n=${sizes}&main=&refit=500&reps=30`);
+    await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 3600000 });
+    const err = await page.locator('#error').innerText();
+    if (err) throw new Error(err);
+    const r = JSON.parse(await page.evaluate(() => document.body.dataset.results));
+    for (const [n, w] of Object.entries(r.worker)) eigen[n] = w.eigen_ms;
+  }
+  console.log(JSON.stringify({ a, eigen }));
+  await ctx.close();
+} finally {
+  await b.close();
+  await server.stop();
+}
