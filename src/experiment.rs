@@ -283,7 +283,7 @@ impl Experiment {
     /// Parse a JSON spec (file or URL state) into an experiment.
     pub fn from_json(text: &str) -> Result<Self> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
+        let spec: Self = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
             if path == "." {
@@ -291,7 +291,9 @@ impl Experiment {
             } else {
                 KpError::Spec(format!("{path}: {inner}"))
             }
-        })
+        })?;
+        de.end().map_err(|e| KpError::Spec(format!("text after the spec's closing brace: {e}")))?;
+        Ok(spec)
     }
 
     /// JSON text of the spec.
@@ -461,6 +463,7 @@ impl ValidExperiment {
             }
             (PathSpec::Tensor, None) => None,
         };
+        check_solver_budget(&spec, &checked, data.n(), features.as_ref().map_or(data.d(), |f| f.ncols()))?;
         Ok(Self { p: checked.p, gamma: checked.gamma, linesearch: checked.linesearch, spec, data, checked, features })
     }
 
@@ -658,6 +661,15 @@ impl ValidExperiment {
     /// final primal value (the smallest F seen) and the Newton iterations used.
     pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
         let alg = if matches!(self.checked.loss, Loss::Square | Loss::Logistic) { "dual_newton" } else { "prox_dual" };
+        let n = self.data.n();
+        let b = crate::budget::active();
+        let (nf, df) = (n as f64, self.features.as_ref().map_or(self.data.d(), |f| f.ncols()) as f64);
+        if alg == "dual_newton" {
+            b.square("data.n", "the reference F* is computed by dual Newton, which needs an n × n Hessian", n)?;
+            b.work("data.n", "the reference F* (dual Newton, up to 200 iterations)", nf * nf * df + nf * nf * nf / 3.0, 200)?;
+        } else {
+            b.work("data.n", "the reference F* (Algorithm 3.3, up to 100 000 iterations)", 4.0 * nf * df, 100_000)?;
+        }
         let solver = match tensor {
             Some(t) => self.tensor_solver(alg, t)?,
             None => self.solver(alg)?,
@@ -674,7 +686,26 @@ impl ValidExperiment {
 
     /// A race of every algorithm that applies to this problem (features path), against F*.
     pub fn race(&self, f_star: f64) -> Result<Race> {
+        self.race_on(f_star, None)
+    }
+
+    /// A race of every algorithm that applies, against F*: on the features path as
+    /// [`Self::race`]; on the tensor path (with its built Gram tensor) prox_dual and, for the
+    /// square and logistic losses, dual_newton, each on its own copy of the tensor.
+    pub fn race_on(&self, f_star: f64, tensor: Option<&GramTensor>) -> Result<Race> {
         let c = &self.checked;
+        if let (PathSpec::Tensor, Some(t)) = (c.path, tensor) {
+            let mut lanes = Vec::new();
+            let mut names = vec!["prox_dual"];
+            if matches!(c.loss, Loss::Square | Loss::Logistic) {
+                names.push("dual_newton");
+            }
+            for name in names {
+                let run = Driver::new(self.tensor_solver(name, t.clone())?, 0.0, self.spec.solver.max_iter);
+                lanes.push(Lane { name: name.to_string(), run });
+            }
+            return Ok(Race { f_star, tol: self.spec.solver.tol.max(1e-15), lanes });
+        }
         let square = c.loss == Loss::Square;
         let mut names = vec![if square { "dual_gradient" } else { "prox_dual" }];
         if square {
@@ -694,6 +725,39 @@ impl ValidExperiment {
         }
         Ok(Race { f_star, tol: self.spec.solver.tol.max(1e-15), lanes })
     }
+}
+
+/// The memory and the work of the spec's algorithm on n samples with `dim` features (the
+/// explicit features, or d on the tensor path), against the budget in force
+/// ([`crate::budget::active`]): dual Newton's n × n Hessian (and n²·dim per step to form it),
+/// the primal methods' min(n, d)² Gram matrix for the step size `γ‖X‖²` and their d proxes
+/// per step, and `max_iter` times the cost of one iteration.
+fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> Result<()> {
+    let b = crate::budget::active();
+    let (nf, df) = (n as f64, dim as f64);
+    let alg = spec.solver.algorithm.as_str();
+    let max_iter = spec.solver.max_iter;
+    let tensor = match (c.path, c.kernel_cfg) {
+        (PathSpec::Tensor, Some(cfg)) => Some(estimate_cost(n, dim, &cfg)?.entries as f64),
+        _ => None,
+    };
+    // One evaluation of the dual polynomial's value and gradient.
+    let eval = tensor.unwrap_or(2.0 * nf * df);
+    match alg {
+        "dual_newton" => {
+            b.square("data.n", "dual Newton needs an n × n Hessian", n)?;
+            let hessian = tensor.map_or(nf * nf * df, |t| t * 3.0);
+            // Newton converges in tens of iterations (or stalls): count at most 100 of them.
+            b.work("data.n", "dual Newton (forming and factoring its n × n Hessian)", hessian + nf * nf * nf / 3.0 + eval, max_iter.min(100))?;
+        }
+        "primal_gd" | "fista" => {
+            let m = n.min(dim);
+            b.square("data.d", &format!("{alg}'s step size γ‖X‖² needs a min(n, d) × min(n, d) Gram matrix"), m)?;
+            b.work("data.d", alg, 2.0 * nf * df + 40.0 * df, max_iter)?;
+        }
+        _ => b.work("data.n", alg, 2.0 * eval, max_iter)?,
+    }
+    Ok(())
 }
 
 fn check_budget(cost: &TensorCost) -> Result<()> {

@@ -13,7 +13,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use kernel_playground::experiment::{DataSpec, Experiment};
+use kernel_playground::budget::{self, Budget};
+use kernel_playground::experiment::{DataSpec, Experiment, PathSpec};
 use kernel_playground::KpError;
 use serde_json::json;
 
@@ -23,7 +24,9 @@ const USAGE: &str = "usage:
   kplay digest SPEC.json         print the data's bit digest
   kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg and PREFIX-spikes.svg
   kplay race SPEC.json           run every applicable algorithm against F* (dual Newton to machine precision)
-  kplay spec                     print the default experiment spec";
+  kplay spec                     print the default experiment spec
+options (anywhere):
+  --budget-gib G                 raise (or lower) the memory budget from 8 GiB to G GiB";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,14 +39,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// The largest spec file read (a spec with inline CSV text may be as large as a CSV file).
+fn spec_limit() -> u64 {
+    budget::active().csv_bytes + (1 << 20)
+}
+
 fn load_spec(path: &str) -> Result<Experiment, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read spec `{path}`: {e}"))?;
+    let text = budget::read_text_file(Path::new(path), "spec", spec_limit()).map_err(err)?;
     let mut spec = Experiment::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
     if let DataSpec::Csv { text: t @ None, path: Some(csv) } = &mut spec.data {
         let base = Path::new(path).parent().unwrap_or(Path::new("."));
         let full: PathBuf = base.join(&*csv);
-        let body = std::fs::read_to_string(&full)
-            .map_err(|e| format!("cannot read CSV `{}`: {e}", full.display()))?;
+        let body = budget::read_text_file(&full, "CSV", budget::active().csv_bytes).map_err(err)?;
         *t = Some(body);
     }
     Ok(spec)
@@ -64,7 +71,26 @@ fn err(e: KpError) -> String {
     e.to_string()
 }
 
+/// Take `--budget-gib G` (anywhere) out of the arguments and install the CLI budget it names.
+fn budget_flag(args: &[String]) -> Result<Vec<String>, String> {
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    let mut budget = Budget::CLI;
+    while let Some(a) = it.next() {
+        if a == "--budget-gib" {
+            let v = it.next().ok_or("--budget-gib needs a number of GiB")?;
+            let gib: f64 = v.parse().map_err(|_| format!("--budget-gib: `{v}` is not a number"))?;
+            budget = Budget::cli_with_gib(gib).map_err(err)?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    budget::set_active(budget);
+    Ok(rest)
+}
+
 fn real_main(args: &[String]) -> Result<(), String> {
+    let args = &budget_flag(args)?[..];
     let cmd = args.first().map(String::as_str).ok_or_else(|| USAGE.to_string())?;
     match cmd {
         "run" => {
@@ -139,8 +165,12 @@ fn real_main(args: &[String]) -> Result<(), String> {
         "race" => {
             let path = args.get(1).ok_or_else(|| USAGE.to_string())?;
             let valid = load_spec(path)?.validate().map_err(err)?;
-            let (f_star, newton_iters) = valid.reference_optimum(None).map_err(err)?;
-            let mut race = valid.race(f_star).map_err(err)?;
+            let tensor = match valid.checked.path {
+                PathSpec::Tensor => Some(valid.build_tensor().map_err(err)?),
+                PathSpec::Features => None,
+            };
+            let (f_star, newton_iters) = valid.reference_optimum(tensor.clone()).map_err(err)?;
+            let mut race = valid.race_on(f_star, tensor.as_ref()).map_err(err)?;
             while race.step_round() {}
             let lanes: Vec<_> = race
                 .lanes

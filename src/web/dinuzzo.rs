@@ -114,10 +114,7 @@ fn view_of(x: &DMatrix<f64>) -> [f64; 4] {
 }
 
 fn check_view(v: &[f64; 4]) -> Result<(), JsError> {
-    if !(v.iter().all(|x| x.is_finite()) && v[0] < v[1] && v[2] < v[3]) {
-        return Err(bad("view", "the window must have finite bounds with x_min < x_max and y_min < y_max"));
-    }
-    Ok(())
+    crate::budget::view_box("view", v).map_err(js_err)
 }
 
 /// Build data and problem; `Ok(None)` for an empty set of clicked points.

@@ -63,8 +63,10 @@ impl PerceptronSpec {
     /// Parse JSON with the failing field named.
     pub fn from_json(s: &str) -> Result<Self> {
         let de = &mut serde_json::Deserializer::from_str(s);
-        serde_path_to_error::deserialize(de)
-            .map_err(|e| KpError::Parameter { name: "spec", reason: format!("{} (at {})", e.inner(), e.path()) })
+        let spec: Self = serde_path_to_error::deserialize(&mut *de)
+            .map_err(|e| KpError::Parameter { name: "spec", reason: format!("{} (at {})", e.inner(), e.path()) })?;
+        de.end().map_err(|e| KpError::Parameter { name: "spec", reason: format!("text after the spec's closing brace: {e}") })?;
+        Ok(spec)
     }
 
     /// JSON text.
@@ -223,7 +225,7 @@ impl Session {
             return false;
         }
         let r = self.state.step();
-        self.trace.push(r);
+        crate::budget::push_bounded(&mut self.trace, r, crate::budget::active().trace);
         true
     }
 
