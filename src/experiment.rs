@@ -455,7 +455,9 @@ impl ValidExperiment {
         checked.loss.check_targets(data.y.as_slice())?;
         let features = match (checked.path, checked.kernel_cfg) {
             (PathSpec::Features, None) => Some(data.x.clone()),
-            (PathSpec::Features, Some(cfg)) => Some(feature_polynomial(&data.x, &cfg, TENSOR_BUDGET_BYTES)?.x),
+            (PathSpec::Features, Some(cfg)) => {
+                Some(feature_polynomial(&data.x, &cfg, TENSOR_BUDGET_BYTES.min(crate::budget::active().bytes))?.x)
+            }
             (PathSpec::Tensor, Some(cfg)) => {
                 let cost = estimate_cost(data.n(), data.d(), &cfg)?;
                 check_budget(&cost)?;
@@ -515,7 +517,7 @@ impl ValidExperiment {
     /// build's scratch), or over [`TENSOR_BUDGET_BYTES`] if that is lower.
     pub fn tensor_build_within(&self, max_bytes: u64) -> Result<GramTensorBuild> {
         let cfg = self.tensor_cfg()?;
-        GramTensorBuild::new(&self.data.x, cfg, max_bytes.min(TENSOR_BUDGET_BYTES))
+        GramTensorBuild::new(&self.data.x, cfg, max_bytes.min(TENSOR_BUDGET_BYTES).min(crate::budget::active().bytes))
     }
 
     fn tensor_cfg(&self) -> Result<TensorKernelConfig> {
@@ -660,16 +662,7 @@ impl ValidExperiment {
     /// precision (square, logistic), else Algorithm 3.3 with a tight tolerance. Returns the
     /// final primal value (the smallest F seen) and the Newton iterations used.
     pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
-        let alg = if matches!(self.checked.loss, Loss::Square | Loss::Logistic) { "dual_newton" } else { "prox_dual" };
-        let n = self.data.n();
-        let b = crate::budget::active();
-        let (nf, df) = (n as f64, self.features.as_ref().map_or(self.data.d(), |f| f.ncols()) as f64);
-        if alg == "dual_newton" {
-            b.square("data.n", "the reference F* is computed by dual Newton, which needs an n × n Hessian", n)?;
-            b.work("data.n", "the reference F* (dual Newton, up to 200 iterations)", nf * nf * df + nf * nf * nf / 3.0, 200)?;
-        } else {
-            b.work("data.n", "the reference F* (Algorithm 3.3, up to 100 000 iterations)", 4.0 * nf * df, 100_000)?;
-        }
+        let alg = self.reference_algorithm()?;
         let solver = match tensor {
             Some(t) => self.tensor_solver(alg, t)?,
             None => self.solver(alg)?,
@@ -682,6 +675,23 @@ impl ValidExperiment {
             return Err(KpError::NonFinite("the reference optimum F* (dual Newton run) is not finite".into()));
         }
         Ok((best, run.last().iter))
+    }
+
+    /// The algorithm computing the reference F* of a race (dual Newton for the square and
+    /// logistic losses, else Algorithm 3.3), after checking its memory and work against the
+    /// budget in force (a race on a large n needs an n × n Hessian, whatever the algorithm raced).
+    pub fn reference_algorithm(&self) -> Result<&'static str> {
+        let alg = if matches!(self.checked.loss, Loss::Square | Loss::Logistic) { "dual_newton" } else { "prox_dual" };
+        let n = self.data.n();
+        let b = crate::budget::active();
+        let (nf, df) = (n as f64, self.features.as_ref().map_or(self.data.d(), |f| f.ncols()) as f64);
+        if alg == "dual_newton" {
+            b.square("data.n", "the reference F* is computed by dual Newton, which needs an n × n Hessian", n)?;
+            b.work("data.n", "the reference F* (dual Newton, up to 200 iterations)", nf * nf * df + nf * nf * nf / 3.0, 200)?;
+        } else {
+            b.work("data.n", "the reference F* (Algorithm 3.3, up to 100 000 iterations)", 4.0 * nf * df, 100_000)?;
+        }
+        Ok(alg)
     }
 
     /// A race of every algorithm that applies to this problem (features path), against F*.
@@ -761,6 +771,12 @@ fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> 
 }
 
 fn check_budget(cost: &TensorCost) -> Result<()> {
+    crate::budget::active().bytes(
+        "model.path",
+        "the Gram tensor",
+        &format!("n = {}, q = {} → {} values", crate::budget::group(cost.n as f64), cost.q, crate::budget::group(cost.entries as f64)),
+        cost.bytes as f64,
+    )?;
     if cost.bytes > TENSOR_BUDGET_BYTES {
         return Err(param(
             "model.path",
@@ -800,6 +816,9 @@ impl Predictor {
 
     /// `f` on an `mx × my` grid, row-major in y then x (values[iy·mx + ix]).
     pub fn grid_2d(&self, xr: (f64, f64), yr: (f64, f64), mx: usize, my: usize) -> Result<Vec<f64>> {
+        if !(1..=4096).contains(&mx) || !(1..=4096).contains(&my) {
+            return Err(param("grid", format!("between 1 and 4096 cells per side (got {mx} × {my})")));
+        }
         let mut out = Vec::with_capacity(mx * my);
         for iy in 0..my {
             let yv = yr.0 + (yr.1 - yr.0) * iy as f64 / (my.max(2) - 1) as f64;
