@@ -25,6 +25,8 @@ pub struct Budget {
     pub bytes: u64,
     /// Largest number of data values n·d generated or read.
     pub cells: u64,
+    /// Largest number of samples n (the page redraws and sums over all n every frame).
+    pub n: usize,
     /// Largest number of features d (paper A draws d spikes; the primal solvers prox d values per step).
     pub d: usize,
     /// Largest n for a method that holds an n × n kernel (Gram) matrix in this scope: papers C
@@ -59,9 +61,10 @@ impl Budget {
         scope: "in the page",
         bytes: GIB,
         cells: 1_000_000,
+        n: 20_000,
         d: 200_000,
-        kernel_n: 2_500,
-        step_flops: 3e8,
+        kernel_n: 2_000,
+        step_flops: 1e8,
         run_flops: 1e12,
         trace: 10_000,
         points: 2_500,
@@ -85,6 +88,7 @@ impl Budget {
         scope: "",
         bytes: GIB,
         cells: 25_000_000,
+        n: 25_000_000,
         d: 2_000_000,
         kernel_n: 2_500,
         step_flops: 2e10,
@@ -101,6 +105,7 @@ impl Budget {
         scope: "of the CLI (raise it with --budget-gib)",
         bytes: 8 * GIB,
         cells: 25_000_000,
+        n: 25_000_000,
         d: 2_000_000,
         kernel_n: 30_000,
         step_flops: 2e10,
@@ -170,6 +175,7 @@ impl Budget {
                 ),
             ));
         }
+        self.count("n", "the number of samples", n as f64, self.n as f64)?;
         self.count("d", "the number of features", d as f64, self.d as f64)
     }
 
@@ -275,6 +281,15 @@ pub fn group(v: f64) -> String {
     }
 }
 
+/// A user's number as typed, but in scientific notation when huge or tiny ("1e308", not 309 digits).
+pub fn num(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && (v.abs() >= 1e6 || v.abs() < 1e-4) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
 fn sci(v: f64) -> String {
     if v.is_finite() && v.abs() < 1e6 {
         format!("{v}")
@@ -307,7 +322,7 @@ pub fn coordinate(field: &'static str, index: usize, v: f64) -> Result<()> {
     if v.is_finite() && v.abs() <= COORD_LIMIT {
         return Ok(());
     }
-    Err(param(field, format!("point {index} has the coordinate {v}; coordinates must be finite and within ±{}", group(COORD_LIMIT))))
+    Err(param(field, format!("point {index} has the coordinate {}; coordinates must be finite and within ±{}", num(v), group(COORD_LIMIT))))
 }
 
 /// A view window `[x_min, x_max, y_min, y_max]`: finite, within ±[`COORD_LIMIT`], and not
@@ -322,10 +337,10 @@ pub fn view_box(field: &'static str, v: &[f64; 4]) -> Result<()> {
         field,
         format!(
             "the window [{}, {}, {}, {}] must have finite bounds within ±{} with x_min < x_max and y_min < y_max",
-            v[0],
-            v[1],
-            v[2],
-            v[3],
+            num(v[0]),
+            num(v[1]),
+            num(v[2]),
+            num(v[3]),
             group(COORD_LIMIT)
         ),
     ))

@@ -58,7 +58,7 @@ fn check_n(n: usize) -> Result<()> {
 
 fn check_nonneg(name: &'static str, v: f64) -> Result<()> {
     if !(v.is_finite() && (0.0..=1e4).contains(&v)) {
-        return Err(KpError::Parameter { name, reason: format!("must be a finite number in [0, 10⁴] (got {v})") });
+        return Err(KpError::Parameter { name, reason: format!("must be a finite number in [0, 10⁴] (got {})", crate::budget::num(v)) });
     }
     Ok(())
 }
@@ -73,10 +73,10 @@ impl Classification2d {
         match self.shape {
             Shape2d::Blobs { margin, spread } => {
                 if !(margin.is_finite() && margin.abs() <= 1e4) {
-                    return Err(KpError::Parameter { name: "margin", reason: format!("must be finite, within ±10⁴ (got {margin})") });
+                    return Err(KpError::Parameter { name: "margin", reason: format!("must be finite, within ±10⁴ (got {})", crate::budget::num(margin)) });
                 }
                 if !(spread.is_finite() && spread > 0.0 && spread <= 1e4) {
-                    return Err(KpError::Parameter { name: "spread", reason: format!("must be a finite number in (0, 10⁴] (got {spread})") });
+                    return Err(KpError::Parameter { name: "spread", reason: format!("must be a finite number in (0, 10⁴] (got {})", crate::budget::num(spread)) });
                 }
             }
             Shape2d::Moons { noise } | Shape2d::Xor { noise } => check_nonneg("noise", noise)?,

@@ -763,6 +763,9 @@ fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> 
         "primal_gd" | "fista" => {
             let m = n.min(dim);
             b.square("data.d", &format!("{alg}'s step size γ‖X‖² needs a min(n, d) × min(n, d) Gram matrix"), m)?;
+            // The step size needs the Gram matrix (m²·max(n, d)) and its eigenvalues (≈ 4m³), once.
+            let (mf, big) = (m as f64, nf.max(df));
+            b.work("data.n", &format!("{alg}'s step size γ‖X‖² (a min(n, d)² Gram matrix and its eigenvalues)"), mf * mf * big + 4.0 * mf * mf * mf, 1)?;
             b.work("data.d", alg, 2.0 * nf * df + 40.0 * df, max_iter)?;
         }
         _ => b.work("data.n", alg, 2.0 * eval, max_iter)?,

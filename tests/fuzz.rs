@@ -62,6 +62,7 @@ const FUZZ: Budget = Budget {
     scope: "in the fuzz test",
     bytes: 16 << 20,
     cells: 20_000,
+    n: 2_000,
     d: 5_000,
     kernel_n: 300,
     step_flops: 2e6,
