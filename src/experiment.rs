@@ -774,12 +774,6 @@ fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> 
 }
 
 fn check_budget(cost: &TensorCost) -> Result<()> {
-    crate::budget::active().bytes(
-        "model.path",
-        "the Gram tensor",
-        &format!("n = {}, q = {} → {} values", crate::budget::group(cost.n as f64), cost.q, crate::budget::group(cost.entries as f64)),
-        cost.bytes as f64,
-    )?;
     if cost.bytes > TENSOR_BUDGET_BYTES {
         return Err(param(
             "model.path",
@@ -792,7 +786,13 @@ fn check_budget(cost: &TensorCost) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    // The budget in force may be lower than the tensor's own limit (the fuzz budget).
+    crate::budget::active().bytes(
+        "model.path",
+        "the Gram tensor",
+        &format!("n = {}, q = {} → {} values", crate::budget::group(cost.n as f64), cost.q, crate::budget::group(cost.entries as f64)),
+        cost.bytes as f64,
+    )
 }
 
 /// A predictor `f(x)` (Remark 2.4).
