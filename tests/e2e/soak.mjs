@@ -18,10 +18,10 @@ const only = process.env.SOAK_ONLY ? process.env.SOAK_ONLY.split(',') : null;
 const RUNS = {
   a: ['index.html', { data: { kind: 'sparse_regression', n: 1000, d: 1000, k: 10, sigma: 0.05, seed: 1 },
     model: { problem: 'lp_regression', p: 1.05, gamma: 10 }, solver: { algorithm: 'dual_gradient', tol: 1e-300, max_iter: 240000 } }, 'r-iter'],
-  c: ['dinuzzo.html', { data: { kind: 'classification', shape: { kind: 'moons', noise: 0.3 }, n: 2500, label_noise: 0.1, seed: 1 },
+  c: ['dinuzzo.html', { data: { kind: 'classification', shape: { kind: 'moons', noise: 0.3 }, n: 2000, label_noise: 0.1, seed: 1 },
     loss: { kind: 'hinge' }, lambda: 1e-4, kernel: { kind: 'gaussian', bandwidth: { fixed: 0.5 } },
     method: { kind: 'coordinate', rule: 'randomized_cyclic', seed: 1, tol: 1e-300, max_sweeps: 10000000 }, race: false }, 'r-sweep'],
-  d: ['perceptron.html', { data: { kind: 'generated', set: { shape: { kind: 'blobs', margin: -1.5, spread: 0.5 }, n: 2500, label_noise: 0, seed: 1 } },
+  d: ['perceptron.html', { data: { kind: 'generated', set: { shape: { kind: 'blobs', margin: -1.5, spread: 0.5 }, n: 2000, label_noise: 0, seed: 1 } },
     kernel: { kind: 'gaussian', bandwidth: { fixed: 0.5 } }, algorithm: { kind: 'perceptron' }, max_iter: 10000000 }, 'r-iter'],
 };
 
