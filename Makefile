@@ -19,7 +19,7 @@ WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: bench-peers bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
 tools: tools-rust tools-web tools-browser tools-node
@@ -78,6 +78,20 @@ test-wasm: tools-web tools-browser
 test-e2e: build tools-node tools-browser
 	cargo build --release --bin kplay
 	cd $(E2E) && node --test --test-concurrency=1 --test-reporter=spec *.test.mjs
+
+# The same e2e suite with Chromium's CPU slowed 4× (CDP Emulation.setCPUThrottlingRate):
+# tests wait for states, never for milliseconds, so they pass on a slow machine too.
+test-e2e-throttled: build tools-node tools-browser
+	cargo build --release --bin kplay
+	cd $(E2E) && KPLAY_CPU_THROTTLE=4 node --test --test-concurrency=1 --test-reporter=spec *.test.mjs
+
+# Not part of make test: each page plays its default run at its largest allowed settings for
+# SOAK_MINUTES (default 10) sampling JS heap and wasm memory; the CLI runs 10⁶ iterations
+# sampling its RSS. Results: docs/robustness.md.
+SOAK_MINUTES ?= 10
+soak: build tools-node tools-browser
+	cargo build --release --bin kplay
+	cd $(E2E) && SOAK_MINUTES=$(SOAK_MINUTES) node soak.mjs
 
 bench:
 	cargo bench

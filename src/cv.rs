@@ -75,7 +75,8 @@ pub fn train_test_split(n: usize, train_fraction: f64, seed: u64) -> Result<(Vec
     if !(train_fraction.is_finite() && train_fraction > 0.0 && train_fraction < 1.0) {
         return Err(KpError::Parameter { name: "train fraction", reason: format!("must lie strictly between 0 and 1 (got {train_fraction})") });
     }
-    let n_train = ((train_fraction * n as f64).round() as usize).clamp(1, n.saturating_sub(1));
+    // n < 2 first: `clamp(1, n − 1)` panics when n − 1 < 1.
+    let n_train = if n < 2 { 0 } else { ((train_fraction * n as f64).round() as usize).clamp(1, n - 1) };
     if n < 2 || n_train == 0 || n_train >= n {
         return Err(KpError::Parameter { name: "n", reason: format!("cannot split {n} samples into non-empty train and test sets") });
     }

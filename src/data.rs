@@ -80,7 +80,7 @@ fn check_size(n: usize, d: usize) -> Result<()> {
     if cells > MAX_CELLS {
         return Err(KpError::DataTooLarge { cells, limit: MAX_CELLS });
     }
-    Ok(())
+    crate::budget::active().data("data.n", n, d)
 }
 
 /// Parameters of the sparse-regression generator (paper A, Table 1):
@@ -103,7 +103,7 @@ impl SparseRegression {
         if self.k > self.d {
             return Err(KpError::KTooLarge { k: self.k, d: self.d });
         }
-        if !(self.sigma.is_finite() && self.sigma >= 0.0) {
+        if !(self.sigma.is_finite() && (0.0..=1e6).contains(&self.sigma)) {
             return Err(KpError::SigmaInvalid(self.sigma));
         }
         Ok(())
@@ -175,6 +175,10 @@ impl CsvSource {
 /// Parse CSV text: a header row, a column named `y` for the target, every other column a
 /// numeric feature. Rejects ragged rows, non-numeric or non-finite cells, and empty files.
 pub fn parse_csv(text: &str) -> Result<Dataset> {
+    let budget = crate::budget::active();
+    budget.count("data.text", "the CSV text's size in bytes", text.len() as f64, budget.csv_bytes as f64)?;
+    let longest = text.split('\n').map(str::len).max().unwrap_or(0);
+    budget.count("data.text", "the CSV's longest line in bytes", longest as f64, budget.csv_line_bytes as f64)?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
@@ -187,11 +191,13 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
     if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
         return Err(KpError::Csv("the file is empty: it needs a header row with a `y` column".into()));
     }
+    budget.count("data.text", "the CSV's number of columns", names.len() as f64, budget.csv_columns as f64)?;
+    let mut seen = std::collections::HashSet::with_capacity(names.len());
     for (c, name) in names.iter().enumerate() {
         if name.is_empty() {
             return Err(KpError::Csv(format!("column {} of the header has no name", c + 1)));
         }
-        if names[..c].contains(name) {
+        if !seen.insert(name.as_str()) {
             return Err(KpError::Csv(format!("the header names column `{name}` twice")));
         }
     }
@@ -239,6 +245,7 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
         if values.len() > MAX_CELLS {
             return Err(KpError::DataTooLarge { cells: values.len(), limit: MAX_CELLS });
         }
+        budget.data("data.text", ys.len(), d)?;
     }
     let n = ys.len();
     if n == 0 {

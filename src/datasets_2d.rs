@@ -57,8 +57,8 @@ fn check_n(n: usize) -> Result<()> {
 }
 
 fn check_nonneg(name: &'static str, v: f64) -> Result<()> {
-    if !(v.is_finite() && v >= 0.0) {
-        return Err(KpError::Parameter { name, reason: format!("must be a finite number ≥ 0 (got {v})") });
+    if !(v.is_finite() && (0.0..=1e4).contains(&v)) {
+        return Err(KpError::Parameter { name, reason: format!("must be a finite number in [0, 10⁴] (got {})", crate::budget::num(v)) });
     }
     Ok(())
 }
@@ -72,11 +72,11 @@ impl Classification2d {
         }
         match self.shape {
             Shape2d::Blobs { margin, spread } => {
-                if !margin.is_finite() {
-                    return Err(KpError::Parameter { name: "margin", reason: format!("must be finite (got {margin})") });
+                if !(margin.is_finite() && margin.abs() <= 1e4) {
+                    return Err(KpError::Parameter { name: "margin", reason: format!("must be finite, within ±10⁴ (got {})", crate::budget::num(margin)) });
                 }
-                if !(spread.is_finite() && spread > 0.0) {
-                    return Err(KpError::Parameter { name: "spread", reason: format!("must be a finite number > 0 (got {spread})") });
+                if !(spread.is_finite() && spread > 0.0 && spread <= 1e4) {
+                    return Err(KpError::Parameter { name: "spread", reason: format!("must be a finite number in (0, 10⁴] (got {})", crate::budget::num(spread)) });
                 }
             }
             Shape2d::Moons { noise } | Shape2d::Xor { noise } => check_nonneg("noise", noise)?,
@@ -156,6 +156,12 @@ pub fn from_points(points: &[(f64, f64, f64)]) -> Result<Dataset> {
     if points.len() > MAX_POINTS {
         return Err(KpError::Parameter { name: "points", reason: format!("at most {MAX_POINTS} points (got {})", points.len()) });
     }
+    let b = crate::budget::active();
+    b.count("points", "hand-placed points", points.len() as f64, b.points as f64)?;
+    for (i, p) in points.iter().enumerate() {
+        crate::budget::coordinate("points", i, p.0)?;
+        crate::budget::coordinate("points", i, p.1)?;
+    }
     let n = points.len();
     let mut x = DMatrix::<f64>::zeros(n, 2);
     let mut y = DVector::<f64>::zeros(n);
@@ -223,9 +229,7 @@ impl Regression1d {
 /// A regular `nx × ny` grid over `[x_min, x_max] × [y_min, y_max]` as rows of an
 /// `(nx·ny) × 2` matrix (row-major in y then x), for the decision-function heatmap.
 pub fn grid(x_min: f64, x_max: f64, y_min: f64, y_max: f64, nx: usize, ny: usize) -> Result<DMatrix<f64>> {
-    if !(x_min.is_finite() && x_max.is_finite() && y_min.is_finite() && y_max.is_finite() && x_min < x_max && y_min < y_max) {
-        return Err(KpError::Parameter { name: "grid", reason: "need finite bounds with min < max".into() });
-    }
+    crate::budget::view_box("grid", &[x_min, x_max, y_min, y_max])?;
     if !(2..=1000).contains(&nx) || !(2..=1000).contains(&ny) {
         return Err(KpError::Parameter { name: "grid", reason: format!("between 2 and 1000 cells per side (got {nx} × {ny})") });
     }

@@ -36,6 +36,7 @@ impl TwoBlobs {
         if self.n > 1_000_000 {
             return Err(KpError::DataTooLarge { cells: self.n.saturating_mul(2), limit: 2_000_000 });
         }
+        crate::budget::active().data("data.n", self.n, 2)?;
         if !(self.separation.is_finite() && self.separation >= 0.0) {
             return Err(KpError::Parameter {
                 name: "separation",

@@ -22,7 +22,8 @@ fn check_n_sigma(n: usize, d: usize, sigma: f64) -> Result<()> {
     if cells > MAX_CELLS {
         return Err(KpError::DataTooLarge { cells, limit: MAX_CELLS });
     }
-    if !(sigma.is_finite() && sigma >= 0.0) {
+    crate::budget::active().data("n", n, d)?;
+    if !(sigma.is_finite() && (0.0..=1e6).contains(&sigma)) {
         return Err(KpError::SigmaInvalid(sigma));
     }
     Ok(())

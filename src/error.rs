@@ -16,7 +16,7 @@ pub enum KpError {
     DTooSmall(usize),
     #[error("k (number of non-zero spikes) must be at most d = {d} (got {k})")]
     KTooLarge { k: usize, d: usize },
-    #[error("σ (noise level) must be a non-negative finite number (got {0})")]
+    #[error("σ (noise level) must be a finite number in [0, 10⁶] (got {0})")]
     SigmaInvalid(f64),
     #[error("the data would hold n·d = {cells} values, above the limit of {limit}")]
     DataTooLarge { cells: usize, limit: usize },

@@ -441,7 +441,9 @@ impl ValidExperiment {
         checked.loss.check_targets(data.y.as_slice())?;
         let features = match (checked.path, checked.kernel_cfg) {
             (PathSpec::Features, None) => Some(data.x.clone()),
-            (PathSpec::Features, Some(cfg)) => Some(feature_polynomial(&data.x, &cfg, TENSOR_BUDGET_BYTES)?.x),
+            (PathSpec::Features, Some(cfg)) => {
+                Some(feature_polynomial(&data.x, &cfg, TENSOR_BUDGET_BYTES.min(crate::budget::active().bytes))?.x)
+            }
             (PathSpec::Tensor, Some(cfg)) => {
                 let cost = estimate_cost(data.n(), data.d(), &cfg)?;
                 check_budget(&cost)?;
@@ -449,6 +451,7 @@ impl ValidExperiment {
             }
             (PathSpec::Tensor, None) => None,
         };
+        check_solver_budget(&spec, &checked, data.n(), features.as_ref().map_or(data.d(), |f| f.ncols()))?;
         Ok(Self { p: checked.p, gamma: checked.gamma, linesearch: checked.linesearch, spec, data, checked, features })
     }
 
@@ -500,7 +503,7 @@ impl ValidExperiment {
     /// build's scratch), or over [`TENSOR_BUDGET_BYTES`] if that is lower.
     pub fn tensor_build_within(&self, max_bytes: u64) -> Result<GramTensorBuild> {
         let cfg = self.tensor_cfg()?;
-        GramTensorBuild::new(&self.data.x, cfg, max_bytes.min(TENSOR_BUDGET_BYTES))
+        GramTensorBuild::new(&self.data.x, cfg, max_bytes.min(TENSOR_BUDGET_BYTES).min(crate::budget::active().bytes))
     }
 
     fn tensor_cfg(&self) -> Result<TensorKernelConfig> {
@@ -645,7 +648,7 @@ impl ValidExperiment {
     /// precision (square, logistic), else Algorithm 3.3 with a tight tolerance. Returns the
     /// final primal value (the smallest F seen) and the Newton iterations used.
     pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
-        let alg = if self.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
+        let alg = self.reference_algorithm()?;
         let solver = match tensor {
             Some(t) => self.tensor_solver(alg, t)?,
             None => self.solver(alg)?,
@@ -660,9 +663,45 @@ impl ValidExperiment {
         Ok((best, run.last().iter))
     }
 
+    /// The algorithm computing the reference F* of a race (dual Newton for the square and
+    /// logistic losses, else Algorithm 3.3), after checking its memory and work against the
+    /// budget in force (a race on a large n needs an n × n Hessian, whatever the algorithm raced).
+    pub fn reference_algorithm(&self) -> Result<&'static str> {
+        let alg = if self.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
+        let n = self.data.n();
+        let b = crate::budget::active();
+        let (nf, df) = (n as f64, self.features.as_ref().map_or(self.data.d(), |f| f.ncols()) as f64);
+        if alg == "dual_newton" {
+            b.square("data.n", "the reference F* is computed by dual Newton, which needs an n × n Hessian", n)?;
+            b.work("data.n", "the reference F* (dual Newton, up to 200 iterations)", nf * nf * df + nf * nf * nf / 3.0, 200)?;
+        } else {
+            b.work("data.n", "the reference F* (Algorithm 3.3, up to 100 000 iterations)", 4.0 * nf * df, 100_000)?;
+        }
+        Ok(alg)
+    }
+
     /// A race of every algorithm that applies to this problem (features path), against F*.
     pub fn race(&self, f_star: f64) -> Result<Race> {
+        self.race_on(f_star, None)
+    }
+
+    /// A race of every algorithm that applies, against F*: on the features path as
+    /// [`Self::race`]; on the tensor path (with its built Gram tensor) prox_dual and, for the
+    /// square and logistic losses, dual_newton, each on its own copy of the tensor.
+    pub fn race_on(&self, f_star: f64, tensor: Option<&GramTensor>) -> Result<Race> {
         let c = &self.checked;
+        if let (PathSpec::Tensor, Some(t)) = (c.path, tensor) {
+            let mut lanes = Vec::new();
+            let mut names = vec!["prox_dual"];
+            if c.loss.capabilities().smooth_dual {
+                names.push("dual_newton");
+            }
+            for name in names {
+                let run = Driver::new(self.tensor_solver(name, t.clone())?, 0.0, self.spec.solver.max_iter);
+                lanes.push(Lane { name: name.to_string(), run });
+            }
+            return Ok(Race { f_star, tol: self.spec.solver.tol.max(1e-15), lanes });
+        }
         let square = c.loss.capabilities().square;
         let mut names = vec![if square { "dual_gradient" } else { "prox_dual" }];
         if square {
@@ -684,6 +723,42 @@ impl ValidExperiment {
     }
 }
 
+/// The memory and the work of the spec's algorithm on n samples with `dim` features (the
+/// explicit features, or d on the tensor path), against the budget in force
+/// ([`crate::budget::active`]): dual Newton's n × n Hessian (and n²·dim per step to form it),
+/// the primal methods' min(n, d)² Gram matrix for the step size `γ‖X‖²` and their d proxes
+/// per step, and `max_iter` times the cost of one iteration.
+fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> Result<()> {
+    let b = crate::budget::active();
+    let (nf, df) = (n as f64, dim as f64);
+    let alg = spec.solver.algorithm.as_str();
+    let max_iter = spec.solver.max_iter;
+    let tensor = match (c.path, c.kernel_cfg) {
+        (PathSpec::Tensor, Some(cfg)) => Some(estimate_cost(n, dim, &cfg)?.entries as f64),
+        _ => None,
+    };
+    // One evaluation of the dual polynomial's value and gradient.
+    let eval = tensor.unwrap_or(2.0 * nf * df);
+    match alg {
+        "dual_newton" => {
+            b.square("data.n", "dual Newton needs an n × n Hessian", n)?;
+            let hessian = tensor.map_or(nf * nf * df, |t| t * 3.0);
+            // Newton converges in tens of iterations (or stalls): count at most 100 of them.
+            b.work("data.n", "dual Newton (forming and factoring its n × n Hessian)", hessian + nf * nf * nf / 3.0 + eval, max_iter.min(100))?;
+        }
+        "primal_gd" | "fista" => {
+            let m = n.min(dim);
+            b.square("data.d", &format!("{alg}'s step size γ‖X‖² needs a min(n, d) × min(n, d) Gram matrix"), m)?;
+            // The step size needs the Gram matrix (m²·max(n, d)) and its eigenvalues (≈ 4m³), once.
+            let (mf, big) = (m as f64, nf.max(df));
+            b.work("data.n", &format!("{alg}'s step size γ‖X‖² (a min(n, d)² Gram matrix and its eigenvalues)"), mf * mf * big + 4.0 * mf * mf * mf, 1)?;
+            b.work("data.d", alg, 2.0 * nf * df + 40.0 * df, max_iter)?;
+        }
+        _ => b.work("data.n", alg, 2.0 * eval, max_iter)?,
+    }
+    Ok(())
+}
+
 fn check_budget(cost: &TensorCost) -> Result<()> {
     if cost.bytes > TENSOR_BUDGET_BYTES {
         return Err(param(
@@ -697,7 +772,13 @@ fn check_budget(cost: &TensorCost) -> Result<()> {
             ),
         ));
     }
-    Ok(())
+    // The budget in force may be lower than the tensor's own limit (the fuzz budget).
+    crate::budget::active().bytes(
+        "model.path",
+        "the Gram tensor",
+        &format!("n = {}, q = {} → {} values", crate::budget::group(cost.n as f64), cost.q, crate::budget::group(cost.entries as f64)),
+        cost.bytes as f64,
+    )
 }
 
 /// A predictor `f(x)` (Remark 2.4).
@@ -724,6 +805,9 @@ impl Predictor {
 
     /// `f` on an `mx × my` grid, row-major in y then x (values[iy·mx + ix]).
     pub fn grid_2d(&self, xr: (f64, f64), yr: (f64, f64), mx: usize, my: usize) -> Result<Vec<f64>> {
+        if !(1..=4096).contains(&mx) || !(1..=4096).contains(&my) {
+            return Err(param("grid", format!("between 1 and 4096 cells per side (got {mx} × {my})")));
+        }
         let mut out = Vec::with_capacity(mx * my);
         for iy in 0..my {
             let yv = yr.0 + (yr.1 - yr.0) * iy as f64 / (my.max(2) - 1) as f64;

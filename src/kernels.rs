@@ -115,6 +115,7 @@ impl ResolvedKernel {
     /// The n × n Gram matrix `K_ij = k(x_i, x_j)` of the rows of `x`, computed from `X Xᵀ`
     /// (one nalgebra product) for every kernel. Fails if a value is not finite.
     pub fn gram(&self, x: &DMatrix<f64>) -> Result<DMatrix<f64>> {
+        crate::budget::active().kernel("data.n", "the n × n Gram matrix", x.nrows())?;
         self.cross(x, x)
     }
 
@@ -126,6 +127,8 @@ impl ResolvedKernel {
                 reason: format!("dimension mismatch: {} vs {} features", a.ncols(), b.ncols()),
             });
         }
+        let (m, n) = (a.nrows() as f64, b.nrows() as f64);
+        crate::budget::active().bytes("data.n", "the kernel matrix", &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)), 8.0 * m * n)?;
         let mut k = a * b.transpose();
         match *self {
             ResolvedKernel::Linear => {}

@@ -4,6 +4,7 @@
 //! * Paper A — Salzo, Suykens, Rosasco: ℓp regularization solved in the dual
 //!   ([`solvers::dual_lp`]).
 
+pub mod budget;
 pub mod cv;
 pub mod data;
 pub mod datasets_2d;

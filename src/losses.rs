@@ -361,6 +361,11 @@ impl Loss {
 /// `g(s) = s − m − γσ(−s)`, increasing with `g' = 1 + γσ(s)σ(−s) ∈ [1, 1 + γ/4]` and bracketed
 /// by `[m, m + γ]`. Newton steps, falling back to bisection when a step leaves the bracket.
 fn logistic_prox_margin(m: f64, gamma: f64) -> f64 {
+    if !m.is_finite() {
+        // An overflowed margin (±∞, NaN) has no bracket (and `clamp` panics on a NaN bound):
+        // pass it on, so the solver reports a non-finite iterate.
+        return m;
+    }
     let (mut lo, mut hi) = (m, m + gamma);
     // Start from the smooth approximation in the middle of the bracket.
     let mut s = m + gamma * sigmoid(-m) / (1.0 + 0.25 * gamma);

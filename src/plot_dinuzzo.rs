@@ -587,7 +587,8 @@ mod tests {
         assert_eq!(diverging(0.0), RGBColor(255, 255, 255));
         let p = diverging(1.0);
         let n = diverging(-1.0);
-        assert!(p.0 > p.2 && n.2 > n.0);
+        // +1 blue, −1 red (plot_style::CLASS_POS / CLASS_NEG, the same on pages C and D).
+        assert!(p.2 > p.0 && n.0 > n.2);
         assert_eq!(diverging(5.0), p);
         assert_eq!(diverging(f64::NAN), RGBColor(255, 255, 255));
     }

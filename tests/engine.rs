@@ -101,7 +101,7 @@ fn specs_are_tagged_strict_and_round_trip() {
         (r#"{"paper":"perceptron","data":{"kind":"points","points":[]},"kernel":{"kind":"linear"},"algorithm":{"kind":"nvn","epsilon":0.1,"eps":1}}"#, "eps"),
         (r#"{"paper":3}"#, "paper"),
         ("[1, 2]", "object"),
-        (&format!("{} trailing garbage {{{{{{", Spec::default_for(Paper::Perceptron).to_json()), "JSON"),
+        (&format!("{} trailing garbage {{{{{{", Spec::default_for(Paper::Perceptron).to_json()), "closing brace"),
     ];
     for (text, needle) in bad {
         let e = Spec::from_json(text).expect_err(text).to_string();

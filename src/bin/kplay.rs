@@ -15,6 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use kernel_playground::budget::{self, Budget};
 use kernel_playground::engine::{self, Paper, Spec};
 use kernel_playground::KpError;
 
@@ -26,7 +27,9 @@ const USAGE: &str = "usage:
   kplay race SPEC.json           run every algorithm of the spec's paper on the same data
   kplay spec [PAPER]             print the default spec of a paper: lp (default), mrlsr, dinuzzo, perceptron
 SPEC.json is any page's spec (\"Copy link\" / \"save spec\"): {\"paper\": \"lp\" | \"mrlsr\" | \"dinuzzo\" | \"perceptron\", ...};
-a CSV `path` in it is read relative to the spec file.";
+a CSV `path` in it is read relative to the spec file.
+options (anywhere):
+  --budget-gib G                 raise (or lower) the memory budget from 8 GiB to G GiB";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,14 +42,20 @@ fn main() -> ExitCode {
     }
 }
 
-/// Read a spec file (any paper) and the CSV files it names, relative to the spec's folder.
+/// The largest spec file read (a spec with inline CSV text may be as large as a CSV file).
+fn spec_limit() -> u64 {
+    budget::active().csv_bytes + (1 << 20)
+}
+
+/// Read a spec file (any paper) and the CSV files it names, relative to the spec's folder
+/// (regular files only, each within the budget's byte limit).
 fn load_spec(path: &str) -> Result<Spec, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read spec `{path}`: {e}"))?;
+    let text = budget::read_text_file(Path::new(path), "spec", spec_limit()).map_err(err)?;
     let mut spec = Spec::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
     let base = Path::new(path).parent().unwrap_or(Path::new(".")).to_path_buf();
     let mut read = |csv: &str| -> kernel_playground::Result<String> {
         let full: PathBuf = base.join(csv);
-        std::fs::read_to_string(&full).map_err(|e| KpError::Csv(format!("cannot read CSV `{}`: {e}", full.display())))
+        budget::read_text_file(&full, "CSV", budget::active().csv_bytes)
     };
     spec.resolve_csv(&mut read).map_err(|e| format!("{path}: {e}"))?;
     Ok(spec)
@@ -67,7 +76,26 @@ fn err(e: KpError) -> String {
     e.to_string()
 }
 
+/// Take `--budget-gib G` (anywhere) out of the arguments and install the CLI budget it names.
+fn budget_flag(args: &[String]) -> Result<Vec<String>, String> {
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    let mut budget = Budget::CLI;
+    while let Some(a) = it.next() {
+        if a == "--budget-gib" {
+            let v = it.next().ok_or("--budget-gib needs a number of GiB")?;
+            let gib: f64 = v.parse().map_err(|_| format!("--budget-gib: `{v}` is not a number"))?;
+            budget = Budget::cli_with_gib(gib).map_err(err)?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    budget::set_active(budget);
+    Ok(rest)
+}
+
 fn real_main(args: &[String]) -> Result<(), String> {
+    let args = &budget_flag(args)?[..];
     let cmd = args.first().map(String::as_str).ok_or_else(|| USAGE.to_string())?;
     // The spec file every command but `spec` takes as its first argument.
     let spec = || load_spec(args.get(1).ok_or_else(|| USAGE.to_string())?);

@@ -104,13 +104,9 @@ fn view_of(x: &DMatrix<f64>, y: &DVector<f64>) -> [f64; 4] {
     [a - px, b + px, c - py, d + py]
 }
 
-/// A plot window must be finite and non-degenerate, and its width and height finite.
+/// A plot window must be finite, bounded and non-degenerate ([`crate::budget::view_box`]).
 pub fn check_view(v: &[f64; 4]) -> Result<()> {
-    let ok = v.iter().all(|x| x.is_finite()) && v[0] < v[1] && v[2] < v[3] && (v[1] - v[0]).is_finite() && (v[3] - v[2]).is_finite();
-    if !ok {
-        return Err(bad("view", "the window must have finite bounds with x_min < x_max and y_min < y_max"));
-    }
-    Ok(())
+    crate::budget::view_box("view", v)
 }
 
 fn check_page_n(name: &'static str, n: usize) -> Result<()> {

@@ -81,8 +81,13 @@ pub fn run(spec: &Experiment) -> Result<Report> {
 /// Every applicable paper-A algorithm against F* (see [`super::race`]).
 pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
-    let (f_star, newton_iters) = valid.reference_optimum(None)?;
-    let mut race = valid.race(f_star)?;
+    // The tensor path races on its built Gram tensor (F* from the same tensor).
+    let tensor = match valid.checked.path {
+        crate::experiment::PathSpec::Tensor => Some(valid.build_tensor()?),
+        crate::experiment::PathSpec::Features => None,
+    };
+    let (f_star, newton_iters) = valid.reference_optimum(tensor.clone())?;
+    let mut race = valid.race_on(f_star, tensor.as_ref())?;
     while race.step_round() {}
     let lanes: Vec<Value> = race
         .lanes

@@ -88,7 +88,13 @@ fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
 /// Parse JSON text into a value: the whole text must be one JSON value (trailing characters,
 /// such as a second object or stray brackets, are an error).
 fn json_value(text: &str) -> Result<Value> {
-    serde_json::from_str::<Value>(text).map_err(|e| KpError::Spec(format!("not valid JSON: {e}")))
+    serde_json::from_str::<Value>(text).map_err(|e| {
+        if e.to_string().contains("trailing characters") {
+            KpError::Spec(format!("text after the spec's closing brace: {e}"))
+        } else {
+            KpError::Spec(format!("not valid JSON: {e}"))
+        }
+    })
 }
 
 /// Split the `paper` tag off a spec object: `Ok(None)` when there is none (an original
@@ -305,52 +311,34 @@ pub trait Stepper {
     fn solution(&self) -> Value;
 }
 
-/// Records a trace keeps at most; beyond, every other interior record is dropped (the first
-/// and the latest are always kept), so any number of iterations runs in flat memory.
-pub const TRACE_CAP: usize = 4096;
-
-/// A bounded trace: the first record, then every `stride`-th record, the stride doubling
-/// (and every other kept record dropped) whenever [`TRACE_CAP`] is reached; the latest record
-/// is always kept.
+/// A bounded trace ([`crate::budget::push_bounded`]): at most the active budget's `trace`
+/// records (10 000 in the page and the CLI); past that the older history is thinned, the first
+/// record and the newest always kept, so any number of iterations runs in flat memory.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
     kept: Vec<Record>,
-    last: Option<Record>,
-    seen: usize,
-    stride: usize,
+    cap: usize,
 }
 
 impl Trace {
-    /// A trace starting at `first`.
+    /// A trace starting at `first`, bounded by the active budget.
     pub fn new(first: Record) -> Self {
-        Self { kept: vec![first], last: None, seen: 0, stride: 1 }
+        Self { kept: vec![first], cap: crate::budget::active().trace }
     }
 
     /// Add a record.
     pub fn push(&mut self, r: Record) {
-        self.seen += 1;
-        if self.seen % self.stride == 0 && self.kept.len() >= TRACE_CAP {
-            self.kept = self.kept.iter().step_by(2).copied().collect();
-            self.stride *= 2;
-        }
-        if self.seen % self.stride == 0 {
-            self.kept.push(r);
-            self.last = None;
-        } else {
-            self.last = Some(r);
-        }
+        crate::budget::push_bounded(&mut self.kept, r, self.cap);
     }
 
     /// The kept records in order, the latest included.
     pub fn records(&self) -> Vec<Record> {
-        let mut out = self.kept.clone();
-        out.extend(self.last);
-        out
+        self.kept.clone()
     }
 
     /// The latest record.
     pub fn latest(&self) -> Record {
-        self.last.or_else(|| self.kept.last().copied()).unwrap_or_default()
+        self.kept.last().copied().unwrap_or_default()
     }
 }
 
@@ -530,7 +518,7 @@ mod tests {
             t.push(rec(i));
         }
         let r = t.records();
-        assert!(r.len() <= TRACE_CAP + 1, "{}", r.len());
+        assert!(r.len() <= crate::budget::active().trace, "{}", r.len());
         assert_eq!(r[0].iter, 0);
         assert_eq!(r.last().map(|x| x.iter), Some(100_000));
         assert!(r.windows(2).all(|w| w[0].iter < w[1].iter));
@@ -549,7 +537,7 @@ mod tests {
         let e = Spec::from_json(r#"{"paper":"nope"}"#).unwrap_err().to_string();
         assert!(e.contains("paper") && e.contains("nope"), "{e}");
         let e = Spec::from_json(r#"{"paper":"lp"} trailing {{{"#).unwrap_err().to_string();
-        assert!(e.contains("JSON"), "{e}");
+        assert!(e.contains("closing brace"), "{e}");
         let e = Spec::from_json_for(Paper::Dinuzzo, r#"{"paper":"perceptron"}"#).unwrap_err().to_string();
         assert!(e.contains("paper"), "{e}");
         for p in Paper::ALL {

@@ -239,7 +239,7 @@ impl CoordinateDescent {
         let dt = t0.elapsed().as_secs_f64() * 1e3;
         self.elapsed_ms += dt;
         let rec = self.record(dt);
-        self.trace.push(rec);
+        crate::budget::push_bounded(&mut self.trace, rec, crate::budget::active().trace);
         if !(rec.max_h.is_finite() && rec.objective.is_finite()) {
             self.status = StopReason::NonFinite;
             self.message = Some(format!("a value overflowed at sweep {}", rec.sweep));

@@ -513,7 +513,7 @@ impl FixedPoint {
         let dt = t0.elapsed().as_secs_f64() * 1e3;
         self.elapsed_ms += dt;
         let rec = self.record(dt);
-        self.trace.push(rec);
+        crate::budget::push_bounded(&mut self.trace, rec, crate::budget::active().trace);
         self.update_status(&rec);
         Some(rec)
     }

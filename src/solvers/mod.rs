@@ -103,8 +103,12 @@ pub struct Driver<S: Solver> {
     pub solver: S,
     pub tol: f64,
     pub max_iter: usize,
+    /// The records so far: the first, the latest and a thinned history, at most `trace_cap`
+    /// of them ([`crate::budget::push_bounded`]); each record carries its own `iter`.
     pub trace: Vec<StepRecord>,
     pub status: Status,
+    /// Most records the trace keeps (the budget's `trace` when the driver was made).
+    pub trace_cap: usize,
 }
 
 impl<S: Solver> Driver<S> {
@@ -112,7 +116,7 @@ impl<S: Solver> Driver<S> {
     pub fn new(solver: S, tol: f64, max_iter: usize) -> Self {
         let first = solver.current();
         let status = if first.rel_gap <= tol { Status::Converged } else { Status::Running };
-        Self { solver, tol, max_iter, trace: vec![first], status }
+        Self { solver, tol, max_iter, trace: vec![first], status, trace_cap: crate::budget::active().trace }
     }
 
     /// Advance one iteration unless the run has ended; returns the new record.
@@ -122,7 +126,7 @@ impl<S: Solver> Driver<S> {
         }
         match self.solver.step() {
             Ok(rec) => {
-                self.trace.push(rec);
+                crate::budget::push_bounded(&mut self.trace, rec, self.trace_cap);
                 if !(rec.gap.is_finite() && rec.primal.is_finite()) {
                     self.status = Status::NonFinite;
                 } else if rec.rel_gap <= self.tol {

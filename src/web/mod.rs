@@ -393,7 +393,7 @@ impl Playground {
         if self.valid.checked.path != PathSpec::Features {
             return Err(js_err("the race runs on the features path"));
         }
-        let alg = if self.valid.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
+        let alg = self.valid.reference_algorithm().map_err(js_err)?;
         let solver = self.valid.solver(alg).map_err(js_err)?;
         let cap = if alg == "dual_newton" { 200 } else { 100_000 };
         self.reference = Some(crate::solvers::Driver::new(solver, 1e-15, cap));

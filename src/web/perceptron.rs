@@ -107,8 +107,9 @@ fn to_data(view: [f64; 4], rect: [i32; 4], px: f64, py: f64) -> [f64; 2] {
 #[wasm_bindgen(js_name = drawHandPoints)]
 pub fn draw_hand_points(canvas: HtmlCanvasElement, dpr: f64, points_json: &str) -> Result<(), JsError> {
     let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
-    let x: Vec<(f64, f64)> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).map(|p| (p[0], p[1])).collect();
-    let y: Vec<f64> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).map(|p| p[2]).collect();
+    let drawable = |p: &&[f64; 3]| crate::budget::coordinate("points", 0, p[0]).and(crate::budget::coordinate("points", 0, p[1])).is_ok();
+    let x: Vec<(f64, f64)> = pts.iter().filter(drawable).map(|p| (p[0], p[1])).collect();
+    let y: Vec<f64> = pts.iter().filter(drawable).map(|p| p[2]).collect();
     let m = nalgebra::DMatrix::from_fn(x.len(), 2, |i, j| if j == 0 { x[i].0 } else { x[i].1 });
     let rect = boundary_rect(canvas.width(), canvas.height(), dpr);
     let view = equal_aspect(view_box(&m, true), rect);

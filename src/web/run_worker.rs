@@ -25,6 +25,7 @@ impl RunWorker {
     /// An idle worker with nothing cached.
     #[wasm_bindgen(constructor)]
     pub fn new() -> RunWorker {
+        crate::budget::set_active(crate::budget::Budget::PAGE_WORKER);
         Self { job: None, cache: Some(JobCache::default()) }
     }
 

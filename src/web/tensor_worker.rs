@@ -37,6 +37,7 @@ impl TensorBuilder {
     /// on the features path and over the memory budget (`max_bytes`, if given, lowers it).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str, max_bytes: Option<f64>) -> Result<TensorBuilder, JsError> {
+        crate::budget::set_active(crate::budget::Budget::PAGE_WORKER);
         let valid = Experiment::from_json(spec_json).map_err(js_err)?.validate().map_err(js_err)?;
         let key = valid.tensor_key().ok_or_else(|| js_err("the features path builds no Gram tensor: choose the tensor path"))?;
         let budget = match max_bytes {

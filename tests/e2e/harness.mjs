@@ -40,8 +40,35 @@ export async function serve() {
   };
 }
 
+/** Every page opened through `b.newContext(...).newPage()` gets its CPU slowed `rate` times
+ * (CDP Emulation.setCPUThrottlingRate) before it loads: env KPLAY_CPU_THROTTLE=4
+ * (`make test-e2e-throttled`) runs the suite as on a slow machine. */
+function throttle(b, rate) {
+  if (!(rate > 1)) return b;
+  const newContext = b.newContext.bind(b);
+  b.newContext = async (...args) => {
+    const ctx = await newContext(...args);
+    const newPage = ctx.newPage.bind(ctx);
+    ctx.newPage = async (...a) => {
+      const page = await newPage(...a);
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      return page;
+    };
+    return ctx;
+  };
+  return b;
+}
+
+/** The CPU slow-down the tests run under (1 = none). */
+export const CPU_THROTTLE = Number(process.env.KPLAY_CPU_THROTTLE || 1);
+
 /** Launch headless Chromium with the flags this closed network needs. */
 export async function browser() {
+  return throttle(await launch(), CPU_THROTTLE);
+}
+
+async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROME || '/usr/bin/chromium',
     headless: true,

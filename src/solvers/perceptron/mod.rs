@@ -448,8 +448,9 @@ pub fn run_to_outcome(
     max_iter: usize,
 ) -> Result<(Outcome, Vec<PerceptronRecord>)> {
     let mut trace = vec![state.record()];
+    let cap = crate::budget::active().trace;
     while state.halted().is_none() && state.record().iter < max_iter {
-        trace.push(state.step());
+        crate::budget::push_bounded(&mut trace, state.step(), cap);
     }
     Ok((Outcome::of(state, problem)?, trace))
 }

@@ -248,7 +248,7 @@ impl Session {
             return false;
         }
         let r = self.state.step();
-        self.trace.push(r);
+        crate::budget::push_bounded(&mut self.trace, r, crate::budget::active().trace);
         true
     }
 

@@ -1,0 +1,378 @@
+//! The resource budget: every quantity a link, a form or a file decides and that decides
+//! memory or time (n, d, n·d, n², a Gram tensor, a Hessian, the trace, hand-placed points, a
+//! CSV file's size, columns and lines) is checked here *before* anything is allocated, with a
+//! message naming the field, the need and the limit:
+//! "dual Newton needs an n × n Hessian: n = 25 000 → 4.7 GiB; the limit in the page is 1 GiB".
+//!
+//! Two budgets: [`Budget::PAGE`] for a phone-class browser tab (memory, and work a frame can
+//! do on the main thread), and [`Budget::CLI`] for the native command line, whose memory limit
+//! `kplay --budget-gib G` raises. The budget in force is process-wide ([`active`]): the page
+//! on wasm32, the CLI natively, unless [`set_active`] replaced it.
+//!
+//! Traces are bounded too: [`push_bounded`] keeps the first and the last record and thins the
+//! older ones by halves, so any number of iterations runs in flat memory.
+
+use std::sync::RwLock;
+
+use crate::error::{KpError, Result};
+
+/// Limits on what user input may make the program allocate or compute.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Where the limits apply, for messages: "in the page", "of the CLI".
+    pub scope: &'static str,
+    /// Largest single user-sized allocation (a matrix, a Hessian, a Gram matrix or tensor), bytes.
+    pub bytes: u64,
+    /// Largest number of data values n·d generated or read.
+    pub cells: u64,
+    /// Largest number of samples n (the page redraws and sums over all n every frame).
+    pub n: usize,
+    /// Largest number of features d (paper A draws d spikes; the primal solvers prox d values per step).
+    pub d: usize,
+    /// Largest n for a method that holds an n × n kernel (Gram) matrix in this scope: papers C
+    /// and D build it in one task on the page's main thread, so the page's value is a time limit.
+    pub kernel_n: usize,
+    /// Largest work of one iteration (floating-point operations, e.g. n²·d for a dual Newton
+    /// Hessian) — on the page, one step must fit in a frame.
+    pub step_flops: f64,
+    /// Largest total work `max_iter × (cost of one iteration)` a run may be asked to do. The
+    /// unit is one multiply-add of the iteration's dominant loop; this machine does about
+    /// 0.4–1·10⁹ of them a second natively (docs/robustness.md), so 10¹¹ is a few minutes.
+    pub run_flops: f64,
+    /// Records a trace keeps (older ones are thinned by [`push_bounded`]).
+    pub trace: usize,
+    /// Largest hand-placed point list.
+    pub points: usize,
+    /// Largest CSV file, bytes.
+    pub csv_bytes: u64,
+    /// Largest number of CSV columns.
+    pub csv_columns: usize,
+    /// Longest CSV line, bytes.
+    pub csv_line_bytes: usize,
+}
+
+const GIB: u64 = 1 << 30;
+const MIB: u64 = 1 << 20;
+
+impl Budget {
+    /// A phone-class browser tab: ≤ 1 GiB for any one allocation, and what the main thread can
+    /// build within about 200 ms (measured in docs/robustness.md).
+    pub const PAGE: Budget = Budget {
+        scope: "in the page",
+        bytes: GIB,
+        cells: 1_000_000,
+        n: 20_000,
+        d: 200_000,
+        kernel_n: 2_000,
+        step_flops: 1e8,
+        run_flops: 1e12,
+        trace: 10_000,
+        points: 2_500,
+        csv_bytes: 32 * MIB,
+        csv_columns: 10_000,
+        csv_line_bytes: MIB as usize,
+    };
+
+    /// A page's Web Worker (paper A's presets and Gram-tensor builds): the page's memory limit,
+    /// but no frame to fit in, so paper-scale data (200 × 100 000) and long runs are allowed.
+    pub const PAGE_WORKER: Budget = Budget {
+        scope: "in the page's worker",
+        cells: 25_000_000,
+        step_flops: 2e10,
+        run_flops: 1e13,
+        trace: 10_000,
+        ..Budget::CLI_BASE
+    };
+
+    const CLI_BASE: Budget = Budget {
+        scope: "",
+        bytes: GIB,
+        cells: 25_000_000,
+        n: 25_000_000,
+        d: 2_000_000,
+        kernel_n: 2_500,
+        step_flops: 2e10,
+        run_flops: 1e11,
+        trace: 100_000,
+        points: 200_000,
+        csv_bytes: 32 * MIB,
+        csv_columns: 10_000,
+        csv_line_bytes: MIB as usize,
+    };
+
+    /// The native CLI: 8 GiB for any one allocation (raise with `kplay --budget-gib`).
+    pub const CLI: Budget = Budget {
+        scope: "of the CLI (raise it with --budget-gib)",
+        bytes: 8 * GIB,
+        cells: 25_000_000,
+        n: 25_000_000,
+        d: 2_000_000,
+        kernel_n: 30_000,
+        step_flops: 2e10,
+        run_flops: 1e11,
+        trace: 100_000,
+        points: 200_000,
+        csv_bytes: 2 * GIB,
+        csv_columns: 1_000_000,
+        csv_line_bytes: 64 * MIB as usize,
+    };
+
+    /// The CLI budget with the memory limit set to `gib` GiB (the `--budget-gib` flag): the
+    /// byte, cell, kernel-n and work limits scale with it; the trace and CSV shape limits stay.
+    pub fn cli_with_gib(gib: f64) -> Result<Budget> {
+        if !(gib.is_finite() && gib > 0.0 && gib <= 1e6) {
+            return Err(param("--budget-gib", format!("a memory limit in GiB between 0 and 10⁶ (got {gib})")));
+        }
+        let f = gib / 8.0;
+        let c = Budget::CLI;
+        Ok(Budget {
+            bytes: (gib * GIB as f64) as u64,
+            cells: ((c.cells as f64) * f).max(1.0) as u64,
+            kernel_n: ((c.kernel_n as f64) * f.sqrt()).max(1.0) as usize,
+            step_flops: c.step_flops * f,
+            run_flops: c.run_flops * f,
+            csv_bytes: ((c.csv_bytes as f64) * f.max(1.0)) as u64,
+            ..c
+        })
+    }
+
+    /// `need` bytes for `what` (`detail` says how they come about), within [`Self::bytes`].
+    pub fn bytes(&self, field: &'static str, what: &str, detail: &str, need: f64) -> Result<()> {
+        if need.is_finite() && need <= self.bytes as f64 {
+            return Ok(());
+        }
+        Err(param(field, format!("{what}: {detail} → {}; the limit {} is {}", bytes_text(need), self.scope, bytes_text(self.bytes as f64))))
+    }
+
+    /// An n × n matrix of f64 for `what` (e.g. "dual Newton needs an n × n Hessian").
+    pub fn square(&self, field: &'static str, what: &str, n: usize) -> Result<()> {
+        let need = 8.0 * (n as f64) * (n as f64);
+        self.bytes(field, what, &format!("n = {}", group(n as f64)), need)
+    }
+
+    /// A count (`what` = "points", "columns", …) within `limit`.
+    pub fn count(&self, field: &'static str, what: &str, value: f64, limit: f64) -> Result<()> {
+        if value.is_finite() && value <= limit {
+            return Ok(());
+        }
+        Err(param(field, format!("{what}: {field} = {}; the limit {} is {}", group(value), self.scope, group(limit))))
+    }
+
+    /// n·d data values (8 bytes each) and d itself.
+    pub fn data(&self, n_field: &'static str, n: usize, d: usize) -> Result<()> {
+        let cells = (n as f64) * (d as f64);
+        if cells > self.cells as f64 {
+            return Err(param(
+                n_field,
+                format!(
+                    "the data need n·d = {} · {} = {} values ({}); the limit {} is {} values",
+                    group(n as f64),
+                    group(d as f64),
+                    group(cells),
+                    bytes_text(8.0 * cells),
+                    self.scope,
+                    group(self.cells as f64)
+                ),
+            ));
+        }
+        self.count("n", "the number of samples", n as f64, self.n as f64)?;
+        self.count("d", "the number of features", d as f64, self.d as f64)
+    }
+
+    /// n for a method keeping an n × n kernel matrix: within [`Self::kernel_n`] and [`Self::bytes`].
+    pub fn kernel(&self, field: &'static str, what: &str, n: usize) -> Result<()> {
+        self.square(field, what, n)?;
+        if n > self.kernel_n {
+            return Err(param(
+                field,
+                format!(
+                    "{what}: n = {} → {} kernel entries to build in one task; the limit {} is n = {}",
+                    group(n as f64),
+                    group((n as f64) * (n as f64)),
+                    self.scope,
+                    group(self.kernel_n as f64)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// One iteration of `what` costs `flops`; a run of `max_iter` of them costs `max_iter · flops`.
+    pub fn work(&self, field: &'static str, what: &str, flops: f64, max_iter: usize) -> Result<()> {
+        if !(flops.is_finite() && flops <= self.step_flops) {
+            return Err(param(
+                field,
+                format!("{what}: one iteration costs {} operations; the limit {} is {}", sci(flops), self.scope, sci(self.step_flops)),
+            ));
+        }
+        let total = flops * max_iter as f64;
+        if !(total <= self.run_flops) {
+            return Err(param(
+                "solver.max_iter",
+                format!(
+                    "{what}: max_iter = {} iterations × {} operations = {}; the limit {} is {}",
+                    group(max_iter as f64),
+                    sci(flops),
+                    sci(total),
+                    self.scope,
+                    sci(self.run_flops)
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+static ACTIVE: RwLock<Option<Budget>> = RwLock::new(None);
+
+/// The budget in force: the one [`set_active`] installed, else [`Budget::PAGE`] on wasm32 and
+/// [`Budget::CLI`] natively.
+pub fn active() -> Budget {
+    let set = ACTIVE.read().map(|g| *g).unwrap_or(None);
+    set.unwrap_or(if cfg!(target_arch = "wasm32") { Budget::PAGE } else { Budget::CLI })
+}
+
+/// Install a budget for the whole process (the CLI's `--budget-gib`, tests of the page limits).
+pub fn set_active(b: Budget) {
+    if let Ok(mut g) = ACTIVE.write() {
+        *g = Some(b);
+    }
+}
+
+/// Append `rec` to a trace holding at most `cap` records (cap ≥ 4): when full, the records
+/// between the first and the two newest are thinned to every other one, so the first record
+/// (the start), the two newest (solvers compare the last two) and an evenly thinned history
+/// remain. Amortized O(1).
+pub fn push_bounded<T>(trace: &mut Vec<T>, rec: T, cap: usize) {
+    trace.push(rec);
+    let cap = cap.max(4);
+    if trace.len() > cap {
+        let last = trace.len() - 1;
+        let mut k = 0usize;
+        trace.retain(|_| {
+            let keep = k == 0 || k + 1 >= last || k % 2 == 0;
+            k += 1;
+            keep
+        });
+    }
+}
+
+fn param(name: &'static str, reason: String) -> KpError {
+    KpError::Parameter { name, reason }
+}
+
+/// `25000` → "25 000" (thin groups of three); non-integers and huge values in scientific notation.
+pub fn group(v: f64) -> String {
+    if !v.is_finite() || v.abs() >= 1e15 || v.fract() != 0.0 {
+        return sci(v);
+    }
+    let s = format!("{}", v.abs() as u64);
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    if v < 0.0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+/// A user's number as typed, but in scientific notation when huge or tiny ("1e308", not 309 digits).
+pub fn num(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && (v.abs() >= 1e6 || v.abs() < 1e-4) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+fn sci(v: f64) -> String {
+    if v.is_finite() && v.abs() < 1e6 {
+        format!("{v}")
+    } else {
+        format!("{v:.1e}")
+    }
+}
+
+/// Bytes as "512 MiB", "4.7 GiB", "8.0 TiB".
+pub fn bytes_text(b: f64) -> String {
+    if !b.is_finite() {
+        return "an unbounded amount".into();
+    }
+    let units = [("TiB", 1u64 << 40), ("GiB", GIB), ("MiB", MIB), ("KiB", 1 << 10)];
+    for (name, size) in units {
+        if b >= size as f64 {
+            let v = b / size as f64;
+            return if v.fract() == 0.0 { format!("{v:.0} {name}") } else { format!("{v:.1} {name}") };
+        }
+    }
+    format!("{b:.0} bytes")
+}
+
+/// Largest |coordinate| of a 2-D point or a view window (papers C and D): kernels of points
+/// farther out overflow (`e^{‖x‖²}`, `⟨x, x′⟩²`) and a window wider than this is no picture.
+pub const COORD_LIMIT: f64 = 1e6;
+
+/// One coordinate of a point: finite and within ±[`COORD_LIMIT`].
+pub fn coordinate(field: &'static str, index: usize, v: f64) -> Result<()> {
+    if v.is_finite() && v.abs() <= COORD_LIMIT {
+        return Ok(());
+    }
+    Err(param(field, format!("point {index} has the coordinate {}; coordinates must be finite and within ±{}", num(v), group(COORD_LIMIT))))
+}
+
+/// A view window `[x_min, x_max, y_min, y_max]`: finite, within ±[`COORD_LIMIT`], and not
+/// degenerate (each side wider than 10⁻⁹ of its magnitude, so pixels map to distinct values).
+pub fn view_box(field: &'static str, v: &[f64; 4]) -> Result<()> {
+    let ok_bounds = v.iter().all(|x| x.is_finite() && x.abs() <= COORD_LIMIT);
+    let wide = |a: f64, b: f64| b - a > 1e-9 * a.abs().max(b.abs()).max(1.0);
+    if ok_bounds && wide(v[0], v[1]) && wide(v[2], v[3]) {
+        return Ok(());
+    }
+    Err(param(
+        field,
+        format!(
+            "the window [{}, {}, {}, {}] must have finite bounds within ±{} with x_min < x_max and y_min < y_max",
+            num(v[0]),
+            num(v[1]),
+            num(v[2]),
+            num(v[3]),
+            group(COORD_LIMIT)
+        ),
+    ))
+}
+
+/// Read a text file named by the user (a spec, a CSV `path`) within `limit` bytes: refused
+/// unless it is a regular file (a FIFO or a device would block or never end), and refused at
+/// the limit instead of reading on until the memory runs out.
+pub fn read_text_file(path: &std::path::Path, what: &str, limit: u64) -> Result<String> {
+    use std::io::Read;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
+    if !meta.is_file() {
+        return Err(KpError::Spec(format!(
+            "{what} `{shown}` is not a regular file (a directory, a FIFO or a device): only plain files are read"
+        )));
+    }
+    if meta.len() > limit {
+        return Err(KpError::Spec(format!(
+            "{what} `{shown}` has {}; the limit {} is {}",
+            bytes_text(meta.len() as f64),
+            active().scope,
+            bytes_text(limit as f64)
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
+    let mut text = String::new();
+    file.take(limit + 1)
+        .read_to_string(&mut text)
+        .map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
+    if text.len() as u64 > limit {
+        return Err(KpError::Spec(format!("{what} `{shown}` grew past the limit of {} while being read", bytes_text(limit as f64))));
+    }
+    Ok(text)
+}

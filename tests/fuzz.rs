@@ -1,0 +1,439 @@
+//! Fuzzing every surface a link, a form or a file reaches (issue #13): arbitrary JSON specs of
+//! the four papers, CSV texts and hand-point lists. The property for each: the core answers
+//! `Ok` or a clean error, never panics, and never makes an allocation above the budget in
+//! force. A counting allocator records the largest single allocation of each case.
+//!
+//! Cases per surface: `KPLAY_FUZZ_CASES` (default 48, what `make test` runs); e.g.
+//! `KPLAY_FUZZ_CASES=5000 cargo test --release --test fuzz -- --nocapture` for a long run.
+//! Each surface prints how many cases it tried, how many were accepted and how many refused.
+//!
+//! Papers B and C: their page spec types live in the wasm shell at this commit, so their
+//! JSON is fuzzed through test mirrors of those types built only from core serde types
+//! (datasets, `Kernel`, `Loss`, `Method`) and driven through the same core calls the shell makes.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use kernel_playground::budget::{self, Budget};
+use kernel_playground::data::parse_csv;
+use kernel_playground::datasets_2d::{from_points, Classification2d, Regression1d};
+use kernel_playground::datasets_b::{Friedman1, Sine1d};
+use kernel_playground::experiment::Experiment;
+use kernel_playground::kernels::Kernel;
+use kernel_playground::losses::Loss;
+use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
+use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
+use kernel_playground::solvers::mrlsr::MrlsrModel;
+use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The system allocator, recording the largest single request since the last reset.
+struct Counting;
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        LARGEST.fetch_max(l.size(), Ordering::Relaxed);
+        System.alloc(l)
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        System.dealloc(p, l)
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        LARGEST.fetch_max(l.size(), Ordering::Relaxed);
+        System.alloc_zeroed(l)
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        LARGEST.fetch_max(new, Ordering::Relaxed);
+        System.realloc(p, l, new)
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// The budget the fuzz runs under: small, so accepted cases run fast and the allocation
+/// bound is tight (16 MiB per allocation).
+const FUZZ: Budget = Budget {
+    scope: "in the fuzz test",
+    bytes: 16 << 20,
+    cells: 20_000,
+    n: 2_000,
+    d: 5_000,
+    kernel_n: 300,
+    step_flops: 2e6,
+    run_flops: 1e10,
+    trace: 64,
+    points: 300,
+    csv_bytes: 1 << 20,
+    csv_columns: 500,
+    csv_line_bytes: 1 << 16,
+};
+
+/// One process-wide budget and allocation counter: the surfaces run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn cases() -> u32 {
+    std::env::var("KPLAY_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
+}
+
+/// Run `body` on `cases()` generated values; each must not panic (proptest reports a panic
+/// as a failure with the shrunk input) and must stay within the fuzz budget's bytes.
+/// Returns (tried, accepted).
+fn fuzz<S: Strategy>(name: &str, strategy: S, body: impl Fn(&S::Value) -> bool) -> (u32, u32)
+where
+    S::Value: std::fmt::Debug,
+{
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    budget::set_active(FUZZ);
+    let mut runner = TestRunner::new(Config { cases: cases(), failure_persistence: None, ..Config::default() });
+    let tried = AtomicUsize::new(0);
+    let accepted = AtomicUsize::new(0);
+    let res = runner.run(&strategy, |v| {
+        LARGEST.store(0, Ordering::Relaxed);
+        let ok = body(&v);
+        let largest = LARGEST.load(Ordering::Relaxed);
+        tried.fetch_add(1, Ordering::Relaxed);
+        if ok {
+            accepted.fetch_add(1, Ordering::Relaxed);
+        }
+        // Slack for what the test itself allocates (JSON text, proptest's own buffers).
+        prop_assert!(largest as u64 <= FUZZ.bytes + (1 << 20), "{name}: an allocation of {largest} bytes, over the budget of {}", FUZZ.bytes);
+        Ok(())
+    });
+    if let Err(e) = res {
+        panic!("{name}: {e}");
+    }
+    let (t, a) = (tried.load(Ordering::Relaxed) as u32, accepted.load(Ordering::Relaxed) as u32);
+    println!("fuzz {name}: {t} cases, {a} accepted, {} refused with a message, 0 panics", t - a);
+    (t, a)
+}
+
+/// A hostile value for one leaf: zero, negative, tiny, huge, at the edges of f64 and u64,
+/// a string, null, or a plausible neighbour of an ordinary value.
+fn hostile() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        3 => prop::sample::select(vec![
+            json!(0), json!(-1), json!(1e-320), json!(1e308), json!(-1e308), json!(1.8e19), json!(u64::MAX),
+            json!(25_000), json!(25_000_000), json!(1e7), json!(0.5), json!(4.0 / 3.0), json!(1.2), json!(2), json!(1e-12),
+            json!(1e300), json!(-0.0), json!(100_000), json!(4_000_000), json!(3), json!(1), json!(1e6), json!(1e4),
+        ]),
+        2 => (0u64..5000).prop_map(|v| json!(v)),
+        2 => (-1e3f64..1e3).prop_map(|v| json!(v)),
+        1 => prop::sample::select(vec![json!("12"), Value::Null, json!("<b>x</b>"), json!([]), json!({}), json!(true)]),
+    ]
+}
+
+/// Paths to every leaf of a JSON value.
+fn leaves(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        Value::Object(m) => {
+            for (k, c) in m {
+                path.push(k.clone());
+                leaves(c, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(a) => {
+            for (i, c) in a.iter().enumerate() {
+                path.push(i.to_string());
+                leaves(c, path, out);
+                path.pop();
+            }
+        }
+        _ => out.push(path.clone()),
+    }
+}
+
+fn at<'a>(v: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter().try_fold(v, |v, k| match v {
+        Value::Object(m) => m.get_mut(k),
+        Value::Array(a) => k.parse::<usize>().ok().and_then(|i| a.get_mut(i)),
+        _ => None,
+    })
+}
+
+/// One of the valid `bases`, with 0–3 leaves replaced by hostile values, sometimes a leaf
+/// removed or an unknown field added: most cases are near-valid, so both the accepting and
+/// the refusing paths run.
+fn mutated(bases: Vec<Value>) -> impl Strategy<Value = Value> {
+    let muts = prop::collection::vec((any::<prop::sample::Index>(), hostile(), 0u8..10), 0..4);
+    (prop::sample::select(bases), muts).prop_map(|(mut v, muts)| {
+        let mut ls = Vec::new();
+        leaves(&v, &mut Vec::new(), &mut ls);
+        for (idx, h, how) in muts {
+            if ls.is_empty() {
+                break;
+            }
+            let path = &ls[idx.index(ls.len())];
+            match how {
+                0 => {
+                    if let (Some((last, parent)), true) = (path.split_last(), true) {
+                        if let Some(Value::Object(m)) = at(&mut v, parent) {
+                            m.remove(last);
+                        }
+                    }
+                }
+                1 => {
+                    if let Value::Object(m) = &mut v {
+                        m.insert("extra".into(), h);
+                    }
+                }
+                _ => {
+                    if let Some(slot) = at(&mut v, path) {
+                        *slot = h;
+                    }
+                }
+            }
+        }
+        v
+    })
+}
+
+
+/// Paper A's experiment spec: valid bases of every data kind, loss, path and algorithm, mutated.
+fn spec_a() -> impl Strategy<Value = Value> {
+    let sparse = |n: u64, d: u64| json!({"kind": "sparse_regression", "n": n, "d": d, "k": 3, "sigma": 0.05, "seed": 1});
+    let model = |extra: Value| {
+        let mut m = json!({"problem": "lp_regression", "p": 4.0 / 3.0, "gamma": 10});
+        if let (Value::Object(m), Value::Object(e)) = (&mut m, extra) {
+            m.extend(e);
+        }
+        m
+    };
+    let solver = |a: &str| json!({"algorithm": a, "tol": 1e-8, "max_iter": 50});
+    let mut bases = Vec::new();
+    for a in ["dual_gradient", "prox_dual", "dual_newton", "primal_gd", "fista"] {
+        bases.push(json!({"data": sparse(20, 40), "model": model(json!({})), "solver": solver(a)}));
+    }
+    bases.push(json!({"data": sparse(12, 5), "model": model(json!({"path": "tensor"})), "solver": solver("prox_dual")}));
+    bases.push(json!({"data": sparse(12, 5), "model": model(json!({"path": "tensor", "kernel": {"kind": "polynomial", "degree": 2}})), "solver": solver("dual_newton")}));
+    bases.push(json!({"data": sparse(12, 5), "model": model(json!({"kernel": {"kind": "polynomial", "degree": 2}})), "solver": solver("prox_dual")}));
+    bases.push(json!({"data": sparse(10, 20), "model": model(json!({"loss": {"kind": "eps_insensitive", "eps": 0.1}})), "solver": solver("prox_dual")}));
+    bases.push(json!({"data": sparse(10, 20), "model": model(json!({"loss": {"kind": "huber", "rho": 0.5}})), "solver": solver("prox_dual")}));
+    bases.push(json!({"data": {"kind": "two_blobs", "n": 30, "separation": 2, "spread": 0.5, "flip": 0.1, "seed": 1},
+        "model": model(json!({"loss": {"kind": "logistic"}})), "solver": solver("dual_newton")}));
+    bases.push(json!({"data": {"kind": "two_blobs", "n": 30, "separation": 2, "spread": 0.5, "flip": 0.1, "seed": 1},
+        "model": model(json!({"loss": {"kind": "hinge"}})), "solver": solver("prox_dual")}));
+    bases.push(json!({"data": {"kind": "csv", "text": "a,b,y\n1,2,3\n4,5,6\n-1,0.5,2\n"}, "model": model(json!({})), "solver": solver("dual_gradient")}));
+    bases.push(json!({"data": {"kind": "csv", "path": "/dev/zero"}, "model": model(json!({})), "solver": solver("dual_gradient")}));
+    mutated(bases)
+}
+
+/// CSV texts: mostly a regular header with a `y` column and rows of the right length, with
+/// hostile cells, duplicate or empty names, ragged rows, CRLF line ends.
+fn csv_text() -> impl Strategy<Value = String> {
+    let cell = prop_oneof![
+        12 => (-1e3f64..1e3).prop_map(|v| format!("{v}")),
+        1 => prop::sample::select(vec!["", "nan", "inf", "1e308", "-1e400", "x", "\"1\"", "1,2", " 3 ", "1e-320"]).prop_map(String::from),
+    ];
+    let header = prop_oneof![
+        6 => (1usize..6).prop_map(|d| { let mut h: Vec<String> = (0..d).map(|j| format!("x{j}")).collect(); h.push("y".into()); h }),
+        1 => prop::collection::vec(prop::sample::select(vec!["y", "a", "b", "", "a"]).prop_map(String::from), 0..6),
+    ];
+    (header, prop::collection::vec(prop::collection::vec(cell, 0..8), 0..12), 0u8..8, any::<bool>()).prop_map(|(h, rows, ragged, crlf)| {
+        let nl = if crlf { "\r\n" } else { "\n" };
+        let mut s = h.join(",");
+        for mut r in rows {
+            if ragged != 0 {
+                r.resize(h.len(), "0.5".into());
+            }
+            s.push_str(nl);
+            s.push_str(&r.join(","));
+        }
+        s
+    })
+}
+
+/// Hand-placed points `[x₁, x₂, label]`: mostly ordinary, some with hostile coordinates or labels.
+fn points() -> impl Strategy<Value = Vec<[f64; 3]>> {
+    let coord = prop_oneof![
+        20 => -3.0f64..3.0,
+        1 => prop::sample::select(vec![1e308, -1e308, 1e6, 1e7, 5e-324, 0.0, 1e154]),
+    ];
+    let label = prop_oneof![30 => prop::sample::select(vec![1.0, -1.0]), 1 => prop::sample::select(vec![0.0, 2.0, 1e308])];
+    prop::collection::vec((coord.clone(), coord, label).prop_map(|(a, b, l)| [a, b, l]), 0..40)
+}
+
+/// Paper A: parse, validate, start (the Gram tensor built on the tensor path) and step.
+#[test]
+fn fuzz_paper_a_specs() {
+    let (tried, _) = fuzz("paper A specs", spec_a(), |v| {
+        let Ok(spec) = Experiment::from_json(&v.to_string()) else { return false };
+        let Ok(valid) = spec.validate() else { return false };
+        let Ok(mut run) = valid.start_any() else { return false };
+        for _ in 0..20 {
+            run.step();
+        }
+        let _ = valid.weights(&run);
+        true
+    });
+    assert_eq!(tried, cases());
+}
+
+/// Paper A's texts: any bytes after a valid spec are refused.
+#[test]
+fn fuzz_paper_a_trailing_text() {
+    let tail = prop_oneof!["[ \t\r\n]{0,3}", "[ -~]{1,12}"];
+    fuzz("paper A trailing text", tail, |tail| {
+        let text = format!("{}{tail}", Experiment::default().to_json());
+        let r = Experiment::from_json(&text);
+        assert!(tail.trim().is_empty() == r.is_ok(), "`{tail}` after the spec: {r:?}");
+        r.is_ok()
+    });
+}
+
+/// CSV texts through the parser (every paper imports CSV through it).
+#[test]
+fn fuzz_csv_texts() {
+    fuzz("CSV texts", csv_text(), |t| parse_csv(t).is_ok());
+}
+
+/// Hand-point lists (papers C and D) through the core's check.
+#[test]
+fn fuzz_hand_points() {
+    fuzz("hand points", points(), |p| {
+        let pts: Vec<(f64, f64, f64)> = p.iter().map(|q| (q[0], q[1], q[2])).collect();
+        from_points(&pts).is_ok()
+    });
+}
+
+/// Paper D: its page spec (a core type) through `Session::new`, stepped.
+#[test]
+fn fuzz_paper_d_specs() {
+    let gen = |shape: Value, kernel: Value, alg: Value| {
+        json!({"data": {"kind": "generated", "set": {"shape": shape, "n": 40, "label_noise": 0.0, "seed": 3}}, "kernel": kernel, "algorithm": alg, "max_iter": 2000})
+    };
+    let lin = json!({"kind": "linear"});
+    let gau = json!({"kind": "gaussian", "bandwidth": {"fixed": 0.5}});
+    let mut bases = vec![
+        gen(json!({"kind": "blobs", "margin": 0.3, "spread": 0.5}), lin.clone(), json!({"kind": "perceptron"})),
+        gen(json!({"kind": "blobs", "margin": -1.5, "spread": 0.5}), lin.clone(), json!({"kind": "nvn", "epsilon": 0.01})),
+        gen(json!({"kind": "circles", "noise": 0.05, "factor": 0.45}), gau.clone(), json!({"kind": "snkp"})),
+        gen(json!({"kind": "moons", "noise": 0.1}), gau.clone(), json!({"kind": "snkpvn", "delta": 0.01})),
+        gen(json!({"kind": "xor", "noise": 0.1}), gau, json!({"kind": "isnkpvn", "gamma": 2, "epsilon": 0.01})),
+        gen(json!({"kind": "blobs", "margin": 0.3, "spread": 0.5}), json!({"kind": "polynomial", "degree": 2, "offset": 1}), json!({"kind": "nkp"})),
+    ];
+    bases.push(json!({"data": {"kind": "points", "points": [[0.5, 0.5, 1], [-0.5, -0.4, -1], [1, 0.2, 1]]}, "kernel": lin, "algorithm": {"kind": "perceptron"}, "max_iter": 100}));
+    let with_points = (mutated(bases), points(), any::<bool>()).prop_map(|(mut v, p, swap)| {
+        if swap {
+            v["data"] = json!({"kind": "points", "points": p});
+        }
+        v
+    });
+    fuzz("paper D specs", with_points, |v| {
+        let Ok(spec) = PerceptronSpec::from_json(&v.to_string()) else { return false };
+        let Ok(mut s) = Session::new(spec) else { return false };
+        s.run_for(5.0);
+        let _ = s.outcome();
+        let _ = s.decision_grid(s.view, 20, 20);
+        true
+    });
+}
+
+/// A mirror of paper C's page spec (src/web/dinuzzo.rs) from core types.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+enum CData {
+    Classification { shape: kernel_playground::datasets_2d::Shape2d, n: usize, label_noise: f64, seed: u64 },
+    Regression { n: usize, noise: f64, outliers: f64, seed: u64 },
+    Points { points: Vec<[f64; 3]>, view: [f64; 4] },
+}
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CSpec {
+    data: CData,
+    loss: Loss,
+    lambda: f64,
+    kernel: Kernel,
+    method: Method,
+}
+
+/// Paper C: the page's data, problem (2) and solver, through the core calls the shell makes.
+#[test]
+fn fuzz_paper_c_specs() {
+    let cd = |rule: &str| json!({"kind": "coordinate", "rule": rule, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
+    let fp = json!({"kind": "fixed_point", "step": "inverse_norm", "tol": 1e-6, "max_sweeps": 200});
+    let moons = json!({"kind": "classification", "shape": {"kind": "moons", "noise": 0.15}, "n": 40, "label_noise": 0.05, "seed": 1});
+    let reg = json!({"kind": "regression", "n": 40, "noise": 0.1, "outliers": 0.1, "seed": 1});
+    let gau = json!({"kind": "gaussian", "bandwidth": {"fixed": 0.5}});
+    let spec = |data: &Value, loss: Value, kernel: &Value, method: &Value| json!({"data": data, "loss": loss, "lambda": 0.1, "kernel": kernel, "method": method});
+    let mut bases = Vec::new();
+    for (data, loss) in [(&moons, json!({"kind": "hinge"})), (&moons, json!({"kind": "logistic"})), (&moons, json!({"kind": "squared_hinge"})),
+        (&reg, json!({"kind": "square"})), (&reg, json!({"kind": "absolute"})), (&reg, json!({"kind": "eps_insensitive", "eps": 0.1})), (&reg, json!({"kind": "huber", "rho": 0.5}))] {
+        for m in [cd("cyclic"), cd("aitken_double_sweep"), cd("randomized_cyclic"), fp.clone()] {
+            bases.push(spec(data, loss.clone(), &gau, &m));
+        }
+    }
+    let pts = json!({"kind": "points", "points": [[0.5, 0.5, 1], [-0.5, -0.4, -1]], "view": [-2, 2, -2, 2]});
+    bases.push(spec(&pts, json!({"kind": "logistic"}), &json!({"kind": "linear"}), &cd("cyclic")));
+    let with_points = (mutated(bases), points(), 0u8..4).prop_map(|(mut v, p, k)| {
+        if k == 0 {
+            v["data"] = json!({"kind": "points", "points": p, "view": [-2, 2, -2, 2]});
+        } else if k == 1 {
+            v["data"] = json!({"kind": "points", "points": p, "view": [-1e308, 1e308, -2, 2]});
+        }
+        v
+    });
+    fuzz("paper C specs", with_points, |v| {
+        let Ok(spec) = serde_json::from_value::<CSpec>(v.clone()) else { return false };
+        let built = match &spec.data {
+            CData::Classification { shape, n, label_noise, seed } => {
+                Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }.generate()
+            }
+            CData::Regression { n, noise, outliers, seed } => Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }.generate(),
+            CData::Points { points, view } => {
+                if budget::view_box("view", view).is_err() {
+                    return false;
+                }
+                from_points(&points.iter().map(|p| (p[0], p[1], p[2])).collect::<Vec<_>>())
+            }
+        };
+        let Ok(data) = built else { return false };
+        let repr = if spec.kernel == Kernel::Linear { Representation::Features } else { Representation::Gram };
+        let Ok(pb) = RegularizationProblem::new(&data.x, &data.y, &spec.kernel, spec.loss, spec.lambda, repr) else { return false };
+        let Ok(mut s) = DinuzzoSolver::new(pb, spec.method) else { return false };
+        for _ in 0..5 {
+            s.step();
+        }
+        true
+    });
+}
+
+/// Paper B: the page's data kinds and kernel, the model (Gram + eigendecomposition) and a fit.
+#[test]
+fn fuzz_paper_b_specs() {
+    let gau = json!({"kind": "gaussian", "bandwidth": "heuristic"});
+    let bases = vec![
+        json!({"data": {"kind": "sine", "n": 40, "sigma": 0.2, "seed": 1}, "kernel": gau, "m": 1.5, "lambda": 1e-3}),
+        json!({"data": {"kind": "friedman", "n": 40, "sigma": 0.2, "seed": 1}, "kernel": {"kind": "gaussian", "bandwidth": {"fixed": 0.5}}, "m": 0.5, "lambda": 1e-2}),
+        json!({"data": {"kind": "sine", "n": 30, "sigma": 0.2, "seed": 1}, "kernel": {"kind": "polynomial", "degree": 3, "offset": 1}, "m": 1.0, "lambda": 1e-3}),
+        json!({"data": {"kind": "csv", "text": "a,y\n1,2\n2,3\n3,5\n"}, "kernel": {"kind": "linear"}, "m": 2, "lambda": 0.1}),
+    ];
+    let with_csv = (mutated(bases), csv_text(), any::<bool>()).prop_map(|(mut v, t, swap)| {
+        if swap {
+            v["data"] = json!({"kind": "csv", "text": t});
+        }
+        v
+    });
+    fuzz("paper B specs", with_csv, |v| {
+        let Ok(kernel) = serde_json::from_value::<Kernel>(v["kernel"].clone()) else { return false };
+        let (Some(m), Some(lambda)) = (v["m"].as_f64(), v["lambda"].as_f64()) else { return false };
+        let d = &v["data"];
+        let Some(n) = d["n"].as_u64().or(Some(0)) else { return false };
+        let sigma = d["sigma"].as_f64().unwrap_or(f64::NAN);
+        let data = match d["kind"].as_str() {
+            Some("sine") => Sine1d { n: n as usize, sigma, seed: 1 }.generate(),
+            Some("friedman") => Friedman1 { n: n as usize, sigma, seed: 1 }.generate(),
+            Some("csv") => parse_csv(d["text"].as_str().unwrap_or("")),
+            _ => return false,
+        };
+        let Ok(data) = data else { return false };
+        let Ok(model) = MrlsrModel::from_dataset(&data, &kernel) else { return false };
+        model.fit(m, lambda).is_ok()
+    });
+}
