@@ -196,3 +196,27 @@ export function attachCsvInput(input, dropTarget, onText) {
     });
   }
 }
+
+/**
+ * `read()` (a page's controls → spec), or null after showing its message in #error: the first
+ * step of every page's apply.
+ */
+export function readOrShow(read) {
+  try {
+    return read();
+  } catch (e) {
+    showError(e.message ?? String(e));
+    return null;
+  }
+}
+
+/** The Copy link button: the address (which holds the page's spec) to the clipboard. */
+export function attachCopyLink(button) {
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+    } catch {
+      showError('Copying is not allowed here; copy the address bar instead.');
+    }
+  });
+}

@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -268,13 +268,8 @@ function applySpec(next) {
 
 function apply() {
   showRelevant();
-  let next;
-  try {
-    next = specFromControls();
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
+  const next = readOrShow(specFromControls);
+  if (!next) return;
   applySpec(next);
 }
 
@@ -357,13 +352,7 @@ function wire() {
     $('data-kind').value = 'csv';
     apply();
   });
-  $('copy-link').addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(location.href);
-    } catch {
-      showError('Copying is not allowed here; copy the address bar instead.');
-    }
-  });
+  attachCopyLink($('copy-link'));
   window.addEventListener('resize', () => draw(true));
 }
 

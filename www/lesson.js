@@ -94,9 +94,23 @@ export function attachClassroom() {
  *  - `player`: the page's Player (www/player.js);
  *  - `actions` (optional): named actions a step may run instead of Play (e.g. `race`).
  */
+/** The lesson panel's markup, one template for the four pages (no text from the link); `keys`
+ *  names the page's own shortcuts (page B refits, it has no play/pause or reset). */
+const panelMarkup = (keys) => `
+    <div class="lesson-head"><b id="lesson-title"></b> <span id="lesson-count"></span>
+      <progress id="lesson-progress" max="1" value="0" aria-label="lesson progress"></progress></div>
+    <h2 id="lesson-step-title" tabindex="-1"></h2>
+    <div id="lesson-look" class="lesson-look"></div>
+    <div id="lesson-predict" class="lesson-predict"></div>
+    <p class="lesson-runrow"><button id="lesson-run" type="button">Run it</button> <span id="lesson-status" role="status" aria-live="polite"></span></p>
+    <div id="lesson-explain" class="lesson-explain" hidden></div>
+    <div class="lesson-nav"><button id="lesson-prev" type="button">← Previous</button> <button id="lesson-next" type="button">Next →</button> <button id="lesson-exit" type="button">Leave the lesson</button></div>
+    <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>`;
+
 export function attachLessons(api, paper) {
   attachClassroom();
   const panel = $('lesson');
+  if (!panel.firstElementChild) panel.innerHTML = panelMarkup(paper === 'b' ? 'space run' : 'space run/pause · r reset');
   let cur = null; // { id, step, phase }
   let watching = false;
   let loading = Promise.resolve(); // the step's load (a page may load asynchronously)

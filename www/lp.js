@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -316,13 +316,8 @@ function setPlaying(on) {
 
 // ---- actions -----------------------------------------------------------------------------
 function apply() {
-  let next;
-  try {
-    next = specFromControls();
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
+  const next = readOrShow(specFromControls);
+  if (!next) return;
   try {
     if (pg) pg.update(JSON.stringify(next));
     else pg = new Playground(JSON.stringify(next));
@@ -406,13 +401,7 @@ function wire() {
       apply();
     });
   }
-  $('copy-link').addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(location.href);
-    } catch {
-      showError('Copying is not allowed here; copy the address bar instead.');
-    }
-  });
+  attachCopyLink($('copy-link'));
   window.addEventListener('resize', draw);
   window.addEventListener('hashchange', () => {
     try {

@@ -4,7 +4,7 @@
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun, readOrShow } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -372,13 +372,8 @@ function lambdaOr(fallback) {
  * adopt it. Resolves when the model is shown, refused, or the computation is cancelled.
  */
 async function build() {
-  let s;
-  try {
-    s = spec();
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
+  const s = readOrShow(spec);
+  if (!s) return;
   saveHash();
   const json = JSON.stringify(s);
   if (page && page.sameModel(json)) {

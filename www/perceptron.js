@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -203,13 +203,8 @@ function invalidHand(msg) {
 
 function apply() {
   showKnobs();
-  let next;
-  try {
-    next = specFromControls();
-  } catch (e) {
-    showError(e.message);
-    return;
-  }
+  const next = readOrShow(specFromControls);
+  if (!next) return;
   const json = JSON.stringify(next);
   try {
     if (pg) pg.update(json);
