@@ -59,13 +59,21 @@ export function attachExport(hooks = {}) {
     <div class="export-row"><button type="button" id="save-spec">Save spec</button>
       <span>then <code id="kplay-cmd">kplay run spec.json</code> reproduces the run on the command line</span></div>
     <div class="export-row"><button type="button" id="save-run">Save run (JSON)</button>
-      ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}</div>`;
+      ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}
+      <button type="button" id="save-data">Save data (CSV)</button></div>`;
   const anchor = document.querySelector('.controls .readouts');
   if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);
   box.querySelector('#save-spec').addEventListener('click', () => {
     download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
   });
   box.querySelector('#save-run').addEventListener('click', () => download('run.json', json(hooks.run())));
+  box.querySelector('#save-data').addEventListener('click', () => {
+    try {
+      download('data.csv', new Blob([dataCsv(hooks.spec())], { type: 'text/csv' }));
+    } catch (e) {
+      showError(e.message ?? String(e));
+    }
+  });
   box.querySelector('#save-trace')?.addEventListener('click', () => {
     download('trace.csv', new Blob([toCsv(hooks.run().trace)], { type: 'text/csv' }));
   });

@@ -42,6 +42,14 @@ pub fn loss_catalogue() -> String {
     serde_json::to_string(&caps).unwrap_or_else(|_| "[]".into())
 }
 
+/// The data of any paper's spec (JSON text, tagged or paper A's untagged form) as CSV: what
+/// `kplay gen` writes for the same spec (the page's "Save data (CSV)").
+#[wasm_bindgen(js_name = dataCsv)]
+pub fn data_csv(spec_json: &str) -> Result<String, JsError> {
+    let spec = crate::engine::Spec::from_json(spec_json).map_err(js_err)?;
+    Ok(crate::engine::data(&spec).map_err(js_err)?.to_csv())
+}
+
 /// What the page shows after each frame.
 #[derive(Serialize)]
 struct Summary {

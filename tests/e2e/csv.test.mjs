@@ -76,3 +76,22 @@ test('page A runs a CSV file (regression) as kplay does', async () => {
   const { ctx } = await loadAndCompare('lp.html', '#data-kind', 'csv', LINEAR, () => document.body.dataset.status === 'converged', 'primal');
   await ctx.close();
 });
+
+test('Save data (CSV) on every page writes what kplay gen writes for the page’s spec', async () => {
+  for (const f of ['lp.html', 'mrlsr.html', 'dinuzzo.html', 'perceptron.html']) {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}${f}`);
+    await page.waitForFunction(() => document.body.dataset.ready === '1' && !!document.body.dataset.run, null, { timeout: 120000 });
+    const [specDl] = await Promise.all([page.waitForEvent('download'), page.click('#save-spec')]);
+    const specFile = path.join(dir, `${f}-spec.json`);
+    await specDl.saveAs(specFile);
+    const [dataDl] = await Promise.all([page.waitForEvent('download'), page.click('#save-data')]);
+    const dataFile = path.join(dir, `${f}-data.csv`);
+    await dataDl.saveAs(dataFile);
+    const pageCsv = (await import('node:fs')).readFileSync(dataFile, 'utf8');
+    const native = execFileSync(KPLAY, ['gen', specFile], { maxBuffer: 1 << 28 }).toString();
+    assert.ok(pageCsv.length > 20, `${f}: empty data CSV`);
+    assert.equal(pageCsv, native, `${f}: the page's data CSV differs from kplay gen`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
