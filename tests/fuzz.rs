@@ -11,24 +11,20 @@
 //! JSON is fuzzed through test mirrors of those types built only from core serde types
 //! (datasets, `Kernel`, `Loss`, `Method`) and driven through the same core calls the shell makes.
 
+use kernel_playground::engine::{self, Paper, Spec};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::data::parse_csv;
-use kernel_playground::datasets_2d::{from_points, Classification2d, Regression1d};
-use kernel_playground::datasets_b::{Friedman1, Sine1d};
+use kernel_playground::datasets_2d::from_points;
 use kernel_playground::experiment::Experiment;
-use kernel_playground::kernels::Kernel;
-use kernel_playground::losses::Loss;
-use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
-use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
+use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 /// The system allocator, recording the largest single request since the last reset.
@@ -335,25 +331,7 @@ fn fuzz_paper_d_specs() {
     });
 }
 
-/// A mirror of paper C's page spec (src/web/dinuzzo.rs) from core types.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-enum CData {
-    Classification { shape: kernel_playground::datasets_2d::Shape2d, n: usize, label_noise: f64, seed: u64 },
-    Regression { n: usize, noise: f64, outliers: f64, seed: u64 },
-    Points { points: Vec<[f64; 3]>, view: [f64; 4] },
-}
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CSpec {
-    data: CData,
-    loss: Loss,
-    lambda: f64,
-    kernel: Kernel,
-    method: Method,
-}
-
-/// Paper C: the page's data, problem (2) and solver, through the core calls the shell makes.
+/// Paper C: the page's spec through the engine (`engine::dinuzzo::build`), problem (2), solver.
 #[test]
 fn fuzz_paper_c_specs() {
     let cd = |rule: &str| json!({"kind": "coordinate", "rule": rule, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
@@ -380,22 +358,10 @@ fn fuzz_paper_c_specs() {
         v
     });
     fuzz("paper C specs", with_points, |v| {
-        let Ok(spec) = serde_json::from_value::<CSpec>(v.clone()) else { return false };
-        let built = match &spec.data {
-            CData::Classification { shape, n, label_noise, seed } => {
-                Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }.generate()
-            }
-            CData::Regression { n, noise, outliers, seed } => Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }.generate(),
-            CData::Points { points, view } => {
-                if budget::view_box("view", view).is_err() {
-                    return false;
-                }
-                from_points(&points.iter().map(|p| (p[0], p[1], p[2])).collect::<Vec<_>>())
-            }
-        };
-        let Ok(data) = built else { return false };
-        let repr = if spec.kernel == Kernel::Linear { Representation::Features } else { Representation::Gram };
-        let Ok(pb) = RegularizationProblem::new(&data.x, &data.y, &spec.kernel, spec.loss, spec.lambda, repr) else { return false };
+        // The page's own path: the engine's paper-C spec, its data and problem, its solver.
+        let Ok(Spec::Dinuzzo(spec)) = Spec::from_json_for(Paper::Dinuzzo, &v.to_string()) else { return false };
+        let Ok(Some(built)) = engine::dinuzzo::build(&spec) else { return false };
+        let pb = built.problem;
         let Ok(mut s) = DinuzzoSolver::new(pb, spec.method) else { return false };
         for _ in 0..5 {
             s.step();
@@ -404,7 +370,7 @@ fn fuzz_paper_c_specs() {
     });
 }
 
-/// Paper B: the page's data kinds and kernel, the model (Gram + eigendecomposition) and a fit.
+/// Paper B: the page's spec through the engine, the model (Gram + eigendecomposition) and a fit.
 #[test]
 fn fuzz_paper_b_specs() {
     let gau = json!({"kind": "gaussian", "bandwidth": "heuristic"});
@@ -421,18 +387,10 @@ fn fuzz_paper_b_specs() {
         v
     });
     fuzz("paper B specs", with_csv, |v| {
-        let Ok(kernel) = serde_json::from_value::<Kernel>(v["kernel"].clone()) else { return false };
-        let (Some(m), Some(lambda)) = (v["m"].as_f64(), v["lambda"].as_f64()) else { return false };
-        let d = &v["data"];
-        let Some(n) = d["n"].as_u64().or(Some(0)) else { return false };
-        let sigma = d["sigma"].as_f64().unwrap_or(f64::NAN);
-        let data = match d["kind"].as_str() {
-            Some("sine") => Sine1d { n: n as usize, sigma, seed: 1 }.generate(),
-            Some("friedman") => Friedman1 { n: n as usize, sigma, seed: 1 }.generate(),
-            Some("csv") => parse_csv(d["text"].as_str().unwrap_or("")),
-            _ => return false,
-        };
-        let Ok(data) = data else { return false };
+        // The page's own path: the engine's paper-B spec and data (within the page's n).
+        let Ok(Spec::Mrlsr(spec)) = Spec::from_json_for(Paper::Mrlsr, &v.to_string()) else { return false };
+        let Ok(data) = engine::mrlsr::build_data(&spec.data, engine::mrlsr::PAGE_MAX_N) else { return false };
+        let (kernel, m, lambda) = (spec.kernel, spec.m, spec.lambda);
         let Ok(model) = MrlsrModel::from_dataset(&data, &kernel) else { return false };
         model.fit(m, lambda).is_ok()
     });
