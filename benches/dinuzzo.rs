@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, Criterion};
-use kernel_playground::datasets_2d::{Classification2d, Shape2d};
+use kernel_playground::datasets::plane::{Classification2d, Shape2d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;

@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use kernel_playground::datasets_b::Friedman1;
+use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
 

@@ -19,8 +19,8 @@
 use std::io::Write;
 use std::time::Instant;
 
-use kernel_playground::datasets_b::Friedman1;
-use kernel_playground::experiment::Experiment;
+use kernel_playground::datasets::regression::Friedman1;
+use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedKernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
-use crate::experiment::{DataSpec, Experiment, Run, ValidExperiment};
+use crate::lp_experiment::{DataSpec, Experiment, Run, ValidExperiment};
 use crate::solvers::Status;
 use crate::tensor::{GramTensor, GramTensorBuild};
 
@@ -219,7 +219,7 @@ impl Job {
             }
             None => (0, f64::NAN, f64::NAN, f64::NAN, 0.0, Status::Running),
         };
-        let tensor_path = self.spec.check().map(|c| c.path == crate::experiment::PathSpec::Tensor).unwrap_or(false);
+        let tensor_path = self.spec.check().map(|c| c.path == crate::lp_experiment::PathSpec::Tensor).unwrap_or(false);
         let build_fraction = match (&self.build, &self.tensor) {
             (Some(b), _) => b.progress().fraction(),
             (None, Some(_)) => 1.0,

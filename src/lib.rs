@@ -7,15 +7,13 @@
 pub mod budget;
 pub mod cv;
 pub mod data;
-pub mod datasets_2d;
-pub mod datasets_b;
-pub mod datasets_a;
+pub mod datasets;
 pub mod engine;
 pub mod error;
 pub mod fmath;
-pub mod experiment;
 pub mod job;
 pub mod kernels;
+pub mod lp_experiment;
 pub mod losses;
 pub mod lp;
 pub mod margin;

@@ -31,7 +31,7 @@ pub const NEG_COLOR: RGBColor = crate::plot_style::CLASS_NEG;
 pub const RACE_COLORS: [RGBColor; 4] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
 
 /// A scalar field sampled on a regular `nx × ny` grid over `x_range × y_range`, row-major in y
-/// then x (the layout of [`crate::datasets_2d::grid`]): `values[j·nx + i]` is at
+/// then x (the layout of [`crate::datasets::plane::grid`]): `values[j·nx + i]` is at
 /// `(x_i, y_j)`, the grid's nodes including both ends.
 #[derive(Debug, Clone, Copy)]
 pub struct Field<'a> {

@@ -3,7 +3,7 @@
 //! (closed forms, brute-force minimization, a dual solver written here, optimality conditions).
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::datasets_2d::{from_points, grid, Classification2d, Regression1d, Shape2d};
+use kernel_playground::datasets::plane::{from_points, grid, Classification2d, Regression1d, Shape2d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;

@@ -8,7 +8,7 @@ mod common;
 
 use common::{assert_fails, kplay, stderr, stdout, TempDir};
 use kernel_playground::engine::{self, dinuzzo, mrlsr, Paper, Spec, Stop};
-use kernel_playground::experiment::Experiment;
+use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};

@@ -18,8 +18,8 @@ use std::sync::Mutex;
 
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::data::parse_csv;
-use kernel_playground::datasets_2d::from_points;
-use kernel_playground::experiment::Experiment;
+use kernel_playground::datasets::plane::from_points;
+use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};

@@ -2,7 +2,7 @@
 //! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + `Driver::run`, the
 //! path `kplay run` takes), reuses data and tensors only when they fit, and reports errors.
 
-use kernel_playground::experiment::Experiment;
+use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::job::{Job, JobCache, JobPhase};
 
 fn spec(json: &str) -> Experiment {

@@ -5,7 +5,7 @@
 
 use kernel_playground::cv::{self, EquivalenceConfig};
 use kernel_playground::data::Dataset;
-use kernel_playground::datasets_b::{Friedman1, Sine1d};
+use kernel_playground::datasets::regression::{Friedman1, Sine1d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, StationaryKind, MAX_EIGEN_N};
 use nalgebra::{DMatrix, DVector};
@@ -415,7 +415,7 @@ fn prediction_on_training_inputs_equals_fitted_and_sine_fit_is_close() {
     let fit = model.fit_theorem1(1.5, 1e-4).unwrap();
     let p = model.predict(&fit.alpha, &data.x).unwrap();
     assert!((&p - &fit.fitted).norm() <= 1e-8 * data.y.norm());
-    let grid = kernel_playground::datasets_b::curve_grid(0.05, 0.95, 50).unwrap();
+    let grid = kernel_playground::datasets::regression::curve_grid(0.05, 0.95, 50).unwrap();
     let curve = model.predict(&fit.alpha, &grid).unwrap();
     for i in 0..50 {
         let t = Sine1d::target(grid[(i, 0)]);

@@ -6,7 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::Dataset;
-use kernel_playground::datasets_b::{Friedman1, Sine1d};
+use kernel_playground::datasets::regression::{Friedman1, Sine1d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel, MrlsrOutcome, EIGEN_CHECK_TOL};
 use nalgebra::{DMatrix, DVector};

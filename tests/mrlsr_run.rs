@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::cv::{self, ModelSelectionRun};
-use kernel_playground::datasets_b::Friedman1;
+use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::kernels::{Bandwidth, Kernel};
 
 const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
@@ -83,7 +83,7 @@ fn plots_render_to_svg_with_every_root_marked() {
     use kernel_playground::plot_mrlsr as plot;
     use kernel_playground::solvers::mrlsr::MrlsrModel;
     use plotters::prelude::*;
-    let data = kernel_playground::datasets_b::Sine1d { n: 40, sigma: 0.2, seed: 2 }.generate().unwrap();
+    let data = kernel_playground::datasets::regression::Sine1d { n: 40, sigma: 0.2, seed: 2 }.generate().unwrap();
     let model = MrlsrModel::from_dataset(&data, &GAUSS).unwrap();
     let (m, lambda) = (0.5, 1e-4);
     let (lo, hi) = model.auto_c_range(m, lambda).unwrap();

@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
-use kernel_playground::datasets_a::TwoBlobs;
+use kernel_playground::datasets::blobs::TwoBlobs;
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, norm_pow, DualPolynomial, FeaturePolynomial};
 use kernel_playground::rng::Rng;

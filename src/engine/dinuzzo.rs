@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Record, Report, Run, Stepper, Stop};
 use crate::data::{CsvSource, Dataset};
-use crate::datasets_2d::{self, Classification2d, Regression1d, Shape2d};
+use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};
 use crate::losses::Loss;
@@ -138,7 +138,7 @@ pub fn data_of(spec: &DataSpec) -> Result<Option<(Dataset, bool, [f64; 4])>> {
             }
             check_page_n("points", points.len())?;
             let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
-            (datasets_2d::from_points(&pts)?, false, *view)
+            (plane::from_points(&pts)?, false, *view)
         }
         DataSpec::Csv(c) => {
             let d = c.parse()?;

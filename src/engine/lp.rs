@@ -1,5 +1,5 @@
 //! Paper A (Salzo, Suykens, Rosasco) in the engine: the validated experiment
-//! ([`crate::experiment`]) and its running solver behind [`Stepper`]. Paper A's own
+//! ([`crate::lp_experiment`]) and its running solver behind [`Stepper`]. Paper A's own
 //! [`crate::solvers::Driver`] keeps its stopping rule (relative duality gap ≤ tol, the cap, a
 //! stalled linesearch, a non-finite value); this adapter reads it in the engine's terms.
 
@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::{Paper, Record, Report, Stepper, Stop};
 use crate::error::Result;
-use crate::experiment::{self, Experiment, ValidExperiment};
+use crate::lp_experiment::{self, Experiment, ValidExperiment};
 use crate::solvers::{Status, StepRecord};
 
 /// A paper-A iteration's record in the engine's shape.
@@ -40,7 +40,7 @@ pub fn stop_of(s: Status) -> Stop {
 /// A validated paper-A experiment and its run (the solver behind paper A's driver).
 pub struct LpRun {
     pub valid: ValidExperiment,
-    pub run: experiment::Run,
+    pub run: lp_experiment::Run,
 }
 
 impl LpRun {
@@ -83,8 +83,8 @@ pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
     // The tensor path races on its built Gram tensor (F* from the same tensor).
     let tensor = match valid.checked.path {
-        crate::experiment::PathSpec::Tensor => Some(valid.build_tensor()?),
-        crate::experiment::PathSpec::Features => None,
+        crate::lp_experiment::PathSpec::Tensor => Some(valid.build_tensor()?),
+        crate::lp_experiment::PathSpec::Features => None,
     };
     let (f_star, newton_iters) = valid.reference_optimum(tensor.clone())?;
     let mut race = valid.race_on(f_star, tensor.as_ref())?;

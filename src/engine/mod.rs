@@ -6,7 +6,7 @@
 //!
 //! | `paper` | spec type | steppable algorithm | measures in the record |
 //! | --- | --- | --- | --- |
-//! | `lp` (or no tag: the original spec) | [`crate::experiment::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
+//! | `lp` (or no tag: the original spec) | [`crate::lp_experiment::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
 //! | `mrlsr` | [`mrlsr::MrlsrSpec`] | the safeguarded Newton solve for C₀ (Theorem 1, eq. 6) | root residual F(C) |
 //! | `dinuzzo` | [`dinuzzo::DinuzzoSpec`] | fixed point (eq. 10), coordinate descent (Algorithms 1–2) | primal, dual, gap, relative gap, residual, max\|h\| |
 //! | `perceptron` | [`crate::solvers::perceptron::session::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{KpError, Result};
-use crate::experiment::Experiment;
+use crate::lp_experiment::Experiment;
 use crate::solvers::perceptron::session::PerceptronSpec;
 
 /// Which paper a spec belongs to (the `paper` tag of the JSON spec).
@@ -198,7 +198,7 @@ impl Spec {
     pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
         match self {
             Spec::Lp(e) => {
-                if let crate::experiment::DataSpec::Csv { text: t @ None, path: Some(p) } = &mut e.data {
+                if let crate::lp_experiment::DataSpec::Csv { text: t @ None, path: Some(p) } = &mut e.data {
                     *t = Some(read(p)?);
                 }
             }

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::{Paper, Record, Report, Stop};
 use crate::data::{CsvSource, Dataset};
-use crate::datasets_b::{Friedman1, Sine1d};
+use crate::datasets::regression::{Friedman1, Sine1d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, RootStep};

@@ -8,7 +8,7 @@ use super::lp::LpRun;
 use super::mrlsr::{self, MrlsrSpec};
 use super::Spec;
 use crate::error::{KpError, Result};
-use crate::experiment::Experiment;
+use crate::lp_experiment::Experiment;
 use crate::solvers::coordinate::DinuzzoSolver;
 use crate::solvers::mrlsr::MrlsrModel;
 use crate::solvers::perceptron::session::{PerceptronSpec, Session};

@@ -1,7 +1,7 @@
 //! The wasm shell of paper C's page (Dinuzzo): a JSON spec in (data, loss, λ, kernel, solver,
 //! race), the core's problem and solvers stepped, summaries out, plots drawn into canvases.
 //! No mathematics here: everything is a call into `solvers::{fixed_point, coordinate}`,
-//! `datasets_2d` and `plot_dinuzzo`.
+//! `datasets::plane` and `plot_dinuzzo`.
 
 use nalgebra::DMatrix;
 use plotters::prelude::*;
@@ -14,7 +14,7 @@ use web_sys::HtmlCanvasElement;
 
 use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, RACER_NAMES};
 use crate::engine::{self, Paper, Spec};
-use crate::datasets_2d::{self, Regression1d};
+use crate::datasets::plane::{self, Regression1d};
 use crate::losses::Loss;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 use crate::solvers::coordinate::DinuzzoSolver;
@@ -364,7 +364,7 @@ impl DinuzzoPlayground {
         }
         if self.map.is_none() {
             let side = if b.problem.n() <= 600 { 80 } else if b.problem.n() <= 1200 { 64 } else { 48 };
-            let g = datasets_2d::grid(xr.0, xr.1, yr.0, yr.1, side, side).map_err(js_err)?;
+            let g = plane::grid(xr.0, xr.1, yr.0, yr.1, side, side).map_err(js_err)?;
             self.map = Some((b.problem.decision_map(g, MAP_CACHE).map_err(js_err)?, side, side));
         }
         let Some((map, nx, ny)) = &self.map else { return Ok(()) };

@@ -12,7 +12,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::experiment::{count_above, top_k_recovery, Experiment, PathSpec, Race, Run, ValidExperiment};
+use crate::lp_experiment::{count_above, top_k_recovery, Experiment, PathSpec, Race, Run, ValidExperiment};
 use crate::tensor::GramTensor;
 use crate::solvers::{Status, StepRecord};
 

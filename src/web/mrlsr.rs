@@ -15,7 +15,7 @@ use crate::cv::{self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelecti
 use crate::data::Dataset;
 use crate::engine::mrlsr::{DataSpec, MrlsrSpec, PAGE_MAX_N};
 use crate::engine::{self, Paper, Spec};
-use crate::datasets_b::{curve_grid, Friedman1, Sine1d};
+use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::kernels::Kernel;
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::solvers::mrlsr::{EigenPayload, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};

@@ -7,7 +7,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{js_err, to_js};
-use crate::experiment::Experiment;
+use crate::lp_experiment::Experiment;
 use crate::tensor::GramTensorBuild;
 
 /// Progress of a build, as the worker posts it.

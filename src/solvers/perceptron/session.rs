@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bounds;
 use super::{start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
-use crate::datasets_2d::{from_points, Classification2d};
+use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
 use crate::margin::{margin, Margin, MarginOptions, Separability};
@@ -48,7 +48,7 @@ impl Default for PerceptronSpec {
         Self {
             data: DataSpec::Generated {
                 set: Classification2d {
-                    shape: crate::datasets_2d::Shape2d::Blobs { margin: 0.3, spread: 0.5 },
+                    shape: crate::datasets::plane::Shape2d::Blobs { margin: 0.3, spread: 0.5 },
                     n: 60,
                     label_noise: 0.0,
                     seed: 1,
@@ -308,7 +308,7 @@ impl Session {
     /// `w = Σ α_i y_i x_i/‖x_i‖`, O(n + grid).
     pub fn decision_grid(&self, view: [f64; 4], nx: usize, ny: usize) -> Result<Vec<f64>> {
         let [a, b, c, d] = view;
-        let g = crate::datasets_2d::grid(a, b, c, d, nx, ny)?;
+        let g = crate::datasets::plane::grid(a, b, c, d, nx, ny)?;
         let alpha = self.alpha();
         if self.problem.kernel() == ResolvedKernel::Linear {
             if let Some(w) = self.problem.linear_combination(&alpha) {
@@ -465,7 +465,7 @@ pub struct WorkloadRow {
 /// ε = δ = 10⁻²) and concentric circles (Gaussian μ = 0.5; the six algorithms), n points each.
 pub fn timing_workloads(n: usize) -> Vec<(String, PerceptronSpec, bool)> {
     let set = |shape| DataSpec::Generated { set: Classification2d { shape, n, label_noise: 0.0, seed: 7 } };
-    use crate::datasets_2d::Shape2d;
+    use crate::datasets::plane::Shape2d;
     vec![
         ("separable blobs, linear".into(), PerceptronSpec { data: set(Shape2d::Blobs { margin: 0.5, spread: 0.5 }), ..Default::default() }, true),
         ("overlapping blobs, linear".into(), PerceptronSpec { data: set(Shape2d::Blobs { margin: -1.5, spread: 0.5 }), ..Default::default() }, false),
@@ -530,7 +530,7 @@ pub fn run_timing_workload(name: &str, spec: &PerceptronSpec, separable: bool, c
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datasets_2d::Shape2d;
+    use crate::datasets::plane::Shape2d;
 
     fn blobs(margin: f64, n: usize) -> DataSpec {
         DataSpec::Generated { set: Classification2d { shape: Shape2d::Blobs { margin, spread: 0.5 }, n, label_noise: 0.0, seed: 3 } }
@@ -576,7 +576,7 @@ mod tests {
         }
         let fast = s.decision_grid(s.view, 7, 5).unwrap();
         let [a, b, c, d] = s.view;
-        let g = crate::datasets_2d::grid(a, b, c, d, 7, 5).unwrap();
+        let g = crate::datasets::plane::grid(a, b, c, d, 7, 5).unwrap();
         let slow = s.problem.decision_function(&s.alpha(), &g).unwrap();
         for (u, v) in fast.iter().zip(slow.iter()) {
             assert!((u - v).abs() <= 1e-12 * (1.0 + v.abs()));

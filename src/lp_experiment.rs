@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use nalgebra::{DMatrix, DVector};
 
 use crate::data::{parse_csv, Dataset, SparseRegression};
-use crate::datasets_a::TwoBlobs;
+use crate::datasets::blobs::TwoBlobs;
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::FeaturePolynomial;
