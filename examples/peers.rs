@@ -140,7 +140,7 @@ fn svm(args: &[String]) -> Res<()> {
             write_matrix(&format!("{prefix}.K.bin"), &gram)?;
             write_f64(&format!("{prefix}.y.bin"), y.iter().copied())?;
             let problem = RegularizationProblem::from_gram(gram, &y, Loss::Hinge, lambda)?;
-            let cfg = CoordinateConfig { rule: IndexRule::Cyclic, seed: 7, tol: 1e-13, max_sweeps: 400_000 };
+            let cfg = CoordinateConfig { rule: IndexRule::Cyclic, seed: 7, tol: 1e-13, max_sweeps: 400_000, gap_tol: None };
             let mut cd = CoordinateDescent::new(problem, cfg)?;
             let mut best = f64::INFINITY;
             while let Some(rec) = cd.step() {
@@ -152,7 +152,7 @@ fn svm(args: &[String]) -> Res<()> {
             let mut out = Vec::new();
             for (name, rule) in [("cyclic", IndexRule::Cyclic), ("aitken", IndexRule::AitkenDoubleSweep), ("randomized", IndexRule::RandomizedCyclic)] {
                 let problem = RegularizationProblem::from_gram(gram.clone(), &y, Loss::Hinge, lambda)?;
-                let cfg = CoordinateConfig { rule, seed: 7, tol: 1e-300, max_sweeps: 400_000 };
+                let cfg = CoordinateConfig { rule, seed: 7, tol: 1e-300, max_sweeps: 400_000, gap_tol: None };
                 let t = Instant::now();
                 let mut cd = CoordinateDescent::new(problem, cfg)?;
                 let mut hit = None;

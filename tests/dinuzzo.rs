@@ -155,13 +155,13 @@ fn small_problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> Reg
 }
 
 fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> FixedPoint {
-    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step, tol, max_sweeps: max }).unwrap();
+    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step, tol, max_sweeps: max, gap_tol: None }).unwrap();
     s.run();
     s
 }
 
 fn run_cd(p: &RegularizationProblem, rule: IndexRule, tol: f64, max: usize) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max }).unwrap();
+    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max, gap_tol: None }).unwrap();
     s.run();
     s
 }
@@ -453,14 +453,14 @@ fn linear_kernel_algorithm2_matches_gram() {
 fn divergence_is_detected_above_two_over_norm() {
     let p = small_problem(Loss::Square, 40, 0.01, Representation::Gram);
     let norm = p.spectral_norm();
-    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::Fixed(2.5 / norm), tol: 1e-8, max_sweeps: 100_000 }).unwrap();
+    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::Fixed(2.5 / norm), tol: 1e-8, max_sweeps: 100_000, gap_tol: None }).unwrap();
     assert!(s.warnings().iter().any(|w| w.contains("2/‖K‖₂")), "the α is flagged at the start");
     let st = s.run();
     assert_eq!(st, StopReason::Diverged);
     assert!(s.message().unwrap().contains("2/‖K‖₂"));
     assert!(s.trace().len() < 1000, "detected early, after {} sweeps", s.trace().len());
     // Just below the bound it converges (RLS, K positive definite).
-    let mut ok = FixedPoint::new(p, FixedPointConfig { step: StepRule::Fixed(1.9 / norm), tol: 1e-8, max_sweeps: 200_000 }).unwrap();
+    let mut ok = FixedPoint::new(p, FixedPointConfig { step: StepRule::Fixed(1.9 / norm), tol: 1e-8, max_sweeps: 200_000, gap_tol: None }).unwrap();
     assert!(ok.warnings().is_empty());
     assert_eq!(ok.run(), StopReason::Converged);
 }
@@ -832,7 +832,7 @@ fn dinuzzo_solver_race_and_seeds() {
     }
     // Same seed, same path; another seed, another path (same optimum).
     let run = |seed: u64, sweeps: usize| {
-        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps }).unwrap();
+        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps, gap_tol: None }).unwrap();
         s.run();
         s.c().clone()
     };

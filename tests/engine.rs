@@ -267,3 +267,29 @@ fn laplacian_kernel_serves_papers_b_c_and_d() {
     let e = engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("σ < 0").to_string();
     assert!(e.contains("kernel.sigma"), "{e}");
 }
+
+/// Paper C keeps the paper's `max|h| < δ` test and can also stop on the duality gap
+/// (scikit-learn's rule): with `gap_tol` the run ends as soon as the relative gap certifies it,
+/// earlier than the δ test on the default problem, and the final record's gap is within it.
+#[test]
+fn paper_c_can_stop_on_the_duality_gap() {
+    let s = dinuzzo::DinuzzoSpec::default();
+    let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
+    let mut g = s.clone();
+    if let kernel_playground::solvers::coordinate::Method::Coordinate(c) = &mut g.method {
+        c.gap_tol = Some(1e-4);
+    }
+    let by_gap = engine::run(&Spec::Dinuzzo(g.clone())).expect("runs");
+    assert_eq!(by_gap.status, Stop::Converged);
+    assert!(by_gap.last.rel_gap.unwrap() <= 1e-4, "{:?}", by_gap.last);
+    assert!(by_gap.iterations < plain.iterations, "gap stop {} vs δ stop {}", by_gap.iterations, plain.iterations);
+    // The sweep before the stop had not reached the gap tolerance (it stopped at the first one).
+    let prev = by_gap.trace.iter().rev().nth(1).expect("more than one record");
+    assert!(prev.rel_gap.unwrap() > 1e-4 || prev.max_h.unwrap() < 1e-8);
+    // The JSON form: `gap_tol` in the method, refused when not positive.
+    let text = Spec::Dinuzzo(g).to_json();
+    assert!(text.contains("\"gap_tol\":0.0001"), "{text}");
+    let bad = text.replace("\"gap_tol\":0.0001", "\"gap_tol\":-1");
+    let e = engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("gap_tol < 0").to_string();
+    assert!(e.contains("gap_tol"), "{e}");
+}

@@ -59,7 +59,7 @@ impl Default for DinuzzoSpec {
             loss: Loss::Hinge,
             lambda: 0.1,
             kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
-            method: Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, seed: 1, tol: 1e-8, max_sweeps: 20_000 }),
+            method: Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, seed: 1, tol: 1e-8, max_sweeps: 20_000, gap_tol: None }),
             race: false,
         }
     }
@@ -184,21 +184,21 @@ pub const RACER_NAMES: [&str; 4] = ["fixed point", "CD cyclic", "CD Aitken doubl
 /// The four methods of the race with the spec's δ, cap and step rule; and which of them the
 /// spec selects.
 pub fn race_methods(m: &Method) -> ([Method; 4], usize) {
-    let (tol, max_sweeps, step, seed, sel) = match m {
-        Method::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0),
+    let (tol, max_sweeps, step, seed, sel, gap_tol) = match m {
+        Method::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0, f.gap_tol),
         Method::Coordinate(c) => {
             let sel = match c.rule {
                 IndexRule::Cyclic => 1,
                 IndexRule::AitkenDoubleSweep => 2,
                 IndexRule::RandomizedCyclic => 3,
             };
-            (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel)
+            (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel, c.gap_tol)
         }
     };
-    let cd = |rule| Method::Coordinate(CoordinateConfig { rule, seed, tol, max_sweeps });
+    let cd = |rule| Method::Coordinate(CoordinateConfig { rule, seed, tol, max_sweeps, gap_tol });
     (
         [
-            Method::FixedPoint(FixedPointConfig { step, tol, max_sweeps }),
+            Method::FixedPoint(FixedPointConfig { step, tol, max_sweeps, gap_tol }),
             cd(IndexRule::Cyclic),
             cd(IndexRule::AitkenDoubleSweep),
             cd(IndexRule::RandomizedCyclic),

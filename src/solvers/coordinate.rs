@@ -41,18 +41,23 @@ pub struct CoordinateConfig {
     pub tol: f64,
     /// Sweep (macro-iteration) cap.
     pub max_sweeps: usize,
+    /// Also stop when the relative duality gap `(F − D)/|F|` is at most this (scikit-learn's
+    /// rule; the gap certifies the objective, where `max|h| < δ` only says the iterates stalled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_tol: Option<f64>,
 }
 
 impl Default for CoordinateConfig {
     fn default() -> Self {
-        Self { rule: IndexRule::Cyclic, seed: 0, tol: 1e-8, max_sweeps: 10_000 }
+        Self { rule: IndexRule::Cyclic, seed: 0, tol: 1e-8, max_sweeps: 10_000, gap_tol: None }
     }
 }
 
 impl CoordinateConfig {
-    /// Check δ > 0 and the cap ≥ 1.
+    /// Check δ > 0, the cap ≥ 1 and a gap tolerance > 0.
     pub fn validate(&self) -> Result<()> {
-        check_tol_cap(self.tol, self.max_sweeps)
+        check_tol_cap(self.tol, self.max_sweeps)?;
+        check_gap_tol(self.gap_tol)
     }
 }
 
@@ -243,7 +248,7 @@ impl CoordinateDescent {
         if !(rec.max_h.is_finite() && rec.objective.is_finite()) {
             self.status = StopReason::NonFinite;
             self.message = Some(format!("a value overflowed at sweep {}", rec.sweep));
-        } else if rec.max_h < self.cfg.tol {
+        } else if rec.max_h < self.cfg.tol || gap_reached(&rec, self.cfg.gap_tol) {
             self.status = StopReason::Converged;
         } else if rec.sweep >= self.cfg.max_sweeps {
             self.status = StopReason::MaxSweeps;
@@ -407,5 +412,21 @@ impl DinuzzoSolver {
     /// Indices with `c_i ≠ 0` (the support vectors of the picture).
     pub fn support(&self) -> Vec<usize> {
         self.c().iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, _)| i).collect()
+    }
+}
+
+/// Whether a sweep's relative duality gap `(F − D)/max(|F|, 1e-300)` reached the optional
+/// tolerance (the certificate as a stopping rule, beside the paper's `max|h| < δ`).
+pub(crate) fn gap_reached(rec: &SweepRecord, gap_tol: Option<f64>) -> bool {
+    gap_tol.is_some_and(|g| rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g)
+}
+
+/// A gap tolerance, when given, is a finite positive number.
+pub(crate) fn check_gap_tol(gap_tol: Option<f64>) -> Result<()> {
+    match gap_tol {
+        Some(g) if !(g.is_finite() && g > 0.0) => {
+            Err(crate::error::KpError::Parameter { name: "method.gap_tol", reason: format!("must be a finite number > 0 (got {g})") })
+        }
+        _ => Ok(()),
     }
 }

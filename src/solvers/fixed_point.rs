@@ -360,11 +360,15 @@ pub struct FixedPointConfig {
     pub tol: f64,
     /// Sweep cap.
     pub max_sweeps: usize,
+    /// Also stop when the relative duality gap is at most this (see
+    /// [`super::coordinate::CoordinateConfig::gap_tol`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_tol: Option<f64>,
 }
 
 impl Default for FixedPointConfig {
     fn default() -> Self {
-        Self { step: StepRule::InverseNorm, tol: 1e-8, max_sweeps: 10_000 }
+        Self { step: StepRule::InverseNorm, tol: 1e-8, max_sweeps: 10_000, gap_tol: None }
     }
 }
 
@@ -382,6 +386,7 @@ impl FixedPointConfig {
     /// Check δ > 0, the cap ≥ 1 and a fixed α > 0.
     pub fn validate(&self) -> Result<()> {
         check_tol_cap(self.tol, self.max_sweeps)?;
+        super::coordinate::check_gap_tol(self.gap_tol)?;
         if let StepRule::Fixed(a) = self.step {
             if !(a.is_finite() && a > 0.0) {
                 return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {a})") });
@@ -533,7 +538,7 @@ impl FixedPoint {
         if self.first_h.is_nan() {
             self.first_h = h;
         }
-        if h < self.cfg.tol {
+        if h < self.cfg.tol || super::coordinate::gap_reached(&rec, self.cfg.gap_tol) {
             self.status = StopReason::Converged;
             return;
         }
