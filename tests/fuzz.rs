@@ -7,9 +7,10 @@
 //! `KPLAY_FUZZ_CASES=5000 cargo test --release --test fuzz -- --nocapture` for a long run.
 //! Each surface prints how many cases it tried, how many were accepted and how many refused.
 //!
-//! Papers B and C: their page spec types live in the wasm shell at this commit, so their
-//! JSON is fuzzed through test mirrors of those types built only from core serde types
-//! (datasets, `Kernel`, `Loss`, `Method`) and driven through the same core calls the shell makes.
+//! Papers B and C are fuzzed through the engine's spec types and data path (`engine::Spec`,
+//! `engine::mrlsr`, `engine::dinuzzo`), the path their pages take. Native only (proptest and the
+//! counting allocator).
+#![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::engine::{self, Paper, Spec};
 use std::alloc::{GlobalAlloc, Layout, System};
