@@ -1,6 +1,8 @@
 // Export, shared by the pages: each plot as PNG at device resolution (the canvas's backing store
 // is CSS size × devicePixelRatio), the spec as JSON with the `kplay run` command that reproduces
-// the run, the run as JSON (spec + summary + trace + solution) and the trace as CSV.
+// the run, the run as JSON (spec + summary + trace + solution), the trace and the data as CSV.
+import { dataCsv } from './pkg/kernel_playground.js';
+import { showError } from './common.js';
 
 /** Offer `blob` as a download named `name`. */
 export function download(name, blob) {

@@ -34,8 +34,16 @@ for (const p of PAGES) {
     assert.equal(native.paper, p.paper);
     assert.equal(native.data_digest, run.digest, 'data digest');
     assert.equal(native.iterations, run.iterations, 'iterations');
-    // JSON numbers round-trip doubles exactly: equal numbers are equal bits.
-    assert.equal(native[p.field], run.objective, `final ${p.field}`);
+    if (p.paper === 'mrlsr') {
+      // Paper B's eigendecomposition is faer's (#12): natively it takes AVX2/FMA paths, in wasm
+      // scalar ones, so Q and Λ — and the objective — agree to rounding, not bit for bit (the
+      // documented tolerance, docs/spec.md). The data bits and the root-solve steps are equal.
+      const rel = Math.abs(native[p.field] - run.objective) / Math.abs(native[p.field]);
+      assert.ok(rel <= 1e-12, `final ${p.field}: kplay ${native[p.field]}, page ${run.objective} (relative ${rel})`);
+    } else {
+      // JSON numbers round-trip doubles exactly: equal numbers are equal bits.
+      assert.equal(native[p.field], run.objective, `final ${p.field}`);
+    }
     assert.deepEqual(errors, []);
     await ctx.close();
   });

@@ -48,7 +48,7 @@ async function loadAndCompare(pageFile, select, option, csv, done, field) {
   assert.equal(spec.data.text, undefined, 'the link does not carry the file');
   spec.data.path = path.basename(csv);
   const specFile = file(`${pageFile}.json`, JSON.stringify(spec));
-  const native = JSON.parse(execFileSync(KPLAY, ['run', specFile]).toString());
+  const native = JSON.parse(execFileSync(KPLAY, ['run', specFile], { maxBuffer: 1 << 28 }).toString());
   assert.equal(native.data_digest, run.digest, 'the page read the same numbers');
   assert.equal(native.iterations, run.iterations);
   assert.equal(native[field], run.objective);

@@ -147,7 +147,7 @@ test('a link reproduces the experiment, and its data are bit-identical to the na
   assert.equal(pageDigest, nativeDigest);
   // And the page's converged objective equals the native one.
   await page.waitForFunction(() => document.body.dataset.status === 'converged', null, { timeout: 60000 });
-  const native = JSON.parse(execFileSync(KPLAY, ['run', file]).toString());
+  const native = JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 28 }).toString());
   const primal = await page.evaluate(() => document.getElementById('r-primal').textContent);
   assert.ok(Math.abs(Number(primal) - native.primal) <= 1e-9 * Math.abs(native.primal), `${primal} vs ${native.primal}`);
   assert.deepEqual(errors, []);
