@@ -108,54 +108,100 @@ fn check_gram(g: &DMatrix<f64>) -> Result<usize> {
 /// `argmin_i (Gp)_i`; O(n) with `Gp` updated by two columns of G, refreshed every n iterations).
 /// Stops when `(a − m) ≤ rel_tol·a` with `m > 0`, when `‖p‖_G ≤ abs_tol`, or at `max_iter`.
 pub fn min_norm_point(g: &DMatrix<f64>, rel_tol: f64, abs_tol: f64, max_iter: usize) -> Result<MinNormPoint> {
-    let n = check_gram(g)?;
-    let mut p = DVector::from_element(n, 1.0 / n as f64);
-    let mut gp = g * &p;
-    let mut it = 0;
-    loop {
-        let a = p.dot(&gp).max(0.0);
-        let (s, m) = gp.argmin();
-        if a.sqrt() <= abs_tol || (m > 0.0 && a - m <= rel_tol * a) || it >= max_iter {
-            break;
-        }
-        let mut aw = s;
-        let mut best = f64::NEG_INFINITY;
-        for i in 0..n {
-            if p[i] > 0.0 && gp[i] > best {
-                best = gp[i];
-                aw = i;
+    let mut search = MinNormSearch::new(g, rel_tol, abs_tol, max_iter)?;
+    while !search.advance(g, usize::MAX) {}
+    Ok(search.finish(g))
+}
+
+/// [`min_norm_point`] as a resumable state, so a page can spread its iterations over frames
+/// (the same iterates: [`min_norm_point`] is a loop over [`Self::advance`]).
+#[derive(Debug, Clone)]
+pub struct MinNormSearch {
+    p: DVector<f64>,
+    gp: DVector<f64>,
+    it: usize,
+    rel_tol: f64,
+    abs_tol: f64,
+    max_iter: usize,
+    done: bool,
+}
+
+impl MinNormSearch {
+    /// Start at the centre of the simplex.
+    pub fn new(g: &DMatrix<f64>, rel_tol: f64, abs_tol: f64, max_iter: usize) -> Result<Self> {
+        let n = check_gram(g)?;
+        let p = DVector::from_element(n, 1.0 / n as f64);
+        let gp = g * &p;
+        Ok(Self { p, gp, it: 0, rel_tol, abs_tol, max_iter, done: false })
+    }
+
+    /// At most `iters` Frank–Wolfe iterations on the same `g`; returns whether the search has
+    /// stopped.
+    pub fn advance(&mut self, g: &DMatrix<f64>, iters: usize) -> bool {
+        let n = self.p.len();
+        let (p, gp) = (&mut self.p, &mut self.gp);
+        for _ in 0..iters {
+            let a = p.dot(gp).max(0.0);
+            let (s, m) = gp.argmin();
+            if a.sqrt() <= self.abs_tol || (m > 0.0 && a - m <= self.rel_tol * a) || self.it >= self.max_iter {
+                self.done = true;
+                break;
+            }
+            let mut aw = s;
+            let mut best = f64::NEG_INFINITY;
+            for i in 0..n {
+                if p[i] > 0.0 && gp[i] > best {
+                    best = gp[i];
+                    aw = i;
+                }
+            }
+            let slope = best - m;
+            let curv = 2.0 - 2.0 * g[(s, aw)];
+            if !(slope > 0.0 && curv > 0.0) {
+                self.done = true; // stationary to rounding
+                break;
+            }
+            let step = (slope / curv).min(p[aw]);
+            p[s] += step;
+            if step >= p[aw] {
+                p[aw] = 0.0;
+            } else {
+                p[aw] -= step;
+            }
+            for i in 0..n {
+                gp[i] += step * (g[(i, s)] - g[(i, aw)]);
+            }
+            self.it += 1;
+            if self.it.is_multiple_of(n.max(64)) {
+                let sum = p.sum();
+                *p /= sum;
+                gp.gemv(1.0, g, p, 0.0);
             }
         }
-        let slope = best - m;
-        let curv = 2.0 - 2.0 * g[(s, aw)];
-        if !(slope > 0.0 && curv > 0.0) {
-            break; // stationary to rounding
-        }
-        let step = (slope / curv).min(p[aw]);
-        p[s] += step;
-        if step >= p[aw] {
-            p[aw] = 0.0;
-        } else {
-            p[aw] -= step;
-        }
-        for i in 0..n {
-            gp[i] += step * (g[(i, s)] - g[(i, aw)]);
-        }
-        it += 1;
-        if it % n.max(64) == 0 {
-            let sum = p.sum();
-            p /= sum;
-            gp.gemv(1.0, g, &p, 0.0);
-        }
+        self.done
     }
-    let sum = p.sum();
-    p /= sum;
-    gp.gemv(1.0, g, &p, 0.0);
-    let a = p.dot(&gp).max(0.0);
-    let m = gp.min();
-    let norm_g = a.sqrt();
-    let lower = if m > 0.0 && norm_g > 0.0 { m / norm_g } else { 0.0 };
-    Ok(MinNormPoint { p, norm_g, lower, fw_gap: a - m, iterations: it })
+
+    /// Iterations done.
+    pub fn iterations(&self) -> usize {
+        self.it
+    }
+
+    /// The cap on iterations.
+    pub fn max_iter(&self) -> usize {
+        self.max_iter
+    }
+
+    /// The result at the current iterate (normalized and with `Gp` recomputed).
+    pub fn finish(mut self, g: &DMatrix<f64>) -> MinNormPoint {
+        let sum = self.p.sum();
+        self.p /= sum;
+        self.gp.gemv(1.0, g, &self.p, 0.0);
+        let a = self.p.dot(&self.gp).max(0.0);
+        let m = self.gp.min();
+        let norm_g = a.sqrt();
+        let lower = if m > 0.0 && norm_g > 0.0 { m / norm_g } else { 0.0 };
+        MinNormPoint { p: self.p, norm_g, lower, fw_gap: a - m, iterations: self.it }
+    }
 }
 
 /// `min_i (Gα)_i / ‖α‖_G`, the normalized margin of α (a lower bound on ρ_K); None if `‖α‖_G = 0`.
@@ -171,11 +217,18 @@ pub fn normalized_margin(g: &DMatrix<f64>, alpha: &DVector<f64>) -> Option<f64> 
 
 /// ρ_K with a certified bracket (see the module documentation).
 pub fn margin(g: &DMatrix<f64>, opts: &MarginOptions) -> Result<Margin> {
-    let n = check_gram(g)?;
+    check_gram(g)?;
     if !(opts.rel_tol > 0.0 && opts.zero_tol > 0.0) {
         return Err(KpError::Parameter { name: "margin tolerances", reason: "must be > 0".into() });
     }
     let mnp = min_norm_point(g, opts.rel_tol, opts.zero_tol, opts.max_iter)?;
+    margin_from(g, opts, mnp)
+}
+
+/// ρ_K from a finished min-norm search ([`MinNormSearch`] run in slices by a page): the same
+/// bracket as [`margin`].
+pub fn margin_from(g: &DMatrix<f64>, opts: &MarginOptions, mnp: MinNormPoint) -> Result<Margin> {
+    let n = check_gram(g)?;
     let p: Vec<f64> = mnp.p.iter().copied().collect();
     if mnp.lower > 0.0 {
         return Ok(Margin {

@@ -201,7 +201,8 @@ function showSummary(s) {
   const notes = [];
   if (s.message) notes.push(s.message);
   for (const w of s.warnings) notes.push(w);
-  if (s.empty) notes.push('No data: click the map to add points (shift-click for class −1).');
+  if (s.preparing) notes.push(`Preparing the run — ${s.preparing}.`);
+  else if (s.empty) notes.push('No data: click the map to add points (shift-click for class −1).');
   const box = $('notice');
   box.textContent = notes.join(' · ');
   box.hidden = notes.length === 0;
@@ -316,7 +317,31 @@ const engine = {
     if (every || !pg.running()) drawMap(true);
   },
   error: (e) => showError(e.message ?? String(e)),
+  // Large problems are built in slices, one per frame (Gram matrix, ‖K‖₂, the map's kernel
+  // values), so the page never blocks: the run starts when they are done.
+  ready: () => !!pg && pg.ready(),
+  tick: (ms) => prepareSlice(ms),
 };
+
+/** One slice of the preparation of a large problem; on failure the previous run comes back. */
+function prepareSlice(ms) {
+  if (!pg || !pg.preparing()) return;
+  try {
+    const done = pg.prepare(ms);
+    showSummary(pg.summary());
+    if (done) {
+      document.body.dataset.prepared = String(Number(document.body.dataset.prepared || 0) + 1);
+      draw(true);
+    } else drawMap(true);
+  } catch (e) {
+    showError(e.message ?? String(e));
+    spec = JSON.parse(pg.specJson());
+    controlsFromSpec(spec);
+    writeHash(pg.specJson());
+    showSummary(pg.summary());
+    draw(true);
+  }
+}
 
 function wire() {
   const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'rho', 'lambda', 'mu', 'lap-sigma', 'degree', 'offset', 'alpha', 'tol'];

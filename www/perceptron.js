@@ -164,6 +164,19 @@ function outcomeText(s) {
 
 function showSummary(s) {
   last = s;
+  if (s.preparing !== undefined && s.margin === undefined) {
+    // A large data set is being prepared in slices (G, then ρ_K): no run yet.
+    $('r-n').textContent = s.n;
+    $('r-iter').textContent = '–';
+    $('r-status').textContent = 'preparing';
+    const box = $('outcome');
+    box.dataset.kind = 'preparing';
+    box.dataset.verified = 'false';
+    box.textContent = `Preparing the run — ${s.preparing}.`;
+    document.body.dataset.status = 'preparing';
+    document.body.dataset.n = String(s.n);
+    return;
+  }
   $('r-n').textContent = s.n;
   $('r-iter').textContent = s.iter;
   exposeRun(s.iter, s.min_g_alpha, s.digest);
@@ -254,7 +267,7 @@ const engine = {
   runFor: (ms) => pg.runFor(racing ? ms / 2 : ms),
   ended: () => !last || Boolean(last.finished),
   endLabel: () => (last && last.outcome ? last.outcome.kind.replace('_', ' ') : 'finished'),
-  ready: () => Boolean(pg) && valid,
+  ready: () => Boolean(pg) && valid && pg.ready(),
   reset: () => {
     if (!pg || !valid) return;
     pg.reset();
@@ -267,6 +280,7 @@ const engine = {
     drawAll(every || s.finished);
   },
   tick: (ms) => {
+    if (pg && pg.preparing()) prepareSlice(ms);
     if (!racing || !pg || !valid) return;
     const r = pg.raceFor(ms / 2);
     drawRace();
@@ -278,6 +292,30 @@ const engine = {
     showError(e.message ?? String(e));
   },
 };
+
+/** One slice of the preparation (a large data set's G and ρ_K, or the heatmap's kernel values). */
+function prepareSlice(ms) {
+  const wasReady = pg.ready();
+  try {
+    const done = pg.prepare(ms);
+    if (!wasReady) showSummary(pg.summary());
+    if (done) {
+      document.body.dataset.prepared = String(Number(document.body.dataset.prepared || 0) + 1);
+      if (!wasReady) writeHash(pg.specJson());
+      drawAll();
+    }
+  } catch (e) {
+    showError(e.message ?? String(e));
+    if (pg.ready()) {
+      controlsFromSpec(JSON.parse(pg.specJson()));
+      writeHash(pg.specJson());
+      showSummary(pg.summary());
+      drawAll();
+    } else {
+      valid = false;
+    }
+  }
+}
 
 function wire() {
   attachCsvInput($('csv-file'), $('boundary'), (text) => {

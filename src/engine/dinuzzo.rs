@@ -11,10 +11,10 @@ use super::{Record, Report, Run, Stepper, Stop};
 use crate::data::{CsvSource, Dataset};
 use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
-use crate::kernels::{Bandwidth, Kernel};
+use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
 use crate::solvers::coordinate::{CoordinateConfig, DinuzzoSolver, IndexRule, Method};
-use crate::solvers::fixed_point::{FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason, SweepRecord};
+use crate::solvers::fixed_point::{FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule, StopReason, SweepRecord};
 use crate::solvers::relative_gap;
 
 /// Largest data set the page accepts (the Gram matrix is n² doubles).
@@ -162,7 +162,8 @@ pub fn dataset(spec: &DataSpec) -> Result<Dataset> {
     })
 }
 
-/// Build data and problem; `Ok(None)` for an empty set of clicked points.
+/// Build data and problem; `Ok(None)` for an empty set of clicked points. The same problem,
+/// bit for bit, as a [`Preparation`] run to its end.
 pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
     let Some((d, regression, view)) = data_of(&spec.data)? else {
         return Ok(None);
@@ -171,6 +172,126 @@ pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
     let problem = RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
     Ok(Some(Built { x: d.x, y: d.y, regression, view, problem }))
 }
+
+/// Whether the spec's solver(s) need `‖K‖₂` (the fixed point's step and its condition (11)).
+fn needs_norm(spec: &DinuzzoSpec) -> bool {
+    spec.race || matches!(spec.method, Method::FixedPoint(_))
+}
+
+enum Stage {
+    Gram { d: Dataset, regression: bool, view: [f64; 4], rk: ResolvedKernel, job: CrossJob },
+    Norm { built: Built, job: PowerIteration },
+    Done(Built),
+}
+
+/// Paper C's problem built in resumable stages, so a page can spread the O(n²) work over
+/// animation frames (issue #13: no main-thread task over 200 ms at the page's largest n): the
+/// Gram matrix by column blocks ([`CrossJob`]), then `‖K‖₂` by power iteration
+/// ([`PowerIteration`]) when a solver needs it. The result equals [`build`]'s bit for bit.
+pub struct Preparation {
+    stage: Option<Stage>,
+    needs_norm: bool,
+}
+
+impl Preparation {
+    /// Validate and generate the data and allocate the Gram matrix (after the budget check);
+    /// `Ok(None)` for an empty set of clicked points.
+    pub fn new(spec: &DinuzzoSpec) -> Result<Option<Self>> {
+        let Some((d, regression, view)) = data_of(&spec.data)? else {
+            return Ok(None);
+        };
+        let needs_norm = needs_norm(spec);
+        let stage = if spec.kernel == Kernel::Linear {
+            let problem = RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, Representation::Features)?;
+            Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, needs_norm)
+        } else {
+            let rk = spec.kernel.resolve(&d.x)?;
+            let job = CrossJob::gram(rk, d.x.clone())?;
+            Stage::Gram { d, regression, view, rk, job }
+        };
+        Ok(Some(Self { stage: Some(stage), needs_norm }))
+    }
+
+    /// Continue from data and a problem already built (e.g. a new solver on the same problem):
+    /// only `‖K‖₂` is left to compute, if the spec's solver needs it and it is not known yet.
+    pub fn from_built(built: Built, spec: &DinuzzoSpec) -> Self {
+        Self { stage: Some(Self::after_problem(built, needs_norm(spec))), needs_norm: needs_norm(spec) }
+    }
+
+    fn after_problem(built: Built, needs_norm: bool) -> Stage {
+        if needs_norm {
+            let job = PowerIteration::new(&built.problem);
+            Stage::Norm { built, job }
+        } else {
+            Stage::Done(built)
+        }
+    }
+
+    /// Work until done or `budget_ms` has elapsed (at least one unit of work); returns whether
+    /// the problem is ready. After an error the preparation is spent (start a new one).
+    pub fn advance(&mut self, budget_ms: f64, spec: &DinuzzoSpec) -> Result<bool> {
+        let t0 = web_time::Instant::now();
+        loop {
+            let next = match self.stage.take() {
+                None => return Err(bad("data", "this preparation failed earlier; start again")),
+                Some(Stage::Gram { d, regression, view, rk, mut job }) => {
+                    let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
+                    if job.advance(left)? {
+                        let problem = RegularizationProblem::with_gram(&d.x, &d.y, rk, job.finish()?, spec.loss, spec.lambda)?;
+                        Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, self.needs_norm)
+                    } else {
+                        Stage::Gram { d, regression, view, rk, job }
+                    }
+                }
+                Some(Stage::Norm { mut built, mut job }) => {
+                    if job.step(&built.problem).is_some() {
+                        built.problem.set_spectral_norm(&job);
+                        Stage::Done(built)
+                    } else {
+                        Stage::Norm { built, job }
+                    }
+                }
+                Some(done @ Stage::Done(_)) => done,
+            };
+            let done = matches!(next, Stage::Done(_));
+            self.stage = Some(next);
+            if done {
+                return Ok(true);
+            }
+            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The number of points (the Gram matrix is n × n).
+    pub fn n(&self) -> usize {
+        match &self.stage {
+            Some(Stage::Gram { d, .. }) => d.n(),
+            Some(Stage::Norm { built, .. } | Stage::Done(built)) => built.y.len(),
+            None => 0,
+        }
+    }
+
+    /// What is being computed and how far, for a progress readout: ("kernel matrix", 0.4).
+    pub fn progress(&self) -> (&'static str, f64) {
+        match &self.stage {
+            Some(Stage::Gram { job, .. }) => ("kernel matrix", job.fraction()),
+            Some(Stage::Norm { job, .. }) => ("‖K‖₂ by power iteration", job.iterations() as f64 / (job.iterations() as f64 + 20.0)),
+            Some(Stage::Done(_)) => ("ready", 1.0),
+            None => ("failed", 0.0),
+        }
+    }
+
+    /// The built problem once [`Self::advance`] has returned true.
+    pub fn built(self) -> Option<Built> {
+        match self.stage {
+            Some(Stage::Done(b)) => Some(b),
+            _ => None,
+        }
+    }
+}
+
 
 /// The data digest of built data ([`Dataset::digest`] of `x` and `y`): the page shows it, and
 /// `kplay digest` prints the same for the same spec.

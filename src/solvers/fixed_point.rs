@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::error::{KpError, Result};
-use crate::kernels::{Kernel, ResolvedKernel};
+use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
 use crate::rng::Rng;
 
@@ -29,8 +29,9 @@ pub enum Representation {
 
 #[derive(Debug, Clone)]
 pub(crate) enum Operator {
-    /// The Gram matrix K (n × n, symmetric).
-    Gram(DMatrix<f64>),
+    /// The Gram matrix K (n × n, symmetric), shared between the solvers of a race (cloning a
+    /// problem does not copy K).
+    Gram(std::sync::Arc<DMatrix<f64>>),
     /// `X` (n × d) and its transpose `Xᵀ` (d × n, so that column i is `x_i`).
     Features { x: DMatrix<f64>, xt: DMatrix<f64> },
 }
@@ -48,6 +49,8 @@ pub struct RegularizationProblem {
     pub(crate) active: Vec<bool>,
     dropped: Vec<usize>,
     inputs: Option<(DMatrix<f64>, ResolvedKernel)>,
+    /// `‖K‖₂` once computed ([`Self::set_spectral_norm`] from a [`PowerIteration`] run in slices).
+    norm: Option<f64>,
 }
 
 impl RegularizationProblem {
@@ -65,7 +68,7 @@ impl RegularizationProblem {
         }
         let rk = kernel.resolve(x)?;
         let op = match repr {
-            Representation::Gram => Operator::Gram(rk.gram(x)?),
+            Representation::Gram => return Self::with_gram(x, y, rk, rk.gram(x)?, loss, lambda),
             Representation::Features => {
                 if rk != ResolvedKernel::Linear {
                     return Err(KpError::Parameter {
@@ -77,6 +80,18 @@ impl RegularizationProblem {
             }
         };
         let mut p = Self::build(op, y, loss, lambda)?;
+        p.inputs = Some((x.clone(), rk));
+        Ok(p)
+    }
+
+    /// Problem (2) on inputs `x` with the Gram matrix `k` of the resolved kernel `rk` already
+    /// computed (e.g. by a [`crate::kernels::CrossJob`] spread over frames); the same problem
+    /// as [`Self::new`] with the Gram representation.
+    pub fn with_gram(x: &DMatrix<f64>, y: &DVector<f64>, rk: ResolvedKernel, k: DMatrix<f64>, loss: Loss, lambda: f64) -> Result<Self> {
+        if k.nrows() != x.nrows() || k.ncols() != x.nrows() {
+            return Err(KpError::Parameter { name: "kernel matrix", reason: format!("must be n × n with n = {} inputs (got {} × {})", x.nrows(), k.nrows(), k.ncols()) });
+        }
+        let mut p = Self::build(Operator::Gram(std::sync::Arc::new(k)), y, loss, lambda)?;
         p.inputs = Some((x.clone(), rk));
         Ok(p)
     }
@@ -102,7 +117,7 @@ impl RegularizationProblem {
                 }
             }
         }
-        Self::build(Operator::Gram(k), y, loss, lambda)
+        Self::build(Operator::Gram(std::sync::Arc::new(k)), y, loss, lambda)
     }
 
     fn build(op: Operator, y: &DVector<f64>, loss: Loss, lambda: f64) -> Result<Self> {
@@ -138,7 +153,7 @@ impl RegularizationProblem {
         if dropped.len() == n {
             return Err(KpError::Parameter { name: "kernel matrix", reason: "every k_ii is 0: K is the zero matrix, there is nothing to learn".into() });
         }
-        Ok(Self { op, y: y.clone(), loss, lambda, diag, active, dropped, inputs: None })
+        Ok(Self { op, y: y.clone(), loss, lambda, diag, active, dropped, inputs: None, norm: None })
     }
 
     /// Number of coefficients n (ℓ in the paper).
@@ -246,39 +261,29 @@ impl RegularizationProblem {
     }
 
     /// `‖K‖₂`, the largest eigenvalue of K: exact (symmetric eigendecomposition) for n ≤ 200,
-    /// else by power iteration from a seeded start until the Rayleigh quotient settles.
+    /// else by power iteration ([`PowerIteration`]) from a seeded start until the Rayleigh
+    /// quotient settles; a value stored by [`Self::set_spectral_norm`] is returned as is.
     pub fn spectral_norm(&self) -> f64 {
-        let n = self.n();
-        if n <= 200 {
-            let k = self.dense_gram();
-            return SymmetricEigen::new(k).eigenvalues.iter().fold(0.0f64, |m, &v| m.max(v));
+        if let Some(v) = self.norm {
+            return v;
         }
-        let mut rng = Rng::new(0x5eed);
-        let mut v = DVector::from_fn(n, |_, _| 1.0 + 0.1 * rng.normal());
-        v /= v.norm();
-        let mut kv = DVector::zeros(n);
-        let mut est = 0.0;
-        for _ in 0..1000 {
-            self.kc_into(&v, &mut kv);
-            let rq = v.dot(&kv);
-            let nk = kv.norm();
-            if !(nk.is_finite() && nk > 0.0) {
-                return rq.max(0.0);
-            }
-            v.copy_from(&kv);
-            v /= nk;
-            if (rq - est).abs() <= 1e-12 * rq.abs() {
-                return nk.max(rq);
-            }
-            est = rq;
+        let mut job = PowerIteration::new(self);
+        while job.step(self).is_none() {}
+        job.step(self).unwrap_or(0.0)
+    }
+
+    /// Store `‖K‖₂` computed by a [`PowerIteration`] on this problem (run in slices by a page),
+    /// so [`Self::spectral_norm`] does not recompute it.
+    pub fn set_spectral_norm(&mut self, job: &PowerIteration) {
+        if let Some(v) = job.value {
+            self.norm = Some(v);
         }
-        est
     }
 
     /// The dense Gram matrix (formed from `X` for the features representation).
     pub fn dense_gram(&self) -> DMatrix<f64> {
         match &self.op {
-            Operator::Gram(k) => k.clone(),
+            Operator::Gram(k) => k.as_ref().clone(),
             Operator::Features { x, xt } => x * xt,
         }
     }
@@ -293,6 +298,67 @@ impl RegularizationProblem {
             return Err(KpError::Parameter { name: "coefficients", reason: format!("expected {} coefficients, got {}", x.nrows(), c.len()) });
         }
         Ok(rk.cross(points, x)? * c)
+    }
+}
+
+/// `‖K‖₂` by power iteration as a steppable state (one product `Kv` per step), exactly as
+/// [`RegularizationProblem::spectral_norm`] computes it, so a page can run it across frames.
+#[derive(Debug, Clone)]
+pub struct PowerIteration {
+    v: DVector<f64>,
+    kv: DVector<f64>,
+    est: f64,
+    iter: usize,
+    value: Option<f64>,
+}
+
+impl PowerIteration {
+    /// Start on `problem` (for n ≤ 200 the value is computed exactly at once).
+    pub fn new(problem: &RegularizationProblem) -> Self {
+        let n = problem.n();
+        if let Some(v) = problem.norm {
+            return Self { v: DVector::zeros(0), kv: DVector::zeros(0), est: v, iter: 0, value: Some(v) };
+        }
+        if n <= 200 {
+            let v = SymmetricEigen::new(problem.dense_gram()).eigenvalues.iter().fold(0.0f64, |m, &v| m.max(v));
+            return Self { v: DVector::zeros(0), kv: DVector::zeros(0), est: v, iter: 0, value: Some(v) };
+        }
+        let mut rng = Rng::new(0x5eed);
+        let mut v = DVector::from_fn(n, |_, _| 1.0 + 0.1 * rng.normal());
+        v /= v.norm();
+        Self { v, kv: DVector::zeros(n), est: 0.0, iter: 0, value: None }
+    }
+
+    /// One product `Kv`; returns `Some(‖K‖₂)` once settled (1000 products at most).
+    pub fn step(&mut self, problem: &RegularizationProblem) -> Option<f64> {
+        if self.value.is_some() {
+            return self.value;
+        }
+        if self.iter >= 1000 {
+            self.value = Some(self.est);
+            return self.value;
+        }
+        self.iter += 1;
+        problem.kc_into(&self.v, &mut self.kv);
+        let rq = self.v.dot(&self.kv);
+        let nk = self.kv.norm();
+        if !(nk.is_finite() && nk > 0.0) {
+            self.value = Some(rq.max(0.0));
+            return self.value;
+        }
+        self.v.copy_from(&self.kv);
+        self.v /= nk;
+        if (rq - self.est).abs() <= 1e-12 * rq.abs() {
+            self.value = Some(nk.max(rq));
+            return self.value;
+        }
+        self.est = rq;
+        None
+    }
+
+    /// Products done so far.
+    pub fn iterations(&self) -> usize {
+        self.iter
     }
 }
 
@@ -704,7 +770,31 @@ pub fn k_alpha_eigenvalues(problem: &RegularizationProblem, alpha: f64) -> Resul
             reason: format!("the eigenvalue plot is limited to n ≤ {MAX_EIGEN_N} points (got {})", problem.n()),
         });
     }
-    let mut ev: Vec<f64> = SymmetricEigen::new(problem.dense_gram()).eigenvalues.iter().map(|&m| alpha * m - 1.0).collect();
+    k_alpha_eigenvalues_of_block(problem, problem.n(), alpha)
+}
+
+/// [`k_alpha_eigenvalues`] of the leading `m × m` block of K (the page's Theorem 5 picture for
+/// large n), by `faer`'s self-adjoint eigenvalue solver (values only; no copy of the whole K).
+pub fn k_alpha_eigenvalues_of_block(problem: &RegularizationProblem, m: usize, alpha: f64) -> Result<Vec<f64>> {
+    if !(alpha.is_finite() && alpha > 0.0) {
+        return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {alpha})") });
+    }
+    let m = m.min(problem.n());
+    if m > MAX_EIGEN_N {
+        return Err(KpError::Parameter { name: "n", reason: format!("the eigenvalue plot is limited to n ≤ {MAX_EIGEN_N} points (got {m})") });
+    }
+    let a = match &problem.op {
+        Operator::Gram(k) => faer::Mat::<f64>::from_fn(m, m, |i, j| k[(i, j)]),
+        Operator::Features { x, .. } => {
+            let xb = x.rows(0, m);
+            let k = &xb * xb.transpose();
+            faer::Mat::<f64>::from_fn(m, m, |i, j| k[(i, j)])
+        }
+    };
+    let values = a
+        .self_adjoint_eigenvalues(faer::Side::Lower)
+        .map_err(|_| KpError::NonFinite("the eigenvalues of K did not converge".into()))?;
+    let mut ev: Vec<f64> = values.iter().map(|&v| alpha * v - 1.0).collect();
     ev.sort_by(f64::total_cmp);
     Ok(ev)
 }
@@ -732,9 +822,24 @@ impl RegularizationProblem {
         let cross = if points.nrows().saturating_mul(x.nrows()) <= cache_limit { Some(rk.cross(&points, x)?) } else { None };
         Ok(DecisionMap { points, cross })
     }
+
+    /// The cross kernel of a [`DecisionMap`] at `points` as a [`CrossJob`] (to spread over
+    /// frames); [`DecisionMap::from_job`] turns the finished job into the map.
+    pub fn decision_map_job(&self, points: DMatrix<f64>) -> Result<CrossJob> {
+        let Some((x, rk)) = &self.inputs else {
+            return Err(KpError::Parameter { name: "inputs", reason: "this problem was built from a Gram matrix, so it cannot predict at new points".into() });
+        };
+        CrossJob::new(*rk, points, x.clone())
+    }
 }
 
 impl DecisionMap {
+    /// The map of a finished [`RegularizationProblem::decision_map_job`] (the cross kernel cached).
+    pub fn from_job(job: CrossJob) -> Result<Self> {
+        let (points, cross) = job.into_parts()?;
+        Ok(Self { points, cross: Some(cross) })
+    }
+
     /// Number of points.
     pub fn len(&self) -> usize {
         self.points.nrows()

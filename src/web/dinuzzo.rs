@@ -12,20 +12,27 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, RACER_NAMES};
+use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, Preparation, RACER_NAMES};
 use crate::engine::{self, Paper, Spec};
 use crate::datasets::plane::{self, Regression1d};
 use crate::losses::Loss;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
+use crate::kernels::CrossJob;
 use crate::solvers::coordinate::DinuzzoSolver;
 use crate::solvers::fixed_point::{
-    envelope_curve, k_alpha_eigenvalues, DecisionMap, RegularizationProblem, StopReason,
+    envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap, StopReason,
 };
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
-/// Cross-kernel entries cached for the heatmap (8 bytes each).
+/// Cross-kernel entries cached for the heatmap (8 bytes each): the grid's side is chosen so
+/// side² · n stays within this.
 const MAP_CACHE: usize = 4_000_000;
+/// Problems with n² up to this are built at once when a spec is applied (a few ms); larger
+/// ones are built in slices by [`DinuzzoPlayground::prepare`], one per frame.
+const SYNC_GRAM: usize = 250_000;
+/// Decision maps with (grid points × n) up to this are computed at once (the default page's).
+const SYNC_MAP: usize = 1_500_000;
 
 /// The default spec as JSON text.
 #[wasm_bindgen(js_name = dinuzzoDefaultSpec)]
@@ -38,10 +45,6 @@ fn parse(spec_json: &str) -> Result<DinuzzoSpec, JsError> {
         Spec::Dinuzzo(s) => Ok(s),
         _ => Err(js_err("paper: not a paper-C spec")),
     }
-}
-
-fn build(spec: &DinuzzoSpec) -> Result<Option<Built>, JsError> {
-    engine::dinuzzo::build(spec).map_err(js_err)
 }
 
 fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSolver)>, JsError> {
@@ -84,6 +87,8 @@ struct Summary {
     race: Vec<RaceRow>,
     /// The data's 64-bit digest (as `kplay digest` prints it).
     digest: String,
+    /// What is being prepared before the run can start (empty when ready).
+    preparing: String,
 }
 
 /// Paper C's experiment and its running solver(s).
@@ -96,6 +101,12 @@ pub struct DinuzzoPlayground {
     map: Option<(DecisionMap, usize, usize)>,
     eig: Option<(f64, Vec<f64>)>,
     frame: Option<PlotFrame>,
+    /// The problem being built in slices (Gram matrix, ‖K‖₂), until ready.
+    prep: Option<Preparation>,
+    /// The decision map's cross kernel being built in slices, with the grid's shape.
+    map_job: Option<(CrossJob, usize, usize)>,
+    /// The run to restore if the preparation of a new spec fails.
+    fallback: Option<Box<DinuzzoPlayground>>,
 }
 
 impl DinuzzoPlayground {
@@ -103,18 +114,70 @@ impl DinuzzoPlayground {
         self.runs.get(self.sel).map(|r| &r.1)
     }
 
+    /// A playground for `spec` (reusing built data and Gram matrix when given): the data are
+    /// generated and checked at once, the O(n²) work runs in slices ([`Self::prepare`]); small
+    /// problems are ready on return.
     fn from_spec(spec: DinuzzoSpec, reuse: Option<&Built>) -> Result<Self, JsError> {
-        let built = match reuse {
-            Some(b) => Some(b.clone()),
-            None => build(&spec)?,
+        let prep = match reuse {
+            Some(b) => Some(Preparation::from_built(b.clone(), &spec)),
+            None => Preparation::new(&spec).map_err(js_err)?,
         };
-        let runs = match &built {
-            Some(b) => start(b, &spec)?,
-            None => Vec::new(),
-        };
-        let want = method_index(&spec.method);
-        let sel = runs.iter().position(|r| r.0 == want).unwrap_or(0);
-        Ok(Self { spec, built, runs, sel, map: None, eig: None, frame: None })
+        let small = prep.as_ref().is_none_or(|p| p.n().saturating_mul(p.n()) <= SYNC_GRAM);
+        let mut s = Self { spec, built: None, runs: Vec::new(), sel: 0, map: None, eig: None, frame: None, prep, map_job: None, fallback: None };
+        if small {
+            s.advance(f64::INFINITY)?;
+        }
+        Ok(s)
+    }
+
+    /// The grid of the decision map (or the regression curve's abscissae) and its shape.
+    fn map_points(&self, b: &Built) -> Result<(DMatrix<f64>, usize, usize), JsError> {
+        if b.regression {
+            let (x0, x1) = (b.x.iter().copied().fold(f64::INFINITY, f64::min), b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let m = 240usize;
+            return Ok((DMatrix::from_fn(m, 1, |i, _| x0 + (x1 - x0) * i as f64 / (m - 1) as f64), m, 1));
+        }
+        let view = self.view();
+        let side = ((MAP_CACHE as f64 / b.problem.n().max(1) as f64).sqrt() as usize).clamp(24, 80);
+        let g = plane::grid(view[0], view[1], view[2], view[3], side, side).map_err(js_err)?;
+        Ok((g, side, side))
+    }
+
+    /// Advance the preparation, then the map; true when both are done.
+    fn advance(&mut self, budget_ms: f64) -> Result<bool, JsError> {
+        let t0 = web_time::Instant::now();
+        if let Some(p) = &mut self.prep {
+            if !p.advance(budget_ms, &self.spec).map_err(js_err)? {
+                return Ok(false);
+            }
+            let built = self.prep.take().and_then(Preparation::built);
+            if let Some(b) = &built {
+                self.runs = start(b, &self.spec)?;
+                let want = method_index(&self.spec.method);
+                self.sel = self.runs.iter().position(|r| r.0 == want).unwrap_or(0);
+                if self.map.is_none() {
+                    let (pts, nx, ny) = self.map_points(b)?;
+                    let mut job = b.problem.decision_map_job(pts).map_err(js_err)?;
+                    if (nx * ny).saturating_mul(b.problem.n()) <= SYNC_MAP {
+                        job.advance(f64::INFINITY).map_err(js_err)?;
+                    }
+                    self.map_job = Some((job, nx, ny));
+                }
+            }
+            self.built = built;
+        }
+        if let Some((job, nx, ny)) = &mut self.map_job {
+            let left = (budget_ms - t0.elapsed().as_secs_f64() * 1e3).max(0.0);
+            if !job.advance(left).map_err(js_err)? {
+                return Ok(false);
+            }
+            let (nx, ny) = (*nx, *ny);
+            if let Some((job, _, _)) = self.map_job.take() {
+                self.map = Some((DecisionMap::from_job(job).map_err(js_err)?, nx, ny));
+            }
+        }
+        self.fallback = None;
+        Ok(true)
     }
 
     /// α of the solver shown: the fixed point's α, or coordinate descent's `1/k_ii` of the first kept row.
@@ -164,7 +227,7 @@ impl DinuzzoPlayground {
                 max_h: f64::NAN,
                 skipped: 0,
                 support: 0,
-                status: "empty".into(),
+                status: if self.ready() { "empty".into() } else { "preparing".into() },
                 message: None,
                 warnings: Vec::new(),
                 alpha: None,
@@ -173,6 +236,7 @@ impl DinuzzoPlayground {
                 steps_this_call: steps,
                 race,
                 digest: engine::dinuzzo::dataset(&self.spec.data).map(|d| d.digest()).unwrap_or_default(),
+                preparing: self.preparing(),
             });
         };
         let r = s.trace().last().copied();
@@ -204,6 +268,7 @@ impl DinuzzoPlayground {
             steps_this_call: steps,
             race,
             digest: self.built.as_ref().map(engine::dinuzzo::digest_of).unwrap_or_default(),
+            preparing: self.preparing(),
         })
     }
 }
@@ -221,14 +286,60 @@ impl DinuzzoPlayground {
     /// changed. On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = parse(spec_json)?;
-        let same_problem =
-            spec.data == self.spec.data && spec.loss == self.spec.loss && spec.lambda == self.spec.lambda && spec.kernel == self.spec.kernel;
-        let next = if same_problem { Self::from_spec(spec, self.built.as_ref())? } else { Self::from_spec(spec, None)? };
-        let keep_map = same_problem;
-        let map = if keep_map { self.map.take() } else { None };
-        *self = next;
-        self.map = map;
+        let same_problem = self.ready()
+            && spec.data == self.spec.data
+            && spec.loss == self.spec.loss
+            && spec.lambda == self.spec.lambda
+            && spec.kernel == self.spec.kernel;
+        let mut next = if same_problem { Self::from_spec(spec, self.built.as_ref())? } else { Self::from_spec(spec, None)? };
+        if same_problem {
+            next.map_job = None;
+            next.map = self.map.take();
+        }
+        let ready = next.ready();
+        let old = std::mem::replace(self, next);
+        if !ready {
+            // Kept until the new problem is ready: a failure there restores it.
+            self.fallback = Some(Box::new(old)).filter(|o| o.ready());
+        }
         Ok(())
+    }
+
+    /// Spend up to `budget_ms` on the O(n²) preparation (Gram matrix, ‖K‖₂, the map's cross
+    /// kernel); returns true when the run is ready to step. If it fails, the previous run is
+    /// restored and the error returned.
+    pub fn prepare(&mut self, budget_ms: f64) -> Result<bool, JsError> {
+        match self.advance(budget_ms) {
+            Ok(done) => Ok(done),
+            Err(e) => {
+                if let Some(old) = self.fallback.take() {
+                    *self = *old;
+                } else {
+                    self.prep = None;
+                    self.map_job = None;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether the run is ready to step (the problem is built; the map may still be computing).
+    pub fn ready(&self) -> bool {
+        self.prep.is_none()
+    }
+
+    /// What is being prepared, for the page's progress readout (empty when ready), e.g.
+    /// "building the kernel matrix: 45 %".
+    #[wasm_bindgen(js_name = preparing)]
+    pub fn preparing(&self) -> String {
+        if let Some(p) = &self.prep {
+            let (what, f) = p.progress();
+            return format!("computing the {what}: {:.0} %", 100.0 * f);
+        }
+        if let Some((job, _, _)) = &self.map_job {
+            return format!("computing the decision map's kernel values: {:.0} %", 100.0 * job.fraction());
+        }
+        String::new()
     }
 
     /// Restart the solver(s) from c = 0 on the same problem.
@@ -334,8 +445,16 @@ impl DinuzzoPlayground {
         let root = backend.into_drawing_area();
         let view = self.view();
         let (xr, yr) = ((view[0], view[1]), (view[2], view[3]));
+        if let (Some(b), None) = (&self.built, &self.map) {
+            // The map's kernel values are still being computed: the points alone, and progress.
+            let pts: Vec<PointMark> = if b.regression { Vec::new() } else { (0..b.y.len()).map(|i| PointMark::new(b.x[(i, 0)], b.x[(i, 1)], b.y[i])).collect() };
+            let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &pts, Some(&self.preparing()), dpr).map_err(js_err)?;
+            self.frame = Some(f);
+            return Ok(());
+        }
         let Some(b) = &self.built else {
-            let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &[], Some("click: class +1 · shift-click: class −1"), dpr).map_err(js_err)?;
+            let note = if self.preparing().is_empty() { "click: class +1 · shift-click: class −1".to_string() } else { self.preparing() };
+            let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &[], Some(&note), dpr).map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
         };
@@ -344,10 +463,6 @@ impl DinuzzoPlayground {
         if b.regression {
             let (x0, x1) = (b.x.iter().copied().fold(f64::INFINITY, f64::min), b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
             let m = 240usize;
-            if self.map.is_none() {
-                let pts = DMatrix::from_fn(m, 1, |i, _| x0 + (x1 - x0) * i as f64 / (m - 1) as f64);
-                self.map = Some((b.problem.decision_map(pts, MAP_CACHE).map_err(js_err)?, m, 1));
-            }
             let Some((map, _, _)) = &self.map else { return Ok(()) };
             let f = map.evaluate(s.problem(), c).map_err(js_err)?;
             let curve: Vec<(f64, f64)> = (0..m).map(|i| (x0 + (x1 - x0) * i as f64 / (m - 1) as f64, f[i])).collect();
@@ -361,11 +476,6 @@ impl DinuzzoPlayground {
             let f = pd::draw_regression(&root, &data, &curve, eps, show_truth.then_some(&truth[..]), dpr).map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
-        }
-        if self.map.is_none() {
-            let side = if b.problem.n() <= 600 { 80 } else if b.problem.n() <= 1200 { 64 } else { 48 };
-            let g = plane::grid(xr.0, xr.1, yr.0, yr.1, side, side).map_err(js_err)?;
-            self.map = Some((b.problem.decision_map(g, MAP_CACHE).map_err(js_err)?, side, side));
         }
         let Some((map, nx, ny)) = &self.map else { return Ok(()) };
         let vals = map.evaluate(s.problem(), c).map_err(js_err)?;
@@ -416,13 +526,7 @@ impl DinuzzoPlayground {
         let n = self.built.as_ref().map(|b| b.problem.n()).unwrap_or(0);
         if self.eig.as_ref().is_none_or(|e| e.0 != alpha) {
             let ev = match &self.built {
-                Some(b) if n <= EIG_CAP => k_alpha_eigenvalues(&b.problem, alpha).map_err(js_err)?,
-                Some(b) => {
-                    let k = b.problem.dense_gram().view((0, 0), (EIG_CAP, EIG_CAP)).into_owned();
-                    let ys = b.y.rows(0, EIG_CAP).into_owned();
-                    let sub = RegularizationProblem::from_gram(k, &ys, Loss::Square, 1.0).map_err(js_err)?;
-                    k_alpha_eigenvalues(&sub, alpha).map_err(js_err)?
-                }
+                Some(b) => k_alpha_eigenvalues_of_block(&b.problem, EIG_CAP, alpha).map_err(js_err)?,
                 None => Vec::new(),
             };
             self.eig = Some((alpha, ev));

@@ -13,7 +13,9 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 use crate::margin::Margin;
 use crate::plot_perceptron::{boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene};
-use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Race, RaceEntry, Session};
+use crate::kernels::CrossJob;
+use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Race, RaceEntry, Session, SessionPreparation};
+use nalgebra::DMatrix;
 use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
@@ -69,20 +71,50 @@ struct Summary {
     digest: String,
 }
 
+/// The summary while a new data set is prepared (no run yet).
+#[derive(Serialize)]
+struct PreparingSummary {
+    preparing: String,
+    n: usize,
+    iter: usize,
+    finished: bool,
+}
+
 #[derive(Serialize)]
 struct RaceSummary {
     finished: bool,
     entries: Vec<RaceEntry>,
 }
 
+/// Points with n² up to this are prepared at once when a spec is applied; larger sets in
+/// slices ([`PerceptronPlayground::prepare`]), one per frame.
+const SYNC_GRAM: usize = 250_000;
+/// Heatmap cross kernels with (cells × n) up to this are computed at once.
+const SYNC_HEAT: usize = 1_000_000;
+
+/// The heatmap's grid and its cached cross kernel `K(grid, x)`.
+struct Heat {
+    key: ([u64; 4], usize, usize),
+    cross: Option<DMatrix<f64>>,
+    job: Option<CrossJob>,
+}
+
 /// Paper D's experiment with its running algorithm, and optionally a race of all six.
 #[wasm_bindgen]
 pub struct PerceptronPlayground {
-    session: Session,
+    /// The running session; `None` until the first preparation is done.
+    session: Option<Session>,
+    /// A new spec's session being prepared in slices (G, then ρ_K); the old session runs on.
+    prep: Option<SessionPreparation>,
     race: Option<Race>,
+    heat: Option<Heat>,
     /// Equal-aspect view and plotting rectangle of the last boundary drawing (for clicks).
     view: [f64; 4],
     rect: [i32; 4],
+}
+
+fn not_ready() -> JsError {
+    js_err("the run is still being prepared")
 }
 
 fn ctx2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsError> {
@@ -134,42 +166,114 @@ impl PerceptronPlayground {
     /// Validate a JSON spec, build G, compute ρ_K and start the algorithm.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<PerceptronPlayground, JsError> {
-        let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
-        let session = Session::new(spec).map_err(js_err)?;
-        let view = session.view;
-        Ok(Self { session, race: None, view, rect: [0, 0, 1, 1] })
+        let mut pg = Self { session: None, prep: None, race: None, heat: None, view: [-1.0, 1.0, -1.0, 1.0], rect: [0, 0, 1, 1] };
+        pg.update(spec_json)?;
+        Ok(pg)
     }
 
     /// Apply a new spec: only the algorithm restarts when the data and kernel are unchanged.
-    /// On error the old run is kept.
+    /// A new data set or kernel is prepared in slices ([`Self::prepare`]) when large (the old
+    /// run stays until it is ready). On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
-        if spec.data == self.session.spec.data && spec.kernel == self.session.spec.kernel {
-            self.session.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
+        if let Some(s) = self.session.as_mut().filter(|s| spec.data == s.spec.data && spec.kernel == s.spec.kernel) {
+            s.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
+            self.prep = None;
         } else {
-            self.session = Session::new(spec).map_err(js_err)?;
-            self.view = self.session.view;
+            let prep = SessionPreparation::new(spec).map_err(js_err)?;
+            let small = prep.n().saturating_mul(prep.n()) <= SYNC_GRAM;
+            self.prep = Some(prep);
+            if small {
+                self.prepare(f64::INFINITY)?;
+            }
         }
         self.race = None;
         Ok(())
     }
 
+    /// Spend up to `budget_ms` on what is being prepared: a new session (G, ρ_K), then the
+    /// heatmap's cross kernel. Returns true when nothing is left. On error the preparation is
+    /// dropped (the previous run, if any, stays) and the error returned.
+    pub fn prepare(&mut self, budget_ms: f64) -> Result<bool, JsError> {
+        let t0 = web_time::Instant::now();
+        if let Some(p) = &mut self.prep {
+            match p.advance(budget_ms) {
+                Ok(Some(session)) => {
+                    self.view = session.view;
+                    self.session = Some(session);
+                    self.prep = None;
+                    self.heat = None;
+                    self.race = None;
+                }
+                Ok(None) => return Ok(false),
+                Err(e) => {
+                    self.prep = None;
+                    return Err(js_err(e));
+                }
+            }
+        }
+        if let Some(h) = &mut self.heat {
+            if let Some(job) = &mut h.job {
+                let left = (budget_ms - t0.elapsed().as_secs_f64() * 1e3).max(0.0);
+                if !job.advance(left).map_err(js_err)? {
+                    return Ok(false);
+                }
+                h.cross = h.job.take().map(CrossJob::finish).transpose().map_err(js_err)?;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether the run can step (a session exists and no new one is being prepared).
+    pub fn ready(&self) -> bool {
+        self.session.is_some() && self.prep.is_none()
+    }
+
+    /// What is being prepared, for the page's progress readout (empty when nothing is).
+    pub fn preparing(&self) -> String {
+        if let Some(p) = &self.prep {
+            let (what, f) = p.progress();
+            return format!("computing the {what}: {:.0} %", 100.0 * f);
+        }
+        if let Some(job) = self.heat.as_ref().and_then(|h| h.job.as_ref()) {
+            return format!("computing the heatmap's kernel values: {:.0} %", 100.0 * job.fraction());
+        }
+        String::new()
+    }
+
+    fn s(&self) -> Result<&Session, JsError> {
+        self.session.as_ref().filter(|_| self.prep.is_none()).ok_or_else(not_ready)
+    }
+
+    /// The session shown (the previous one while a new one is prepared).
+    fn cur(&self) -> Result<&Session, JsError> {
+        self.session.as_ref().ok_or_else(not_ready)
+    }
+
+    fn s_mut(&mut self) -> Result<&mut Session, JsError> {
+        if self.prep.is_some() {
+            return Err(not_ready());
+        }
+        self.session.as_mut().ok_or_else(not_ready)
+    }
+
     /// Restart the algorithm on the same data.
     pub fn reset(&mut self) -> Result<(), JsError> {
-        let (a, m) = (self.session.spec.algorithm, self.session.spec.max_iter);
-        self.session.restart(a, m).map_err(js_err)
+        let s = self.s_mut()?;
+        let (a, m) = (s.spec.algorithm, s.spec.max_iter);
+        s.restart(a, m).map_err(js_err)
     }
 
     /// One iteration; returns the summary.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let k = self.session.step() as usize;
+        let k = self.s_mut()?.step() as usize;
         self.summary_with(k)
     }
 
     /// Iterate within `budget_ms` (at least one iteration unless finished).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = self.session.run_for(budget_ms);
+        let k = self.s_mut()?.run_for(budget_ms);
         self.summary_with(k)
     }
 
@@ -179,8 +283,11 @@ impl PerceptronPlayground {
     }
 
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
-        let r = self.session.record();
-        let (outcome, error) = match self.session.outcome() {
+        let Ok(session) = self.s() else {
+            return to_js(&PreparingSummary { preparing: self.preparing(), n: self.prep.as_ref().map(|p| p.n()).unwrap_or(0), iter: 0, finished: false });
+        };
+        let r = session.record();
+        let (outcome, error) = match session.outcome() {
             Ok(Some(Outcome::Separator { check, .. })) => (Some(OutcomeSummary::Separator { check }), None),
             Ok(Some(Outcome::Certificate { check, .. })) => (Some(OutcomeSummary::Certificate { check }), None),
             Ok(Some(Outcome::IterationCap { iterations })) => (Some(OutcomeSummary::IterationCap { iterations }), None),
@@ -196,48 +303,53 @@ impl PerceptronPlayground {
             mu: r.mu,
             phase: r.phase,
             delta: r.delta,
-            finished: self.session.finished(),
-            halted: self.session.halted(),
-            algorithm: self.session.spec.algorithm.name(),
-            n: self.session.problem.n(),
+            finished: session.finished(),
+            halted: session.halted(),
+            algorithm: session.spec.algorithm.name(),
+            n: session.problem.n(),
             steps_this_call: steps,
-            margin: (&self.session.margin).into(),
-            bounds: self.session.bounds(),
+            margin: (&session.margin).into(),
+            bounds: session.bounds(),
             outcome,
             error,
-            digest: self.session.digest.clone(),
+            digest: session.digest.clone(),
         })
     }
 
     /// The spec as JSON text (for the URL hash).
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
-        self.session.spec.to_tagged_json()
+        match (&self.prep, &self.session) {
+            (Some(p), _) => p.spec().to_tagged_json(),
+            (None, Some(s)) => s.spec.to_tagged_json(),
+            (None, None) => String::new(),
+        }
     }
 
     /// The per-iteration records so far (`min_i (Gα)_i`, `‖p‖_G`, …), for the page's export.
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        to_js(&self.session.trace())
+        to_js(&self.cur()?.trace())
     }
 
     /// The current coefficients α of the separator `f = Σ α_i y_i K(x_i, ·)/√K_ii` (export).
     pub fn alpha(&self) -> Vec<f64> {
-        self.session.alpha()
+        self.session.as_ref().map(Session::alpha).unwrap_or_default()
     }
 
     /// The current simplex weights p of the von Neumann algorithms (empty for the perceptrons).
     pub fn p(&self) -> Vec<f64> {
-        self.session.p().unwrap_or_default()
+        self.session.as_ref().and_then(Session::p).unwrap_or_default()
     }
 
     /// The data points as JSON `[[x₁, x₂, ±1], …]` (to turn a generated set into a hand-made one).
     #[wasm_bindgen(js_name = pointsJson)]
     pub fn points_json(&self) -> String {
-        if let DataSpec::Points { points } = &self.session.spec.data {
+        let Some(session) = &self.session else { return "[]".into() };
+        if let DataSpec::Points { points } = &session.spec.data {
             return serde_json::to_string(points).unwrap_or_default();
         }
-        let x = self.session.problem.x();
-        let y = self.session.problem.y();
+        let x = session.problem.x();
+        let y = session.problem.y();
         let pts: Vec<[f64; 3]> = (0..x.nrows()).map(|i| [x[(i, 0)], x[(i, 1)], y[i]]).collect();
         serde_json::to_string(&pts).unwrap_or_default()
     }
@@ -256,27 +368,60 @@ impl PerceptronPlayground {
     pub fn draw_boundary(&mut self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let (w, h) = (canvas.width(), canvas.height());
         let rect = boundary_rect(w, h, dpr);
-        let view = equal_aspect(self.session.view, rect);
+        let Some(session) = &self.session else {
+            // Nothing built yet (a large first data set is being prepared): an empty frame.
+            let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+            let scene = BoundaryScene { x: &[], y: &[], p: None, arrow: None, heat: None };
+            self.rect = draw_boundary(&root, self.view, &scene, dpr, true).map_err(js_err)?;
+            return Ok(());
+        };
+        let view = equal_aspect(session.view, rect);
         let (pw, ph) = ((rect[2] - rect[0]).max(2) as usize, (rect[3] - rect[1]).max(2) as usize);
-        let n = self.session.problem.n();
-        let linear = self.session.problem.kernel() == crate::kernels::ResolvedKernel::Linear;
+        let n = session.problem.n();
+        let linear = session.problem.kernel() == crate::kernels::ResolvedKernel::Linear;
         let cells = if linear { 160.0 * 160.0 } else { (3.0e6 / n as f64).clamp(24.0 * 24.0, 140.0 * 140.0) };
         let aspect = pw as f64 / ph as f64;
         let gx = ((cells * aspect).sqrt().round() as usize).clamp(8, pw.max(8));
         let gy = ((cells / aspect).sqrt().round() as usize).clamp(8, ph.max(8));
-        let f = self.session.decision_grid(view, gx, gy).map_err(js_err)?;
-        let img = heatmap_rgba(&f, gx, gy, pw, ph, (dpr.round() as usize).max(1));
+        let f = if linear {
+            Some(session.decision_grid(view, gx, gy).map_err(js_err)?)
+        } else {
+            // Kernel values at the grid are cached (the grid only changes with the canvas);
+            // a new grid's are computed in slices by `prepare`, the heatmap waits for them.
+            let key = (view.map(f64::to_bits), gx, gy);
+            if self.heat.as_ref().is_none_or(|h| h.key != key) {
+                let g = crate::datasets::plane::grid(view[0], view[1], view[2], view[3], gx, gy).map_err(js_err)?;
+                let mut job = CrossJob::new(session.problem.kernel(), g, session.problem.x().clone()).map_err(js_err)?;
+                if (gx * gy).saturating_mul(n) <= SYNC_HEAT {
+                    job.advance(f64::INFINITY).map_err(js_err)?;
+                }
+                self.heat = Some(Heat { key, cross: None, job: Some(job) });
+                self.prepare(0.0)?;
+            }
+            match self.heat.as_ref().and_then(|h| h.cross.as_ref()) {
+                Some(cross) => {
+                    let g = self.session.as_ref().ok_or_else(not_ready)?;
+                    Some(g.problem.decision_function_with(&g.alpha(), cross).map_err(js_err)?.iter().copied().collect::<Vec<f64>>())
+                }
+                None => None,
+            }
+        };
+        let session = self.session.as_ref().ok_or_else(not_ready)?;
         let ctx = ctx2d(&canvas)?;
-        let data = ImageData::new_with_u8_clamped_array_and_sh(Clamped(img.as_slice()), pw as u32, ph as u32).map_err(|_| js_err("could not build the heatmap image"))?;
-        ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64).map_err(|_| js_err("could not draw the heatmap"))?;
-        let xm = self.session.problem.x();
+        if let Some(f) = f {
+            let img = heatmap_rgba(&f, gx, gy, pw, ph, (dpr.round() as usize).max(1));
+            let data = ImageData::new_with_u8_clamped_array_and_sh(Clamped(img.as_slice()), pw as u32, ph as u32).map_err(|_| js_err("could not build the heatmap image"))?;
+            ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64).map_err(|_| js_err("could not draw the heatmap"))?;
+        }
+        let xm = session.problem.x();
         let x: Vec<(f64, f64)> = (0..xm.nrows()).map(|i| (xm[(i, 0)], xm[(i, 1)])).collect();
-        let y: Vec<f64> = self.session.problem.y().iter().copied().collect();
-        let p = self.session.p();
-        let arrow = self.session.combination();
+        let y: Vec<f64> = session.problem.y().iter().copied().collect();
+        let p = session.p();
+        let arrow = session.combination();
         let scene = BoundaryScene { x: &x, y: &y, p: p.as_deref(), arrow, heat: None };
         let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
-        self.rect = draw_boundary(&root, view, &scene, dpr, false).map_err(js_err)?;
+        let heat_missing = self.heat.as_ref().is_some_and(|h| h.cross.is_none()) && !linear;
+        self.rect = draw_boundary(&root, view, &scene, dpr, heat_missing).map_err(js_err)?;
         self.view = view;
         Ok(())
     }
@@ -284,8 +429,13 @@ impl PerceptronPlayground {
     /// Draw `min_i (Gα)_i` and `‖p_k‖_G` against the iteration with the bounds.
     #[wasm_bindgen(js_name = drawTrace)]
     pub fn draw_trace(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let trace: Vec<(usize, f64, Option<f64>)> = self.session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
-        let bounds: Vec<(String, f64, bool)> = self.session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
+        let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) = match &self.session {
+            Some(session) => (
+                session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect(),
+                session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
         let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
         draw_trace(&root, &trace, &bounds, dpr).map_err(js_err)
     }
@@ -294,7 +444,7 @@ impl PerceptronPlayground {
     /// SNKPVN, γ for ISNKPVN).
     #[wasm_bindgen(js_name = startRace)]
     pub fn start_race(&mut self, epsilon: f64, delta: f64, gamma: f64) -> Result<(), JsError> {
-        self.race = Some(Race::new(&self.session, epsilon, delta, gamma).map_err(js_err)?);
+        self.race = Some(Race::new(self.s()?, epsilon, delta, gamma).map_err(js_err)?);
         Ok(())
     }
 

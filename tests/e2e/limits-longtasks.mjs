@@ -1,7 +1,8 @@
 // Measurement (not a test): each page loaded at its largest allowed settings (src/budget.rs,
 // Budget::PAGE) and played for a few seconds, then Reset and Step; records the longest
 // main-thread tasks (Long Tasks API, > 50 ms) from navigation on. The issue's rule: none over 200 ms.
-// Usage: node limits-longtasks.mjs [seconds_of_play]   (env KPLAY_CPU_THROTTLE applies)
+// Usage: node limits-longtasks.mjs [seconds_of_play]   (env KPLAY_CPU_THROTTLE applies;
+// ONLY=<regexp> runs the cases whose label matches)
 import { serve, browser } from './harness.mjs';
 
 const PLAY_S = Number(process.argv[2] ?? 5);
@@ -27,7 +28,7 @@ const CASES = [
 const server = await serve();
 const b = await browser();
 try {
-  for (const [file, label, spec] of CASES) {
+  for (const [file, label, spec] of CASES.filter((c) => !process.env.ONLY || new RegExp(process.env.ONLY).test(c[1]))) {
     const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     await page.addInitScript(() => {
@@ -43,9 +44,9 @@ try {
       await page.click('#step');
       await page.waitForTimeout(1000);
     }
-    const r = await page.evaluate(() => ({ long: window.__long, error: document.getElementById('error')?.hidden === false ? document.getElementById('error').textContent : '' }));
+    const r = await page.evaluate(() => ({ status: document.body.dataset.status, long: window.__long, error: document.getElementById('error')?.hidden === false ? document.getElementById('error').textContent : '' }));
     const sorted = [...r.long].sort((x, y) => y.ms - x.ms);
-    console.log(`${label}: ${r.long.length} long tasks, longest ${sorted.slice(0, 4).map((e) => `${e.ms.toFixed(0)} ms`).join(', ') || '–'}; over 200 ms: ${r.long.filter((e) => e.ms > 200).length}${r.error ? ` — error: ${r.error.slice(0, 160)}` : ''}`);
+    console.log(`${label}: ${r.long.length} long tasks, longest ${sorted.slice(0, 4).map((e) => `${e.ms.toFixed(0)} ms`).join(', ') || '–'}; over 200 ms: ${r.long.filter((e) => e.ms > 200).length}; status ${r.status}${r.error ? ` — error: ${r.error.slice(0, 160)}` : ''}`);
     await ctx.close();
   }
 } finally {

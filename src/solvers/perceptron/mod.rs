@@ -56,8 +56,18 @@ impl PerceptronProblem {
     /// As [`PerceptronProblem::new`] with an already resolved kernel.
     pub fn with_resolved(x: &DMatrix<f64>, y: &[f64], kernel: ResolvedKernel) -> Result<Self> {
         Self::check_data(x, y)?;
-        let n = x.nrows();
         let k = kernel.gram(x)?;
+        Self::with_kernel_matrix(x, y, kernel, k)
+    }
+
+    /// As [`PerceptronProblem::with_resolved`] with the kernel matrix `k` of `x` already
+    /// computed (e.g. by a [`crate::kernels::CrossJob`] spread over frames).
+    pub fn with_kernel_matrix(x: &DMatrix<f64>, y: &[f64], kernel: ResolvedKernel, k: DMatrix<f64>) -> Result<Self> {
+        Self::check_data(x, y)?;
+        let n = x.nrows();
+        if k.nrows() != n || k.ncols() != n {
+            return Err(bad("inputs", format!("the kernel matrix must be {n} × {n} (got {} × {})", k.nrows(), k.ncols())));
+        }
         let mut sqrt_kdiag = DVector::zeros(n);
         for i in 0..n {
             let kii = k[(i, i)];
@@ -95,7 +105,7 @@ impl PerceptronProblem {
         Ok(Self { x: x.clone(), y: yv, kernel, sqrt_kdiag, g })
     }
 
-    fn check_data(x: &DMatrix<f64>, y: &[f64]) -> Result<()> {
+    pub(crate) fn check_data(x: &DMatrix<f64>, y: &[f64]) -> Result<()> {
         let n = x.nrows();
         if n < 2 {
             return Err(bad("inputs", format!("at least 2 points are needed (got {n})")));
@@ -150,12 +160,18 @@ impl PerceptronProblem {
     /// The decision function of Lemma 1, `f(x) = Σ_i α_i y_i K(x_i, x)/√K(x_i,x_i)`, at the rows
     /// of `points` (for the page: the boundary is `f = 0`). Computed from the kernel, not from G.
     pub fn decision_function(&self, alpha: &[f64], points: &DMatrix<f64>) -> Result<DVector<f64>> {
-        if alpha.len() != self.n() {
-            return Err(bad("alpha", format!("length {} but there are {} points", alpha.len(), self.n())));
+        let k = self.kernel.cross(points, &self.x)?;
+        self.decision_function_with(alpha, &k)
+    }
+
+    /// [`Self::decision_function`] with the cross kernel `K(points, x)` given (cached by a page
+    /// that redraws the same grid after every iteration).
+    pub fn decision_function_with(&self, alpha: &[f64], cross: &DMatrix<f64>) -> Result<DVector<f64>> {
+        if alpha.len() != self.n() || cross.ncols() != self.n() {
+            return Err(bad("alpha", format!("length {} (cross kernel: {} columns) but there are {} points", alpha.len(), cross.ncols(), self.n())));
         }
         let c = DVector::from_fn(self.n(), |i, _| alpha[i] * self.y[i] / self.sqrt_kdiag[i]);
-        let k = self.kernel.cross(points, &self.x)?;
-        Ok(k * c)
+        Ok(cross * c)
     }
 
     /// For the linear kernel, the weighted combination `Σ_i p_i y_i x_i/‖x_i‖` (paper §5, `XYp`

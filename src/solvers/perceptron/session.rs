@@ -12,8 +12,8 @@ use super::bounds;
 use super::{start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
 use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
-use crate::kernels::{Kernel, ResolvedKernel};
-use crate::margin::{margin, Margin, MarginOptions, Separability};
+use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
+use crate::margin::{margin_from, Margin, MarginOptions, MinNormSearch, Separability};
 
 /// Where the 2-D points come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -204,16 +204,106 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
     Ok((ds.x, ds.y.iter().copied().collect()))
 }
 
-impl Session {
-    /// Validate the spec, build G, compute ρ_K and start the algorithm at its first iterate.
+enum Stage {
+    Gram { job: CrossJob, kernel: ResolvedKernel },
+    Margin { problem: Arc<PerceptronProblem>, search: MinNormSearch },
+}
+
+/// A [`Session`] built in resumable stages, so a page can spread the O(n²) work over animation
+/// frames (issue #13: no main-thread task over 200 ms at the page's largest n): G by column
+/// blocks ([`CrossJob`]), then the min-norm search of ρ_K's bracket ([`MinNormSearch`]). The
+/// session equals [`Session::new`]'s bit for bit ([`Session::new`] runs this to its end).
+pub struct SessionPreparation {
+    spec: PerceptronSpec,
+    x: DMatrix<f64>,
+    y: Vec<f64>,
+    stage: Option<Stage>,
+}
+
+/// Frank–Wolfe iterations of the min-norm search per check of the clock (each O(n)).
+const SEARCH_CHUNK: usize = 64;
+
+impl SessionPreparation {
+    /// Validate the spec and the data, and allocate G (after the budget check).
     pub fn new(spec: PerceptronSpec) -> Result<Self> {
         if spec.max_iter == 0 || spec.max_iter > 10_000_000 {
             return Err(KpError::Parameter { name: "max_iter", reason: format!("between 1 and 10 000 000 (got {})", spec.max_iter) });
         }
         spec.algorithm.validate()?;
         let (x, y) = build_points(&spec.data)?;
-        let problem = Arc::new(PerceptronProblem::new(&x, &y, &spec.kernel)?);
-        let margin = margin(problem.gram(), &page_margin_options())?;
+        PerceptronProblem::check_data(&x, &y)?;
+        let kernel = spec.kernel.resolve(&x)?;
+        let job = CrossJob::gram(kernel, x.clone())?;
+        Ok(Self { spec, x, y, stage: Some(Stage::Gram { job, kernel }) })
+    }
+
+    /// The number of points.
+    pub fn n(&self) -> usize {
+        self.x.nrows()
+    }
+
+    /// The spec being prepared.
+    pub fn spec(&self) -> &PerceptronSpec {
+        &self.spec
+    }
+
+    /// Work until done or `budget_ms` has elapsed (at least one unit); `Some(session)` when
+    /// done. After an error the preparation is spent.
+    pub fn advance(&mut self, budget_ms: f64) -> Result<Option<Session>> {
+        let t0 = web_time::Instant::now();
+        loop {
+            let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
+            let next = match self.stage.take() {
+                None => return Err(KpError::Parameter { name: "data", reason: "this preparation failed earlier; start again".into() }),
+                Some(Stage::Gram { mut job, kernel }) => {
+                    if job.advance(left)? {
+                        let problem = Arc::new(PerceptronProblem::with_kernel_matrix(&self.x, &self.y, kernel, job.finish()?)?);
+                        let o = page_margin_options();
+                        let search = MinNormSearch::new(problem.gram(), o.rel_tol, o.zero_tol, o.max_iter)?;
+                        Stage::Margin { problem, search }
+                    } else {
+                        Stage::Gram { job, kernel }
+                    }
+                }
+                Some(Stage::Margin { problem, mut search }) => {
+                    if search.advance(problem.gram(), SEARCH_CHUNK) {
+                        let margin = margin_from(problem.gram(), &page_margin_options(), search.finish(problem.gram()))?;
+                        return Session::from_parts(self.spec.clone(), &self.x, &self.y, problem, margin).map(Some);
+                    }
+                    Stage::Margin { problem, search }
+                }
+            };
+            self.stage = Some(next);
+            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// What is being computed and how far, for a progress readout.
+    pub fn progress(&self) -> (&'static str, f64) {
+        match &self.stage {
+            Some(Stage::Gram { job, .. }) => ("normalized Gram matrix G", job.fraction()),
+            Some(Stage::Margin { search, .. }) => ("margin ρ_K (min-norm point)", search.iterations() as f64 / search.max_iter() as f64),
+            None => ("failed", 0.0),
+        }
+    }
+}
+
+impl Session {
+    /// Validate the spec, build G, compute ρ_K and start the algorithm at its first iterate.
+    pub fn new(spec: PerceptronSpec) -> Result<Self> {
+        let mut prep = SessionPreparation::new(spec)?;
+        loop {
+            if let Some(s) = prep.advance(f64::INFINITY)? {
+                return Ok(s);
+            }
+        }
+    }
+
+    /// The session on a built problem with its margin.
+    fn from_parts(spec: PerceptronSpec, x: &DMatrix<f64>, y: &[f64], problem: Arc<PerceptronProblem>, margin: Margin) -> Result<Self> {
+        let (x, y) = (x.clone(), y.to_vec());
         let n = problem.n();
         let q0 = nalgebra::DVector::from_element(n, 1.0 / n as f64);
         let q0_norm_g = problem.norm_g(&q0);

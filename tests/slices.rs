@@ -1,0 +1,143 @@
+//! Work spread over frames (issue 13: no main-thread task over 200 ms): the kernel matrices,
+//! ‖K‖₂ and paper C's problem built in slices equal, bit for bit, what the one-task builders
+//! give, whatever the slice budget; and a run on the sliced problem is the same run.
+#![cfg(not(target_arch = "wasm32"))]
+
+use kernel_playground::datasets::plane::Shape2d;
+use kernel_playground::engine::dinuzzo::{self, DataSpec, DinuzzoSpec, Preparation};
+use kernel_playground::kernels::{Bandwidth, CrossJob, Kernel};
+use kernel_playground::rng::Rng;
+use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
+use kernel_playground::solvers::fixed_point::{FixedPointConfig, PowerIteration, StepRule};
+use nalgebra::DMatrix;
+use proptest::prelude::*;
+
+fn kernels() -> Vec<Kernel> {
+    vec![
+        Kernel::Linear,
+        Kernel::Polynomial { degree: 3, offset: 1.0 },
+        Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.7) },
+        Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
+        Kernel::Laplacian { sigma: 0.9 },
+    ]
+}
+
+fn points(m: usize, d: usize, seed: u64) -> DMatrix<f64> {
+    let mut rng = Rng::new(seed);
+    DMatrix::from_fn(m, d, |_, _| rng.normal())
+}
+
+fn bits(m: &DMatrix<f64>) -> Vec<u64> {
+    m.iter().map(|v| v.to_bits()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// A cross kernel built a block at a time (here: as few columns per slice as the clock
+    /// allows, budget 0) is bit-identical to the one-task `cross`.
+    #[test]
+    fn cross_job_equals_cross(m in 1usize..300, n in 1usize..300, d in 1usize..4, seed in 0u64..1000, k in 0usize..5) {
+        let kernel = kernels()[k];
+        let a = points(m, d, seed);
+        let b = points(n, d, seed + 1);
+        let rk = kernel.resolve(&b).expect("resolves");
+        let whole = rk.cross(&a, &b).expect("cross");
+        let mut job = CrossJob::new(rk, a, b).expect("job");
+        let mut slices = 0;
+        while !job.advance(0.0).expect("advances") {
+            slices += 1;
+            prop_assert!(job.fraction() > 0.0 && job.fraction() < 1.0);
+        }
+        prop_assert!(slices < 10_000);
+        prop_assert_eq!(bits(&job.finish().expect("finished")), bits(&whole));
+    }
+}
+
+#[test]
+fn a_large_gram_job_takes_several_slices_and_equals_gram() {
+    let x = points(1500, 2, 7);
+    let rk = Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) }.resolve(&x).expect("resolves");
+    let whole = rk.gram(&x).expect("gram");
+    let mut job = CrossJob::gram(rk, x).expect("job");
+    let mut slices = 1;
+    while !job.advance(0.0).expect("advances") {
+        slices += 1;
+    }
+    // 1500² entries in blocks of 2¹⁵: at least 68 slices at budget 0.
+    assert!(slices >= 1500 * 1500 / (1 << 15), "{slices} slices");
+    assert_eq!(bits(&job.finish().expect("finished")), bits(&whole));
+}
+
+#[test]
+fn a_non_finite_kernel_value_is_an_error_not_a_panic() {
+    let x = DMatrix::from_row_slice(2, 1, &[1e200, 1.0]);
+    let rk = Kernel::Polynomial { degree: 3, offset: 0.0 }.resolve(&x).expect("resolves");
+    let mut job = CrossJob::new(rk, x.clone(), x).expect("job");
+    let e = job.advance(f64::INFINITY).expect_err("overflows");
+    assert!(e.to_string().contains("overflowed"), "{e}");
+}
+
+fn spec(n: usize, method: Method, race: bool) -> DinuzzoSpec {
+    DinuzzoSpec {
+        data: DataSpec::Classification { shape: Shape2d::Moons { noise: 0.15 }, n, label_noise: 0.05, seed: 3 },
+        method,
+        race,
+        ..DinuzzoSpec::default()
+    }
+}
+
+fn fixed_point() -> Method {
+    Method::FixedPoint(FixedPointConfig { step: StepRule::InverseNorm, tol: 1e-6, max_sweeps: 300, gap_tol: None })
+}
+
+/// Paper C's problem prepared in slices runs the same sweeps, to the bit, as `build`'s.
+#[test]
+fn paper_c_prepared_in_slices_equals_build() {
+    for (n, method, race) in [(600, DinuzzoSpec::default().method, false), (450, fixed_point(), false), (300, DinuzzoSpec::default().method, true)] {
+        let s = spec(n, method, race);
+        let whole = dinuzzo::build(&s).expect("builds").expect("data");
+        let mut prep = Preparation::new(&s).expect("valid").expect("data");
+        assert_eq!(prep.n(), n);
+        let mut slices = 1;
+        let mut seen = Vec::new();
+        while !prep.advance(0.0, &s).expect("advances") {
+            slices += 1;
+            seen.push(prep.progress().0);
+        }
+        assert!(slices > 2, "n = {n}: {slices} slices");
+        assert!(seen.contains(&"kernel matrix"));
+        if race || matches!(method, Method::FixedPoint(_)) {
+            assert!(seen.iter().any(|w| w.starts_with("‖K‖₂")), "n = {n}: the norm is computed in slices too");
+        }
+        let sliced = prep.built().expect("built");
+        assert_eq!(bits(&sliced.problem.dense_gram()), bits(&whole.problem.dense_gram()));
+        assert_eq!(sliced.problem.spectral_norm().to_bits(), whole.problem.spectral_norm().to_bits());
+        let mut a = DinuzzoSolver::new(sliced.problem.clone(), method).expect("starts");
+        let mut b = DinuzzoSolver::new(whole.problem.clone(), method).expect("starts");
+        a.run();
+        b.run();
+        let (ra, rb) = (a.trace().last().copied().expect("trace"), b.trace().last().copied().expect("trace"));
+        assert_eq!(ra.sweep, rb.sweep, "n = {n}");
+        assert_eq!(ra.objective.to_bits(), rb.objective.to_bits(), "n = {n}");
+    }
+}
+
+/// The stepped power iteration gives `spectral_norm` exactly, and the norm agrees with the
+/// largest eigenvalue of K (independent: nalgebra's symmetric eigensolver) to 1e-9.
+#[test]
+fn power_iteration_steps_equal_the_norm_and_the_eigenvalue() {
+    let s = spec(400, fixed_point(), false);
+    let built = dinuzzo::build(&s).expect("builds").expect("data");
+    let mut job = PowerIteration::new(&built.problem);
+    let mut steps = 0;
+    let v = loop {
+        steps += 1;
+        if let Some(v) = job.step(&built.problem) {
+            break v;
+        }
+    };
+    assert!(job.iterations() > 3 && job.iterations() <= steps, "{steps} steps, {} products", job.iterations());
+    assert_eq!(v.to_bits(), built.problem.spectral_norm().to_bits());
+    let top = nalgebra::SymmetricEigen::new(built.problem.dense_gram()).eigenvalues.max();
+    assert!((v - top).abs() <= 1e-9 * top, "{v} vs {top}");
+}
