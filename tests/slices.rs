@@ -141,3 +141,26 @@ fn power_iteration_steps_equal_the_norm_and_the_eigenvalue() {
     let top = nalgebra::SymmetricEigen::new(built.problem.dense_gram()).eigenvalues.max();
     assert!((v - top).abs() <= 1e-9 * top, "{v} vs {top}");
 }
+
+/// Paper B's page adopts the worker's eigendecomposition with a Gram matrix built in slices:
+/// the model and its fits equal the one-task constructor's, bit for bit.
+#[test]
+fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
+    use kernel_playground::datasets::regression::Friedman1;
+    use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
+    let data = Friedman1 { n: 400, sigma: 1.0, seed: 9 }.generate().expect("data");
+    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let rk = kernel.resolve(&data.x).expect("resolves");
+    let direct = MrlsrModel::from_dataset(&data, &kernel).expect("model");
+    let payload = EigenPayload::compute(&data.x, &data.y, rk).expect("eigen");
+    let mut job = CrossJob::gram(rk, data.x.clone()).expect("job");
+    while !job.advance(0.0).expect("advances") {}
+    let adopted = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, job.finish().expect("K"), payload.clone()).expect("adopted");
+    assert_eq!(adopted.gram(), direct.gram());
+    for (m, lambda) in [(1.5, 1e-3), (0.5, 1e-2), (3.0, 1e-4)] {
+        assert_eq!(adopted.fit(m, lambda).expect("fit"), direct.fit(m, lambda).expect("fit"), "m = {m}");
+    }
+    // A K of the wrong size is refused with the field named.
+    let e = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, DMatrix::zeros(3, 3), payload).expect_err("refused");
+    assert!(e.to_string().contains('K'), "{e}");
+}

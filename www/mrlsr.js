@@ -3,7 +3,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun, readOrShow } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -391,6 +391,7 @@ async function build() {
     return;
   }
   cancelJob('equivalence'); // its result would belong to the old data
+  startGram(json);
   const n = checked.n;
   const text = `computing eigendecomposition… (n = ${n}, ${estimate(n)})`;
   setStatus(page ? 'the previous model stays usable meanwhile' : '');
@@ -417,6 +418,30 @@ async function build() {
   });
 }
 
+// The Gram matrix of the spec being decomposed, built on the main thread in slices of a few ms
+// per frame while the worker runs, so adopting the worker's result is not one long task.
+let gram = null;
+
+function startGram(json) {
+  if (gram) gram.free();
+  gram = null;
+  try {
+    gram = new MrlsrGram(json);
+  } catch {
+    return; // the worker reports the same problem with its message
+  }
+  const mine = gram;
+  const tick = () => {
+    if (gram !== mine) return;
+    try {
+      if (!mine.advance(8)) requestAnimationFrame(tick);
+    } catch {
+      // a non-finite kernel value: adoption rebuilds K and reports it
+    }
+  };
+  requestAnimationFrame(tick);
+}
+
 /** Take a worker's eigendecomposition: the wasm side rebuilds the data and checks it. */
 function adopt(s, d) {
   if (!(d.values instanceof Float64Array) || !(d.vectors instanceof Float64Array) || !Number.isFinite(d.eigen_ms)) {
@@ -427,7 +452,11 @@ function adopt(s, d) {
   body.dataset.adoptAt = String(performance.now()); // when the main thread takes over (tests)
   try {
     const t0 = performance.now();
-    const next = MrlsrPage.fromEigen(JSON.stringify(at), d.values, d.vectors, d.eigen_ms);
+    const next = gram
+      ? MrlsrPage.fromEigenAndGram(JSON.stringify(at), d.values, d.vectors, d.eigen_ms, gram)
+      : MrlsrPage.fromEigen(JSON.stringify(at), d.values, d.vectors, d.eigen_ms);
+    if (gram) gram.free();
+    gram = null;
     const adoptMs = performance.now() - t0;
     if (page) page.free();
     page = next;
@@ -452,6 +481,8 @@ function adopt(s, d) {
 /** The Cancel button: stop the worker, keep the previous model and put its settings back. */
 function cancelEigen() {
   if (!cancelJob('eigen')) return;
+  if (gram) gram.free();
+  gram = null;
   if (pageSpec) {
     const keep = { m: readM(), lambda: lambdaOr(pageSpec.lambda) };
     try {

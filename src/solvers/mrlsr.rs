@@ -538,6 +538,17 @@ impl MrlsrModel {
     pub fn with_kernel_and_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, payload: EigenPayload) -> Result<Self> {
         check_inputs(x, y)?;
         let gram = kernel.gram(x)?;
+        Self::with_gram_and_eigen(x, y, kernel, gram, payload)
+    }
+
+    /// [`MrlsrModel::with_kernel_and_eigen`] with the Gram matrix of `x` already computed (a
+    /// page builds it in slices, [`crate::kernels::CrossJob`], while a worker computes the
+    /// eigendecomposition); the payload is checked against it as there.
+    pub fn with_gram_and_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, gram: DMatrix<f64>, payload: EigenPayload) -> Result<Self> {
+        check_inputs(x, y)?;
+        if gram.nrows() != x.nrows() || gram.ncols() != x.nrows() {
+            return Err(KpError::Parameter { name: "K", reason: format!("the Gram matrix must be n × n with n = {} (got {} × {})", x.nrows(), gram.nrows(), gram.ncols()) });
+        }
         payload.check_against(&gram)?;
         let n = payload.n;
         let raw = DVector::from_vec(payload.values);

@@ -16,7 +16,7 @@ use crate::data::Dataset;
 use crate::engine::mrlsr::{DataSpec, MrlsrSpec, PAGE_MAX_N};
 use crate::engine::{self, Paper, Spec};
 use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
-use crate::kernels::Kernel;
+use crate::kernels::{CrossJob, Kernel};
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::solvers::mrlsr::{EigenPayload, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 
@@ -88,6 +88,43 @@ struct Summary {
     digest: String,
 }
 
+/// A spec's Gram matrix built in slices on the main thread (one [`CrossJob`] block per
+/// `advance`), while the worker computes the eigendecomposition; handed to
+/// [`MrlsrPage::from_eigen_and_gram`] so adopting the worker's result does not block the page
+/// with an O(n²) kernel build (issue 13: no main-thread task over 200 ms).
+#[wasm_bindgen]
+pub struct MrlsrGram {
+    data: DataSpec,
+    kernel: Kernel,
+    job: Option<CrossJob>,
+}
+
+#[wasm_bindgen]
+impl MrlsrGram {
+    /// Validate the spec, generate the data and allocate K (after the budget check).
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<MrlsrGram, JsError> {
+        let spec = parse(spec_json)?;
+        let data = build_data(&spec.data)?;
+        let rk = spec.kernel.resolve(&data.x).map_err(js_err)?;
+        let job = CrossJob::gram(rk, data.x).map_err(js_err)?;
+        Ok(Self { data: spec.data, kernel: spec.kernel, job: Some(job) })
+    }
+
+    /// Build for up to `budget_ms` (at least one block); true when K is complete.
+    pub fn advance(&mut self, budget_ms: f64) -> Result<bool, JsError> {
+        match &mut self.job {
+            Some(j) => j.advance(budget_ms).map_err(js_err),
+            None => Ok(true),
+        }
+    }
+
+    /// The fraction of K computed.
+    pub fn fraction(&self) -> f64 {
+        self.job.as_ref().map(CrossJob::fraction).unwrap_or(1.0)
+    }
+}
+
 /// Paper B's page state: the data, the cached eigendecomposition and the current fits.
 #[wasm_bindgen]
 pub struct MrlsrPage {
@@ -141,6 +178,26 @@ impl MrlsrPage {
         let data = build_data(&spec.data)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
         let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
+        let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
+        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
+        Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
+    }
+
+    /// [`Self::from_eigen`] with the Gram matrix taken from `gram` (built in slices on the
+    /// main thread while the worker ran, [`MrlsrGram`]) when it belongs to the same data and
+    /// kernel; otherwise (or if unfinished) it is completed or rebuilt here.
+    #[wasm_bindgen(js_name = fromEigenAndGram)]
+    pub fn from_eigen_and_gram(spec_json: &str, values: Vec<f64>, vectors: Vec<f64>, eigen_ms: f64, gram: &mut MrlsrGram) -> Result<MrlsrPage, JsError> {
+        let spec = parse(spec_json)?;
+        if spec.data != gram.data || spec.kernel != gram.kernel {
+            return Self::from_eigen(spec_json, values, vectors, eigen_ms);
+        }
+        let job = gram.job.take().ok_or_else(|| js_err("this Gram matrix was already used"))?;
+        let k = job.finish().map_err(js_err)?;
+        let data = build_data(&spec.data)?;
+        let rk = spec.kernel.resolve(&data.x).map_err(js_err)?;
+        let payload = EigenPayload { n: values.len(), values, vectors };
+        let model = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload).map_err(js_err)?;
         let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
         Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
