@@ -449,6 +449,9 @@ async function main() {
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
   ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
+  // A large link's data (up to 10⁶ values) took a task of its own: draw in the next one, so
+  // neither blocks the page for long (issue 13).
+  await new Promise((resolve) => setTimeout(resolve, 0));
   controlsFromSpec(spec);
   showBuildBox();
   restarted();

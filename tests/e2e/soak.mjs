@@ -16,7 +16,7 @@ const only = process.env.SOAK_ONLY ? process.env.SOAK_ONLY.split(',') : null;
 // The largest settings each page allows (src/budget.rs, Budget::PAGE), and a run that does not
 // converge before the soak ends (tiny tolerance, a cap the budget still allows).
 const RUNS = {
-  a: ['index.html', { data: { kind: 'sparse_regression', n: 1000, d: 1000, k: 10, sigma: 0.05, seed: 1 },
+  a: ['lp.html', { data: { kind: 'sparse_regression', n: 1000, d: 1000, k: 10, sigma: 0.05, seed: 1 },
     model: { problem: 'lp_regression', p: 1.05, gamma: 10 }, solver: { algorithm: 'dual_gradient', tol: 1e-300, max_iter: 240000 } }, 'r-iter'],
   c: ['dinuzzo.html', { data: { kind: 'classification', shape: { kind: 'moons', noise: 0.3 }, n: 2000, label_noise: 0.1, seed: 1 },
     loss: { kind: 'hinge' }, lambda: 1e-4, kernel: { kind: 'gaussian', bandwidth: { fixed: 0.5 } },
@@ -37,7 +37,8 @@ async function soakPage(b, url, name, [file, spec, readout]) {
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${url}${file}#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+  // ?speed=max: the pages default to watchable speeds (A 15/s, D 1/s); a soak runs flat out.
+  await page.goto(`${url}${file}?speed=max#spec=${encodeURIComponent(JSON.stringify(spec))}`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
   const cdp = await ctx.newCDPSession(page);
   await cdp.send('Performance.enable');
