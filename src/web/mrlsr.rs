@@ -163,6 +163,12 @@ impl MrlsrPage {
         let t0 = now_ms();
         let model = MrlsrModel::from_dataset(&data, &spec.kernel).map_err(js_err)?;
         let eigen_ms = now_ms() - t0;
+        Self::fitted(spec, data, model, eigen_ms)
+    }
+
+    /// The page state of a model: fit at the spec's (m, λ), with KRR beside it.
+    fn fitted(spec: MrlsrSpec, data: Dataset, model: MrlsrModel, eigen_ms: f64) -> Result<MrlsrPage, JsError> {
+        let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
         Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
     }
@@ -178,9 +184,7 @@ impl MrlsrPage {
         let data = build_data(&spec.data)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
         let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
-        let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
-        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
+        Self::fitted(spec, data, model, eigen_ms)
     }
 
     /// [`Self::from_eigen`] with the Gram matrix taken from `gram` (built in slices on the
@@ -198,9 +202,7 @@ impl MrlsrPage {
         let rk = spec.kernel.resolve(&data.x).map_err(js_err)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
         let model = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload).map_err(js_err)?;
-        let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
-        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
+        Self::fitted(spec, data, model, eigen_ms)
     }
 
     /// True if `spec_json` has the same data and kernel as this page (so only m, λ changed and

@@ -68,7 +68,9 @@ function rssKb(pid) {
 async function soakCli() {
   const dir = path.join(ROOT, 'tests/e2e/test-results');
   const spec = path.join(dir, 'soak-cli.json');
-  writeFileSync(spec, JSON.stringify({ data: { kind: 'sparse_regression', n: 5, d: 3, k: 1, sigma: 0.05, seed: 1 },
+  // 8 × 12: each iteration takes microseconds, so the solve fills ~90 % of the run and the
+  // JSON output at the end (the bounded trace, 10⁵ records) the rest.
+  writeFileSync(spec, JSON.stringify({ data: { kind: 'sparse_regression', n: 8, d: 12, k: 2, sigma: 0.05, seed: 1 },
     model: { problem: 'lp_regression', p: 4 / 3, gamma: 10 }, solver: { algorithm: 'dual_gradient', tol: 1e-320, max_iter: 1000000 } }));
   const proc = spawn(KPLAY, ['run', spec], { stdio: ['ignore', 'ignore', 'pipe'] });
   const samples = [];
