@@ -45,6 +45,9 @@ async function soakPage(b, url, name, [file, spec, readout]) {
   const samples = [];
   const t0 = Date.now();
   for (;;) {
+    // The live heap, not the garbage-collection sawtooth (without this C's samples swung
+    // 2.7 ↔ 6.1 MiB over a flat run and read as growth).
+    await cdp.send('HeapProfiler.collectGarbage');
     const { metrics } = await cdp.send('Performance.getMetrics');
     const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
     const wasm = await page.evaluate(async () => (await (await import('./pkg/kernel_playground.js')).default()).memory.buffer.byteLength);
