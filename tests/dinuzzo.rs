@@ -161,7 +161,7 @@ fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> Fi
 }
 
 fn run_cd(p: &RegularizationProblem, rule: IndexRule, tol: f64, max: usize) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max, gap_tol: None }).unwrap();
+    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max, gap_tol: None, ..Default::default() }).unwrap();
     s.run();
     s
 }
@@ -832,7 +832,7 @@ fn dinuzzo_solver_race_and_seeds() {
     }
     // Same seed, same path; another seed, another path (same optimum).
     let run = |seed: u64, sweeps: usize| {
-        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps, gap_tol: None }).unwrap();
+        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps, gap_tol: None, ..Default::default() }).unwrap();
         s.run();
         s.c().clone()
     };

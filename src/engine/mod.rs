@@ -498,7 +498,7 @@ pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
     match spec {
         Spec::Lp(e) => e.build_data(),
         Spec::Mrlsr(s) => mrlsr::build_data(&s.data, usize::MAX),
-        Spec::Dinuzzo(s) => dinuzzo::dataset(&s.data),
+        Spec::Dinuzzo(s) => dinuzzo::dataset_within(&s.data, dinuzzo::n_limit(s)),
         Spec::Perceptron(s) => perceptron::dataset(&s.data),
     }
 }

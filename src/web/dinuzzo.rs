@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, RACER_NAMES};
+use crate::engine::dinuzzo::{method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, RACER_NAMES};
 use crate::engine::{self, Paper, Spec};
 use crate::datasets::plane::{self, Regression1d};
 use crate::losses::Loss;
@@ -65,7 +65,7 @@ struct Summary {
     regression: bool,
     n: usize,
     dropped: usize,
-    method: &'static str,
+    method: String,
     sweep: usize,
     objective: f64,
     dual: f64,
@@ -147,7 +147,7 @@ impl DinuzzoPlayground {
         } else {
             Vec::new()
         };
-        let method = RACER_NAMES[method_index(&self.spec.method)];
+        let method = method_name(&self.spec.method);
         let Some(s) = self.selected() else {
             let regression = matches!(self.spec.data, DataSpec::Regression { .. });
             return to_js(&Summary {
@@ -222,7 +222,8 @@ impl DinuzzoPlayground {
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = parse(spec_json)?;
         let same_problem =
-            spec.data == self.spec.data && spec.loss == self.spec.loss && spec.lambda == self.spec.lambda && spec.kernel == self.spec.kernel;
+            spec.data == self.spec.data && spec.loss == self.spec.loss && spec.lambda == self.spec.lambda && spec.kernel == self.spec.kernel
+                && uses_kernel_rows(&spec.method) == uses_kernel_rows(&self.spec.method);
         let next = if same_problem { Self::from_spec(spec, self.built.as_ref())? } else { Self::from_spec(spec, None)? };
         let keep_map = same_problem;
         let map = if keep_map { self.map.take() } else { None };
