@@ -241,6 +241,8 @@ pub struct CoordinateDescent {
     /// Shrinking: the one early un-shrink (at 10δ) done; updates since the last shrink pass.
     unshrunk_near: bool,
     since_shrink: usize,
+    /// Shrinking: coordinates set aside so far (cumulative, a coordinate may count again).
+    set_aside: u64,
     /// Greedy, when not every coordinate is active: the active ones side by side, with `z` kept
     /// exact on their rows only; the changes `dc` of c since the last synchronization (at
     /// `changed`) are added to the other rows before anything reads them (libsvm's gradient
@@ -305,6 +307,7 @@ impl CoordinateDescent {
             active_max_h: f64::INFINITY,
             unshrunk_near: false,
             since_shrink: 0,
+            set_aside: 0,
             compact: None,
             dc: if greedy { vec![0.0; n] } else { Vec::new() },
             changed: Vec::new(),
@@ -553,6 +556,7 @@ impl CoordinateDescent {
             return;
         }
         let mut keep = std::mem::take(&mut self.order);
+        let before = keep.len();
         keep.retain(|&i| {
             let (_, stuck) = self.fresh_step(i, s);
             if stuck {
@@ -560,6 +564,7 @@ impl CoordinateDescent {
             }
             !stuck
         });
+        self.set_aside += (before - keep.len()) as u64;
         self.order = keep;
     }
 
@@ -797,6 +802,10 @@ impl CoordinateDescent {
     /// How many coordinates are active (all kept ones unless shrinking set some aside).
     pub fn active_len(&self) -> usize {
         self.order.len()
+    }
+    /// How many times shrinking set a coordinate aside so far.
+    pub fn set_aside(&self) -> u64 {
+        self.set_aside
     }
     /// The kernel-row cache's (capacity in rows, hits, misses), when rows are computed.
     pub fn cache_stats(&self) -> Option<(usize, u64, u64)> {
