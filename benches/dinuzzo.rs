@@ -64,7 +64,7 @@ const SOLVERS: [&str; 4] = ["fixed point 1/‖K‖", "CD cyclic", "CD Aitken", "
 fn make(p: &RegularizationProblem, which: usize, max_sweeps: usize) -> Any {
     let rules = [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic];
     if which == 0 {
-        Any::Fp(Box::new(FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::InverseNorm, tol: DELTA, max_sweeps, gap_tol: None, ..CoordinateConfig::default() }).unwrap()))
+        Any::Fp(Box::new(FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::InverseNorm, tol: DELTA, max_sweeps, gap_tol: None }).unwrap()))
     } else {
         Any::Cd(Box::new(CoordinateDescent::new(p.clone(), CoordinateConfig { rule: rules[which - 1], seed: 7, tol: DELTA, max_sweeps, gap_tol: None, ..CoordinateConfig::default() }).unwrap()))
     }

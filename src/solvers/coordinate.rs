@@ -614,10 +614,10 @@ impl CoordinateDescent {
         let shrink_every = m.clamp(1, SHRINK_EVERY);
         let mut done = 0;
         while done < m {
-            if !(self.active_max_h >= tol) {
-                if self.active_max_h.is_nan() {
-                    break;
-                }
+            if self.active_max_h.is_nan() {
+                break;
+            }
+            if self.active_max_h < tol {
                 if self.order.len() < m {
                     self.unshrink();
                     self.scan();
