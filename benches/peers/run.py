@@ -98,7 +98,9 @@ def main():
         cmd_py = [PY, PEERS_PY, "a-gd" if per_iter else "a-newton", prefix, "200", str(d), str(4 / 3), "10", "1e-10", "5000"]
 
         def ours(path=path):
-            r = run_json([KPLAY, "run", path])
+            # The CLI's work budget (src/budget.rs) refuses 5000 × one d = 10⁵ iteration (and any
+            # dual Newton run at d = 10⁵) unless the memory limit, and with it the budget, is raised.
+            r = run_json([KPLAY, "--budget-gib", "40", "run", path])
             return {"ms": r["time_ms"], "iterations": r["iterations"], "each": [t["time_ms"] for t in r["trace"][1:]]}
 
         res = alternate([("ours", ours), ("np1", lambda: run_json(cmd_py, ONE)), ("npN", lambda: run_json(cmd_py, DEFAULT))])
