@@ -157,6 +157,18 @@ test('switching the loss or the coordinate rule restarts the run', async () => {
   }
   // RLS has no sparsity: every point is a support vector.
   assert.equal(await text(page, '#r-support'), '200 of 200');
+  // Beyond the paper: the greedy rule, then shrinking (a key of the spec only when on).
+  for (const step of ['greedy', 'shrinking']) {
+    const r0 = await runId(page);
+    if (step === 'greedy') await page.selectOption('#rule', 'greedy');
+    else await page.check('#shrinking');
+    await page.waitForFunction((r) => Number(document.body.dataset.runId) > r, r0);
+    const s = await hashSpec(page);
+    assert.equal(s.method.rule, 'greedy');
+    assert.equal(s.method.shrinking, step === 'shrinking' ? true : undefined);
+    await waitStatus(page, 'converged', 90000);
+    assert.ok((await text(page, '#r-method')).startsWith(step === 'shrinking' ? 'CD greedy + shrinking' : 'CD greedy'));
+  }
   assert.deepEqual(errors, []);
   await ctx.close();
 });
