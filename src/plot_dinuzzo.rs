@@ -6,7 +6,7 @@
 //!   ±1 and the support vectors). Reusable by any 2-D classifier page (paper D).
 //! * [`draw_regression`]: the regression curve with its ε-tube (RLS / RLA / SVR).
 //! * [`draw_log_series`]: several positive quantities against the sweep on a log₁₀ axis (duality
-//!   gap, residual, objective; or the race of the four solvers).
+//!   gap, residual, objective; or the race of the five solvers).
 //! * [`draw_theorem5`]: a loss beside its Moreau–Yosida envelope, and the eigenvalues of
 //!   `K_α = αK − I` (Theorem 5).
 //!
@@ -349,7 +349,7 @@ fn thin(points: &[(f64, f64)], max: usize) -> Vec<(f64, f64)> {
 }
 
 /// Positive quantities against the sweep on a log₁₀ axis with a legend (paper C's convergence
-/// picture: duality gap, residual, objective; or the four solvers' gaps in the race).
+/// picture: duality gap, residual, objective; or the five solvers' gaps in the race).
 /// A horizontal dotted line marks `reference` (e.g. the tolerance δ) if given.
 pub fn draw_log_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

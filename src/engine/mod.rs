@@ -478,7 +478,7 @@ pub fn run(spec: &Spec) -> Result<Report> {
 
 /// Run every algorithm of the spec's paper on its data and report each one's iterations,
 /// status and final measure (one JSON object): A against F* (dual Newton to machine
-/// precision); C the fixed point and the three coordinate rules; D the six perceptron-family
+/// precision); C the fixed point, the three coordinate rules and greedy + shrinking; D the six perceptron-family
 /// algorithms with their verified outcomes and the paper's bounds. B has one algorithm
 /// (Theorem 1's root solve), so its race is an error that says so.
 pub fn race(spec: &Spec) -> Result<Value> {

@@ -862,7 +862,7 @@ pub enum Method {
 }
 
 /// Either solver behind one steppable interface, so the page can race the fixed point against
-/// the three coordinate rules on one plot.
+/// the coordinate rules (the paper's three and greedy) on one plot.
 #[derive(Debug)]
 pub enum DinuzzoSolver {
     FixedPoint(Box<super::fixed_point::FixedPoint>),

@@ -387,7 +387,7 @@ impl DinuzzoPlayground {
     }
 
     /// Draw the duality gap, the residual and the objective against the sweep (log scale), or,
-    /// in race mode, the four solvers' duality gaps.
+    /// in race mode, the five solvers' duality gaps.
     #[wasm_bindgen(js_name = drawConvergence)]
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
