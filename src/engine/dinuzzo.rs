@@ -13,7 +13,7 @@ use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};
 use crate::losses::Loss;
-use crate::solvers::coordinate::{CoordinateConfig, DinuzzoSolver, IndexRule, Method};
+use crate::solvers::coordinate::{greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method};
 use crate::solvers::fixed_point::{FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason, SweepRecord};
 use crate::solvers::relative_gap;
 
@@ -298,10 +298,54 @@ pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSol
             return Err(bad("race", format!("the race runs five solvers on one n × n kernel matrix, so it is limited to n ≤ {MAX_RACE_N} (got {})", built.problem.n())));
         }
         let (ms, _) = race_methods(&spec.method);
-        ms.iter().enumerate().map(|(k, m)| Ok((k, DinuzzoSolver::new(built.problem.clone(), *m)?))).collect()
+        let skip = greedy_over_budget(&built.problem).is_some();
+        ms.iter().enumerate().filter(|(k, _)| !(skip && *k == GREEDY_LANE)).map(|(k, m)| Ok((k, DinuzzoSolver::new(built.problem.clone(), *m)?))).collect()
     } else {
+        check_greedy(&built.problem, &spec.method)?;
         Ok(vec![(method_index(&spec.method), DinuzzoSolver::new(built.problem.clone(), spec.method)?)])
     }
+}
+
+/// The race's lane of greedy coordinate descent with shrinking.
+pub const GREEDY_LANE: usize = 4;
+
+/// Why one greedy sweep on this problem does not fit the active budget's work per step (on the
+/// page: one animation frame), or `None` when it does ([`greedy_sweep_work`]).
+pub fn greedy_over_budget(problem: &RegularizationProblem) -> Option<String> {
+    greedy_over(problem, &crate::budget::active())
+}
+
+/// [`greedy_over_budget`] for a given budget.
+pub fn greedy_over(problem: &RegularizationProblem, b: &crate::budget::Budget) -> Option<String> {
+    let n = problem.n();
+    let work = greedy_sweep_work(problem.loss(), n);
+    (work > b.step_flops).then(|| {
+        format!(
+            "greedy coordinate descent scans every coordinate after each update: n = {} on the {} loss → about {work:.1e} operations per sweep; the limit {} is {:.1e} (the paper's rules are not limited: randomized cyclic is the fast one on smooth losses)",
+            crate::budget::group(n as f64),
+            problem.loss().name(),
+            b.scope,
+            b.step_flops
+        )
+    })
+}
+
+fn check_greedy(problem: &RegularizationProblem, m: &Method) -> Result<()> {
+    match m {
+        Method::Coordinate(c) if c.rule == IndexRule::Greedy => match greedy_over_budget(problem) {
+            Some(why) => Err(bad("method.rule", why)),
+            None => Ok(()),
+        },
+        _ => Ok(()),
+    }
+}
+
+/// In a race, the notice that the greedy lane was left out (its sweep would not fit the budget).
+pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
+    if !spec.race {
+        return None;
+    }
+    greedy_over_budget(&built.problem).map(|why| format!("the race leaves out {}: {why}", RACER_NAMES[GREEDY_LANE]))
 }
 
 /// A sweep's record in the engine's shape.
@@ -354,6 +398,7 @@ impl Stepper for DinuzzoSolver {
 pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
     super::run_started(super::Paper::Dinuzzo, || {
         let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
+        check_greedy(&built.problem, &spec.method)?;
         let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
         Ok((Box::new(solver), digest_of(&built)))
     })
@@ -362,17 +407,28 @@ pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
 /// The fixed point, the three coordinate rules and greedy coordinate descent with shrinking on
 /// the spec's problem, each run to its end (see [`super::race`]).
 pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
+    if uses_kernel_rows(&spec.method) {
+        return Err(race_on_rows());
+    }
     let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
     let (methods, selected) = race_methods(&spec.method);
+    let note = race_note(&built, &DinuzzoSpec { race: true, ..spec.clone() });
     let mut lanes = Vec::new();
     for (k, m) in methods.iter().enumerate() {
+        if note.is_some() && k == GREEDY_LANE {
+            continue;
+        }
         let mut run = Run::new(Box::new(DinuzzoSolver::new(built.problem.clone(), *m)?));
         let status = run.run();
         let last = run.last();
         lanes.push(serde_json::json!({"algorithm": RACER_NAMES[k], "selected": k == selected, "status": status.word(),
             "iterations": last.iter, "primal": last.primal, "gap": last.gap, "rel_gap": last.rel_gap, "max_h": last.max_h, "time_ms": last.elapsed_ms}));
     }
-    Ok(serde_json::json!({"paper": "dinuzzo", "lanes": lanes}))
+    let mut out = serde_json::json!({"paper": "dinuzzo", "lanes": lanes});
+    if let Some(n) = note {
+        out["note"] = serde_json::Value::String(n);
+    }
+    Ok(out)
 }
 
 /// The convergence picture's curves, as the page draws them: in a race each solver's duality

@@ -197,7 +197,13 @@ impl DinuzzoPlayground {
             support: s.support().len(),
             status,
             message: s.message().map(String::from),
-            warnings: s.warnings().to_vec(),
+            warnings: {
+                let mut w = s.warnings().to_vec();
+                if let Some(b) = &self.built {
+                    w.extend(engine::dinuzzo::race_note(b, &self.spec));
+                }
+                w
+            },
             alpha,
             alpha_limit,
             elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
