@@ -66,7 +66,7 @@ fn make(p: &RegularizationProblem, which: usize, max_sweeps: usize) -> Any {
     if which == 0 {
         Any::Fp(Box::new(FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::InverseNorm, tol: DELTA, max_sweeps, gap_tol: None }).unwrap()))
     } else {
-        Any::Cd(Box::new(CoordinateDescent::new(p.clone(), CoordinateConfig { rule: rules[which - 1], seed: 7, tol: DELTA, max_sweeps, gap_tol: None }).unwrap()))
+        Any::Cd(Box::new(CoordinateDescent::new(p.clone(), CoordinateConfig { rule: rules[which - 1], seed: 7, tol: DELTA, max_sweeps, gap_tol: None, ..CoordinateConfig::default() }).unwrap()))
     }
 }
 

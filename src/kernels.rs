@@ -119,6 +119,70 @@ impl ResolvedKernel {
         self.cross(x, x)
     }
 
+    /// Row `i` of the Gram matrix of the rows of `x`, computed alone (no n × n matrix):
+    /// `out[j] = k(x_i, x_j)`. `sq` holds `‖x_j‖²` (as [`Self::squared_norms`] gives). It repeats
+    /// the arithmetic of [`Self::gram`] entry by entry (the same product `X x_i`, the same
+    /// `‖x_j‖² + ‖x_i‖² − 2⟨x_j, x_i⟩`), so for inputs with at most 5 columns — where nalgebra
+    /// forms `X Xᵀ` column by column too — the row equals column i of the stored Gram matrix
+    /// bit for bit (paper C's data are 1-D or 2-D); with more columns the stored matrix comes
+    /// from a blocked product and the two agree to rounding.
+    pub fn gram_row_into(&self, x: &DMatrix<f64>, sq: &DVector<f64>, i: usize, out: &mut DVector<f64>) {
+        let xi: DVector<f64> = x.row(i).transpose();
+        out.gemv(1.0, x, &xi, 0.0);
+        self.finish_row(sq, sq[i], out);
+    }
+
+    /// The map from inner products to kernel values of [`Self::cross`], applied to a column of
+    /// inner products `⟨x_j, b⟩` with `‖b‖² = sq_b`.
+    fn finish_row(&self, sq: &DVector<f64>, sq_b: f64, out: &mut DVector<f64>) {
+        match *self {
+            ResolvedKernel::Linear => {}
+            ResolvedKernel::Polynomial { degree, offset } => {
+                out.apply(|v| *v = (*v + offset).powi(degree as i32));
+            }
+            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+                for (j, v) in out.iter_mut().enumerate() {
+                    let d2 = (sq[j] + sq_b - 2.0 * *v).max(0.0);
+                    *v = self.of_squared_distance(d2);
+                }
+            }
+        }
+    }
+
+    /// The diagonal `k(x_i, x_i)` with the arithmetic of [`Self::gram_row_into`].
+    pub fn gram_diagonal(&self, x: &DMatrix<f64>, sq: &DVector<f64>) -> DVector<f64> {
+        let mut out = DVector::from_iterator(
+            x.nrows(),
+            x.row_iter().map(|r| {
+                if r.is_empty() {
+                    return 0.0;
+                }
+                // The product's order: x_0·x_0 first, then each further term added to the sum.
+                let mut dot = 1.0 * r[0] * r[0];
+                for k in 1..r.len() {
+                    dot = 1.0 * r[k] * r[k] + 1.0 * dot;
+                }
+                dot
+            }),
+        );
+        match *self {
+            ResolvedKernel::Linear => {}
+            ResolvedKernel::Polynomial { degree, offset } => out.apply(|v| *v = (*v + offset).powi(degree as i32)),
+            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+                for (j, v) in out.iter_mut().enumerate() {
+                    let d2 = (sq[j] + sq[j] - 2.0 * *v).max(0.0);
+                    *v = self.of_squared_distance(d2);
+                }
+            }
+        }
+        out
+    }
+
+    /// `‖x_j‖²` of every row, as [`Self::cross`] computes them.
+    pub fn squared_norms(x: &DMatrix<f64>) -> DVector<f64> {
+        DVector::from_iterator(x.nrows(), x.row_iter().map(|r| r.norm_squared()))
+    }
+
     /// The cross-kernel matrix `K_ij = k(a_i, b_j)` between the rows of `a` (m × d) and `b` (n × d).
     pub fn cross(&self, a: &DMatrix<f64>, b: &DMatrix<f64>) -> Result<DMatrix<f64>> {
         if a.ncols() != b.ncols() {

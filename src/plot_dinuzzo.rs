@@ -6,7 +6,7 @@
 //!   ±1 and the support vectors). Reusable by any 2-D classifier page (paper D).
 //! * [`draw_regression`]: the regression curve with its ε-tube (RLS / RLA / SVR).
 //! * [`draw_log_series`]: several positive quantities against the sweep on a log₁₀ axis (duality
-//!   gap, residual, objective; or the race of the four solvers).
+//!   gap, residual, objective; or the race of the five solvers).
 //! * [`draw_theorem5`]: a loss beside its Moreau–Yosida envelope, and the eigenvalues of
 //!   `K_α = αK − I` (Theorem 5).
 //!
@@ -27,8 +27,9 @@ type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::Err
 pub const POS_COLOR: RGBColor = crate::plot_style::CLASS_POS;
 /// Colour of class −1 (and of negative values).
 pub const NEG_COLOR: RGBColor = crate::plot_style::CLASS_NEG;
-/// The four racers: fixed point, cyclic, Aitken double sweep, randomized cyclic.
-pub const RACE_COLORS: [RGBColor; 4] = [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189)];
+/// The five racers: fixed point, cyclic, Aitken double sweep, randomized cyclic, greedy + shrinking.
+pub const RACE_COLORS: [RGBColor; 5] =
+    [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
 
 /// A scalar field sampled on a regular `nx × ny` grid over `x_range × y_range`, row-major in y
 /// then x (the layout of [`crate::datasets::plane::grid`]): `values[j·nx + i]` is at
@@ -348,7 +349,7 @@ fn thin(points: &[(f64, f64)], max: usize) -> Vec<(f64, f64)> {
 }
 
 /// Positive quantities against the sweep on a log₁₀ axis with a legend (paper C's convergence
-/// picture: duality gap, residual, objective; or the four solvers' gaps in the race).
+/// picture: duality gap, residual, objective; or the five solvers' gaps in the race).
 /// A horizontal dotted line marks `reference` (e.g. the tolerance δ) if given.
 pub fn draw_log_series<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,

@@ -161,7 +161,7 @@ fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> Fi
 }
 
 fn run_cd(p: &RegularizationProblem, rule: IndexRule, tol: f64, max: usize) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max, gap_tol: None }).unwrap();
+    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max, gap_tol: None, ..Default::default() }).unwrap();
     s.run();
     s
 }
@@ -832,7 +832,7 @@ fn dinuzzo_solver_race_and_seeds() {
     }
     // Same seed, same path; another seed, another path (same optimum).
     let run = |seed: u64, sweeps: usize| {
-        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps, gap_tol: None }).unwrap();
+        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps, gap_tol: None, ..Default::default() }).unwrap();
         s.run();
         s.c().clone()
     };
@@ -870,4 +870,231 @@ fn decision_map_matches_predict() {
     }
     let from_gram = RegularizationProblem::from_gram(p.dense_gram(), &y, Loss::Hinge, 0.5).unwrap();
     assert!(from_gram.decision_map(g, 10).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7. Beyond the paper (issue 12): the greedy rule, shrinking, kernel rows with a row cache. Each
+//    is still the exact coordinate step `c_i ← S_i(v_i)` of problem (2), so each must reach the
+//    optimum the paper's rules reach, certified by the duality gap and by a fresh max|h| < δ.
+
+fn run_cfg(p: &RegularizationProblem, cfg: CoordinateConfig) -> CoordinateDescent {
+    let mut s = CoordinateDescent::new(p.clone(), cfg).unwrap();
+    s.run();
+    s
+}
+
+fn opt(rule: IndexRule, shrinking: bool, tol: f64) -> CoordinateConfig {
+    CoordinateConfig { rule, seed: 4, tol, max_sweeps: 200_000, shrinking, ..Default::default() }
+}
+
+/// The options beside the paper's rules: greedy with and without shrinking, and each paper rule
+/// with shrinking.
+fn new_options(tol: f64) -> Vec<(&'static str, CoordinateConfig)> {
+    vec![
+        ("greedy", opt(IndexRule::Greedy, false, tol)),
+        ("greedy + shrinking", opt(IndexRule::Greedy, true, tol)),
+        ("cyclic + shrinking", opt(IndexRule::Cyclic, true, tol)),
+        ("Aitken + shrinking", opt(IndexRule::AitkenDoubleSweep, true, tol)),
+        ("randomized + shrinking", opt(IndexRule::RandomizedCyclic, true, tol)),
+    ]
+}
+
+/// The largest exact step `|S_i(v_i) − c_i|` over the kept coordinates, with `z = Kc` formed
+/// afresh from c (not the solver's maintained z): what a certified stop must have below δ.
+fn fresh_max_step(p: &RegularizationProblem, c: &DVector<f64>) -> f64 {
+    let z = p.kc(c);
+    let d = p.diagonal();
+    (0..p.n())
+        .filter(|&i| d[i] > 0.0)
+        .map(|i| {
+            let a = 1.0 / d[i];
+            (p.loss().neg_resolvent(p.y()[i], z[i] * a - c[i], a, p.lambda()) - c[i]).abs()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Every new option reaches the cyclic rule's optimum for every loss (Gram matrix, and kernel
+/// rows with a cache too small to hold them all), stops with every fresh step below δ, and its
+/// last record's duality gap certifies the objective.
+#[test]
+fn options_reach_the_paper_optimum_for_every_loss() {
+    let lambda = 0.4;
+    let tol = 1e-10;
+    for loss in ALL_LOSSES {
+        let p = small_problem(loss, 40, lambda, Representation::Gram);
+        let (x, y) = if loss.is_classification() { blobs(40, 7, 0.1) } else { regression(40, 7) };
+        let rows = RegularizationProblem::new(&x, &y, &gaussian(0.5), loss, lambda, Representation::KernelRows).unwrap();
+        let reference = run_cd(&p, IndexRule::Cyclic, 1e-11, 200_000);
+        assert_eq!(reference.status(), StopReason::Converged, "{loss:?}");
+        let f0 = p.objective(reference.c());
+        let mut runs: Vec<(String, CoordinateDescent)> = new_options(tol).into_iter().map(|(name, cfg)| (name.to_string(), run_cfg(&p, cfg))).collect();
+        // Three rows of 40 fit in 0.001 MiB: the cache evicts all the time.
+        runs.push(("greedy + shrinking, kernel rows".into(), run_cfg(&rows, CoordinateConfig { cache_mib: Some(0.001), ..opt(IndexRule::Greedy, true, tol) })));
+        runs.push(("cyclic, kernel rows".into(), run_cfg(&rows, CoordinateConfig { cache_mib: Some(0.0), ..opt(IndexRule::Cyclic, false, tol) })));
+        for (name, s) in &runs {
+            assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
+            let f = s.problem().objective(s.c());
+            assert!((f - f0).abs() <= 1e-6 * f0.abs().max(1.0), "{loss:?} {name}: F {f} vs cyclic {f0}");
+            let rec = s.current();
+            assert!(rec.gap >= -1e-9 * (1.0 + rec.objective.abs()), "{loss:?} {name}: gap {}", rec.gap);
+            assert!(rec.gap <= 1e-6 * rec.objective.abs().max(1.0), "{loss:?} {name}: gap {} at F {}", rec.gap, rec.objective);
+            let step = fresh_max_step(s.problem(), s.c());
+            assert!(step < tol + 1e-9, "{loss:?} {name}: a coordinate still moves by {step} at the stop");
+            // z was maintained (and, with shrinking, reconstructed) exactly enough.
+            assert!(max_abs_diff(s.z(), &s.problem().kc(s.c())) < 1e-9, "{loss:?} {name}");
+            // Shrinking did set coordinates aside where a loss has bounds (hinge: c_i = 0 off
+            // the margin), so the certified stop above was not vacuous.
+            if name.contains("shrinking") && loss == Loss::Hinge {
+                assert!(s.set_aside() > 0, "{name}: nothing was set aside");
+            }
+        }
+    }
+}
+
+/// Greedy on the features representation (linear kernel: `w = Xᵀc` kept, the columns `X x_i`
+/// computed, here through a cache) reaches the Gram-matrix optimum.
+#[test]
+fn greedy_on_features_matches_the_gram_matrix() {
+    for loss in [Loss::Hinge, Loss::Square, Loss::Logistic] {
+        let (x, y) = blobs(60, 5, 0.05);
+        let pf = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Features).unwrap();
+        let pg = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram).unwrap();
+        let g = run_cd(&pg, IndexRule::Cyclic, 1e-11, 200_000);
+        for cache_mib in [None, Some(1.0)] {
+            let f = run_cfg(&pf, CoordinateConfig { cache_mib, ..opt(IndexRule::Greedy, true, 1e-10) });
+            assert_eq!(f.status(), StopReason::Converged, "{loss:?}");
+            let (ff, fg) = (pf.objective(f.c()), pg.objective(g.c()));
+            assert!((ff - fg).abs() <= 1e-8 * fg.abs().max(1.0), "{loss:?}: {ff} vs {fg}");
+            let w = f.w().expect("features keep w");
+            assert!(max_abs_diff(w, &(x.transpose() * f.c())) < 1e-9, "{loss:?}: w = Xᵀc");
+        }
+    }
+}
+
+/// Against the independent FISTA solver of the classical dual (hinge and SVR): the new options
+/// land within 1e-6 of its objective and above its dual bound.
+#[test]
+fn options_match_the_fista_dual_reference() {
+    let lambda = 0.5;
+    let cap = 1.0 / lambda;
+    for loss in [Loss::Hinge, Loss::EpsInsensitive { eps: 0.2 }] {
+        let p = small_problem(loss, 30, lambda, Representation::Gram);
+        let k = p.dense_gram();
+        let y = p.y().clone();
+        let n = y.len();
+        let (eps, lo, hi) = match loss {
+            Loss::Hinge => (
+                0.0,
+                DVector::from_fn(n, |i, _| if y[i] > 0.0 { 0.0 } else { -cap }),
+                DVector::from_fn(n, |i, _| if y[i] > 0.0 { cap } else { 0.0 }),
+            ),
+            Loss::EpsInsensitive { eps } => (eps, DVector::from_element(n, -cap), DVector::from_element(n, cap)),
+            _ => unreachable!(),
+        };
+        let primal = |c: &DVector<f64>| {
+            let z = &k * c;
+            (0..n).map(|i| loss.value(y[i], z[i])).sum::<f64>() / lambda + 0.5 * c.dot(&z)
+        };
+        let (c_ref, d_ref, gap) = fista_dual(&k, &y, eps, &lo, &hi, primal, 1e-9);
+        assert!(gap < 1e-5, "{loss:?}: the reference is far from its optimum (gap {gap})");
+        let f_ref = primal(&c_ref);
+        for (name, cfg) in new_options(1e-10) {
+            let s = run_cfg(&p, cfg);
+            assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
+            let f = p.objective(s.c());
+            assert!(f - d_ref < 1e-6 * f_ref.abs(), "{loss:?} {name}: F = {f}, reference dual {d_ref}");
+            assert!(f >= d_ref - 1e-9, "{loss:?} {name}: F = {f} below the dual bound {d_ref}");
+            assert!((f - f_ref).abs() < 1e-6 * f_ref.abs(), "{loss:?} {name}: F = {f}, reference primal {f_ref}");
+        }
+    }
+}
+
+/// Kernel rows computed from the inputs equal the stored Gram matrix's columns bit for bit
+/// (2-D inputs), so every rule takes the same steps: the same records, bit for bit, whatever
+/// the cache holds (nothing, two rows, all of them).
+#[test]
+fn kernel_rows_give_the_stored_gram_iterates_bit_for_bit() {
+    let (x, y) = blobs(50, 9, 0.1);
+    let (xr, yr) = regression(50, 9);
+    let kernels = [gaussian(0.5), Kernel::Laplacian { sigma: 0.8 }, Kernel::Polynomial { degree: 3, offset: 1.0 }, Kernel::Linear];
+    for kernel in kernels {
+        for (loss, x, y) in [(Loss::Hinge, &x, &y), (Loss::Square, &xr, &yr)] {
+            let g = RegularizationProblem::new(x, y, &kernel, loss, 0.3, Representation::Gram).unwrap();
+            let r = RegularizationProblem::new(x, y, &kernel, loss, 0.3, Representation::KernelRows).unwrap();
+            assert!(g.stores_gram() && !r.stores_gram());
+            assert_eq!(g.diagonal().iter().map(|v| v.to_bits()).collect::<Vec<_>>(), r.diagonal().iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{kernel:?}: diagonal");
+            let mut row = DVector::zeros(50);
+            for i in [0, 17, 49] {
+                r.kernel_row_into(i, &mut row);
+                let kg = g.dense_gram();
+                assert!(row.iter().zip(kg.column(i).iter()).all(|(a, b)| a.to_bits() == b.to_bits()), "{kernel:?}: row {i}");
+            }
+            for rule in [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic, IndexRule::Greedy] {
+                for shrinking in [false, true] {
+                    // 70 sweeps crosses the z refresh every 64 sweeps.
+                    let cfg = CoordinateConfig { rule, seed: 2, tol: 1e-300, max_sweeps: 70, shrinking, ..Default::default() };
+                    let a = run_cfg(&g, cfg);
+                    for cache_mib in [0.0, 2.0 * 8.0 * 50.0 / 1048576.0, 1.0] {
+                        let b = run_cfg(&r, CoordinateConfig { cache_mib: Some(cache_mib), ..cfg });
+                        let bits = |s: &CoordinateDescent| s.trace().iter().map(|t| (t.objective.to_bits(), t.max_h.to_bits(), t.skipped)).collect::<Vec<_>>();
+                        assert_eq!(bits(&a), bits(&b), "{kernel:?} {loss:?} {rule:?} shrinking {shrinking} cache {cache_mib} MiB");
+                        assert_eq!(a.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>(), b.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+                        let (cap, hits, misses) = b.cache_stats().expect("rows have a cache");
+                        assert_eq!(cap, (cache_mib * 1048576.0 / 400.0).floor().min(50.0) as usize);
+                        assert!(misses > 0 && (cap > 0 || hits == 0));
+                    }
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// On random problems, greedy and the cyclic rules with shrinking keep a non-negative
+    /// duality gap at every record (D ≤ min F ≤ F), and a stop is certified on every coordinate.
+    #[test]
+    fn shrinking_and_greedy_keep_a_valid_certificate(
+        loss in loss_strategy(), n in 4usize..30, seed in 0u64..1000, lambda in 0.05..3.0f64,
+        mu in 0.2..3.0f64, rule in 0usize..4, shrinking in proptest::bool::ANY,
+    ) {
+        let mut rng = Rng::new(seed);
+        let x = DMatrix::from_fn(n, 2, |_, _| rng.normal());
+        let y = DVector::from_fn(n, |_, _| target(loss, rng.normal()));
+        let p = RegularizationProblem::new(&x, &y, &gaussian(mu), loss, lambda, Representation::Gram).unwrap();
+        let rule = [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic, IndexRule::Greedy][rule];
+        let tol = 1e-9;
+        let s = run_cfg(&p, CoordinateConfig { rule, seed, tol, max_sweeps: 50_000, shrinking, ..Default::default() });
+        for r in s.trace() {
+            prop_assert!(r.gap >= -1e-9 * (1.0 + r.objective.abs()), "{rule:?}: gap {} at sweep {}", r.gap, r.sweep);
+        }
+        if s.status() == StopReason::Converged {
+            let step = fresh_max_step(&p, s.c());
+            prop_assert!(step < tol + 1e-8, "{loss:?} {rule:?} shrinking {shrinking}: fresh step {step}");
+        } else {
+            prop_assert_eq!(s.status(), StopReason::MaxSweeps);
+        }
+    }
+}
+
+/// Bad option values are refused with the field named.
+#[test]
+fn bad_option_values_name_their_field() {
+    let (x, y) = blobs(20, 1, 0.0);
+    let p = RegularizationProblem::new(&x, &y, &gaussian(1.0), Loss::Hinge, 1.0, Representation::KernelRows).unwrap();
+    for bad in [-1.0, f64::NAN, f64::INFINITY, 1e15] {
+        let e = CoordinateDescent::new(p.clone(), CoordinateConfig { cache_mib: Some(bad), ..Default::default() }).unwrap_err();
+        assert_eq!(param_name(e), "method.cache_mib", "cache_mib = {bad}");
+    }
+    assert!(CoordinateDescent::new(p.clone(), CoordinateConfig { cache_mib: Some(0.0), rule: IndexRule::Greedy, shrinking: true, ..Default::default() }).is_ok());
+    // The options' serde form: absent when off (old specs are unchanged), present when on.
+    let plain = serde_json::to_string(&CoordinateConfig::default()).unwrap();
+    assert!(!plain.contains("shrinking") && !plain.contains("cache_mib"), "{plain}");
+    let on = CoordinateConfig { rule: IndexRule::Greedy, shrinking: true, cache_mib: Some(64.0), ..Default::default() };
+    let text = serde_json::to_string(&on).unwrap();
+    assert!(text.contains("\"rule\":\"greedy\"") && text.contains("\"shrinking\":true") && text.contains("\"cache_mib\":64"), "{text}");
+    assert_eq!(serde_json::from_str::<CoordinateConfig>(&text).unwrap(), on);
+    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("greedy", "greediest")).unwrap_err().to_string().contains("greediest"));
+    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("true", "1")).unwrap_err().to_string().contains("bool"));
 }

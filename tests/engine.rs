@@ -293,3 +293,85 @@ fn paper_c_can_stop_on_the_duality_gap() {
     let e = engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("gap_tol < 0").to_string();
     assert!(e.contains("gap_tol"), "{e}");
 }
+
+/// Paper C's options beyond the paper through the spec: the greedy rule with shrinking
+/// converges to the default problem's optimum with a certificate; the race shows it as a fifth
+/// lane; `cache_mib` selects kernel rows (no Gram matrix), which lifts the page's n limit
+/// natively; bad values and the race on kernel rows are refused with the field named; the
+/// default spec's JSON is unchanged (no new keys).
+#[test]
+fn paper_c_options_through_the_spec() {
+    use kernel_playground::solvers::coordinate::{IndexRule, Method};
+    let s = dinuzzo::DinuzzoSpec::default();
+    let text = Spec::Dinuzzo(s.clone()).to_json();
+    assert!(!text.contains("shrinking") && !text.contains("cache_mib") && !text.contains("greedy"), "{text}");
+    let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
+    let with = |f: &dyn Fn(&mut kernel_playground::solvers::coordinate::CoordinateConfig)| {
+        let mut g = s.clone();
+        if let Method::Coordinate(c) = &mut g.method {
+            f(c);
+        }
+        g
+    };
+    let greedy = with(&|c| {
+        c.rule = IndexRule::Greedy;
+        c.shrinking = true;
+    });
+    let text = Spec::Dinuzzo(greedy.clone()).to_json();
+    assert!(text.contains("\"rule\":\"greedy\"") && text.contains("\"shrinking\":true"), "{text}");
+    assert_eq!(Spec::from_json(&text).expect("parses"), Spec::Dinuzzo(greedy.clone()));
+    let r = engine::run(&Spec::Dinuzzo(greedy.clone())).expect("runs");
+    assert_eq!(r.status, Stop::Converged);
+    let (p, d) = (r.last.primal.unwrap(), r.last.dual.unwrap());
+    assert!(p - d >= -1e-12 * p.abs() && (p - d) / p.abs() < 1e-6, "gap {p} − {d}");
+    let p0 = plain.last.primal.unwrap();
+    assert!((p - p0).abs() <= 1e-6 * p0.abs(), "greedy {p} vs cyclic {p0}");
+    // Kernel rows with a cache: the same steps as on the stored matrix, bit for bit.
+    let rows = with(&|c| {
+        c.rule = IndexRule::Greedy;
+        c.shrinking = true;
+        c.cache_mib = Some(0.05);
+    });
+    let built = dinuzzo::build(&rows).expect("builds").expect("data");
+    assert!(!built.problem.stores_gram());
+    let rr = engine::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
+    assert_eq!((rr.iterations, rr.last.primal.map(f64::to_bits)), (r.iterations, r.last.primal.map(f64::to_bits)));
+    // The race: the paper's four lanes, then greedy + shrinking.
+    let mut race = s.clone();
+    race.race = true;
+    let lanes = engine::race(&Spec::Dinuzzo(race.clone())).expect("races")["lanes"].as_array().expect("lanes").clone();
+    assert_eq!(lanes.len(), 5);
+    assert_eq!(lanes[4]["algorithm"], "CD greedy + shrinking");
+    assert_eq!(lanes[4]["status"], "converged");
+    assert!(lanes[4]["rel_gap"].as_f64().unwrap() < 1e-6, "{}", lanes[4]);
+    let mut race_rows = rows.clone();
+    race_rows.race = true;
+    let e = engine::race(&Spec::Dinuzzo(race_rows)).expect_err("race on rows").to_string();
+    assert!(e.contains("method.cache_mib"), "{e}");
+    // Bad cache sizes, each one message naming the field.
+    let text = Spec::Dinuzzo(rows.clone()).to_json();
+    assert!(text.contains("\"cache_mib\":0.05"), "{text}");
+    for bad in ["-1", "1e300"] {
+        let t = text.replace("\"cache_mib\":0.05", &format!("\"cache_mib\":{bad}"));
+        let e = engine::run(&Spec::from_json(&t).expect("parses")).expect_err(bad).to_string();
+        assert!(e.contains("method.cache_mib"), "{bad}: {e}");
+    }
+    let e = Spec::from_json(&text.replace("\"greedy\"", "\"greediest\"")).expect_err("unknown rule").to_string();
+    assert!(e.contains("greediest"), "{e}");
+    // n beyond the page's limit: refused with a stored Gram matrix, run on kernel rows.
+    let big = |mut g: dinuzzo::DinuzzoSpec| {
+        if let dinuzzo::DataSpec::Classification { n, .. } = &mut g.data {
+            *n = 3000;
+        }
+        if let Method::Coordinate(c) = &mut g.method {
+            c.gap_tol = Some(1e-3);
+        }
+        g
+    };
+    let e = engine::run(&Spec::Dinuzzo(big(greedy.clone()))).expect_err("n > 2500 stored").to_string();
+    assert!(e.contains("2500"), "{e}");
+    let r = engine::run(&Spec::Dinuzzo(big(rows.clone()))).expect("kernel rows run n = 3000");
+    assert_eq!(r.status, Stop::Converged);
+    assert!(r.last.rel_gap.unwrap() <= 1e-3);
+    assert_eq!(r.solution["c"].as_array().expect("c").len(), 3000);
+}

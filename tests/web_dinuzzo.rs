@@ -134,11 +134,11 @@ fn alpha_above_two_over_norm_diverges_with_a_message() {
 }
 
 #[wasm_bindgen_test]
-fn race_runs_four_solvers_to_the_same_optimum() {
+fn race_runs_five_solvers_to_the_same_optimum() {
     let mut pg = DinuzzoPlayground::new(&spec(MOONS, r#"{"kind":"squared_hinge"}"#, "0.5", CD, true)).map_err(|_| ()).expect("valid");
     let s = pg.run_for(30_000.0).map_err(|_| ()).expect("run");
     let race: js_sys::Array = js_sys::Reflect::get(&s, &"race".into()).expect("race").dyn_into().expect("array");
-    assert_eq!(race.length(), 4);
+    assert_eq!(race.length(), 5);
     for r in race.iter() {
         assert_eq!(text(&r, "status").unwrap_or_default(), "converged", "{}", text(&r, "name").unwrap_or_default());
         assert!(num(&r, "gap") < 1e-6);

@@ -7,7 +7,7 @@ import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
 
-const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd'];
+const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b'];
 let pg = null;
 let player = null;
 let last = null; // the last summary shown
@@ -71,7 +71,10 @@ function methodFromControls() {
     const step = r === 'fixed' ? { kind: 'fixed', value: readNumber('alpha', 'α') } : { kind: r };
     return { kind: 'fixed_point', step, tol, max_sweeps: 20000 };
   }
-  return { kind: 'coordinate', rule: $('rule').value, seed: 1, tol, max_sweeps: 20000 };
+  const m = { kind: 'coordinate', rule: $('rule').value, seed: 1, tol, max_sweeps: 20000 };
+  // Absent when off, so the paper's rules keep their links.
+  if ($('shrinking').checked) m.shrinking = true;
+  return m;
 }
 
 function specFromControls() {
@@ -120,6 +123,7 @@ function controlsFromSpec(s) {
     if (m.step.kind === 'fixed') $('alpha').value = m.step.value;
   } else {
     $('rule').value = m.rule;
+    $('shrinking').checked = !!m.shrinking;
   }
   $('race').checked = !!s.race;
   showRelevant();
@@ -183,7 +187,7 @@ function draw(all) {
 function showSummary(s) {
   last = s;
   const set = (id, v) => { $(id).textContent = v; };
-  set('r-method', s.race.length ? `${s.method} (racing 4)` : s.method);
+  set('r-method', s.race.length ? `${s.method} (racing ${s.race.length})` : s.method);
   set('r-sweep', s.empty ? '–' : s.sweep);
   exposeRun(s.sweep, s.objective, s.digest);
   set('r-objective', s.empty ? '–' : fmt(s.objective, 8));
@@ -346,7 +350,7 @@ function prepareSlice(ms) {
 function wire() {
   const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'rho', 'lambda', 'mu', 'lap-sigma', 'degree', 'offset', 'alpha', 'tol'];
   for (const id of inputs) $(id).addEventListener('change', apply);
-  for (const id of ['shape', 'loss', 'kernel', 'algorithm', 'alpha-rule', 'rule', 'race']) $(id).addEventListener('change', apply);
+  for (const id of ['shape', 'loss', 'kernel', 'algorithm', 'alpha-rule', 'rule', 'shrinking', 'race']) $(id).addEventListener('change', apply);
   $('data-kind').addEventListener('change', () => {
     // Regression data need a regression loss; switch once so the first picture is not an error.
     if ($('data-kind').value === 'regression' && lossCaps($('loss').value).classification) $('loss').value = 'eps_insensitive';

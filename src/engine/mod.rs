@@ -478,7 +478,7 @@ pub fn run(spec: &Spec) -> Result<Report> {
 
 /// Run every algorithm of the spec's paper on its data and report each one's iterations,
 /// status and final measure (one JSON object): A against F* (dual Newton to machine
-/// precision); C the fixed point and the three coordinate rules; D the six perceptron-family
+/// precision); C the fixed point, the three coordinate rules and greedy + shrinking; D the six perceptron-family
 /// algorithms with their verified outcomes and the paper's bounds. B has one algorithm
 /// (Theorem 1's root solve), so its race is an error that says so.
 pub fn race(spec: &Spec) -> Result<Value> {
@@ -498,7 +498,7 @@ pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
     match spec {
         Spec::Lp(e) => e.build_data(),
         Spec::Mrlsr(s) => mrlsr::build_data(&s.data, usize::MAX),
-        Spec::Dinuzzo(s) => dinuzzo::dataset(&s.data),
+        Spec::Dinuzzo(s) => dinuzzo::dataset_within(&s.data, dinuzzo::n_limit(s)),
         Spec::Perceptron(s) => perceptron::dataset(&s.data),
     }
 }

@@ -27,7 +27,7 @@ fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -
 
 /// Solve the spec and draw its plots: `(name, SVG text)` pairs. A: `convergence` (gap and
 /// objectives) and `spikes` (w against w*); B: `F` (F(C) of eq. 6 with its root C₀);
-/// C: `convergence` (gap, residual, max|h|, objective; the four gaps for a race);
+/// C: `convergence` (gap, residual, max|h|, objective; the five gaps for a race);
 /// D: `trace` (min(Gα) and ‖p‖_G with the paper's iteration bounds).
 pub fn svg_plots(spec: &Spec) -> Result<Vec<(&'static str, String)>> {
     match spec {

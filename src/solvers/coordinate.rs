@@ -4,13 +4,24 @@
 //!
 //! Update of coordinate i (eq. 13 with `α_i = 1/k_ii`, `S_i = −J^i_{1/k_ii}`):
 //! `z_i = k_iᵀc; v_i = z_i/k_ii − c_i; t = S_i(v_i); h_i = t − c_i; c_i = t`.
+//!
+//! Beyond the paper, three options in the same framework (every update is still the exact
+//! coordinate minimization `c_i ← S_i(v_i)` of problem (2), for every loss), the ones libsvm
+//! uses: the **greedy** index rule ([`IndexRule::Greedy`]: update the coordinate whose exact
+//! step increases the dual most, with `z = Kc` kept up to date), **shrinking**
+//! ([`CoordinateConfig::shrinking`]: coordinates held at a bound are set aside, and the stop is
+//! certified on all of them), and a bounded **kernel-row cache** for a kernel that is not stored
+//! ([`super::fixed_point::Representation::KernelRows`], [`CoordinateConfig::cache_mib`]).
+//! The paper's three rules without these options run exactly as before.
 
-use nalgebra::DVector;
+use nalgebra::{DVector, DVectorView};
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use super::fixed_point::{check_tol_cap, dropped_message, Operator, RegularizationProblem, StopReason, SweepRecord};
+use super::row_cache::RowCache;
 use crate::error::Result;
+use crate::losses::Loss;
 use crate::rng::Rng;
 
 /// Refresh `z = Kc` from scratch every this many sweeps, so rounding in the incremental
@@ -27,6 +38,16 @@ pub enum IndexRule {
     AitkenDoubleSweep,
     /// A fresh random permutation in every macro-iteration (seeded).
     RandomizedCyclic,
+    /// Not one of the paper's rules (Gauss–Southwell, as libsvm's maximal-violation choice):
+    /// after every update, compute the exact step `h_j = S_j(v_j) − c_j` of every (active)
+    /// coordinate from the maintained `z = Kc`, and update the one with the largest `|h_j|` —
+    /// the paper's own stopping quantity. The step is the exact coordinate minimizer, so it
+    /// carries second-order information (for the square and hinge losses it is the clipped
+    /// Newton step `g_j/k_jj`). One sweep is ℓ updates (ℓ the number of kept coordinates),
+    /// the work of a cyclic sweep; the last sweep ends early when every `|h_j|` is below δ.
+    /// `h` then holds the steps every coordinate would take now, so `max|h| < δ` certifies
+    /// the current iterate, not the last sweep's changes.
+    Greedy,
 }
 
 /// Validated settings of coordinate descent.
@@ -45,39 +66,201 @@ pub struct CoordinateConfig {
     /// rule; the gap certifies the objective, where `max|h| < δ` only says the iterates stalled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap_tol: Option<f64>,
+    /// Shrinking (libsvm's): every so often, set aside the coordinates whose exact step is 0 and
+    /// stays 0 for any change of `v_i` up to the current largest step (a bound that holds with
+    /// room to spare); sweeps and greedy scans then visit the active ones only. The stop is
+    /// certified on all coordinates: when the active ones are below δ, all are brought back
+    /// (also once at 10δ) and the run only stops when every coordinate is below δ.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shrinking: bool,
+    /// For a kernel that is not stored ([`super::fixed_point::Representation::KernelRows`], or
+    /// the greedy rule on the features representation): keep recently used rows of K in a
+    /// least-recently-used cache of at most this many MiB (0: compute every row when needed).
+    /// In a spec it also selects that representation: the Gram matrix is not formed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_mib: Option<f64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for CoordinateConfig {
     fn default() -> Self {
-        Self { rule: IndexRule::Cyclic, seed: 0, tol: 1e-8, max_sweeps: 10_000, gap_tol: None }
+        Self { rule: IndexRule::Cyclic, seed: 0, tol: 1e-8, max_sweeps: 10_000, gap_tol: None, shrinking: false, cache_mib: None }
     }
 }
 
 impl CoordinateConfig {
-    /// Check δ > 0, the cap ≥ 1 and a gap tolerance > 0.
+    /// Check δ > 0, the cap ≥ 1, a gap tolerance > 0 and a cache size ≥ 0 within the budget.
     pub fn validate(&self) -> Result<()> {
         check_tol_cap(self.tol, self.max_sweeps)?;
-        check_gap_tol(self.gap_tol)
+        check_gap_tol(self.gap_tol)?;
+        check_cache_mib(self.cache_mib)
     }
 }
 
+/// A kernel-row cache size, when given, is a finite number of MiB ≥ 0 within the memory budget.
+pub(crate) fn check_cache_mib(cache_mib: Option<f64>) -> Result<()> {
+    let Some(m) = cache_mib else { return Ok(()) };
+    if !(m.is_finite() && m >= 0.0) {
+        return Err(crate::error::KpError::Parameter {
+            name: "method.cache_mib",
+            reason: format!("the kernel-row cache size must be a finite number of MiB ≥ 0 (got {})", crate::budget::num(m)),
+        });
+    }
+    crate::budget::active().bytes("method.cache_mib", "the kernel-row cache", &format!("cache_mib = {}", crate::budget::num(m)), m * 1048576.0)
+}
+
+/// The work of one greedy sweep in the budget's units (multiply-adds, [`crate::budget::Budget`]):
+/// ℓ updates, each scanning up to ℓ coordinates through the resolvent — a few operations for the
+/// closed-form resolvents, a safeguarded Newton solve with exponentials (about a thousand, as
+/// measured) for the logistic loss. Shrinking only lowers it.
+pub fn greedy_sweep_work(loss: Loss, n: usize) -> f64 {
+    let per = if loss == Loss::Logistic { 1000.0 } else { 4.0 };
+    per * (n as f64) * (n as f64)
+}
+
+/// Shrinking looks for coordinates to set aside every this many updates (libsvm's
+/// `min(ℓ, 1000)`), and the cyclic rules after every sweep.
+const SHRINK_EVERY: usize = 1000;
+
+/// Run `$body` with `$l` bound to a copy of `$loss` whose variant is known at compile time, so
+/// the loss's `match` folds away inside the greedy scan's loop.
+macro_rules! with_loss {
+    ($loss:expr, $l:ident => $body:expr) => {
+        match $loss {
+            Loss::Square => {
+                let $l = Loss::Square;
+                $body
+            }
+            Loss::Absolute => {
+                let $l = Loss::Absolute;
+                $body
+            }
+            Loss::EpsInsensitive { eps } => {
+                let $l = Loss::EpsInsensitive { eps };
+                $body
+            }
+            Loss::Huber { rho } => {
+                let $l = Loss::Huber { rho };
+                $body
+            }
+            Loss::Hinge => {
+                let $l = Loss::Hinge;
+                $body
+            }
+            Loss::SquaredHinge => {
+                let $l = Loss::SquaredHinge;
+                $body
+            }
+            Loss::Logistic => {
+                let $l = Loss::Logistic;
+                $body
+            }
+        }
+    };
+}
+
+/// What a greedy scan found: the position of the coordinate with the largest step `|h_j|`
+/// (the first among equals; `None` when every step is 0) and that largest `|h_j|` (NaN if a step
+/// is NaN).
+struct Scan {
+    best: Option<usize>,
+    max_h: f64,
+}
+
+/// The greedy scan over coordinates stored side by side: fresh `h_k = S_k(v_k) − c_k`
+/// (`v_k = z_k/k_kk − c_k`) into `h`, and the largest. Generic over the loss's resolvent so each
+/// loss gets its own loop (which the compiler can vectorize for the closed-form resolvents).
+#[inline(always)]
+fn scan_dense(y: &[f64], inv: &[f64], c: &[f64], z: &[f64], h: &mut [f64], resolvent: impl Fn(f64, f64, f64) -> f64) -> Scan {
+    let m = h.len();
+    let (y, inv, c, z) = (&y[..m], &inv[..m], &c[..m], &z[..m]);
+    for k in 0..m {
+        let v = z[k] * inv[k] - c[k];
+        h[k] = resolvent(y[k], v, inv[k]) - c[k];
+    }
+    // The largest |h| in four independent lanes, then its first position.
+    let mut lane = [0.0f64; 4];
+    let mut nan = false;
+    let chunks = h.chunks_exact(4);
+    let rest = chunks.remainder();
+    for q in chunks {
+        for l in 0..4 {
+            let a = q[l].abs();
+            nan |= a.is_nan();
+            lane[l] = lane[l].max(a);
+        }
+    }
+    for v in rest {
+        nan |= v.is_nan();
+        lane[0] = lane[0].max(v.abs());
+    }
+    if nan {
+        return Scan { best: None, max_h: f64::NAN };
+    }
+    let max_h = lane[0].max(lane[1]).max(lane[2].max(lane[3]));
+    let best = if max_h > 0.0 { h.iter().position(|v| v.abs() == max_h) } else { None };
+    Scan { best, max_h }
+}
+
+/// The greedy rule's active coordinates side by side once shrinking has set some aside
+/// (libsvm keeps its active variables at the front of its arrays): position k holds index
+/// `idx[k]`'s label, `1/k_ii`, coefficient, prediction and step.
+#[derive(Debug, Clone)]
+struct Compact {
+    idx: Vec<usize>,
+    y: Vec<f64>,
+    inv: Vec<f64>,
+    c: Vec<f64>,
+    z: Vec<f64>,
+    h: Vec<f64>,
+}
+
 /// Coordinate descent of paper C as a steppable state; one [`Self::step`] is one macro-iteration
-/// (every kept index once).
+/// (every kept index once; for the greedy rule, ℓ updates).
 ///
 /// With a Gram matrix (Algorithm 1) the predictions `z = Kc` are kept up to date by
 /// `z += h_i k_i` after each update, which gives exactly `z_i = k_iᵀc` at the cost of one column
 /// of K and skips the work when `h_i = 0`; with the features representation (Algorithm 2)
 /// `w = Xᵀc` is kept and `w += x_i h_i` only when `h_i ≠ 0`. Skipped updates are counted.
+/// Without a stored Gram matrix the column `k_i` comes from the row cache.
 pub struct CoordinateDescent {
     problem: RegularizationProblem,
     cfg: CoordinateConfig,
     c: DVector<f64>,
-    /// `z = Kc` (Gram) — for features it is recomputed from w at each record.
+    /// `z = Kc` (Gram, rows; greedy on features) — for features it is recomputed from w at each record.
     z: DVector<f64>,
     /// `w = Xᵀc` (features only).
     w: DVector<f64>,
     h: DVector<f64>,
+    /// The indices visited: all kept ones, or the active ones when shrinking.
     order: Vec<usize>,
+    /// Every kept index (`k_ii > 0`), in index order.
+    kept: Vec<usize>,
+    /// Whether a kept index is in `order` (shrinking).
+    in_order: Vec<bool>,
+    /// Rows of K computed on demand ([`Operator::Rows`], greedy on features).
+    rows: Option<RowCache>,
+    /// Greedy: `1/k_ii`, and the last scan's result (a position in the scanned arrays).
+    inv_diag: Vec<f64>,
+    best: Option<usize>,
+    active_max_h: f64,
+    /// Shrinking: the one early un-shrink (at 10δ) done; updates since the last shrink pass.
+    unshrunk_near: bool,
+    since_shrink: usize,
+    /// Shrinking: coordinates set aside so far (cumulative, a coordinate may count again).
+    set_aside: u64,
+    /// Greedy, when not every coordinate is active: the active ones side by side, with `z` kept
+    /// exact on their rows only; the changes `dc` of c since the last synchronization (at
+    /// `changed`) are added to the other rows before anything reads them (libsvm's gradient
+    /// reconstruction). `None`: every coordinate is active and the full arrays are scanned.
+    compact: Option<Compact>,
+    dc: Vec<f64>,
+    changed: Vec<usize>,
+    is_changed: Vec<bool>,
+    updates: u64,
     rng: Rng,
     forward: bool,
     skipped: usize,
@@ -97,7 +280,13 @@ impl CoordinateDescent {
         let order: Vec<usize> = (0..n).filter(|&i| problem.active[i]).collect();
         let w = match &problem.op {
             Operator::Features { xt, .. } => DVector::zeros(xt.nrows()),
-            Operator::Gram(_) => DVector::zeros(0),
+            Operator::Gram(_) | Operator::Rows { .. } => DVector::zeros(0),
+        };
+        let greedy = cfg.rule == IndexRule::Greedy;
+        let rows = match &problem.op {
+            Operator::Rows { .. } => Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0)),
+            Operator::Features { .. } if greedy => Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0)),
+            _ => None,
         };
         let mut warnings = Vec::new();
         if !problem.dropped().is_empty() {
@@ -110,7 +299,10 @@ impl CoordinateDescent {
             let a = 1.0 / problem.diag[i];
             h[i] = problem.loss.neg_resolvent(problem.y[i], a * z[i] - c[i], a, problem.lambda) - c[i];
         }
+        let inv_diag = if greedy { problem.diag.iter().map(|&d| 1.0 / d).collect() } else { Vec::new() };
         let mut s = Self {
+            kept: order.clone(),
+            in_order: problem.active.clone(),
             problem,
             cfg,
             c,
@@ -118,6 +310,18 @@ impl CoordinateDescent {
             w,
             h,
             order,
+            rows,
+            inv_diag,
+            best: None,
+            active_max_h: f64::INFINITY,
+            unshrunk_near: false,
+            since_shrink: 0,
+            set_aside: 0,
+            compact: None,
+            dc: if greedy { vec![0.0; n] } else { Vec::new() },
+            changed: Vec::new(),
+            is_changed: if greedy { vec![false; n] } else { Vec::new() },
+            updates: 0,
             rng: Rng::new(cfg.seed),
             forward: true,
             skipped: 0,
@@ -128,6 +332,10 @@ impl CoordinateDescent {
             warnings,
             trace: Vec::new(),
         };
+        if greedy {
+            s.rebuild_compact();
+            s.scan();
+        }
         let rec = s.record(0.0);
         if !rec.max_h.is_finite() {
             s.status = StopReason::NonFinite;
@@ -138,9 +346,10 @@ impl CoordinateDescent {
         Ok(s)
     }
 
+    /// `max_i |h_i|` over every kept index (NaN if one is NaN).
     fn max_h(&self) -> f64 {
         let mut m: f64 = 0.0;
-        for &i in &self.order {
+        for &i in &self.kept {
             let a = self.h[i].abs();
             if a.is_nan() {
                 return f64::NAN;
@@ -172,6 +381,7 @@ impl CoordinateDescent {
         match self.cfg.rule {
             IndexRule::Cyclic => {}
             IndexRule::AitkenDoubleSweep => {}
+            IndexRule::Greedy => {}
             IndexRule::RandomizedCyclic => {
                 // Fisher–Yates with the seeded generator.
                 let m = self.order.len();
@@ -189,7 +399,7 @@ impl CoordinateDescent {
         let p = &self.problem;
         let kii = p.diag[i];
         let zi = match &p.op {
-            Operator::Gram(_) => self.z[i],
+            Operator::Gram(_) | Operator::Rows { .. } => self.z[i],
             Operator::Features { xt, .. } => xt.column(i).dot(&self.w),
         };
         let a = 1.0 / kii;
@@ -202,35 +412,285 @@ impl CoordinateDescent {
             match &p.op {
                 Operator::Gram(k) => self.z.axpy(h, &k.column(i), 1.0),
                 Operator::Features { xt, .. } => self.w.axpy(h, &xt.column(i), 1.0),
+                Operator::Rows { .. } => {
+                    let row = self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out));
+                    self.z.axpy(h, row, 1.0);
+                }
             }
         } else {
             self.skipped += 1;
         }
     }
 
-    /// One macro-iteration: every kept index once, in the rule's order. Returns `None` once
-    /// the run has stopped.
-    pub fn step(&mut self) -> Option<SweepRecord> {
-        if self.status != StopReason::Running {
-            return None;
-        }
-        let t0 = Instant::now();
-        self.prepare_order();
-        let m = self.order.len();
-        if self.cfg.rule == IndexRule::AitkenDoubleSweep && !self.forward {
-            // Reverse sweep ℓ − 1, …, 1: the last index was just updated.
-            for k in (0..m.saturating_sub(1)).rev() {
-                let i = self.order[k];
-                self.update(i);
+    /// The greedy rule's update of the coordinate at position `pos` of the scanned arrays: the
+    /// exact step of eq. (13), with `z = Kc` (and for features also `w`) kept up to date — on
+    /// every row, or on the active rows with the change recorded for the others.
+    fn greedy_update(&mut self, pos: usize) {
+        let p = &self.problem;
+        let (i, h, t) = match &mut self.compact {
+            None => {
+                let a = self.inv_diag[pos];
+                let v = self.z[pos] * a - self.c[pos];
+                let t = p.loss.neg_resolvent(p.y[pos], v, a, p.lambda);
+                let h = t - self.c[pos];
+                self.h[pos] = h;
+                (pos, h, t)
             }
+            Some(cp) => {
+                let a = cp.inv[pos];
+                let v = cp.z[pos] * a - cp.c[pos];
+                let t = p.loss.neg_resolvent(cp.y[pos], v, a, p.lambda);
+                let h = t - cp.c[pos];
+                cp.h[pos] = h;
+                if h != 0.0 {
+                    cp.c[pos] = t;
+                }
+                (cp.idx[pos], h, t)
+            }
+        };
+        if h == 0.0 {
+            self.skipped += 1;
+            return;
+        }
+        self.c[i] = t;
+        if let Operator::Features { xt, .. } = &p.op {
+            self.w.axpy(h, &xt.column(i), 1.0);
+        }
+        let col: &[f64] = match &p.op {
+            Operator::Gram(k) => &k.as_slice()[i * k.nrows()..(i + 1) * k.nrows()],
+            Operator::Features { .. } | Operator::Rows { .. } => {
+                self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out)).as_slice()
+            }
+        };
+        match &mut self.compact {
+            None => self.z.axpy(h, &DVectorView::from_slice(col, col.len()), 1.0),
+            Some(cp) => {
+                for (zk, &j) in cp.z.iter_mut().zip(&cp.idx) {
+                    *zk += h * col[j];
+                }
+                if !self.is_changed[i] {
+                    self.is_changed[i] = true;
+                    self.changed.push(i);
+                }
+                self.dc[i] += h;
+            }
+        }
+    }
+
+    /// Make `z = Kc` and `h` hold on every row again: copy the active rows back from the compact
+    /// arrays and add the recorded changes of c to the other rows.
+    fn sync(&mut self) {
+        let Some(cp) = &self.compact else { return };
+        for (k, &j) in cp.idx.iter().enumerate() {
+            self.z[j] = cp.z[k];
+            self.h[j] = cp.h[k];
+        }
+        if self.changed.is_empty() {
+            return;
+        }
+        let p = &self.problem;
+        let outside: Vec<usize> = (0..p.n()).filter(|&j| !self.in_order[j]).collect();
+        for &i in &self.changed {
+            let d = self.dc[i];
+            self.dc[i] = 0.0;
+            self.is_changed[i] = false;
+            if d == 0.0 || outside.is_empty() {
+                continue;
+            }
+            let col: &[f64] = match &p.op {
+                Operator::Gram(k) => &k.as_slice()[i * k.nrows()..(i + 1) * k.nrows()],
+                Operator::Features { .. } | Operator::Rows { .. } => {
+                    self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out)).as_slice()
+                }
+            };
+            let z = self.z.as_mut_slice();
+            for &j in &outside {
+                z[j] += d * col[j];
+            }
+        }
+        self.changed.clear();
+    }
+
+    /// After the active set or `z` changed (with `z` exact on every row): the compact arrays for
+    /// the active coordinates, or none when all n are active.
+    fn rebuild_compact(&mut self) {
+        if self.order.len() == self.problem.n() {
+            self.compact = None;
+            return;
+        }
+        let idx = self.order.clone();
+        let pick = |v: &[f64]| idx.iter().map(|&j| v[j]).collect::<Vec<f64>>();
+        self.compact = Some(Compact {
+            y: pick(self.problem.y.as_slice()),
+            inv: pick(&self.inv_diag),
+            c: pick(self.c.as_slice()),
+            z: pick(self.z.as_slice()),
+            h: pick(self.h.as_slice()),
+            idx,
+        });
+    }
+
+    /// The greedy scan over the active coordinates: fresh steps `h_j`, the next coordinate and
+    /// the largest `|h_j|`.
+    fn scan(&mut self) {
+        let p = &self.problem;
+        let lambda = p.lambda;
+        let r = match &mut self.compact {
+            None => with_loss!(p.loss, l => scan_dense(p.y.as_slice(), &self.inv_diag, self.c.as_slice(), self.z.as_slice(), self.h.as_mut_slice(), |y, v, a| l.neg_resolvent(y, v, a, lambda))),
+            Some(cp) => with_loss!(p.loss, l => scan_dense(&cp.y, &cp.inv, &cp.c, &cp.z, &mut cp.h, |y, v, a| l.neg_resolvent(y, v, a, lambda))),
+        };
+        self.best = r.best;
+        self.active_max_h = r.max_h;
+    }
+
+    /// `S_i(v_i) − c_i` at the current `z` (`v_i = z_i/k_ii − c_i`), and whether the step stays 0
+    /// for every `v` within `s` of `v_i` (`S_i` is monotone, so checking `v_i ± s` suffices).
+    fn fresh_step(&self, i: usize, s: f64) -> (f64, bool) {
+        let p = &self.problem;
+        let a = 1.0 / p.diag[i];
+        let v = self.z[i] * a - self.c[i];
+        let ci = self.c[i];
+        let h = p.loss.neg_resolvent(p.y[i], v, a, p.lambda) - ci;
+        let stuck = h == 0.0
+            && s >= 0.0
+            && p.loss.neg_resolvent(p.y[i], v + s, a, p.lambda) == ci
+            && p.loss.neg_resolvent(p.y[i], v - s, a, p.lambda) == ci;
+        (h, stuck)
+    }
+
+    /// Set aside the active coordinates whose step is 0 and stays 0 for changes of `v_i` up
+    /// to `s` (the current largest step).
+    fn shrink(&mut self, s: f64) {
+        if !(s.is_finite() && s >= 0.0) {
+            return;
+        }
+        let mut keep = std::mem::take(&mut self.order);
+        let before = keep.len();
+        keep.retain(|&i| {
+            let (_, stuck) = self.fresh_step(i, s);
+            if stuck {
+                self.in_order[i] = false;
+            }
+            !stuck
+        });
+        self.set_aside += (before - keep.len()) as u64;
+        self.order = keep;
+    }
+
+    /// Bring every kept coordinate back into the active set.
+    fn unshrink(&mut self) {
+        self.sync();
+        self.order.clone_from(&self.kept);
+        for &i in &self.kept {
+            self.in_order[i] = true;
+        }
+        if self.cfg.rule == IndexRule::Greedy {
+            self.rebuild_compact();
+        }
+    }
+
+    /// Fresh steps of the coordinates set aside (`z` must be exact on their rows), so `max|h|`
+    /// covers every coordinate; a coordinate whose step is no longer 0 comes back into the
+    /// active set (in index order for the cyclic rules). Returns whether one came back.
+    fn revisit_set_aside(&mut self) -> bool {
+        if self.order.len() == self.kept.len() {
+            return false;
+        }
+        let mut back = false;
+        for k in 0..self.kept.len() {
+            let i = self.kept[k];
+            if !self.in_order[i] {
+                let h = self.fresh_step(i, 0.0).0;
+                self.h[i] = h;
+                if h != 0.0 {
+                    self.in_order[i] = true;
+                    self.order.push(i);
+                    back = true;
+                }
+            }
+        }
+        if back && matches!(self.cfg.rule, IndexRule::Cyclic | IndexRule::AitkenDoubleSweep) {
+            self.order.sort_unstable();
+        }
+        back
+    }
+
+    /// The greedy rule's sweep: up to ℓ updates, each followed by a scan; ends early once every
+    /// step is below δ (after bringing back any coordinate set aside).
+    fn greedy_sweep(&mut self) {
+        let m = self.kept.len();
+        let tol = self.cfg.tol;
+        let shrink_every = m.clamp(1, SHRINK_EVERY);
+        let mut done = 0;
+        while done < m {
+            if self.active_max_h.is_nan() {
+                break;
+            }
+            if self.active_max_h < tol {
+                if self.order.len() < m {
+                    self.unshrink();
+                    self.scan();
+                    continue;
+                }
+                break;
+            }
+            let Some(i) = self.best else { break };
+            self.greedy_update(i);
+            self.updates += 1;
+            done += 1;
+            self.scan();
+            if self.cfg.shrinking {
+                if !self.unshrunk_near && self.order.len() < m && self.active_max_h < 10.0 * tol {
+                    self.unshrunk_near = true;
+                    self.unshrink();
+                    self.scan();
+                }
+                self.since_shrink += 1;
+                if self.since_shrink >= shrink_every {
+                    self.since_shrink = 0;
+                    // The recorded changes reach every row before a row leaves the active set
+                    // (a row that got some of them directly must not get them twice).
+                    self.sync();
+                    let before = self.order.len();
+                    self.shrink(self.active_max_h);
+                    if self.order.len() != before {
+                        self.rebuild_compact();
+                        self.scan();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Shrinking after a sweep of a cyclic rule; returns whether that sweep visited every kept
+    /// coordinate (only such a sweep may certify `max|h| < δ`).
+    fn shrink_after_sweep(&mut self) -> bool {
+        let full = self.order.len() == self.kept.len();
+        let mut sweep_max: f64 = 0.0;
+        for &i in &self.order {
+            sweep_max = sweep_max.max(self.h[i].abs());
+            if self.h[i].is_nan() {
+                return full;
+            }
+        }
+        let tol = self.cfg.tol;
+        if sweep_max < tol {
+            if !full {
+                self.unshrink();
+            }
+        } else if !full && !self.unshrunk_near && sweep_max < 10.0 * tol {
+            self.unshrunk_near = true;
+            self.unshrink();
         } else {
-            for k in 0..m {
-                let i = self.order[k];
-                self.update(i);
-            }
+            self.revisit_set_aside();
+            self.shrink(sweep_max);
         }
-        self.forward = !self.forward;
-        self.sweep += 1;
+        full
+    }
+
+    /// `z = Kc` afresh after a sweep: every sweep for features (from `w`), every
+    /// [`REFRESH_EVERY`] sweeps otherwise, so rounding in the incremental updates cannot drift.
+    fn refresh_z(&mut self) {
         match &self.problem.op {
             Operator::Features { x, .. } => self.z.gemv(1.0, x, &self.w, 0.0),
             Operator::Gram(_) => {
@@ -240,6 +700,64 @@ impl CoordinateDescent {
                     self.z = z;
                 }
             }
+            Operator::Rows { .. } => {
+                if self.sweep.is_multiple_of(REFRESH_EVERY) {
+                    // The arithmetic of `kc_into` (Σ c_j k_j in index order), rows from the cache.
+                    let p = &self.problem;
+                    let mut z = DVector::zeros(p.n());
+                    let rows = self.rows.as_mut().expect("computed rows have a cache");
+                    for j in 0..p.n() {
+                        if self.c[j] != 0.0 {
+                            z.axpy(self.c[j], rows.get(j, |k, out| p.kernel_row_into(k, out)), 1.0);
+                        }
+                    }
+                    self.z = z;
+                }
+            }
+        }
+    }
+
+    /// One macro-iteration: every kept index once, in the rule's order (the active ones when
+    /// shrinking; ℓ greedy updates for [`IndexRule::Greedy`]). Returns `None` once the run has
+    /// stopped.
+    pub fn step(&mut self) -> Option<SweepRecord> {
+        if self.status != StopReason::Running {
+            return None;
+        }
+        let t0 = Instant::now();
+        let mut certified = true;
+        if self.cfg.rule == IndexRule::Greedy {
+            self.greedy_sweep();
+            self.sweep += 1;
+            self.sync();
+            self.refresh_z();
+            let back = self.revisit_set_aside();
+            if back || matches!(self.problem.op, Operator::Features { .. }) || self.sweep.is_multiple_of(REFRESH_EVERY) {
+                self.rebuild_compact();
+                self.scan();
+            }
+        } else {
+            self.prepare_order();
+            let m = self.order.len();
+            if self.cfg.rule == IndexRule::AitkenDoubleSweep && !self.forward {
+                // Reverse sweep ℓ − 1, …, 1: the last index was just updated.
+                for k in (0..m.saturating_sub(1)).rev() {
+                    let i = self.order[k];
+                    self.update(i);
+                }
+            } else {
+                for k in 0..m {
+                    let i = self.order[k];
+                    self.update(i);
+                }
+            }
+            self.updates += m as u64;
+            self.forward = !self.forward;
+            self.sweep += 1;
+            self.refresh_z();
+            if self.cfg.shrinking {
+                certified = self.shrink_after_sweep();
+            }
         }
         let dt = t0.elapsed().as_secs_f64() * 1e3;
         self.elapsed_ms += dt;
@@ -248,7 +766,7 @@ impl CoordinateDescent {
         if !(rec.max_h.is_finite() && rec.objective.is_finite()) {
             self.status = StopReason::NonFinite;
             self.message = Some(format!("a value overflowed at sweep {}", rec.sweep));
-        } else if rec.max_h < self.cfg.tol || gap_reached(&rec, self.cfg.gap_tol) {
+        } else if (certified && rec.max_h < self.cfg.tol) || gap_reached(&rec, self.cfg.gap_tol) {
             self.status = StopReason::Converged;
         } else if rec.sweep >= self.cfg.max_sweeps {
             self.status = StopReason::MaxSweeps;
@@ -274,16 +792,36 @@ impl CoordinateDescent {
     pub fn w(&self) -> Option<&DVector<f64>> {
         match self.problem.op {
             Operator::Features { .. } => Some(&self.w),
-            Operator::Gram(_) => None,
+            Operator::Gram(_) | Operator::Rows { .. } => None,
         }
     }
-    /// The latest change `h_i` of each coefficient.
+    /// The latest change `h_i` of each coefficient (greedy rule: the step each coordinate
+    /// would take now).
     pub fn h(&self) -> &DVector<f64> {
         &self.h
     }
     /// Updates skipped so far because `h = 0`.
     pub fn skipped(&self) -> usize {
         self.skipped
+    }
+    /// Coordinate updates done so far (visits, for the cyclic rules; chosen steps, for greedy).
+    pub fn updates(&self) -> u64 {
+        self.updates
+    }
+    /// How many coordinates are active (all kept ones unless shrinking set some aside).
+    pub fn active_len(&self) -> usize {
+        self.order.len()
+    }
+    /// How many times shrinking set a coordinate aside so far.
+    pub fn set_aside(&self) -> u64 {
+        self.set_aside
+    }
+    /// The kernel-row cache's (capacity in rows, hits, misses), when rows are computed.
+    pub fn cache_stats(&self) -> Option<(usize, u64, u64)> {
+        self.rows.as_ref().map(|r| {
+            let (h, m) = r.hits_misses();
+            (r.capacity(), h, m)
+        })
     }
     /// The problem being solved.
     pub fn problem(&self) -> &RegularizationProblem {
@@ -333,7 +871,7 @@ pub enum Method {
 }
 
 /// Either solver behind one steppable interface, so the page can race the fixed point against
-/// the three coordinate rules on one plot.
+/// the coordinate rules (the paper's three and greedy) on one plot.
 #[derive(Debug)]
 pub enum DinuzzoSolver {
     FixedPoint(Box<super::fixed_point::FixedPoint>),

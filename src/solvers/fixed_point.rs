@@ -5,6 +5,8 @@
 //!
 //! Problem (2): `min_c F(c) = f(Kc) + cᵀKc/2` with `f(z) = Σ_i L(y_i, z_i)/λ`.
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
@@ -25,15 +27,20 @@ pub enum Representation {
     Gram,
     /// Linear kernel only: keep `X` and compute `w = Xᵀc, z = Xw` (eq. 4–5), no Gram matrix.
     Features,
+    /// Any kernel, no Gram matrix: keep the inputs and compute a row `k(x_i, ·)` when a solver
+    /// needs it (coordinate descent keeps recent rows in a bounded cache,
+    /// [`super::coordinate::CoordinateConfig::cache_mib`]). Memory O(n·d) instead of n².
+    KernelRows,
 }
 
 #[derive(Debug, Clone)]
 pub(crate) enum Operator {
-    /// The Gram matrix K (n × n, symmetric), shared between the solvers of a race (cloning a
-    /// problem does not copy K).
-    Gram(std::sync::Arc<DMatrix<f64>>),
+    /// The Gram matrix K (n × n, symmetric), shared by the clones of a problem (the race).
+    Gram(Arc<DMatrix<f64>>),
     /// `X` (n × d) and its transpose `Xᵀ` (d × n, so that column i is `x_i`).
     Features { x: DMatrix<f64>, xt: DMatrix<f64> },
+    /// The inputs, the kernel and `‖x_i‖²`: rows of K computed on demand.
+    Rows { x: DMatrix<f64>, kernel: ResolvedKernel, sq: DVector<f64> },
 }
 
 /// Problem (2) of paper C with every input checked: kernel operator, targets, loss, λ, and the
@@ -69,6 +76,7 @@ impl RegularizationProblem {
         let rk = kernel.resolve(x)?;
         let op = match repr {
             Representation::Gram => return Self::with_gram(x, y, rk, rk.gram(x)?, loss, lambda),
+            Representation::KernelRows => Operator::Rows { x: x.clone(), kernel: rk, sq: ResolvedKernel::squared_norms(x) },
             Representation::Features => {
                 if rk != ResolvedKernel::Linear {
                     return Err(KpError::Parameter {
@@ -117,7 +125,7 @@ impl RegularizationProblem {
                 }
             }
         }
-        Self::build(Operator::Gram(std::sync::Arc::new(k)), y, loss, lambda)
+        Self::build(Operator::Gram(Arc::new(k)), y, loss, lambda)
     }
 
     fn build(op: Operator, y: &DVector<f64>, loss: Loss, lambda: f64) -> Result<Self> {
@@ -141,6 +149,13 @@ impl RegularizationProblem {
                 k.diagonal()
             }
             Operator::Features { x, .. } => DVector::from_iterator(n, x.row_iter().map(|r| r.norm_squared())),
+            Operator::Rows { x, kernel, sq } => {
+                let d = kernel.gram_diagonal(x, sq);
+                if d.iter().any(|v| !v.is_finite()) {
+                    return Err(KpError::NonFinite("a kernel value k(x_i, x_i) overflowed".into()));
+                }
+                d
+            }
         };
         if let Some((i, v)) = diag.iter().enumerate().find(|(_, v)| **v < 0.0) {
             return Err(KpError::Parameter {
@@ -194,12 +209,41 @@ impl RegularizationProblem {
     /// `out = Kc` (section 3, step 1; with features, `w = Xᵀc, z = Xw`).
     pub fn kc_into(&self, c: &DVector<f64>, out: &mut DVector<f64>) {
         match &self.op {
-            Operator::Gram(k) => out.gemv(1.0, k, c, 0.0),
+            Operator::Gram(k) => out.gemv(1.0, &**k, c, 0.0),
             Operator::Features { x, xt } => {
                 let w = xt * c;
                 out.gemv(1.0, x, &w, 0.0);
             }
+            Operator::Rows { .. } => {
+                // Σ_j c_j k_j over the non-zero c_j in index order: the sums of the stored
+                // matrix's product (terms c_j = 0 add nothing), without the matrix.
+                out.fill(0.0);
+                let mut row = DVector::zeros(self.n());
+                for j in 0..self.n() {
+                    if c[j] != 0.0 {
+                        self.kernel_row_into(j, &mut row);
+                        out.axpy(c[j], &row, 1.0);
+                    }
+                }
+            }
         }
+    }
+
+    /// Row (= column) `i` of K: `out[j] = k(x_i, x_j)` (for the features representation
+    /// `⟨x_i, x_j⟩ = (X x_i)_j`). For [`Representation::KernelRows`] with inputs of at most 5
+    /// columns it equals the stored Gram matrix's column bit for bit
+    /// ([`ResolvedKernel::gram_row_into`]).
+    pub fn kernel_row_into(&self, i: usize, out: &mut DVector<f64>) {
+        match &self.op {
+            Operator::Gram(k) => out.copy_from(&k.column(i)),
+            Operator::Features { x, xt } => out.gemv(1.0, x, &xt.column(i), 0.0),
+            Operator::Rows { x, kernel, sq } => kernel.gram_row_into(x, sq, i, out),
+        }
+    }
+
+    /// Whether K is stored (`Representation::Gram`) rather than computed row by row.
+    pub fn stores_gram(&self) -> bool {
+        matches!(self.op, Operator::Gram(_))
     }
 
     /// `Kc`.
@@ -283,8 +327,18 @@ impl RegularizationProblem {
     /// The dense Gram matrix (formed from `X` for the features representation).
     pub fn dense_gram(&self) -> DMatrix<f64> {
         match &self.op {
-            Operator::Gram(k) => k.as_ref().clone(),
+            Operator::Gram(k) => (**k).clone(),
             Operator::Features { x, xt } => x * xt,
+            Operator::Rows { .. } => {
+                let n = self.n();
+                let mut k = DMatrix::zeros(n, n);
+                let mut row = DVector::zeros(n);
+                for i in 0..n {
+                    self.kernel_row_into(i, &mut row);
+                    k.set_column(i, &row);
+                }
+                k
+            }
         }
     }
 
@@ -789,6 +843,15 @@ pub fn k_alpha_eigenvalues_of_block(problem: &RegularizationProblem, m: usize, a
             let xb = x.rows(0, m);
             let k = &xb * xb.transpose();
             faer::Mat::<f64>::from_fn(m, m, |i, j| k[(i, j)])
+        }
+        Operator::Rows { .. } => {
+            let mut block = DMatrix::zeros(m, m);
+            let mut row = DVector::zeros(problem.n());
+            for i in 0..m {
+                problem.kernel_row_into(i, &mut row);
+                block.set_column(i, &row.rows(0, m));
+            }
+            faer::Mat::<f64>::from_fn(m, m, |i, j| block[(i, j)])
         }
     };
     let values = a

@@ -6,6 +6,7 @@
 pub mod dual_lp;
 pub mod fixed_point;
 pub mod coordinate;
+pub mod row_cache;
 pub mod mrlsr;
 pub mod perceptron;
 pub mod dual_newton; pub mod primal; pub mod prox_dual;

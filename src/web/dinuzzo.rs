@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::dinuzzo::{method_index, Built, DataSpec, DinuzzoSpec, Preparation, RACER_NAMES};
+use crate::engine::dinuzzo::{method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, Preparation, RACER_NAMES};
 use crate::engine::{self, Paper, Spec};
 use crate::datasets::plane::{self, Regression1d};
 use crate::losses::Loss;
@@ -68,7 +68,7 @@ struct Summary {
     regression: bool,
     n: usize,
     dropped: usize,
-    method: &'static str,
+    method: String,
     sweep: usize,
     objective: f64,
     dual: f64,
@@ -210,7 +210,7 @@ impl DinuzzoPlayground {
         } else {
             Vec::new()
         };
-        let method = RACER_NAMES[method_index(&self.spec.method)];
+        let method = method_name(&self.spec.method);
         let Some(s) = self.selected() else {
             let regression = matches!(self.spec.data, DataSpec::Regression { .. });
             return to_js(&Summary {
@@ -261,7 +261,13 @@ impl DinuzzoPlayground {
             support: s.support().len(),
             status,
             message: s.message().map(String::from),
-            warnings: s.warnings().to_vec(),
+            warnings: {
+                let mut w = s.warnings().to_vec();
+                if let Some(b) = &self.built {
+                    w.extend(engine::dinuzzo::race_note(b, &self.spec));
+                }
+                w
+            },
             alpha,
             alpha_limit,
             elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
@@ -290,7 +296,8 @@ impl DinuzzoPlayground {
             && spec.data == self.spec.data
             && spec.loss == self.spec.loss
             && spec.lambda == self.spec.lambda
-            && spec.kernel == self.spec.kernel;
+            && spec.kernel == self.spec.kernel
+            && uses_kernel_rows(&spec.method) == uses_kernel_rows(&self.spec.method);
         let mut next = if same_problem { Self::from_spec(spec, self.built.as_ref())? } else { Self::from_spec(spec, None)? };
         if same_problem {
             next.map_job = None;
@@ -496,7 +503,7 @@ impl DinuzzoPlayground {
     }
 
     /// Draw the duality gap, the residual and the objective against the sweep (log scale), or,
-    /// in race mode, the four solvers' duality gaps.
+    /// in race mode, the five solvers' duality gaps.
     #[wasm_bindgen(js_name = drawConvergence)]
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;

@@ -157,24 +157,36 @@ test('switching the loss or the coordinate rule restarts the run', async () => {
   }
   // RLS has no sparsity: every point is a support vector.
   assert.equal(await text(page, '#r-support'), '200 of 200');
+  // Beyond the paper: the greedy rule, then shrinking (a key of the spec only when on).
+  for (const step of ['greedy', 'shrinking']) {
+    const r0 = await runId(page);
+    if (step === 'greedy') await page.selectOption('#rule', 'greedy');
+    else await page.check('#shrinking');
+    await page.waitForFunction((r) => Number(document.body.dataset.runId) > r, r0);
+    const s = await hashSpec(page);
+    assert.equal(s.method.rule, 'greedy');
+    assert.equal(s.method.shrinking, step === 'shrinking' ? true : undefined);
+    await waitStatus(page, 'converged', 90000);
+    assert.ok((await text(page, '#r-method')).startsWith(step === 'shrinking' ? 'CD greedy + shrinking' : 'CD greedy'));
+  }
   assert.deepEqual(errors, []);
   await ctx.close();
 });
 
-test('race mode runs the fixed point and the three rules and draws four gap curves', async () => {
+test('race mode runs the fixed point, the three rules and greedy + shrinking, and draws five gap curves', async () => {
   const { page, errors, ctx } = await open();
   await waitStatus(page, 'converged');
   await page.check('#race');
   await page.waitForSelector('#race-table:not([hidden])');
-  assert.equal(await page.locator('#race-table tbody tr').count(), 4);
+  assert.equal(await page.locator('#race-table tbody tr').count(), 5);
   // Every racer stops (the fixed point at α = 1/‖K‖₂ may hit the sweep cap on the hinge loss:
   // that slowness is the paper's point).
   await page.waitForFunction(() => document.getElementById('play').textContent === 'Play', null, { timeout: 120000 });
   const rows = await page.locator('#race-table tbody tr').allInnerTexts();
-  assert.equal(rows.length, 4);
+  assert.equal(rows.length, 5);
   for (const r of rows.slice(1)) assert.ok(r.includes('converged'), r);
   assert.ok(!rows[0].includes('running'), rows[0]);
-  for (const rgb of [[31, 119, 180], [255, 127, 14], [44, 160, 44], [148, 103, 189]]) {
+  for (const rgb of [[31, 119, 180], [255, 127, 14], [44, 160, 44], [148, 103, 189], [140, 86, 75]]) {
     assert.ok((await colourCount(page, 'conv', rgb)) > 30, `no curve of colour ${rgb}`);
   }
   assert.deepEqual(errors, []);
