@@ -241,7 +241,10 @@ pub struct CoordinateDescent {
     kept: Vec<usize>,
     /// Whether a kept index is in `order` (shrinking).
     in_order: Vec<bool>,
-    /// Rows of K computed on demand ([`Operator::Rows`], greedy on features).
+    /// Rows of K computed on demand ([`Operator::Rows`], greedy on features). Invariant: `Some`
+    /// exactly for those two operators (set once in `new`, never taken), so the
+    /// `expect("computed rows have a cache")` in the branches for them cannot fire, whatever
+    /// the user's data.
     rows: Option<RowCache>,
     /// Greedy: `1/k_ii`, and the last scan's result (a position in the scanned arrays).
     inv_diag: Vec<f64>,
