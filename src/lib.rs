@@ -5,6 +5,7 @@
 //!   ([`solvers::dual_lp`]).
 
 pub mod budget;
+pub mod clock;
 pub mod cv;
 pub mod data;
 pub mod datasets;

@@ -16,7 +16,7 @@ use crate::solvers::dual_lp::{DualLp, Linesearch};
 use crate::solvers::dual_newton::{DualNewton, NewtonConfig};
 use crate::solvers::primal::{Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
 use crate::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use crate::solvers::{Driver, Solver, Status, StepRecord};
+use crate::solvers::{Driver, Solver};
 use crate::tensor::{
     estimate_cost, feature_polynomial, GramTensor, GramTensorBuild, TensorCost, TensorKernel, TensorKernelConfig,
     TensorPredictor,
@@ -680,46 +680,33 @@ impl ValidExperiment {
         Ok(alg)
     }
 
-    /// A race of every algorithm that applies to this problem (features path), against F*.
-    pub fn race(&self, f_star: f64) -> Result<Race> {
-        self.race_on(f_star, None)
-    }
-
-    /// A race of every algorithm that applies, against F*: on the features path as
-    /// [`Self::race`]; on the tensor path (with its built Gram tensor) prox_dual and, for the
-    /// square and logistic losses, dual_newton, each on its own copy of the tensor.
-    pub fn race_on(&self, f_star: f64, tensor: Option<&GramTensor>) -> Result<Race> {
+    /// The lanes of a race of every algorithm that applies ([`crate::engine::race::Race`],
+    /// against F* by [`crate::engine::lp::race`]): on the features path dual_gradient (or
+    /// prox_dual for a non-square loss), prox_dual, dual_newton (smooth dual), primal_gd and
+    /// fista (square loss); on the tensor path (with its built Gram tensor) prox_dual and, for
+    /// the square and logistic losses, dual_newton, each on its own copy of the tensor. Each
+    /// lane's driver has tolerance 0: the race ends it at F*.
+    pub fn race_lanes(&self, tensor: Option<&GramTensor>) -> Result<Vec<(String, Run)>> {
         let c = &self.checked;
+        let smooth = c.loss.capabilities().smooth_dual;
+        let max_iter = self.spec.solver.max_iter;
         if let (PathSpec::Tensor, Some(t)) = (c.path, tensor) {
-            let mut lanes = Vec::new();
-            let mut names = vec!["prox_dual"];
-            if c.loss.capabilities().smooth_dual {
-                names.push("dual_newton");
-            }
-            for name in names {
-                let run = Driver::new(self.tensor_solver(name, t.clone())?, 0.0, self.spec.solver.max_iter);
-                lanes.push(Lane { name: name.to_string(), run });
-            }
-            return Ok(Race { f_star, tol: self.spec.solver.tol.max(1e-15), lanes });
+            let names = if smooth { vec!["prox_dual", "dual_newton"] } else { vec!["prox_dual"] };
+            return names.into_iter().map(|name| Ok((name.to_string(), Driver::new(self.tensor_solver(name, t.clone())?, 0.0, max_iter)))).collect();
         }
         let square = c.loss.capabilities().square;
         let mut names = vec![if square { "dual_gradient" } else { "prox_dual" }];
         if square {
             names.push("prox_dual");
         }
-        if c.loss.capabilities().smooth_dual {
+        if smooth {
             names.push("dual_newton");
         }
         if square {
             names.push("primal_gd");
             names.push("fista");
         }
-        let mut lanes = Vec::new();
-        for name in names {
-            let run = Driver::new(self.solver(name)?, 0.0, self.spec.solver.max_iter);
-            lanes.push(Lane { name: name.to_string(), run });
-        }
-        Ok(Race { f_star, tol: self.spec.solver.tol.max(1e-15), lanes })
+        names.into_iter().map(|name| Ok((name.to_string(), Driver::new(self.solver(name)?, 0.0, max_iter)))).collect()
     }
 }
 
@@ -820,64 +807,3 @@ impl Predictor {
     }
 }
 
-/// One algorithm in a race.
-pub struct Lane {
-    pub name: String,
-    pub run: Run,
-}
-
-/// Several algorithms on the same data, stepped in turn, compared by the relative error
-/// `(F(w_k) − F*)/F*` against iterations and time.
-pub struct Race {
-    pub f_star: f64,
-    /// A lane stops once its relative error is below this.
-    pub tol: f64,
-    pub lanes: Vec<Lane>,
-}
-
-/// One point of a race curve.
-#[derive(Debug, Clone, Copy, Serialize)]
-pub struct RacePoint {
-    pub iter: usize,
-    pub elapsed_ms: f64,
-    pub rel_err: f64,
-}
-
-impl Race {
-    /// The relative error of a record.
-    pub fn rel_err(&self, r: &StepRecord) -> f64 {
-        (r.primal - self.f_star) / self.f_star.abs().max(1e-300)
-    }
-
-    /// Whether any lane still runs.
-    pub fn running(&self) -> bool {
-        self.lanes.iter().any(|l| l.run.status == Status::Running)
-    }
-
-    /// One iteration of every running lane; a lane stops at relative error ≤ tol.
-    pub fn step_round(&mut self) -> bool {
-        let (f_star, tol) = (self.f_star, self.tol);
-        for lane in &mut self.lanes {
-            if lane.run.status != Status::Running {
-                continue;
-            }
-            if let Some(r) = lane.run.step() {
-                if (r.primal - f_star) / f_star.abs().max(1e-300) <= tol {
-                    lane.run.status = Status::Converged;
-                }
-            }
-        }
-        self.running()
-    }
-
-    /// The curves, one per lane.
-    pub fn curves(&self) -> Vec<(String, Vec<RacePoint>)> {
-        self.lanes
-            .iter()
-            .map(|l| {
-                let pts = l.run.trace.iter().map(|r| RacePoint { iter: r.iter, elapsed_ms: r.elapsed_ms, rel_err: self.rel_err(r) }).collect();
-                (l.name.clone(), pts)
-            })
-            .collect()
-    }
-}

@@ -38,12 +38,12 @@ fn the_page_keeps_greedy_sweeps_within_a_frame() {
     assert!(e.contains("method.rule"), "{e}");
     // The race runs the paper's four and says why the fifth is missing.
     let race = spec(Loss::Logistic, 400, true);
-    let lanes: Vec<usize> = dinuzzo::start(&logistic, &race).expect("race starts").iter().map(|(k, _)| *k).collect();
+    let lanes: Vec<usize> = dinuzzo::start(&logistic, &race).expect("race starts").lanes().iter().map(|l| l.key).collect();
     assert_eq!(lanes, vec![0, 1, 2, 3]);
     let note = dinuzzo::race_note(&logistic, &race).expect("a notice");
     assert!(note.contains(RACER_NAMES[GREEDY_LANE]), "{note}");
     // A small logistic problem keeps all five.
     let small = dinuzzo::build(&spec(Loss::Logistic, 200, true)).unwrap().unwrap();
-    assert_eq!(dinuzzo::start(&small, &spec(Loss::Logistic, 200, true)).unwrap().len(), 5);
+    assert_eq!(dinuzzo::start(&small, &spec(Loss::Logistic, 200, true)).unwrap().lanes().len(), 5);
     assert!(dinuzzo::race_note(&small, &spec(Loss::Logistic, 200, true)).is_none());
 }

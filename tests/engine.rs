@@ -375,3 +375,81 @@ fn paper_c_options_through_the_spec() {
     assert!(r.last.rel_gap.unwrap() <= 1e-3);
     assert_eq!(r.solution["c"].as_array().expect("c").len(), 3000);
 }
+
+/// One race serves every paper (`engine::race::Race`): each lane of `kplay race` ends exactly
+/// where its algorithm run alone ends — paper A at the first iterate within tol of F* (checked
+/// against solo runs to that iteration and the one before), paper C at the same sweep and
+/// objective bits as `engine::run` with that method, paper D at the same iteration, outcome and
+/// `min(Gα)` bits as `engine::run` with that algorithm.
+#[test]
+fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
+    use kernel_playground::engine::dinuzzo::{race_methods, RACER_NAMES};
+    use kernel_playground::solvers::perceptron::PerceptronAlgorithm;
+    let bits = |v: &Value| v.as_f64().map(f64::to_bits);
+    // Paper A: a small problem, every applicable algorithm.
+    let mut a = Experiment::default();
+    a.data = serde_json::from_str(r#"{"kind":"sparse_regression","n":30,"d":80,"k":4,"sigma":0.05,"seed":3}"#).expect("data");
+    a.solver.tol = 1e-9;
+    let r = engine::race(&Spec::Lp(a.clone())).expect("A races");
+    let f_star = r["f_star"].as_f64().expect("F*");
+    let lanes = r["lanes"].as_array().expect("lanes");
+    assert_eq!(lanes.len(), 5, "{r}");
+    assert!(lanes.iter().filter(|l| l["status"] == "converged").count() >= 3, "{r}");
+    for lane in lanes {
+        let it = lane["iterations"].as_u64().expect("iterations") as usize;
+        let converged = lane["status"] == "converged";
+        assert!(converged || (lane["status"] == "max_iterations" && it == a.solver.max_iter), "{lane}");
+        let solo = |k: usize| {
+            let mut e = a.clone();
+            e.solver.algorithm = lane["algorithm"].as_str().expect("name").to_string();
+            e.solver.tol = 1e-300;
+            e.solver.max_iter = k.max(1);
+            let rep = engine::run(&Spec::Lp(e)).expect("solo run");
+            assert_eq!(rep.iterations, k.max(1), "{lane}");
+            (rep.last.primal.expect("primal") - f_star) / f_star.abs()
+        };
+        assert_eq!(Some(solo(it).to_bits()), bits(&lane["rel_err"]), "{lane}");
+        assert_eq!(converged, solo(it) <= a.solver.tol, "{lane}");
+        assert!(it <= 1 || solo(it - 1) > a.solver.tol, "{lane} stopped late");
+    }
+    // Paper C: the five lanes against engine::run with each method.
+    let c = dinuzzo::DinuzzoSpec::default();
+    let r = engine::race(&Spec::Dinuzzo(c.clone())).expect("C races");
+    let (methods, _) = race_methods(&c.method);
+    let lanes = r["lanes"].as_array().expect("lanes");
+    assert_eq!(lanes.len(), 5, "{r}");
+    for lane in lanes {
+        let k = RACER_NAMES.iter().position(|n| lane["algorithm"] == *n).expect("a racer's name");
+        let solo = engine::run(&Spec::Dinuzzo(dinuzzo::DinuzzoSpec { method: methods[k], ..c.clone() })).expect("solo run");
+        assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
+        assert_eq!(bits(&lane["primal"]), solo.last.primal.map(f64::to_bits), "{lane}");
+        assert_eq!(lane["status"], solo.status.word(), "{lane}");
+        assert_eq!(lane["selected"], k == 1, "{lane}");
+    }
+    // Paper D: inseparable blobs, so the dual algorithms certify and the primal ones hit the cap.
+    let mut d = PerceptronSpec::default();
+    d.data = serde_json::from_str(r#"{"kind":"generated","set":{"shape":{"kind":"blobs","margin":-0.5,"spread":0.6},"n":50,"label_noise":0.0,"seed":3}}"#).expect("data");
+    d.max_iter = 3000;
+    let r = engine::race(&Spec::Perceptron(d.clone())).expect("D races");
+    let lanes = r["lanes"].as_array().expect("lanes");
+    let algs = [
+        PerceptronAlgorithm::Perceptron,
+        PerceptronAlgorithm::Nkp,
+        PerceptronAlgorithm::Snkp,
+        PerceptronAlgorithm::Nvn { epsilon: 0.01 },
+        PerceptronAlgorithm::Snkpvn { delta: 0.01 },
+        PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: 0.01 },
+    ];
+    assert_eq!(lanes.len(), algs.len(), "{r}");
+    for (lane, alg) in lanes.iter().zip(algs) {
+        assert_eq!(lane["algorithm"], alg.name());
+        let solo = engine::run(&Spec::Perceptron(PerceptronSpec { algorithm: alg, ..d.clone() })).expect("solo run");
+        assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
+        assert_eq!(lane["status"], solo.status.word(), "{lane}");
+        assert_eq!(bits(&lane["min_g_alpha"]), solo.last.min_g_alpha.map(f64::to_bits), "{lane}");
+        if lane["status"] == "certificate" {
+            assert_eq!(lane["verified"], true, "{lane}");
+        }
+    }
+    assert!(lanes.iter().any(|l| l["status"] == "certificate") && lanes.iter().any(|l| l["status"] == "max_iterations"), "{r}");
+}

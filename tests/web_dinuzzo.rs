@@ -140,8 +140,9 @@ fn race_runs_five_solvers_to_the_same_optimum() {
     let race: js_sys::Array = js_sys::Reflect::get(&s, &"race".into()).expect("race").dyn_into().expect("array");
     assert_eq!(race.length(), 5);
     for r in race.iter() {
-        assert_eq!(text(&r, "status").unwrap_or_default(), "converged", "{}", text(&r, "name").unwrap_or_default());
-        assert!(num(&r, "gap") < 1e-6);
+        assert_eq!(text(&r, "status").unwrap_or_default(), "converged", "{}", text(&r, "algorithm").unwrap_or_default());
+        let last = js_sys::Reflect::get(&r, &"last".into()).expect("last");
+        assert!(num(&last, "gap") < 1e-6);
     }
     let cv = canvas(400, 260);
     let b = pixels(&cv);

@@ -217,16 +217,16 @@ function showSummary(s) {
   if (s.race.length) {
     const body = tbl.querySelector('tbody');
     body.innerHTML = '';
-    s.race.forEach((r, i) => {
+    s.race.forEach((r) => {
       const tr = document.createElement('tr');
       // Built with text nodes: nothing from a spec (a link) becomes markup.
       const sw = document.createElement('span');
       sw.className = 'swatch';
-      sw.style.background = RACE_COLORS[i];
+      sw.style.background = RACE_COLORS[r.key];
       const name = document.createElement('td');
-      name.append(sw, String(r.name));
+      name.append(sw, String(r.algorithm));
       tr.append(name);
-      for (const v of [String(r.sweep), fmt(r.gap, 2), String(r.status).replace('_', ' ')]) {
+      for (const v of [String(r.iterations), fmt(r.last.gap, 2), String(r.status).replace('_', ' ')]) {
         const td = document.createElement('td');
         td.textContent = v;
         tr.append(td);

@@ -219,7 +219,7 @@ function raceFrame() {
       return;
     }
     $('race-readout').textContent = `F* = ${fmt(st.f_star, 12)} (Newton, ${st.reference_iter} it.) · ` +
-      st.lanes.map((l) => `${l.name}: ${l.iter} it., ${fmt(l.elapsed_ms, 3)} ms, ${fmt(l.rel_err, 2)}`).join(' · ');
+      st.lanes.map((l) => `${l.algorithm}: ${l.iterations} it., ${fmt(l.time_ms, 3)} ms, ${fmt(l.rel_err, 2)}`).join(' · ');
     pg.drawRace($('race'), sizeCanvas($('race')));
     if (st.phase === 'done') {
       racing = false;

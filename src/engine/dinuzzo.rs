@@ -7,7 +7,8 @@
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-use super::{Record, Report, Run, Stepper, Stop};
+use super::race::Race;
+use super::{Record, Report, Stepper, Stop};
 use crate::data::{CsvSource, Dataset};
 use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
@@ -420,8 +421,11 @@ pub fn method_index(m: &Method) -> usize {
     race_methods(m).1
 }
 
-/// The solver(s) of a spec on built data: one, or the race's five (each with its index).
-pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSolver)>> {
+/// The solver(s) of a spec on built data as a [`Race`]: one lane (the spec's method, keyed by
+/// its [`method_index`]), or the race's five (keyed by their place in [`race_methods`]; the
+/// greedy lane left out when its sweep would not fit the budget, see [`race_note`]). One sweep
+/// per lane per round, each lane to its own stopping test.
+pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Race<DinuzzoSolver>> {
     if spec.race {
         if uses_kernel_rows(&spec.method) {
             return Err(race_on_rows());
@@ -429,13 +433,26 @@ pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSol
         if built.problem.n() > MAX_RACE_N {
             return Err(bad("race", format!("the race runs five solvers on one n × n kernel matrix, so it is limited to n ≤ {MAX_RACE_N} (got {})", built.problem.n())));
         }
-        let (ms, _) = race_methods(&spec.method);
-        let skip = greedy_over_budget(&built.problem).is_some();
-        ms.iter().enumerate().filter(|(k, _)| !(skip && *k == GREEDY_LANE)).map(|(k, m)| Ok((k, DinuzzoSolver::new(built.problem.clone(), *m)?))).collect()
+        racers(built, &spec.method)
     } else {
         check_greedy(&built.problem, &spec.method)?;
-        Ok(vec![(method_index(&spec.method), DinuzzoSolver::new(built.problem.clone(), spec.method)?)])
+        let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
+        Ok(Race::new([(method_index(&spec.method), method_name(&spec.method), solver)]))
     }
+}
+
+/// The race's five methods ([`race_methods`]) on built data, keyed by their place there; the
+/// greedy lane is left out when its sweep would not fit the budget ([`race_note`]).
+fn racers(built: &Built, method: &Method) -> Result<Race<DinuzzoSolver>> {
+    let (ms, _) = race_methods(method);
+    let skip = greedy_over_budget(&built.problem).is_some();
+    let lanes = ms
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !(skip && *k == GREEDY_LANE))
+        .map(|(k, m)| Ok((k, RACER_NAMES[k].to_string(), DinuzzoSolver::new(built.problem.clone(), *m)?)))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Race::new(lanes))
 }
 
 /// The race's lane of greedy coordinate descent with shrinking.
@@ -543,21 +560,22 @@ pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
         return Err(race_on_rows());
     }
     let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
-    let (methods, selected) = race_methods(&spec.method);
-    let note = race_note(&built, &DinuzzoSpec { race: true, ..spec.clone() });
-    let mut lanes = Vec::new();
-    for (k, m) in methods.iter().enumerate() {
-        if note.is_some() && k == GREEDY_LANE {
-            continue;
-        }
-        let mut run = Run::new(Box::new(DinuzzoSolver::new(built.problem.clone(), *m)?));
-        let status = run.run();
-        let last = run.last();
-        lanes.push(serde_json::json!({"algorithm": RACER_NAMES[k], "selected": k == selected, "status": status.word(),
-            "iterations": last.iter, "primal": last.primal, "gap": last.gap, "rel_gap": last.rel_gap, "max_h": last.max_h, "time_ms": last.elapsed_ms}));
-    }
+    let racing = DinuzzoSpec { race: true, ..spec.clone() };
+    // The CLI races any n its budget allows (the page's n ≤ MAX_RACE_N is a frame-time limit).
+    let mut race = racers(&built, &spec.method)?;
+    race.run();
+    let selected = method_index(&spec.method);
+    let lanes: Vec<serde_json::Value> = race
+        .standings()
+        .iter()
+        .map(|st| {
+            let mut v = st.to_json();
+            v["selected"] = (st.key == selected).into();
+            v
+        })
+        .collect();
     let mut out = serde_json::json!({"paper": "dinuzzo", "lanes": lanes});
-    if let Some(n) = note {
+    if let Some(n) = race_note(&built, &racing) {
         out["note"] = serde_json::Value::String(n);
     }
     Ok(out)

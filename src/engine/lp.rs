@@ -5,10 +5,12 @@
 
 use serde_json::{json, Value};
 
+use super::race::{Race, Target};
 use super::{Paper, Record, Report, Stepper, Stop};
 use crate::error::Result;
 use crate::lp_experiment::{self, Experiment, ValidExperiment};
-use crate::solvers::{Status, StepRecord};
+use crate::solvers::{Driver, Status, StepRecord};
+use crate::tensor::GramTensor;
 
 /// A paper-A iteration's record in the engine's shape.
 pub fn record_of(r: &StepRecord) -> Record {
@@ -78,6 +80,39 @@ pub fn run(spec: &Experiment) -> Result<Report> {
     })
 }
 
+/// A paper-A driver as a race lane: its records and stop reason in the engine's terms, its
+/// solution the dual iterate α and (when available) the weights w.
+impl Stepper for lp_experiment::Run {
+    fn record(&self) -> Record {
+        record_of(&self.last())
+    }
+    fn step(&mut self) -> Option<Record> {
+        Driver::step(self).map(|r| record_of(&r))
+    }
+    fn stop(&self) -> Stop {
+        stop_of(self.status)
+    }
+    fn solution(&self) -> Value {
+        let w = self.solver.w().map(|w| w.as_slice().to_vec());
+        let alpha = self.solver.alpha().map(|a| a.as_slice().to_vec());
+        json!({ "w": w, "alpha": alpha })
+    }
+}
+
+/// Paper A's race: every applicable algorithm ([`ValidExperiment::race_lanes`]) until it is
+/// within `tol` of F* (or stops), one iteration per lane per round.
+pub fn race_of(valid: &ValidExperiment, f_star: f64, tol: f64, tensor: Option<&GramTensor>) -> Result<Race<lp_experiment::Run>> {
+    let lanes = valid.race_lanes(tensor)?.into_iter().enumerate().map(|(k, (name, run))| (k, name, run));
+    Ok(Race::new(lanes).with_target(Target { f_star, tol }))
+}
+
+/// A paper-A race's curves: each lane's relative error `(F(w_k) − F*)/F*` against the
+/// iteration and the time, from its trace (the page's race plot).
+pub fn race_curves(race: &Race<lp_experiment::Run>) -> Vec<(String, Vec<(f64, f64, f64)>)> {
+    let Some(t) = race.target() else { return Vec::new() };
+    race.lanes().iter().map(|l| (l.name.clone(), l.solver.trace.iter().map(|r| (r.iter as f64, r.elapsed_ms, t.rel_err(r.primal))).collect())).collect()
+}
+
 /// Every applicable paper-A algorithm against F* (see [`super::race`]).
 pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
@@ -87,16 +122,8 @@ pub fn race(spec: &Experiment) -> Result<Value> {
         crate::lp_experiment::PathSpec::Features => None,
     };
     let (f_star, newton_iters) = valid.reference_optimum(tensor.clone())?;
-    let mut race = valid.race_on(f_star, tensor.as_ref())?;
-    while race.step_round() {}
-    let lanes: Vec<Value> = race
-        .lanes
-        .iter()
-        .map(|l| {
-            let last = l.run.last();
-            json!({"algorithm": l.name, "status": stop_of(l.run.status).word(), "iterations": last.iter,
-                   "time_ms": last.elapsed_ms, "rel_err": race.rel_err(&last)})
-        })
-        .collect();
+    let mut race = race_of(&valid, f_star, spec.solver.tol.max(1e-15), tensor.as_ref())?;
+    race.run();
+    let lanes: Vec<Value> = race.standings().iter().map(|s| s.to_json()).collect();
     Ok(json!({"paper": "lp", "f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}))
 }

@@ -16,6 +16,7 @@ pub mod lp;
 pub mod mrlsr;
 pub mod perceptron;
 pub mod plots;
+pub mod race;
 
 pub use plots::svg_plots;
 
@@ -366,15 +367,7 @@ impl Run {
     /// Step while running and `budget_ms` has not elapsed (at least one step if running);
     /// returns the number of steps.
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        let t0 = web_time::Instant::now();
-        let mut k = 0;
-        while self.step().is_some() {
-            k += 1;
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
-        k
+        crate::clock::within(budget_ms, || self.step().is_some())
     }
 
     /// Step to the end.
@@ -430,19 +423,25 @@ impl Report {
         out.insert("paper".into(), Value::String(self.paper.tag().into()));
         out.insert("status".into(), Value::String(self.status.word().into()));
         out.insert("iterations".into(), self.iterations.into());
-        if let Value::Object(m) = without_nulls(serde_json::to_value(self.last).unwrap_or(Value::Null)) {
-            for (k, v) in m {
-                if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
-                    out.insert(k, v);
-                }
-            }
-        }
+        insert_measures(&mut out, &self.last);
         out.insert("time_ms".into(), self.last.elapsed_ms.into());
         out.insert("setup_ms".into(), self.setup_ms.into());
         out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
         out.insert("solution".into(), self.solution.clone());
         out.insert("trace".into(), Value::Array(self.trace.iter().map(|r| without_nulls(serde_json::to_value(r).unwrap_or(Value::Null))).collect()));
         Value::Object(out)
+    }
+}
+
+/// Add a record's measures the paper has (`primal`, `dual`, `gap`, `rel_gap`, `residual`,
+/// `max_h`, `min_g_alpha`, `norm_p_g`) to a JSON object.
+fn insert_measures(out: &mut serde_json::Map<String, Value>, r: &Record) {
+    if let Value::Object(m) = without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)) {
+        for (k, v) in m {
+            if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
+                out.insert(k, v);
+            }
+        }
     }
 }
 

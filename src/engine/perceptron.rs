@@ -4,12 +4,15 @@
 
 use serde_json::{json, Value};
 
+use std::sync::Arc;
+
+use super::race::{Lane, Race};
 use super::{Paper, Record, Report, Stepper, Stop};
 use crate::data::Dataset;
 use crate::error::Result;
-use crate::solvers::perceptron::session::{build_points, DataSpec, PerceptronSpec, Race, Session};
-use crate::solvers::perceptron::PerceptronAlgorithm;
-use crate::solvers::perceptron::{Halt, PerceptronRecord};
+use crate::margin::Separability;
+use crate::solvers::perceptron::session::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
+use crate::solvers::perceptron::{start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
 
 /// A paper-D iteration's record in the engine's shape.
 pub fn record_of(r: &PerceptronRecord, elapsed_ms: f64) -> Record {
@@ -77,6 +80,129 @@ pub fn run(spec: &PerceptronSpec) -> Result<Report> {
     })
 }
 
+/// One perceptron-family algorithm as a race lane: it runs until it halts (a separator or a
+/// certificate) or reaches the iteration cap. Its records are not timed one by one (an
+/// iteration is O(n)); the race times the lane.
+pub struct Racer {
+    solver: Box<dyn KernelPerceptron>,
+    max_iter: usize,
+}
+
+impl Stepper for Racer {
+    fn record(&self) -> Record {
+        record_of(&self.solver.record(), 0.0)
+    }
+    fn step(&mut self) -> Option<Record> {
+        if self.stop() != Stop::Running {
+            return None;
+        }
+        Some(record_of(&self.solver.step(), 0.0))
+    }
+    fn stop(&self) -> Stop {
+        match self.solver.halted() {
+            Some(Halt::Separator) => Stop::Separator,
+            Some(Halt::Certificate) => Stop::Certificate,
+            Some(Halt::Failed) => Stop::Failed,
+            None if self.solver.record().iter >= self.max_iter => Stop::MaxIterations,
+            None => Stop::Running,
+        }
+    }
+    fn solution(&self) -> Value {
+        json!({ "alpha": self.solver.alpha().as_slice(), "p": self.solver.p().map(|p| p.as_slice().to_vec()) })
+    }
+}
+
+/// Paper D's race: the six algorithms on one session's problem (64 iterations per lane per
+/// round), each to its verified outcome or the cap, with the paper's bound for each.
+pub struct PerceptronRace {
+    problem: Arc<PerceptronProblem>,
+    race: Race<Racer>,
+    bounds: Vec<Option<f64>>,
+}
+
+impl PerceptronRace {
+    /// The six algorithms with the given ε (NVN, ISNKPVN), δ (SNKPVN) and γ (ISNKPVN).
+    pub fn new(session: &Session, epsilon: f64, delta: f64, gamma: f64) -> Result<Self> {
+        let algs = [
+            PerceptronAlgorithm::Perceptron,
+            PerceptronAlgorithm::Nkp,
+            PerceptronAlgorithm::Snkp,
+            PerceptronAlgorithm::Nvn { epsilon },
+            PerceptronAlgorithm::Snkpvn { delta },
+            PerceptronAlgorithm::Isnkpvn { gamma, epsilon },
+        ];
+        let separable = session.margin.separability == Separability::Separable;
+        let bounds = algs.iter().map(|a| session.bound(a, separable)).collect();
+        let mut lanes = Vec::new();
+        for (k, a) in algs.into_iter().enumerate() {
+            let solver = start(session.problem.clone(), a)?;
+            lanes.push((k, a.name().to_string(), Racer { solver, max_iter: session.spec.max_iter }));
+        }
+        Ok(Self { problem: session.problem.clone(), race: Race::new(lanes).chunked(64), bounds })
+    }
+
+    /// Step within `budget_ms` (see [`Race::run_for`]).
+    pub fn run_for(&mut self, budget_ms: f64) {
+        self.race.run_for(budget_ms);
+    }
+
+    /// Every lane to its end.
+    pub fn run(&mut self) {
+        self.race.run();
+    }
+
+    /// Whether every algorithm has finished.
+    pub fn finished(&self) -> bool {
+        !self.race.running()
+    }
+
+    /// The independent check of a finished lane's outcome: the outcome's word and whether the
+    /// check passed ("running" while it runs, "failed" on a non-finite value).
+    fn checked(&self, lane: &Lane<Racer>) -> (&'static str, bool) {
+        if lane.running() {
+            return ("running", false);
+        }
+        match Outcome::of(lane.solver.solver.as_ref(), &self.problem) {
+            Ok(Outcome::Separator { check, .. }) => ("separator", check.verified),
+            Ok(Outcome::Certificate { check, .. }) => ("certificate", check.verified),
+            Ok(Outcome::IterationCap { .. }) => ("cap", false),
+            Err(_) => ("failed", false),
+        }
+    }
+
+    /// The standings for the page's race plot.
+    pub fn entries(&self) -> Vec<RaceEntry> {
+        self.race
+            .lanes()
+            .iter()
+            .zip(&self.bounds)
+            .map(|(l, b)| {
+                let (outcome, verified) = self.checked(l);
+                RaceEntry { name: l.name.clone(), iterations: l.solver.record().iter, outcome: outcome.into(), verified, bound: *b, ms: l.ms }
+            })
+            .collect()
+    }
+
+    /// Each lane as `kplay race` prints it: its [`super::race::Standing`] with the outcome,
+    /// its independent check and the paper's bound.
+    pub fn lanes_json(&self) -> Vec<Value> {
+        self.race
+            .standings()
+            .iter()
+            .zip(self.race.lanes())
+            .zip(&self.bounds)
+            .map(|((st, l), b)| {
+                let (outcome, verified) = self.checked(l);
+                let mut v = st.to_json();
+                v["outcome"] = outcome.into();
+                v["verified"] = verified.into();
+                v["bound"] = json!(b);
+                v
+            })
+            .collect()
+    }
+}
+
 /// The six algorithms of paper D on the spec's data (ε, δ, γ from the spec's algorithm where it
 /// has them, else the page's 0.01, 0.01, 2), each to its verified outcome or the cap.
 pub fn race(spec: &PerceptronSpec) -> Result<Value> {
@@ -91,9 +217,39 @@ pub fn race(spec: &PerceptronSpec) -> Result<Value> {
         }
         _ => {}
     }
-    let mut race = Race::new(&session, epsilon, delta, gamma)?;
-    while !race.finished() {
-        race.run_for(1e3);
+    let mut race = PerceptronRace::new(&session, epsilon, delta, gamma)?;
+    race.run();
+    Ok(json!({"paper": "perceptron", "margin": session.margin, "lanes": race.lanes_json()}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datasets::plane::{Classification2d, Shape2d};
+    use crate::kernels::Kernel;
+
+    #[test]
+    fn gaussian_kernel_separates_circles_and_race_results_are_verified() {
+        let data = DataSpec::Generated {
+            set: Classification2d { shape: Shape2d::Circles { noise: 0.05, factor: 0.4 }, n: 60, label_noise: 0.0, seed: 2 },
+        };
+        let lin = Session::new(PerceptronSpec { data: data.clone(), algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 }, ..Default::default() }).unwrap();
+        assert_ne!(lin.margin.separability, Separability::Separable);
+        let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
+        let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
+        assert_eq!(s.margin.separability, Separability::Separable);
+        let mut race = PerceptronRace::new(&s, 0.01, 0.01, 2.0).unwrap();
+        while !race.finished() {
+            race.run_for(1e9);
+        }
+        let e = race.entries();
+        assert_eq!(e.len(), 6);
+        for r in &e {
+            assert!(r.outcome == "separator" && r.verified, "{r:?}");
+        }
+        // The CLI's lanes read the same standings.
+        for (j, r) in race.lanes_json().iter().zip(&e) {
+            assert_eq!((j["algorithm"].as_str(), j["iterations"].as_u64(), j["status"].as_str()), (Some(r.name.as_str()), Some(r.iterations as u64), Some("separator")));
+        }
     }
-    Ok(json!({"paper": "perceptron", "margin": session.margin, "lanes": race.entries()}))
 }

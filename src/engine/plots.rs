@@ -60,11 +60,9 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
 
 fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
     let built = dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter { name: "points", reason: "no points: add at least one".into() })?;
-    let mut runs = dinuzzo::start(&built, s)?;
-    for (_, r) in runs.iter_mut() {
-        r.run();
-    }
-    let refs: Vec<(usize, &DinuzzoSolver)> = runs.iter().map(|(k, r)| (*k, r)).collect();
+    let mut race = dinuzzo::start(&built, s)?;
+    race.run();
+    let refs: Vec<(usize, &DinuzzoSolver)> = race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
     let series = dinuzzo::convergence_series(&refs, s.race);
     let tol = dinuzzo::tolerance(&s.method);
     let conv = svg(|root| crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0).map_err(|e| e.to_string()))?;

@@ -12,7 +12,8 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::dinuzzo::{method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, Preparation, RACER_NAMES};
+use crate::engine::dinuzzo::{method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, Preparation};
+use crate::engine::race::{Race, Standing};
 use crate::engine::{self, Paper, Spec};
 use crate::datasets::plane::{self, Regression1d};
 use crate::losses::Loss;
@@ -20,7 +21,7 @@ use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 use crate::kernels::CrossJob;
 use crate::solvers::coordinate::DinuzzoSolver;
 use crate::solvers::fixed_point::{
-    envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap, StopReason,
+    envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap,
 };
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
@@ -47,18 +48,8 @@ fn parse(spec_json: &str) -> Result<DinuzzoSpec, JsError> {
     }
 }
 
-fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Vec<(usize, DinuzzoSolver)>, JsError> {
+fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Race<DinuzzoSolver>, JsError> {
     engine::dinuzzo::start(built, spec).map_err(js_err)
-}
-
-#[derive(Serialize)]
-struct RaceRow {
-    name: &'static str,
-    sweep: usize,
-    gap: f64,
-    max_h: f64,
-    status: StopReason,
-    elapsed_ms: f64,
 }
 
 /// What the page shows after each frame.
@@ -84,7 +75,8 @@ struct Summary {
     alpha_limit: Option<f64>,
     elapsed_ms: f64,
     steps_this_call: usize,
-    race: Vec<RaceRow>,
+    /// In race mode each lane's [`Standing`] (empty otherwise).
+    race: Vec<Standing>,
     /// The data's 64-bit digest (as `kplay digest` prints it).
     digest: String,
     /// What is being prepared before the run can start (empty when ready).
@@ -96,7 +88,9 @@ struct Summary {
 pub struct DinuzzoPlayground {
     spec: DinuzzoSpec,
     built: Option<Built>,
-    runs: Vec<(usize, DinuzzoSolver)>,
+    /// The running solver, or the race's five: one race either way ([`engine::race::Race`]).
+    runs: Race<DinuzzoSolver>,
+    /// The lane shown (the spec's method).
     sel: usize,
     map: Option<(DecisionMap, usize, usize)>,
     eig: Option<(f64, Vec<f64>)>,
@@ -111,7 +105,12 @@ pub struct DinuzzoPlayground {
 
 impl DinuzzoPlayground {
     fn selected(&self) -> Option<&DinuzzoSolver> {
-        self.runs.get(self.sel).map(|r| &r.1)
+        self.runs.lanes().get(self.sel).map(|l| &l.solver)
+    }
+
+    /// Sweeps of the shown lane so far (to count a call's steps).
+    fn sel_steps(&self) -> usize {
+        self.runs.lanes().get(self.sel).map_or(0, |l| l.steps)
     }
 
     /// A playground for `spec` (reusing built data and Gram matrix when given): the data are
@@ -123,7 +122,7 @@ impl DinuzzoPlayground {
             None => Preparation::new(&spec).map_err(js_err)?,
         };
         let small = prep.as_ref().is_none_or(|p| p.n().saturating_mul(p.n()) <= SYNC_GRAM);
-        let mut s = Self { spec, built: None, runs: Vec::new(), sel: 0, map: None, eig: None, frame: None, prep, map_job: None, fallback: None };
+        let mut s = Self { spec, built: None, runs: Race::new(Vec::new()), sel: 0, map: None, eig: None, frame: None, prep, map_job: None, fallback: None };
         if small {
             s.advance(f64::INFINITY)?;
         }
@@ -154,7 +153,7 @@ impl DinuzzoPlayground {
             if let Some(b) = &built {
                 self.runs = start(b, &self.spec)?;
                 let want = method_index(&self.spec.method);
-                self.sel = self.runs.iter().position(|r| r.0 == want).unwrap_or(0);
+                self.sel = self.runs.lanes().iter().position(|l| l.key == want).unwrap_or(0);
                 if self.map.is_none() {
                     let (pts, nx, ny) = self.map_points(b)?;
                     let mut job = b.problem.decision_map_job(pts).map_err(js_err)?;
@@ -192,24 +191,7 @@ impl DinuzzoPlayground {
     }
 
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
-        let race = if self.spec.race {
-            self.runs
-                .iter()
-                .map(|(k, s)| {
-                    let r = s.trace().last().copied();
-                    RaceRow {
-                        name: RACER_NAMES[*k],
-                        sweep: r.map(|r| r.sweep).unwrap_or(0),
-                        gap: r.map(|r| r.gap).unwrap_or(f64::NAN),
-                        max_h: r.map(|r| r.max_h).unwrap_or(f64::NAN),
-                        status: s.status(),
-                        elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
-                    }
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let race = if self.spec.race { self.runs.standings() } else { Vec::new() };
         let method = method_name(&self.spec.method);
         let Some(s) = self.selected() else {
             let regression = matches!(self.spec.data, DataSpec::Regression { .. });
@@ -359,41 +341,23 @@ impl DinuzzoPlayground {
 
     /// One sweep of every running solver (even paused); returns the summary.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let mut k = 0;
-        for (i, (_, s)) in self.runs.iter_mut().enumerate() {
-            if s.step().is_some() && i == self.sel {
-                k += 1;
-            }
-        }
-        self.summary_with(k)
+        let before = self.sel_steps();
+        self.runs.step_round();
+        self.summary_with(self.sel_steps() - before)
     }
 
     /// Sweep the running solver(s) in turn until none runs or `budget_ms` has elapsed (at least
     /// one round).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let t0 = web_time::Instant::now();
-        let mut k = 0;
-        loop {
-            let mut any = false;
-            for (i, (_, s)) in self.runs.iter_mut().enumerate() {
-                if s.step().is_some() {
-                    any = true;
-                    if i == self.sel {
-                        k += 1;
-                    }
-                }
-            }
-            if !any || t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
-        self.summary_with(k)
+        let before = self.sel_steps();
+        self.runs.run_for(budget_ms);
+        self.summary_with(self.sel_steps() - before)
     }
 
     /// True while any solver is still running.
     pub fn running(&self) -> bool {
-        self.runs.iter().any(|r| r.1.status() == StopReason::Running)
+        self.runs.running()
     }
 
     /// The current state for the readouts.
@@ -465,7 +429,7 @@ impl DinuzzoPlayground {
             self.frame = Some(f);
             return Ok(());
         };
-        let Some(s) = self.runs.get(self.sel).map(|r| &r.1) else { return Ok(()) };
+        let Some(s) = self.selected() else { return Ok(()) };
         let c = s.c();
         if b.regression {
             let (x0, x1) = (b.x.iter().copied().fold(f64::INFINITY, f64::min), b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
@@ -510,7 +474,7 @@ impl DinuzzoPlayground {
         let root = backend.into_drawing_area();
         let tol = engine::dinuzzo::tolerance(&self.spec.method);
         let runs: Vec<(usize, &DinuzzoSolver)> = if self.spec.race {
-            self.runs.iter().map(|(k, s)| (*k, s)).collect()
+            self.runs.lanes().iter().map(|l| (l.key, &l.solver)).collect()
         } else {
             self.selected().map(|s| (self.sel, s)).into_iter().collect()
         };

@@ -12,7 +12,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::lp_experiment::{count_above, top_k_recovery, Experiment, PathSpec, Race, Run, ValidExperiment};
+use crate::engine::{self, race::{Race, Standing}};
+use crate::lp_experiment::{count_above, top_k_recovery, Experiment, PathSpec, Run, ValidExperiment};
 use crate::tensor::GramTensor;
 use crate::solvers::{Status, StepRecord};
 
@@ -81,7 +82,7 @@ pub struct Playground {
     run: Option<Run>,
     tensor: Option<GramTensor>,
     build_ms: f64,
-    race: Option<Race>,
+    race: Option<Race<Run>>,
     reference: Option<Run>,
     race_ref_iter: usize,
     digest: String,
@@ -105,21 +106,14 @@ struct Recovery {
     max_abs: f64,
 }
 
-#[derive(Serialize)]
-struct RaceLane {
-    name: String,
-    iter: usize,
-    elapsed_ms: f64,
-    rel_err: f64,
-    status: Status,
-}
-
+/// The race's state for the page: its phase, F* and the reference's iterations, and each
+/// lane's [`Standing`] (the shape every page's race and `kplay race` share).
 #[derive(Serialize)]
 struct RaceState {
     phase: &'static str,
     f_star: f64,
     reference_iter: usize,
-    lanes: Vec<RaceLane>,
+    lanes: Vec<Standing>,
 }
 
 #[wasm_bindgen]
@@ -241,18 +235,7 @@ impl Playground {
     /// Advance while the run is going and `budget_ms` has not elapsed (at least one step).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let t0 = web_time::Instant::now();
-        let mut k = 0;
-        if let Some(run) = self.run.as_mut() {
-            while run.status == Status::Running {
-                if run.step().is_some() {
-                    k += 1;
-                }
-                if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                    break;
-                }
-            }
-        }
+        let k = self.run.as_mut().map_or(0, |run| crate::clock::within(budget_ms, || run.step().is_some()));
         self.summary_with(k)
     }
 
@@ -413,25 +396,20 @@ impl Playground {
     #[wasm_bindgen(js_name = raceFor)]
     pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = web_time::Instant::now();
-        let over = |t0: &web_time::Instant| t0.elapsed().as_secs_f64() * 1e3 >= budget_ms;
         if let Some(r) = self.reference.as_mut() {
-            while r.status == Status::Running && !over(&t0) {
-                r.step();
-            }
+            crate::clock::within(budget_ms, || r.step().is_some());
             if r.status != Status::Running {
                 let best = r.trace.iter().map(|x| x.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
                 let it = r.last().iter;
                 self.reference = None;
-                let mut race = self.valid.race(best).map_err(js_err)?;
-                race.tol = race.tol.max(1e-14);
-                self.race = Some(race);
+                let tol = self.valid.spec.solver.tol.max(1e-14);
+                self.race = Some(engine::lp::race_of(&self.valid, best, tol, None).map_err(js_err)?);
                 self.race_ref_iter = it;
             }
         }
-        if let Some(race) = self.race.as_mut() {
-            while race.running() && !over(&t0) {
-                race.step_round();
-            }
+        let left = budget_ms - crate::clock::ms_since(t0);
+        if let Some(race) = self.race.as_mut().filter(|_| left > 0.0) {
+            race.run_for(left);
         }
         self.race_state()
     }
@@ -443,15 +421,8 @@ impl Playground {
         let Some(race) = &self.race else {
             return to_js(&RaceState { phase: "idle", f_star: f64::NAN, reference_iter: 0, lanes: vec![] });
         };
-        let lanes = race
-            .lanes
-            .iter()
-            .map(|l| {
-                let last = l.run.last();
-                RaceLane { name: l.name.clone(), iter: last.iter, elapsed_ms: last.elapsed_ms, rel_err: race.rel_err(&last), status: l.run.status }
-            })
-            .collect();
-        to_js(&RaceState { phase: if race.running() { "racing" } else { "done" }, f_star: race.f_star, reference_iter: self.race_ref_iter, lanes })
+        let f_star = race.target().map_or(f64::NAN, |t| t.f_star);
+        to_js(&RaceState { phase: if race.running() { "racing" } else { "done" }, f_star, reference_iter: self.race_ref_iter, lanes: race.standings() })
     }
 
     /// Draw the race: relative error against iterations (solid) and time (dashed).
@@ -459,7 +430,7 @@ impl Playground {
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
         let curves: Vec<(String, Vec<(f64, f64, f64)>)> = match &self.race {
-            Some(r) => r.curves().into_iter().map(|(n, pts)| (n, pts.into_iter().map(|p| (p.iter as f64, p.elapsed_ms, p.rel_err)).collect())).collect(),
+            Some(r) => engine::lp::race_curves(r),
             None => vec![],
         };
         let waiting = if self.reference.is_some() {

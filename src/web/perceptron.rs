@@ -14,7 +14,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 use crate::margin::Margin;
 use crate::plot_perceptron::{boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene};
 use crate::kernels::CrossJob;
-use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Race, RaceEntry, Session, SessionPreparation};
+use crate::engine::perceptron::PerceptronRace;
+use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, RaceEntry, Session, SessionPreparation};
 use nalgebra::DMatrix;
 use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
 
@@ -106,7 +107,7 @@ pub struct PerceptronPlayground {
     session: Option<Session>,
     /// A new spec's session being prepared in slices (G, then ρ_K); the old session runs on.
     prep: Option<SessionPreparation>,
-    race: Option<Race>,
+    race: Option<PerceptronRace>,
     heat: Option<Heat>,
     /// Equal-aspect view and plotting rectangle of the last boundary drawing (for clicks).
     view: [f64; 4],
@@ -444,7 +445,7 @@ impl PerceptronPlayground {
     /// SNKPVN, γ for ISNKPVN).
     #[wasm_bindgen(js_name = startRace)]
     pub fn start_race(&mut self, epsilon: f64, delta: f64, gamma: f64) -> Result<(), JsError> {
-        self.race = Some(Race::new(self.s()?, epsilon, delta, gamma).map_err(js_err)?);
+        self.race = Some(PerceptronRace::new(self.s()?, epsilon, delta, gamma).map_err(js_err)?);
         Ok(())
     }
 

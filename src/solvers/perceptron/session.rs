@@ -1,7 +1,7 @@
 //! A paper-D experiment as the page runs it (pure core, no browser): a JSON spec (2-D data,
 //! kernel, algorithm, iteration cap) validated into a [`Session`] holding the problem, its
-//! margin ρ_K with the certified bracket (`crate::margin`), the running algorithm and its trace;
-//! plus a [`Race`] that steps every algorithm of paper D on the same data.
+//! margin ρ_K with the certified bracket (`crate::margin`), the running algorithm and its trace
+//! (paper D's race of all six algorithms is [`crate::engine::perceptron::PerceptronRace`]).
 
 use std::sync::Arc;
 
@@ -344,20 +344,25 @@ impl Session {
 
     /// Iterate until finished or `budget_ms` elapsed (at least one iteration); returns how many.
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        let t0 = web_time::Instant::now();
-        let mut k = 0;
-        while self.step() {
-            k += 1;
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
-        k
+        crate::clock::within(budget_ms, || self.step())
     }
 
     /// Current record.
     pub fn record(&self) -> PerceptronRecord {
         self.state.record()
+    }
+
+    /// The paper's iteration bound for `a` on this data: the separator bound with the certified
+    /// lower end of ρ_K when `separable`, else the certificate bound (with |ρ_K| when the data
+    /// are certified inseparable).
+    pub fn bound(&self, a: &PerceptronAlgorithm, separable: bool) -> Option<f64> {
+        let (n, m) = (self.problem.n(), &self.margin);
+        if separable {
+            bounds::separator_bound(a, n, m.lower, self.q0_norm_g)
+        } else {
+            let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
+            bounds::certificate_bound(a, n, self.q0_norm_g, rho_abs)
+        }
     }
 
     /// Halting reason.
@@ -416,7 +421,7 @@ impl Session {
     }
 }
 
-/// One racer's result.
+/// One racer's result (the race itself is [`crate::engine::perceptron::PerceptronRace`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RaceEntry {
     pub name: String,
@@ -429,106 +434,6 @@ pub struct RaceEntry {
     pub bound: Option<f64>,
     /// Milliseconds of stepping.
     pub ms: f64,
-}
-
-/// Every algorithm of paper D on the same problem, stepped round-robin.
-pub struct Race {
-    problem: Arc<PerceptronProblem>,
-    racers: Vec<(Box<dyn KernelPerceptron>, f64)>,
-    bounds: Vec<Option<f64>>,
-    max_iter: usize,
-}
-
-impl Race {
-    /// The six algorithms with the given ε (NVN, ISNKPVN), δ (SNKPVN) and γ (ISNKPVN).
-    pub fn new(session: &Session, epsilon: f64, delta: f64, gamma: f64) -> Result<Self> {
-        let algs = [
-            PerceptronAlgorithm::Perceptron,
-            PerceptronAlgorithm::Nkp,
-            PerceptronAlgorithm::Snkp,
-            PerceptronAlgorithm::Nvn { epsilon },
-            PerceptronAlgorithm::Snkpvn { delta },
-            PerceptronAlgorithm::Isnkpvn { gamma, epsilon },
-        ];
-        let n = session.problem.n();
-        let m = &session.margin;
-        let mut racers = Vec::new();
-        let mut bnds = Vec::new();
-        for a in algs {
-            racers.push((start(session.problem.clone(), a)?, 0.0));
-            let b = if m.separability == Separability::Separable {
-                bounds::separator_bound(&a, n, m.lower, session.q0_norm_g)
-            } else {
-                let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
-                bounds::certificate_bound(&a, n, session.q0_norm_g, rho_abs)
-            };
-            bnds.push(b);
-        }
-        Ok(Self { problem: session.problem.clone(), racers, bounds: bnds, max_iter: session.spec.max_iter })
-    }
-
-    fn done(&self, s: &dyn KernelPerceptron) -> bool {
-        s.halted().is_some() || s.record().iter >= self.max_iter
-    }
-
-    /// Whether every racer has finished.
-    pub fn finished(&self) -> bool {
-        self.racers.iter().all(|(s, _)| self.done(s.as_ref()))
-    }
-
-    /// Step every unfinished racer in turn (chunks of 64 iterations) for up to `budget_ms`.
-    pub fn run_for(&mut self, budget_ms: f64) {
-        let t0 = web_time::Instant::now();
-        loop {
-            let mut any = false;
-            for i in 0..self.racers.len() {
-                if self.done(self.racers[i].0.as_ref()) {
-                    continue;
-                }
-                any = true;
-                let t = web_time::Instant::now();
-                for _ in 0..64 {
-                    let (s, _) = &mut self.racers[i];
-                    if s.halted().is_some() || s.record().iter >= self.max_iter {
-                        break;
-                    }
-                    s.step();
-                }
-                self.racers[i].1 += t.elapsed().as_secs_f64() * 1e3;
-            }
-            if !any || t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
-    }
-
-    /// The standings.
-    pub fn entries(&self) -> Vec<RaceEntry> {
-        self.racers
-            .iter()
-            .zip(&self.bounds)
-            .map(|((s, ms), b)| {
-                let (outcome, verified) = if !self.done(s.as_ref()) {
-                    ("running".to_string(), false)
-                } else {
-                    match Outcome::of(s.as_ref(), &self.problem) {
-                        Ok(Outcome::Separator { check, .. }) => ("separator".into(), check.verified),
-                        Ok(Outcome::Certificate { check, .. }) => ("certificate".into(), check.verified),
-                        Ok(Outcome::IterationCap { .. }) => ("cap".into(), false),
-                        Err(_) => ("failed".into(), false),
-                    }
-                };
-                RaceEntry {
-                    name: s.algorithm().name().to_string(),
-                    iterations: s.record().iter,
-                    outcome,
-                    verified,
-                    bound: *b,
-                    ms: *ms,
-                }
-            })
-            .collect()
-    }
 }
 
 /// One row of the page's timing table (the same code runs natively and in the browser).
@@ -589,12 +494,7 @@ pub fn run_timing_workload(name: &str, spec: &PerceptronSpec, separable: bool, c
         let mut st = start(s.problem.clone(), a)?;
         let (out, trace) = super::run_to_outcome(st.as_mut(), &s.problem, cap)?;
         let run_ms = t.elapsed().as_secs_f64() * 1e3;
-        let bound = if separable {
-            bounds::separator_bound(&a, n, m.lower, s.q0_norm_g)
-        } else {
-            let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
-            bounds::certificate_bound(&a, n, s.q0_norm_g, rho_abs)
-        };
+        let bound = s.bound(&a, separable);
         let outcome = match &out {
             Outcome::Separator { .. } => "separator",
             Outcome::Certificate { .. } => "certificate",
@@ -688,27 +588,6 @@ mod tests {
             assert!(Session::new(PerceptronSpec { algorithm: a, ..Default::default() }).is_err());
         }
         assert!(PerceptronSpec::from_json("{\"data\":1}").is_err());
-    }
-
-    #[test]
-    fn gaussian_kernel_separates_circles_and_race_results_are_verified() {
-        let data = DataSpec::Generated {
-            set: Classification2d { shape: Shape2d::Circles { noise: 0.05, factor: 0.4 }, n: 60, label_noise: 0.0, seed: 2 },
-        };
-        let lin = Session::new(PerceptronSpec { data: data.clone(), algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 }, ..Default::default() }).unwrap();
-        assert_ne!(lin.margin.separability, Separability::Separable);
-        let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
-        let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
-        assert_eq!(s.margin.separability, Separability::Separable);
-        let mut race = Race::new(&s, 0.01, 0.01, 2.0).unwrap();
-        while !race.finished() {
-            race.run_for(1e9);
-        }
-        let e = race.entries();
-        assert_eq!(e.len(), 6);
-        for r in &e {
-            assert!(r.outcome == "separator" && r.verified, "{r:?}");
-        }
     }
 
     #[test]

@@ -1,0 +1,45 @@
+//! The time budget, defined once: the pages advance their work a few milliseconds per frame
+//! (the solvers, the races, the sliced preparations), the CLI runs to the end. Every
+//! "work until the budget is spent" loop of the crate is [`within`].
+
+/// Milliseconds since `t0` (wall clock; `web_time` is `performance.now()` in the browser).
+pub fn ms_since(t0: web_time::Instant) -> f64 {
+    t0.elapsed().as_secs_f64() * 1e3
+}
+
+/// Call `unit` until it returns `false` (nothing left to do) or `budget_ms` has elapsed; the
+/// first call is always made, so a budget of 0 still advances by one unit. Returns how many
+/// calls returned `true` (units of work done).
+pub fn within(budget_ms: f64, mut unit: impl FnMut() -> bool) -> usize {
+    let t0 = web_time::Instant::now();
+    let mut done = 0;
+    while unit() {
+        done += 1;
+        if ms_since(t0) >= budget_ms {
+            break;
+        }
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_stops_when_the_work_ends_and_always_makes_one_call() {
+        let mut left = 5;
+        let done = within(f64::INFINITY, || {
+            if left == 0 {
+                return false;
+            }
+            left -= 1;
+            true
+        });
+        assert_eq!((done, left), (5, 0));
+        let mut calls = 0;
+        assert_eq!(within(0.0, || { calls += 1; true }), 1);
+        assert_eq!(calls, 1);
+        assert_eq!(within(0.0, || false), 0);
+    }
+}
