@@ -22,6 +22,19 @@ pub fn within(budget_ms: f64, mut unit: impl FnMut() -> bool) -> usize {
     done
 }
 
+/// [`within`] for fallible work: the first error ends the loop and is returned.
+pub fn try_within<E>(budget_ms: f64, mut unit: impl FnMut() -> Result<bool, E>) -> Result<usize, E> {
+    let mut failed = None;
+    let done = within(budget_ms, || match unit() {
+        Ok(more) => more,
+        Err(e) => {
+            failed = Some(e);
+            false
+        }
+    });
+    failed.map_or(Ok(done), Err)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,5 +54,8 @@ mod tests {
         assert_eq!(within(0.0, || { calls += 1; true }), 1);
         assert_eq!(calls, 1);
         assert_eq!(within(0.0, || false), 0);
+        let mut n = 0;
+        assert_eq!(try_within(f64::INFINITY, || { n += 1; if n < 3 { Ok(true) } else { Err(n) } }), Err(3));
+        assert_eq!(try_within::<()>(f64::INFINITY, || Ok(false)), Ok(0));
     }
 }

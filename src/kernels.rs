@@ -260,19 +260,19 @@ impl CrossJob {
     /// Compute blocks of columns until done or `budget_ms` has elapsed (at least one block);
     /// returns whether the matrix is complete. Fails (and stays failed) on a non-finite value.
     pub fn advance(&mut self, budget_ms: f64) -> Result<bool> {
-        let t0 = web_time::Instant::now();
         let (m, n) = (self.a.nrows(), self.b.nrows());
         let width = (JOB_BLOCK_ENTRIES / m.max(1)).clamp(1, n.max(1));
-        while self.done < n {
+        crate::clock::try_within(budget_ms, || {
+            if self.done >= n {
+                return Ok(false);
+            }
             let w = width.min(n - self.done);
             let rows = self.b.rows(self.done, w).into_owned();
             let block = self.kernel.cross(&self.a, &rows)?;
             self.k.columns_mut(self.done, w).copy_from(&block);
             self.done += w;
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
+            Ok(true)
+        })?;
         Ok(self.is_done())
     }
 

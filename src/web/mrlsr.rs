@@ -396,14 +396,8 @@ impl MrlsrSelection {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = now_ms();
-        let mut k = 0;
-        while !self.run.is_complete() {
-            self.run.step().map_err(js_err)?;
-            k += 1;
-            if now_ms() - t0 >= budget_ms {
-                break;
-            }
-        }
+        let run = &mut self.run;
+        let k = crate::clock::try_within(budget_ms, || if run.is_complete() { Ok(false) } else { run.step().map(|_| true) }).map_err(js_err)?;
         if self.run.is_complete() && self.result.is_none() {
             self.result = Some(self.run.finish().map_err(js_err)?);
         }
