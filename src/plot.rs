@@ -148,10 +148,6 @@ pub fn svg_pair(trace: &[StepRecord], w: &[f64], w_true: Option<&[f64]>) -> Resu
     Ok((a, b))
 }
 
-/// Colours of the race's lanes, in the order the race lists them.
-pub const RACE_COLORS: [RGBColor; 5] =
-    [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(214, 39, 40), RGBColor(148, 103, 189)];
-
 /// One lane of a race: (algorithm name, [(iteration, elapsed ms, relative error)]).
 pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
 
@@ -224,7 +220,7 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
         .draw()?;
     let w = look.stroke(2.0);
     for (k, (name, pts)) in curves.iter().enumerate() {
-        let color = RACE_COLORS[k % RACE_COLORS.len()];
+        let color = crate::plot_style::race_color(k);
         chart
             .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, lgc(p.2))), color.stroke_width(w)))?
             .label(name.as_str())

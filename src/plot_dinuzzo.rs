@@ -27,9 +27,7 @@ type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::Err
 pub const POS_COLOR: RGBColor = crate::plot_style::CLASS_POS;
 /// Colour of class −1 (and of negative values).
 pub const NEG_COLOR: RGBColor = crate::plot_style::CLASS_NEG;
-/// The five racers: fixed point, cyclic, Aitken double sweep, randomized cyclic, greedy + shrinking.
-pub const RACE_COLORS: [RGBColor; 5] =
-    [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
+pub use crate::plot_style::RACE_COLORS;
 
 /// A scalar field sampled on a regular `nx × ny` grid over `x_range × y_range`, row-major in y
 /// then x (the layout of [`crate::datasets::plane::grid`]): `values[j·nx + i]` is at

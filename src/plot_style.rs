@@ -16,6 +16,16 @@ pub const GRID_COLOR: RGBColor = RGBColor(235, 235, 235);
 pub const CLASS_POS: RGBColor = RGBColor(67, 147, 195);
 /// Colour of class −1 and of negative decision values, on every page.
 pub const CLASS_NEG: RGBColor = RGBColor(214, 96, 77);
+/// One colour per race lane, in lane order, on every page (the race tables' swatches read them
+/// through the wasm export `raceColors`).
+pub const RACE_COLORS: [RGBColor; 6] =
+    [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(140, 86, 75), RGBColor(23, 190, 207)];
+
+/// The colour of race lane `k`.
+pub fn race_color(k: usize) -> RGBColor {
+    RACE_COLORS[k % RACE_COLORS.len()]
+}
+
 /// The legend box's border.
 pub const LEGEND_BORDER: RGBColor = RGBColor(200, 200, 200);
 

@@ -220,3 +220,37 @@ export function attachCopyLink(button) {
     }
   });
 }
+
+/**
+ * One race view for every page: fill `table` (its <thead> written in the page) with one row per
+ * lane — the lane's colour swatch (`colors[lane.key]`, the curve's colour) and name, then one
+ * cell per `columns` entry (a function of the lane, the engine's Standing, returning text).
+ * Built with text nodes: nothing from a spec (a link) becomes markup. Hidden when there are no
+ * lanes.
+ */
+export function renderRaceTable(table, lanes, columns, colors = []) {
+  table.hidden = lanes.length === 0;
+  const body = table.querySelector('tbody');
+  body.textContent = '';
+  for (const lane of lanes) {
+    const tr = document.createElement('tr');
+    const name = document.createElement('td');
+    const sw = document.createElement('span');
+    sw.className = 'swatch';
+    if (colors[lane.key]) sw.style.background = colors[lane.key];
+    name.append(sw, String(lane.algorithm));
+    tr.append(name);
+    for (const col of columns) {
+      const td = document.createElement('td');
+      td.textContent = col(lane);
+      tr.append(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+/** Milliseconds as the race tables show them: "< 0.01", "3.27", "412.5", "12840". */
+export const fmtMs = (v) => (!(v >= 0.01) ? '< 0.01' : v.toFixed(v < 10 ? 2 : v < 1000 ? 1 : 0));
+
+/** A stop reason as the race tables show it ("max_iterations" → "max iterations"). */
+export const statusWord = (s) => String(s).replaceAll('_', ' ');

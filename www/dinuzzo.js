@@ -1,13 +1,14 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink } from './common.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
 
-const RACE_COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b'];
+let colours = null;
+const raceColours = () => (colours ??= JSON.parse(raceColors()));
 let pg = null;
 let player = null;
 let last = null; // the last summary shown
@@ -211,29 +212,8 @@ function showSummary(s) {
   box.textContent = notes.join(' · ');
   box.hidden = notes.length === 0;
   box.classList.toggle('diverged', s.status === 'diverged' || s.status === 'non_finite');
-  // The race table.
-  const tbl = $('race-table');
-  tbl.hidden = s.race.length === 0;
-  if (s.race.length) {
-    const body = tbl.querySelector('tbody');
-    body.innerHTML = '';
-    s.race.forEach((r) => {
-      const tr = document.createElement('tr');
-      // Built with text nodes: nothing from a spec (a link) becomes markup.
-      const sw = document.createElement('span');
-      sw.className = 'swatch';
-      sw.style.background = RACE_COLORS[r.key];
-      const name = document.createElement('td');
-      name.append(sw, String(r.algorithm));
-      tr.append(name);
-      for (const v of [String(r.iterations), fmt(r.last.gap, 2), String(r.status).replace('_', ' ')]) {
-        const td = document.createElement('td');
-        td.textContent = v;
-        tr.append(td);
-      }
-      body.appendChild(tr);
-    });
-  }
+  // The race table (the engine's standings, one row per lane).
+  renderRaceTable($('race-table'), s.race, [(l) => String(l.iterations), (l) => fmt(l.last.gap, 2), (l) => statusWord(l.status)], raceColours());
   $('map-caption').innerHTML = s.regression
     ? 'Regression curve f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x) (blue) with its ε-tube for SVR; dashed grey: the noiseless curve; ringed points have c<sub>i</sub> ≠ 0.'
     : 'Decision function f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x): blue f &gt; 0, red f &lt; 0 (as on page D); black line f = 0, grey lines f = ±1; ringed points are support vectors (c<sub>i</sub> ≠ 0).';

@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
-import init, { Playground, defaultSpec, lossCatalogue } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink } from './common.js';
+import init, { Playground, defaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -218,8 +218,9 @@ function raceFrame() {
       $('race-readout').textContent = `computing F* (dual Newton, iteration ${st.reference_iter})…`;
       return;
     }
-    $('race-readout').textContent = `F* = ${fmt(st.f_star, 12)} (Newton, ${st.reference_iter} it.) · ` +
-      st.lanes.map((l) => `${l.algorithm}: ${l.iterations} it., ${fmt(l.time_ms, 3)} ms, ${fmt(l.rel_err, 2)}`).join(' · ');
+    $('race-readout').textContent = `F* = ${fmt(st.f_star, 12)} (dual Newton, ${st.reference_iter} it.)`;
+    renderRaceTable($('race-table'), st.lanes,
+      [(l) => String(l.iterations), (l) => fmtMs(l.time_ms), (l) => fmt(l.rel_err, 2), (l) => statusWord(l.status)], JSON.parse(raceColors()));
     pg.drawRace($('race'), sizeCanvas($('race')));
     if (st.phase === 'done') {
       racing = false;
@@ -435,6 +436,7 @@ function loadSpec(s) {
   spec = s;
   racing = false;
   delete document.body.dataset.race;
+  renderRaceTable($('race-table'), [], []);
   controlsFromSpec(spec);
   showBuildBox();
   restarted();

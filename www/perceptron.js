@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -237,6 +237,7 @@ function apply() {
   showSummary(pg.summary());
   drawAll();
   drawRace();
+  renderRaceTable($('race-table'), [], []);
 }
 
 function onCanvasClick(ev) {
@@ -284,6 +285,9 @@ const engine = {
     if (!racing || !pg || !valid) return;
     const r = pg.raceFor(ms / 2);
     drawRace();
+    renderRaceTable($('race-table'), r.lanes, [(l) => String(l.iterations), (l) => fmtMs(l.time_ms),
+      (l) => l.outcome + (l.outcome === 'separator' || l.outcome === 'certificate' ? (l.verified ? ' ✓ verified' : ' ✗ not verified') : ''),
+      (l) => (l.bound == null ? '–' : fmt(l.bound, 3))]);
     document.body.dataset.race = r.finished ? 'done' : 'running';
     if (r.finished) racing = false;
   },

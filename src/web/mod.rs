@@ -43,6 +43,14 @@ pub fn loss_catalogue() -> String {
     serde_json::to_string(&caps).unwrap_or_else(|_| "[]".into())
 }
 
+/// The race lanes' colours as JSON text (`["#1f77b4", …]`, [`crate::plot_style::RACE_COLORS`]):
+/// the race tables' swatches match the curves.
+#[wasm_bindgen(js_name = raceColors)]
+pub fn race_colors() -> String {
+    let hex: Vec<String> = crate::plot_style::RACE_COLORS.iter().map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)).collect();
+    serde_json::to_string(&hex).unwrap_or_else(|_| "[]".into())
+}
+
 /// The data of any paper's spec (JSON text, tagged or paper A's untagged form) as CSV: what
 /// `kplay gen` writes for the same spec (the page's "Save data (CSV)").
 #[wasm_bindgen(js_name = dataCsv)]

@@ -15,7 +15,7 @@ use crate::margin::Margin;
 use crate::plot_perceptron::{boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene};
 use crate::kernels::CrossJob;
 use crate::engine::perceptron::PerceptronRace;
-use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, RaceEntry, Session, SessionPreparation};
+use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Session, SessionPreparation};
 use nalgebra::DMatrix;
 use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
 
@@ -84,7 +84,8 @@ struct PreparingSummary {
 #[derive(Serialize)]
 struct RaceSummary {
     finished: bool,
-    entries: Vec<RaceEntry>,
+    /// Each lane's standing with its outcome, check and bound (as `kplay race` prints them).
+    lanes: Vec<serde_json::Value>,
 }
 
 /// Points with n² up to this are prepared at once when a spec is applied; larger sets in
@@ -449,12 +450,12 @@ impl PerceptronPlayground {
         Ok(())
     }
 
-    /// Step the race within `budget_ms`; returns `{finished, entries}`.
+    /// Step the race within `budget_ms`; returns `{finished, lanes}`.
     #[wasm_bindgen(js_name = raceFor)]
     pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let race = self.race.as_mut().ok_or_else(|| js_err("no race has been started"))?;
         race.run_for(budget_ms);
-        to_js(&RaceSummary { finished: race.finished(), entries: race.entries() })
+        to_js(&RaceSummary { finished: race.finished(), lanes: race.lanes_json() })
     }
 
     /// Draw the race standings.

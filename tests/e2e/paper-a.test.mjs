@@ -177,9 +177,11 @@ test('the race runs every algorithm against F* and draws the relative errors', a
   const idle = await canvasPixels(page, 'race');
   await page.click('#race-start');
   await page.waitForFunction(() => document.body.dataset.race === 'done', null, { timeout: 120000 });
-  const r = await text(page, '#race-readout');
-  for (const name of ['dual_gradient', 'prox_dual', 'dual_newton', 'primal_gd', 'fista']) assert.ok(r.includes(name), r);
-  assert.match(r, /F\* = /);
+  assert.match(await text(page, '#race-readout'), /F\* = /);
+  // The shared race table: one row per lane, in the race's order, each ended at F* or the cap.
+  const rows = await page.locator('#race-table tbody tr').allInnerTexts();
+  assert.deepEqual(rows.map((r) => r.split('\t')[0].trim()), ['dual_gradient', 'prox_dual', 'dual_newton', 'primal_gd', 'fista']);
+  for (const r of rows) assert.match(r, /converged|max iterations/, r);
   assert.notEqual(await canvasPixels(page, 'race'), await blank(page, 'race'));
   assert.notEqual(await canvasPixels(page, 'race'), idle);
   assert.deepEqual(errors, []);

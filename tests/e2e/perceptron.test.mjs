@@ -114,6 +114,10 @@ test('race mode runs all six algorithms and draws', async () => {
   await page.click('#race');
   await page.waitForFunction(() => document.body.dataset.race === 'done', null, { timeout: 60000 });
   assert.notEqual(await canvasPixels(page, 'racec'), blank);
+  // The shared race table: the six algorithms in order, each outcome checked independently.
+  const rows = await page.locator('#race-table tbody tr').allInnerTexts();
+  assert.deepEqual(rows.map((r) => r.split('\t')[0].trim()), ['Perceptron', 'NKP', 'SNKP', 'NVN', 'SNKPVN', 'ISNKPVN']);
+  for (const r of rows) assert.match(r, /(separator|certificate) ✓ verified|cap/, r);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
