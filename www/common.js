@@ -210,6 +210,30 @@ export function readOrShow(read) {
   }
 }
 
+/**
+ * Follow the URL's `#spec=` when it changes by hand or through history (a pasted link, Back):
+ * `load(spec)` loads it as the page's experiment. An unreadable link shows its message and the
+ * current run stays. (A lesson's `#lesson=` hash is lesson.js's; the page's own writes use
+ * replaceState, which fires no hashchange.)
+ */
+export function followSpecHash(load) {
+  window.addEventListener('hashchange', () => {
+    let s;
+    try {
+      s = specFromHash();
+    } catch (e) {
+      showError(`The link's experiment could not be read (${e.message}); the current experiment stays.`);
+      return;
+    }
+    if (!s) return;
+    try {
+      load(s);
+    } catch (e) {
+      showError(`The link's experiment is not valid: ${e.message ?? e}`);
+    }
+  });
+}
+
 /** The Copy link button: the address (which holds the page's spec) to the clipboard. */
 export function attachCopyLink(button) {
   button.addEventListener('click', async () => {

@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -362,6 +362,9 @@ function wire() {
     apply();
   });
   attachCopyLink($('copy-link'));
+  followSpecHash((s) => {
+    if (applySpec(s)) controlsFromSpec(s);
+  });
   window.addEventListener('resize', () => draw(true));
 }
 

@@ -4,7 +4,7 @@
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun, readOrShow } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -677,6 +677,7 @@ function wire() {
     scheduleRefit();
   });
   $('eigen-cancel').addEventListener('click', cancelEigen);
+  attachCopyLink($('copy-link'));
   $('sel-cancel').addEventListener('click', () => cancelJob('selection'));
   for (const id of ['sel-n', 'sel-folds']) $(id).addEventListener('change', saveHash);
   window.addEventListener('hashchange', () => {

@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -351,6 +351,11 @@ function wire() {
     document.body.dataset.race = 'running';
   });
   window.addEventListener('resize', () => { drawAll(); drawRace(); });
+  attachCopyLink($('copy-link'));
+  followSpecHash((s) => {
+    controlsFromSpec(s);
+    apply();
+  });
 }
 
 async function main() {

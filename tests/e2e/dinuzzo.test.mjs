@@ -255,3 +255,19 @@ test('browser timings of paper C (DINUZZO_BENCH=1)', { skip: !process.env.DINUZZ
   }
   await ctx.close();
 });
+
+test('a link pasted into the address bar loads (hashchange), a broken one keeps the run', async () => {
+  const { page, errors, ctx } = await open();
+  await waitStatus(page, 'converged');
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  spec.data.n = 60;
+  const run = await page.evaluate(() => document.body.dataset.runId);
+  await page.evaluate((s) => { location.hash = `#spec=${encodeURIComponent(JSON.stringify(s))}`; }, spec);
+  await page.waitForFunction((r) => document.body.dataset.runId !== r, run);
+  assert.equal(await page.locator('#n').inputValue(), '60');
+  await page.evaluate(() => { location.hash = '#spec=%7Bnot json'; });
+  await page.waitForFunction(() => document.getElementById('error').textContent.includes('could not be read'));
+  assert.equal(await page.locator('#n').inputValue(), '60');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

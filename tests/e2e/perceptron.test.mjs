@@ -154,3 +154,19 @@ test('Gaussian kernel separates the concentric circles', async () => {
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('a link pasted into the address bar loads (hashchange), a broken one keeps the run, Copy link is there', async () => {
+  const { page, errors, ctx } = await open();
+  assert.ok(await page.locator('#copy-link').isVisible());
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  spec.data.set.n = 24;
+  const run = await page.evaluate(() => document.body.dataset.runId);
+  await page.evaluate((s) => { location.hash = `#spec=${encodeURIComponent(JSON.stringify(s))}`; }, spec);
+  await page.waitForFunction((r) => document.body.dataset.runId !== r, run);
+  assert.equal(await page.locator('#n').inputValue(), '24');
+  await page.evaluate(() => { location.hash = '#spec=%7Bnot json'; });
+  await page.waitForFunction(() => document.getElementById('error').textContent.includes('could not be read'));
+  assert.equal(await page.locator('#n').inputValue(), '24');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
