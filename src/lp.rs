@@ -99,20 +99,93 @@ impl DualPolynomial for FeaturePolynomial {
         let u = self.x.tr_mul(alpha);
         norm_pow(u.as_slice(), self.q) / self.q
     }
+    /// One pass over X (column-major: column j is `x_j ∈ ℝⁿ`): `u_j = ⟨x_j, α⟩`,
+    /// `∇P += J_q(u_j)·x_j` while the column is in cache. The same operations in the same order
+    /// as `Xᵀα`, then `X·J_q(u)` (nalgebra's `tr_mul`, `gemv`) and [`norm_pow`]: the same bits.
     fn value_grad(&self, alpha: &DVector<f64>, grad: &mut DVector<f64>) -> f64 {
-        let u = self.x.tr_mul(alpha);
-        let mut w = DVector::zeros(u.len());
-        j_map_into(u.as_slice(), self.q, w.as_mut_slice());
-        grad.gemv(1.0, &self.x, &w, 0.0);
-        norm_pow(u.as_slice(), self.q) / self.q
+        let (n, d) = self.x.shape();
+        let q = self.q;
+        if d == 0 {
+            grad.fill(0.0);
+            return 0.0;
+        }
+        let g = grad.as_mut_slice();
+        // norm_pow's order: four accumulators over the chunks of four, then the rest in turn.
+        let full = d - d % 4;
+        let mut acc = [0.0f64; 4];
+        let mut rest = [0.0f64; 3];
+        for (j, col) in self.x.column_iter().enumerate() {
+            let u = col.dot(alpha);
+            let w = j_scalar(u, q);
+            let c = &col.as_slice()[..n];
+            if j == 0 {
+                for (o, &v) in g.iter_mut().zip(c) {
+                    *o = v * w;
+                }
+            } else {
+                for (o, &v) in g.iter_mut().zip(c) {
+                    *o = v * w + *o;
+                }
+            }
+            if j < full {
+                acc[j % 4] += abs_pow(u, q);
+            } else {
+                rest[j - full] = abs_pow(u, q);
+            }
+        }
+        let mut total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        for &t in &rest[..d - full] {
+            total += t;
+        }
+        total / q
     }
-    /// `(q − 1)·X diag(|Xᵀα|^(q−2)) Xᵀ`.
+    /// `(q − 1)·X diag(|Xᵀα|^(q−2)) Xᵀ`: its lower half by `faer`'s blocked matrix product
+    /// over column blocks of X (a scaled copy of one block at a time, never of X), then mirrored.
     fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64> {
         let u = self.x.tr_mul(alpha);
-        let mut xs = self.x.clone();
-        for (j, mut col) in xs.column_iter_mut().enumerate() {
-            col *= (self.q - 1.0) * abs_pow(u[j], self.q - 2.0);
-        }
-        xs * self.x.transpose()
+        let weights: Vec<f64> = u.iter().map(|&t| (self.q - 1.0) * abs_pow(t, self.q - 2.0)).collect();
+        weighted_gram(&self.x, &weights)
     }
+}
+
+/// `X diag(c) Xᵀ` for X (n × d, column-major) and weights `c` (length d): the lower half by
+/// `faer`'s matrix product (`Par::Seq`: the page has one thread), summed over blocks of columns
+/// of X so that only one block (about 2 MB) is copied and scaled at a time, then mirrored.
+pub fn weighted_gram(x: &DMatrix<f64>, c: &[f64]) -> DMatrix<f64> {
+    use faer::linalg::matmul::triangular::{matmul, BlockStructure};
+    let (n, d) = x.shape();
+    if n == 0 || d == 0 {
+        return DMatrix::zeros(n, n);
+    }
+    let mut h = faer::Mat::<f64>::zeros(n, n);
+    let block = (262_144 / n).clamp(64, d.max(64));
+    let data = x.as_slice();
+    let mut scaled = vec![0.0; n * block.min(d)];
+    let mut j0 = 0;
+    while j0 < d {
+        let b = block.min(d - j0);
+        let cols = &data[j0 * n..(j0 + b) * n];
+        for (k, (dst, src)) in scaled.chunks_exact_mut(n).zip(cols.chunks_exact(n)).take(b).enumerate() {
+            let w = c[j0 + k];
+            for (o, &v) in dst.iter_mut().zip(src) {
+                *o = w * v;
+            }
+        }
+        let lhs = faer::MatRef::from_column_major_slice(&scaled[..n * b], n, b);
+        let rhs = faer::MatRef::from_column_major_slice(cols, n, b).transpose();
+        let accum = if j0 == 0 { faer::Accum::Replace } else { faer::Accum::Add };
+        matmul(
+            h.as_mut(),
+            BlockStructure::TriangularLower,
+            accum,
+            lhs,
+            BlockStructure::Rectangular,
+            rhs,
+            BlockStructure::Rectangular,
+            1.0,
+            faer::Par::Seq,
+        );
+        j0 += b;
+    }
+    DMatrix::from_fn(n, n, |i, j| if i >= j { h[(i, j)] } else { h[(j, i)] })
 }
