@@ -53,7 +53,7 @@ tools-node:
 # The features are the ones rustc's wasm32 target emits by default.
 WASM_OPT := $(E2E)/node_modules/.bin/wasm-opt
 WASM_OPT_FLAGS := -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-  --enable-mutable-globals --enable-reference-types --enable-multivalue
+  --enable-mutable-globals --enable-reference-types --enable-multivalue --enable-simd
 
 build: tools-web tools-node
 	cargo build --release --target wasm32-unknown-unknown --lib
