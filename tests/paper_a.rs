@@ -670,13 +670,14 @@ fn alg21_reference_step(x: &DMatrix<f64>, y: &DVector<f64>, gamma: f64, q: f64, 
 fn algorithm_2_1_one_pass_follows_the_direct_three_pass_iteration() {
     // Same trial steps (the accepted step λ̄θ^k is exact, so equal k means equal steps), and α
     // equal to rounding: the fused pass sums in another order and updates u = Xᵀα_k − λXᵀg.
+    // n = 43, d = 1100: a last block of 3 rows and a last tile of 76 columns in the row pass.
     for (p, iters) in [(4.0 / 3.0, 40), (1.1, 200)] {
-        let (x, y) = regression(40, 300, 11);
+        let (x, y) = regression(43, 1100, 11);
         let gamma = 10.0;
         let q = conjugate_exponent(p);
         let ls = Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 };
         let mut fused = DualLp::new(x.clone(), y.clone(), gamma, p, ls);
-        let mut alpha = DVector::zeros(40);
+        let mut alpha = DVector::zeros(43);
         let mut worst: f64 = 0.0;
         for k in 0..iters {
             let rec = fused.step().expect("the fused iteration stepped");
@@ -687,7 +688,7 @@ fn algorithm_2_1_one_pass_follows_the_direct_three_pass_iteration() {
             assert!(dev <= 1e-11, "p={p}, iteration {}: ‖Δα‖/‖α‖ = {dev:e}", k + 1);
         }
         // The primal iterate is J_q(Xᵀα) of the solver's own α, to rounding.
-        let mut w = DVector::zeros(300);
+        let mut w = DVector::zeros(1100);
         j_map_into((x.transpose() * fused.alpha()).as_slice(), q, w.as_mut_slice());
         assert!((fused.w() - &w).norm() <= 1e-12 * w.norm(), "p={p}: w drifted from J_q(Xᵀα)");
         eprintln!("p={p}: largest relative deviation of α over {iters} iterations: {worst:e}");
