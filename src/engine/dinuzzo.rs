@@ -375,6 +375,7 @@ pub fn method_name(m: &Method) -> String {
                 IndexRule::AitkenDoubleSweep => RACER_NAMES[2],
                 IndexRule::RandomizedCyclic => RACER_NAMES[3],
                 IndexRule::Greedy => "CD greedy",
+                IndexRule::GreedyPairs => "CD greedy pairs",
             };
             let mut name = rule.to_string();
             if c.shrinking {
@@ -398,7 +399,7 @@ pub fn race_methods(m: &Method) -> ([Method; 5], usize) {
                 IndexRule::Cyclic => 1,
                 IndexRule::AitkenDoubleSweep => 2,
                 IndexRule::RandomizedCyclic => 3,
-                IndexRule::Greedy => 4,
+                IndexRule::Greedy | IndexRule::GreedyPairs => 4,
             };
             (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel, c.gap_tol)
         }
@@ -481,7 +482,7 @@ pub fn greedy_over(problem: &RegularizationProblem, b: &crate::budget::Budget) -
 
 fn check_greedy(problem: &RegularizationProblem, m: &Method) -> Result<()> {
     match m {
-        Method::Coordinate(c) if c.rule == IndexRule::Greedy => match greedy_over_budget(problem) {
+        Method::Coordinate(c) if c.rule.is_greedy() => match greedy_over_budget(problem) {
             Some(why) => Err(bad("method.rule", why)),
             None => Ok(()),
         },
