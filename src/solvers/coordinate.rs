@@ -1079,6 +1079,10 @@ impl CoordinateDescent {
     pub fn problem(&self) -> &RegularizationProblem {
         &self.problem
     }
+    /// The settings.
+    pub fn config(&self) -> &CoordinateConfig {
+        &self.cfg
+    }
     /// Why the run stopped, or `Running`.
     pub fn status(&self) -> StopReason {
         self.status
