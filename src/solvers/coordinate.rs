@@ -330,6 +330,8 @@ struct Compact {
     idx: Vec<usize>,
     y: Vec<f64>,
     inv: Vec<f64>,
+    /// `k_jj` (greedy pairs only; empty otherwise).
+    kd: Vec<f64>,
     c: Vec<f64>,
     z: Vec<f64>,
     h: Vec<f64>,
@@ -369,6 +371,10 @@ pub struct CoordinateDescent {
     /// on demand, where fetching row j may evict row i from the cache).
     pair: Option<PairBox>,
     row_i: Vec<f64>,
+    /// Greedy pairs: row i on the scanned positions (when they are not all n), and each
+    /// position's gain as the second coordinate.
+    ri: Vec<f64>,
+    gain: Vec<f64>,
     best: Option<usize>,
     active_max_h: f64,
     /// Shrinking: the one early un-shrink (at 10δ) done; updates since the last shrink pass.
@@ -446,6 +452,8 @@ impl CoordinateDescent {
             inv_diag,
             pair,
             row_i: Vec::new(),
+            ri: Vec::new(),
+            gain: Vec::new(),
             best: None,
             active_max_h: f64::INFINITY,
             unshrunk_near: false,
@@ -635,10 +643,19 @@ impl CoordinateDescent {
             Operator::Gram(k) => &k.as_slice()[gram_col(k, i)],
             Operator::Features { .. } | Operator::Rows { .. } => &self.row_i,
         };
-        // The scanned arrays (positions), and the global index of a position.
-        let (ys, inv, cs, zs, hs, idx): (&[f64], &[f64], &[f64], &[f64], &[f64], Option<&[usize]>) = match &self.compact {
-            None => (p.y.as_slice(), &self.inv_diag, self.c.as_slice(), self.z.as_slice(), self.h.as_slice(), None),
-            Some(cp) => (&cp.y, &cp.inv, &cp.c, &cp.z, &cp.h, Some(&cp.idx)),
+        // The scanned arrays (positions), the global index of a position, and row i on them.
+        let (ys, kd, cs, zs, hs, idx): (&[f64], &[f64], &[f64], &[f64], &[f64], Option<&[usize]>) = match &self.compact {
+            None => (p.y.as_slice(), p.diag.as_slice(), self.c.as_slice(), self.z.as_slice(), self.h.as_slice(), None),
+            Some(cp) => (&cp.y, &cp.kd, &cp.c, &cp.z, &cp.h, Some(&cp.idx)),
+        };
+        let m = ys.len();
+        let ri: &[f64] = match idx {
+            None => row_i,
+            Some(ix) => {
+                self.ri.clear();
+                self.ri.extend(ix.iter().map(|&j| row_i[j]));
+                &self.ri
+            }
         };
         let a_i = p.diag[i] + q;
         let d_i = hs[pos];
@@ -646,22 +663,34 @@ impl CoordinateDescent {
         // The second coordinate: the largest gain of its exact conditional step after i's,
         // `g_j' = g_j + k_ij d_i` with the Schur curvature `s_j = a_j − k_ij²/a_i` (at least
         // 10⁻¹² a_j: a near-duplicate of i moves along a flat direction, limited by its box).
-        let mut best: Option<usize> = None;
-        let mut best_gain = 0.0;
-        for k in 0..ys.len() {
-            let j = idx.map_or(k, |ix| ix[k]);
-            let kij = row_i[j];
-            let a_j = 1.0 / inv[k] + q;
+        // One loop the compiler can vectorize, then the largest (i itself excluded).
+        self.gain.resize(m, 0.0);
+        let gain = &mut self.gain[..m];
+        let (ys, kd, cs, zs, ri) = (&ys[..m], &kd[..m], &cs[..m], &zs[..m], &ri[..m]);
+        let ((plo, phi), (nlo, nhi)) = (bx.pos, bx.neg);
+        for k in 0..m {
+            let kij = ri[k];
+            let a_j = kd[k] + q;
             let gj = zs[k] + q * cs[k] - ys[k] + kij * d_i;
             let s = (a_j - kij * kij * inv_ai).max(1e-12 * a_j);
-            let (lo, hi) = bx.bounds(ys[k]);
-            let t = (cs[k] - gj / s).clamp(lo, hi) - cs[k];
-            let gain = -(gj * t + 0.5 * s * t * t);
-            if gain > best_gain && k != pos {
-                best_gain = gain;
-                best = Some(k);
+            let (lo, hi) = if ys[k] >= 0.0 { (plo, phi) } else { (nlo, nhi) };
+            let t = (cs[k] - gj / s).max(lo).min(hi) - cs[k];
+            gain[k] = -(gj * t + 0.5 * s * t * t);
+        }
+        gain[pos] = f64::NEG_INFINITY;
+        let mut lane = [f64::NEG_INFINITY; 4];
+        let chunks = gain.chunks_exact(4);
+        let rest = chunks.remainder();
+        for g in chunks {
+            for l in 0..4 {
+                lane[l] = lane[l].max(g[l]);
             }
         }
+        for &g in rest {
+            lane[0] = lane[0].max(g);
+        }
+        let top = lane[0].max(lane[1]).max(lane[2].max(lane[3]));
+        let best = if top > 0.0 { gain.iter().position(|&g| g == top) } else { None };
         let Some(jpos) = best else {
             self.greedy_update(pos);
             return 1;
@@ -698,19 +727,20 @@ impl CoordinateDescent {
                 self.rows.as_mut().expect("computed rows have a cache").get(j, |r, out| p.kernel_row_into(r, out)).as_slice()
             }
         };
-        let row_i: &[f64] = match &p.op {
-            Operator::Gram(k) => &k.as_slice()[gram_col(k, i)],
-            Operator::Features { .. } | Operator::Rows { .. } => &self.row_i,
-        };
         match &mut self.compact {
             None => {
+                let row_i: &[f64] = match &p.op {
+                    Operator::Gram(k) => &k.as_slice()[gram_col(k, i)],
+                    Operator::Features { .. } | Operator::Rows { .. } => &self.row_i,
+                };
                 for ((zk, &ri), &rj) in self.z.as_mut_slice().iter_mut().zip(row_i).zip(row_j) {
                     *zk += di * ri + dj * rj;
                 }
             }
             Some(cp) => {
-                for (zk, &r) in cp.z.iter_mut().zip(&cp.idx) {
-                    *zk += di * row_i[r] + dj * row_j[r];
+                // Row i on the positions was gathered into `ri` above.
+                for ((zk, &r), &ri) in cp.z.iter_mut().zip(&cp.idx).zip(&self.ri) {
+                    *zk += di * ri + dj * row_j[r];
                 }
                 for (m, d) in [(i, di), (j, dj)] {
                     if !self.is_changed[m] {
@@ -770,6 +800,7 @@ impl CoordinateDescent {
         self.compact = Some(Compact {
             y: pick(self.problem.y.as_slice()),
             inv: pick(&self.inv_diag),
+            kd: if self.pair.is_some() { pick(self.problem.diag.as_slice()) } else { Vec::new() },
             c: pick(self.c.as_slice()),
             z: pick(self.z.as_slice()),
             h: pick(self.h.as_slice()),
