@@ -12,7 +12,9 @@
 //! ([`CoordinateConfig::shrinking`]: coordinates held at a bound are set aside, and the stop is
 //! certified on all of them), and a bounded **kernel-row cache** for a kernel that is not stored
 //! ([`super::fixed_point::Representation::KernelRows`], [`CoordinateConfig::cache_mib`]).
-//! The paper's three rules without these options run exactly as before.
+//! A fourth, [`IndexRule::GreedyPairs`], leaves the one-coordinate step for exact minimization
+//! over two coordinates at once (libsvm's SMO step, for the losses whose dual is a box-constrained
+//! quadratic). The paper's three rules without these options run exactly as before.
 
 use nalgebra::{DVector, DVectorView};
 use serde::{Deserialize, Serialize};
