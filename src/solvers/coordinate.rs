@@ -97,7 +97,7 @@ impl PairBox {
         match loss {
             Loss::Square => sym(lambda, inf),
             Loss::Absolute => sym(0.0, r),
-            Loss::EpsInsensitive { eps } if eps == 0.0 => sym(0.0, r),
+            Loss::EpsInsensitive { eps: 0.0 } => sym(0.0, r),
             Loss::EpsInsensitive { .. } | Loss::Logistic => None,
             Loss::Huber { rho } => sym(lambda, rho / lambda),
             Loss::Hinge => Some(Self { q: 0.0, pos: (0.0, r), neg: (-r, 0.0) }),
@@ -338,6 +338,10 @@ struct Compact {
     z: Vec<f64>,
     h: Vec<f64>,
 }
+
+/// The scanned arrays of [`IndexRule::GreedyPairs`]'s step: labels, `k_jj`, c, z, h on the
+/// positions, and each position's index (`None`: position = index).
+type Positions<'a> = (&'a [f64], &'a [f64], &'a [f64], &'a [f64], &'a [f64], Option<&'a [usize]>);
 
 /// Coordinate descent of paper C as a steppable state; one [`Self::step`] is one macro-iteration
 /// (every kept index once; for the greedy rule, ℓ updates).
@@ -646,7 +650,7 @@ impl CoordinateDescent {
             Operator::Features { .. } | Operator::Rows { .. } => &self.row_i,
         };
         // The scanned arrays (positions), the global index of a position, and row i on them.
-        let (ys, kd, cs, zs, hs, idx): (&[f64], &[f64], &[f64], &[f64], &[f64], Option<&[usize]>) = match &self.compact {
+        let (ys, kd, cs, zs, hs, idx): Positions = match &self.compact {
             None => (p.y.as_slice(), p.diag.as_slice(), self.c.as_slice(), self.z.as_slice(), self.h.as_slice(), None),
             Some(cp) => (&cp.y, &cp.kd, &cp.c, &cp.z, &cp.h, Some(&cp.idx)),
         };
