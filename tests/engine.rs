@@ -336,12 +336,17 @@ fn paper_c_options_through_the_spec() {
     assert!(!built.problem.stores_gram());
     let rr = engine::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
     assert_eq!((rr.iterations, rr.last.primal.map(f64::to_bits)), (r.iterations, r.last.primal.map(f64::to_bits)));
-    // The race: the paper's four lanes, then greedy + shrinking.
+    // The race: the paper's four lanes, then greedy pairs + shrinking (greedy + shrinking when
+    // the spec selects greedy).
     let mut race = s.clone();
     race.race = true;
     let lanes = engine::race(&Spec::Dinuzzo(race.clone())).expect("races")["lanes"].as_array().expect("lanes").clone();
     assert_eq!(lanes.len(), 5);
-    assert_eq!(lanes[4]["algorithm"], "CD greedy + shrinking");
+    assert_eq!(lanes[4]["algorithm"], "CD greedy pairs + shrinking");
+    let mut race_greedy = greedy.clone();
+    race_greedy.race = true;
+    let lanes_g = engine::race(&Spec::Dinuzzo(race_greedy)).expect("races")["lanes"].as_array().expect("lanes").clone();
+    assert_eq!((lanes_g[4]["algorithm"].as_str(), lanes_g[4]["selected"].as_bool()), (Some("CD greedy + shrinking"), Some(true)));
     assert_eq!(lanes[4]["status"], "converged");
     assert!(lanes[4]["rel_gap"].as_f64().unwrap() < 1e-6, "{}", lanes[4]);
     let mut race_rows = rows.clone();

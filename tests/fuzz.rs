@@ -344,7 +344,10 @@ fn fuzz_paper_c_specs() {
     let mut bases = Vec::new();
     for (data, loss) in [(&moons, json!({"kind": "hinge"})), (&moons, json!({"kind": "logistic"})), (&moons, json!({"kind": "squared_hinge"})),
         (&reg, json!({"kind": "square"})), (&reg, json!({"kind": "absolute"})), (&reg, json!({"kind": "eps_insensitive", "eps": 0.1})), (&reg, json!({"kind": "huber", "rho": 0.5}))] {
-        for m in [cd("cyclic"), cd("aitken_double_sweep"), cd("randomized_cyclic"), fp.clone()] {
+        // Beyond the paper: greedy pairs with shrinking (refused, not a panic, for the logistic
+        // and ε-insensitive losses).
+        let pairs = json!({"kind": "coordinate", "rule": "greedy_pairs", "shrinking": true, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
+        for m in [cd("cyclic"), cd("aitken_double_sweep"), cd("randomized_cyclic"), fp.clone(), pairs] {
             bases.push(spec(data, loss.clone(), &gau, &m));
         }
     }

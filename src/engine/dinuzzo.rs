@@ -1,7 +1,7 @@
 //! Paper C's experiment (Dinuzzo): problem (2), `min_c Σ L(y_i, (Kc)_i)/λ + cᵀKc/2`, on 2-D
 //! classification points, 1-D regression data or a CSV file, solved by the fixed point (eq. 10)
 //! or coordinate descent (Algorithms 1–2); `race` runs the fixed point, the three coordinate
-//! rules and coordinate descent with the greedy rule and shrinking side by side. The spec, its validation and the data live here, in the core, so the page
+//! rules and, beyond the paper, greedy pair coordinate descent with shrinking side by side. The spec, its validation and the data live here, in the core, so the page
 //! (`src/web/dinuzzo.rs`) and `kplay` build the same problem from the same JSON.
 
 use nalgebra::{DMatrix, DVector};
@@ -14,7 +14,7 @@ use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
-use crate::solvers::coordinate::{greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method};
+use crate::solvers::coordinate::{greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method, PairBox};
 use crate::solvers::fixed_point::{FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule, StopReason, SweepRecord};
 use crate::solvers::relative_gap;
 
@@ -362,8 +362,32 @@ pub fn digest_of(built: &Built) -> String {
 }
 
 /// The names of the race's five methods, in [`race_methods`] order: the paper's fixed point and
-/// three coordinate rules, then the greedy rule with shrinking (beyond the paper).
-pub const RACER_NAMES: [&str; 5] = ["fixed point", "CD cyclic", "CD Aitken double sweep", "CD randomized cyclic", "CD greedy + shrinking"];
+/// three coordinate rules, then (beyond the paper) greedy pair coordinate descent with shrinking —
+/// the fastest option — or greedy + shrinking ([`GREEDY_RACER`], see [`fifth_rule`]).
+pub const RACER_NAMES: [&str; 5] = ["fixed point", "CD cyclic", "CD Aitken double sweep", "CD randomized cyclic", "CD greedy pairs + shrinking"];
+
+/// The fifth lane's name when it runs the one-coordinate greedy rule ([`fifth_rule`]).
+pub const GREEDY_RACER: &str = "CD greedy + shrinking";
+
+/// The rule of the race's fifth lane (with shrinking): greedy pairs, unless the spec selects the
+/// one-coordinate greedy rule or the loss has no box-quadratic dual (logistic, ε-insensitive with
+/// ε > 0: [`PairBox::of`]), where it is greedy.
+pub fn fifth_rule(m: &Method, loss: Loss) -> IndexRule {
+    match m {
+        Method::Coordinate(c) if c.rule == IndexRule::Greedy => IndexRule::Greedy,
+        _ if PairBox::of(loss, 1.0).is_some() => IndexRule::GreedyPairs,
+        _ => IndexRule::Greedy,
+    }
+}
+
+/// A lane's name given the rule its fifth lane runs ([`fifth_rule`]).
+pub fn racer_name(k: usize, fifth: IndexRule) -> &'static str {
+    if k == GREEDY_LANE && fifth == IndexRule::Greedy {
+        GREEDY_RACER
+    } else {
+        RACER_NAMES[k]
+    }
+}
 
 /// A method's name as the page shows it (the racer's name, with the options it adds).
 pub fn method_name(m: &Method) -> String {
@@ -375,6 +399,7 @@ pub fn method_name(m: &Method) -> String {
                 IndexRule::AitkenDoubleSweep => RACER_NAMES[2],
                 IndexRule::RandomizedCyclic => RACER_NAMES[3],
                 IndexRule::Greedy => "CD greedy",
+                IndexRule::GreedyPairs => "CD greedy pairs",
             };
             let mut name = rule.to_string();
             if c.shrinking {
@@ -391,6 +416,11 @@ pub fn method_name(m: &Method) -> String {
 /// The five methods of the race with the spec's δ, cap and step rule; and which of them the
 /// spec selects.
 pub fn race_methods(m: &Method) -> ([Method; 5], usize) {
+    race_methods_for(m, Loss::Hinge)
+}
+
+/// [`race_methods`] for a loss: the fifth lane runs [`fifth_rule`].
+pub fn race_methods_for(m: &Method, loss: Loss) -> ([Method; 5], usize) {
     let (tol, max_sweeps, step, seed, sel, gap_tol) = match m {
         Method::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0, f.gap_tol),
         Method::Coordinate(c) => {
@@ -398,7 +428,7 @@ pub fn race_methods(m: &Method) -> ([Method; 5], usize) {
                 IndexRule::Cyclic => 1,
                 IndexRule::AitkenDoubleSweep => 2,
                 IndexRule::RandomizedCyclic => 3,
-                IndexRule::Greedy => 4,
+                IndexRule::Greedy | IndexRule::GreedyPairs => 4,
             };
             (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel, c.gap_tol)
         }
@@ -410,7 +440,7 @@ pub fn race_methods(m: &Method) -> ([Method; 5], usize) {
             cd(IndexRule::Cyclic, false),
             cd(IndexRule::AitkenDoubleSweep, false),
             cd(IndexRule::RandomizedCyclic, false),
-            cd(IndexRule::Greedy, true),
+            cd(fifth_rule(m, loss), true),
         ],
         sel,
     )
@@ -444,13 +474,15 @@ pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Race<DinuzzoSolver>> {
 /// The race's five methods ([`race_methods`]) on built data, keyed by their place there; the
 /// greedy lane is left out when its sweep would not fit the budget ([`race_note`]).
 fn racers(built: &Built, method: &Method) -> Result<Race<DinuzzoSolver>> {
-    let (ms, _) = race_methods(method);
+    let loss = built.problem.loss();
+    let (ms, _) = race_methods_for(method, loss);
+    let fifth = fifth_rule(method, loss);
     let skip = greedy_over_budget(&built.problem).is_some();
     let lanes = ms
         .iter()
         .enumerate()
         .filter(|(k, _)| !(skip && *k == GREEDY_LANE))
-        .map(|(k, m)| Ok((k, RACER_NAMES[k].to_string(), DinuzzoSolver::new(built.problem.clone(), *m)?)))
+        .map(|(k, m)| Ok((k, racer_name(k, fifth).to_string(), DinuzzoSolver::new(built.problem.clone(), *m)?)))
         .collect::<Result<Vec<_>>>()?;
     Ok(Race::new(lanes))
 }
@@ -481,7 +513,7 @@ pub fn greedy_over(problem: &RegularizationProblem, b: &crate::budget::Budget) -
 
 fn check_greedy(problem: &RegularizationProblem, m: &Method) -> Result<()> {
     match m {
-        Method::Coordinate(c) if c.rule == IndexRule::Greedy => match greedy_over_budget(problem) {
+        Method::Coordinate(c) if c.rule.is_greedy() => match greedy_over_budget(problem) {
             Some(why) => Err(bad("method.rule", why)),
             None => Ok(()),
         },
@@ -494,7 +526,8 @@ pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
     if !spec.race {
         return None;
     }
-    greedy_over_budget(&built.problem).map(|why| format!("the race leaves out {}: {why}", RACER_NAMES[GREEDY_LANE]))
+    let fifth = fifth_rule(&spec.method, built.problem.loss());
+    greedy_over_budget(&built.problem).map(|why| format!("the race leaves out {}: {why}", racer_name(GREEDY_LANE, fifth)))
 }
 
 /// A sweep's record in the engine's shape.
@@ -589,7 +622,11 @@ pub fn convergence_series<'a>(runs: &[(usize, &'a DinuzzoSolver)], race: bool) -
     use plotters::style::RGBColor;
     let pts = |s: &DinuzzoSolver, f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> { s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect() };
     if race {
-        return runs.iter().map(|(k, s)| Series { name: RACER_NAMES[*k], color: RACE_COLORS[*k], points: pts(s, |r| r.gap), dashed: false }).collect();
+        let name = |k: usize, s: &DinuzzoSolver| match s {
+            DinuzzoSolver::Coordinate(cd) => racer_name(k, cd.config().rule),
+            DinuzzoSolver::FixedPoint(_) => RACER_NAMES[k],
+        };
+        return runs.iter().map(|(k, s)| Series { name: name(*k, s), color: RACE_COLORS[*k], points: pts(s, |r| r.gap), dashed: false }).collect();
     }
     let Some((_, s)) = runs.first() else { return Vec::new() };
     vec![

@@ -12,7 +12,9 @@
 //! ([`CoordinateConfig::shrinking`]: coordinates held at a bound are set aside, and the stop is
 //! certified on all of them), and a bounded **kernel-row cache** for a kernel that is not stored
 //! ([`super::fixed_point::Representation::KernelRows`], [`CoordinateConfig::cache_mib`]).
-//! The paper's three rules without these options run exactly as before.
+//! A fourth, [`IndexRule::GreedyPairs`], leaves the one-coordinate step for exact minimization
+//! over two coordinates at once (libsvm's SMO step, for the losses whose dual is a box-constrained
+//! quadratic). The paper's three rules without these options run exactly as before.
 
 use nalgebra::{DVector, DVectorView};
 use serde::{Deserialize, Serialize};
@@ -48,6 +50,123 @@ pub enum IndexRule {
     /// `h` then holds the steps every coordinate would take now, so `max|h| < δ` certifies
     /// the current iterate, not the last sweep's changes.
     Greedy,
+    /// Not one of the paper's rules, nor a one-coordinate step (block coordinate descent in the
+    /// paper's framework: exact minimization of problem (2), through its dual, over two
+    /// coordinates at once, as libsvm's SMO does). The first coordinate i is Greedy's (the
+    /// largest exact step `|h_i|`); the second j maximizes the gain of its exact conditional
+    /// step after i's, with the curvature `k_jj + q − k_ij²/(k_ii + q)` of the joint 2-D
+    /// problem (libsvm's second-order working-set selection, with `k_ij` from the row of i);
+    /// then `(c_i, c_j)` move to the exact minimizer of the 2-D subproblem, a box-constrained
+    /// 2-D quadratic ([`exact_pair_step`]). Defined for the losses whose dual is such a
+    /// quadratic ([`PairBox::of`]: square, absolute, ε-insensitive with ε = 0, Huber, hinge,
+    /// squared hinge); other losses are refused (`method.rule`). One sweep is ℓ coordinate
+    /// updates, a pair counting two (a sweep may end one update past ℓ); `h`, the scan and the
+    /// certified stop are Greedy's.
+    GreedyPairs,
+}
+
+impl IndexRule {
+    /// The greedy rules ([`Self::Greedy`], [`Self::GreedyPairs`]): `z = Kc` kept, a scan after
+    /// every step.
+    pub fn is_greedy(self) -> bool {
+        matches!(self, Self::Greedy | Self::GreedyPairs)
+    }
+}
+
+/// The dual of problem (2) over c for the losses where it is a box-constrained quadratic:
+/// minimize `cᵀKc/2 + Σ_i (q c_i²/2 − y_i c_i)` subject to `lo(y_i) ≤ c_i ≤ hi(y_i)` — the
+/// problem whose exact coordinate minimizer is the paper's step `c_i ← S_i(v_i)` (for these
+/// losses the resolvent of Table 1 is the clipped Newton step `c_i − g_i/(k_ii + q)` with the
+/// gradient `g_i = z_i + q c_i − y_i`). Labels ±1 for the hinge losses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairBox {
+    /// The quadratic weight `q` (λ for the square-type losses, 0 for the linear ones).
+    pub q: f64,
+    /// `(lo, hi)` for `y ≥ 0` and for `y < 0`.
+    pub pos: (f64, f64),
+    pub neg: (f64, f64),
+}
+
+impl PairBox {
+    /// The quadratic for a loss at λ, or `None` when its dual is not a box-constrained quadratic
+    /// (ε-insensitive with ε > 0: an `ε|c_i|` term; logistic: an entropy).
+    pub fn of(loss: Loss, lambda: f64) -> Option<Self> {
+        let inf = f64::INFINITY;
+        let r = 1.0 / lambda;
+        let sym = |q: f64, b: f64| Some(Self { q, pos: (-b, b), neg: (-b, b) });
+        match loss {
+            Loss::Square => sym(lambda, inf),
+            Loss::Absolute => sym(0.0, r),
+            Loss::EpsInsensitive { eps: 0.0 } => sym(0.0, r),
+            Loss::EpsInsensitive { .. } | Loss::Logistic => None,
+            Loss::Huber { rho } => sym(lambda, rho / lambda),
+            Loss::Hinge => Some(Self { q: 0.0, pos: (0.0, r), neg: (-r, 0.0) }),
+            Loss::SquaredHinge => Some(Self { q: lambda, pos: (0.0, inf), neg: (-inf, 0.0) }),
+        }
+    }
+    /// The box of a coordinate with label y.
+    #[inline(always)]
+    pub fn bounds(&self, y: f64) -> (f64, f64) {
+        if y >= 0.0 { self.pos } else { self.neg }
+    }
+}
+
+/// The exact minimizer of the 2-D subproblem of [`PairBox`]'s quadratic over coordinates i, j:
+/// minimize `φ(d) = g_i d_i + g_j d_j + (a_i d_i² + 2 k d_i d_j + a_j d_j²)/2` subject to
+/// `lo ≤ c + d ≤ hi` (`a = k_·· + q`, `k = k_ij`, `g` the gradients at c), returned as the new
+/// values `c + d` (a clipped value is the bound's own bits). The unconstrained solution when it
+/// is feasible and the block is not singular (`a_i a_j − k² > 10⁻¹² a_i a_j`); otherwise, as the
+/// problem is convex, the minimum lies on an edge of the box: the best of the finite edges'
+/// clipped 1-D minimizers (and, as a safeguard, the two single-coordinate steps). `None` when the
+/// block is singular and the box unbounded (no closed form: the caller takes the single step).
+pub fn exact_pair_step(c: [f64; 2], g: [f64; 2], a: [f64; 2], k: f64, lo: [f64; 2], hi: [f64; 2]) -> Option<[f64; 2]> {
+    let phi = |t: [f64; 2]| {
+        let d = [t[0] - c[0], t[1] - c[1]];
+        g[0] * d[0] + g[1] * d[1] + 0.5 * (a[0] * d[0] * d[0] + 2.0 * k * d[0] * d[1] + a[1] * d[1] * d[1])
+    };
+    let det = a[0] * a[1] - k * k;
+    let regular = det > 1e-12 * a[0] * a[1];
+    if regular {
+        let d0 = (-a[1] * g[0] + k * g[1]) / det;
+        let d1 = (-a[0] * g[1] + k * g[0]) / det;
+        let t = [c[0] + d0, c[1] + d1];
+        if t[0] >= lo[0] && t[0] <= hi[0] && t[1] >= lo[1] && t[1] <= hi[1] {
+            return Some(t);
+        }
+    } else if !(lo[0].is_finite() && hi[0].is_finite() && lo[1].is_finite() && hi[1].is_finite()) {
+        return None;
+    }
+    // Coordinate `f` held at the value `b`, the other (`o`) at its clipped 1-D minimizer.
+    let edge = |f: usize, b: f64| {
+        let o = 1 - f;
+        let df = b - c[f];
+        let to = (c[o] - (g[o] + k * df) / a[o]).clamp(lo[o], hi[o]);
+        let mut t = [0.0; 2];
+        t[f] = b;
+        t[o] = to;
+        t
+    };
+    let mut best = c;
+    let mut best_phi = 0.0;
+    let mut consider = |t: [f64; 2]| {
+        let v = phi(t);
+        if v < best_phi {
+            best_phi = v;
+            best = t;
+        }
+    };
+    for f in 0..2 {
+        for b in [lo[f], hi[f]] {
+            if b.is_finite() {
+                consider(edge(f, b));
+            }
+        }
+        // The single step of f (the other held): on an edge when it clips, else a safeguard.
+        let mut t = c;
+        t[f] = (c[f] - g[f] / a[f]).clamp(lo[f], hi[f]);
+        consider(t);
+    }
+    Some(best)
 }
 
 /// Validated settings of coordinate descent.
@@ -213,10 +332,16 @@ struct Compact {
     idx: Vec<usize>,
     y: Vec<f64>,
     inv: Vec<f64>,
+    /// `k_jj` (greedy pairs only; empty otherwise).
+    kd: Vec<f64>,
     c: Vec<f64>,
     z: Vec<f64>,
     h: Vec<f64>,
 }
+
+/// The scanned arrays of [`IndexRule::GreedyPairs`]'s step: labels, `k_jj`, c, z, h on the
+/// positions, and each position's index (`None`: position = index).
+type Positions<'a> = (&'a [f64], &'a [f64], &'a [f64], &'a [f64], &'a [f64], Option<&'a [usize]>);
 
 /// Coordinate descent of paper C as a steppable state; one [`Self::step`] is one macro-iteration
 /// (every kept index once; for the greedy rule, ℓ updates).
@@ -248,6 +373,14 @@ pub struct CoordinateDescent {
     rows: Option<RowCache>,
     /// Greedy: `1/k_ii`, and the last scan's result (a position in the scanned arrays).
     inv_diag: Vec<f64>,
+    /// [`IndexRule::GreedyPairs`]: the dual's box quadratic; a copy of row i of K (rows computed
+    /// on demand, where fetching row j may evict row i from the cache).
+    pair: Option<PairBox>,
+    row_i: Vec<f64>,
+    /// Greedy pairs: row i on the scanned positions (when they are not all n), and each
+    /// position's gain as the second coordinate.
+    ri: Vec<f64>,
+    gain: Vec<f64>,
     best: Option<usize>,
     active_max_h: f64,
     /// Shrinking: the one early un-shrink (at 10δ) done; updates since the last shrink pass.
@@ -285,7 +418,15 @@ impl CoordinateDescent {
             Operator::Features { xt, .. } => DVector::zeros(xt.nrows()),
             Operator::Gram(_) | Operator::Rows { .. } => DVector::zeros(0),
         };
-        let greedy = cfg.rule == IndexRule::Greedy;
+        let greedy = cfg.rule.is_greedy();
+        let pair = if cfg.rule == IndexRule::GreedyPairs {
+            match PairBox::of(problem.loss, problem.lambda) {
+                Some(b) => Some(b),
+                None => return Err(pairs_refused(problem.loss)),
+            }
+        } else {
+            None
+        };
         let rows = match &problem.op {
             Operator::Rows { .. } => Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0)),
             Operator::Features { .. } if greedy => Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0)),
@@ -315,6 +456,10 @@ impl CoordinateDescent {
             order,
             rows,
             inv_diag,
+            pair,
+            row_i: Vec::new(),
+            ri: Vec::new(),
+            gain: Vec::new(),
             best: None,
             active_max_h: f64::INFINITY,
             unshrunk_near: false,
@@ -384,7 +529,7 @@ impl CoordinateDescent {
         match self.cfg.rule {
             IndexRule::Cyclic => {}
             IndexRule::AitkenDoubleSweep => {}
-            IndexRule::Greedy => {}
+            IndexRule::Greedy | IndexRule::GreedyPairs => {}
             IndexRule::RandomizedCyclic => {
                 // Fisher–Yates with the seeded generator.
                 let m = self.order.len();
@@ -480,6 +625,141 @@ impl CoordinateDescent {
         }
     }
 
+    /// [`IndexRule::GreedyPairs`]'s step from the coordinate at position `pos` of the scanned
+    /// arrays (Greedy's choice): pick the second coordinate by its second-order gain, move both to
+    /// the exact minimizer of the 2-D subproblem ([`exact_pair_step`]) and keep `z = Kc` (and `w`)
+    /// up to date with the two rows. Falls back to Greedy's single step when no second coordinate
+    /// gains or the block admits no closed form. Returns the coordinate updates done (2 or 1).
+    fn pair_update(&mut self, pos: usize) -> usize {
+        let bx = self.pair.expect("the pair rule has its box");
+        let q = bx.q;
+        let p = &self.problem;
+        let i = match &self.compact {
+            None => pos,
+            Some(cp) => cp.idx[pos],
+        };
+        // Row i of K: a slice of the stored matrix, or a copy of the computed row.
+        let gram_col = |k: &nalgebra::DMatrix<f64>, j: usize| -> std::ops::Range<usize> { j * k.nrows()..(j + 1) * k.nrows() };
+        if !matches!(p.op, Operator::Gram(_)) {
+            let row = self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out));
+            self.row_i.clear();
+            self.row_i.extend_from_slice(row.as_slice());
+        }
+        let row_i: &[f64] = match &p.op {
+            Operator::Gram(k) => &k.as_slice()[gram_col(k, i)],
+            Operator::Features { .. } | Operator::Rows { .. } => &self.row_i,
+        };
+        // The scanned arrays (positions), the global index of a position, and row i on them.
+        let (ys, kd, cs, zs, hs, idx): Positions = match &self.compact {
+            None => (p.y.as_slice(), p.diag.as_slice(), self.c.as_slice(), self.z.as_slice(), self.h.as_slice(), None),
+            Some(cp) => (&cp.y, &cp.kd, &cp.c, &cp.z, &cp.h, Some(&cp.idx)),
+        };
+        let m = ys.len();
+        let ri: &[f64] = match idx {
+            None => row_i,
+            Some(ix) => {
+                self.ri.clear();
+                self.ri.extend(ix.iter().map(|&j| row_i[j]));
+                &self.ri
+            }
+        };
+        let a_i = p.diag[i] + q;
+        let d_i = hs[pos];
+        let inv_ai = 1.0 / a_i;
+        // The second coordinate: the largest gain of its exact conditional step after i's,
+        // `g_j' = g_j + k_ij d_i` with the Schur curvature `s_j = a_j − k_ij²/a_i` (at least
+        // 10⁻¹² a_j: a near-duplicate of i moves along a flat direction, limited by its box).
+        // One loop the compiler can vectorize, then the largest (i itself excluded).
+        self.gain.resize(m, 0.0);
+        let gain = &mut self.gain[..m];
+        let (ys, kd, cs, zs, ri) = (&ys[..m], &kd[..m], &cs[..m], &zs[..m], &ri[..m]);
+        let ((plo, phi), (nlo, nhi)) = (bx.pos, bx.neg);
+        for k in 0..m {
+            let kij = ri[k];
+            let a_j = kd[k] + q;
+            let gj = zs[k] + q * cs[k] - ys[k] + kij * d_i;
+            let s = (a_j - kij * kij * inv_ai).max(1e-12 * a_j);
+            let (lo, hi) = if ys[k] >= 0.0 { (plo, phi) } else { (nlo, nhi) };
+            let t = (cs[k] - gj / s).max(lo).min(hi) - cs[k];
+            gain[k] = -(gj * t + 0.5 * s * t * t);
+        }
+        gain[pos] = f64::NEG_INFINITY;
+        let mut lane = [f64::NEG_INFINITY; 4];
+        let chunks = gain.chunks_exact(4);
+        let rest = chunks.remainder();
+        for g in chunks {
+            for l in 0..4 {
+                lane[l] = lane[l].max(g[l]);
+            }
+        }
+        for &g in rest {
+            lane[0] = lane[0].max(g);
+        }
+        let top = lane[0].max(lane[1]).max(lane[2].max(lane[3]));
+        let best = if top > 0.0 { gain.iter().position(|&g| g == top) } else { None };
+        let Some(jpos) = best else {
+            self.greedy_update(pos);
+            return 1;
+        };
+        let j = idx.map_or(jpos, |ix| ix[jpos]);
+        let kij = row_i[j];
+        let a_j = p.diag[j] + q;
+        let g_i = zs[pos] + q * cs[pos] - ys[pos];
+        let g_j = zs[jpos] + q * cs[jpos] - ys[jpos];
+        let (bi, bj) = (bx.bounds(ys[pos]), bx.bounds(ys[jpos]));
+        let (ci, cj) = (cs[pos], cs[jpos]);
+        let Some([ti, tj]) = exact_pair_step([ci, cj], [g_i, g_j], [a_i, a_j], kij, [bi.0, bj.0], [bi.1, bj.1]) else {
+            self.greedy_update(pos);
+            return 1;
+        };
+        let (di, dj) = (ti - ci, tj - cj);
+        if di == 0.0 && dj == 0.0 {
+            self.skipped += 1;
+            return 2;
+        }
+        self.c[i] = ti;
+        self.c[j] = tj;
+        if let Some(cp) = &mut self.compact {
+            cp.c[pos] = ti;
+            cp.c[jpos] = tj;
+        }
+        if let Operator::Features { xt, .. } = &p.op {
+            self.w.axpy(di, &xt.column(i), 1.0);
+            self.w.axpy(dj, &xt.column(j), 1.0);
+        }
+        let row_j: &[f64] = match &p.op {
+            Operator::Gram(k) => &k.as_slice()[gram_col(k, j)],
+            Operator::Features { .. } | Operator::Rows { .. } => {
+                self.rows.as_mut().expect("computed rows have a cache").get(j, |r, out| p.kernel_row_into(r, out)).as_slice()
+            }
+        };
+        match &mut self.compact {
+            None => {
+                let row_i: &[f64] = match &p.op {
+                    Operator::Gram(k) => &k.as_slice()[gram_col(k, i)],
+                    Operator::Features { .. } | Operator::Rows { .. } => &self.row_i,
+                };
+                for ((zk, &ri), &rj) in self.z.as_mut_slice().iter_mut().zip(row_i).zip(row_j) {
+                    *zk += di * ri + dj * rj;
+                }
+            }
+            Some(cp) => {
+                // Row i on the positions was gathered into `ri` above.
+                for ((zk, &r), &ri) in cp.z.iter_mut().zip(&cp.idx).zip(&self.ri) {
+                    *zk += di * ri + dj * row_j[r];
+                }
+                for (m, d) in [(i, di), (j, dj)] {
+                    if !self.is_changed[m] {
+                        self.is_changed[m] = true;
+                        self.changed.push(m);
+                    }
+                    self.dc[m] += d;
+                }
+            }
+        }
+        2
+    }
+
     /// Make `z = Kc` and `h` hold on every row again: copy the active rows back from the compact
     /// arrays and add the recorded changes of c to the other rows.
     fn sync(&mut self) {
@@ -526,6 +806,7 @@ impl CoordinateDescent {
         self.compact = Some(Compact {
             y: pick(self.problem.y.as_slice()),
             inv: pick(&self.inv_diag),
+            kd: if self.pair.is_some() { pick(self.problem.diag.as_slice()) } else { Vec::new() },
             c: pick(self.c.as_slice()),
             z: pick(self.z.as_slice()),
             h: pick(self.h.as_slice()),
@@ -587,7 +868,7 @@ impl CoordinateDescent {
         for &i in &self.kept {
             self.in_order[i] = true;
         }
-        if self.cfg.rule == IndexRule::Greedy {
+        if self.cfg.rule.is_greedy() {
             self.rebuild_compact();
         }
     }
@@ -638,9 +919,14 @@ impl CoordinateDescent {
                 break;
             }
             let Some(i) = self.best else { break };
-            self.greedy_update(i);
-            self.updates += 1;
-            done += 1;
+            let k = if self.pair.is_some() {
+                self.pair_update(i)
+            } else {
+                self.greedy_update(i);
+                1
+            };
+            self.updates += k as u64;
+            done += k;
             self.scan();
             if self.cfg.shrinking {
                 if !self.unshrunk_near && self.order.len() < m && self.active_max_h < 10.0 * tol {
@@ -648,7 +934,7 @@ impl CoordinateDescent {
                     self.unshrink();
                     self.scan();
                 }
-                self.since_shrink += 1;
+                self.since_shrink += k;
                 if self.since_shrink >= shrink_every {
                     self.since_shrink = 0;
                     // The recorded changes reach every row before a row leaves the active set
@@ -729,7 +1015,7 @@ impl CoordinateDescent {
         }
         let t0 = Instant::now();
         let mut certified = true;
-        if self.cfg.rule == IndexRule::Greedy {
+        if self.cfg.rule.is_greedy() {
             self.greedy_sweep();
             self.sweep += 1;
             self.sync();
@@ -829,6 +1115,10 @@ impl CoordinateDescent {
     /// The problem being solved.
     pub fn problem(&self) -> &RegularizationProblem {
         &self.problem
+    }
+    /// The settings.
+    pub fn config(&self) -> &CoordinateConfig {
+        &self.cfg
     }
     /// Why the run stopped, or `Running`.
     pub fn status(&self) -> StopReason {
@@ -960,6 +1250,18 @@ impl DinuzzoSolver {
 /// tolerance (the certificate as a stopping rule, beside the paper's `max|h| < δ`).
 pub(crate) fn gap_reached(rec: &SweepRecord, gap_tol: Option<f64>) -> bool {
     gap_tol.is_some_and(|g| rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g)
+}
+
+/// The error for [`IndexRule::GreedyPairs`] on a loss whose dual is not a box-constrained
+/// quadratic ([`PairBox::of`]).
+pub(crate) fn pairs_refused(loss: Loss) -> crate::error::KpError {
+    crate::error::KpError::Parameter {
+        name: "method.rule",
+        reason: format!(
+            "greedy_pairs solves two coordinates at once in closed form, which needs a dual that is a box-constrained quadratic: the square, absolute, Huber, hinge and squared hinge losses (and ε-insensitive with ε = 0), not the {} loss; use \"greedy\" (one coordinate, any loss)",
+            loss.name()
+        ),
+    }
 }
 
 /// A gap tolerance, when given, is a finite positive number.

@@ -173,7 +173,7 @@ test('switching the loss or the coordinate rule restarts the run', async () => {
   await ctx.close();
 });
 
-test('race mode runs the fixed point, the three rules and greedy + shrinking, and draws five gap curves', async () => {
+test('race mode runs the fixed point, the three rules and greedy pairs + shrinking, and draws five gap curves', async () => {
   const { page, errors, ctx } = await open();
   await waitStatus(page, 'converged');
   await page.check('#race');
