@@ -131,6 +131,16 @@ fn symmetric_points(n: usize) -> (DMatrix<f64>, DVector<f64>) {
     (x, y)
 }
 
+/// The points of `svm N` as page C's hand-placed data (`{"points": [[x₁, x₂, ±1], …], "view": […]}`),
+/// for the browser column: the page runs on exactly these inputs.
+fn svm_points(n: usize) -> Res<()> {
+    let (x, y) = symmetric_points(n);
+    let pts: Vec<[f64; 3]> = (0..y.len()).map(|i| [x[(i, 0)], x[(i, 1)], y[i]]).collect();
+    let m = pts.iter().fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs())) * 1.05;
+    println!("{}", serde_json::json!({"points": pts, "view": [-m, m, -m, m]}));
+    Ok(())
+}
+
 fn svm(args: &[String]) -> Res<()> {
     let n: usize = arg(args, 1, "N")?;
     let lambda: f64 = arg(args, 2, "LAMBDA")?;
@@ -241,6 +251,7 @@ fn main() -> Res<()> {
         Some("gen-a") => gen_a(&arg::<String>(&args, 1, "SPEC")?, &arg::<String>(&args, 2, "PREFIX")?),
         Some("eigen") => eigen(arg(&args, 1, "N")?, &arg::<String>(&args, 2, "PREFIX")?),
         Some("svm") => svm(&args),
-        _ => Err("usage: peers stream N D | gen-a SPEC PREFIX | eigen N PREFIX | svm N LAMBDA MU PREFIX [TARGET [METHODS [CACHE_MIB [CAP_S]]]]".into()),
+        Some("svm-points") => svm_points(arg(&args, 1, "N")?),
+        _ => Err("usage: peers stream N D | gen-a SPEC PREFIX | eigen N PREFIX | svm N LAMBDA MU PREFIX [TARGET [METHODS [CACHE_MIB [CAP_S]]]] | svm-points N".into()),
     }
 }

@@ -46,3 +46,26 @@ pub fn cbrt(x: f64) -> f64 {
 pub fn log10(x: f64) -> f64 {
     libm::log10(x)
 }
+
+/// `a.max(b)` for a `b` that is not NaN (a NaN `a` gives `b`, as `f64::max` does): one comparison
+/// and a select. wasm has no instruction with `f64::max`'s semantics (IEEE maxNum), so rustc
+/// lowers `f64::max` to a call to `fmax` there — a call per element in a scan, where this
+/// vectorizes (`f64x2.pmax`). Put the operand that may be NaN first.
+#[inline(always)]
+pub fn max(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
+/// `a.min(b)` for a `b` that is not NaN (a NaN `a` gives `b`); see [`max`].
+#[inline(always)]
+pub fn min(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}

@@ -142,7 +142,7 @@ impl ResolvedKernel {
             }
             ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
                 for (j, v) in out.iter_mut().enumerate() {
-                    let d2 = (sq[j] + sq_b - 2.0 * *v).max(0.0);
+                    let d2 = fmath::max(sq[j] + sq_b - 2.0 * *v, 0.0);
                     *v = self.of_squared_distance(d2);
                 }
             }
@@ -170,7 +170,7 @@ impl ResolvedKernel {
             ResolvedKernel::Polynomial { degree, offset } => out.apply(|v| *v = (*v + offset).powi(degree as i32)),
             ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
                 for (j, v) in out.iter_mut().enumerate() {
-                    let d2 = (sq[j] + sq[j] - 2.0 * *v).max(0.0);
+                    let d2 = fmath::max(sq[j] + sq[j] - 2.0 * *v, 0.0);
                     *v = self.of_squared_distance(d2);
                 }
             }
@@ -204,7 +204,7 @@ impl ResolvedKernel {
                 let nb: DVector<f64> = DVector::from_iterator(b.nrows(), b.row_iter().map(|r| r.norm_squared()));
                 for j in 0..k.ncols() {
                     for i in 0..k.nrows() {
-                        let d2 = (na[i] + nb[j] - 2.0 * k[(i, j)]).max(0.0);
+                        let d2 = fmath::max(na[i] + nb[j] - 2.0 * k[(i, j)], 0.0);
                         k[(i, j)] = self.of_squared_distance(d2);
                     }
                 }

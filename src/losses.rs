@@ -140,7 +140,7 @@ impl Loss {
         match *self {
             Loss::Square => 0.5 * (t - y) * (t - y),
             Loss::Absolute => (t - y).abs(),
-            Loss::EpsInsensitive { eps } => ((t - y).abs() - eps).max(0.0),
+            Loss::EpsInsensitive { eps } => fmath::max((t - y).abs() - eps, 0.0),
             Loss::Huber { rho } => {
                 let r = (t - y).abs();
                 if r <= rho {
@@ -149,9 +149,9 @@ impl Loss {
                     rho * r - 0.5 * rho * rho
                 }
             }
-            Loss::Hinge => (1.0 - y * t).max(0.0),
+            Loss::Hinge => fmath::max(1.0 - y * t, 0.0),
             Loss::SquaredHinge => {
-                let m = (1.0 - y * t).max(0.0);
+                let m = fmath::max(1.0 - y * t, 0.0);
                 0.5 * m * m
             }
             Loss::Logistic => softplus(-y * t),
@@ -179,7 +179,7 @@ impl Loss {
                     0.0
                 }
             }
-            Loss::SquaredHinge => -y * (1.0 - y * t).max(0.0),
+            Loss::SquaredHinge => -y * fmath::max(1.0 - y * t, 0.0),
             Loss::Logistic => {
                 // d/dt log(1 + e^(−yt)) = −y σ(−yt)
                 let z = -y * t;
@@ -301,15 +301,16 @@ impl Loss {
     /// * logistic: `(y/λ)·σ(−s)` where `s` solves `s − yv/α = σ(−s)/(αλ)` (safeguarded Newton).
     ///
     /// The caller guarantees α > 0 and λ > 0 (the solver configs validate them).
+    #[inline(always)]
     pub fn neg_resolvent(&self, y: f64, v: f64, alpha: f64, lambda: f64) -> f64 {
         let r = alpha * y - v;
         match *self {
             Loss::Square => r / (1.0 + alpha * lambda),
-            Loss::Absolute => sign0(r) * r.abs().min(1.0 / lambda),
-            Loss::EpsInsensitive { eps } => sign0(r) * (r.abs() - alpha * eps).max(0.0).min(1.0 / lambda),
-            Loss::Huber { rho } => sign0(r) * (r.abs() / (1.0 + alpha * lambda)).min(rho / lambda),
-            Loss::Hinge => y * (alpha - y * v).max(0.0).min(1.0 / lambda),
-            Loss::SquaredHinge => y * (alpha - y * v).max(0.0) / (1.0 + alpha * lambda),
+            Loss::Absolute => sign0(r) * fmath::min(r.abs(), 1.0 / lambda),
+            Loss::EpsInsensitive { eps } => sign0(r) * fmath::min(fmath::max(r.abs() - alpha * eps, 0.0), 1.0 / lambda),
+            Loss::Huber { rho } => sign0(r) * fmath::min(r.abs() / (1.0 + alpha * lambda), rho / lambda),
+            Loss::Hinge => y * fmath::min(fmath::max(alpha - y * v, 0.0), 1.0 / lambda),
+            Loss::SquaredHinge => y * fmath::max(alpha - y * v, 0.0) / (1.0 + alpha * lambda),
             Loss::Logistic => {
                 let gamma = 1.0 / (alpha * lambda);
                 let m = y * v / alpha;
@@ -468,7 +469,7 @@ impl Loss {
                 ((v + step * y) / (1.0 + step / gamma)).clamp(-c, c)
             }
             Loss::Hinge => y * (y * v + step).clamp(0.0, gamma),
-            Loss::SquaredHinge => y * ((y * v + step) / (1.0 + step / gamma)).max(0.0),
+            Loss::SquaredHinge => y * fmath::max((y * v + step) / (1.0 + step / gamma), 0.0),
             Loss::Logistic => y * logistic_prox_b(y * v, step, gamma),
         }
     }

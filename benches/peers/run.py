@@ -150,6 +150,7 @@ def main():
             extra += f", cache {v['cache_rows']} rows, {100 * v['cache_hits'] / max(req, 1):.1f} % hits"
         return f"{names[k]} {v['ms']:.0f} ms / {v['sweeps']} sweeps{extra}"
 
+    c_web = []  # (row index, {n, spec, target}) for the browser column; the page takes n <= 2000
     for n in [int(v) for v in os.environ.get("PEERS_SVM_N", "1000,5000").split(",") if v]:
         prefix = os.path.join(tmp, f"c{n}")
         ref_ours = run_json([PEERS, "svm", str(n), str(lam), str(mu), prefix])
@@ -174,6 +175,13 @@ def main():
         paper = ", ".join(c_detail(k, once.get(k)) for k in ("cyclic", "aitken", "randomized"))
         reached = [once[k]["ms"] for k in ("cyclic", "aitken", "randomized") if once.get(k)]
         vs_paper = f"; best paper rule ÷ ours = {min(reached) / res['ours']['ms']:.0f}" if reached and res["ours"]["ms"] else ""
+        if n <= 2000:
+            pts = run_json([PEERS, "svm-points", str(n)])
+            c_web.append((len(rows), {"n": n, "target": target, "spec": {
+                "data": {"kind": "points", "points": pts["points"], "view": pts["view"]}, "loss": {"kind": "hinge"}, "lambda": lam,
+                "kernel": {"kind": "gaussian", "bandwidth": {"fixed": mu}},
+                "method": {"kind": "coordinate", "rule": "greedy_pairs", "shrinking": True, "seed": 7, "tol": 1e-12, "max_sweeps": 400000},
+                "race": False}}))
         rows.append([f"C · hinge, Gaussian μ = {mu}, λ = {lam}, n = {n}, to F ≤ F*(1 + {REL:g}) (ms)", res["ours"]["ms"], res["np1"]["ms"], res["npN"]["ms"], None,
                      f"ours = {names.get(best, best)} (options: {new}); {rows_run}; the paper's rules: {paper}{vs_paper}; "
                      f"SVC(kernel=\"precomputed\") tol {res['np1'].get('tol')}; F* = {fstar:.10g} (ours {ref_ours['objective']:.10g}, SVC {ref_svc['objective']:.10g}, b = {ref_svc['intercept']:.1e})"])
@@ -184,8 +192,11 @@ def main():
         with open(spec_file, "w") as f:
             json.dump(web_specs, f)
         eig = os.environ.get("PEERS_EIGEN_N", "1000,2000")
+        c_file = os.path.join(tmp, "web-c.json")
+        with open(c_file, "w") as f:
+            json.dump([case for _, case in c_web], f)
         try:
-            web = run_json(["node", "tests/e2e/bench-peers.mjs", spec_file, eig], dict(BASE, CARGO_TARGET_DIR=TARGET))
+            web = run_json(["node", "tests/e2e/bench-peers.mjs", spec_file, eig, c_file], dict(BASE, CARGO_TARGET_DIR=TARGET))
         except subprocess.CalledProcessError as e:
             web = None
             notes.append(f"browser run failed: {e.stderr.strip()[-300:]}")
@@ -194,6 +205,10 @@ def main():
                 per_iter = web_specs[i]["solver"]["algorithm"] == "dual_gradient"
                 rows[i][4] = r["solver_ms"] / max(r["iterations"], 1) if per_iter else r["solver_ms"]
                 rows[i][5] += f"; wasm {r['iterations']} iterations"
+            for (row_i, case), r in zip(c_web, web.get("c", [])):
+                rows[row_i][4] = r["ms"] if r["reached"] else None
+                rows[row_i][5] += (f"; wasm: greedy pairs + shrinking {r['sweeps']} sweeps, {r['ms']:.1f} ms warm ({r['cold_ms']:.1f} ms on the "
+                                   "page's first run, which includes Chromium's optimizing compile)" + ("" if r["reached"] else " (target not reached)"))
             k = len(web_specs)
             for n, ms in web["eigen"].items():
                 for row in rows:

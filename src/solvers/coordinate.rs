@@ -20,6 +20,7 @@ use nalgebra::{DVector, DVectorView};
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
+use crate::fmath;
 use super::fixed_point::{check_tol_cap, dropped_message, Operator, RegularizationProblem, StopReason, SweepRecord};
 use super::row_cache::RowCache;
 use crate::error::Result;
@@ -309,17 +310,17 @@ fn scan_dense(y: &[f64], inv: &[f64], c: &[f64], z: &[f64], h: &mut [f64], resol
         for l in 0..4 {
             let a = q[l].abs();
             nan |= a.is_nan();
-            lane[l] = lane[l].max(a);
+            lane[l] = fmath::max(a, lane[l]);
         }
     }
     for v in rest {
         nan |= v.is_nan();
-        lane[0] = lane[0].max(v.abs());
+        lane[0] = fmath::max(v.abs(), lane[0]);
     }
     if nan {
         return Scan { best: None, max_h: f64::NAN };
     }
-    let max_h = lane[0].max(lane[1]).max(lane[2].max(lane[3]));
+    let max_h = fmath::max(fmath::max(lane[0], lane[1]), fmath::max(lane[2], lane[3]));
     let best = if max_h > 0.0 { h.iter().position(|v| v.abs() == max_h) } else { None };
     Scan { best, max_h }
 }
@@ -502,7 +503,7 @@ impl CoordinateDescent {
             if a.is_nan() {
                 return f64::NAN;
             }
-            m = m.max(a);
+            m = fmath::max(a, m);
         }
         m
     }
@@ -678,9 +679,9 @@ impl CoordinateDescent {
             let kij = ri[k];
             let a_j = kd[k] + q;
             let gj = zs[k] + q * cs[k] - ys[k] + kij * d_i;
-            let s = (a_j - kij * kij * inv_ai).max(1e-12 * a_j);
+            let s = fmath::max(a_j - kij * kij * inv_ai, 1e-12 * a_j);
             let (lo, hi) = if ys[k] >= 0.0 { (plo, phi) } else { (nlo, nhi) };
-            let t = (cs[k] - gj / s).max(lo).min(hi) - cs[k];
+            let t = fmath::min(fmath::max(cs[k] - gj / s, lo), hi) - cs[k];
             gain[k] = -(gj * t + 0.5 * s * t * t);
         }
         gain[pos] = f64::NEG_INFINITY;
@@ -689,13 +690,13 @@ impl CoordinateDescent {
         let rest = chunks.remainder();
         for g in chunks {
             for l in 0..4 {
-                lane[l] = lane[l].max(g[l]);
+                lane[l] = fmath::max(g[l], lane[l]);
             }
         }
         for &g in rest {
-            lane[0] = lane[0].max(g);
+            lane[0] = fmath::max(g, lane[0]);
         }
-        let top = lane[0].max(lane[1]).max(lane[2].max(lane[3]));
+        let top = fmath::max(fmath::max(lane[0], lane[1]), fmath::max(lane[2], lane[3]));
         let best = if top > 0.0 { gain.iter().position(|&g| g == top) } else { None };
         let Some(jpos) = best else {
             self.greedy_update(pos);
@@ -957,7 +958,7 @@ impl CoordinateDescent {
         let full = self.order.len() == self.kept.len();
         let mut sweep_max: f64 = 0.0;
         for &i in &self.order {
-            sweep_max = sweep_max.max(self.h[i].abs());
+            sweep_max = fmath::max(self.h[i].abs(), sweep_max);
             if self.h[i].is_nan() {
                 return full;
             }

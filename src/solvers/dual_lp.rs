@@ -283,7 +283,7 @@ fn bregman_term_pow(u: f64, h: f64, q: f64, upow: f64) -> f64 {
     } else {
         fmath::exp_m1(q * fmath::ln_1p(t)) - q * t
     };
-    upow / q * phi.max(0.0)
+    upow / q * fmath::max(phi, 0.0)
 }
 
 impl Solver for DualLp {

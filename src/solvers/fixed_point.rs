@@ -7,6 +7,8 @@
 
 use std::sync::Arc;
 
+use crate::fmath;
+
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
@@ -283,7 +285,7 @@ impl RegularizationProblem {
         for i in 0..self.n() {
             if self.active[i] {
                 let t = self.loss.neg_resolvent(self.y[i], z[i] - c[i], 1.0, self.lambda);
-                r = r.max((c[i] - t).abs());
+                r = fmath::max((c[i] - t).abs(), r);
             }
         }
         r
@@ -298,7 +300,7 @@ impl RegularizationProblem {
                 let (lo, hi) = self.loss.subdifferential(self.y[i], z[i]);
                 let target = -c[i] * self.lambda;
                 let d = if target < lo { lo - target } else if target > hi { target - hi } else { 0.0 };
-                r = r.max(d / self.lambda);
+                r = fmath::max(d / self.lambda, r);
             }
         }
         r
@@ -624,7 +626,7 @@ impl FixedPoint {
         for i in 0..p.n() {
             if p.active[i] {
                 let t = p.loss.neg_resolvent(p.y[i], self.v[i], self.alpha, p.lambda);
-                max_h = max_h.max((t - self.c[i]).abs());
+                max_h = fmath::max((t - self.c[i]).abs(), max_h);
                 if (t - self.c[i]).is_nan() {
                     max_h = f64::NAN;
                 }
