@@ -3,6 +3,7 @@
 //! (closed forms, brute-force minimization, a dual solver written here, optimality conditions).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 use kernel_playground::datasets::plane::{from_points, grid, Classification2d, Regression1d, Shape2d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
@@ -29,31 +30,9 @@ const ALL_LOSSES: [Loss; 7] = [
     Loss::Logistic,
 ];
 
-/// Golden-section minimization of a convex function on [a, b].
-fn golden_min(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> f64 {
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let mut x1 = b - g * (b - a);
-    let mut x2 = a + g * (b - a);
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    for _ in 0..300 {
-        if f1 <= f2 {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - g * (b - a);
-            f1 = f(x1);
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + g * (b - a);
-            f2 = f(x2);
-        }
-        if b - a < 1e-14 * (1.0 + a.abs()) {
-            break;
-        }
-    }
-    0.5 * (a + b)
+/// Golden-section minimization of a convex function on [a, b]: the argmin.
+fn golden_min(f: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
+    common::golden_section(f, a, b).0
 }
 
 /// The domain of `u ↦ L*(y, λu)` as an interval (written from the conjugates' definitions).

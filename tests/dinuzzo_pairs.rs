@@ -73,31 +73,6 @@ fn param_name(e: KpError) -> String {
     }
 }
 
-/// Golden-section minimization of a convex function on [a, b]: (argmin, min).
-fn golden(f: impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> (f64, f64) {
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let mut x1 = b - g * (b - a);
-    let mut x2 = a + g * (b - a);
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    for _ in 0..200 {
-        if f1 <= f2 {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - g * (b - a);
-            f1 = f(x1);
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + g * (b - a);
-            f2 = f(x2);
-        }
-    }
-    // The ends too: a minimizer on the bound is common in a box.
-    [(a, f(a)), (b, f(b)), (x1, f1), (x2, f2)].into_iter().fold((a, f64::INFINITY), |m, p| if p.1 < m.1 { p } else { m })
-}
-
 /// The 2-D subproblem's minimum by nested golden sections over the box (infinite sides cut at
 /// `c ± r`): independent of [`exact_pair_step`]'s case analysis.
 fn brute_pair(c: [f64; 2], g: [f64; 2], a: [f64; 2], k: f64, lo: [f64; 2], hi: [f64; 2], r: f64) -> f64 {
@@ -108,7 +83,7 @@ fn brute_pair(c: [f64; 2], g: [f64; 2], a: [f64; 2], k: f64, lo: [f64; 2], hi: [
     let cut = |l: f64, h: f64, m: f64| (l.max(m - r), h.min(m + r));
     let (l0, h0) = cut(lo[0], hi[0], c[0]);
     let (l1, h1) = cut(lo[1], hi[1], c[1]);
-    golden(|t0| golden(|t1| phi(t0, t1), l1, h1).1, l0, h0).1
+    common::golden_section(|t0| common::golden_section(|t1| phi(t0, t1), l1, h1).1, l0, h0).1
 }
 
 /// The box of a random coordinate for a loss family: (lo, hi) and a feasible c in it.

@@ -4,6 +4,7 @@
 //! brute-force primal minimization over w ∈ R², and the other solvers.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
 use kernel_playground::data::SparseRegression;
 use kernel_playground::datasets::blobs::TwoBlobs;
 use kernel_playground::losses::Loss;
@@ -52,21 +53,7 @@ fn brute_min(h: impl Fn(f64) -> f64, lo: f64, hi: f64) -> f64 {
             best = (v, a);
         }
     }
-    let (mut a, mut b) = ((best.1 - dx).max(lo), (best.1 + dx).min(hi));
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let mut c = b - g * (b - a);
-    let mut d = a + g * (b - a);
-    for _ in 0..200 {
-        if hh(c) < hh(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-        c = b - g * (b - a);
-        d = a + g * (b - a);
-    }
-    let mid = 0.5 * (a + b);
-    // The ends of the search may be better (minimizer on the boundary of the domain).
+    let (mid, _) = common::golden_section(hh, (best.1 - dx).max(lo), (best.1 + dx).min(hi));
     [mid, lo, hi].into_iter().min_by(|x, y| hh(*x).total_cmp(&hh(*y))).unwrap_or(mid)
 }
 
@@ -308,29 +295,7 @@ fn algorithm_3_3_dual_feasible_and_gap_nonnegative_along_the_run() {
 
 /// Minimize a convex function of w ∈ R² by nested golden sections on a box.
 fn primal_brute_2d(f: impl Fn(f64, f64) -> f64, r: f64) -> (f64, f64, f64) {
-    let golden = |h: &dyn Fn(f64) -> f64, mut a: f64, mut b: f64| -> (f64, f64) {
-        let g = (5f64.sqrt() - 1.0) / 2.0;
-        let mut c = b - g * (b - a);
-        let mut d = a + g * (b - a);
-        let (mut fc, mut fd) = (h(c), h(d));
-        for _ in 0..120 {
-            if fc < fd {
-                b = d;
-                d = c;
-                fd = fc;
-                c = b - g * (b - a);
-                fc = h(c);
-            } else {
-                a = c;
-                c = d;
-                fc = fd;
-                d = a + g * (b - a);
-                fd = h(d);
-            }
-        }
-        let m = 0.5 * (a + b);
-        (m, h(m))
-    };
+    let golden = |h: &dyn Fn(f64) -> f64, a: f64, b: f64| common::golden_section(h, a, b);
     let inner = |w1: f64| golden(&|w2| f(w1, w2), -r, r);
     let (w1, _) = golden(&|w1| inner(w1).1, -r, r);
     let (w2, fv) = inner(w1);

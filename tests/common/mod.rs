@@ -61,3 +61,42 @@ pub fn assert_fails(o: &Output, needles: &[&str]) {
     }
 }
 
+
+/// Golden-section search for the minimum of a convex function on `[a, b]` (finite ends):
+/// `(argmin, min)`. The ends are compared with the interior point found, since a minimizer on
+/// the boundary of a box is common. The brute-force reference of the solvers' 1-D and 2-D steps.
+pub fn golden_section(f: impl Fn(f64) -> f64, a: f64, b: f64) -> (f64, f64) {
+    let (lo, hi) = (a, b);
+    let (mut a, mut b) = (a, b);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let mut x1 = b - g * (b - a);
+    let mut x2 = a + g * (b - a);
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..300 {
+        if b - a <= 1e-14 * (1.0 + a.abs() + b.abs()) {
+            break;
+        }
+        if f1 <= f2 {
+            b = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = b - g * (b - a);
+            f1 = f(x1);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + g * (b - a);
+            f2 = f(x2);
+        }
+    }
+    let mid = 0.5 * (a + b);
+    let mut best = (mid, f(mid));
+    for p in [lo, hi] {
+        let v = f(p);
+        if v < best.1 {
+            best = (p, v);
+        }
+    }
+    best
+}
