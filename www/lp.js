@@ -6,6 +6,9 @@ import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
+// The race lanes' colours (plot_style::RACE_COLORS), read once.
+let colours;
+const raceColours = () => (colours ??= JSON.parse(raceColors()));
 
 let pg = null;
 let player = null;
@@ -220,7 +223,7 @@ function raceFrame() {
     }
     $('race-readout').textContent = `F* = ${fmt(st.f_star, 12)} (dual Newton, ${st.reference_iter} it.)`;
     renderRaceTable($('race-table'), st.lanes,
-      [(l) => String(l.iterations), (l) => fmtMs(l.time_ms), (l) => fmt(l.rel_err, 2), (l) => statusWord(l.status)], JSON.parse(raceColors()));
+      [(l) => String(l.iterations), (l) => fmtMs(l.time_ms), (l) => fmt(l.rel_err, 2), (l) => statusWord(l.status)], raceColours());
     pg.drawRace($('race'), sizeCanvas($('race')));
     if (st.phase === 'done') {
       racing = false;

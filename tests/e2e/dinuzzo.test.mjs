@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { useBrowser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
+import { useBrowser, openPage, text, canvasPixels, ROOT, checkPastedLink } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -259,15 +259,7 @@ test('browser timings of paper C (DINUZZO_BENCH=1)', { skip: !process.env.DINUZZ
 test('a link pasted into the address bar loads (hashchange), a broken one keeps the run', async () => {
   const { page, errors, ctx } = await open();
   await waitStatus(page, 'converged');
-  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
-  spec.data.n = 60;
-  const run = await page.evaluate(() => document.body.dataset.runId);
-  await page.evaluate((s) => { location.hash = `#spec=${encodeURIComponent(JSON.stringify(s))}`; }, spec);
-  await page.waitForFunction((r) => document.body.dataset.runId !== r, run);
-  assert.equal(await page.locator('#n').inputValue(), '60');
-  await page.evaluate(() => { location.hash = '#spec=%7Bnot json'; });
-  await page.waitForFunction(() => document.getElementById('error').textContent.includes('could not be read'));
-  assert.equal(await page.locator('#n').inputValue(), '60');
+  await checkPastedLink(page, (spec) => { spec.data.n = 60; }, 60);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

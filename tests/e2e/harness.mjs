@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WWW = path.join(ROOT, 'www');
@@ -120,4 +121,19 @@ export function useBrowser() {
     await env.server?.stop();
   });
   return env;
+}
+
+// A link pasted into the address bar (a `#spec=` hashchange) loads: `edit(spec)` changes the
+// page's current spec, the page starts a new run and shows `n` in `#n`; then a broken link keeps
+// that run and says it "could not be read". Waits for states (run id, message), never for time.
+export async function checkPastedLink(page, edit, n) {
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  edit(spec);
+  const run = await page.evaluate(() => document.body.dataset.runId);
+  await page.evaluate((s) => { location.hash = `#spec=${encodeURIComponent(JSON.stringify(s))}`; }, spec);
+  await page.waitForFunction((r) => document.body.dataset.runId !== r, run);
+  assert.equal(await page.locator('#n').inputValue(), String(n));
+  await page.evaluate(() => { location.hash = '#spec=%7Bnot json'; });
+  await page.waitForFunction(() => document.getElementById('error').textContent.includes('could not be read'));
+  assert.equal(await page.locator('#n').inputValue(), String(n));
 }

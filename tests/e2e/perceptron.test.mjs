@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { useBrowser, openPage, text, canvasPixels, ROOT } from './harness.mjs';
+import { useBrowser, openPage, text, canvasPixels, ROOT, checkPastedLink } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -158,15 +158,7 @@ test('Gaussian kernel separates the concentric circles', async () => {
 test('a link pasted into the address bar loads (hashchange), a broken one keeps the run, Copy link is there', async () => {
   const { page, errors, ctx } = await open();
   assert.ok(await page.locator('#copy-link').isVisible());
-  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
-  spec.data.set.n = 24;
-  const run = await page.evaluate(() => document.body.dataset.runId);
-  await page.evaluate((s) => { location.hash = `#spec=${encodeURIComponent(JSON.stringify(s))}`; }, spec);
-  await page.waitForFunction((r) => document.body.dataset.runId !== r, run);
-  assert.equal(await page.locator('#n').inputValue(), '24');
-  await page.evaluate(() => { location.hash = '#spec=%7Bnot json'; });
-  await page.waitForFunction(() => document.getElementById('error').textContent.includes('could not be read'));
-  assert.equal(await page.locator('#n').inputValue(), '24');
+  await checkPastedLink(page, (spec) => { spec.data.set.n = 24; }, 24);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
