@@ -3,9 +3,18 @@
 //! `J_q(u) = sign(u)|u|^(q−1)` componentwise is the gradient of `(1/q)‖u‖_q^q`; with
 //! `1/p + 1/q = 1` it inverts `J_p`, so `J_p ∘ J_q = Id`.
 
-/// The conjugate exponent `q = p/(p − 1)` of `p > 1`.
+/// The conjugate exponent `q = p/(p − 1)` of `p > 1`, snapped to the nearest integer when it is
+/// within 8 ulps of it: p = 4/3 is not a double, and `p/(p − 1)` of the nearest one is
+/// 4.000000000000001, where the user meant q = 4 (the tensor path's q; [`abs_pow`] and
+/// [`j_scalar`] then multiply instead of calling `pow`).
 pub fn conjugate_exponent(p: f64) -> f64 {
-    p / (p - 1.0)
+    let q = p / (p - 1.0);
+    let r = q.round();
+    if (q - r).abs() <= 8.0 * f64::EPSILON * q {
+        r
+    } else {
+        q
+    }
 }
 
 /// `|t|^r` with the fast paths for the exponents of the tensor kernels.
