@@ -718,3 +718,18 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The q = 4 Bregman term as a polynomial (the linesearch's fast path) equals the general
+    /// cancellation-free evaluation (binomial series / `expm1(q·log1p(t))`) to rounding.
+    #[test]
+    fn bregman_quartic_polynomial_equals_the_general_evaluation(u in -1e3f64..1e3, r in -3.0f64..3.0, e in -12i32..2) {
+        use kernel_playground::solvers::dual_lp::{bregman_term, bregman_term_q4};
+        let h = u * r * 10f64.powi(e);
+        let (fast, general) = (bregman_term_q4(u, h), bregman_term(u, h, 4.0));
+        prop_assert!(fast >= 0.0);
+        prop_assert!((fast - general).abs() <= 1e-13 * general.abs() + 1e-300, "u = {}, h = {}: {} vs {}", u, h, fast, general);
+    }
+}
