@@ -888,20 +888,6 @@ fn new_options(tol: f64) -> Vec<(&'static str, CoordinateConfig)> {
     ]
 }
 
-/// The largest exact step `|S_i(v_i) − c_i|` over the kept coordinates, with `z = Kc` formed
-/// afresh from c (not the solver's maintained z): what a certified stop must have below δ.
-fn fresh_max_step(p: &RegularizationProblem, c: &DVector<f64>) -> f64 {
-    let z = p.kc(c);
-    let d = p.diagonal();
-    (0..p.n())
-        .filter(|&i| d[i] > 0.0)
-        .map(|i| {
-            let a = 1.0 / d[i];
-            (p.loss().neg_resolvent(p.y()[i], z[i] * a - c[i], a, p.lambda()) - c[i]).abs()
-        })
-        .fold(0.0, f64::max)
-}
-
 /// Every new option reaches the cyclic rule's optimum for every loss (Gram matrix, and kernel
 /// rows with a cache too small to hold them all), stops with every fresh step below δ, and its
 /// last record's duality gap certifies the objective.
@@ -927,7 +913,7 @@ fn options_reach_the_paper_optimum_for_every_loss() {
             let rec = s.current();
             assert!(rec.gap >= -1e-9 * (1.0 + rec.objective.abs()), "{loss:?} {name}: gap {}", rec.gap);
             assert!(rec.gap <= 1e-6 * rec.objective.abs().max(1.0), "{loss:?} {name}: gap {} at F {}", rec.gap, rec.objective);
-            let step = fresh_max_step(s.problem(), s.c());
+            let step = common::fresh_max_step(s.problem(), s.c());
             assert!(step < tol + 1e-9, "{loss:?} {name}: a coordinate still moves by {step} at the stop");
             // z was maintained (and, with shrinking, reconstructed) exactly enough.
             assert!(max_abs_diff(s.z(), &s.problem().kc(s.c())) < 1e-9, "{loss:?} {name}");
@@ -1021,7 +1007,7 @@ proptest! {
             prop_assert!(r.gap >= -1e-9 * (1.0 + r.objective.abs()), "{rule:?}: gap {} at sweep {}", r.gap, r.sweep);
         }
         if s.status() == StopReason::Converged {
-            let step = fresh_max_step(&p, s.c());
+            let step = common::fresh_max_step(&p, s.c());
             prop_assert!(step < tol + 1e-8, "{loss:?} {rule:?} shrinking {shrinking}: fresh step {step}");
         } else {
             prop_assert_eq!(s.status(), StopReason::MaxSweeps);

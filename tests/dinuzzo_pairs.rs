@@ -52,20 +52,6 @@ fn cfg(rule: IndexRule, shrinking: bool, tol: f64) -> CoordinateConfig {
     CoordinateConfig { rule, seed: 4, tol, max_sweeps: 200_000, shrinking, ..Default::default() }
 }
 
-/// The largest exact step `|S_i(v_i) − c_i|` over the kept coordinates with `z = Kc` formed
-/// afresh: what a certified stop must have below δ.
-fn fresh_max_step(p: &RegularizationProblem, c: &DVector<f64>) -> f64 {
-    let z = p.kc(c);
-    let d = p.diagonal();
-    (0..p.n())
-        .filter(|&i| d[i] > 0.0)
-        .map(|i| {
-            let a = 1.0 / d[i];
-            (p.loss().neg_resolvent(p.y()[i], z[i] * a - c[i], a, p.lambda()) - c[i]).abs()
-        })
-        .fold(0.0, f64::max)
-}
-
 fn param_name(e: KpError) -> String {
     match e {
         KpError::Parameter { name, .. } => name.to_string(),
@@ -182,7 +168,7 @@ proptest! {
             }
         }
         prop_assert_eq!(s.status(), StopReason::Converged);
-        let step = fresh_max_step(&p, s.c());
+        let step = common::fresh_max_step(&p, s.c());
         prop_assert!(step < tol + 1e-8, "{loss:?} shrinking {shrinking}: fresh step {step}");
     }
 }
@@ -272,7 +258,7 @@ fn pairs_reach_the_paper_optimum() {
             let rec = s.current();
             assert!(rec.gap >= -1e-9 * (1.0 + rec.objective.abs()), "{loss:?} {name}: gap {}", rec.gap);
             assert!(rec.gap <= 1e-6 * rec.objective.abs().max(1.0), "{loss:?} {name}: gap {} at F {}", rec.gap, rec.objective);
-            let step = fresh_max_step(s.problem(), s.c());
+            let step = common::fresh_max_step(s.problem(), s.c());
             assert!(step < tol + 1e-9, "{loss:?} {name}: a coordinate still moves by {step} at the stop");
             assert!((s.z() - s.problem().kc(s.c())).amax() < 1e-9, "{loss:?} {name}: z = Kc");
             if name.contains("shrinking true") && loss == Loss::Hinge {

@@ -631,8 +631,7 @@ impl CoordinateDescent {
     /// the exact minimizer of the 2-D subproblem ([`exact_pair_step`]) and keep `z = Kc` (and `w`)
     /// up to date with the two rows. Falls back to Greedy's single step when no second coordinate
     /// gains or the block admits no closed form. Returns the coordinate updates done (2 or 1).
-    fn pair_update(&mut self, pos: usize) -> usize {
-        let bx = self.pair.expect("the pair rule has its box");
+    fn pair_update(&mut self, pos: usize, bx: PairBox) -> usize {
         let q = bx.q;
         let p = &self.problem;
         let i = match &self.compact {
@@ -920,8 +919,8 @@ impl CoordinateDescent {
                 break;
             }
             let Some(i) = self.best else { break };
-            let k = if self.pair.is_some() {
-                self.pair_update(i)
+            let k = if let Some(bx) = self.pair {
+                self.pair_update(i, bx)
             } else {
                 self.greedy_update(i);
                 1

@@ -100,3 +100,17 @@ pub fn golden_section(f: impl Fn(f64) -> f64, a: f64, b: f64) -> (f64, f64) {
     }
     best
 }
+
+/// Paper C: the largest exact step `|S_i(v_i) − c_i|` over the kept coordinates, with `z = Kc`
+/// formed afresh from c (not a solver's maintained z): what a certified stop must have below δ.
+pub fn fresh_max_step(p: &kernel_playground::solvers::fixed_point::RegularizationProblem, c: &nalgebra::DVector<f64>) -> f64 {
+    let z = p.kc(c);
+    let d = p.diagonal();
+    (0..p.n())
+        .filter(|&i| d[i] > 0.0)
+        .map(|i| {
+            let a = 1.0 / d[i];
+            (p.loss().neg_resolvent(p.y()[i], z[i] * a - c[i], a, p.lambda()) - c[i]).abs()
+        })
+        .fold(0.0, f64::max)
+}
