@@ -13,7 +13,9 @@ use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
-use kernel_playground::solvers::fixed_point::{FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason};
+use kernel_playground::solvers::fixed_point::{
+    FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason,
+};
 
 const DELTA: f64 = 1e-8;
 const MAX_SWEEPS: usize = 20_000;
@@ -26,7 +28,10 @@ fn problem(n: usize, loss: Loss) -> RegularizationProblem {
 /// The generator interleaves the classes (+1, −1, +1, …); `shuffle` permutes the rows once, to
 /// see how much the cyclic rule depends on the data order.
 fn problem_ordered(n: usize, loss: Loss, shuffle: bool) -> RegularizationProblem {
-    let data = Classification2d { shape: Shape2d::Moons { noise: 0.15 }, n, label_noise: 0.05, seed: 1 }.generate().unwrap();
+    let data =
+        Classification2d { shape: Shape2d::Moons { noise: 0.15 }, n, label_noise: 0.05, seed: 1 }
+            .generate()
+            .unwrap();
     let (mut x, mut y) = (data.x.clone(), data.y.clone());
     if shuffle {
         let perm = Rng::new(99).choose_distinct(n, n);
@@ -64,9 +69,33 @@ const SOLVERS: [&str; 4] = ["fixed point 1/‖K‖", "CD cyclic", "CD Aitken", "
 fn make(p: &RegularizationProblem, which: usize, max_sweeps: usize) -> Any {
     let rules = [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic];
     if which == 0 {
-        Any::Fp(Box::new(FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::InverseNorm, tol: DELTA, max_sweeps, gap_tol: None }).unwrap()))
+        Any::Fp(Box::new(
+            FixedPoint::new(
+                p.clone(),
+                FixedPointConfig {
+                    step: StepRule::InverseNorm,
+                    tol: DELTA,
+                    max_sweeps,
+                    gap_tol: None,
+                },
+            )
+            .unwrap(),
+        ))
     } else {
-        Any::Cd(Box::new(CoordinateDescent::new(p.clone(), CoordinateConfig { rule: rules[which - 1], seed: 7, tol: DELTA, max_sweeps, gap_tol: None, ..CoordinateConfig::default() }).unwrap()))
+        Any::Cd(Box::new(
+            CoordinateDescent::new(
+                p.clone(),
+                CoordinateConfig {
+                    rule: rules[which - 1],
+                    seed: 7,
+                    tol: DELTA,
+                    max_sweeps,
+                    gap_tol: None,
+                    ..CoordinateConfig::default()
+                },
+            )
+            .unwrap(),
+        ))
     }
 }
 
@@ -92,7 +121,9 @@ fn run_to_tol(p: &RegularizationProblem, which: usize) -> (usize, f64, StopReaso
 }
 
 fn table() {
-    println!("| loss | n | solver | sweeps to δ=1e-8 | status | time to δ (s) | sweeps/s | final gap |");
+    println!(
+        "| loss | n | solver | sweeps to δ=1e-8 | status | time to δ (s) | sweeps/s | final gap |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for loss in [Loss::Hinge, Loss::Square] {
         for n in sizes() {
@@ -133,7 +164,10 @@ fn sweeps(c: &mut Criterion) {
         for n in sizes() {
             let p = problem(n, loss);
             let mut group = c.benchmark_group(format!("sweep/{}/n={n}", loss.name()));
-            group.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+            group
+                .sample_size(10)
+                .warm_up_time(Duration::from_millis(300))
+                .measurement_time(Duration::from_secs(2));
             for (which, name) in SOLVERS.iter().enumerate() {
                 group.bench_function(*name, |b| {
                     let mut s = make(&p, which, usize::MAX);
@@ -161,7 +195,10 @@ fn order_table() {
                 for (which, name) in SOLVERS.iter().enumerate().take(3).skip(1) {
                     let (sw, secs, st, gap) = run_to_tol(&p, which);
                     let rows = if shuffle { "shuffled once" } else { "classes interleaved" };
-                    println!("| {} | {n} | {name} | {rows} | {sw} | {st:?} | {secs:.3} | {gap:.2e} |", loss.name());
+                    println!(
+                        "| {} | {n} | {name} | {rows} | {sw} | {st:?} | {secs:.3} | {gap:.2e} |",
+                        loss.name()
+                    );
                 }
             }
         }

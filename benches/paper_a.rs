@@ -16,11 +16,13 @@
 //!   relative precision; this is our reading of it.
 
 use kernel_playground::data::SparseRegression;
-use kernel_playground::lp::{conjugate_exponent, FeaturePolynomial};
 use kernel_playground::losses::Loss;
+use kernel_playground::lp::{conjugate_exponent, FeaturePolynomial};
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::dual_newton::{DualNewton, NewtonConfig};
-use kernel_playground::solvers::primal::{lipschitz_square, Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
+use kernel_playground::solvers::primal::{
+    lipschitz_square, Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd,
+};
 use kernel_playground::solvers::prox_dual::{ProxDual, ProxDualConfig};
 use kernel_playground::solvers::{Driver, Solver, StepRecord};
 use std::time::Instant;
@@ -90,7 +92,8 @@ fn main() {
         .ok()
         .map(|s| s.split(',').filter_map(|t| t.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![4.0 / 3.0, 1.25, 1.1, 1.05]);
-    let pcap: usize = std::env::var("PAPER_A_PRIMAL_CAP").ok().and_then(|s| s.parse().ok()).unwrap_or(cap);
+    let pcap: usize =
+        std::env::var("PAPER_A_PRIMAL_CAP").ok().and_then(|s| s.parse().ok()).unwrap_or(cap);
     let gamma = 10.0;
     let gen = SparseRegression { n: 200, d, k: 10, sigma: 0.05, seed: 7 };
     let ds = gen.generate().expect("Table 1 generator");
@@ -104,30 +107,76 @@ fn main() {
     for &p in &ps {
         let q = conjugate_exponent(p);
         // Reference optimum F*: Newton to a relative gap below 1e-14.
-        let newton = DualNewton::new(FeaturePolynomial { x: ds.x.clone(), q }, ds.y.clone(), NewtonConfig::new(gamma)).expect("valid");
+        let newton = DualNewton::new(
+            FeaturePolynomial { x: ds.x.clone(), q },
+            ds.y.clone(),
+            NewtonConfig::new(gamma),
+        )
+        .expect("valid");
         let mut drv = Driver::new(newton, 1e-15, 500);
         drv.run();
         let fstar = drv.last().primal;
-        println!("| F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?}) | {p:.4} | | | | | | | | |", drv.last().rel_gap, drv.status);
+        println!(
+            "| F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?}) | {p:.4} | | | | | | | | |",
+            drv.last().rel_gap,
+            drv.status
+        );
 
         let x = || ds.x.clone();
         let y = || ds.y.clone();
         let primal_only = std::env::var("PAPER_A_PRIMAL_ONLY").is_ok();
         let ls = Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 };
         if !primal_only {
-            print_row(run("Alg 2.1 (dual GD + linesearch)", p, DualLp::new(x(), y(), gamma, p, ls), cap, fstar));
+            print_row(run(
+                "Alg 2.1 (dual GD + linesearch)",
+                p,
+                DualLp::new(x(), y(), gamma, p, ls),
+                cap,
+                fstar,
+            ));
             let cfg = ProxDualConfig::new(Loss::Square, gamma);
-            print_row(run("Alg 3.3 (dual prox-grad, square)", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
+            print_row(run(
+                "Alg 3.3 (dual prox-grad, square)",
+                p,
+                ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"),
+                cap,
+                fstar,
+            ));
             let cfg = ProxDualConfig { warm_start: true, ..cfg };
-            print_row(run("Alg 3.3, warm-started linesearch", p, ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"), cap, fstar));
-            print_row(run("dual Newton", p, DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma)).expect("valid"), cap, fstar));
+            print_row(run(
+                "Alg 3.3, warm-started linesearch",
+                p,
+                ProxDual::new(FeaturePolynomial { x: x(), q }, y(), cfg).expect("valid"),
+                cap,
+                fstar,
+            ));
+            print_row(run(
+                "dual Newton",
+                p,
+                DualNewton::new(FeaturePolynomial { x: x(), q }, y(), NewtonConfig::new(gamma))
+                    .expect("valid"),
+                cap,
+                fstar,
+            ));
         }
         let pc = PrimalConfig { gamma, p, measure: GapMeasure::Duality };
-        print_row(run("primal GD + Armijo", p, PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"), pcap, fstar));
+        print_row(run(
+            "primal GD + Armijo",
+            p,
+            PrimalGd::new(x(), y(), pc, Armijo::default()).expect("valid"),
+            pcap,
+            fstar,
+        ));
         // FISTA measured against F* only: the certified gap would cost it a third product per
         // iteration, which the paper's FISTA does not pay (GD gets the certificate for free).
         let pf = PrimalConfig { measure: GapMeasure::Reference(fstar), ..pc };
-        print_row(run("primal FISTA (1/L)", p, Fista::new(x(), y(), pf, Some(lip)).expect("valid"), pcap, fstar));
+        print_row(run(
+            "primal FISTA (1/L)",
+            p,
+            Fista::new(x(), y(), pf, Some(lip)).expect("valid"),
+            pcap,
+            fstar,
+        ));
     }
 }
 

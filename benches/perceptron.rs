@@ -10,11 +10,14 @@ use std::time::Instant;
 use criterion::{criterion_group, criterion_main, Criterion};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::margin::{margin, MarginOptions, Separability};
-use kernel_playground::testbeds::{arc, circles, overlapping, separable};
-use kernel_playground::solvers::perceptron::bounds::{certificate_bound, separator_bound, snkpvn_certificate_bound};
-use kernel_playground::solvers::perceptron::{
-    run_to_outcome, start, Isnkpvn, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
+use kernel_playground::solvers::perceptron::bounds::{
+    certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
+use kernel_playground::solvers::perceptron::{
+    run_to_outcome, start, Isnkpvn, KernelPerceptron, Outcome, PerceptronAlgorithm,
+    PerceptronProblem,
+};
+use kernel_playground::testbeds::{arc, circles, overlapping, separable};
 use nalgebra::{DMatrix, DVector};
 
 const CAP: usize = 50_000;
@@ -56,17 +59,36 @@ fn case(name: String, x: DMatrix<f64>, y: Vec<f64>, kernel: Kernel, eps: Option<
 fn cases(n: usize) -> Vec<Case> {
     let gauss = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
     let (x, y) = separable(n, 0.1, 1);
-    let mut out = vec![case(format!("separable (gap 0.1), linear, n={n}"), x, y, Kernel::Linear, None)];
+    let mut out =
+        vec![case(format!("separable (gap 0.1), linear, n={n}"), x, y, Kernel::Linear, None)];
     let (x, y) = arc(n, 85.0, 2);
     out.push(case(format!("arc 85° (rho = cos 85°), linear, n={n}"), x, y, Kernel::Linear, None));
     let (x, y) = circles(n, 3);
     out.push(case(format!("circles, Gaussian, n={n}"), x, y, gauss, None));
     let (x, y) = arc(n, 100.0, 4);
-    out.push(case(format!("arc 100° (|rho| = |cos 100°|), linear, n={n}, eps=1e-2"), x, y, Kernel::Linear, Some(1e-2)));
+    out.push(case(
+        format!("arc 100° (|rho| = |cos 100°|), linear, n={n}, eps=1e-2"),
+        x,
+        y,
+        Kernel::Linear,
+        Some(1e-2),
+    ));
     let (x, y) = arc(n, 92.0, 5);
-    out.push(case(format!("arc 92° (|rho| = |cos 92°|), linear, n={n}, eps=1e-2"), x, y, Kernel::Linear, Some(1e-2)));
+    out.push(case(
+        format!("arc 92° (|rho| = |cos 92°|), linear, n={n}, eps=1e-2"),
+        x,
+        y,
+        Kernel::Linear,
+        Some(1e-2),
+    ));
     let (x, y) = overlapping(n, 6);
-    out.push(case(format!("overlapping, linear, n={n}, eps=1e-3"), x, y, Kernel::Linear, Some(1e-3)));
+    out.push(case(
+        format!("overlapping, linear, n={n}, eps=1e-3"),
+        x,
+        y,
+        Kernel::Linear,
+        Some(1e-3),
+    ));
     out
 }
 
@@ -99,7 +121,14 @@ fn table() {
                         while s.halted().is_none() && s.record().iter < CAP {
                             s.step();
                         }
-                        Some(s.phases().iter().map(|&(_, d)| snkpvn_certificate_bound(pb.n(), d, gamma * d, rho_abs)).sum())
+                        Some(
+                            s.phases()
+                                .iter()
+                                .map(|&(_, d)| {
+                                    snkpvn_certificate_bound(pb.n(), d, gamma * d, rho_abs)
+                                })
+                                .sum(),
+                        )
                     }
                     _ => certificate_bound(algo, pb.n(), q0, rho_abs),
                 };
@@ -109,7 +138,15 @@ fn table() {
                     Outcome::IterationCap { .. } => "cap",
                 };
                 let b = bound.map_or("–".to_string(), |b| format!("{b:.0}"));
-                println!("| {} | {} | {} | {} | {} | {:.2} |", algo.name(), kind, out.verified(), iters, b, ms);
+                println!(
+                    "| {} | {} | {} | {} | {} | {:.2} |",
+                    algo.name(),
+                    kind,
+                    out.verified(),
+                    iters,
+                    b,
+                    ms
+                );
             }
         }
     }

@@ -56,7 +56,14 @@ enum Trials {
 /// Algorithm 2.1 on the square-loss dual `Λ(α) = P(α) + ‖α‖²/(2γ) − ⟨y, α⟩`, generic over how
 /// P is computed. The gap uses `Φ_n w(α) = ∇P(α)` and `‖w(α)‖_p^p = qP(α)`:
 /// `F(w(α)) = (γ/2)‖∇P(α) − y‖² + (q/p)P(α)`. Returns (iterations, relative gap).
-fn solve<P: Line>(poly: &P, y: &DVector<f64>, gamma: f64, tol: f64, max_iter: usize, trials: Trials) -> (usize, f64) {
+fn solve<P: Line>(
+    poly: &P,
+    y: &DVector<f64>,
+    gamma: f64,
+    tol: f64,
+    max_iter: usize,
+    trials: Trials,
+) -> (usize, f64) {
     let n = poly.n();
     let q = poly.q();
     assert_eq!(q, 4.0, "the line of FeaturePolynomial above is written for q = 4");
@@ -125,7 +132,9 @@ fn build_rate(c: &mut Criterion) {
     group.sample_size(10);
     let (n, d) = (60, 200);
     let x = normal_matrix(n, d, 1);
-    for (name, kernel) in [("linear", TensorKernel::Linear), ("poly2", TensorKernel::Polynomial { degree: 2 })] {
+    for (name, kernel) in
+        [("linear", TensorKernel::Linear), ("poly2", TensorKernel::Polynomial { degree: 2 })]
+    {
         let cfg = TensorKernelConfig::new(kernel, 4).unwrap();
         let entries = estimate_cost(n, d, &cfg).unwrap().entries;
         group.throughput(Throughput::Elements(entries));
@@ -140,7 +149,8 @@ fn table2(c: &mut Criterion) {
     let (n, d, gamma) = (90, 650, 10.0);
     let cfg = TensorKernelConfig::new(TensorKernel::Polynomial { degree: 2 }, 4).unwrap();
     let x = normal_matrix(n, d, 2);
-    let phi = timed("table2: feature matrix 90 × 211575", || tensor_features(&x, &cfg, BUDGET).unwrap());
+    let phi =
+        timed("table2: feature matrix 90 × 211575", || tensor_features(&x, &cfg, BUDGET).unwrap());
     let big_n = phi.ncols();
     let mut rng = Rng::new(3);
     let mut w_star = DVector::zeros(big_n);
@@ -152,27 +162,52 @@ fn table2(c: &mut Criterion) {
         *v += 0.05 * rng.normal();
     }
     let features = FeaturePolynomial { x: phi, q: 4.0 };
-    let k = timed("table2: build the Gram tensor (2 919 735 values; paper 2.73 s)", || GramTensor::build(&x, cfg, BUDGET).unwrap());
-    for (trials, name) in [(Trials::Line, "one pass per linesearch"), (Trials::Naive, "one pass per trial step")] {
-        let (it, gap) = timed(&format!("table2: solve with K, {name} (paper 2.49 s, 29 it.)"), || solve(&k, &y, gamma, 1e-8, 2000, trials));
+    let k = timed("table2: build the Gram tensor (2 919 735 values; paper 2.73 s)", || {
+        GramTensor::build(&x, cfg, BUDGET).unwrap()
+    });
+    for (trials, name) in
+        [(Trials::Line, "one pass per linesearch"), (Trials::Naive, "one pass per trial step")]
+    {
+        let (it, gap) =
+            timed(&format!("table2: solve with K, {name} (paper 2.49 s, 29 it.)"), || {
+                solve(&k, &y, gamma, 1e-8, 2000, trials)
+            });
         eprintln!("    {it} iterations, relative gap {gap:.2e}");
         let (it, gap) =
-            timed(&format!("table2: solve without K, {name} (paper 9.87 s, 28 it.)"), || solve(&features, &y, gamma, 1e-8, 2000, trials));
+            timed(&format!("table2: solve without K, {name} (paper 9.87 s, 28 it.)"), || {
+                solve(&features, &y, gamma, 1e-8, 2000, trials)
+            });
         eprintln!("    {it} iterations, relative gap {gap:.2e}");
     }
     let alpha = DVector::from_fn(n, |i, _| ((i * 7919) % 13) as f64 / 13.0 - 0.5);
     let mut g = DVector::zeros(n);
-    timed("table2: 20 gradients from the tensor", || (0..20).for_each(|_| { k.value_grad(&alpha, &mut g); }));
-    timed("table2: 20 gradients from the features", || (0..20).for_each(|_| { features.value_grad(&alpha, &mut g); }));
+    timed("table2: 20 gradients from the tensor", || {
+        (0..20).for_each(|_| {
+            k.value_grad(&alpha, &mut g);
+        })
+    });
+    timed("table2: 20 gradients from the features", || {
+        (0..20).for_each(|_| {
+            features.value_grad(&alpha, &mut g);
+        })
+    });
 
     let mut group = c.benchmark_group("table2_n90_d650_poly2");
     group.sample_size(10);
-    group.bench_function("build_gram_tensor", |b| b.iter(|| GramTensor::build(&x, cfg, BUDGET).unwrap()));
+    group.bench_function("build_gram_tensor", |b| {
+        b.iter(|| GramTensor::build(&x, cfg, BUDGET).unwrap())
+    });
     group.bench_function("gradient_from_tensor", |b| b.iter(|| k.value_grad(&alpha, &mut g)));
-    group.bench_function("gradient_from_features", |b| b.iter(|| features.value_grad(&alpha, &mut g)));
+    group.bench_function("gradient_from_features", |b| {
+        b.iter(|| features.value_grad(&alpha, &mut g))
+    });
     group.bench_function("hessian_from_tensor", |b| b.iter(|| k.hessian(&alpha)));
-    group.bench_function("solve_with_tensor", |b| b.iter(|| solve(&k, &y, gamma, 1e-8, 2000, Trials::Line)));
-    group.bench_function("solve_with_features", |b| b.iter(|| solve(&features, &y, gamma, 1e-8, 2000, Trials::Line)));
+    group.bench_function("solve_with_tensor", |b| {
+        b.iter(|| solve(&k, &y, gamma, 1e-8, 2000, Trials::Line))
+    });
+    group.bench_function("solve_with_features", |b| {
+        b.iter(|| solve(&features, &y, gamma, 1e-8, 2000, Trials::Line))
+    });
     group.finish();
 }
 

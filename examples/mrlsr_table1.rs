@@ -32,7 +32,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut krr, mut mrlsr) = (vec![], vec![]);
     for seed in 1..=seeds {
         let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
-        let clean = DVector::from_iterator(data.n(), data.x.row_iter().map(|r| Friedman1::target(&r.iter().copied().collect::<Vec<_>>())));
+        let clean = DVector::from_iterator(
+            data.n(),
+            data.x.row_iter().map(|r| Friedman1::target(&r.iter().copied().collect::<Vec<_>>())),
+        );
         let floor = scaled_rmse(&data.y, &clean)?;
         let t = Instant::now();
         let sel = model_selection(&data, &kernel, &ModelSelectionConfig::paper(seed))?;

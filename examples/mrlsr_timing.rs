@@ -13,9 +13,12 @@ use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let sizes: Vec<usize> = std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
+    let sizes: Vec<usize> =
+        std::env::args().skip(1).map(|a| a.parse()).collect::<Result<_, _>>()?;
     let sizes = if sizes.is_empty() { vec![500, 1000, 2000] } else { sizes };
-    println!("| n | Gram + eigendecomposition (ms) | adopt payload (ms) | refit, mean of 300 (ms) |");
+    println!(
+        "| n | Gram + eigendecomposition (ms) | adopt payload (ms) | refit, mean of 300 (ms) |"
+    );
     println!("| --- | --- | --- | --- |");
     for n in sizes {
         let data = Friedman1 { n, sigma: 1.0, seed: 1 }.generate()?;

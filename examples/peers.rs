@@ -24,9 +24,9 @@ use std::io::Write;
 use std::time::Instant;
 
 use kernel_playground::datasets::regression::Friedman1;
-use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedKernel};
 use kernel_playground::losses::Loss;
+use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
@@ -36,7 +36,9 @@ use nalgebra::{DMatrix, DVector};
 type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 fn write_f64(path: &str, values: impl Iterator<Item = f64>) -> Res<()> {
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| format!("cannot write `{path}`: {e}"))?);
+    let mut f = std::io::BufWriter::new(
+        std::fs::File::create(path).map_err(|e| format!("cannot write `{path}`: {e}"))?,
+    );
     for v in values {
         f.write_all(&v.to_le_bytes())?;
     }
@@ -51,7 +53,10 @@ fn write_matrix(path: &str, m: &DMatrix<f64>) -> Res<()> {
 }
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, name: &str) -> Res<T> {
-    args.get(i).ok_or_else(|| format!("missing {name}"))?.parse::<T>().map_err(|_| format!("bad {name}").into())
+    args.get(i)
+        .ok_or_else(|| format!("missing {name}"))?
+        .parse::<T>()
+        .map_err(|_| format!("bad {name}").into())
 }
 
 /// One read pass over `data` with four accumulators (what a bandwidth-bound kernel can reach).
@@ -86,7 +91,12 @@ fn gen_a(spec: &str, prefix: &str) -> Res<()> {
     let data = Experiment::from_json(&text)?.build_data()?;
     write_matrix(&format!("{prefix}.X.bin"), &data.x)?;
     write_f64(&format!("{prefix}.y.bin"), data.y.iter().copied())?;
-    println!("{{\"n\":{},\"d\":{},\"digest\":\"{}\"}}", data.x.nrows(), data.x.ncols(), data.digest());
+    println!(
+        "{{\"n\":{},\"d\":{},\"digest\":\"{}\"}}",
+        data.x.nrows(),
+        data.x.ncols(),
+        data.digest()
+    );
     Ok(())
 }
 
@@ -146,7 +156,8 @@ fn svm(args: &[String]) -> Res<()> {
     let lambda: f64 = arg(args, 2, "LAMBDA")?;
     let mu: f64 = arg(args, 3, "MU")?;
     let prefix: String = arg(args, 4, "PREFIX")?;
-    let target: Option<f64> = args.get(5).map(|s| s.parse()).transpose().map_err(|_| "bad TARGET")?;
+    let target: Option<f64> =
+        args.get(5).map(|s| s.parse()).transpose().map_err(|_| "bad TARGET")?;
     let (x, y) = symmetric_points(n);
     let gram = ResolvedKernel::Gaussian { mu }.gram(&x)?;
     match target {
@@ -171,7 +182,12 @@ fn svm(args: &[String]) -> Res<()> {
             while let Some(rec) = cd.step() {
                 best = best.min(rec.objective);
             }
-            println!("{{\"n\":{},\"objective\":{best},\"gap\":{},\"sweeps\":{}}}", y.len(), cd.current().gap, cd.current().sweep);
+            println!(
+                "{{\"n\":{},\"objective\":{best},\"gap\":{},\"sweeps\":{}}}",
+                y.len(),
+                cd.current().gap,
+                cd.current().sweep
+            );
         }
         Some(target) => {
             // METHODS (comma-separated, default all): the paper's rules (cyclic, aitken,
@@ -179,8 +195,18 @@ fn svm(args: &[String]) -> Res<()> {
             // matrix; greedy_shrink_rows: kernel rows computed from the inputs, CACHE_MIB MiB of
             // cache). CAP_S: seconds per method before giving up.
             let methods: String = args.get(6).cloned().unwrap_or_else(|| "cyclic,aitken,randomized,greedy,greedy_shrink,greedy_shrink_rows,pairs,pairs_shrink,pairs_shrink_rows".into());
-            let cache_mib: f64 = args.get(7).map(|s| s.parse()).transpose().map_err(|_| "bad CACHE_MIB")?.unwrap_or(64.0);
-            let cap_s: f64 = args.get(8).map(|s| s.parse()).transpose().map_err(|_| "bad CAP_S")?.unwrap_or(120.0);
+            let cache_mib: f64 = args
+                .get(7)
+                .map(|s| s.parse())
+                .transpose()
+                .map_err(|_| "bad CACHE_MIB")?
+                .unwrap_or(64.0);
+            let cap_s: f64 = args
+                .get(8)
+                .map(|s| s.parse())
+                .transpose()
+                .map_err(|_| "bad CAP_S")?
+                .unwrap_or(120.0);
             let mut out = Vec::new();
             for name in methods.split(',').filter(|m| !m.is_empty()) {
                 let (rule, shrinking, rows) = match name {
@@ -209,7 +235,14 @@ fn svm(args: &[String]) -> Res<()> {
                 // Kernel rows: the problem keeps the inputs only, and the timed run computes the
                 // rows it needs (into the cache); otherwise K is given, as to SVC.
                 let problem = if rows {
-                    RegularizationProblem::new(&x, &y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) }, Loss::Hinge, lambda, Representation::KernelRows)?
+                    RegularizationProblem::new(
+                        &x,
+                        &y,
+                        &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) },
+                        Loss::Hinge,
+                        lambda,
+                        Representation::KernelRows,
+                    )?
                 } else {
                     RegularizationProblem::from_gram(gram.clone(), &y, Loss::Hinge, lambda)?
                 };
@@ -226,7 +259,9 @@ fn svm(args: &[String]) -> Res<()> {
                     }
                 }
                 let cache = match cd.cache_stats() {
-                    Some((cap, h, m)) => format!(",\"cache_rows\":{cap},\"cache_hits\":{h},\"cache_misses\":{m}"),
+                    Some((cap, h, m)) => {
+                        format!(",\"cache_rows\":{cap},\"cache_hits\":{h},\"cache_misses\":{m}")
+                    }
                     None => String::new(),
                 };
                 out.push(match hit {

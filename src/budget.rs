@@ -121,7 +121,10 @@ impl Budget {
     /// byte, cell, kernel-n and work limits scale with it; the trace and CSV shape limits stay.
     pub fn cli_with_gib(gib: f64) -> Result<Budget> {
         if !(gib.is_finite() && gib > 0.0 && gib <= 1e6) {
-            return Err(param("--budget-gib", format!("a memory limit in GiB between 0 and 10⁶ (got {gib})")));
+            return Err(param(
+                "--budget-gib",
+                format!("a memory limit in GiB between 0 and 10⁶ (got {gib})"),
+            ));
         }
         let f = gib / 8.0;
         let c = Budget::CLI;
@@ -141,7 +144,15 @@ impl Budget {
         if need.is_finite() && need <= self.bytes as f64 {
             return Ok(());
         }
-        Err(param(field, format!("{what}: {detail} → {}; the limit {} is {}", bytes_text(need), self.scope, bytes_text(self.bytes as f64))))
+        Err(param(
+            field,
+            format!(
+                "{what}: {detail} → {}; the limit {} is {}",
+                bytes_text(need),
+                self.scope,
+                bytes_text(self.bytes as f64)
+            ),
+        ))
     }
 
     /// An n × n matrix of f64 for `what` (e.g. "dual Newton needs an n × n Hessian").
@@ -155,7 +166,15 @@ impl Budget {
         if value.is_finite() && value <= limit {
             return Ok(());
         }
-        Err(param(field, format!("{what}: {field} = {}; the limit {} is {}", group(value), self.scope, group(limit))))
+        Err(param(
+            field,
+            format!(
+                "{what}: {field} = {}; the limit {} is {}",
+                group(value),
+                self.scope,
+                group(limit)
+            ),
+        ))
     }
 
     /// n·d data values (8 bytes each) and d itself.
@@ -202,7 +221,12 @@ impl Budget {
         if !(flops.is_finite() && flops <= self.step_flops) {
             return Err(param(
                 field,
-                format!("{what}: one iteration costs {} operations; the limit {} is {}", sci(flops), self.scope, sci(self.step_flops)),
+                format!(
+                    "{what}: one iteration costs {} operations; the limit {} is {}",
+                    sci(flops),
+                    self.scope,
+                    sci(self.step_flops)
+                ),
             ));
         }
         let total = flops * max_iter as f64;
@@ -307,7 +331,11 @@ pub fn bytes_text(b: f64) -> String {
     for (name, size) in units {
         if b >= size as f64 {
             let v = b / size as f64;
-            return if v.fract() == 0.0 { format!("{v:.0} {name}") } else { format!("{v:.1} {name}") };
+            return if v.fract() == 0.0 {
+                format!("{v:.0} {name}")
+            } else {
+                format!("{v:.1} {name}")
+            };
         }
     }
     format!("{b:.0} bytes")
@@ -322,7 +350,14 @@ pub fn coordinate(field: &'static str, index: usize, v: f64) -> Result<()> {
     if v.is_finite() && v.abs() <= COORD_LIMIT {
         return Ok(());
     }
-    Err(param(field, format!("point {index} has the coordinate {}; coordinates must be finite and within ±{}", num(v), group(COORD_LIMIT))))
+    Err(param(
+        field,
+        format!(
+            "point {index} has the coordinate {}; coordinates must be finite and within ±{}",
+            num(v),
+            group(COORD_LIMIT)
+        ),
+    ))
 }
 
 /// A view window `[x_min, x_max, y_min, y_max]`: finite, within ±[`COORD_LIMIT`], and not
@@ -352,7 +387,8 @@ pub fn view_box(field: &'static str, v: &[f64; 4]) -> Result<()> {
 pub fn read_text_file(path: &std::path::Path, what: &str, limit: u64) -> Result<String> {
     use std::io::Read;
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
+    let meta = std::fs::metadata(path)
+        .map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
     if !meta.is_file() {
         return Err(KpError::Spec(format!(
             "{what} `{shown}` is not a regular file (a directory, a FIFO or a device): only plain files are read"
@@ -366,13 +402,17 @@ pub fn read_text_file(path: &std::path::Path, what: &str, limit: u64) -> Result<
             bytes_text(limit as f64)
         )));
     }
-    let file = std::fs::File::open(path).map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
+    let file = std::fs::File::open(path)
+        .map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
     let mut text = String::new();
     file.take(limit + 1)
         .read_to_string(&mut text)
         .map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
     if text.len() as u64 > limit {
-        return Err(KpError::Spec(format!("{what} `{shown}` grew past the limit of {} while being read", bytes_text(limit as f64))));
+        return Err(KpError::Spec(format!(
+            "{what} `{shown}` grew past the limit of {} while being read",
+            bytes_text(limit as f64)
+        )));
     }
     Ok(text)
 }

@@ -23,7 +23,10 @@ pub fn within(budget_ms: f64, mut unit: impl FnMut() -> bool) -> usize {
 }
 
 /// [`within`] for fallible work: the first error ends the loop and is returned.
-pub fn try_within<E>(budget_ms: f64, mut unit: impl FnMut() -> Result<bool, E>) -> Result<usize, E> {
+pub fn try_within<E>(
+    budget_ms: f64,
+    mut unit: impl FnMut() -> Result<bool, E>,
+) -> Result<usize, E> {
     let mut failed = None;
     let done = within(budget_ms, || match unit() {
         Ok(more) => more,
@@ -51,11 +54,27 @@ mod tests {
         });
         assert_eq!((done, left), (5, 0));
         let mut calls = 0;
-        assert_eq!(within(0.0, || { calls += 1; true }), 1);
+        assert_eq!(
+            within(0.0, || {
+                calls += 1;
+                true
+            }),
+            1
+        );
         assert_eq!(calls, 1);
         assert_eq!(within(0.0, || false), 0);
         let mut n = 0;
-        assert_eq!(try_within(f64::INFINITY, || { n += 1; if n < 3 { Ok(true) } else { Err(n) } }), Err(3));
+        assert_eq!(
+            try_within(f64::INFINITY, || {
+                n += 1;
+                if n < 3 {
+                    Ok(true)
+                } else {
+                    Err(n)
+                }
+            }),
+            Err(3)
+        );
         assert_eq!(try_within::<()>(f64::INFINITY, || Ok(false)), Ok(0));
     }
 }

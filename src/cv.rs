@@ -18,10 +18,16 @@ use crate::solvers::mrlsr::MrlsrModel;
 /// `count` values log-spaced on `[lo, hi]` (both > 0), e.g. the paper's 7 values 1e-5..1e2.
 pub fn log_grid(lo: f64, hi: f64, count: usize) -> Result<Vec<f64>> {
     if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi >= lo) {
-        return Err(KpError::Parameter { name: "grid", reason: format!("a log grid needs 0 < lo ≤ hi, finite (got {lo}, {hi})") });
+        return Err(KpError::Parameter {
+            name: "grid",
+            reason: format!("a log grid needs 0 < lo ≤ hi, finite (got {lo}, {hi})"),
+        });
     }
     if !(1..=10_000).contains(&count) {
-        return Err(KpError::Parameter { name: "grid", reason: format!("the number of grid values must lie in 1..=10000 (got {count})") });
+        return Err(KpError::Parameter {
+            name: "grid",
+            reason: format!("the number of grid values must lie in 1..=10000 (got {count})"),
+        });
     }
     if count == 1 {
         return Ok(vec![lo]);
@@ -34,11 +40,17 @@ pub fn log_grid(lo: f64, hi: f64, count: usize) -> Result<Vec<f64>> {
 /// by 0.1. Values are computed as `lo + k·step` and rounded to 12 decimals.
 pub fn step_grid(lo: f64, hi: f64, step: f64) -> Result<Vec<f64>> {
     if !(lo.is_finite() && hi.is_finite() && step.is_finite() && step > 0.0 && hi >= lo) {
-        return Err(KpError::Parameter { name: "grid", reason: format!("need lo ≤ hi and step > 0, finite (got {lo}, {hi}, {step})") });
+        return Err(KpError::Parameter {
+            name: "grid",
+            reason: format!("need lo ≤ hi and step > 0, finite (got {lo}, {hi}, {step})"),
+        });
     }
     let count = ((hi - lo) / step + 1e-9).floor() as usize + 1;
     if count > 10_000 {
-        return Err(KpError::Parameter { name: "grid", reason: format!("{count} values is above the limit of 10000") });
+        return Err(KpError::Parameter {
+            name: "grid",
+            reason: format!("{count} values is above the limit of 10000"),
+        });
     }
     Ok((0..count).map(|k| ((lo + step * k as f64) * 1e12).round() / 1e12).collect())
 }
@@ -71,14 +83,25 @@ pub fn split_parts(n: usize, parts: usize, seed: u64) -> Result<Vec<Vec<usize>>>
 }
 
 /// A random train/test split with `round(fraction·n)` training samples (both sides non-empty).
-pub fn train_test_split(n: usize, train_fraction: f64, seed: u64) -> Result<(Vec<usize>, Vec<usize>)> {
+pub fn train_test_split(
+    n: usize,
+    train_fraction: f64,
+    seed: u64,
+) -> Result<(Vec<usize>, Vec<usize>)> {
     if !(train_fraction.is_finite() && train_fraction > 0.0 && train_fraction < 1.0) {
-        return Err(KpError::Parameter { name: "train fraction", reason: format!("must lie strictly between 0 and 1 (got {train_fraction})") });
+        return Err(KpError::Parameter {
+            name: "train fraction",
+            reason: format!("must lie strictly between 0 and 1 (got {train_fraction})"),
+        });
     }
     // n < 2 first: `clamp(1, n − 1)` panics when n − 1 < 1.
-    let n_train = if n < 2 { 0 } else { ((train_fraction * n as f64).round() as usize).clamp(1, n - 1) };
+    let n_train =
+        if n < 2 { 0 } else { ((train_fraction * n as f64).round() as usize).clamp(1, n - 1) };
     if n < 2 || n_train == 0 || n_train >= n {
-        return Err(KpError::Parameter { name: "n", reason: format!("cannot split {n} samples into non-empty train and test sets") });
+        return Err(KpError::Parameter {
+            name: "n",
+            reason: format!("cannot split {n} samples into non-empty train and test sets"),
+        });
     }
     let idx = shuffled_indices(n, seed);
     let mut train = idx[..n_train].to_vec();
@@ -101,13 +124,21 @@ pub struct Fold {
 /// test fold holds at least 2 samples).
 pub fn kfold(n: usize, k: usize, seed: u64) -> Result<Vec<Fold>> {
     if k < 2 || n < 2 * k {
-        return Err(KpError::Parameter { name: "folds", reason: format!("k-fold cross-validation needs 2 ≤ k ≤ n/2 (got k = {k}, n = {n})") });
+        return Err(KpError::Parameter {
+            name: "folds",
+            reason: format!("k-fold cross-validation needs 2 ≤ k ≤ n/2 (got k = {k}, n = {n})"),
+        });
     }
     let parts = split_parts(n, k, seed)?;
     Ok((0..parts.len())
         .map(|f| {
             let test = parts[f].clone();
-            let mut train: Vec<usize> = parts.iter().enumerate().filter(|(g, _)| *g != f).flat_map(|(_, p)| p.iter().copied()).collect();
+            let mut train: Vec<usize> = parts
+                .iter()
+                .enumerate()
+                .filter(|(g, _)| *g != f)
+                .flat_map(|(_, p)| p.iter().copied())
+                .collect();
             train.sort_unstable();
             Fold { train, test }
         })
@@ -117,7 +148,10 @@ pub fn kfold(n: usize, k: usize, seed: u64) -> Result<Vec<Fold>> {
 /// The rows `idx` of a data set (indices must be < n).
 pub fn subset(data: &Dataset, idx: &[usize]) -> Result<Dataset> {
     if let Some(&bad) = idx.iter().find(|&&i| i >= data.n()) {
-        return Err(KpError::Parameter { name: "indices", reason: format!("index {bad} is out of range for {} samples", data.n()) });
+        return Err(KpError::Parameter {
+            name: "indices",
+            reason: format!("index {bad} is out of range for {} samples", data.n()),
+        });
     }
     let x = DMatrix::from_fn(idx.len(), data.d(), |r, c| data.x[(idx[r], c)]);
     let y = DVector::from_fn(idx.len(), |r, _| data.y[idx[r]]);
@@ -128,12 +162,18 @@ pub fn subset(data: &Dataset, idx: &[usize]) -> Result<Dataset> {
 /// `max |y|` instead (the paper's targets are positive); all-zero targets are an error.
 pub fn scaled_rmse(y: &DVector<f64>, f: &DVector<f64>) -> Result<f64> {
     if y.len() != f.len() || y.is_empty() {
-        return Err(KpError::Parameter { name: "predictions", reason: format!("{} predictions for {} targets", f.len(), y.len()) });
+        return Err(KpError::Parameter {
+            name: "predictions",
+            reason: format!("{} predictions for {} targets", f.len(), y.len()),
+        });
     }
     let max = y.max();
     let scale = if max > 0.0 { max } else { y.amax() };
     if !(scale > 0.0 && scale.is_finite()) {
-        return Err(KpError::Parameter { name: "y", reason: "the scaled RMSE divides by max y, and every target is 0".into() });
+        return Err(KpError::Parameter {
+            name: "y",
+            reason: "the scaled RMSE divides by max y, and every target is 0".into(),
+        });
     }
     let mse = (y - f).norm_squared() / y.len() as f64;
     Ok(mse.sqrt() / scale)
@@ -146,7 +186,13 @@ fn check_grid(values: &[f64], name: &'static str, m_like: bool) -> Result<()> {
     for &v in values {
         let ok = v.is_finite() && v > 0.0 && (!m_like || v <= 100.0);
         if !ok {
-            return Err(KpError::Parameter { name, reason: format!("every value must be positive and finite{} (got {v})", if m_like { " and ≤ 100" } else { "" }) });
+            return Err(KpError::Parameter {
+                name,
+                reason: format!(
+                    "every value must be positive and finite{} (got {v})",
+                    if m_like { " and ≤ 100" } else { "" }
+                ),
+            });
         }
     }
     Ok(())
@@ -184,14 +230,23 @@ impl CvGrid {
         if self.ms.iter().chain(&self.lambdas).any(|v| !v.is_finite()) {
             return bad("a grid value is not finite".into());
         }
-        if self.rmse.len() != self.ms.len() || self.rmse.iter().any(|r| r.len() != self.lambdas.len()) {
-            return bad(format!("the RMSE table is not {} × {}", self.ms.len(), self.lambdas.len()));
+        if self.rmse.len() != self.ms.len()
+            || self.rmse.iter().any(|r| r.len() != self.lambdas.len())
+        {
+            return bad(format!(
+                "the RMSE table is not {} × {}",
+                self.ms.len(),
+                self.lambdas.len()
+            ));
         }
         let i = self.ms.iter().position(|&m| m == self.best_m);
         let j = self.lambdas.iter().position(|&l| l == self.best_lambda);
         match i.zip(j) {
             Some(b) => Ok(b),
-            None => bad(format!("the best (m, λ) = ({}, {}) is not on the grid", self.best_m, self.best_lambda)),
+            None => bad(format!(
+                "the best (m, λ) = ({}, {}) is not on the grid",
+                self.best_m, self.best_lambda
+            )),
         }
     }
 }
@@ -201,7 +256,15 @@ impl CvGrid {
 pub fn check_lambda_curves(lambdas: &[f64], curves: &[Vec<f64>]) -> Result<()> {
     check_grid(lambdas, "λ grid", false)?;
     if let Some(p) = curves.iter().position(|c| c.len() != lambdas.len()) {
-        return Err(KpError::Parameter { name: "λ₂ curves", reason: format!("curve {} has {} values for {} λ", p + 1, curves[p].len(), lambdas.len()) });
+        return Err(KpError::Parameter {
+            name: "λ₂ curves",
+            reason: format!(
+                "curve {} has {} values for {} λ",
+                p + 1,
+                curves[p].len(),
+                lambdas.len()
+            ),
+        });
     }
     Ok(())
 }
@@ -209,20 +272,34 @@ pub fn check_lambda_curves(lambdas: &[f64], curves: &[Vec<f64>]) -> Result<()> {
 /// k-fold CV of M-RLSR over `ms × lambdas` with a fixed resolved kernel. For m ≤ 1 the fit used
 /// is the lowest objective found ([`crate::solvers::mrlsr::MrlsrOutcome::best_alpha`]). KRR is
 /// `ms = [2]`. One eigendecomposition per fold.
-pub fn cv_grid(data: &Dataset, kernel: ResolvedKernel, ms: &[f64], lambdas: &[f64], folds: usize, seed: u64) -> Result<CvGrid> {
+pub fn cv_grid(
+    data: &Dataset,
+    kernel: ResolvedKernel,
+    ms: &[f64],
+    lambdas: &[f64],
+    folds: usize,
+    seed: u64,
+) -> Result<CvGrid> {
     let mut v = cv_grids(data, kernel, &[(ms, lambdas)], folds, seed)?;
     v.pop().ok_or_else(|| KpError::NonFinite("empty cross-validation".into()))
 }
 
 /// [`cv_grid`] for several (m grid, λ grid) pairs on the same folds, sharing each fold's
 /// eigendecomposition (e.g. M-RLSR over m × λ and KRR over λ₂).
-pub fn cv_grids(data: &Dataset, kernel: ResolvedKernel, grids: &[(&[f64], &[f64])], folds: usize, seed: u64) -> Result<Vec<CvGrid>> {
+pub fn cv_grids(
+    data: &Dataset,
+    kernel: ResolvedKernel,
+    grids: &[(&[f64], &[f64])],
+    folds: usize,
+    seed: u64,
+) -> Result<Vec<CvGrid>> {
     for (ms, lambdas) in grids {
         check_grid(ms, "m grid", true)?;
         check_grid(lambdas, "λ grid", false)?;
     }
     let fold_list = kfold(data.n(), folds, seed)?;
-    let mut sums: Vec<Vec<Vec<f64>>> = grids.iter().map(|(ms, ls)| vec![vec![0.0; ls.len()]; ms.len()]).collect();
+    let mut sums: Vec<Vec<Vec<f64>>> =
+        grids.iter().map(|(ms, ls)| vec![vec![0.0; ls.len()]; ms.len()]).collect();
     let mut failures = vec![0usize; grids.len()];
     for fold in &fold_list {
         let train = subset(data, &fold.train)?;
@@ -273,7 +350,13 @@ pub struct EquivalenceConfig {
 impl EquivalenceConfig {
     /// The paper's synthetic-set setting: m = 1.2, λ over 1e-7..1e2, 10 folds, 4 parts.
     pub fn paper(seed: u64) -> Self {
-        Self { m: 1.2, lambdas: log_grid(1e-7, 1e2, 10).unwrap_or_default(), folds: 10, parts: 4, seed }
+        Self {
+            m: 1.2,
+            lambdas: log_grid(1e-7, 1e2, 10).unwrap_or_default(),
+            folds: 10,
+            parts: 4,
+            seed,
+        }
     }
 }
 
@@ -326,9 +409,19 @@ pub struct EquivalenceReport {
 /// eigendecomposition) and report their difference both as the RMS of fitted values and in RKHS
 /// norm; plus the λ → λ₂ curve of every part. The kernel is resolved once on the whole data so
 /// that the parts differ only by their samples.
-pub fn equivalence_experiment(data: &Dataset, kernel: &Kernel, cfg: &EquivalenceConfig) -> Result<EquivalenceReport> {
+pub fn equivalence_experiment(
+    data: &Dataset,
+    kernel: &Kernel,
+    cfg: &EquivalenceConfig,
+) -> Result<EquivalenceReport> {
     if !(cfg.m.is_finite() && cfg.m > 1.0 && cfg.m <= 100.0) {
-        return Err(KpError::Parameter { name: "m", reason: format!("Proposition 5.1 (weak equivalence) needs 1 < m ≤ 100 here (got {})", cfg.m) });
+        return Err(KpError::Parameter {
+            name: "m",
+            reason: format!(
+                "Proposition 5.1 (weak equivalence) needs 1 < m ≤ 100 here (got {})",
+                cfg.m
+            ),
+        });
     }
     check_grid(&cfg.lambdas, "λ grid", false)?;
     let kernel = kernel.resolve(&data.x)?;
@@ -337,7 +430,8 @@ pub fn equivalence_experiment(data: &Dataset, kernel: &Kernel, cfg: &Equivalence
     let z1 = &sets[0];
     let cv = cv_grid(z1, kernel, &[cfg.m], &cfg.lambdas, cfg.folds, cfg.seed.wrapping_add(1))?;
     let lambda = cv.best_lambda;
-    let models: Vec<MrlsrModel> = sets.iter().map(|s| MrlsrModel::with_kernel(&s.x, &s.y, kernel)).collect::<Result<_>>()?;
+    let models: Vec<MrlsrModel> =
+        sets.iter().map(|s| MrlsrModel::with_kernel(&s.x, &s.y, kernel)).collect::<Result<_>>()?;
     let lambda2 = models[0].fit_theorem1(cfg.m, lambda)?.lambda2;
     let mut out_parts = Vec::with_capacity(models.len());
     let mut curves = Vec::with_capacity(models.len());
@@ -366,11 +460,24 @@ pub fn equivalence_experiment(data: &Dataset, kernel: &Kernel, cfg: &Equivalence
             krr_method: method,
             warning: model.singularity().map(|s| s.message.clone()),
         });
-        let curve = cfg.lambdas.iter().map(|&l| model.fit_theorem1(cfg.m, l).map(|f| f.lambda2).unwrap_or(f64::NAN)).collect();
+        let curve = cfg
+            .lambdas
+            .iter()
+            .map(|&l| model.fit_theorem1(cfg.m, l).map(|f| f.lambda2).unwrap_or(f64::NAN))
+            .collect();
         curves.push(curve);
     }
     let cv_rmse = cv.rmse.into_iter().next().unwrap_or_default();
-    Ok(EquivalenceReport { m: cfg.m, lambda, lambda2, lambdas: cfg.lambdas.clone(), cv_rmse, parts: out_parts, curves, kernel: format!("{kernel:?}") })
+    Ok(EquivalenceReport {
+        m: cfg.m,
+        lambda,
+        lambda2,
+        lambdas: cfg.lambdas.clone(),
+        cv_rmse,
+        parts: out_parts,
+        curves,
+        kernel: format!("{kernel:?}"),
+    })
 }
 
 /// Settings of the Table-1 model selection.
@@ -426,7 +533,11 @@ pub struct ModelSelection {
 
 /// Check the grids, split train/test and resolve the kernel on the training inputs (Appendix
 /// E.1.1): the start of both the batch and the stepped model selection.
-fn selection_split(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<(Dataset, Dataset, ResolvedKernel)> {
+fn selection_split(
+    data: &Dataset,
+    kernel: &Kernel,
+    cfg: &ModelSelectionConfig,
+) -> Result<(Dataset, Dataset, ResolvedKernel)> {
     check_grid(&cfg.ms, "m grid", true)?;
     check_grid(&cfg.lambdas, "λ grid", false)?;
     check_grid(&cfg.lambda2s, "λ₂ grid", false)?;
@@ -440,20 +551,39 @@ fn selection_split(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) 
 /// Table 1 (Appendix E.1.1), with a full m × λ grid: split train/test, choose (m, λ) for M-RLSR
 /// and λ₂ for KRR by k-fold CV on the training part (kernel resolved on the training inputs),
 /// refit on the training part, report the test scaled RMSE of both.
-pub fn model_selection(data: &Dataset, kernel: &Kernel, cfg: &ModelSelectionConfig) -> Result<ModelSelection> {
+pub fn model_selection(
+    data: &Dataset,
+    kernel: &Kernel,
+    cfg: &ModelSelectionConfig,
+) -> Result<ModelSelection> {
     let (train, test, kernel) = selection_split(data, kernel, cfg)?;
     let two = [2.0];
-    let mut cvs = cv_grids(&train, kernel, &[(&cfg.ms, &cfg.lambdas), (&two, &cfg.lambda2s)], cfg.folds, cfg.seed.wrapping_add(1))?;
+    let mut cvs = cv_grids(
+        &train,
+        kernel,
+        &[(&cfg.ms, &cfg.lambdas), (&two, &cfg.lambda2s)],
+        cfg.folds,
+        cfg.seed.wrapping_add(1),
+    )?;
     let krr_cv = cvs.pop().ok_or_else(|| KpError::NonFinite("empty cross-validation".into()))?;
     let mrlsr_cv = cvs.pop().ok_or_else(|| KpError::NonFinite("empty cross-validation".into()))?;
     let model = MrlsrModel::with_kernel(&train.x, &train.y, kernel)?;
     let cross = kernel.cross(&test.x, &train.x)?;
     let best = model.fit(mrlsr_cv.best_m, mrlsr_cv.best_lambda)?;
     let mrlsr_test_rmse = scaled_rmse(&test.y, &(&cross * best.best_alpha(model.n())))?;
-    let mrlsr_equivalent_lambda2 = if mrlsr_cv.best_m > 1.0 { best.best_fit().map(|f| f.lambda2) } else { None };
+    let mrlsr_equivalent_lambda2 =
+        if mrlsr_cv.best_m > 1.0 { best.best_fit().map(|f| f.lambda2) } else { None };
     let krr = model.krr(krr_cv.best_lambda)?;
     let krr_test_rmse = scaled_rmse(&test.y, &(&cross * &krr.alpha))?;
-    Ok(ModelSelection { mrlsr_cv, mrlsr_test_rmse, krr_cv, krr_test_rmse, mrlsr_equivalent_lambda2, n_train: train.n(), n_test: test.n() })
+    Ok(ModelSelection {
+        mrlsr_cv,
+        mrlsr_test_rmse,
+        krr_cv,
+        krr_test_rmse,
+        mrlsr_equivalent_lambda2,
+        n_train: train.n(),
+        n_test: test.n(),
+    })
 }
 
 /// Progress of a [`ModelSelectionRun`].
@@ -495,8 +625,23 @@ impl ModelSelectionRun {
         let (train, test, kernel) = selection_split(data, kernel, cfg)?;
         let folds = kfold(train.n(), cfg.folds, cfg.seed.wrapping_add(1))?;
         let grids = [(cfg.ms.clone(), cfg.lambdas.clone()), (vec![2.0], cfg.lambda2s.clone())];
-        let sums = [vec![vec![0.0; cfg.lambdas.len()]; cfg.ms.len()], vec![vec![0.0; cfg.lambda2s.len()]; 1]];
-        Ok(Self { grids, folds, train, test, kernel, sums, failures: [0, 0], fold: 0, current: None, cursor: (0, 0), done: 0 })
+        let sums = [
+            vec![vec![0.0; cfg.lambdas.len()]; cfg.ms.len()],
+            vec![vec![0.0; cfg.lambda2s.len()]; 1],
+        ];
+        Ok(Self {
+            grids,
+            folds,
+            train,
+            test,
+            kernel,
+            sums,
+            failures: [0, 0],
+            fold: 0,
+            current: None,
+            cursor: (0, 0),
+            done: 0,
+        })
     }
 
     /// Work done so far and in all.
@@ -531,7 +676,9 @@ impl ModelSelectionRun {
                     let (model, cross, ty) = &state;
                     let m = self.grids[g].0[i];
                     for (j, &lambda) in self.grids[g].1.iter().enumerate() {
-                        let score = model.fit(m, lambda).and_then(|o| scaled_rmse(ty, &(cross * o.best_alpha(model.n()))));
+                        let score = model
+                            .fit(m, lambda)
+                            .and_then(|o| scaled_rmse(ty, &(cross * o.best_alpha(model.n()))));
                         match score {
                             Ok(s) if s.is_finite() => self.sums[g][i][j] += s,
                             _ => {
@@ -541,7 +688,13 @@ impl ModelSelectionRun {
                         }
                     }
                 }
-                let next = if i + 1 < self.grids[g].0.len() { Some((g, i + 1)) } else if g + 1 < 2 { Some((g + 1, 0)) } else { None };
+                let next = if i + 1 < self.grids[g].0.len() {
+                    Some((g, i + 1))
+                } else if g + 1 < 2 {
+                    Some((g + 1, 0))
+                } else {
+                    None
+                };
                 match next {
                     Some(c) => {
                         self.cursor = c;
@@ -562,31 +715,58 @@ impl ModelSelectionRun {
         if folds_done == 0 || which > 1 {
             return None;
         }
-        finish_grid(&self.grids[which].0, &self.grids[which].1, &self.sums[which], folds_done as f64, self.failures[which]).ok()
+        finish_grid(
+            &self.grids[which].0,
+            &self.grids[which].1,
+            &self.sums[which],
+            folds_done as f64,
+            self.failures[which],
+        )
+        .ok()
     }
 
     /// Refit at the chosen parameters on the whole training part and score on the test part
     /// (only once [`Self::is_complete`]).
     pub fn finish(&self) -> Result<ModelSelection> {
         if !self.is_complete() {
-            return Err(KpError::Parameter { name: "model selection", reason: "the cross-validation has not finished".into() });
+            return Err(KpError::Parameter {
+                name: "model selection",
+                reason: "the cross-validation has not finished".into(),
+            });
         }
         let k = self.folds.len() as f64;
-        let mrlsr_cv = finish_grid(&self.grids[0].0, &self.grids[0].1, &self.sums[0], k, self.failures[0])?;
-        let krr_cv = finish_grid(&self.grids[1].0, &self.grids[1].1, &self.sums[1], k, self.failures[1])?;
+        let mrlsr_cv =
+            finish_grid(&self.grids[0].0, &self.grids[0].1, &self.sums[0], k, self.failures[0])?;
+        let krr_cv =
+            finish_grid(&self.grids[1].0, &self.grids[1].1, &self.sums[1], k, self.failures[1])?;
         let model = MrlsrModel::with_kernel(&self.train.x, &self.train.y, self.kernel)?;
         let cross = self.kernel.cross(&self.test.x, &self.train.x)?;
         let best = model.fit(mrlsr_cv.best_m, mrlsr_cv.best_lambda)?;
         let mrlsr_test_rmse = scaled_rmse(&self.test.y, &(&cross * best.best_alpha(model.n())))?;
-        let mrlsr_equivalent_lambda2 = if mrlsr_cv.best_m > 1.0 { best.best_fit().map(|f| f.lambda2) } else { None };
+        let mrlsr_equivalent_lambda2 =
+            if mrlsr_cv.best_m > 1.0 { best.best_fit().map(|f| f.lambda2) } else { None };
         let krr = model.krr(krr_cv.best_lambda)?;
         let krr_test_rmse = scaled_rmse(&self.test.y, &(&cross * &krr.alpha))?;
-        Ok(ModelSelection { mrlsr_cv, mrlsr_test_rmse, krr_cv, krr_test_rmse, mrlsr_equivalent_lambda2, n_train: self.train.n(), n_test: self.test.n() })
+        Ok(ModelSelection {
+            mrlsr_cv,
+            mrlsr_test_rmse,
+            krr_cv,
+            krr_test_rmse,
+            mrlsr_equivalent_lambda2,
+            n_train: self.train.n(),
+            n_test: self.test.n(),
+        })
     }
 }
 
 /// The mean scaled RMSE over `k` folds from the per-cell sums, and the best cell.
-fn finish_grid(ms: &[f64], lambdas: &[f64], sums: &[Vec<f64>], k: f64, failures: usize) -> Result<CvGrid> {
+fn finish_grid(
+    ms: &[f64],
+    lambdas: &[f64],
+    sums: &[Vec<f64>],
+    k: f64,
+    failures: usize,
+) -> Result<CvGrid> {
     let rmse: Vec<Vec<f64>> = sums.iter().map(|row| row.iter().map(|s| s / k).collect()).collect();
     let mut best = (f64::INFINITY, 0, 0);
     for (i, row) in rmse.iter().enumerate() {
@@ -599,5 +779,13 @@ fn finish_grid(ms: &[f64], lambdas: &[f64], sums: &[Vec<f64>], k: f64, failures:
     if !best.0.is_finite() {
         return Err(KpError::NonFinite("every fit of the cross-validation grid failed".into()));
     }
-    Ok(CvGrid { ms: ms.to_vec(), lambdas: lambdas.to_vec(), rmse, best_m: ms[best.1], best_lambda: lambdas[best.2], best_rmse: best.0, failures })
+    Ok(CvGrid {
+        ms: ms.to_vec(),
+        lambdas: lambdas.to_vec(),
+        rmse,
+        best_m: ms[best.1],
+        best_lambda: lambdas[best.2],
+        best_rmse: best.0,
+        failures,
+    })
 }

@@ -176,9 +176,19 @@ impl CsvSource {
 /// numeric feature. Rejects ragged rows, non-numeric or non-finite cells, and empty files.
 pub fn parse_csv(text: &str) -> Result<Dataset> {
     let budget = crate::budget::active();
-    budget.count("data.text", "the CSV text's size in bytes", text.len() as f64, budget.csv_bytes as f64)?;
+    budget.count(
+        "data.text",
+        "the CSV text's size in bytes",
+        text.len() as f64,
+        budget.csv_bytes as f64,
+    )?;
     let longest = text.split('\n').map(str::len).max().unwrap_or(0);
-    budget.count("data.text", "the CSV's longest line in bytes", longest as f64, budget.csv_line_bytes as f64)?;
+    budget.count(
+        "data.text",
+        "the CSV's longest line in bytes",
+        longest as f64,
+        budget.csv_line_bytes as f64,
+    )?;
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(true)
         .trim(csv::Trim::All)
@@ -189,9 +199,16 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
         .clone();
     let names: Vec<String> = headers.iter().map(|s| s.to_string()).collect();
     if names.is_empty() || (names.len() == 1 && names[0].is_empty()) {
-        return Err(KpError::Csv("the file is empty: it needs a header row with a `y` column".into()));
+        return Err(KpError::Csv(
+            "the file is empty: it needs a header row with a `y` column".into(),
+        ));
     }
-    budget.count("data.text", "the CSV's number of columns", names.len() as f64, budget.csv_columns as f64)?;
+    budget.count(
+        "data.text",
+        "the CSV's number of columns",
+        names.len() as f64,
+        budget.csv_columns as f64,
+    )?;
     let mut seen = std::collections::HashSet::with_capacity(names.len());
     for (c, name) in names.iter().enumerate() {
         if name.is_empty() {
@@ -201,10 +218,9 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
             return Err(KpError::Csv(format!("the header names column `{name}` twice")));
         }
     }
-    let y_col = names
-        .iter()
-        .position(|h| h == "y")
-        .ok_or_else(|| KpError::Csv(format!("no column named `y` in the header ({})", names.join(", "))))?;
+    let y_col = names.iter().position(|h| h == "y").ok_or_else(|| {
+        KpError::Csv(format!("no column named `y` in the header ({})", names.join(", ")))
+    })?;
     if names.len() < 2 {
         return Err(KpError::Csv("the file needs at least one feature column beside `y`".into()));
     }
@@ -228,7 +244,10 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
         }
         for (c, cell) in rec.iter().enumerate() {
             let v: f64 = cell.parse().map_err(|_| {
-                KpError::Csv(format!("line {line}, column `{}`: `{cell}` is not a number", names[c]))
+                KpError::Csv(format!(
+                    "line {line}, column `{}`: `{cell}` is not a number",
+                    names[c]
+                ))
             })?;
             if !v.is_finite() {
                 return Err(KpError::Csv(format!(
@@ -252,11 +271,7 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
         return Err(KpError::Csv("the file has a header but no data rows".into()));
     }
     let x = DMatrix::from_row_slice(n, d, &values);
-    let feature_names = names
-        .iter()
-        .enumerate()
-        .filter(|(c, _)| *c != y_col)
-        .map(|(_, s)| s.clone())
-        .collect();
+    let feature_names =
+        names.iter().enumerate().filter(|(c, _)| *c != y_col).map(|(_, s)| s.clone()).collect();
     Ok(Dataset { x, y: DVector::from_vec(ys), w_true: None, feature_names })
 }

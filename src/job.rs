@@ -212,7 +212,11 @@ impl Job {
             }
             None => (0, f64::NAN, f64::NAN, f64::NAN, 0.0, Status::Running),
         };
-        let tensor_path = self.spec.check().map(|c| c.path == crate::lp_experiment::PathSpec::Tensor).unwrap_or(false);
+        let tensor_path = self
+            .spec
+            .check()
+            .map(|c| c.path == crate::lp_experiment::PathSpec::Tensor)
+            .unwrap_or(false);
         let build_fraction = match (&self.build, &self.tensor) {
             (Some(b), _) => b.progress().fraction(),
             (None, Some(_)) => 1.0,
@@ -266,5 +270,10 @@ impl Job {
 }
 
 fn gone(what: &str) -> KpError {
-    KpError::Parameter { name: "job", reason: format!("the {what} of this job is missing (an earlier step failed): start the job again") }
+    KpError::Parameter {
+        name: "job",
+        reason: format!(
+            "the {what} of this job is missing (an earlier step failed): start the job again"
+        ),
+    }
 }

@@ -58,10 +58,16 @@ impl Kernel {
             Kernel::Linear => Ok(ResolvedKernel::Linear),
             Kernel::Polynomial { degree, offset } => {
                 if degree < 1 {
-                    return Err(KpError::Parameter { name: "kernel.degree", reason: format!("must be at least 1 (got {degree})") });
+                    return Err(KpError::Parameter {
+                        name: "kernel.degree",
+                        reason: format!("must be at least 1 (got {degree})"),
+                    });
                 }
                 if !(offset.is_finite() && offset >= 0.0) {
-                    return Err(KpError::Parameter { name: "kernel.offset", reason: format!("must be a finite number ≥ 0 (got {offset})") });
+                    return Err(KpError::Parameter {
+                        name: "kernel.offset",
+                        reason: format!("must be a finite number ≥ 0 (got {offset})"),
+                    });
                 }
                 Ok(ResolvedKernel::Polynomial { degree, offset })
             }
@@ -82,7 +88,10 @@ impl Kernel {
             }
             Kernel::Laplacian { sigma } => {
                 if !(sigma.is_finite() && sigma > 0.0) {
-                    return Err(KpError::Parameter { name: "kernel.sigma", reason: format!("must be a finite number > 0 (got {sigma})") });
+                    return Err(KpError::Parameter {
+                        name: "kernel.sigma",
+                        reason: format!("must be a finite number > 0 (got {sigma})"),
+                    });
                 }
                 Ok(ResolvedKernel::Laplacian { sigma })
             }
@@ -95,7 +104,9 @@ impl ResolvedKernel {
     pub fn eval(&self, a: &[f64], b: &[f64]) -> f64 {
         match *self {
             ResolvedKernel::Linear => dot(a, b),
-            ResolvedKernel::Polynomial { degree, offset } => (dot(a, b) + offset).powi(degree as i32),
+            ResolvedKernel::Polynomial { degree, offset } => {
+                (dot(a, b) + offset).powi(degree as i32)
+            }
             ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
                 self.of_squared_distance(a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum())
             }
@@ -126,7 +137,13 @@ impl ResolvedKernel {
     /// forms `X Xᵀ` column by column too — the row equals column i of the stored Gram matrix
     /// bit for bit (paper C's data are 1-D or 2-D); with more columns the stored matrix comes
     /// from a blocked product and the two agree to rounding.
-    pub fn gram_row_into(&self, x: &DMatrix<f64>, sq: &DVector<f64>, i: usize, out: &mut DVector<f64>) {
+    pub fn gram_row_into(
+        &self,
+        x: &DMatrix<f64>,
+        sq: &DVector<f64>,
+        i: usize,
+        out: &mut DVector<f64>,
+    ) {
         let xi: DVector<f64> = x.row(i).transpose();
         out.gemv(1.0, x, &xi, 0.0);
         self.finish_row(sq, sq[i], out);
@@ -167,7 +184,9 @@ impl ResolvedKernel {
         );
         match *self {
             ResolvedKernel::Linear => {}
-            ResolvedKernel::Polynomial { degree, offset } => out.apply(|v| *v = (*v + offset).powi(degree as i32)),
+            ResolvedKernel::Polynomial { degree, offset } => {
+                out.apply(|v| *v = (*v + offset).powi(degree as i32))
+            }
             ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
                 for (j, v) in out.iter_mut().enumerate() {
                     let d2 = fmath::max(sq[j] + sq[j] - 2.0 * *v, 0.0);
@@ -192,7 +211,12 @@ impl ResolvedKernel {
             });
         }
         let (m, n) = (a.nrows() as f64, b.nrows() as f64);
-        crate::budget::active().bytes("data.n", "the kernel matrix", &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)), 8.0 * m * n)?;
+        crate::budget::active().bytes(
+            "data.n",
+            "the kernel matrix",
+            &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
+            8.0 * m * n,
+        )?;
         let mut k = a * b.transpose();
         match *self {
             ResolvedKernel::Linear => {}
@@ -200,8 +224,10 @@ impl ResolvedKernel {
                 k.apply(|v| *v = (*v + offset).powi(degree as i32));
             }
             ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
-                let na: DVector<f64> = DVector::from_iterator(a.nrows(), a.row_iter().map(|r| r.norm_squared()));
-                let nb: DVector<f64> = DVector::from_iterator(b.nrows(), b.row_iter().map(|r| r.norm_squared()));
+                let na: DVector<f64> =
+                    DVector::from_iterator(a.nrows(), a.row_iter().map(|r| r.norm_squared()));
+                let nb: DVector<f64> =
+                    DVector::from_iterator(b.nrows(), b.row_iter().map(|r| r.norm_squared()));
                 for j in 0..k.ncols() {
                     for i in 0..k.nrows() {
                         let d2 = fmath::max(na[i] + nb[j] - 2.0 * k[(i, j)], 0.0);
@@ -242,10 +268,18 @@ impl CrossJob {
     /// checked before the matrix is allocated.
     pub fn new(kernel: ResolvedKernel, a: DMatrix<f64>, b: DMatrix<f64>) -> Result<Self> {
         if a.ncols() != b.ncols() {
-            return Err(KpError::Parameter { name: "inputs", reason: format!("dimension mismatch: {} vs {} features", a.ncols(), b.ncols()) });
+            return Err(KpError::Parameter {
+                name: "inputs",
+                reason: format!("dimension mismatch: {} vs {} features", a.ncols(), b.ncols()),
+            });
         }
         let (m, n) = (a.nrows() as f64, b.nrows() as f64);
-        crate::budget::active().bytes("data.n", "the kernel matrix", &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)), 8.0 * m * n)?;
+        crate::budget::active().bytes(
+            "data.n",
+            "the kernel matrix",
+            &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
+            8.0 * m * n,
+        )?;
         let k = DMatrix::zeros(a.nrows(), b.nrows());
         Ok(Self { kernel, a, b, k, done: 0 })
     }

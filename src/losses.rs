@@ -113,11 +113,15 @@ impl Loss {
     pub fn validate(&self) -> Result<()> {
         match *self {
             Loss::EpsInsensitive { eps } if !(eps.is_finite() && eps >= 0.0) => {
-                Err(KpError::Parameter { name: "loss.eps", reason: format!("ε must be a finite number ≥ 0 (got {eps})") })
+                Err(KpError::Parameter {
+                    name: "loss.eps",
+                    reason: format!("ε must be a finite number ≥ 0 (got {eps})"),
+                })
             }
-            Loss::Huber { rho } if !(rho.is_finite() && rho > 0.0) => {
-                Err(KpError::Parameter { name: "loss.rho", reason: format!("ρ must be a finite number > 0 (got {rho})") })
-            }
+            Loss::Huber { rho } if !(rho.is_finite() && rho > 0.0) => Err(KpError::Parameter {
+                name: "loss.rho",
+                reason: format!("ρ must be a finite number > 0 (got {rho})"),
+            }),
             _ => Ok(()),
         }
     }
@@ -183,7 +187,11 @@ impl Loss {
             Loss::Logistic => {
                 // d/dt log(1 + e^(−yt)) = −y σ(−yt)
                 let z = -y * t;
-                let s = if z >= 0.0 { 1.0 / (1.0 + fmath::exp(-z)) } else { fmath::exp(z) / (1.0 + fmath::exp(z)) };
+                let s = if z >= 0.0 {
+                    1.0 / (1.0 + fmath::exp(-z))
+                } else {
+                    fmath::exp(z) / (1.0 + fmath::exp(z))
+                };
                 -y * s
             }
         }
@@ -198,7 +206,11 @@ impl Loss {
                 if r.abs() < eps {
                     (0.0, 0.0)
                 } else if r == eps {
-                    if eps == 0.0 { (-1.0, 1.0) } else { (0.0, 1.0) }
+                    if eps == 0.0 {
+                        (-1.0, 1.0)
+                    } else {
+                        (0.0, 1.0)
+                    }
                 } else if r == -eps {
                     (-1.0, 0.0)
                 } else {
@@ -223,26 +235,50 @@ impl Loss {
         match *self {
             Loss::Square => 0.5 * s * s + y * s,
             Loss::Absolute => {
-                if s.abs() <= 1.0 { y * s } else { inf }
+                if s.abs() <= 1.0 {
+                    y * s
+                } else {
+                    inf
+                }
             }
             Loss::EpsInsensitive { eps } => {
-                if s.abs() <= 1.0 { y * s + eps * s.abs() } else { inf }
+                if s.abs() <= 1.0 {
+                    y * s + eps * s.abs()
+                } else {
+                    inf
+                }
             }
             Loss::Huber { rho } => {
-                if s.abs() <= rho { y * s + 0.5 * s * s } else { inf }
+                if s.abs() <= rho {
+                    y * s + 0.5 * s * s
+                } else {
+                    inf
+                }
             }
             Loss::Hinge => {
                 let sig = y * s;
-                if (-1.0..=0.0).contains(&sig) { sig } else { inf }
+                if (-1.0..=0.0).contains(&sig) {
+                    sig
+                } else {
+                    inf
+                }
             }
             Loss::SquaredHinge => {
                 let sig = y * s;
-                if sig <= 0.0 { sig + 0.5 * sig * sig } else { inf }
+                if sig <= 0.0 {
+                    sig + 0.5 * sig * sig
+                } else {
+                    inf
+                }
             }
             Loss::Logistic => {
                 // ψ*(σ) = (1 + σ) log(1 + σ) + (−σ) log(−σ) on [−1, 0]
                 let sig = y * s;
-                if (-1.0..=0.0).contains(&sig) { xlogx(1.0 + sig) + xlogx(-sig) } else { inf }
+                if (-1.0..=0.0).contains(&sig) {
+                    xlogx(1.0 + sig) + xlogx(-sig)
+                } else {
+                    inf
+                }
             }
         }
     }
@@ -307,8 +343,12 @@ impl Loss {
         match *self {
             Loss::Square => r / (1.0 + alpha * lambda),
             Loss::Absolute => sign0(r) * fmath::min(r.abs(), 1.0 / lambda),
-            Loss::EpsInsensitive { eps } => sign0(r) * fmath::min(fmath::max(r.abs() - alpha * eps, 0.0), 1.0 / lambda),
-            Loss::Huber { rho } => sign0(r) * fmath::min(r.abs() / (1.0 + alpha * lambda), rho / lambda),
+            Loss::EpsInsensitive { eps } => {
+                sign0(r) * fmath::min(fmath::max(r.abs() - alpha * eps, 0.0), 1.0 / lambda)
+            }
+            Loss::Huber { rho } => {
+                sign0(r) * fmath::min(r.abs() / (1.0 + alpha * lambda), rho / lambda)
+            }
             Loss::Hinge => y * fmath::min(fmath::max(alpha - y * v, 0.0), 1.0 / lambda),
             Loss::SquaredHinge => y * fmath::max(alpha - y * v, 0.0) / (1.0 + alpha * lambda),
             Loss::Logistic => {
@@ -333,10 +373,18 @@ impl Loss {
             Loss::Absolute | Loss::EpsInsensitive { .. } => (-1.0, 1.0),
             Loss::Huber { rho } => (-rho, rho),
             Loss::Hinge | Loss::Logistic => {
-                if y >= 0.0 { (-1.0, 0.0) } else { (0.0, 1.0) }
+                if y >= 0.0 {
+                    (-1.0, 0.0)
+                } else {
+                    (0.0, 1.0)
+                }
             }
             Loss::SquaredHinge => {
-                if y >= 0.0 { (-inf, 0.0) } else { (0.0, inf) }
+                if y >= 0.0 {
+                    (-inf, 0.0)
+                } else {
+                    (0.0, inf)
+                }
             }
         }
     }
@@ -346,7 +394,13 @@ impl Loss {
     pub fn conjugate_rounded(&self, y: f64, s: f64) -> f64 {
         let (lo, hi) = self.conjugate_domain(y);
         let slack = 1e-9 * (1.0 + s.abs());
-        let s = if s < lo && s >= lo - slack { lo } else if s > hi && s <= hi + slack { hi } else { s };
+        let s = if s < lo && s >= lo - slack {
+            lo
+        } else if s > hi && s <= hi + slack {
+            hi
+        } else {
+            s
+        };
         self.conjugate(y, s)
     }
 
@@ -387,7 +441,9 @@ fn logistic_prox_margin(m: f64, gamma: f64) -> f64 {
         if !(next > lo && next < hi) {
             next = 0.5 * (lo + hi);
         }
-        if (next - s).abs() <= 4.0 * f64::EPSILON * (1.0 + s.abs()) || hi - lo <= 4.0 * f64::EPSILON * (1.0 + s.abs()) {
+        if (next - s).abs() <= 4.0 * f64::EPSILON * (1.0 + s.abs())
+            || hi - lo <= 4.0 * f64::EPSILON * (1.0 + s.abs())
+        {
             return next;
         }
         s = next;
@@ -414,21 +470,41 @@ impl Loss {
         match *self {
             Loss::Square => a * a / (2.0 * gamma) - y * a,
             Loss::Absolute => {
-                if a.abs() <= gamma { -y * a } else { inf }
+                if a.abs() <= gamma {
+                    -y * a
+                } else {
+                    inf
+                }
             }
             Loss::EpsInsensitive { eps } => {
-                if a.abs() <= gamma { eps * a.abs() - y * a } else { inf }
+                if a.abs() <= gamma {
+                    eps * a.abs() - y * a
+                } else {
+                    inf
+                }
             }
             Loss::Huber { rho } => {
-                if a.abs() <= rho * gamma { a * a / (2.0 * gamma) - y * a } else { inf }
+                if a.abs() <= rho * gamma {
+                    a * a / (2.0 * gamma) - y * a
+                } else {
+                    inf
+                }
             }
             Loss::Hinge => {
                 let b = y * a;
-                if (0.0..=gamma).contains(&b) { -b } else { inf }
+                if (0.0..=gamma).contains(&b) {
+                    -b
+                } else {
+                    inf
+                }
             }
             Loss::SquaredHinge => {
                 let b = y * a;
-                if b >= 0.0 { -b + b * b / (2.0 * gamma) } else { inf }
+                if b >= 0.0 {
+                    -b + b * b / (2.0 * gamma)
+                } else {
+                    inf
+                }
             }
             Loss::Logistic => {
                 let b = y * a;
@@ -525,7 +601,9 @@ fn logistic_prox_b(c: f64, step: f64, gamma: f64) -> f64 {
         if !(zn > lo && zn < hi) {
             zn = 0.5 * (lo + hi);
         }
-        if (zn - z).abs() <= 4.0 * f64::EPSILON * (1.0 + z.abs()) || hi - lo <= 4.0 * f64::EPSILON * (1.0 + z.abs()) {
+        if (zn - z).abs() <= 4.0 * f64::EPSILON * (1.0 + z.abs())
+            || hi - lo <= 4.0 * f64::EPSILON * (1.0 + z.abs())
+        {
             z = zn;
             break;
         }

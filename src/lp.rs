@@ -152,7 +152,8 @@ impl DualPolynomial for FeaturePolynomial {
     /// over column blocks of X (a scaled copy of one block at a time, never of X), then mirrored.
     fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64> {
         let u = self.x.tr_mul(alpha);
-        let weights: Vec<f64> = u.iter().map(|&t| (self.q - 1.0) * abs_pow(t, self.q - 2.0)).collect();
+        let weights: Vec<f64> =
+            u.iter().map(|&t| (self.q - 1.0) * abs_pow(t, self.q - 2.0)).collect();
         weighted_gram(&self.x, &weights)
     }
 }
@@ -174,7 +175,9 @@ pub fn weighted_gram(x: &DMatrix<f64>, c: &[f64]) -> DMatrix<f64> {
     while j0 < d {
         let b = block.min(d - j0);
         let cols = &data[j0 * n..(j0 + b) * n];
-        for (k, (dst, src)) in scaled.chunks_exact_mut(n).zip(cols.chunks_exact(n)).take(b).enumerate() {
+        for (k, (dst, src)) in
+            scaled.chunks_exact_mut(n).zip(cols.chunks_exact(n)).take(b).enumerate()
+        {
             let w = c[j0 + k];
             for (o, &v) in dst.iter_mut().zip(src) {
                 *o = w * v;

@@ -18,8 +18,8 @@ use crate::solvers::primal::{Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
 use crate::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
 use crate::solvers::{Driver, Solver};
 use crate::tensor::{
-    estimate_cost, feature_polynomial, GramTensor, GramTensorBuild, TensorCost, TensorKernel, TensorKernelConfig,
-    TensorPredictor,
+    estimate_cost, feature_polynomial, GramTensor, GramTensorBuild, TensorCost, TensorKernel,
+    TensorKernelConfig, TensorPredictor,
 };
 
 /// Where the data come from.
@@ -156,7 +156,13 @@ impl Default for Experiment {
     /// a visible number of iterations.
     fn default() -> Self {
         Self {
-            data: DataSpec::SparseRegression(SparseRegression { n: 100, d: 1000, k: 10, sigma: 0.05, seed: 1 }),
+            data: DataSpec::SparseRegression(SparseRegression {
+                n: 100,
+                d: 1000,
+                k: 10,
+                sigma: 0.05,
+                seed: 1,
+            }),
             model: ModelSpec::LpRegression {
                 p: 4.0 / 3.0,
                 gamma: 10.0,
@@ -171,7 +177,8 @@ impl Default for Experiment {
 
 /// The algorithms a spec may name (paper A: Algorithms 2.1 and 3.3, the primal baselines of
 /// Section 4, and a dual Newton method).
-pub const ALGORITHMS: [&str; 5] = ["dual_gradient", "prox_dual", "dual_newton", "primal_gd", "fista"];
+pub const ALGORITHMS: [&str; 5] =
+    ["dual_gradient", "prox_dual", "dual_newton", "primal_gd", "fista"];
 
 /// Memory budget of a Gram tensor or a feature matrix built from a spec: 1 GiB.
 pub const TENSOR_BUDGET_BYTES: u64 = 1 << 30;
@@ -303,35 +310,47 @@ impl Experiment {
         }
         match loss {
             Loss::EpsInsensitive { eps } if !(eps.is_finite() && eps >= 0.0) => {
-                return Err(param("model.loss.eps", format!("the ε-insensitive loss needs ε ≥ 0 (got {eps})")))
+                return Err(param(
+                    "model.loss.eps",
+                    format!("the ε-insensitive loss needs ε ≥ 0 (got {eps})"),
+                ))
             }
             Loss::Huber { rho } if !finite_positive(rho) => {
-                return Err(param("model.loss.rho", format!("the Huber loss needs a threshold ρ > 0 (got {rho})")))
+                return Err(param(
+                    "model.loss.rho",
+                    format!("the Huber loss needs a threshold ρ > 0 (got {rho})"),
+                ))
             }
             _ => {}
         }
         loss.validate()?;
         if let TensorKernel::Polynomial { degree } = kernel {
             if degree < 1 {
-                return Err(param("model.kernel.degree", format!("the polynomial degree s must be ≥ 1 (got {degree})")));
+                return Err(param(
+                    "model.kernel.degree",
+                    format!("the polynomial degree s must be ≥ 1 (got {degree})"),
+                ));
             }
         }
         let kernel_cfg = match (path, kernel) {
             (PathSpec::Tensor, k) => Some(TensorKernelConfig::from_p(k, p)?),
             (PathSpec::Features, TensorKernel::Linear) => None,
-            (PathSpec::Features, TensorKernel::Exponential) => {
-                return Err(param(
-                    "model.path",
-                    "the exponential tensor kernel has no finite feature map: choose the tensor path".into(),
-                ))
-            }
+            (PathSpec::Features, TensorKernel::Exponential) => return Err(param(
+                "model.path",
+                "the exponential tensor kernel has no finite feature map: choose the tensor path"
+                    .into(),
+            )),
             (PathSpec::Features, k) => Some(TensorKernelConfig::from_p(k, p)?),
         };
         let s = &self.solver;
         if !ALGORITHMS.contains(&s.algorithm.as_str()) {
             return Err(param(
                 "solver.algorithm",
-                format!("unknown algorithm `{}` (available: {})", s.algorithm, ALGORITHMS.join(", ")),
+                format!(
+                    "unknown algorithm `{}` (available: {})",
+                    s.algorithm,
+                    ALGORITHMS.join(", ")
+                ),
             ));
         }
         let caps = loss.capabilities();
@@ -380,7 +399,9 @@ impl Experiment {
             Some(v) => {
                 return Err(param(
                     "solver.step0",
-                    format!("the initial step λ̄ must lie in (0, γ/(2(1−δ))] = (0, {cap}] (got {v})"),
+                    format!(
+                        "the initial step λ̄ must lie in (0, γ/(2(1−δ))] = (0, {cap}] (got {v})"
+                    ),
                 ))
             }
         };
@@ -424,7 +445,8 @@ pub fn top_k_recovery(w: &[f64], w_true: &[f64]) -> (usize, usize) {
     let truth: Vec<usize> = (0..w_true.len()).filter(|&j| w_true[j] != 0.0).collect();
     let k = truth.len();
     let mut order: Vec<usize> = (0..w.len()).collect();
-    order.sort_by(|&a, &b| w[b].abs().partial_cmp(&w[a].abs()).unwrap_or(std::cmp::Ordering::Equal));
+    order
+        .sort_by(|&a, &b| w[b].abs().partial_cmp(&w[a].abs()).unwrap_or(std::cmp::Ordering::Equal));
     let top: std::collections::HashSet<usize> = order.into_iter().take(k).collect();
     (k, truth.iter().filter(|j| top.contains(j)).count())
 }
@@ -441,9 +463,14 @@ impl ValidExperiment {
         checked.loss.check_targets(data.y.as_slice())?;
         let features = match (checked.path, checked.kernel_cfg) {
             (PathSpec::Features, None) => Some(data.x.clone()),
-            (PathSpec::Features, Some(cfg)) => {
-                Some(feature_polynomial(&data.x, &cfg, TENSOR_BUDGET_BYTES.min(crate::budget::active().bytes))?.x)
-            }
+            (PathSpec::Features, Some(cfg)) => Some(
+                feature_polynomial(
+                    &data.x,
+                    &cfg,
+                    TENSOR_BUDGET_BYTES.min(crate::budget::active().bytes),
+                )?
+                .x,
+            ),
             (PathSpec::Tensor, Some(cfg)) => {
                 let cost = estimate_cost(data.n(), data.d(), &cfg)?;
                 check_budget(&cost)?;
@@ -451,8 +478,21 @@ impl ValidExperiment {
             }
             (PathSpec::Tensor, None) => None,
         };
-        check_solver_budget(&spec, &checked, data.n(), features.as_ref().map_or(data.d(), |f| f.ncols()))?;
-        Ok(Self { p: checked.p, gamma: checked.gamma, linesearch: checked.linesearch, spec, data, checked, features })
+        check_solver_budget(
+            &spec,
+            &checked,
+            data.n(),
+            features.as_ref().map_or(data.d(), |f| f.ncols()),
+        )?;
+        Ok(Self {
+            p: checked.p,
+            gamma: checked.gamma,
+            linesearch: checked.linesearch,
+            spec,
+            data,
+            checked,
+            features,
+        })
     }
 
     /// Replace the model/solver parameters on the same data (the page's sliders). The feature
@@ -461,7 +501,15 @@ impl ValidExperiment {
         let checked = spec.check()?;
         checked.loss.check_targets(self.data.y.as_slice())?;
         if checked.path != self.checked.path || checked.kernel_cfg != self.checked.kernel_cfg {
-            let data = std::mem::replace(&mut self.data, Dataset { x: DMatrix::zeros(0, 0), y: DVector::zeros(0), w_true: None, feature_names: vec![] });
+            let data = std::mem::replace(
+                &mut self.data,
+                Dataset {
+                    x: DMatrix::zeros(0, 0),
+                    y: DVector::zeros(0),
+                    w_true: None,
+                    feature_names: vec![],
+                },
+            );
             match Self::new(spec.clone(), checked, data.clone()) {
                 Ok(v) => {
                     *self = v;
@@ -489,7 +537,9 @@ impl ValidExperiment {
     /// The Gram tensor's cost (tensor path), known before the build.
     pub fn tensor_cost(&self) -> Result<Option<TensorCost>> {
         match (self.checked.path, self.checked.kernel_cfg) {
-            (PathSpec::Tensor, Some(cfg)) => Ok(Some(estimate_cost(self.data.n(), self.data.d(), &cfg)?)),
+            (PathSpec::Tensor, Some(cfg)) => {
+                Ok(Some(estimate_cost(self.data.n(), self.data.d(), &cfg)?))
+            }
             _ => Ok(None),
         }
     }
@@ -503,13 +553,20 @@ impl ValidExperiment {
     /// build's scratch), or over [`TENSOR_BUDGET_BYTES`] if that is lower.
     pub fn tensor_build_within(&self, max_bytes: u64) -> Result<GramTensorBuild> {
         let cfg = self.tensor_cfg()?;
-        GramTensorBuild::new(&self.data.x, cfg, max_bytes.min(TENSOR_BUDGET_BYTES).min(crate::budget::active().bytes))
+        GramTensorBuild::new(
+            &self.data.x,
+            cfg,
+            max_bytes.min(TENSOR_BUDGET_BYTES).min(crate::budget::active().bytes),
+        )
     }
 
     fn tensor_cfg(&self) -> Result<TensorKernelConfig> {
         match (self.checked.path, self.checked.kernel_cfg) {
             (PathSpec::Tensor, Some(cfg)) => Ok(cfg),
-            _ => Err(param("model.path", "the features path builds and uses no Gram tensor: choose the tensor path".into())),
+            _ => Err(param(
+                "model.path",
+                "the features path builds and uses no Gram tensor: choose the tensor path".into(),
+            )),
         }
     }
 
@@ -554,7 +611,9 @@ impl ValidExperiment {
     }
 
     fn feature_poly(&self) -> Result<FeaturePolynomial> {
-        let x = self.features.clone().ok_or_else(|| param("model.path", "the tensor path needs its Gram tensor built first".into()))?;
+        let x = self.features.clone().ok_or_else(|| {
+            param("model.path", "the tensor path needs its Gram tensor built first".into())
+        })?;
         Ok(FeaturePolynomial { x, q: self.q() })
     }
 
@@ -574,28 +633,48 @@ impl ValidExperiment {
     pub fn solver(&self, algorithm: &str) -> Result<Box<dyn PaperASolver>> {
         let y = self.data.y.clone();
         let c = &self.checked;
-        let primal_cfg = PrimalConfig { gamma: self.gamma, p: self.p, measure: GapMeasure::Duality };
+        let primal_cfg =
+            PrimalConfig { gamma: self.gamma, p: self.p, measure: GapMeasure::Duality };
         Ok(match algorithm {
             "dual_gradient" => {
                 let x = self.feature_poly()?.x;
                 Box::new(DualLp::new(x, y, self.gamma, self.p, self.linesearch))
             }
             "prox_dual" => Box::new(ProxDual::new(self.feature_poly()?, y, self.prox_config())?),
-            "dual_newton" => Box::new(DualNewton::new(self.feature_poly()?, y, NewtonConfig::with_loss(c.loss, self.gamma))?),
-            "primal_gd" => Box::new(PrimalGd::new(self.feature_poly()?.x, y, primal_cfg, Armijo::default())?),
+            "dual_newton" => Box::new(DualNewton::new(
+                self.feature_poly()?,
+                y,
+                NewtonConfig::with_loss(c.loss, self.gamma),
+            )?),
+            "primal_gd" => {
+                Box::new(PrimalGd::new(self.feature_poly()?.x, y, primal_cfg, Armijo::default())?)
+            }
             "fista" => Box::new(Fista::new(self.feature_poly()?.x, y, primal_cfg, None)?),
             other => return Err(param("solver.algorithm", format!("unknown algorithm `{other}`"))),
         })
     }
 
     /// A dual solver on the Gram tensor (tensor path): prox_dual or dual_newton.
-    pub fn tensor_solver(&self, algorithm: &str, tensor: GramTensor) -> Result<Box<dyn PaperASolver>> {
+    pub fn tensor_solver(
+        &self,
+        algorithm: &str,
+        tensor: GramTensor,
+    ) -> Result<Box<dyn PaperASolver>> {
         let y = self.data.y.clone();
         Ok(match algorithm {
             "prox_dual" => Box::new(ProxDual::new(tensor, y, self.prox_config())?),
-            "dual_newton" => Box::new(DualNewton::new(tensor, y, NewtonConfig::with_loss(self.checked.loss, self.gamma))?),
+            "dual_newton" => Box::new(DualNewton::new(
+                tensor,
+                y,
+                NewtonConfig::with_loss(self.checked.loss, self.gamma),
+            )?),
             other => {
-                return Err(param("solver.algorithm", format!("`{other}` does not run on the Gram tensor: use prox_dual or dual_newton")))
+                return Err(param(
+                    "solver.algorithm",
+                    format!(
+                        "`{other}` does not run on the Gram tensor: use prox_dual or dual_newton"
+                    ),
+                ))
             }
         })
     }
@@ -640,7 +719,10 @@ impl ValidExperiment {
         }
         match (self.checked.kernel, self.weights(run)) {
             (TensorKernel::Linear, Some(w)) => Ok(Predictor::Linear(w)),
-            _ => Err(param("model.kernel", "no predictor for this kernel without a dual iterate".into())),
+            _ => Err(param(
+                "model.kernel",
+                "no predictor for this kernel without a dual iterate".into(),
+            )),
         }
     }
 
@@ -656,9 +738,16 @@ impl ValidExperiment {
         let cap = if alg == "dual_newton" { 200 } else { 100_000 };
         let mut run = Driver::new(solver, 1e-15, cap);
         run.run();
-        let best = run.trace.iter().map(|r| r.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
+        let best = run
+            .trace
+            .iter()
+            .map(|r| r.primal)
+            .filter(|v| v.is_finite())
+            .fold(f64::INFINITY, f64::min);
         if !best.is_finite() {
-            return Err(KpError::NonFinite("the reference optimum F* (dual Newton run) is not finite".into()));
+            return Err(KpError::NonFinite(
+                "the reference optimum F* (dual Newton run) is not finite".into(),
+            ));
         }
         Ok((best, run.last().iter))
     }
@@ -667,15 +756,31 @@ impl ValidExperiment {
     /// logistic losses, else Algorithm 3.3), after checking its memory and work against the
     /// budget in force (a race on a large n needs an n × n Hessian, whatever the algorithm raced).
     pub fn reference_algorithm(&self) -> Result<&'static str> {
-        let alg = if self.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
+        let alg =
+            if self.checked.loss.capabilities().smooth_dual { "dual_newton" } else { "prox_dual" };
         let n = self.data.n();
         let b = crate::budget::active();
-        let (nf, df) = (n as f64, self.features.as_ref().map_or(self.data.d(), |f| f.ncols()) as f64);
+        let (nf, df) =
+            (n as f64, self.features.as_ref().map_or(self.data.d(), |f| f.ncols()) as f64);
         if alg == "dual_newton" {
-            b.square("data.n", "the reference F* is computed by dual Newton, which needs an n × n Hessian", n)?;
-            b.work("data.n", "the reference F* (dual Newton, up to 200 iterations)", nf * nf * df + nf * nf * nf / 3.0, 200)?;
+            b.square(
+                "data.n",
+                "the reference F* is computed by dual Newton, which needs an n × n Hessian",
+                n,
+            )?;
+            b.work(
+                "data.n",
+                "the reference F* (dual Newton, up to 200 iterations)",
+                nf * nf * df + nf * nf * nf / 3.0,
+                200,
+            )?;
         } else {
-            b.work("data.n", "the reference F* (Algorithm 3.3, up to 100 000 iterations)", 4.0 * nf * df, 100_000)?;
+            b.work(
+                "data.n",
+                "the reference F* (Algorithm 3.3, up to 100 000 iterations)",
+                4.0 * nf * df,
+                100_000,
+            )?;
         }
         Ok(alg)
     }
@@ -692,7 +797,15 @@ impl ValidExperiment {
         let max_iter = self.spec.solver.max_iter;
         if let (PathSpec::Tensor, Some(t)) = (c.path, tensor) {
             let names = if smooth { vec!["prox_dual", "dual_newton"] } else { vec!["prox_dual"] };
-            return names.into_iter().map(|name| Ok((name.to_string(), Driver::new(self.tensor_solver(name, t.clone())?, 0.0, max_iter)))).collect();
+            return names
+                .into_iter()
+                .map(|name| {
+                    Ok((
+                        name.to_string(),
+                        Driver::new(self.tensor_solver(name, t.clone())?, 0.0, max_iter),
+                    ))
+                })
+                .collect();
         }
         let square = c.loss.capabilities().square;
         let mut names = vec![if square { "dual_gradient" } else { "prox_dual" }];
@@ -706,7 +819,10 @@ impl ValidExperiment {
             names.push("primal_gd");
             names.push("fista");
         }
-        names.into_iter().map(|name| Ok((name.to_string(), Driver::new(self.solver(name)?, 0.0, max_iter)))).collect()
+        names
+            .into_iter()
+            .map(|name| Ok((name.to_string(), Driver::new(self.solver(name)?, 0.0, max_iter))))
+            .collect()
     }
 }
 
@@ -731,14 +847,28 @@ fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> 
             b.square("data.n", "dual Newton needs an n × n Hessian", n)?;
             let hessian = tensor.map_or(nf * nf * df, |t| t * 3.0);
             // Newton converges in tens of iterations (or stalls): count at most 100 of them.
-            b.work("data.n", "dual Newton (forming and factoring its n × n Hessian)", hessian + nf * nf * nf / 3.0 + eval, max_iter.min(100))?;
+            b.work(
+                "data.n",
+                "dual Newton (forming and factoring its n × n Hessian)",
+                hessian + nf * nf * nf / 3.0 + eval,
+                max_iter.min(100),
+            )?;
         }
         "primal_gd" | "fista" => {
             let m = n.min(dim);
-            b.square("data.d", &format!("{alg}'s step size γ‖X‖² needs a min(n, d) × min(n, d) Gram matrix"), m)?;
+            b.square(
+                "data.d",
+                &format!("{alg}'s step size γ‖X‖² needs a min(n, d) × min(n, d) Gram matrix"),
+                m,
+            )?;
             // The step size needs the Gram matrix (m²·max(n, d)) and its eigenvalues (≈ 4m³), once.
             let (mf, big) = (m as f64, nf.max(df));
-            b.work("data.n", &format!("{alg}'s step size γ‖X‖² (a min(n, d)² Gram matrix and its eigenvalues)"), mf * mf * big + 4.0 * mf * mf * mf, 1)?;
+            b.work(
+                "data.n",
+                &format!("{alg}'s step size γ‖X‖² (a min(n, d)² Gram matrix and its eigenvalues)"),
+                mf * mf * big + 4.0 * mf * mf * mf,
+                1,
+            )?;
             b.work("data.d", alg, 2.0 * nf * df + 40.0 * df, max_iter)?;
         }
         _ => b.work("data.n", alg, 2.0 * eval, max_iter)?,
@@ -763,7 +893,12 @@ fn check_budget(cost: &TensorCost) -> Result<()> {
     crate::budget::active().bytes(
         "model.path",
         "the Gram tensor",
-        &format!("n = {}, q = {} → {} values", crate::budget::group(cost.n as f64), cost.q, crate::budget::group(cost.entries as f64)),
+        &format!(
+            "n = {}, q = {} → {} values",
+            crate::budget::group(cost.n as f64),
+            cost.q,
+            crate::budget::group(cost.entries as f64)
+        ),
         cost.bytes as f64,
     )
 }
@@ -782,7 +917,14 @@ impl Predictor {
         match self {
             Predictor::Linear(w) => {
                 if point.len() != w.len() {
-                    return Err(param("x", format!("a point of dimension {} for weights of dimension {}", point.len(), w.len())));
+                    return Err(param(
+                        "x",
+                        format!(
+                            "a point of dimension {} for weights of dimension {}",
+                            point.len(),
+                            w.len()
+                        ),
+                    ));
                 }
                 Ok(point.iter().zip(w.iter()).map(|(a, b)| a * b).sum())
             }
@@ -791,9 +933,18 @@ impl Predictor {
     }
 
     /// `f` on an `mx × my` grid, row-major in y then x (values[iy·mx + ix]).
-    pub fn grid_2d(&self, xr: (f64, f64), yr: (f64, f64), mx: usize, my: usize) -> Result<Vec<f64>> {
+    pub fn grid_2d(
+        &self,
+        xr: (f64, f64),
+        yr: (f64, f64),
+        mx: usize,
+        my: usize,
+    ) -> Result<Vec<f64>> {
         if !(1..=4096).contains(&mx) || !(1..=4096).contains(&my) {
-            return Err(param("grid", format!("between 1 and 4096 cells per side (got {mx} × {my})")));
+            return Err(param(
+                "grid",
+                format!("between 1 and 4096 cells per side (got {mx} × {my})"),
+            ));
         }
         let mut out = Vec::with_capacity(mx * my);
         for iy in 0..my {
@@ -806,4 +957,3 @@ impl Predictor {
         Ok(out)
     }
 }
-

@@ -95,7 +95,10 @@ pub struct Margin {
 fn check_gram(g: &DMatrix<f64>) -> Result<usize> {
     let n = g.nrows();
     if n == 0 || g.ncols() != n {
-        return Err(KpError::Parameter { name: "G", reason: format!("must be a non-empty square matrix (got {}×{})", n, g.ncols()) });
+        return Err(KpError::Parameter {
+            name: "G",
+            reason: format!("must be a non-empty square matrix (got {}×{})", n, g.ncols()),
+        });
     }
     if g.iter().any(|v| !v.is_finite()) {
         return Err(KpError::NonFinite("the normalized Gram matrix".into()));
@@ -107,7 +110,12 @@ fn check_gram(g: &DMatrix<f64>) -> Result<usize> {
 /// weight from the away vertex `argmax_{p_i>0} (Gp)_i` to the Frank–Wolfe vertex
 /// `argmin_i (Gp)_i`; O(n) with `Gp` updated by two columns of G, refreshed every n iterations).
 /// Stops when `(a − m) ≤ rel_tol·a` with `m > 0`, when `‖p‖_G ≤ abs_tol`, or at `max_iter`.
-pub fn min_norm_point(g: &DMatrix<f64>, rel_tol: f64, abs_tol: f64, max_iter: usize) -> Result<MinNormPoint> {
+pub fn min_norm_point(
+    g: &DMatrix<f64>,
+    rel_tol: f64,
+    abs_tol: f64,
+    max_iter: usize,
+) -> Result<MinNormPoint> {
     let mut search = MinNormSearch::new(g, rel_tol, abs_tol, max_iter)?;
     while !search.advance(g, usize::MAX) {}
     Ok(search.finish(g))
@@ -143,7 +151,10 @@ impl MinNormSearch {
         for _ in 0..iters {
             let a = p.dot(gp).max(0.0);
             let (s, m) = gp.argmin();
-            if a.sqrt() <= self.abs_tol || (m > 0.0 && a - m <= self.rel_tol * a) || self.it >= self.max_iter {
+            if a.sqrt() <= self.abs_tol
+                || (m > 0.0 && a - m <= self.rel_tol * a)
+                || self.it >= self.max_iter
+            {
                 self.done = true;
                 break;
             }
@@ -242,11 +253,16 @@ pub fn margin_from(g: &DMatrix<f64>, opts: &MarginOptions, mnp: MinNormPoint) ->
             iterations: mnp.iterations,
         });
     }
-    let separability = if mnp.norm_g <= opts.zero_tol { Separability::Inseparable } else { Separability::Undecided };
+    let separability = if mnp.norm_g <= opts.zero_tol {
+        Separability::Inseparable
+    } else {
+        Separability::Undecided
+    };
     // Inseparable (or undecided): the depth of the origin inside the hull.
     if let Some((depth, alpha)) = plane_depth(g) {
         let lower = normalized_margin(g, &alpha).unwrap_or(-depth).min(-depth);
-        let upper = if separability == Separability::Inseparable { -depth + 1e-9 } else { mnp.norm_g };
+        let upper =
+            if separability == Separability::Inseparable { -depth + 1e-9 } else { mnp.norm_g };
         return Ok(Margin {
             rho: -depth,
             lower,
@@ -294,8 +310,11 @@ fn plane_depth(g: &DMatrix<f64>) -> Option<(f64, DVector<f64>)> {
     }
     let s = best.sqrt();
     let g0j = g[(0, j)];
-    let pts: Vec<(f64, f64)> = (0..n).map(|k| (g[(k, 0)], (g[(k, j)] - g0j * g[(k, 0)]) / s)).collect();
-    let residual = (0..n).map(|k| (g[(k, k)] - pts[k].0 * pts[k].0 - pts[k].1 * pts[k].1).abs()).fold(0.0, f64::max);
+    let pts: Vec<(f64, f64)> =
+        (0..n).map(|k| (g[(k, 0)], (g[(k, j)] - g0j * g[(k, 0)]) / s)).collect();
+    let residual = (0..n)
+        .map(|k| (g[(k, k)] - pts[k].0 * pts[k].0 - pts[k].1 * pts[k].1).abs())
+        .fold(0.0, f64::max);
     if residual > 1e-10 {
         return None;
     }
@@ -337,7 +356,9 @@ fn convex_hull(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
     if v.len() < 3 {
         return v;
     }
-    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0);
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
     let mut h: Vec<(f64, f64)> = Vec::with_capacity(2 * v.len());
     for &pt in &v {
         while h.len() >= 2 && cross(h[h.len() - 2], h[h.len() - 1], pt) <= 0.0 {

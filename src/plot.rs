@@ -20,17 +20,24 @@ pub const EST_COLOR: RGBColor = RGBColor(31, 119, 180);
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-
 /// The duality gap and the two objectives (primal `F(w(α))`, dual `−Λ(α)`) against the
 /// iteration, on a log₁₀ axis (paper A, Figure 1 left). Non-positive values are skipped.
-pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace: &[StepRecord], scale: f64) -> PResult<DB> {
+pub fn draw_convergence<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    trace: &[StepRecord],
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
-    let gap: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.gap).map(|v| (r.iter as f64, v))).collect();
-    let primal: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.primal).map(|v| (r.iter as f64, v))).collect();
-    let dual: Vec<(f64, f64)> = trace.iter().filter_map(|r| lg(r.dual).map(|v| (r.iter as f64, v))).collect();
+    let gap: Vec<(f64, f64)> =
+        trace.iter().filter_map(|r| lg(r.gap).map(|v| (r.iter as f64, v))).collect();
+    let primal: Vec<(f64, f64)> =
+        trace.iter().filter_map(|r| lg(r.primal).map(|v| (r.iter as f64, v))).collect();
+    let dual: Vec<(f64, f64)> =
+        trace.iter().filter_map(|r| lg(r.dual).map(|v| (r.iter as f64, v))).collect();
     let all = gap.iter().chain(&primal).chain(&dual).map(|p| p.1);
-    let (mut lo, mut hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (mut lo, mut hi) =
+        all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     if !lo.is_finite() {
         lo = -1.0;
         hi = 1.0;
@@ -47,8 +54,11 @@ pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace
         .x_labels(8)
         .draw()?;
     let w = look.stroke(2.0);
-    let series: [(&str, &Vec<(f64, f64)>, RGBColor); 3] =
-        [("duality gap", &gap, GAP_COLOR), ("primal F(w)", &primal, PRIMAL_COLOR), ("dual −Λ(α)", &dual, DUAL_COLOR)];
+    let series: [(&str, &Vec<(f64, f64)>, RGBColor); 3] = [
+        ("duality gap", &gap, GAP_COLOR),
+        ("primal F(w)", &primal, PRIMAL_COLOR),
+        ("dual −Λ(α)", &dual, DUAL_COLOR),
+    ];
     for (name, pts, color) in series {
         let style = color.stroke_width(w);
         chart
@@ -66,7 +76,12 @@ pub fn draw_convergence<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, trace
 /// The recovered `w` against the true spikes `w*` (paper A, Figure 1 right). With many
 /// features each pixel column shows the range of `w` over the indices it covers, so a
 /// 100 000-feature vector draws as fast as a small one; true spikes are drawn on top.
-pub fn draw_spikes<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, w: &[f64], w_true: Option<&[f64]>, scale: f64) -> PResult<DB> {
+pub fn draw_spikes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    w: &[f64],
+    w_true: Option<&[f64]>,
+    scale: f64,
+) -> PResult<DB> {
     draw_spikes_threshold(root, w, w_true, None, scale)
 }
 
@@ -81,10 +96,13 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let d = w.len().max(1);
-    let amp = w
-        .iter()
-        .chain(w_true.unwrap_or(&[]).iter())
-        .fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m });
+    let amp = w.iter().chain(w_true.unwrap_or(&[]).iter()).fold(0.0f64, |m, v| {
+        if v.is_finite() {
+            m.max(v.abs())
+        } else {
+            m
+        }
+    });
     let amp = if amp > 0.0 { amp * 1.1 } else { 1.0 };
     let mut chart = look.chart(root, 40.0, 0f64..d as f64, -amp..amp)?;
     look.mesh(&mut chart)
@@ -111,14 +129,22 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
         }
     }
     chart
-        .draw_series(bars.iter().map(|&(x, lo, hi)| PathElement::new(vec![(x, lo), (x, hi)], EST_COLOR.stroke_width(stroke))))?
+        .draw_series(bars.iter().map(|&(x, lo, hi)| {
+            PathElement::new(vec![(x, lo), (x, hi)], EST_COLOR.stroke_width(stroke))
+        }))?
         .label("estimate w")
         .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], EST_COLOR.filled()));
     if let Some(t) = w_true {
-        let spikes: Vec<(f64, f64)> = t.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(j, &v)| (j as f64 + 0.5, v)).collect();
+        let spikes: Vec<(f64, f64)> = t
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v != 0.0)
+            .map(|(j, &v)| (j as f64 + 0.5, v))
+            .collect();
         chart
             .draw_series(spikes.iter().map(|&(x, v)| {
-                EmptyElement::at((x, v)) + Circle::new((0, 0), look.px(4.0), TRUE_COLOR.stroke_width(stroke))
+                EmptyElement::at((x, v))
+                    + Circle::new((0, 0), look.px(4.0), TRUE_COLOR.stroke_width(stroke))
             }))?
             .label("true spikes w*")
             .legend(move |(x, y)| Circle::new((x + 6, y), 4, TRUE_COLOR.stroke_width(1)));
@@ -126,7 +152,12 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
     if let Some(t) = threshold.filter(|t| t.is_finite() && *t > 0.0 && *t < amp) {
         let gray = RGBColor(120, 120, 120);
         for v in [t, -t] {
-            chart.draw_series(DashedLineSeries::new(vec![(0.0, v), (d as f64, v)], look.px(6.0) as u32, look.px(4.0) as u32, gray.stroke_width(stroke)))?;
+            chart.draw_series(DashedLineSeries::new(
+                vec![(0.0, v), (d as f64, v)],
+                look.px(6.0) as u32,
+                look.px(4.0) as u32,
+                gray.stroke_width(stroke),
+            ))?;
         }
     }
     look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
@@ -134,7 +165,11 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
 }
 
 /// Render both plots of a run into SVG text (native use: `kplay plot`).
-pub fn svg_pair(trace: &[StepRecord], w: &[f64], w_true: Option<&[f64]>) -> Result<(String, String), String> {
+pub fn svg_pair(
+    trace: &[StepRecord],
+    w: &[f64],
+    w_true: Option<&[f64]>,
+) -> Result<(String, String), String> {
     let mut a = String::new();
     let mut b = String::new();
     {
@@ -155,7 +190,11 @@ pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
 pub const RACE_EMPTY: &str = "Press Race to run every algorithm on this data.";
 
 /// A plot's empty state: one grey centred line of text on white (wrapped at the width).
-pub fn draw_message<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &str, scale: f64) -> PResult<DB> {
+pub fn draw_message<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    text: &str,
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let (w, h) = root.dim_in_pixel();
     let size = 15.0 * Look::new(scale).s;
@@ -171,11 +210,18 @@ pub fn draw_message<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &st
             _ => lines.push(word.to_string()),
         }
     }
-    let style = ("sans-serif", size).into_font().color(&RGBColor(110, 110, 110)).pos(Pos::new(HPos::Center, VPos::Center));
+    let style = ("sans-serif", size)
+        .into_font()
+        .color(&RGBColor(110, 110, 110))
+        .pos(Pos::new(HPos::Center, VPos::Center));
     let step = 1.4 * size;
     let top = h as f64 / 2.0 - step * (lines.len() as f64 - 1.0) / 2.0;
     for (i, l) in lines.iter().enumerate() {
-        root.draw(&Text::new(l.as_str(), ((w / 2) as i32, (top + step * i as f64) as i32), style.clone()))?;
+        root.draw(&Text::new(
+            l.as_str(),
+            ((w / 2) as i32, (top + step * i as f64) as i32),
+            style.clone(),
+        ))?;
     }
     root.present()
 }
@@ -184,7 +230,11 @@ pub fn draw_message<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, text: &st
 /// against time in ms (dashed, top axis rescaled onto the same width) on one log₁₀ axis.
 /// `curves`: (name, [(iteration, elapsed ms, relative error)]). Without any point it draws the
 /// empty state [`RACE_EMPTY`] instead of axes.
-pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[RaceCurve], scale: f64) -> PResult<DB> {
+pub fn draw_race<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    curves: &[RaceCurve],
+    scale: f64,
+) -> PResult<DB> {
     if curves.iter().all(|c| c.1.is_empty()) {
         return draw_message(root, RACE_EMPTY, scale);
     }
@@ -194,7 +244,12 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
     let lgc = |v: f64| if v.is_finite() && v > 0.0 { v.log10().max(floor) } else { floor };
     let imax = curves.iter().flat_map(|c| c.1.iter().map(|p| p.0)).fold(1.0f64, f64::max);
     let tmax = curves.iter().flat_map(|c| c.1.iter().map(|p| p.1)).fold(1e-3f64, f64::max);
-    let hi = curves.iter().flat_map(|c| c.1.iter().map(|p| lgc(p.2))).fold(-1.0f64, f64::max).ceil().max(floor + 1.0);
+    let hi = curves
+        .iter()
+        .flat_map(|c| c.1.iter().map(|p| lgc(p.2)))
+        .fold(-1.0f64, f64::max)
+        .ceil()
+        .max(floor + 1.0);
     let mut chart = ChartBuilder::on(root)
         .margin(look.px(8.0))
         .x_label_area_size(look.px(40.0))
@@ -222,7 +277,10 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
     for (k, (name, pts)) in curves.iter().enumerate() {
         let color = crate::plot_style::race_color(k);
         chart
-            .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, lgc(p.2))), color.stroke_width(w)))?
+            .draw_series(LineSeries::new(
+                pts.iter().map(|p| (p.0, lgc(p.2))),
+                color.stroke_width(w),
+            ))?
             .label(name.as_str())
             .legend(look.swatch(color, w));
         chart.draw_secondary_series(DashedLineSeries::new(
@@ -237,21 +295,45 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, curves: &[Ra
 }
 
 /// A 1-D predictor curve over the training points (paper A, Remark 2.4, d = 1).
-pub fn draw_curve_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, xs: &[f64], fs: &[f64], px: &[f64], py: &[f64], scale: f64) -> PResult<DB> {
+pub fn draw_curve_1d<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    xs: &[f64],
+    fs: &[f64],
+    px: &[f64],
+    py: &[f64],
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let fin = |v: &&f64| v.is_finite();
-    let (x0, x1) = xs.iter().chain(px).filter(fin).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-    let (y0, y1) = fs.iter().chain(py).filter(fin).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let (x0, x1) = xs
+        .iter()
+        .chain(px)
+        .filter(fin)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let (y0, y1) = fs
+        .iter()
+        .chain(py)
+        .filter(fin)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     let (x0, x1) = if x0 < x1 { (x0, x1) } else { (-1.0, 1.0) };
-    let (y0, y1) = if y0 < y1 { (y0 - 0.05 * (y1 - y0), y1 + 0.05 * (y1 - y0)) } else { (-1.0, 1.0) };
+    let (y0, y1) =
+        if y0 < y1 { (y0 - 0.05 * (y1 - y0), y1 + 0.05 * (y1 - y0)) } else { (-1.0, 1.0) };
     let mut chart = look.chart(root, 36.0, x0..x1, y0..y1)?;
     look.mesh(&mut chart).x_desc("x").draw()?;
     // At most about 4000 training points are drawn (evenly strided): a canvas draws each
     // circle with its own calls, and n may be 10⁶ (the page's n·d budget with d = 1).
     let stride = (px.len() / 4000).max(1);
-    chart.draw_series(px.iter().zip(py).step_by(stride).map(|(&a, &b)| Circle::new((a, b), look.px(3.0), TRUE_COLOR.filled())))?;
-    chart.draw_series(LineSeries::new(xs.iter().zip(fs).map(|(&a, &b)| (a, b)), EST_COLOR.stroke_width(look.stroke(2.0))))?;
+    chart.draw_series(
+        px.iter()
+            .zip(py)
+            .step_by(stride)
+            .map(|(&a, &b)| Circle::new((a, b), look.px(3.0), TRUE_COLOR.filled())),
+    )?;
+    chart.draw_series(LineSeries::new(
+        xs.iter().zip(fs).map(|(&a, &b)| (a, b)),
+        EST_COLOR.stroke_width(look.stroke(2.0)),
+    ))?;
     root.present()
 }
 
@@ -274,7 +356,8 @@ pub fn heatmap_rgba(values: &[f64], w: usize, h: usize, points: &[(f64, f64, f64
             } else {
                 (255.0, 255.0 * (1.0 + 0.6 * t), 255.0 * (1.0 + 0.6 * t))
             };
-            let border = (ix + 1 < w && (at(ix + 1, iy) > 0.0) != (v > 0.0)) || (iy + 1 < h && (at(ix, iy + 1) > 0.0) != (v > 0.0));
+            let border = (ix + 1 < w && (at(ix + 1, iy) > 0.0) != (v > 0.0))
+                || (iy + 1 < h && (at(ix, iy + 1) > 0.0) != (v > 0.0));
             let row = h - 1 - iy;
             let o = (row * w + ix) * 4;
             let px = if border { [0, 0, 0] } else { [r as u8, g as u8, b as u8] };
@@ -319,12 +402,19 @@ mod tests {
         for word in RACE_EMPTY.split_whitespace() {
             assert!(empty.contains(word), "the empty race plot lacks `{word}`");
         }
-        assert!(!empty.contains("iteration (solid)") && !empty.contains("time, ms"), "axes drawn without data");
+        assert!(
+            !empty.contains("iteration (solid)") && !empty.contains("time, ms"),
+            "axes drawn without data"
+        );
         // Lanes named but without points yet: still the empty state.
         assert_eq!(race_svg(&[("fista".into(), vec![])]), empty);
         // With points: the axes and the lane's name, not the message.
         let full = race_svg(&[("fista".into(), vec![(0.0, 0.0, 1.0), (5.0, 2.5, 1e-3)])]);
-        assert!(full.contains("iteration (solid)") && full.contains("time, ms") && full.contains("fista"));
+        assert!(
+            full.contains("iteration (solid)")
+                && full.contains("time, ms")
+                && full.contains("fista")
+        );
         assert!(!full.contains("Press"));
     }
 

@@ -15,8 +15,8 @@
 use std::ops::Range;
 
 use plotters::coord::Shift;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot_style::{pow10_label, Look, GRID_COLOR};
 use crate::solvers::fixed_point::EnvelopePoint;
@@ -46,8 +46,10 @@ impl Field<'_> {
         self.nx >= 2 && self.ny >= 2 && self.values.len() == self.nx * self.ny
     }
     fn node(&self, i: usize, j: usize) -> (f64, f64) {
-        let x = self.x_range.0 + (self.x_range.1 - self.x_range.0) * i as f64 / (self.nx - 1) as f64;
-        let y = self.y_range.0 + (self.y_range.1 - self.y_range.0) * j as f64 / (self.ny - 1) as f64;
+        let x =
+            self.x_range.0 + (self.x_range.1 - self.x_range.0) * i as f64 / (self.nx - 1) as f64;
+        let y =
+            self.y_range.0 + (self.y_range.1 - self.y_range.0) * j as f64 / (self.ny - 1) as f64;
         (x, y)
     }
 }
@@ -100,7 +102,10 @@ impl PlotFrame {
         }
         let u = (px - x0) / (x1 - x0);
         let v = (py - y0) / (y1 - y0);
-        Some((self.x_range.0 + u * (self.x_range.1 - self.x_range.0), self.y_range.1 - v * (self.y_range.1 - self.y_range.0)))
+        Some((
+            self.x_range.0 + u * (self.x_range.1 - self.x_range.0),
+            self.y_range.1 - v * (self.y_range.1 - self.y_range.0),
+        ))
     }
 }
 
@@ -133,11 +138,21 @@ pub fn contour_segments(field: &Field, level: f64) -> Vec<((f64, f64), (f64, f64
             if ![f00, f10, f11, f01].iter().all(|x| x.is_finite()) {
                 continue;
             }
-            let (p00, p10, p11, p01) = (field.node(i, j), field.node(i + 1, j), field.node(i + 1, j + 1), field.node(i, j + 1));
+            let (p00, p10, p11, p01) = (
+                field.node(i, j),
+                field.node(i + 1, j),
+                field.node(i + 1, j + 1),
+                field.node(i, j + 1),
+            );
             // Edges: 0 bottom (00-10), 1 right (10-11), 2 top (01-11), 3 left (00-01), each
             // oriented from its lower node, so a cell and its neighbour compute the shared
             // crossing bit-identically (the polyline closes exactly).
-            let edges = [(p00, f00, p10, f10), (p10, f10, p11, f11), (p01, f01, p11, f11), (p00, f00, p01, f01)];
+            let edges = [
+                (p00, f00, p10, f10),
+                (p10, f10, p11, f11),
+                (p01, f01, p11, f11),
+                (p00, f00, p01, f01),
+            ];
             let mut pts: Vec<(usize, (f64, f64))> = Vec::with_capacity(4);
             for (k, &(a, fa, b, fb)) in edges.iter().enumerate() {
                 if (fa >= 0.0) != (fb >= 0.0) {
@@ -214,15 +229,20 @@ pub fn draw_decision_map<DB: DrawingBackend>(
         let clip = if clip.is_finite() && clip > 0.0 { clip } else { 1.0 };
         let dx = 0.5 * (f.x_range.1 - f.x_range.0) / (f.nx - 1) as f64;
         let dy = 0.5 * (f.y_range.1 - f.y_range.0) / (f.ny - 1) as f64;
-        chart.draw_series((0..f.ny).flat_map(|j| (0..f.nx).map(move |i| (i, j))).map(|(i, j)| {
-            let (x, y) = f.node(i, j);
-            let c = diverging(f.values[j * f.nx + i] / clip);
-            Rectangle::new([(x - dx, y - dy), (x + dx, y + dy)], c.filled())
-        }))?;
+        chart.draw_series((0..f.ny).flat_map(|j| (0..f.nx).map(move |i| (i, j))).map(
+            |(i, j)| {
+                let (x, y) = f.node(i, j);
+                let c = diverging(f.values[j * f.nx + i] / clip);
+                Rectangle::new([(x - dx, y - dy), (x + dx, y + dy)], c.filled())
+            },
+        ))?;
         for lv in levels {
             let w = look.stroke(lv.width);
             let segs = contour_segments(f, lv.value);
-            chart.draw_series(segs.into_iter().map(|(a, b)| PathElement::new(vec![a, b], lv.color.stroke_width(w))))?;
+            chart.draw_series(
+                segs.into_iter()
+                    .map(|(a, b)| PathElement::new(vec![a, b], lv.color.stroke_width(w))),
+            )?;
         }
     }
     let r0 = 3.5 * s;
@@ -239,14 +259,25 @@ pub fn draw_decision_map<DB: DrawingBackend>(
         });
         let r = (r0 * p.size.max(0.1)).round() as i32;
         chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r, color.filled())))?;
-        chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r, WHITE.stroke_width(look.stroke(0.8)))))?;
+        chart.draw_series(std::iter::once(Circle::new(
+            (p.x, p.y),
+            r,
+            WHITE.stroke_width(look.stroke(0.8)),
+        )))?;
         if p.ring {
-            chart.draw_series(std::iter::once(Circle::new((p.x, p.y), r + (2.5 * s) as i32, BLACK.stroke_width(look.stroke(1.2)))))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                (p.x, p.y),
+                r + (2.5 * s) as i32,
+                BLACK.stroke_width(look.stroke(1.2)),
+            )))?;
         }
     }
     let (px, py) = chart.plotting_area().get_pixel_range();
     if let Some(h) = hint {
-        let style = look.font_of(13.8).color(&RGBColor(90, 90, 90)).pos(Pos::new(HPos::Center, VPos::Center));
+        let style = look
+            .font_of(13.8)
+            .color(&RGBColor(90, 90, 90))
+            .pos(Pos::new(HPos::Center, VPos::Center));
         root.draw_text(h, &style, ((px.start + px.end) / 2, (py.start + py.end) / 2))?;
     }
     root.present()?;
@@ -269,7 +300,8 @@ pub fn draw_regression<DB: DrawingBackend>(
     let xs = data.iter().map(|p| p.0).chain(curve.iter().map(|p| p.0)).filter(|v| v.is_finite());
     let (x0, x1) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let ys = data.iter().map(|p| p.1).chain(curve.iter().map(|p| p.1)).filter(|v| v.is_finite());
-    let (mut y0, mut y1) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (mut y0, mut y1) =
+        ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (x0, x1) = if x0.is_finite() && x1 > x0 { (x0, x1) } else { (-3.0, 3.0) };
     if !(y0.is_finite() && y1 > y0) {
         y0 = -1.0;
@@ -291,29 +323,52 @@ pub fn draw_regression<DB: DrawingBackend>(
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .label_style(look.font())
         .draw()?;
-    let fin: Vec<(f64, f64)> = curve.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite()).collect();
+    let fin: Vec<(f64, f64)> =
+        curve.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite()).collect();
     if eps > 0.0 && fin.len() >= 2 {
         let mut poly: Vec<(f64, f64)> = fin.iter().map(|&(x, y)| (x, y + eps)).collect();
         poly.extend(fin.iter().rev().map(|&(x, y)| (x, y - eps)));
-        chart.draw_series(std::iter::once(Polygon::new(poly, RGBColor(31, 119, 180).mix(0.15).filled())))?;
+        chart.draw_series(std::iter::once(Polygon::new(
+            poly,
+            RGBColor(31, 119, 180).mix(0.15).filled(),
+        )))?;
         for sign in [1.0, -1.0] {
-            chart.draw_series(LineSeries::new(fin.iter().map(|&(x, y)| (x, y + sign * eps)), RGBColor(31, 119, 180).mix(0.5).stroke_width(look.stroke(1.0))))?;
+            chart.draw_series(LineSeries::new(
+                fin.iter().map(|&(x, y)| (x, y + sign * eps)),
+                RGBColor(31, 119, 180).mix(0.5).stroke_width(look.stroke(1.0)),
+            ))?;
         }
     }
     if let Some(t) = truth {
-        chart.draw_series(DashedLineSeries::new(t.iter().copied(), 6.0 * s, 4.0 * s, RGBColor(130, 130, 130).stroke_width(look.stroke(1.2))))?;
+        chart.draw_series(DashedLineSeries::new(
+            t.iter().copied(),
+            6.0 * s,
+            4.0 * s,
+            RGBColor(130, 130, 130).stroke_width(look.stroke(1.2)),
+        ))?;
     }
     for &(x, y, sv) in data {
         if !(x.is_finite() && y.is_finite()) {
             continue;
         }
         let r = (3.0 * s).round() as i32;
-        chart.draw_series(std::iter::once(Circle::new((x, y), r, RGBColor(60, 60, 60).filled())))?;
+        chart.draw_series(std::iter::once(Circle::new(
+            (x, y),
+            r,
+            RGBColor(60, 60, 60).filled(),
+        )))?;
         if sv {
-            chart.draw_series(std::iter::once(Circle::new((x, y), r + (2.5 * s) as i32, POS_COLOR.stroke_width(look.stroke(1.2)))))?;
+            chart.draw_series(std::iter::once(Circle::new(
+                (x, y),
+                r + (2.5 * s) as i32,
+                POS_COLOR.stroke_width(look.stroke(1.2)),
+            )))?;
         }
     }
-    chart.draw_series(LineSeries::new(fin.iter().copied(), RGBColor(31, 119, 180).stroke_width(look.stroke(2.2))))?;
+    chart.draw_series(LineSeries::new(
+        fin.iter().copied(),
+        RGBColor(31, 119, 180).stroke_width(look.stroke(2.2)),
+    ))?;
     let (px, py) = chart.plotting_area().get_pixel_range();
     root.present()?;
     Ok(PlotFrame { pixels_x: px, pixels_y: py, x_range: (x0, x1), y_range: (y0, y1) })
@@ -328,7 +383,6 @@ pub struct Series<'a> {
     pub points: Vec<(f64, f64)>,
     pub dashed: bool,
 }
-
 
 /// Keep at most `max` points of a curve (every k-th, plus the last), so a trace of many
 /// thousand sweeps draws as fast as a short one.
@@ -361,11 +415,21 @@ pub fn draw_log_series<DB: DrawingBackend>(
     let s = look.s;
     let logged: Vec<Vec<(f64, f64)>> = series
         .iter()
-        .map(|sr| thin(&sr.points.iter().filter(|p| p.1.is_finite() && p.1 > 0.0 && p.0.is_finite()).map(|p| (p.0, p.1.log10())).collect::<Vec<_>>(), 1500))
+        .map(|sr| {
+            thin(
+                &sr.points
+                    .iter()
+                    .filter(|p| p.1.is_finite() && p.1 > 0.0 && p.0.is_finite())
+                    .map(|p| (p.0, p.1.log10()))
+                    .collect::<Vec<_>>(),
+                1500,
+            )
+        })
         .collect();
     let reference = reference.filter(|r| r.0.is_finite() && r.0 > 0.0);
     let all = logged.iter().flatten().map(|p| p.1).chain(reference.map(|r| r.0.log10()));
-    let (mut lo, mut hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (mut lo, mut hi) =
+        all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     if !lo.is_finite() {
         lo = -1.0;
         hi = 1.0;
@@ -385,7 +449,13 @@ pub fn draw_log_series<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(x_desc)
         .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .y_label_formatter(&move |v: &f64| if (v.round() as i64).rem_euclid(step as i64) == 0 { pow10_label(v) } else { String::new() })
+        .y_label_formatter(&move |v: &f64| {
+            if (v.round() as i64).rem_euclid(step as i64) == 0 {
+                pow10_label(v)
+            } else {
+                String::new()
+            }
+        })
         .y_labels(span + 1)
         .x_labels(8)
         .label_style(look.font())
@@ -396,7 +466,12 @@ pub fn draw_log_series<DB: DrawingBackend>(
         let y = r.log10();
         let c = RGBColor(120, 120, 120);
         chart
-            .draw_series(DashedLineSeries::new(vec![(0.0, y), (xmax, y)], 3.0 * s, 3.0 * s, c.stroke_width(look.stroke(1.0))))?
+            .draw_series(DashedLineSeries::new(
+                vec![(0.0, y), (xmax, y)],
+                3.0 * s,
+                3.0 * s,
+                c.stroke_width(look.stroke(1.0)),
+            ))?
             .label(name.to_string())
             .legend(look.swatch(c, 1));
     }
@@ -404,14 +479,20 @@ pub fn draw_log_series<DB: DrawingBackend>(
         let color = sr.color;
         let w = look.stroke(if sr.dashed { 1.5 } else { 2.0 });
         let anno = if sr.dashed {
-            chart.draw_series(DashedLineSeries::new(pts.iter().copied(), 7.0 * s, 4.0 * s, color.stroke_width(w)))?
+            chart.draw_series(DashedLineSeries::new(
+                pts.iter().copied(),
+                7.0 * s,
+                4.0 * s,
+                color.stroke_width(w),
+            ))?
         } else {
             chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(w)))?
         };
-        anno.label(sr.name.to_string())
-            .legend(look.swatch(color, w));
+        anno.label(sr.name.to_string()).legend(look.swatch(color, w));
         if pts.len() == 1 {
-            chart.draw_series(pts.iter().map(|&p| Circle::new(p, (2.5 * s) as i32, color.filled())))?;
+            chart.draw_series(
+                pts.iter().map(|&p| Circle::new(p, (2.5 * s) as i32, color.filled())),
+            )?;
         }
     }
     look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
@@ -439,7 +520,8 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     let t0 = envelope.first().map(|p| p.t).unwrap_or(-1.0);
     let t1 = envelope.last().map(|p| p.t).unwrap_or(1.0).max(t0 + 1e-9);
     let vals = envelope.iter().flat_map(|p| [p.loss, p.envelope]).filter(|v| v.is_finite());
-    let (mut lo, mut hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (mut lo, mut hi) =
+        vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     if !(lo.is_finite() && hi > lo) {
         lo = 0.0;
         hi = 1.0;
@@ -464,11 +546,19 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         .draw()?;
     let (lc, ec) = (RGBColor(40, 40, 40), RGBColor(214, 39, 40));
     chart
-        .draw_series(LineSeries::new(envelope.iter().map(|p| (p.t, p.loss)), lc.stroke_width(look.stroke(2.0))))?
+        .draw_series(LineSeries::new(
+            envelope.iter().map(|p| (p.t, p.loss)),
+            lc.stroke_width(look.stroke(2.0)),
+        ))?
         .label("loss L(y,t)/λ")
         .legend(look.swatch(lc, 2));
     chart
-        .draw_series(DashedLineSeries::new(envelope.iter().map(|p| (p.t, p.envelope)), 6.0 * s, 3.0 * s, ec.stroke_width(look.stroke(2.0))))?
+        .draw_series(DashedLineSeries::new(
+            envelope.iter().map(|p| (p.t, p.envelope)),
+            6.0 * s,
+            3.0 * s,
+            ec.stroke_width(look.stroke(2.0)),
+        ))?
         .label("Moreau–Yosida f_α")
         .legend(look.swatch(ec, 2));
     chart
@@ -502,12 +592,17 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         .axis_desc_style(look.font_of(10.8))
         .light_line_style(GRID_COLOR)
         .draw()?;
-    chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (m, 0.0)], RGBColor(120, 120, 120).stroke_width(1))))?;
+    chart.draw_series(std::iter::once(PathElement::new(
+        vec![(0.0, 0.0), (m, 0.0)],
+        RGBColor(120, 120, 120).stroke_width(1),
+    )))?;
     let r = (2.0 * s).round().max(1.0) as i32;
-    chart.draw_series(eigenvalues.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
-        let c = if v < 0.0 { RGBColor(214, 39, 40) } else { RGBColor(31, 119, 180) };
-        Circle::new((i as f64 + 0.5, v), r, c.filled())
-    }))?;
+    chart.draw_series(eigenvalues.iter().enumerate().filter(|(_, v)| v.is_finite()).map(
+        |(i, &v)| {
+            let c = if v < 0.0 { RGBColor(214, 39, 40) } else { RGBColor(31, 119, 180) };
+            Circle::new((i as f64 + 0.5, v), r, c.filled())
+        },
+    ))?;
     root.present()
 }
 
@@ -537,7 +632,10 @@ mod tests {
             assert!(!segs.is_empty());
             for (a, b) in segs {
                 for p in [a, b] {
-                    assert!((p.0 + 2.0 * p.1 - 0.3 - level).abs() < 1e-12, "{p:?} off the level {level}");
+                    assert!(
+                        (p.0 + 2.0 * p.1 - 0.3 - level).abs() < 1e-12,
+                        "{p:?} off the level {level}"
+                    );
                 }
             }
         }
@@ -568,13 +666,19 @@ mod tests {
         }
         assert!(count.values().all(|&c| c == 2));
         // The polygon's length approximates the circumference 2πr.
-        let len: f64 = segs.iter().map(|(a, b)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()).sum();
+        let len: f64 =
+            segs.iter().map(|(a, b)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()).sum();
         assert!((len - 2.0 * std::f64::consts::PI * r0).abs() < 0.02, "length {len}");
     }
 
     #[test]
     fn frame_maps_pixels_to_data_and_back() {
-        let fr = PlotFrame { pixels_x: 40..440, pixels_y: 10..210, x_range: (-2.0, 2.0), y_range: (-1.0, 1.0) };
+        let fr = PlotFrame {
+            pixels_x: 40..440,
+            pixels_y: 10..210,
+            x_range: (-2.0, 2.0),
+            y_range: (-1.0, 1.0),
+        };
         assert_eq!(fr.to_data(40.0, 10.0), Some((-2.0, 1.0)));
         assert_eq!(fr.to_data(440.0, 210.0), Some((2.0, -1.0)));
         assert_eq!(fr.to_data(240.0, 110.0), Some((0.0, 0.0)));
@@ -600,15 +704,34 @@ mod tests {
         {
             let root = SVGBackend::with_string(&mut svg, (400, 300)).into_drawing_area();
             let lv = [Level { value: 0.0, width: 2.0, color: BLACK }];
-            let pts = [PointMark::new(0.5, -0.5, 1.0), PointMark { ring: true, ..PointMark::new(-0.5, 0.5, -1.0) }];
-            let fr = draw_decision_map(&root, Some(&f), (-1.0, 1.0), (-1.0, 1.0), 1.0, &lv, &pts, None, 1.0).unwrap();
+            let pts = [
+                PointMark::new(0.5, -0.5, 1.0),
+                PointMark { ring: true, ..PointMark::new(-0.5, 0.5, -1.0) },
+            ];
+            let fr = draw_decision_map(
+                &root,
+                Some(&f),
+                (-1.0, 1.0),
+                (-1.0, 1.0),
+                1.0,
+                &lv,
+                &pts,
+                None,
+                1.0,
+            )
+            .unwrap();
             assert!(fr.pixels_x.end > fr.pixels_x.start);
         }
         assert!(svg.matches("<rect").count() >= 100);
         let mut svg2 = String::new();
         {
             let root = SVGBackend::with_string(&mut svg2, (400, 300)).into_drawing_area();
-            let s = [Series { name: "gap", color: RACE_COLORS[0], points: vec![(0.0, 1.0), (1.0, 1e-3), (2.0, 0.0)], dashed: false }];
+            let s = [Series {
+                name: "gap",
+                color: RACE_COLORS[0],
+                points: vec![(0.0, 1.0), (1.0, 1e-3), (2.0, 0.0)],
+                dashed: false,
+            }];
             draw_log_series(&root, &s, "sweep", Some((1e-8, "δ")), 1.0).unwrap();
         }
         assert!(svg2.contains("gap"));

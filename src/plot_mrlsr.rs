@@ -20,8 +20,14 @@ pub const KRR_WIDE_COLOR: RGBColor = RGBColor(130, 175, 225);
 /// Data points / truth colour.
 pub const DATA_COLOR: RGBColor = RGBColor(120, 120, 120);
 /// Colours of the parts Z₁..Z₄ (and further).
-pub const PART_COLORS: [RGBColor; 6] =
-    [RGBColor(214, 39, 40), RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(255, 127, 14), RGBColor(148, 103, 189), RGBColor(140, 86, 75)];
+pub const PART_COLORS: [RGBColor; 6] = [
+    RGBColor(214, 39, 40),
+    RGBColor(31, 119, 180),
+    RGBColor(44, 160, 44),
+    RGBColor(255, 127, 14),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+];
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -37,7 +43,9 @@ fn short(v: f64) -> String {
 }
 
 fn range_of<'a>(vals: impl Iterator<Item = &'a f64>) -> (f64, f64) {
-    let (lo, hi) = vals.filter(|v| v.is_finite()).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+    let (lo, hi) = vals
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
     if !lo.is_finite() {
         return (-1.0, 1.0);
     }
@@ -64,31 +72,49 @@ pub struct Curve<'a> {
 
 /// The 1-D data points and fitted curves (M-RLSR at (m, λ), eq. 4 / Theorem 1, and KRR at the
 /// weakly equivalent λ₂ of Proposition 5.1) over `grid`.
-pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64], y: &[f64], grid: &[f64], curves: &[Curve<'_>], scale: f64) -> PResult<DB> {
+pub fn draw_fit_1d<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    x: &[f64],
+    y: &[f64],
+    grid: &[f64],
+    curves: &[Curve<'_>],
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
     let (x0, x1) = range_of(x.iter().chain(grid.iter()));
     let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())));
     let mut chart = look.chart(root, 34.0, x0..x1, y0..y1)?;
-    look.mesh(&mut chart)
-        .x_desc("x")
-        .y_desc("y")
-        .x_labels(8)
-        .y_labels(7)
-        .draw()?;
+    look.mesh(&mut chart).x_desc("x").y_desc("y").x_labels(8).y_labels(7).draw()?;
     let r = (2.5 * s) as i32;
     chart
-        .draw_series(x.iter().zip(y).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, DATA_COLOR.mix(0.7).filled())))?
+        .draw_series(
+            x.iter()
+                .zip(y)
+                .filter(|(a, b)| a.is_finite() && b.is_finite())
+                .map(|(&a, &b)| Circle::new((a, b), r, DATA_COLOR.mix(0.7).filled())),
+        )?
         .label("data")
         .legend(move |(px, py)| Circle::new((px + 6, py), 3, DATA_COLOR.filled()));
     for c in curves {
         let color = c.color;
         let w = (c.width * s).round().max(1.0) as u32;
-        let pts: Vec<(f64, f64)> = grid.iter().zip(c.values).filter(|(_, v)| v.is_finite()).map(|(&a, &b)| (a, b)).collect();
+        let pts: Vec<(f64, f64)> = grid
+            .iter()
+            .zip(c.values)
+            .filter(|(_, v)| v.is_finite())
+            .map(|(&a, &b)| (a, b))
+            .collect();
         let style = color.stroke_width(w);
         let anno = if c.dashed {
-            chart.draw_series(pts.chunks(2).filter(|p| p.len() == 2).enumerate().filter(|(k, _)| k % 2 == 0).map(move |(_, p)| PathElement::new(p.to_vec(), style)))?
+            chart.draw_series(
+                pts.chunks(2)
+                    .filter(|p| p.len() == 2)
+                    .enumerate()
+                    .filter(|(k, _)| k % 2 == 0)
+                    .map(move |(_, p)| PathElement::new(p.to_vec(), style)),
+            )?
         } else {
             chart.draw_series(LineSeries::new(pts, style))?
         };
@@ -100,26 +126,43 @@ pub fn draw_fit_1d<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, x: &[f64],
 
 /// Predicted against true targets on the training inputs, for multi-dimensional data:
 /// M-RLSR fitted values `Kα` and KRR(λ₂)'s, with the diagonal y = f.
-pub fn draw_pred_vs_true<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: &[f64], mrlsr: &[f64], krr: Option<&[f64]>, labels: (&str, &str), scale: f64) -> PResult<DB> {
+pub fn draw_pred_vs_true<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    y: &[f64],
+    mrlsr: &[f64],
+    krr: Option<&[f64]>,
+    labels: (&str, &str),
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
     let (lo, hi) = range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()));
     let mut chart = look.chart(root, 34.0, lo..hi, lo..hi)?;
-    look.mesh(&mut chart)
-        .x_desc("true y")
-        .y_desc("fitted f(x)")
-        .draw()?;
-    chart.draw_series(LineSeries::new(vec![(lo, lo), (hi, hi)], DATA_COLOR.stroke_width(look.stroke(1.0))))?;
+    look.mesh(&mut chart).x_desc("true y").y_desc("fitted f(x)").draw()?;
+    chart.draw_series(LineSeries::new(
+        vec![(lo, lo), (hi, hi)],
+        DATA_COLOR.stroke_width(look.stroke(1.0)),
+    ))?;
     let r = (2.5 * s) as i32;
     if let Some(k) = krr {
         chart
-            .draw_series(y.iter().zip(k).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, KRR_COLOR.stroke_width(1))))?
+            .draw_series(
+                y.iter()
+                    .zip(k)
+                    .filter(|(a, b)| a.is_finite() && b.is_finite())
+                    .map(|(&a, &b)| Circle::new((a, b), r, KRR_COLOR.stroke_width(1))),
+            )?
             .label(labels.1.to_string())
             .legend(move |(px, py)| Circle::new((px + 6, py), 4, KRR_COLOR.stroke_width(1)));
     }
     chart
-        .draw_series(y.iter().zip(mrlsr).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| Circle::new((a, b), r, MRLSR_COLOR.mix(0.8).filled())))?
+        .draw_series(
+            y.iter()
+                .zip(mrlsr)
+                .filter(|(a, b)| a.is_finite() && b.is_finite())
+                .map(|(&a, &b)| Circle::new((a, b), r, MRLSR_COLOR.mix(0.8).filled())),
+        )?
         .label(labels.0.to_string())
         .legend(move |(px, py)| Circle::new((px + 6, py), 4, MRLSR_COLOR.filled()));
     look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
@@ -129,11 +172,21 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, y: &
 /// F(C) of Theorem 1 (eq. 6) on a log axis of C, drawn as `φ = ln(G(C)/C)` where
 /// `F = G − C` (same sign as F, readable over many decades), with each positive root marked
 /// (filled: the minimizer; open: another stationary point).
-pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamples, minimizer: Option<f64>, scale: f64) -> PResult<DB> {
+pub fn draw_f<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    samples: &FSamples,
+    minimizer: Option<f64>,
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
-    let pts: Vec<(f64, f64)> = samples.c.iter().zip(&samples.phi).filter_map(|(&c, &p)| lg(c).filter(|_| p.is_finite()).map(|l| (l, p))).collect();
+    let pts: Vec<(f64, f64)> = samples
+        .c
+        .iter()
+        .zip(&samples.phi)
+        .filter_map(|(&c, &p)| lg(c).filter(|_| p.is_finite()).map(|l| (l, p)))
+        .collect();
     let (x0, x1) = range_of(pts.iter().map(|p| &p.0));
     let (mut y0, mut y1) = range_of(pts.iter().map(|p| &p.1));
     y0 = y0.min(-1.0);
@@ -146,7 +199,10 @@ pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamp
         .x_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
         .draw()?;
-    chart.draw_series(LineSeries::new(vec![(x0, 0.0), (x1, 0.0)], BLACK.stroke_width(look.stroke(1.0))))?;
+    chart.draw_series(LineSeries::new(
+        vec![(x0, 0.0), (x1, 0.0)],
+        BLACK.stroke_width(look.stroke(1.0)),
+    ))?;
     let w = look.stroke(2.0);
     chart
         .draw_series(LineSeries::new(pts, KRR_COLOR.stroke_width(w)))?
@@ -159,10 +215,14 @@ pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamp
         let style = if best { MRLSR_COLOR.filled() } else { MRLSR_COLOR.stroke_width(w) };
         chart.draw_series(std::iter::once(Circle::new((l, 0.0), r, style)))?;
         let text = format!("C = {}{}", short(c), if best { " (minimizer)" } else { "" });
-        chart.draw_series(std::iter::once(Text::new(text, (l, 0.0), font.clone().color(&MRLSR_COLOR).pos(plotters::style::text_anchor::Pos::new(
-            plotters::style::text_anchor::HPos::Left,
-            plotters::style::text_anchor::VPos::Bottom,
-        )))))?;
+        chart.draw_series(std::iter::once(Text::new(
+            text,
+            (l, 0.0),
+            font.clone().color(&MRLSR_COLOR).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Bottom,
+            )),
+        )))?;
     }
     look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     root.present()
@@ -170,14 +230,19 @@ pub fn draw_f<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, samples: &FSamp
 
 /// Fig. 1 (left): `‖f_MRLSR − f_KRR(λ₂)‖_H` per part on a log axis; values at rounding level
 /// (Z₁) sit near the floor. Each bar is labelled with its value.
-pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, values: &[f64], scale: f64) -> PResult<DB> {
+pub fn draw_equivalence_bars<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    values: &[f64],
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
     let logs: Vec<f64> = values.iter().map(|&v| lg(v).unwrap_or(-17.0).max(-17.0)).collect();
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min).floor() - 1.0;
     let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 1.0;
-    let (lo, hi) = if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 2.0)) } else { (-17.0, 1.0) };
+    let (lo, hi) =
+        if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 2.0)) } else { (-17.0, 1.0) };
     let n = values.len().max(1) as f64;
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
@@ -206,11 +271,17 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, 
         .draw()?;
     for (k, (&l, &v)) in logs.iter().zip(values).enumerate() {
         let color = PART_COLORS[k % PART_COLORS.len()];
-        chart.draw_series(std::iter::once(Rectangle::new([(k as f64 + 0.2, lo), (k as f64 + 0.8, l)], color.mix(0.8).filled())))?;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(k as f64 + 0.2, lo), (k as f64 + 0.8, l)],
+            color.mix(0.8).filled(),
+        )))?;
         chart.draw_series(std::iter::once(Text::new(
             short(v),
             (k as f64 + 0.2, l),
-            TextStyle::from(font.clone()).pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Left, plotters::style::text_anchor::VPos::Bottom)),
+            TextStyle::from(font.clone()).pos(plotters::style::text_anchor::Pos::new(
+                plotters::style::text_anchor::HPos::Left,
+                plotters::style::text_anchor::VPos::Bottom,
+            )),
         )))?;
     }
     root.present()
@@ -218,7 +289,13 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, 
 
 /// Fig. 1 (right): the λ → λ₂ = (m/2)·C₀·λ maps of every part on one log–log plot, with the
 /// chosen (λ, λ₂) of Z₁ marked.
-pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lambdas: &[f64], curves: &[Vec<f64>], chosen: (f64, f64), scale: f64) -> PResult<DB> {
+pub fn draw_lambda_curves<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    lambdas: &[f64],
+    curves: &[Vec<f64>],
+    chosen: (f64, f64),
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
@@ -242,7 +319,11 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lam
     let w = look.stroke(2.0);
     for (p, curve) in curves.iter().enumerate() {
         let color = PART_COLORS[p % PART_COLORS.len()];
-        let pts: Vec<(f64, f64)> = xs.iter().zip(curve).filter_map(|(&x, &v)| lg(v).filter(|_| x.is_finite()).map(|l| (x, l))).collect();
+        let pts: Vec<(f64, f64)> = xs
+            .iter()
+            .zip(curve)
+            .filter_map(|(&x, &v)| lg(v).filter(|_| x.is_finite()).map(|l| (x, l)))
+            .collect();
         chart
             .draw_series(LineSeries::new(pts, color.stroke_width(w)))?
             .label(format!("Z{}", p + 1))
@@ -250,7 +331,11 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lam
     }
     if let (Some(a), Some(b)) = (lg(chosen.0), lg(chosen.1)) {
         chart
-            .draw_series(std::iter::once(Circle::new((a, b), (6.0 * s) as i32, BLACK.stroke_width(w))))?
+            .draw_series(std::iter::once(Circle::new(
+                (a, b),
+                (6.0 * s) as i32,
+                BLACK.stroke_width(w),
+            )))?
             .label("chosen (λ, λ₂) on Z₁")
             .legend(move |(px, py)| Circle::new((px + 6, py), 4, BLACK.stroke_width(1)));
     }
@@ -260,18 +345,35 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, lam
 
 /// A perceptually ordered colour ramp (dark blue → yellow) for t ∈ [0, 1].
 pub fn ramp(t: f64) -> RGBColor {
-    const STOPS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+    const STOPS: [(f64, f64, f64); 5] = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (253.0, 231.0, 37.0),
+    ];
     let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
     let x = t * (STOPS.len() - 1) as f64;
     let k = (x.floor() as usize).min(STOPS.len() - 2);
     let f = x - k as f64;
     let (a, b) = (STOPS[k], STOPS[k + 1]);
-    RGBColor((a.0 + f * (b.0 - a.0)) as u8, (a.1 + f * (b.1 - a.1)) as u8, (a.2 + f * (b.2 - a.2)) as u8)
+    RGBColor(
+        (a.0 + f * (b.0 - a.0)) as u8,
+        (a.1 + f * (b.1 - a.1)) as u8,
+        (a.2 + f * (b.2 - a.2)) as u8,
+    )
 }
 
 /// Table 1 style: cross-validated scaled RMSE over m (rows) × λ (columns) as a heatmap on a
 /// log colour scale (dark = low), the best cell outlined; NaN cells (failed fits) are grey.
-pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64], lambdas: &[f64], rmse: &[Vec<f64>], best: Option<(usize, usize)>, scale: f64) -> PResult<DB> {
+pub fn draw_heatmap<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    ms: &[f64],
+    lambdas: &[f64],
+    rmse: &[Vec<f64>],
+    best: Option<(usize, usize)>,
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
@@ -280,7 +382,8 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let span = if hi > lo { hi - lo } else { 1.0 };
-    let (areas, bar) = root.split_horizontally(root.dim_in_pixel().0.saturating_sub((96.0 * s) as u32));
+    let (areas, bar) =
+        root.split_horizontally(root.dim_in_pixel().0.saturating_sub((96.0 * s) as u32));
     let mut chart = ChartBuilder::on(&areas)
         .margin((8.0 * s) as i32)
         .x_label_area_size((34.0 * s) as i32)
@@ -291,12 +394,20 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
     let mv = ms.to_vec();
     let xl = move |v: &f64| {
         let k = (v - 0.5).round();
-        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 { lam.get(k as usize).map(|l| format!("{l:.0e}")).unwrap_or_default() } else { String::new() }
+        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
+            lam.get(k as usize).map(|l| format!("{l:.0e}")).unwrap_or_default()
+        } else {
+            String::new()
+        }
     };
     let step = (nr / 10).max(1);
     let yl = move |v: &f64| {
         let k = (v - 0.5).round();
-        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 && (k as usize).is_multiple_of(step) { mv.get(k as usize).map(|m| format!("{m:.1}")).unwrap_or_default() } else { String::new() }
+        if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 && (k as usize).is_multiple_of(step) {
+            mv.get(k as usize).map(|m| format!("{m:.1}")).unwrap_or_default()
+        } else {
+            String::new()
+        }
     };
     chart
         .configure_mesh()
@@ -316,7 +427,10 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
                 Some(l) => ramp((l - lo) / span),
                 None => RGBColor(200, 200, 200),
             };
-            chart.draw_series(std::iter::once(Rectangle::new([(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)], color.filled())))?;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(j as f64, i as f64), (j as f64 + 1.0, i as f64 + 1.0)],
+                color.filled(),
+            )))?;
         }
     }
     if let Some((i, j)) = best {
@@ -344,7 +458,10 @@ pub fn draw_heatmap<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, ms: &[f64
         for q in 0..k {
             let a = lo + span * q as f64 / k as f64;
             let b = lo + span * (q + 1) as f64 / k as f64;
-            cb.draw_series(std::iter::once(Rectangle::new([(0.0, a), (1.0, b)], ramp(q as f64 / (k - 1) as f64).filled())))?;
+            cb.draw_series(std::iter::once(Rectangle::new(
+                [(0.0, a), (1.0, b)],
+                ramp(q as f64 / (k - 1) as f64).filled(),
+            )))?;
         }
     }
     root.present()

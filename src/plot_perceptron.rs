@@ -162,20 +162,36 @@ pub fn draw_boundary<DB: DrawingBackend>(
         .draw()?;
     if let Some((f, gx, gy)) = scene.heat {
         if gx >= 2 && gy >= 2 && f.len() == gx * gy {
-            let amax = f.iter().fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m }).max(1e-300);
+            let amax = f
+                .iter()
+                .fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m })
+                .max(1e-300);
             let (dx, dy) = ((b - a) / (gx - 1) as f64, (d - c) / (gy - 1) as f64);
-            chart.draw_series((0..gy).flat_map(|j| (0..gx).map(move |i| (i, j))).map(|(i, j)| {
-                let v = f[j * gx + i];
-                let rgb = if v >= 0.0 { mix(POS, (v / amax).sqrt() * 0.55) } else { mix(NEG, (-v / amax).sqrt() * 0.55) };
-                let (x0, y0) = (a + (i as f64 - 0.5) * dx, c + (j as f64 - 0.5) * dy);
-                Rectangle::new([(x0, y0), (x0 + dx, y0 + dy)], RGBColor(rgb[0], rgb[1], rgb[2]).filled())
-            }))?;
+            chart.draw_series((0..gy).flat_map(|j| (0..gx).map(move |i| (i, j))).map(
+                |(i, j)| {
+                    let v = f[j * gx + i];
+                    let rgb = if v >= 0.0 {
+                        mix(POS, (v / amax).sqrt() * 0.55)
+                    } else {
+                        mix(NEG, (-v / amax).sqrt() * 0.55)
+                    };
+                    let (x0, y0) = (a + (i as f64 - 0.5) * dx, c + (j as f64 - 0.5) * dy);
+                    Rectangle::new(
+                        [(x0, y0), (x0 + dx, y0 + dy)],
+                        RGBColor(rgb[0], rgb[1], rgb[2]).filled(),
+                    )
+                },
+            ))?;
         }
     }
     let thin = look.stroke(1.0);
     // The origin (linear separators pass through it).
     let o = (6.0 * s) as i32;
-    chart.draw_series(std::iter::once(EmptyElement::at((0.0, 0.0)) + PathElement::new(vec![(-o, 0), (o, 0)], BLACK.stroke_width(thin)) + PathElement::new(vec![(0, -o), (0, o)], BLACK.stroke_width(thin))))?;
+    chart.draw_series(std::iter::once(
+        EmptyElement::at((0.0, 0.0))
+            + PathElement::new(vec![(-o, 0), (o, 0)], BLACK.stroke_width(thin))
+            + PathElement::new(vec![(0, -o), (0, o)], BLACK.stroke_width(thin)),
+    ))?;
     let n = scene.x.len().max(1) as f64;
     let stroke = look.stroke(1.2);
     chart.draw_series(scene.x.iter().zip(scene.y).enumerate().map(|(i, (&(u, v), &l))| {
@@ -189,26 +205,40 @@ pub fn draw_boundary<DB: DrawingBackend>(
         };
         let r = (r * s).round().max(1.0) as i32;
         let style = if filled { col.mix(0.85).filled() } else { col.stroke_width(stroke) };
-        EmptyElement::at((u, v)) + Circle::new((0, 0), r, style) + Circle::new((0, 0), r, WHITE.mix(0.9).stroke_width(thin))
+        EmptyElement::at((u, v))
+            + Circle::new((0, 0), r, style)
+            + Circle::new((0, 0), r, WHITE.mix(0.9).stroke_width(thin))
     }))?;
     if let Some([wx, wy]) = scene.arrow {
         // Unit length drawn as R data units; the dotted circle is ‖·‖ = 1.
         let rr = 0.4 * (b - a).min(d - c);
-        let circle: Vec<(f64, f64)> = (0..=96).map(|k| {
-            let t = k as f64 / 96.0 * std::f64::consts::TAU;
-            (rr * t.cos(), rr * t.sin())
-        }).collect();
-        chart.draw_series(circle.chunks(2).map(|seg| PathElement::new(seg.to_vec(), ARROW.mix(0.5).stroke_width(thin))))?;
+        let circle: Vec<(f64, f64)> = (0..=96)
+            .map(|k| {
+                let t = k as f64 / 96.0 * std::f64::consts::TAU;
+                (rr * t.cos(), rr * t.sin())
+            })
+            .collect();
+        chart.draw_series(
+            circle
+                .chunks(2)
+                .map(|seg| PathElement::new(seg.to_vec(), ARROW.mix(0.5).stroke_width(thin))),
+        )?;
         let tip = (rr * wx, rr * wy);
         let aw = look.stroke(2.5);
-        chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), tip], ARROW.stroke_width(aw))))?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, 0.0), tip],
+            ARROW.stroke_width(aw),
+        )))?;
         let len = (wx * wx + wy * wy).sqrt();
         if len > 1e-12 {
             let (ux, uy) = (wx / len, wy / len);
             let hl = 0.05 * (b - a).min(d - c);
             let left = (tip.0 - hl * (ux * 0.87 - uy * 0.5), tip.1 - hl * (uy * 0.87 + ux * 0.5));
             let right = (tip.0 - hl * (ux * 0.87 + uy * 0.5), tip.1 - hl * (uy * 0.87 - ux * 0.5));
-            chart.draw_series(std::iter::once(Polygon::new(vec![tip, left, right], ARROW.filled())))?;
+            chart.draw_series(std::iter::once(Polygon::new(
+                vec![tip, left, right],
+                ARROW.filled(),
+            )))?;
         }
         chart.draw_series(std::iter::once(Text::new(
             format!("Σ pᵢyᵢxᵢ/‖xᵢ‖, length ‖p‖_G = {len:.3}"),
@@ -254,12 +284,31 @@ pub fn draw_trace<DB: DrawingBackend>(
     let xmax = (last.max(bmax.min(1e7)).max(10.0) * 1.5).log10();
     // Thin out long traces to ≤ ~2000 points.
     let stride = (trace.len() / 2000).max(1);
-    let pts: Vec<&TracePoint> = trace.iter().filter(|t| t.0 >= 1).enumerate().filter(|(i, _)| i % stride == 0).map(|(_, t)| t).chain(trace.last()).collect();
-    let mg_pos: Vec<(f64, f64)> = pts.iter().filter(|t| t.1 > 0.0).filter_map(|t| lg(t.1).map(|v| ((t.0.max(1) as f64).log10(), v))).collect();
-    let mg_neg: Vec<(f64, f64)> = pts.iter().filter(|t| t.1 <= 0.0).filter_map(|t| lg(-t.1).map(|v| ((t.0.max(1) as f64).log10(), v))).collect();
-    let pn: Vec<(f64, f64)> = pts.iter().filter_map(|t| t.2.and_then(lg).map(|v| ((t.0.max(1) as f64).log10(), v))).collect();
+    let pts: Vec<&TracePoint> = trace
+        .iter()
+        .filter(|t| t.0 >= 1)
+        .enumerate()
+        .filter(|(i, _)| i % stride == 0)
+        .map(|(_, t)| t)
+        .chain(trace.last())
+        .collect();
+    let mg_pos: Vec<(f64, f64)> = pts
+        .iter()
+        .filter(|t| t.1 > 0.0)
+        .filter_map(|t| lg(t.1).map(|v| ((t.0.max(1) as f64).log10(), v)))
+        .collect();
+    let mg_neg: Vec<(f64, f64)> = pts
+        .iter()
+        .filter(|t| t.1 <= 0.0)
+        .filter_map(|t| lg(-t.1).map(|v| ((t.0.max(1) as f64).log10(), v)))
+        .collect();
+    let pn: Vec<(f64, f64)> = pts
+        .iter()
+        .filter_map(|t| t.2.and_then(lg).map(|v| ((t.0.max(1) as f64).log10(), v)))
+        .collect();
     let all = mg_pos.iter().chain(&mg_neg).chain(&pn).map(|p| p.1);
-    let (mut lo, mut hi) = all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (mut lo, mut hi) =
+        all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     if !lo.is_finite() {
         lo = -3.0;
         hi = 0.0;
@@ -288,7 +337,9 @@ pub fn draw_trace<DB: DrawingBackend>(
         chart
             .draw_series(LineSeries::new(pn.iter().copied(), P_COL.stroke_width(w)))?
             .label("‖p_k‖_G")
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], P_COL.stroke_width(2)));
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 16, y)], P_COL.stroke_width(2))
+            });
     }
     // Markers too, so a run of a few iterations is visible.
     if mg_pos.len() < 60 {
@@ -304,13 +355,20 @@ pub fn draw_trace<DB: DrawingBackend>(
             continue;
         }
         let col = if *current { RGBColor(0, 0, 0) } else { RGBColor(150, 150, 150) };
-        let dash: Vec<(f64, f64)> = (0..24).map(|i| (x, lo + (hi - lo) * i as f64 / 23.0)).collect();
-        chart.draw_series(dash.chunks(2).map(|seg| PathElement::new(seg.to_vec(), col.stroke_width(if *current { w } else { 1 }))))?;
+        let dash: Vec<(f64, f64)> =
+            (0..24).map(|i| (x, lo + (hi - lo) * i as f64 / 23.0)).collect();
+        chart.draw_series(dash.chunks(2).map(|seg| {
+            PathElement::new(seg.to_vec(), col.stroke_width(if *current { w } else { 1 }))
+        }))?;
         let ty = hi - (hi - lo) * (0.06 + 0.07 * k as f64);
         // Labels right of the line in the left part of the plot, left of it otherwise.
         let anchor = if x > 0.55 * xmax { HPos::Right } else { HPos::Left };
         let style = small.clone().color(&col).pos(Pos::new(anchor, VPos::Center));
-        chart.draw_series(std::iter::once(Text::new(format!(" {label} = {it:.0} "), (x, ty), style)))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!(" {label} = {it:.0} "),
+            (x, ty),
+            style,
+        )))?;
     }
     look.legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
     root.present()
@@ -319,14 +377,25 @@ pub fn draw_trace<DB: DrawingBackend>(
 /// The race: one horizontal bar per algorithm, its iterations to the outcome on a log axis,
 /// coloured by the outcome (separator / certificate / cap / running), with the algorithm's
 /// bound (if any) as a black tick.
-pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[RaceEntry], scale: f64) -> PResult<DB, ()> {
+pub fn draw_race<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[RaceEntry],
+    scale: f64,
+) -> PResult<DB, ()> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
     if entries.is_empty() {
         let (w, h) = root.dim_in_pixel();
-        let style = look.font_of(14.0).color(&RGBColor(120, 120, 120)).pos(Pos::new(HPos::Center, VPos::Center));
-        root.draw(&Text::new("Press Race to run the six algorithms on this data.", (w as i32 / 2, h as i32 / 2), style))?;
+        let style = look
+            .font_of(14.0)
+            .color(&RGBColor(120, 120, 120))
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        root.draw(&Text::new(
+            "Press Race to run the six algorithms on this data.",
+            (w as i32 / 2, h as i32 / 2),
+            style,
+        ))?;
         return root.present();
     }
     let m = entries.len().max(1);
@@ -371,35 +440,60 @@ pub fn draw_race<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, entries: &[R
             _ => RGBColor(120, 120, 120),
         };
         let x = (e.iterations.max(1) as f64).log10();
-        chart.draw_series(std::iter::once(Rectangle::new([(0.0, row + 0.2), (x.max(0.02), row + 0.8)], col.filled())))?;
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(0.0, row + 0.2), (x.max(0.02), row + 0.8)],
+            col.filled(),
+        )))?;
         if let Some(b) = e.bound.and_then(lg) {
             if b <= xmax {
                 let bw = look.stroke(2.0);
-                chart.draw_series(std::iter::once(PathElement::new(vec![(b, row + 0.1), (b, row + 0.9)], BLACK.stroke_width(bw))))?;
+                chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(b, row + 0.1), (b, row + 0.9)],
+                    BLACK.stroke_width(bw),
+                )))?;
             }
         }
         let tag = match e.outcome.as_str() {
-            "separator" | "certificate" => format!("{} {} {}", e.iterations, e.outcome, if e.verified { "✓" } else { "(unverified)" }),
+            "separator" | "certificate" => format!(
+                "{} {} {}",
+                e.iterations,
+                e.outcome,
+                if e.verified { "✓" } else { "(unverified)" }
+            ),
             o => format!("{} {o}", e.iterations),
         };
         if x > 0.6 * xmax {
             let style = small.clone().color(&WHITE).pos(Pos::new(HPos::Right, VPos::Center));
-            chart.draw_series(std::iter::once(Text::new(format!("{tag} "), (x, row + 0.5), style)))?;
+            chart.draw_series(std::iter::once(Text::new(
+                format!("{tag} "),
+                (x, row + 0.5),
+                style,
+            )))?;
         } else {
             let style = small.clone().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-            chart.draw_series(std::iter::once(Text::new(format!(" {tag}"), (x.max(0.02), row + 0.5), style)))?;
+            chart.draw_series(std::iter::once(Text::new(
+                format!(" {tag}"),
+                (x.max(0.02), row + 0.5),
+                style,
+            )))?;
         }
     }
     root.present()
 }
 
 /// Render the boundary plot (with the heatmap as cells) to SVG text, for native use and tests.
-pub fn boundary_svg(view: [f64; 4], scene: &BoundaryScene, w: u32, h: u32) -> Result<String, String> {
+pub fn boundary_svg(
+    view: [f64; 4],
+    scene: &BoundaryScene,
+    w: u32,
+    h: u32,
+) -> Result<String, String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (w, h)).into_drawing_area();
         let rect = boundary_rect(w, h, 1.0);
-        draw_boundary(&root, equal_aspect(view, rect), scene, 1.0, true).map_err(|e| e.to_string())?;
+        draw_boundary(&root, equal_aspect(view, rect), scene, 1.0, true)
+            .map_err(|e| e.to_string())?;
     }
     Ok(out)
 }
@@ -435,13 +529,25 @@ mod tests {
         let x = [(0.5, 0.5), (-0.5, -0.4)];
         let y = [1.0, -1.0];
         let f = [1.0, -1.0, 0.5, -0.5];
-        let scene = BoundaryScene { x: &x, y: &y, p: Some(&[0.5, 0.5]), arrow: Some([0.1, 0.2]), heat: Some((&f, 2, 2)) };
+        let scene = BoundaryScene {
+            x: &x,
+            y: &y,
+            p: Some(&[0.5, 0.5]),
+            arrow: Some([0.1, 0.2]),
+            heat: Some((&f, 2, 2)),
+        };
         let svg = boundary_svg([-1.0, 1.0, -1.0, 1.0], &scene, 300, 200).unwrap();
         assert!(svg.contains("<svg") && svg.contains("circle"));
         let mut t = String::new();
         {
             let root = SVGBackend::with_string(&mut t, (300, 200)).into_drawing_area();
-            draw_trace(&root, &[(0, -1.0, Some(1.0)), (1, -0.5, Some(0.5)), (5, 0.1, Some(0.2))], &[("1/ρ²".into(), 100.0, true)], 1.0).unwrap();
+            draw_trace(
+                &root,
+                &[(0, -1.0, Some(1.0)), (1, -0.5, Some(0.5)), (5, 0.1, Some(0.2))],
+                &[("1/ρ²".into(), 100.0, true)],
+                1.0,
+            )
+            .unwrap();
         }
         assert!(t.contains("polyline") || t.contains("path"));
     }

@@ -4,10 +4,10 @@
 
 use std::ops::Range;
 
+use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
-use plotters::chart::MeshStyle;
 use plotters::prelude::*;
 
 /// Light grid lines.
@@ -18,8 +18,14 @@ pub const CLASS_POS: RGBColor = RGBColor(67, 147, 195);
 pub const CLASS_NEG: RGBColor = RGBColor(214, 96, 77);
 /// One colour per race lane, in lane order, on every page (the race tables' swatches read them
 /// through the wasm export `raceColors`).
-pub const RACE_COLORS: [RGBColor; 6] =
-    [RGBColor(31, 119, 180), RGBColor(255, 127, 14), RGBColor(44, 160, 44), RGBColor(148, 103, 189), RGBColor(140, 86, 75), RGBColor(23, 190, 207)];
+pub const RACE_COLORS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(23, 190, 207),
+];
 
 /// The colour of race lane `k`.
 pub fn race_color(k: usize) -> RGBColor {
@@ -85,7 +91,10 @@ impl Look {
     }
 
     /// The mesh with the house fonts and light grid; chain the axis descriptions and `draw()`.
-    pub fn mesh<'a, 'b, X, Y, XT, YT, DB>(&self, chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>) -> MeshStyle<'a, 'b, X, Y, DB>
+    pub fn mesh<'a, 'b, X, Y, XT, YT, DB>(
+        &self,
+        chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+    ) -> MeshStyle<'a, 'b, X, Y, DB>
     where
         X: Ranged<ValueType = XT> + ValueFormatter<XT>,
         Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
@@ -97,7 +106,11 @@ impl Look {
     }
 
     /// The legend of the labelled series, in a translucent white box at `position`.
-    pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(&self, chart: &mut ChartContext<'a, DB, CT>, position: SeriesLabelPosition) -> DrawResult<(), DB> {
+    pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+        &self,
+        chart: &mut ChartContext<'a, DB, CT>,
+        position: SeriesLabelPosition,
+    ) -> DrawResult<(), DB> {
         chart
             .configure_series_labels()
             .position(position)
@@ -108,7 +121,11 @@ impl Look {
     }
 
     /// A legend swatch: a short line of `color` from the legend anchor `(x, y)`.
-    pub fn swatch(&self, color: RGBColor, width: u32) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    pub fn swatch(
+        &self,
+        color: RGBColor,
+        width: u32,
+    ) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
         let len = self.px(16.0);
         move |(x, y)| PathElement::new(vec![(x, y), (x + len, y)], color.stroke_width(width))
     }

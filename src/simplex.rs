@@ -34,10 +34,15 @@ pub fn project_onto_simplex_into(v: &[f64], out: &mut [f64], scratch: &mut Vec<f
 /// The threshold τ of the projection: the unique τ with `Σ_i (v_i − τ)_+ = 1`.
 pub fn simplex_threshold(v: &[f64], scratch: &mut Vec<f64>) -> Result<f64> {
     if v.is_empty() {
-        return Err(KpError::Parameter { name: "simplex projection", reason: "the vector is empty".into() });
+        return Err(KpError::Parameter {
+            name: "simplex projection",
+            reason: "the vector is empty".into(),
+        });
     }
     if v.iter().any(|x| !x.is_finite()) {
-        return Err(KpError::NonFinite("simplex projection of a vector with a NaN or infinite entry".into()));
+        return Err(KpError::NonFinite(
+            "simplex projection of a vector with a NaN or infinite entry".into(),
+        ));
     }
     scratch.clear();
     scratch.extend_from_slice(v);

@@ -77,7 +77,9 @@ impl TensorKernelConfig {
             if !(1..=MAX_DEGREE).contains(&degree) {
                 return Err(KpError::Parameter {
                     name: "kernel.degree",
-                    reason: format!("the polynomial degree s must satisfy 1 ≤ s ≤ {MAX_DEGREE} (got {degree})"),
+                    reason: format!(
+                        "the polynomial degree s must satisfy 1 ≤ s ≤ {MAX_DEGREE} (got {degree})"
+                    ),
                 });
             }
         }
@@ -138,12 +140,20 @@ impl TensorKernelConfig {
         if points.len() != self.q {
             return Err(KpError::Parameter {
                 name: "points",
-                reason: format!("a tensor kernel of order q = {} takes {} points (got {})", self.q, self.q, points.len()),
+                reason: format!(
+                    "a tensor kernel of order q = {} takes {} points (got {})",
+                    self.q,
+                    self.q,
+                    points.len()
+                ),
             });
         }
         let d = points[0].len();
         if points.iter().any(|p| p.len() != d) {
-            return Err(KpError::Parameter { name: "points", reason: "the points have different lengths".into() });
+            return Err(KpError::Parameter {
+                name: "points",
+                reason: "the points have different lengths".into(),
+            });
         }
         let s: f64 = (0..d).map(|k| points.iter().map(|p| p[k]).product::<f64>()).sum();
         Ok(self.link(s))
@@ -413,12 +423,19 @@ impl GramTensorBuild {
         let cost = estimate_cost(n, d, &cfg)?;
         // Scratch of the build: the inputs twice, the scaled block (d × n) and the product (n × n).
         let (nu, du) = (n as u64, d as u64);
-        let scratch = nu.saturating_mul(du).saturating_mul(3).saturating_add(nu.saturating_mul(nu)).saturating_mul(8);
+        let scratch = nu
+            .saturating_mul(du)
+            .saturating_mul(3)
+            .saturating_add(nu.saturating_mul(nu))
+            .saturating_mul(8);
         check_budget(
             "the Gram tensor",
             cost.bytes.saturating_add(scratch),
             max_bytes,
-            &format!("{} values of 8 bytes, one per symmetry class, C(n+q−1, q) with n = {n}, q = {}", cost.entries, cfg.q),
+            &format!(
+                "{} values of 8 bytes, one per symmetry class, C(n+q−1, q) with n = {n}, q = {}",
+                cost.entries, cfg.q
+            ),
         )?;
         check_finite_inputs(x)?;
         let total = usize::try_from(cost.entries).map_err(|_| KpError::Parameter {
@@ -529,7 +546,11 @@ impl GramTensorBuild {
         if self.more || (self.values.len() as u64) != self.cost.entries {
             return Err(KpError::Parameter {
                 name: "build",
-                reason: format!("the Gram tensor is not complete ({} of {} values)", self.values.len(), self.cost.entries),
+                reason: format!(
+                    "the Gram tensor is not complete ({} of {} values)",
+                    self.values.len(),
+                    self.cost.entries
+                ),
             });
         }
         Ok(GramTensor { cfg: self.cfg, n: self.cost.n, d: self.cost.d, values: self.values })
@@ -652,7 +673,9 @@ fn dot_axpy2(k: &[f64], a: &[f64], g: &mut [f64], c: f64, u: &mut [f64], cu: f64
         }
     }
     let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for (((kk, aa), gg), uu) in kc.remainder().iter().zip(ac.remainder()).zip(gc.into_remainder()).zip(uc.into_remainder()) {
+    for (((kk, aa), gg), uu) in
+        kc.remainder().iter().zip(ac.remainder()).zip(gc.into_remainder()).zip(uc.into_remainder())
+    {
         s += kk * aa;
         *gg += kk * c;
         *uu += kk * cu;
@@ -684,7 +707,12 @@ impl GramTensor {
     /// [`values`](Self::values) gives them), e.g. values built in a Web Worker and sent to the
     /// page. Refused unless there are exactly `C(n+q−1, q)` values (Section 2.3) and every one
     /// is finite: a tensor of another n or q, or a corrupted transfer, never reaches a solver.
-    pub fn from_values(cfg: TensorKernelConfig, n: usize, d: usize, values: Vec<f64>) -> Result<Self> {
+    pub fn from_values(
+        cfg: TensorKernelConfig,
+        n: usize,
+        d: usize,
+        values: Vec<f64>,
+    ) -> Result<Self> {
         let cost = estimate_cost(n, d, &cfg)?;
         if values.len() as u64 != cost.entries {
             return Err(KpError::Parameter {
@@ -699,7 +727,8 @@ impl GramTensor {
             });
         }
         if let Some(r) = values.iter().position(|v| !v.is_finite()) {
-            let tuple: Vec<String> = unrank(r as u64, cfg.q).iter().map(|i| format!("x{}", i + 1)).collect();
+            let tuple: Vec<String> =
+                unrank(r as u64, cfg.q).iter().map(|i| format!("x{}", i + 1)).collect();
             return Err(KpError::NonFinite(format!(
                 "Gram tensor value number {} of {}, K({}), is {} (samples counted from 1)",
                 r + 1,
@@ -739,16 +768,24 @@ impl GramTensor {
     /// `K_{i1…iq}` for indices in any order (0-based).
     pub fn get(&self, idx: &[usize]) -> Result<f64> {
         if idx.len() != self.cfg.q {
-            return Err(KpError::Parameter { name: "index", reason: format!("need {} indices (got {})", self.cfg.q, idx.len()) });
+            return Err(KpError::Parameter {
+                name: "index",
+                reason: format!("need {} indices (got {})", self.cfg.q, idx.len()),
+            });
         }
         if let Some(&bad) = idx.iter().find(|&&i| i >= self.n) {
-            return Err(KpError::Parameter { name: "index", reason: format!("index {bad} is not below n = {}", self.n) });
+            return Err(KpError::Parameter {
+                name: "index",
+                reason: format!("index {bad} is not below n = {}", self.n),
+            });
         }
         let mut t = idx.to_vec();
         t.sort_unstable();
         let r = rank(&t).and_then(|r| usize::try_from(r).ok());
-        r.and_then(|r| self.values.get(r).copied())
-            .ok_or_else(|| KpError::Parameter { name: "index", reason: "index out of range".into() })
+        r.and_then(|r| self.values.get(r).copied()).ok_or_else(|| KpError::Parameter {
+            name: "index",
+            reason: "index out of range".into(),
+        })
     }
 
     /// Walk the blocks of the storage: `f(suffix, block values, weights)`.
@@ -778,7 +815,13 @@ impl GramTensor {
     }
 
     fn check_alpha(&self, alpha: &DVector<f64>) {
-        assert_eq!(alpha.len(), self.n, "α has length {} but the Gram tensor has n = {}", alpha.len(), self.n);
+        assert_eq!(
+            alpha.len(),
+            self.n,
+            "α has length {} but the Gram tensor has n = {}",
+            alpha.len(),
+            self.n
+        );
     }
 
     /// Coefficients `c_0..c_q` of the degree-q polynomial `λ ↦ P(α + λ v)` in one pass, so a
@@ -896,7 +939,11 @@ impl DualPolynomial for GramTensor {
                 off += i2 + 1;
                 let (wl, we) = w.row(i2, s0);
                 let c = wl * a[i2] * a_s;
-                let rs = if c == 0.0 { dot(&row[..i2], &a[..i2]) } else { dot_axpy(&row[..i2], a, g, c) };
+                let rs = if c == 0.0 {
+                    dot(&row[..i2], &a[..i2])
+                } else {
+                    dot_axpy(&row[..i2], a, g, c)
+                };
                 let kd = row[i2];
                 g[i2] += (wl * rs + 2.0 * we * kd * a[i2]) * a_s;
                 t += a[i2] * (wl * rs + we * kd * a[i2]);
@@ -1013,7 +1060,10 @@ impl TensorPredictor {
             return Err(KpError::DTooSmall(0));
         }
         if alpha.len() != n {
-            return Err(KpError::Parameter { name: "alpha", reason: format!("α has length {} but there are n = {n} samples", alpha.len()) });
+            return Err(KpError::Parameter {
+                name: "alpha",
+                reason: format!("α has length {} but there are n = {n} samples", alpha.len()),
+            });
         }
         check_finite_inputs(x)?;
         if let Some(i) = alpha.iter().position(|v| !v.is_finite()) {
@@ -1024,7 +1074,11 @@ impl TensorPredictor {
             let w = u.map(|t| t.powi(cfg.q as i32 - 1));
             return Ok(Self { cfg, d, form: PredictorForm::Linear(w) });
         }
-        Ok(Self { cfg, d, form: PredictorForm::Tuples { x: x.clone(), xt: x.transpose(), alpha: alpha.clone() } })
+        Ok(Self {
+            cfg,
+            d,
+            form: PredictorForm::Tuples { x: x.clone(), xt: x.transpose(), alpha: alpha.clone() },
+        })
     }
 
     /// Multiplications per predicted point, about `d·C(n+q−2, q−1)` (d for the linear kernel).
@@ -1032,13 +1086,22 @@ impl TensorPredictor {
         match &self.form {
             PredictorForm::Linear(_) => self.d as f64,
             PredictorForm::Tuples { x, .. } => {
-                self.d as f64 * symmetry_classes(x.nrows(), self.cfg.q - 1).map_or(f64::INFINITY, |t| t as f64)
+                self.d as f64
+                    * symmetry_classes(x.nrows(), self.cfg.q - 1)
+                        .map_or(f64::INFINITY, |t| t as f64)
             }
         }
     }
 
     /// `f` at a batch of points (rows of `pts`, b × d), added into `out`.
-    fn batch(&self, x: &DMatrix<f64>, xt: &DMatrix<f64>, alpha: &DVector<f64>, pts: &DMatrix<f64>, out: &mut [f64]) {
+    fn batch(
+        &self,
+        x: &DMatrix<f64>,
+        xt: &DMatrix<f64>,
+        alpha: &DVector<f64>,
+        pts: &DMatrix<f64>,
+        out: &mut [f64],
+    ) {
         let (n, d) = x.shape();
         let b = pts.nrows();
         let q = self.cfg.q;
@@ -1074,7 +1137,8 @@ impl TensorPredictor {
                     *c = w * alpha[i1] * a_s;
                 }
                 for (o, col) in out.iter_mut().zip(pv.column_iter()) {
-                    *o += col.iter().zip(&coef[..m]).map(|(&t, c)| c * self.cfg.link(t)).sum::<f64>();
+                    *o +=
+                        col.iter().zip(&coef[..m]).map(|(&t, c)| c * self.cfg.link(t)).sum::<f64>();
                 }
             }
             if !next_sorted(&mut s, n) {
@@ -1099,7 +1163,11 @@ impl TensorPredictor {
         if points.ncols() != self.d {
             return Err(KpError::Parameter {
                 name: "points",
-                reason: format!("the points have {} coordinates but the training inputs have d = {}", points.ncols(), self.d),
+                reason: format!(
+                    "the points have {} coordinates but the training inputs have d = {}",
+                    points.ncols(),
+                    self.d
+                ),
             });
         }
         check_finite_inputs(points)?;
@@ -1131,7 +1199,10 @@ impl TensorPredictor {
     /// `f` on `m` equally spaced points of `[lo, hi]` (1-D inputs only).
     pub fn grid_1d(&self, lo: f64, hi: f64, m: usize) -> Result<Grid1d> {
         if self.d != 1 {
-            return Err(KpError::Parameter { name: "grid", reason: format!("a 1-D grid needs 1-D inputs (d = {})", self.d) });
+            return Err(KpError::Parameter {
+                name: "grid",
+                reason: format!("a 1-D grid needs 1-D inputs (d = {})", self.d),
+            });
         }
         let xs = linspace(lo, hi, m, "grid.x")?;
         let pts = DMatrix::from_column_slice(m, 1, &xs);
@@ -1140,14 +1211,26 @@ impl TensorPredictor {
     }
 
     /// `f` on an `mx × my` grid over `[x_range] × [y_range]` (2-D inputs only).
-    pub fn grid_2d(&self, x_range: (f64, f64), y_range: (f64, f64), mx: usize, my: usize) -> Result<Grid2d> {
+    pub fn grid_2d(
+        &self,
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        mx: usize,
+        my: usize,
+    ) -> Result<Grid2d> {
         if self.d != 2 {
-            return Err(KpError::Parameter { name: "grid", reason: format!("a 2-D grid needs 2-D inputs (d = {})", self.d) });
+            return Err(KpError::Parameter {
+                name: "grid",
+                reason: format!("a 2-D grid needs 2-D inputs (d = {})", self.d),
+            });
         }
         let xs = linspace(x_range.0, x_range.1, mx, "grid.x")?;
         let ys = linspace(y_range.0, y_range.1, my, "grid.y")?;
         if mx.saturating_mul(my) > MAX_GRID_POINTS {
-            return Err(KpError::Parameter { name: "grid", reason: format!("{mx} × {my} points is above the limit of {MAX_GRID_POINTS}") });
+            return Err(KpError::Parameter {
+                name: "grid",
+                reason: format!("{mx} × {my} points is above the limit of {MAX_GRID_POINTS}"),
+            });
         }
         let mut pts = DMatrix::<f64>::zeros(mx * my, 2);
         for (j, &y) in ys.iter().enumerate() {
@@ -1163,10 +1246,18 @@ impl TensorPredictor {
 
 fn linspace(lo: f64, hi: f64, m: usize, name: &'static str) -> Result<Vec<f64>> {
     if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-        return Err(KpError::Parameter { name, reason: format!("the range must be finite with lo < hi (got [{lo}, {hi}])") });
+        return Err(KpError::Parameter {
+            name,
+            reason: format!("the range must be finite with lo < hi (got [{lo}, {hi}])"),
+        });
     }
     if !(2..=MAX_GRID_POINTS).contains(&m) {
-        return Err(KpError::Parameter { name, reason: format!("the number of grid points must be between 2 and {MAX_GRID_POINTS} (got {m})") });
+        return Err(KpError::Parameter {
+            name,
+            reason: format!(
+                "the number of grid points must be between 2 and {MAX_GRID_POINTS} (got {m})"
+            ),
+        });
     }
     let h = (hi - lo) / (m - 1) as f64;
     Ok((0..m).map(|i| if i + 1 == m { hi } else { lo + h * i as f64 }).collect())
@@ -1180,8 +1271,14 @@ fn linspace(lo: f64, hi: f64, m: usize, name: &'static str) -> Result<Vec<f64>> 
 pub fn feature_count(d: usize, cfg: &TensorKernelConfig) -> Result<u64> {
     match cfg.kernel {
         TensorKernel::Linear => Ok(d as u64),
-        TensorKernel::Polynomial { degree } => binomial((d + degree as usize).saturating_sub(1) as u64, degree as u64)
-            .ok_or_else(|| KpError::Parameter { name: "kernel.degree", reason: format!("C(d+s−1, s) overflows for d = {d}, s = {degree}") }),
+        TensorKernel::Polynomial { degree } => {
+            binomial((d + degree as usize).saturating_sub(1) as u64, degree as u64).ok_or_else(
+                || KpError::Parameter {
+                    name: "kernel.degree",
+                    reason: format!("C(d+s−1, s) overflows for d = {d}, s = {degree}"),
+                },
+            )
+        }
         TensorKernel::Exponential => Err(exponential_has_no_features()),
     }
 }
@@ -1189,19 +1286,27 @@ pub fn feature_count(d: usize, cfg: &TensorKernelConfig) -> Result<u64> {
 fn exponential_has_no_features() -> KpError {
     KpError::Parameter {
         name: "kernel",
-        reason: "the exponential tensor kernel has infinitely many features (no finite feature map): \
+        reason:
+            "the exponential tensor kernel has infinitely many features (no finite feature map): \
                  only the Gram-tensor path can solve with it"
-            .into(),
+                .into(),
     }
 }
 
 /// The multi-indices of the polynomial features, as sorted tuples of input coordinates
 /// (0-based; `[j, j]` is `x_j²`, `[j, k]` is `x_j x_k`), in the column order of
 /// [`tensor_features`].
-pub fn feature_monomials(d: usize, cfg: &TensorKernelConfig, max_features: u64) -> Result<Vec<Vec<usize>>> {
+pub fn feature_monomials(
+    d: usize,
+    cfg: &TensorKernelConfig,
+    max_features: u64,
+) -> Result<Vec<Vec<usize>>> {
     let nf = feature_count(d, cfg)?;
     if nf > max_features {
-        return Err(KpError::Parameter { name: "features", reason: format!("{nf} features, above the limit of {max_features}") });
+        return Err(KpError::Parameter {
+            name: "features",
+            reason: format!("{nf} features, above the limit of {max_features}"),
+        });
     }
     let s = match cfg.kernel {
         TensorKernel::Polynomial { degree } => degree as usize,
@@ -1222,7 +1327,11 @@ pub fn feature_monomials(d: usize, cfg: &TensorKernelConfig, max_features: u64) 
 /// matrix `Φ` with `Σ_k φ_k(x'_1)⋯φ_k(x'_q) = K(x'_1, …, x'_q)`. For degree s the feature of
 /// the monomial `x^k` (|k| = s) is `(s!/(k_1!⋯k_d!))^(1/q) x^k` (Section 2.2; Table 2 for s = 2,
 /// q = 4: `x_j²` and `2^(1/4) x_j x_k`). Refused when `8·n·N` exceeds `max_bytes`.
-pub fn tensor_features(x: &DMatrix<f64>, cfg: &TensorKernelConfig, max_bytes: u64) -> Result<DMatrix<f64>> {
+pub fn tensor_features(
+    x: &DMatrix<f64>,
+    cfg: &TensorKernelConfig,
+    max_bytes: u64,
+) -> Result<DMatrix<f64>> {
     let (n, d) = x.shape();
     if n == 0 {
         return Err(KpError::NTooSmall(0));
@@ -1232,7 +1341,12 @@ pub fn tensor_features(x: &DMatrix<f64>, cfg: &TensorKernelConfig, max_bytes: u6
     }
     let nf = feature_count(d, cfg)?;
     let bytes = nf.saturating_mul(n as u64).saturating_mul(8);
-    check_budget("the feature matrix", bytes, max_bytes, &format!("n = {n} rows × N = {nf} features"))?;
+    check_budget(
+        "the feature matrix",
+        bytes,
+        max_bytes,
+        &format!("n = {n} rows × N = {nf} features"),
+    )?;
     check_finite_inputs(x)?;
     let s = match cfg.kernel {
         TensorKernel::Linear => return Ok(x.clone()),
@@ -1261,6 +1375,10 @@ pub fn tensor_features(x: &DMatrix<f64>, cfg: &TensorKernelConfig, max_bytes: u6
 
 /// The features path as a [`DualPolynomial`]: `P(α) = (1/q)‖Φᵀα‖_q^q` with the explicit
 /// feature map (Remark 2.5).
-pub fn feature_polynomial(x: &DMatrix<f64>, cfg: &TensorKernelConfig, max_bytes: u64) -> Result<FeaturePolynomial> {
+pub fn feature_polynomial(
+    x: &DMatrix<f64>,
+    cfg: &TensorKernelConfig,
+    max_bytes: u64,
+) -> Result<FeaturePolynomial> {
     Ok(FeaturePolynomial { x: tensor_features(x, cfg, max_bytes)?, q: cfg.q as f64 })
 }

@@ -24,7 +24,11 @@ fn dir(tag: &str) -> PathBuf {
 /// Run kplay with `args`; returns (exit code, stdout, stderr).
 fn kplay(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(KPLAY).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 fn spec(data: Value, algorithm: &str, extra: Value) -> String {
@@ -54,17 +58,30 @@ fn dual_newton_and_its_race_at_n_25000_exit_cleanly_naming_n() {
     for cmd in ["run", "plot", "race"] {
         let more: &[&str] = if cmd == "plot" { &["-o", "/tmp/kplay-budget-never"] } else { &[] };
         let alg = if cmd == "race" { "dual_gradient" } else { "dual_newton" };
-        let (code, out, err) = run_spec(&format!("newton-{cmd}"), cmd, &spec(sparse(25_000, 1), alg, json!({})), more);
+        let (code, out, err) =
+            run_spec(&format!("newton-{cmd}"), cmd, &spec(sparse(25_000, 1), alg, json!({})), more);
         assert_eq!(code, 2, "{cmd}: {err}");
         assert!(out.is_empty());
-        let names_newton = err.contains("n × n Hessian") || err.contains("reference F* (dual Newton");
-        assert!(err.contains("data.n") && names_newton && err.contains("of the CLI"), "{cmd}: {err}");
+        let names_newton =
+            err.contains("n × n Hessian") || err.contains("reference F* (dual Newton");
+        assert!(
+            err.contains("data.n") && names_newton && err.contains("of the CLI"),
+            "{cmd}: {err}"
+        );
     }
     // The memory part of the message, as the page shows it (1 GiB): 8·25 000² bytes = 4.66 GiB.
-    let e = Budget::PAGE.square("data.n", "dual Newton needs an n × n Hessian", 25_000).unwrap_err().to_string();
+    let e = Budget::PAGE
+        .square("data.n", "dual Newton needs an n × n Hessian", 25_000)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("n = 25 000 → 4.7 GiB; the limit in the page is 1 GiB"), "{e}");
     // Raising the budget raises the limit in the message (work scales with the GiB).
-    let (_, _, err) = run_spec("newton-flag", "run", &spec(sparse(25_000, 1), "dual_newton", json!({})), &["--budget-gib", "64"]);
+    let (_, _, err) = run_spec(
+        "newton-flag",
+        "run",
+        &spec(sparse(25_000, 1), "dual_newton", json!({})),
+        &["--budget-gib", "64"],
+    );
     assert!(err.contains("1.6e11"), "{err}");
 }
 
@@ -96,19 +113,25 @@ fn a_wide_csv_is_refused_by_its_column_count_and_checked_in_linear_time() {
     std::fs::write(d.join("spec.json"), s).unwrap();
     let (code, _, err) = kplay(&["run", d.join("spec.json").to_str().unwrap()]);
     assert_eq!(code, 2);
-    assert!(err.contains("number of columns") && err.contains(&budget::group(cols as f64)), "{err}");
+    assert!(
+        err.contains("number of columns") && err.contains(&budget::group(cols as f64)),
+        "{err}"
+    );
     // Under the column limit, a duplicate name deep in the header is found (HashSet, not O(d²)).
     let mut names: Vec<String> = (0..50_000).map(|j| format!("c{j}")).collect();
     names.push("c7".into());
     names.push("y".into());
-    let e = kernel_playground::data::parse_csv(&format!("{}\n", names.join(","))).unwrap_err().to_string();
+    let e = kernel_playground::data::parse_csv(&format!("{}\n", names.join(",")))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`c7` twice"), "{e}");
 }
 
 #[test]
 fn text_after_the_spec_is_an_error() {
     let good = spec(sparse(5, 3), "dual_gradient", json!({}));
-    let (code, _, err) = run_spec("garbage", "run", &format!("{good} trailing garbage {{{{{{"), &[]);
+    let (code, _, err) =
+        run_spec("garbage", "run", &format!("{good} trailing garbage {{{{{{"), &[]);
     assert_eq!(code, 2);
     assert!(err.contains("after the spec"), "{err}");
     let (code, _, _) = run_spec("ws", "run", &format!("{good}\n  \n"), &[]);
@@ -123,7 +146,8 @@ fn race_accepts_the_tensor_path_run_accepts() {
     let (code, out, err) = run_spec("tensor-race", "race", &text, &[]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
-    let names: Vec<&str> = v["lanes"].as_array().unwrap().iter().map(|l| l["algorithm"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        v["lanes"].as_array().unwrap().iter().map(|l| l["algorithm"].as_str().unwrap()).collect();
     assert_eq!(names, ["prox_dual", "dual_newton"]);
     // Every lane reaches F* (computed by dual Newton on the same tensor) to the tolerance.
     for l in v["lanes"].as_array().unwrap() {
@@ -142,7 +166,11 @@ fn absurd_sizes_and_noise_are_refused_before_allocating() {
     for (data, alg, field) in [
         (sparse(2, 10_000_000), "fista", "d"),
         (sparse(30_000_000, 1), "dual_gradient", "n"),
-        (json!({"kind": "sparse_regression", "n": 20, "d": 30, "k": 3, "sigma": 1.8e19, "seed": 1}), "dual_gradient", "σ"),
+        (
+            json!({"kind": "sparse_regression", "n": 20, "d": 30, "k": 3, "sigma": 1.8e19, "seed": 1}),
+            "dual_gradient",
+            "σ",
+        ),
     ] {
         let (code, _, err) = run_spec("absurd", "run", &spec(data, alg, json!({})), &[]);
         assert_eq!(code, 2, "{err}");
@@ -188,7 +216,12 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     }
     assert!(t.windows(2).all(|w| w[0] < w[1]));
     // A driver's trace stays bounded too, and the thinned records are those of real iterations.
-    let spec = Experiment::from_json(&spec(sparse(5, 3), "dual_gradient", json!({"tol": 1e-320, "max_iter": 5000}))).unwrap();
+    let spec = Experiment::from_json(&spec(
+        sparse(5, 3),
+        "dual_gradient",
+        json!({"tol": 1e-320, "max_iter": 5000}),
+    ))
+    .unwrap();
     let valid = spec.validate().unwrap();
     let mut run: Driver<_> = valid.start().unwrap();
     run.trace_cap = 100;
@@ -203,9 +236,16 @@ fn the_page_refuses_what_the_cli_accepts_and_windows_must_be_sane() {
     assert!(Budget::CLI.data("data.n", 25_000, 1000).is_ok());
     let e = Budget::PAGE.data("data.n", 25_000, 1000).unwrap_err().to_string();
     assert!(e.contains("25 000 · 1 000 = 25 000 000") && e.contains("in the page"), "{e}");
-    assert!(Budget::PAGE.kernel("data.n", "the n × n Gram matrix", Budget::PAGE.kernel_n + 1).is_err());
-    assert!(Budget::CLI.kernel("data.n", "the n × n Gram matrix", Budget::PAGE.kernel_n + 1).is_ok());
-    assert!(budget::view_box("view", &[-1e308, 1e308, -2.0, 2.0]).unwrap_err().to_string().contains("-1e308"));
+    assert!(Budget::PAGE
+        .kernel("data.n", "the n × n Gram matrix", Budget::PAGE.kernel_n + 1)
+        .is_err());
+    assert!(Budget::CLI
+        .kernel("data.n", "the n × n Gram matrix", Budget::PAGE.kernel_n + 1)
+        .is_ok());
+    assert!(budget::view_box("view", &[-1e308, 1e308, -2.0, 2.0])
+        .unwrap_err()
+        .to_string()
+        .contains("-1e308"));
     assert!(budget::view_box("view", &[1.0, 1.0, 0.0, 1.0]).is_err());
     assert!(budget::view_box("view", &[-2.0, 2.0, -2.0, 2.0]).is_ok());
     assert!(budget::coordinate("points", 3, f64::NAN).is_err());

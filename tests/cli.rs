@@ -54,7 +54,11 @@ fn check_run_output(o: &Output, data: &Dataset, p: f64, gamma: f64) -> Value {
     let iterations = v["iterations"].as_u64().expect("iterations") as usize;
     let (primal, dual, gap) = (num(&v, "primal"), num(&v, "dual"), num(&v, "gap"));
     let scale = primal.abs() + dual.abs();
-    assert!((gap - (primal - dual)).abs() <= 1e-11 * scale, "gap {gap} vs primal − dual {}", primal - dual);
+    assert!(
+        (gap - (primal - dual)).abs() <= 1e-11 * scale,
+        "gap {gap} vs primal − dual {}",
+        primal - dual
+    );
     assert!(gap >= 0.0 && gap <= 1e-10 * primal * (1.0 + 1e-12), "relative gap {}", gap / primal);
 
     let (n, d) = (data.n(), data.d());
@@ -73,11 +77,16 @@ fn check_run_output(o: &Output, data: &Dataset, p: f64, gamma: f64) -> Value {
     let u = data.x.tr_mul(&DVector::from_column_slice(&alpha));
     for jdx in 0..d {
         let want = j(u[jdx], q);
-        assert!((w[jdx] - want).abs() <= 1e-10 * (1.0 + want.abs()), "w[{jdx}] = {} vs J_q(Xᵀα) = {want}", w[jdx]);
+        assert!(
+            (w[jdx] - want).abs() <= 1e-10 * (1.0 + want.abs()),
+            "w[{jdx}] = {} vs J_q(Xᵀα) = {want}",
+            w[jdx]
+        );
     }
     // −Λ(α) recomputed from the printed α
     let a = DVector::from_column_slice(&alpha);
-    let lam = u.iter().map(|t| t.abs().powf(q)).sum::<f64>() / q + a.norm_squared() / (2.0 * gamma) - data.y.dot(&a);
+    let lam = u.iter().map(|t| t.abs().powf(q)).sum::<f64>() / q + a.norm_squared() / (2.0 * gamma)
+        - data.y.dot(&a);
     assert!((dual + lam).abs() <= 1e-10 * scale, "dual {dual} vs −Λ(α) = {}", -lam);
     // optimality: γXᵀ(Xw − y) + J_p(w) ≈ 0 relative to its terms
     let fit = gamma * data.x.tr_mul(&r);
@@ -204,19 +213,26 @@ fn bad_input_exits_non_zero_with_a_message() {
     let d = dir.path();
     let malformed = dir.write("malformed.json", "{\"data\": ");
     assert_fails(&kplay(&["run".as_ref(), malformed.as_os_str()], d), &["malformed.json"]);
-    let unknown = dir.write("unknown.json", &generator_spec(&GEN, 1.5, 10.0).replacen('{', "{\"x\": 1, ", 1));
+    let unknown =
+        dir.write("unknown.json", &generator_spec(&GEN, 1.5, 10.0).replacen('{', "{\"x\": 1, ", 1));
     assert_fails(&kplay(&["run".as_ref(), unknown.as_os_str()], d), &["unknown field"]);
     assert_fails(&kplay(&["run", "no-such-spec.json"], d), &["no-such-spec.json"]);
     for p in [1.0, 2.0, 0.5] {
         let spec = dir.write("p.json", &generator_spec(&GEN, p, 10.0));
-        assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &["p must lie strictly between 1 and 2"]);
+        assert_fails(
+            &kplay(&["run".as_ref(), spec.as_os_str()], d),
+            &["p must lie strictly between 1 and 2"],
+        );
     }
     let spec = dir.write("gamma.json", &generator_spec(&GEN, 1.5, -1.0));
     assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &["γ (gamma)"]);
     let big_k = SparseRegression { k: 41, ..GEN };
     let spec = dir.write("k.json", &generator_spec(&big_k, 1.5, 10.0));
     for cmd in ["run", "gen", "digest"] {
-        assert_fails(&kplay(&[cmd.as_ref(), spec.as_os_str()], d), &["k (number of non-zero spikes)"]);
+        assert_fails(
+            &kplay(&[cmd.as_ref(), spec.as_os_str()], d),
+            &["k (number of non-zero spikes)"],
+        );
     }
     // bad CSV files behind a CSV spec
     let csv_spec = |csv: &str| {
@@ -246,7 +262,10 @@ fn bad_input_exits_non_zero_with_a_message() {
     assert_fails(&kplay(&["gen".as_ref(), good.as_os_str(), "--out".as_ref()], d), &["--out"]);
     assert_fails(&kplay(&["gen".as_ref(), good.as_os_str(), "-o".as_ref()], d), &["-o"]);
     // an unwritable output file
-    let o = kplay(&["gen".as_ref(), good.as_os_str(), "-o".as_ref(), d.join("no/such/dir.csv").as_os_str()], d);
+    let o = kplay(
+        &["gen".as_ref(), good.as_os_str(), "-o".as_ref(), d.join("no/such/dir.csv").as_os_str()],
+        d,
+    );
     assert_fails(&o, &["cannot write"]);
 }
 

@@ -177,7 +177,9 @@ fn spec_with(data: &str, model: &str) -> String {
 }
 
 fn data_json(n: i64, d: i64, k: i64) -> String {
-    format!(r#"{{"kind": "sparse_regression", "n": {n}, "d": {d}, "k": {k}, "sigma": 0.05, "seed": 1}}"#)
+    format!(
+        r#"{{"kind": "sparse_regression", "n": {n}, "d": {d}, "k": {k}, "sigma": 0.05, "seed": 1}}"#
+    )
 }
 
 fn model_json(p: &str, gamma: &str) -> String {
@@ -205,7 +207,8 @@ fn good_spec_validates() {
     // λ̄ defaults to the paper's cap γ/(2(1 − δ)) with δ = 1/2
     assert_eq!(v.linesearch.step0, 10.0);
     // the solver section is optional
-    let v = Experiment::from_json(&spec_with(&data_json(5, 4, 1), &model_json("1.2", "3"))).unwrap();
+    let v =
+        Experiment::from_json(&spec_with(&data_json(5, 4, 1), &model_json("1.2", "3"))).unwrap();
     assert_eq!(v.solver.max_iter, 1000);
     assert_eq!(v.solver.tol, 1e-10);
     v.validate().unwrap();
@@ -220,7 +223,10 @@ fn good_spec_validates() {
 fn p_outside_the_open_interval_is_rejected() {
     let data = data_json(5, 4, 1);
     for p in ["1", "2", "0.5", "1.0", "2.5", "-1.5", "0"] {
-        let e = spec_error(&spec_with(&data, &model_json(p, "10")), &["p must lie strictly between 1 and 2"]);
+        let e = spec_error(
+            &spec_with(&data, &model_json(p, "10")),
+            &["p must lie strictly between 1 and 2"],
+        );
         assert!(matches!(e, KpError::POutOfRange(_)), "{e:?}");
     }
     // JSON has no NaN literal: the text is malformed and says where
@@ -253,17 +259,24 @@ fn bad_sizes_are_rejected() {
     let m = model_json("1.5", "10");
     spec_error(&spec_with(&data_json(0, 4, 1), &m), &["n (number of samples)", "got 0"]);
     spec_error(&spec_with(&data_json(5, 0, 0), &m), &["d (number of features)", "got 0"]);
-    spec_error(&spec_with(&data_json(5, 4, 5), &m), &["k (number of non-zero spikes)", "d = 4", "got 5"]);
+    spec_error(
+        &spec_with(&data_json(5, 4, 5), &m),
+        &["k (number of non-zero spikes)", "d = 4", "got 5"],
+    );
     // negative sizes do not fit the unsigned fields: a parse error naming the value
     spec_error(&spec_with(&data_json(-3, 4, 1), &m), &["-3"]);
     // too much data is refused before anything is allocated
-    let e = spec_error(&spec_with(&data_json(100_000, 100_000, 1), &m), &["n·d", &MAX_CELLS.to_string()]);
+    let e = spec_error(
+        &spec_with(&data_json(100_000, 100_000, 1), &m),
+        &["n·d", &MAX_CELLS.to_string()],
+    );
     assert!(matches!(e, KpError::DataTooLarge { .. }));
     // usize overflow of n·d is still "too large", not a panic
     let e = spec_error(&spec_with(&data_json(i64::MAX, i64::MAX, 1), &m), &["n·d"]);
     assert!(matches!(e, KpError::DataTooLarge { .. }));
     // σ must be a non-negative number
-    let bad_sigma = r#"{"kind": "sparse_regression", "n": 5, "d": 4, "k": 1, "sigma": -0.1, "seed": 1}"#;
+    let bad_sigma =
+        r#"{"kind": "sparse_regression", "n": 5, "d": 4, "k": 1, "sigma": -0.1, "seed": 1}"#;
     spec_error(&spec_with(bad_sigma, &m), &["σ (noise level)"]);
 }
 
@@ -286,7 +299,10 @@ fn malformed_and_unknown_fields_are_rejected() {
     spec_error(&GOOD.replace("sparse_regression", "spiral"), &["spiral"]);
     spec_error(&GOOD.replace("lp_regression", "lasso"), &["lasso"]);
     // missing sections and fields
-    spec_error(r#"{"data": {"kind": "sparse_regression", "n": 5, "d": 4, "k": 1, "sigma": 0, "seed": 1}}"#, &["model"]);
+    spec_error(
+        r#"{"data": {"kind": "sparse_regression", "n": 5, "d": 4, "k": 1, "sigma": 0, "seed": 1}}"#,
+        &["model"],
+    );
     spec_error(&GOOD.replace(r#", "gamma": 10"#, ""), &["gamma"]);
 }
 
@@ -302,7 +318,8 @@ fn bad_solver_settings_are_rejected() {
     // λ̄ above γ/(2(1 − δ)) = 10
     spec_error(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 10.5"#), &["solver.step0"]);
     spec_error(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 0"#), &["solver.step0"]);
-    let ok = Experiment::from_json(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 2.5"#)).unwrap();
+    let ok = Experiment::from_json(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 2.5"#))
+        .unwrap();
     assert_eq!(ok.validate().unwrap().linesearch.step0, 2.5);
 }
 

@@ -4,14 +4,16 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use kernel_playground::datasets::plane::{from_points, grid, Classification2d, Regression1d, Shape2d};
+use kernel_playground::datasets::plane::{
+    from_points, grid, Classification2d, Regression1d, Shape2d,
+};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{
-    envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule,
-    StopReason, SweepRecord,
+    envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig,
+    RegularizationProblem, Representation, StepRule, StopReason, SweepRecord,
 };
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
@@ -76,7 +78,8 @@ fn brute_neg_resolvent(loss: Loss, y: f64, v: f64, alpha: f64, lambda: f64) -> f
 fn brute_neg_resolvent_moreau(loss: Loss, y: f64, v: f64, alpha: f64, lambda: f64) -> f64 {
     let w = v / alpha;
     let r = 50.0 + 2.0 * w.abs() + 2.0 * y.abs() + 2.0 / (alpha * lambda);
-    let t = golden_min(|t| loss.value(y, t) / lambda + 0.5 * alpha * (t - w) * (t - w), w - r, w + r);
+    let t =
+        golden_min(|t| loss.value(y, t) / lambda + 0.5 * alpha * (t - w) * (t - w), w - r, w + r);
     -(v - alpha * t)
 }
 
@@ -117,7 +120,14 @@ fn gaussian(mu: f64) -> Kernel {
 }
 
 fn blobs(n: usize, seed: u64, label_noise: f64) -> (DMatrix<f64>, DVector<f64>) {
-    let d = Classification2d { shape: Shape2d::Blobs { margin: 0.2, spread: 0.6 }, n, label_noise, seed }.generate().unwrap();
+    let d = Classification2d {
+        shape: Shape2d::Blobs { margin: 0.2, spread: 0.6 },
+        n,
+        label_noise,
+        seed,
+    }
+    .generate()
+    .unwrap();
     (d.x, d.y)
 }
 
@@ -134,13 +144,26 @@ fn small_problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> Reg
 }
 
 fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> FixedPoint {
-    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step, tol, max_sweeps: max, gap_tol: None }).unwrap();
+    let mut s =
+        FixedPoint::new(p.clone(), FixedPointConfig { step, tol, max_sweeps: max, gap_tol: None })
+            .unwrap();
     s.run();
     s
 }
 
 fn run_cd(p: &RegularizationProblem, rule: IndexRule, tol: f64, max: usize) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule, seed: 3, tol, max_sweeps: max, gap_tol: None, ..Default::default() }).unwrap();
+    let mut s = CoordinateDescent::new(
+        p.clone(),
+        CoordinateConfig {
+            rule,
+            seed: 3,
+            tol,
+            max_sweeps: max,
+            gap_tol: None,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     s.run();
     s
 }
@@ -166,7 +189,9 @@ fn fista_dual(
     let n = y.len();
     let lmax = SymmetricEigen::new(k.clone()).eigenvalues.max();
     let eta = 1.0 / lmax;
-    let dual = |c: &DVector<f64>| y.dot(c) - eps * c.iter().map(|v| v.abs()).sum::<f64>() - 0.5 * c.dot(&(k * c));
+    let dual = |c: &DVector<f64>| {
+        y.dot(c) - eps * c.iter().map(|v| v.abs()).sum::<f64>() - 0.5 * c.dot(&(k * c))
+    };
     let prox = |x: f64, i: usize| {
         let s = x.signum() * (x.abs() - eta * eps).max(0.0);
         s.clamp(lo[i], hi[i])
@@ -253,22 +278,44 @@ fn table1_holds_at_alpha_one_and_scales_otherwise() {
             Loss::SquaredHinge => y * (1.0 - y * v).max(0.0) / (1.0 + a * l),
             Loss::Square => (y - v) / (1.0 + a * l),
             Loss::Absolute => (y - v).signum() * (1.0 / (a * l)).min((y - v).abs()),
-            Loss::EpsInsensitive { eps } => (y - v).signum() * (1.0 / (a * l)).min(((y - v).abs() - eps).max(0.0)),
+            Loss::EpsInsensitive { eps } => {
+                (y - v).signum() * (1.0 / (a * l)).min(((y - v).abs() - eps).max(0.0))
+            }
             _ => unreachable!(),
         }
     };
-    let losses = [Loss::Hinge, Loss::SquaredHinge, Loss::Square, Loss::Absolute, Loss::EpsInsensitive { eps: 0.25 }];
+    let losses = [
+        Loss::Hinge,
+        Loss::SquaredHinge,
+        Loss::Square,
+        Loss::Absolute,
+        Loss::EpsInsensitive { eps: 0.25 },
+    ];
     let mut rng = Rng::new(11);
     for loss in losses {
         for _ in 0..200 {
-            let y = if loss.is_classification() { if rng.uniform() < 0.5 { 1.0 } else { -1.0 } } else { 3.0 * rng.normal() };
+            let y = if loss.is_classification() {
+                if rng.uniform() < 0.5 {
+                    1.0
+                } else {
+                    -1.0
+                }
+            } else {
+                3.0 * rng.normal()
+            };
             let v = 3.0 * rng.normal();
             let printed = table1(loss, y, v, 1.0);
-            assert!((loss.neg_resolvent(y, v, 1.0, lambda) - printed).abs() < 1e-12, "{loss:?} at α = 1");
+            assert!(
+                (loss.neg_resolvent(y, v, 1.0, lambda) - printed).abs() < 1e-12,
+                "{loss:?} at α = 1"
+            );
             let a = 0.2 + 3.0 * rng.uniform();
             let printed_a = table1(loss, y, v, a);
             let scaled = loss.neg_resolvent(y, a * v, a, lambda) / a;
-            assert!((scaled - printed_a).abs() < 1e-12, "{loss:?} at α = {a}: {scaled} vs {printed_a}");
+            assert!(
+                (scaled - printed_a).abs() < 1e-12,
+                "{loss:?} at α = {a}: {scaled} vs {printed_a}"
+            );
         }
     }
 }
@@ -291,17 +338,38 @@ fn rls_matches_closed_form() {
         let mut results: Vec<(String, DVector<f64>, DVector<f64>, StopReason)> = Vec::new();
         for step in [StepRule::InverseNorm, StepRule::InverseTrace] {
             let s = run_fp(&p, step, 1e-11, 200_000);
-            results.push((format!("fixed point {step:?}"), s.c().clone(), s.z().clone(), s.status()));
+            results.push((
+                format!("fixed point {step:?}"),
+                s.c().clone(),
+                s.z().clone(),
+                s.status(),
+            ));
         }
         for rule in [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic] {
             let s = run_cd(&p, rule, 1e-11, 200_000);
-            results.push((format!("coordinate {rule:?}"), s.c().clone(), s.z().clone(), s.status()));
+            results.push((
+                format!("coordinate {rule:?}"),
+                s.c().clone(),
+                s.z().clone(),
+                s.status(),
+            ));
         }
         for (name, c, z, st) in results {
             assert_eq!(st, StopReason::Converged, "{name} ({repr:?})");
-            assert!(max_abs_diff(&c, &c_star) < 1e-6, "{name} ({repr:?}): c off by {}", max_abs_diff(&c, &c_star));
-            assert!(max_abs_diff(&z, &z_star) < 1e-7, "{name} ({repr:?}): Kc off by {}", max_abs_diff(&z, &z_star));
-            assert!((p.objective(&c) - f_star).abs() < 1e-9 * (1.0 + f_star.abs()), "{name} ({repr:?})");
+            assert!(
+                max_abs_diff(&c, &c_star) < 1e-6,
+                "{name} ({repr:?}): c off by {}",
+                max_abs_diff(&c, &c_star)
+            );
+            assert!(
+                max_abs_diff(&z, &z_star) < 1e-7,
+                "{name} ({repr:?}): Kc off by {}",
+                max_abs_diff(&z, &z_star)
+            );
+            assert!(
+                (p.objective(&c) - f_star).abs() < 1e-9 * (1.0 + f_star.abs()),
+                "{name} ({repr:?})"
+            );
         }
     }
 }
@@ -324,7 +392,9 @@ fn hinge_and_svr_match_dual_reference() {
                 DVector::from_fn(n, |i, _| if y[i] > 0.0 { 0.0 } else { -cap }),
                 DVector::from_fn(n, |i, _| if y[i] > 0.0 { cap } else { 0.0 }),
             ),
-            Loss::EpsInsensitive { eps } => (eps, DVector::from_element(n, -cap), DVector::from_element(n, cap)),
+            Loss::EpsInsensitive { eps } => {
+                (eps, DVector::from_element(n, -cap), DVector::from_element(n, cap))
+            }
             _ => unreachable!(),
         };
         let primal = |c: &DVector<f64>| {
@@ -339,7 +409,10 @@ fn hinge_and_svr_match_dual_reference() {
         let fp = run_fp(&p, StepRule::InverseNorm, 1e-10, 500_000);
         eprintln!("{loss:?}: fp {} sweeps {:?}; ref gap {gap}", fp.trace().len(), t0.elapsed());
         let cd = run_cd(&p, IndexRule::Cyclic, 1e-10, 100_000);
-        for (name, c, st) in [("fixed point", fp.c().clone(), fp.status()), ("coordinate", cd.c().clone(), cd.status())] {
+        for (name, c, st) in [
+            ("fixed point", fp.c().clone(), fp.status()),
+            ("coordinate", cd.c().clone(), cd.status()),
+        ] {
             assert_eq!(st, StopReason::Converged, "{loss:?} {name}");
             let f = p.objective(&c);
             // F(c) − D(β_ref) is a duality gap: it certifies that F(c) is within 1e-6 of the
@@ -348,16 +421,26 @@ fn hinge_and_svr_match_dual_reference() {
             assert!(f >= d_ref - 1e-9, "{loss:?} {name}: F = {f} below the dual bound {d_ref}");
             assert!((f - f_ref).abs() < 1e-6, "{loss:?} {name}: F = {f}, reference primal {f_ref}");
             let z = p.kc(&c);
-            assert!(max_abs_diff(&z, &z_ref) < 1e-3, "{loss:?} {name}: Kc off by {}", max_abs_diff(&z, &z_ref));
+            assert!(
+                max_abs_diff(&z, &z_ref) < 1e-3,
+                "{loss:?} {name}: Kc off by {}",
+                max_abs_diff(&z, &z_ref)
+            );
         }
         // The options beyond the paper (greedy, shrinking, kernel rows) land there too.
         for (name, cfg) in new_options(1e-10) {
             let s = run_cfg(&p, cfg);
             assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
             let f = p.objective(s.c());
-            assert!(f - d_ref < 1e-6 * f_ref.abs(), "{loss:?} {name}: F = {f}, reference dual {d_ref}");
+            assert!(
+                f - d_ref < 1e-6 * f_ref.abs(),
+                "{loss:?} {name}: F = {f}, reference dual {d_ref}"
+            );
             assert!(f >= d_ref - 1e-9, "{loss:?} {name}: F = {f} below the dual bound {d_ref}");
-            assert!((f - f_ref).abs() < 1e-6 * f_ref.abs(), "{loss:?} {name}: F = {f}, reference primal {f_ref}");
+            assert!(
+                (f - f_ref).abs() < 1e-6 * f_ref.abs(),
+                "{loss:?} {name}: F = {f}, reference primal {f_ref}"
+            );
         }
     }
 }
@@ -415,8 +498,18 @@ fn linear_kernel_algorithm2_matches_gram() {
     let lambda = 0.2;
     for loss in [Loss::Hinge, Loss::Square, Loss::Logistic] {
         let (x, y) = blobs(60, 5, 0.05);
-        let pf = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, lambda, Representation::Features).unwrap();
-        let pg = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, lambda, Representation::Gram).unwrap();
+        let pf = RegularizationProblem::new(
+            &x,
+            &y,
+            &Kernel::Linear,
+            loss,
+            lambda,
+            Representation::Features,
+        )
+        .unwrap();
+        let pg =
+            RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, lambda, Representation::Gram)
+                .unwrap();
         let a = run_cd(&pf, IndexRule::Cyclic, 1e-11, 100_000);
         let b = run_cd(&pg, IndexRule::Cyclic, 1e-11, 100_000);
         let f = run_fp(&pf, StepRule::InverseNorm, 1e-11, 1_000_000);
@@ -442,14 +535,32 @@ fn linear_kernel_algorithm2_matches_gram() {
 fn divergence_is_detected_above_two_over_norm() {
     let p = small_problem(Loss::Square, 40, 0.01, Representation::Gram);
     let norm = p.spectral_norm();
-    let mut s = FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::Fixed(2.5 / norm), tol: 1e-8, max_sweeps: 100_000, gap_tol: None }).unwrap();
+    let mut s = FixedPoint::new(
+        p.clone(),
+        FixedPointConfig {
+            step: StepRule::Fixed(2.5 / norm),
+            tol: 1e-8,
+            max_sweeps: 100_000,
+            gap_tol: None,
+        },
+    )
+    .unwrap();
     assert!(s.warnings().iter().any(|w| w.contains("2/‖K‖₂")), "the α is flagged at the start");
     let st = s.run();
     assert_eq!(st, StopReason::Diverged);
     assert!(s.message().unwrap().contains("2/‖K‖₂"));
     assert!(s.trace().len() < 1000, "detected early, after {} sweeps", s.trace().len());
     // Just below the bound it converges (RLS, K positive definite).
-    let mut ok = FixedPoint::new(p, FixedPointConfig { step: StepRule::Fixed(1.9 / norm), tol: 1e-8, max_sweeps: 200_000, gap_tol: None }).unwrap();
+    let mut ok = FixedPoint::new(
+        p,
+        FixedPointConfig {
+            step: StepRule::Fixed(1.9 / norm),
+            tol: 1e-8,
+            max_sweeps: 200_000,
+            gap_tol: None,
+        },
+    )
+    .unwrap();
     assert!(ok.warnings().is_empty());
     assert_eq!(ok.run(), StopReason::Converged);
 }
@@ -458,7 +569,9 @@ fn divergence_is_detected_above_two_over_norm() {
 #[test]
 fn spectral_norm_power_iteration() {
     let (x, y) = blobs(260, 9, 0.0);
-    let p = RegularizationProblem::new(&x, &y, &gaussian(1.0), Loss::Hinge, 1.0, Representation::Gram).unwrap();
+    let p =
+        RegularizationProblem::new(&x, &y, &gaussian(1.0), Loss::Hinge, 1.0, Representation::Gram)
+            .unwrap();
     let exact = SymmetricEigen::new(p.dense_gram()).eigenvalues.max();
     assert!((p.spectral_norm() - exact).abs() < 1e-6 * exact);
 }
@@ -479,7 +592,8 @@ fn zero_diagonal_rows_are_dropped_and_reported() {
     x = x2;
     let lambda = 0.5;
     for repr in [Representation::Gram, Representation::Features] {
-        let p = RegularizationProblem::new(&x, &y, &Kernel::Linear, Loss::Square, lambda, repr).unwrap();
+        let p = RegularizationProblem::new(&x, &y, &Kernel::Linear, Loss::Square, lambda, repr)
+            .unwrap();
         assert_eq!(p.dropped(), &[3, 17]);
         let cd = run_cd(&p, IndexRule::Cyclic, 1e-12, 100_000);
         assert!(cd.warnings().iter().any(|w| w.contains("3, 17")));
@@ -492,7 +606,10 @@ fn zero_diagonal_rows_are_dropped_and_reported() {
         let k = p.dense_gram();
         let kr = DMatrix::from_fn(keep.len(), keep.len(), |a, b| k[(keep[a], keep[b])]);
         let yr = DVector::from_fn(keep.len(), |a, _| y[keep[a]]);
-        let cr = (&kr + DMatrix::<f64>::identity(keep.len(), keep.len()) * lambda).cholesky().unwrap().solve(&yr);
+        let cr = (&kr + DMatrix::<f64>::identity(keep.len(), keep.len()) * lambda)
+            .cholesky()
+            .unwrap()
+            .solve(&yr);
         for (a, &i) in keep.iter().enumerate() {
             assert!((cd.c()[i] - cr[a]).abs() < 1e-7, "coordinate");
             assert!((fp.c()[i] - cr[a]).abs() < 1e-7, "fixed point");
@@ -516,36 +633,62 @@ fn bad_input_gives_clear_errors() {
         let e = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, lam, gram).unwrap_err();
         assert_eq!(param_name(e), "lambda");
     }
-    let e = RegularizationProblem::new(&x, &y, &g, Loss::EpsInsensitive { eps: -0.1 }, 1.0, gram).unwrap_err();
+    let e = RegularizationProblem::new(&x, &y, &g, Loss::EpsInsensitive { eps: -0.1 }, 1.0, gram)
+        .unwrap_err();
     assert_eq!(param_name(e), "loss.eps");
     let (xr, yr) = regression(20, 1);
     let e = RegularizationProblem::new(&xr, &yr, &g, Loss::Hinge, 1.0, gram).unwrap_err();
     assert_eq!(param_name(e), "labels");
-    let e = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, 1.0, Representation::Features).unwrap_err();
+    let e = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, 1.0, Representation::Features)
+        .unwrap_err();
     assert_eq!(param_name(e), "representation");
-    let e = RegularizationProblem::new(&x, &DVector::from_element(3, 1.0), &g, Loss::Hinge, 1.0, gram).unwrap_err();
+    let e =
+        RegularizationProblem::new(&x, &DVector::from_element(3, 1.0), &g, Loss::Hinge, 1.0, gram)
+            .unwrap_err();
     assert_eq!(param_name(e), "targets");
     let p = RegularizationProblem::new(&x, &y, &g, Loss::Hinge, 1.0, gram).unwrap();
     for a in [0.0, -1.0, f64::NAN] {
-        let e = FixedPoint::new(p.clone(), FixedPointConfig { step: StepRule::Fixed(a), ..Default::default() }).unwrap_err();
+        let e = FixedPoint::new(
+            p.clone(),
+            FixedPointConfig { step: StepRule::Fixed(a), ..Default::default() },
+        )
+        .unwrap_err();
         assert_eq!(param_name(e), "alpha");
     }
-    let e = FixedPoint::new(p.clone(), FixedPointConfig { tol: 0.0, ..Default::default() }).unwrap_err();
+    let e = FixedPoint::new(p.clone(), FixedPointConfig { tol: 0.0, ..Default::default() })
+        .unwrap_err();
     assert_eq!(param_name(e), "tol");
-    let e = CoordinateDescent::new(p.clone(), CoordinateConfig { max_sweeps: 0, ..Default::default() }).unwrap_err();
+    let e =
+        CoordinateDescent::new(p.clone(), CoordinateConfig { max_sweeps: 0, ..Default::default() })
+            .unwrap_err();
     assert_eq!(param_name(e), "max_sweeps");
     // A non-symmetric or indefinite-diagonal Gram matrix.
     let mut k = p.dense_gram();
     k[(0, 1)] += 0.5;
-    assert_eq!(param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()), "kernel matrix");
+    assert_eq!(
+        param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()),
+        "kernel matrix"
+    );
     let mut k = p.dense_gram();
     k[(2, 2)] = -1.0;
-    assert_eq!(param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()), "kernel matrix");
+    assert_eq!(
+        param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()),
+        "kernel matrix"
+    );
     let k = DMatrix::<f64>::zeros(20, 20);
-    assert_eq!(param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()), "kernel matrix");
+    assert_eq!(
+        param_name(RegularizationProblem::from_gram(k, &y, Loss::Hinge, 1.0).unwrap_err()),
+        "kernel matrix"
+    );
     // Theorem 5 helpers.
-    assert_eq!(param_name(envelope_curve(Loss::Hinge, 1.0, -1.0, 1.0, -2.0, 2.0, 50).unwrap_err()), "alpha");
-    assert_eq!(param_name(envelope_curve(Loss::Hinge, 0.5, 1.0, 1.0, -2.0, 2.0, 50).unwrap_err()), "labels");
+    assert_eq!(
+        param_name(envelope_curve(Loss::Hinge, 1.0, -1.0, 1.0, -2.0, 2.0, 50).unwrap_err()),
+        "alpha"
+    );
+    assert_eq!(
+        param_name(envelope_curve(Loss::Hinge, 0.5, 1.0, 1.0, -2.0, 2.0, 50).unwrap_err()),
+        "labels"
+    );
     assert_eq!(param_name(k_alpha_eigenvalues(&p, 0.0).unwrap_err()), "alpha");
     // Predicting needs inputs.
     let pk = RegularizationProblem::from_gram(p.dense_gram(), &y, Loss::Hinge, 1.0).unwrap();
@@ -632,7 +775,11 @@ fn theorem5_stationary_point() {
         let ka = &k * alpha - DMatrix::<f64>::identity(n, n);
         let g = |c: &DVector<f64>| {
             let x = &ka * c / alpha;
-            alpha * (0..n).map(|i| Loss::Hinge.moreau_envelope(y[i], x[i], alpha, lambda)).sum::<f64>() + 0.5 * c.dot(&(&ka * c))
+            alpha
+                * (0..n)
+                    .map(|i| Loss::Hinge.moreau_envelope(y[i], x[i], alpha, lambda))
+                    .sum::<f64>()
+                + 0.5 * c.dot(&(&ka * c))
         };
         let lib = theorem5_functional(&p, s.c(), alpha).unwrap();
         assert!((lib - g(s.c())).abs() < 1e-10 * (1.0 + lib.abs()));
@@ -691,13 +838,23 @@ fn generators_are_seeded_and_labelled() {
         assert_eq!(all.y, -&clean.y);
     }
     // Shape-specific facts without noise.
-    let circ = Classification2d { shape: Shape2d::Circles { noise: 0.0, factor: 0.4 }, n: 100, label_noise: 0.0, seed: 1 }.generate().unwrap();
+    let circ = Classification2d {
+        shape: Shape2d::Circles { noise: 0.0, factor: 0.4 },
+        n: 100,
+        label_noise: 0.0,
+        seed: 1,
+    }
+    .generate()
+    .unwrap();
     for i in 0..100 {
         let r = circ.x.row(i).norm();
         let want = if circ.y[i] > 0.0 { 0.4 } else { 1.0 };
         assert!((r - want).abs() < 1e-12);
     }
-    let xor = Classification2d { shape: Shape2d::Xor { noise: 0.0 }, n: 100, label_noise: 0.0, seed: 1 }.generate().unwrap();
+    let xor =
+        Classification2d { shape: Shape2d::Xor { noise: 0.0 }, n: 100, label_noise: 0.0, seed: 1 }
+            .generate()
+            .unwrap();
     for i in 0..100 {
         assert_eq!(xor.y[i] > 0.0, xor.x[(i, 0)] * xor.x[(i, 1)] >= 0.0);
     }
@@ -708,14 +865,23 @@ fn generators_are_seeded_and_labelled() {
 #[test]
 fn blobs_margin_knob() {
     for margin in [0.2, 1.0, 2.0] {
-        let d = Classification2d { shape: Shape2d::Blobs { margin, spread: 0.5 }, n: 200, label_noise: 0.0, seed: 8 }.generate().unwrap();
+        let d = Classification2d {
+            shape: Shape2d::Blobs { margin, spread: 0.5 },
+            n: 200,
+            label_noise: 0.0,
+            seed: 8,
+        }
+        .generate()
+        .unwrap();
         let rmax = d.x.row_iter().map(|r| r.norm()).fold(0.0f64, f64::max);
         let steps = 20_000;
         let mut best = f64::NEG_INFINITY;
         for k in 0..steps {
             let th = 2.0 * std::f64::consts::PI * k as f64 / steps as f64;
             let (u0, u1) = (th.cos(), th.sin());
-            let m = (0..200).map(|i| d.y[i] * (u0 * d.x[(i, 0)] + u1 * d.x[(i, 1)])).fold(f64::INFINITY, f64::min);
+            let m = (0..200)
+                .map(|i| d.y[i] * (u0 * d.x[(i, 0)] + u1 * d.x[(i, 1)]))
+                .fold(f64::INFINITY, f64::min);
             best = best.max(m);
         }
         let slack = rmax * std::f64::consts::PI / steps as f64;
@@ -737,15 +903,46 @@ fn regression_and_points_and_grid() {
         }
     }
     let out = Regression1d { outliers: 1.0, ..spec }.generate().unwrap();
-    assert!((0..50).all(|i| ((out.y[i] - Regression1d::truth(out.x[(i, 0)])).abs() - 3.0).abs() < 1e-12));
+    assert!((0..50)
+        .all(|i| ((out.y[i] - Regression1d::truth(out.x[(i, 0)])).abs() - 3.0).abs() < 1e-12));
     assert_eq!(param_name(Regression1d { noise: -1.0, ..spec }.generate().unwrap_err()), "noise");
-    assert_eq!(param_name(Classification2d { shape: Shape2d::Moons { noise: 0.1 }, n: 1, label_noise: 0.0, seed: 0 }.generate().unwrap_err()), "n");
     assert_eq!(
-        param_name(Classification2d { shape: Shape2d::Moons { noise: 0.1 }, n: 10, label_noise: 1.5, seed: 0 }.generate().unwrap_err()),
+        param_name(
+            Classification2d {
+                shape: Shape2d::Moons { noise: 0.1 },
+                n: 1,
+                label_noise: 0.0,
+                seed: 0
+            }
+            .generate()
+            .unwrap_err()
+        ),
+        "n"
+    );
+    assert_eq!(
+        param_name(
+            Classification2d {
+                shape: Shape2d::Moons { noise: 0.1 },
+                n: 10,
+                label_noise: 1.5,
+                seed: 0
+            }
+            .generate()
+            .unwrap_err()
+        ),
         "label_noise"
     );
     assert_eq!(
-        param_name(Classification2d { shape: Shape2d::Circles { noise: 0.1, factor: 1.0 }, n: 10, label_noise: 0.0, seed: 0 }.generate().unwrap_err()),
+        param_name(
+            Classification2d {
+                shape: Shape2d::Circles { noise: 0.1, factor: 1.0 },
+                n: 10,
+                label_noise: 0.0,
+                seed: 0
+            }
+            .generate()
+            .unwrap_err()
+        ),
         "factor"
     );
     let pts = from_points(&[(0.0, 1.0, 1.0), (2.0, -1.0, -1.0)]).unwrap();
@@ -772,8 +969,16 @@ fn rls_sweeps_are_gauss_seidel() {
             c[i] = (y[i] - off) / (k[(i, i)] + lambda);
         }
     };
-    let mut cyc = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::Cyclic, ..Default::default() }).unwrap();
-    let mut ait = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::AitkenDoubleSweep, ..Default::default() }).unwrap();
+    let mut cyc = CoordinateDescent::new(
+        p.clone(),
+        CoordinateConfig { rule: IndexRule::Cyclic, ..Default::default() },
+    )
+    .unwrap();
+    let mut ait = CoordinateDescent::new(
+        p.clone(),
+        CoordinateConfig { rule: IndexRule::AitkenDoubleSweep, ..Default::default() },
+    )
+    .unwrap();
     let mut c_cyc = DVector::<f64>::zeros(n);
     let mut c_ait = DVector::<f64>::zeros(n);
     for sweep in 0..6 {
@@ -797,10 +1002,27 @@ fn dinuzzo_solver_race_and_seeds() {
     use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
     let p = small_problem(Loss::SquaredHinge, 30, 0.3, Representation::Gram);
     let methods = [
-        Method::FixedPoint(FixedPointConfig { tol: 1e-11, max_sweeps: 1_000_000, ..Default::default() }),
-        Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, tol: 1e-11, ..Default::default() }),
-        Method::Coordinate(CoordinateConfig { rule: IndexRule::AitkenDoubleSweep, tol: 1e-11, ..Default::default() }),
-        Method::Coordinate(CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed: 5, tol: 1e-11, ..Default::default() }),
+        Method::FixedPoint(FixedPointConfig {
+            tol: 1e-11,
+            max_sweeps: 1_000_000,
+            ..Default::default()
+        }),
+        Method::Coordinate(CoordinateConfig {
+            rule: IndexRule::Cyclic,
+            tol: 1e-11,
+            ..Default::default()
+        }),
+        Method::Coordinate(CoordinateConfig {
+            rule: IndexRule::AitkenDoubleSweep,
+            tol: 1e-11,
+            ..Default::default()
+        }),
+        Method::Coordinate(CoordinateConfig {
+            rule: IndexRule::RandomizedCyclic,
+            seed: 5,
+            tol: 1e-11,
+            ..Default::default()
+        }),
     ];
     let mut zs = Vec::new();
     for m in methods {
@@ -821,7 +1043,18 @@ fn dinuzzo_solver_race_and_seeds() {
     }
     // Same seed, same path; another seed, another path (same optimum).
     let run = |seed: u64, sweeps: usize| {
-        let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig { rule: IndexRule::RandomizedCyclic, seed, tol: 1e-14, max_sweeps: sweeps, gap_tol: None, ..Default::default() }).unwrap();
+        let mut s = CoordinateDescent::new(
+            p.clone(),
+            CoordinateConfig {
+                rule: IndexRule::RandomizedCyclic,
+                seed,
+                tol: 1e-14,
+                max_sweeps: sweeps,
+                gap_tol: None,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         s.run();
         s.c().clone()
     };
@@ -834,7 +1067,9 @@ fn dinuzzo_solver_race_and_seeds() {
 #[test]
 fn decision_map_matches_predict() {
     let (x, y) = blobs(40, 3, 0.1);
-    let p = RegularizationProblem::new(&x, &y, &gaussian(0.7), Loss::Hinge, 0.5, Representation::Gram).unwrap();
+    let p =
+        RegularizationProblem::new(&x, &y, &gaussian(0.7), Loss::Hinge, 0.5, Representation::Gram)
+            .unwrap();
     let mut s = run_cd(&p, IndexRule::Cyclic, 1e-9, 5000);
     assert_eq!(s.run(), StopReason::Converged);
     let c = s.c().clone();
@@ -898,23 +1133,61 @@ fn options_reach_the_paper_optimum_for_every_loss() {
     for loss in ALL_LOSSES {
         let p = small_problem(loss, 40, lambda, Representation::Gram);
         let (x, y) = if loss.is_classification() { blobs(40, 7, 0.1) } else { regression(40, 7) };
-        let rows = RegularizationProblem::new(&x, &y, &gaussian(0.5), loss, lambda, Representation::KernelRows).unwrap();
+        let rows = RegularizationProblem::new(
+            &x,
+            &y,
+            &gaussian(0.5),
+            loss,
+            lambda,
+            Representation::KernelRows,
+        )
+        .unwrap();
         let reference = run_cd(&p, IndexRule::Cyclic, 1e-11, 200_000);
         assert_eq!(reference.status(), StopReason::Converged, "{loss:?}");
         let f0 = p.objective(reference.c());
-        let mut runs: Vec<(String, CoordinateDescent)> = new_options(tol).into_iter().map(|(name, cfg)| (name.to_string(), run_cfg(&p, cfg))).collect();
+        let mut runs: Vec<(String, CoordinateDescent)> = new_options(tol)
+            .into_iter()
+            .map(|(name, cfg)| (name.to_string(), run_cfg(&p, cfg)))
+            .collect();
         // Three rows of 40 fit in 0.001 MiB: the cache evicts all the time.
-        runs.push(("greedy + shrinking, kernel rows".into(), run_cfg(&rows, CoordinateConfig { cache_mib: Some(0.001), ..opt(IndexRule::Greedy, true, tol) })));
-        runs.push(("cyclic, kernel rows".into(), run_cfg(&rows, CoordinateConfig { cache_mib: Some(0.0), ..opt(IndexRule::Cyclic, false, tol) })));
+        runs.push((
+            "greedy + shrinking, kernel rows".into(),
+            run_cfg(
+                &rows,
+                CoordinateConfig { cache_mib: Some(0.001), ..opt(IndexRule::Greedy, true, tol) },
+            ),
+        ));
+        runs.push((
+            "cyclic, kernel rows".into(),
+            run_cfg(
+                &rows,
+                CoordinateConfig { cache_mib: Some(0.0), ..opt(IndexRule::Cyclic, false, tol) },
+            ),
+        ));
         for (name, s) in &runs {
             assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
             let f = s.problem().objective(s.c());
-            assert!((f - f0).abs() <= 1e-6 * f0.abs().max(1.0), "{loss:?} {name}: F {f} vs cyclic {f0}");
+            assert!(
+                (f - f0).abs() <= 1e-6 * f0.abs().max(1.0),
+                "{loss:?} {name}: F {f} vs cyclic {f0}"
+            );
             let rec = s.current();
-            assert!(rec.gap >= -1e-9 * (1.0 + rec.objective.abs()), "{loss:?} {name}: gap {}", rec.gap);
-            assert!(rec.gap <= 1e-6 * rec.objective.abs().max(1.0), "{loss:?} {name}: gap {} at F {}", rec.gap, rec.objective);
+            assert!(
+                rec.gap >= -1e-9 * (1.0 + rec.objective.abs()),
+                "{loss:?} {name}: gap {}",
+                rec.gap
+            );
+            assert!(
+                rec.gap <= 1e-6 * rec.objective.abs().max(1.0),
+                "{loss:?} {name}: gap {} at F {}",
+                rec.gap,
+                rec.objective
+            );
             let step = common::fresh_max_step(s.problem(), s.c());
-            assert!(step < tol + 1e-9, "{loss:?} {name}: a coordinate still moves by {step} at the stop");
+            assert!(
+                step < tol + 1e-9,
+                "{loss:?} {name}: a coordinate still moves by {step} at the stop"
+            );
             // z was maintained (and, with shrinking, reconstructed) exactly enough.
             assert!(max_abs_diff(s.z(), &s.problem().kc(s.c())) < 1e-9, "{loss:?} {name}");
             // Shrinking did set coordinates aside where a loss has bounds (hinge: c_i = 0 off
@@ -932,11 +1205,22 @@ fn options_reach_the_paper_optimum_for_every_loss() {
 fn greedy_on_features_matches_the_gram_matrix() {
     for loss in [Loss::Hinge, Loss::Square, Loss::Logistic] {
         let (x, y) = blobs(60, 5, 0.05);
-        let pf = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Features).unwrap();
-        let pg = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram).unwrap();
+        let pf = RegularizationProblem::new(
+            &x,
+            &y,
+            &Kernel::Linear,
+            loss,
+            0.2,
+            Representation::Features,
+        )
+        .unwrap();
+        let pg =
+            RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram)
+                .unwrap();
         let g = run_cd(&pg, IndexRule::Cyclic, 1e-11, 200_000);
         for cache_mib in [None, Some(1.0)] {
-            let f = run_cfg(&pf, CoordinateConfig { cache_mib, ..opt(IndexRule::Greedy, true, 1e-10) });
+            let f =
+                run_cfg(&pf, CoordinateConfig { cache_mib, ..opt(IndexRule::Greedy, true, 1e-10) });
             assert_eq!(f.status(), StopReason::Converged, "{loss:?}");
             let (ff, fg) = (pf.objective(f.c()), pg.objective(g.c()));
             assert!((ff - fg).abs() <= 1e-8 * fg.abs().max(1.0), "{loss:?}: {ff} vs {fg}");
@@ -953,29 +1237,64 @@ fn greedy_on_features_matches_the_gram_matrix() {
 fn kernel_rows_give_the_stored_gram_iterates_bit_for_bit() {
     let (x, y) = blobs(50, 9, 0.1);
     let (xr, yr) = regression(50, 9);
-    let kernels = [gaussian(0.5), Kernel::Laplacian { sigma: 0.8 }, Kernel::Polynomial { degree: 3, offset: 1.0 }, Kernel::Linear];
+    let kernels = [
+        gaussian(0.5),
+        Kernel::Laplacian { sigma: 0.8 },
+        Kernel::Polynomial { degree: 3, offset: 1.0 },
+        Kernel::Linear,
+    ];
     for kernel in kernels {
         for (loss, x, y) in [(Loss::Hinge, &x, &y), (Loss::Square, &xr, &yr)] {
-            let g = RegularizationProblem::new(x, y, &kernel, loss, 0.3, Representation::Gram).unwrap();
-            let r = RegularizationProblem::new(x, y, &kernel, loss, 0.3, Representation::KernelRows).unwrap();
+            let g =
+                RegularizationProblem::new(x, y, &kernel, loss, 0.3, Representation::Gram).unwrap();
+            let r =
+                RegularizationProblem::new(x, y, &kernel, loss, 0.3, Representation::KernelRows)
+                    .unwrap();
             assert!(g.stores_gram() && !r.stores_gram());
-            assert_eq!(g.diagonal().iter().map(|v| v.to_bits()).collect::<Vec<_>>(), r.diagonal().iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "{kernel:?}: diagonal");
+            assert_eq!(
+                g.diagonal().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                r.diagonal().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                "{kernel:?}: diagonal"
+            );
             let mut row = DVector::zeros(50);
             for i in [0, 17, 49] {
                 r.kernel_row_into(i, &mut row);
                 let kg = g.dense_gram();
-                assert!(row.iter().zip(kg.column(i).iter()).all(|(a, b)| a.to_bits() == b.to_bits()), "{kernel:?}: row {i}");
+                assert!(
+                    row.iter().zip(kg.column(i).iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "{kernel:?}: row {i}"
+                );
             }
-            for rule in [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic, IndexRule::Greedy] {
+            for rule in [
+                IndexRule::Cyclic,
+                IndexRule::AitkenDoubleSweep,
+                IndexRule::RandomizedCyclic,
+                IndexRule::Greedy,
+            ] {
                 for shrinking in [false, true] {
                     // 70 sweeps crosses the z refresh every 64 sweeps.
-                    let cfg = CoordinateConfig { rule, seed: 2, tol: 1e-300, max_sweeps: 70, shrinking, ..Default::default() };
+                    let cfg = CoordinateConfig {
+                        rule,
+                        seed: 2,
+                        tol: 1e-300,
+                        max_sweeps: 70,
+                        shrinking,
+                        ..Default::default()
+                    };
                     let a = run_cfg(&g, cfg);
                     for cache_mib in [0.0, 2.0 * 8.0 * 50.0 / 1048576.0, 1.0] {
                         let b = run_cfg(&r, CoordinateConfig { cache_mib: Some(cache_mib), ..cfg });
-                        let bits = |s: &CoordinateDescent| s.trace().iter().map(|t| (t.objective.to_bits(), t.max_h.to_bits(), t.skipped)).collect::<Vec<_>>();
+                        let bits = |s: &CoordinateDescent| {
+                            s.trace()
+                                .iter()
+                                .map(|t| (t.objective.to_bits(), t.max_h.to_bits(), t.skipped))
+                                .collect::<Vec<_>>()
+                        };
                         assert_eq!(bits(&a), bits(&b), "{kernel:?} {loss:?} {rule:?} shrinking {shrinking} cache {cache_mib} MiB");
-                        assert_eq!(a.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>(), b.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+                        assert_eq!(
+                            a.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                            b.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+                        );
                         let (cap, hits, misses) = b.cache_stats().expect("rows have a cache");
                         assert_eq!(cap, (cache_mib * 1048576.0 / 400.0).floor().min(50.0) as usize);
                         assert!(misses > 0 && (cap > 0 || hits == 0));
@@ -1019,19 +1338,56 @@ proptest! {
 #[test]
 fn bad_option_values_name_their_field() {
     let (x, y) = blobs(20, 1, 0.0);
-    let p = RegularizationProblem::new(&x, &y, &gaussian(1.0), Loss::Hinge, 1.0, Representation::KernelRows).unwrap();
+    let p = RegularizationProblem::new(
+        &x,
+        &y,
+        &gaussian(1.0),
+        Loss::Hinge,
+        1.0,
+        Representation::KernelRows,
+    )
+    .unwrap();
     for bad in [-1.0, f64::NAN, f64::INFINITY, 1e15] {
-        let e = CoordinateDescent::new(p.clone(), CoordinateConfig { cache_mib: Some(bad), ..Default::default() }).unwrap_err();
+        let e = CoordinateDescent::new(
+            p.clone(),
+            CoordinateConfig { cache_mib: Some(bad), ..Default::default() },
+        )
+        .unwrap_err();
         assert_eq!(param_name(e), "method.cache_mib", "cache_mib = {bad}");
     }
-    assert!(CoordinateDescent::new(p.clone(), CoordinateConfig { cache_mib: Some(0.0), rule: IndexRule::Greedy, shrinking: true, ..Default::default() }).is_ok());
+    assert!(CoordinateDescent::new(
+        p.clone(),
+        CoordinateConfig {
+            cache_mib: Some(0.0),
+            rule: IndexRule::Greedy,
+            shrinking: true,
+            ..Default::default()
+        }
+    )
+    .is_ok());
     // The options' serde form: absent when off (old specs are unchanged), present when on.
     let plain = serde_json::to_string(&CoordinateConfig::default()).unwrap();
     assert!(!plain.contains("shrinking") && !plain.contains("cache_mib"), "{plain}");
-    let on = CoordinateConfig { rule: IndexRule::Greedy, shrinking: true, cache_mib: Some(64.0), ..Default::default() };
+    let on = CoordinateConfig {
+        rule: IndexRule::Greedy,
+        shrinking: true,
+        cache_mib: Some(64.0),
+        ..Default::default()
+    };
     let text = serde_json::to_string(&on).unwrap();
-    assert!(text.contains("\"rule\":\"greedy\"") && text.contains("\"shrinking\":true") && text.contains("\"cache_mib\":64"), "{text}");
+    assert!(
+        text.contains("\"rule\":\"greedy\"")
+            && text.contains("\"shrinking\":true")
+            && text.contains("\"cache_mib\":64"),
+        "{text}"
+    );
     assert_eq!(serde_json::from_str::<CoordinateConfig>(&text).unwrap(), on);
-    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("greedy", "greediest")).unwrap_err().to_string().contains("greediest"));
-    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("true", "1")).unwrap_err().to_string().contains("bool"));
+    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("greedy", "greediest"))
+        .unwrap_err()
+        .to_string()
+        .contains("greediest"));
+    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("true", "1"))
+        .unwrap_err()
+        .to_string()
+        .contains("bool"));
 }

@@ -30,19 +30,31 @@ fn the_page_keeps_greedy_sweeps_within_a_frame() {
     // The CLI accepts both; the page the hinge loss at its largest n, not logistic at n = 400.
     assert!(dinuzzo::greedy_over(&logistic.problem, &Budget::CLI).is_none());
     assert!(dinuzzo::greedy_over(&hinge.problem, &Budget::PAGE).is_none());
-    let why = dinuzzo::greedy_over(&logistic.problem, &Budget::PAGE).expect("over the page's budget");
+    let why =
+        dinuzzo::greedy_over(&logistic.problem, &Budget::PAGE).expect("over the page's budget");
     assert!(why.contains("logistic") && why.contains("in the page"), "{why}");
 
     budget::set_active(Budget::PAGE);
-    let e = dinuzzo::start(&logistic, &spec(Loss::Logistic, 400, false)).err().expect("refused on the page").to_string();
+    let e = dinuzzo::start(&logistic, &spec(Loss::Logistic, 400, false))
+        .err()
+        .expect("refused on the page")
+        .to_string();
     assert!(e.contains("method.rule"), "{e}");
     // The race runs the paper's four and says why the fifth is missing.
     let race = spec(Loss::Logistic, 400, true);
-    let lanes: Vec<usize> = dinuzzo::start(&logistic, &race).expect("race starts").lanes().iter().map(|l| l.key).collect();
+    let lanes: Vec<usize> = dinuzzo::start(&logistic, &race)
+        .expect("race starts")
+        .lanes()
+        .iter()
+        .map(|l| l.key)
+        .collect();
     assert_eq!(lanes, vec![0, 1, 2, 3]);
     let note = dinuzzo::race_note(&logistic, &race).expect("a notice");
     // The logistic loss has no box-quadratic dual: the fifth lane is greedy + shrinking, not pairs.
-    assert!(note.contains(dinuzzo::GREEDY_RACER) && RACER_NAMES[GREEDY_LANE] != dinuzzo::GREEDY_RACER, "{note}");
+    assert!(
+        note.contains(dinuzzo::GREEDY_RACER) && RACER_NAMES[GREEDY_LANE] != dinuzzo::GREEDY_RACER,
+        "{note}"
+    );
     // A small logistic problem keeps all five.
     let small = dinuzzo::build(&spec(Loss::Logistic, 200, true)).unwrap().unwrap();
     assert_eq!(dinuzzo::start(&small, &spec(Loss::Logistic, 200, true)).unwrap().lanes().len(), 5);

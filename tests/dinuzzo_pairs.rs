@@ -13,14 +13,23 @@ use kernel_playground::engine::{self, dinuzzo, Spec, Stop};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
-use kernel_playground::solvers::coordinate::{exact_pair_step, CoordinateConfig, CoordinateDescent, IndexRule, Method, PairBox};
+use kernel_playground::solvers::coordinate::{
+    exact_pair_step, CoordinateConfig, CoordinateDescent, IndexRule, Method, PairBox,
+};
 use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation, StopReason};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
 /// The losses whose dual is a box-constrained quadratic (the pair rule's domain).
-const PAIR_LOSSES: [Loss; 6] = [Loss::Square, Loss::Absolute, Loss::EpsInsensitive { eps: 0.0 }, Loss::Huber { rho: 0.5 }, Loss::Hinge, Loss::SquaredHinge];
+const PAIR_LOSSES: [Loss; 6] = [
+    Loss::Square,
+    Loss::Absolute,
+    Loss::EpsInsensitive { eps: 0.0 },
+    Loss::Huber { rho: 0.5 },
+    Loss::Hinge,
+    Loss::SquaredHinge,
+];
 
 fn gaussian(mu: f64) -> Kernel {
     Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) }
@@ -28,7 +37,14 @@ fn gaussian(mu: f64) -> Kernel {
 
 fn data(loss: Loss, n: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
     if loss.is_classification() {
-        let d = Classification2d { shape: Shape2d::Blobs { margin: 0.2, spread: 0.6 }, n, label_noise: 0.1, seed }.generate().unwrap();
+        let d = Classification2d {
+            shape: Shape2d::Blobs { margin: 0.2, spread: 0.6 },
+            n,
+            label_noise: 0.1,
+            seed,
+        }
+        .generate()
+        .unwrap();
         (d.x, d.y)
     } else {
         let d = Regression1d { n, noise: 0.2, outliers: 0.1, seed }.generate().unwrap();
@@ -61,7 +77,15 @@ fn param_name(e: KpError) -> String {
 
 /// The 2-D subproblem's minimum by nested golden sections over the box (infinite sides cut at
 /// `c ± r`): independent of [`exact_pair_step`]'s case analysis.
-fn brute_pair(c: [f64; 2], g: [f64; 2], a: [f64; 2], k: f64, lo: [f64; 2], hi: [f64; 2], r: f64) -> f64 {
+fn brute_pair(
+    c: [f64; 2],
+    g: [f64; 2],
+    a: [f64; 2],
+    k: f64,
+    lo: [f64; 2],
+    hi: [f64; 2],
+    r: f64,
+) -> f64 {
     let phi = |t0: f64, t1: f64| {
         let (d0, d1) = (t0 - c[0], t1 - c[1]);
         g[0] * d0 + g[1] * d1 + 0.5 * (a[0] * d0 * d0 + 2.0 * k * d0 * d1 + a[1] * d1 * d1)
@@ -88,7 +112,8 @@ fn box_of(kind: usize, y: f64, lambda: f64, u: f64) -> (f64, f64, f64) {
     } else if u > 0.9 && hi.is_finite() {
         hi
     } else {
-        let (l, h) = (if lo.is_finite() { lo } else { -3.0 }, if hi.is_finite() { hi } else { 3.0 });
+        let (l, h) =
+            (if lo.is_finite() { lo } else { -3.0 }, if hi.is_finite() { hi } else { 3.0 });
         l + (h - l) * u
     };
     (lo, hi, c)
@@ -190,14 +215,18 @@ fn the_pair_box_is_the_dual() {
                 l + (h - l) * rng.uniform()
             });
             let z = p.kc(&c);
-            let quad = 0.5 * c.dot(&z) + (0..p.n()).map(|i| 0.5 * b.q * c[i] * c[i] - p.y()[i] * c[i]).sum::<f64>();
+            let quad = 0.5 * c.dot(&z)
+                + (0..p.n()).map(|i| 0.5 * b.q * c[i] * c[i] - p.y()[i] * c[i]).sum::<f64>();
             consts.push(-p.dual_objective_at(&c, &z) - quad);
         }
         for v in &consts {
             assert!((v - consts[0]).abs() < 1e-9, "{loss:?}: {consts:?}");
         }
     }
-    assert!(PairBox::of(Loss::Logistic, 0.4).is_none() && PairBox::of(Loss::EpsInsensitive { eps: 0.3 }, 0.4).is_none());
+    assert!(
+        PairBox::of(Loss::Logistic, 0.4).is_none()
+            && PairBox::of(Loss::EpsInsensitive { eps: 0.3 }, 0.4).is_none()
+    );
 }
 
 /// A singular block (duplicate points): a bounded box still has its exact minimizer on an edge;
@@ -214,10 +243,15 @@ fn a_singular_block_is_handled() {
     assert!(phi(t) <= brute + 1e-9, "{t:?}: {} vs {brute}", phi(t));
     assert_eq!(exact_pair_step(c, g, a, 1.0, [0.0, 0.0], [f64::INFINITY, 2.5]), None);
     // Duplicated points in a run: no panic, the optimum of the paper's rules.
-    let x = DMatrix::from_row_slice(6, 2, &[0.0, 0.0, 0.0, 0.0, 1.0, 0.5, 1.0, 0.5, -0.3, 0.2, 0.4, -0.8]);
+    let x = DMatrix::from_row_slice(
+        6,
+        2,
+        &[0.0, 0.0, 0.0, 0.0, 1.0, 0.5, 1.0, 0.5, -0.3, 0.2, 0.4, -0.8],
+    );
     let y = DVector::from_vec(vec![1.0, 1.0, -1.0, -1.0, 1.0, -1.0]);
     for loss in [Loss::Hinge, Loss::Absolute] {
-        let p = RegularizationProblem::new(&x, &y, &gaussian(0.7), loss, 0.3, Representation::Gram).unwrap();
+        let p = RegularizationProblem::new(&x, &y, &gaussian(0.7), loss, 0.3, Representation::Gram)
+            .unwrap();
         let r = run_cfg(&p, cfg(IndexRule::Cyclic, false, 1e-11));
         for shrinking in [false, true] {
             let s = run_cfg(&p, cfg(IndexRule::GreedyPairs, shrinking, 1e-10));
@@ -243,23 +277,47 @@ fn pairs_reach_the_paper_optimum() {
         let f0 = p.objective(reference.c());
         let mut runs = Vec::new();
         for shrinking in [false, true] {
-            runs.push((format!("pairs, shrinking {shrinking}"), run_cfg(&p, cfg(IndexRule::GreedyPairs, shrinking, tol))));
+            runs.push((
+                format!("pairs, shrinking {shrinking}"),
+                run_cfg(&p, cfg(IndexRule::GreedyPairs, shrinking, tol)),
+            ));
             // Three rows of 40 fit in 0.001 MiB: the cache evicts all the time (and row j may
             // evict row i within a step).
             for mib in [0.0, 0.001, 1.0] {
-                let c = CoordinateConfig { cache_mib: Some(mib), ..cfg(IndexRule::GreedyPairs, shrinking, tol) };
-                runs.push((format!("pairs, shrinking {shrinking}, rows {mib} MiB"), run_cfg(&rows, c)));
+                let c = CoordinateConfig {
+                    cache_mib: Some(mib),
+                    ..cfg(IndexRule::GreedyPairs, shrinking, tol)
+                };
+                runs.push((
+                    format!("pairs, shrinking {shrinking}, rows {mib} MiB"),
+                    run_cfg(&rows, c),
+                ));
             }
         }
         for (name, s) in &runs {
             assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
             let f = s.problem().objective(s.c());
-            assert!((f - f0).abs() <= 1e-6 * f0.abs().max(1.0), "{loss:?} {name}: F {f} vs cyclic {f0}");
+            assert!(
+                (f - f0).abs() <= 1e-6 * f0.abs().max(1.0),
+                "{loss:?} {name}: F {f} vs cyclic {f0}"
+            );
             let rec = s.current();
-            assert!(rec.gap >= -1e-9 * (1.0 + rec.objective.abs()), "{loss:?} {name}: gap {}", rec.gap);
-            assert!(rec.gap <= 1e-6 * rec.objective.abs().max(1.0), "{loss:?} {name}: gap {} at F {}", rec.gap, rec.objective);
+            assert!(
+                rec.gap >= -1e-9 * (1.0 + rec.objective.abs()),
+                "{loss:?} {name}: gap {}",
+                rec.gap
+            );
+            assert!(
+                rec.gap <= 1e-6 * rec.objective.abs().max(1.0),
+                "{loss:?} {name}: gap {} at F {}",
+                rec.gap,
+                rec.objective
+            );
             let step = common::fresh_max_step(s.problem(), s.c());
-            assert!(step < tol + 1e-9, "{loss:?} {name}: a coordinate still moves by {step} at the stop");
+            assert!(
+                step < tol + 1e-9,
+                "{loss:?} {name}: a coordinate still moves by {step} at the stop"
+            );
             assert!((s.z() - s.problem().kc(s.c())).amax() < 1e-9, "{loss:?} {name}: z = Kc");
             if name.contains("shrinking true") && loss == Loss::Hinge {
                 assert!(s.set_aside() > 0, "{name}: nothing was set aside");
@@ -279,11 +337,24 @@ fn pairs_reach_the_paper_optimum() {
 fn pairs_on_features_match_the_gram_matrix() {
     for loss in [Loss::Hinge, Loss::Square] {
         let (x, y) = data(loss, 60, 7);
-        let pf = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Features).unwrap();
-        let pg = RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram).unwrap();
+        let pf = RegularizationProblem::new(
+            &x,
+            &y,
+            &Kernel::Linear,
+            loss,
+            0.2,
+            Representation::Features,
+        )
+        .unwrap();
+        let pg =
+            RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram)
+                .unwrap();
         let g = run_cfg(&pg, cfg(IndexRule::Cyclic, false, 1e-11));
         for cache_mib in [None, Some(1.0)] {
-            let f = run_cfg(&pf, CoordinateConfig { cache_mib, ..cfg(IndexRule::GreedyPairs, true, 1e-10) });
+            let f = run_cfg(
+                &pf,
+                CoordinateConfig { cache_mib, ..cfg(IndexRule::GreedyPairs, true, 1e-10) },
+            );
             assert_eq!(f.status(), StopReason::Converged, "{loss:?}");
             let (ff, fg) = (pf.objective(f.c()), pg.objective(g.c()));
             assert!((ff - fg).abs() <= 1e-8 * fg.abs().max(1.0), "{loss:?}: {ff} vs {fg}");
@@ -298,11 +369,18 @@ fn pairs_on_features_match_the_gram_matrix() {
 #[test]
 fn pairs_need_fewer_updates_than_single_steps() {
     let (x, y) = data(Loss::Hinge, 300, 11);
-    let p = RegularizationProblem::new(&x, &y, &gaussian(0.5), Loss::Hinge, 0.1, Representation::Gram).unwrap();
+    let p =
+        RegularizationProblem::new(&x, &y, &gaussian(0.5), Loss::Hinge, 0.1, Representation::Gram)
+            .unwrap();
     let single = run_cfg(&p, cfg(IndexRule::Greedy, true, 1e-8));
     let pairs = run_cfg(&p, cfg(IndexRule::GreedyPairs, true, 1e-8));
     assert_eq!((single.status(), pairs.status()), (StopReason::Converged, StopReason::Converged));
-    assert!(2 * pairs.updates() < single.updates(), "pairs {} updates, single steps {}", pairs.updates(), single.updates());
+    assert!(
+        2 * pairs.updates() < single.updates(),
+        "pairs {} updates, single steps {}",
+        pairs.updates(),
+        single.updates()
+    );
     let (f1, f2) = (p.objective(single.c()), p.objective(pairs.c()));
     assert!((f1 - f2).abs() <= 1e-6 * f1.abs(), "{f1} vs {f2}");
 }
@@ -313,11 +391,13 @@ fn pairs_need_fewer_updates_than_single_steps() {
 fn other_losses_are_refused_with_the_field_named() {
     let (x, y) = data(Loss::Logistic, 20, 1);
     for loss in [Loss::Logistic, Loss::EpsInsensitive { eps: 0.3 }] {
-        let p = RegularizationProblem::new(&x, &y, &gaussian(1.0), loss, 1.0, Representation::Gram).unwrap();
+        let p = RegularizationProblem::new(&x, &y, &gaussian(1.0), loss, 1.0, Representation::Gram)
+            .unwrap();
         let e = CoordinateDescent::new(p, cfg(IndexRule::GreedyPairs, true, 1e-8)).unwrap_err();
         assert_eq!(param_name(e), "method.rule", "{loss:?}");
     }
-    let on = CoordinateConfig { rule: IndexRule::GreedyPairs, shrinking: true, ..Default::default() };
+    let on =
+        CoordinateConfig { rule: IndexRule::GreedyPairs, shrinking: true, ..Default::default() };
     let text = serde_json::to_string(&on).unwrap();
     assert!(text.contains("\"rule\":\"greedy_pairs\""), "{text}");
     assert_eq!(serde_json::from_str::<CoordinateConfig>(&text).unwrap(), on);
@@ -330,7 +410,10 @@ fn other_losses_are_refused_with_the_field_named() {
     assert!(e.contains("method.rule") && e.contains("greedy_pairs"), "{e}");
     let dir = TempDir::new("pairs");
     let path = dir.write("spec.json", &Spec::Dinuzzo(spec.clone()).to_json());
-    assert_fails(&kplay(&[std::ffi::OsStr::new("run"), path.as_os_str()], dir.path()), &["method.rule"]);
+    assert_fails(
+        &kplay(&[std::ffi::OsStr::new("run"), path.as_os_str()], dir.path()),
+        &["method.rule"],
+    );
     // The hinge loss through the engine: converged, the cyclic rule's optimum, named in the report.
     spec.loss = Loss::Hinge;
     let r = engine::run(&Spec::Dinuzzo(spec.clone())).expect("runs");
@@ -340,4 +423,3 @@ fn other_losses_are_refused_with_the_field_named() {
     assert!((p - p0).abs() <= 1e-6 * p0.abs(), "pairs {p} vs cyclic {p0}");
     assert_eq!(dinuzzo::method_name(&spec.method), "CD greedy pairs");
 }
-

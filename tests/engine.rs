@@ -61,7 +61,10 @@ fn paper_d_engine_equals_its_session_and_the_separator_is_verified() {
     let mut direct = Session::new(s).expect("starts");
     while direct.step() {}
     assert_eq!(report.iterations, direct.record().iter);
-    assert_eq!(report.last.min_g_alpha.map(f64::to_bits), Some(direct.record().min_g_alpha.to_bits()));
+    assert_eq!(
+        report.last.min_g_alpha.map(f64::to_bits),
+        Some(direct.record().min_g_alpha.to_bits())
+    );
     assert_eq!(report.status, Stop::Separator);
     let outcome = &report.solution["outcome"];
     assert_eq!(outcome["kind"], "separator");
@@ -76,7 +79,11 @@ fn paper_b_engine_steps_the_root_solve_of_its_fit() {
     let model = MrlsrModel::from_dataset(&data, &s.kernel).expect("model");
     let fit = model.fit_theorem1(s.m, s.lambda).expect("fit");
     assert_eq!(report.iterations, fit.iterations);
-    assert_eq!(report.trace.len(), fit.iterations + 1, "one record per root-solve step plus the start");
+    assert_eq!(
+        report.trace.len(),
+        fit.iterations + 1,
+        "one record per root-solve step plus the start"
+    );
     assert_eq!(report.solution["C0"].as_f64().map(f64::to_bits), Some(fit.c0.to_bits()));
     // The root residual F(C₀) of eq. (6), recomputed, is at rounding level relative to C₀.
     let f = model.f_of_c(s.m, s.lambda, fit.c0);
@@ -96,12 +103,24 @@ fn specs_are_tagged_strict_and_round_trip() {
     let bad = [
         (r#"{"paper":"dinuzzo","model":{"problem":"lp_regression","p":1.5,"gamma":1}}"#, "model"),
         (r#"{"paper":"svm"}"#, "paper"),
-        (r#"{"paper":"mrlsr","data":{"kind":"csv","text":"x,y\n1,2\n","nope":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.1}"#, "nope"),
-        (r#"{"paper":"dinuzzo","data":{"kind":"points","points":[],"view":[-1,1,-1,1]},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":10,"sweeps":3}}"#, "sweeps"),
-        (r#"{"paper":"perceptron","data":{"kind":"points","points":[]},"kernel":{"kind":"linear"},"algorithm":{"kind":"nvn","epsilon":0.1,"eps":1}}"#, "eps"),
+        (
+            r#"{"paper":"mrlsr","data":{"kind":"csv","text":"x,y\n1,2\n","nope":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.1}"#,
+            "nope",
+        ),
+        (
+            r#"{"paper":"dinuzzo","data":{"kind":"points","points":[],"view":[-1,1,-1,1]},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":10,"sweeps":3}}"#,
+            "sweeps",
+        ),
+        (
+            r#"{"paper":"perceptron","data":{"kind":"points","points":[]},"kernel":{"kind":"linear"},"algorithm":{"kind":"nvn","epsilon":0.1,"eps":1}}"#,
+            "eps",
+        ),
         (r#"{"paper":3}"#, "paper"),
         ("[1, 2]", "object"),
-        (&format!("{} trailing garbage {{{{{{", Spec::default_for(Paper::Perceptron).to_json()), "closing brace"),
+        (
+            &format!("{} trailing garbage {{{{{{", Spec::default_for(Paper::Perceptron).to_json()),
+            "closing brace",
+        ),
     ];
     for (text, needle) in bad {
         let e = Spec::from_json(text).expect_err(text).to_string();
@@ -111,7 +130,10 @@ fn specs_are_tagged_strict_and_round_trip() {
     let d = Spec::default_for(Paper::Dinuzzo).to_json();
     assert!(Spec::from_json_for(Paper::Dinuzzo, &d).is_ok());
     assert!(Spec::from_json_for(Paper::Perceptron, &d).unwrap_err().to_string().contains("paper"));
-    assert!(Experiment::from_json(&Spec::default_for(Paper::Lp).to_json()).is_ok(), "paper A accepts its tag");
+    assert!(
+        Experiment::from_json(&Spec::default_for(Paper::Lp).to_json()).is_ok(),
+        "paper A accepts its tag"
+    );
 }
 
 #[test]
@@ -132,14 +154,25 @@ fn kplay_runs_races_and_plots_every_paper() {
         let prefix = d.join(paper);
         let o = kplay(&["plot".as_ref(), spec.as_os_str(), "-o".as_ref(), prefix.as_os_str()], d);
         assert!(o.status.success(), "{paper} plot: {}", stderr(&o));
-        let svgs: Vec<_> = std::fs::read_dir(d).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(&format!("{paper}-"))).collect();
+        let svgs: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(&format!("{paper}-")))
+            .collect();
         assert!(!svgs.is_empty(), "{paper}: no SVG");
         for f in svgs {
             let text = std::fs::read_to_string(f.path()).unwrap();
-            assert!(text.starts_with("<svg") && text.contains("</svg>") && text.len() > 2000, "{paper}: {:?}", f.path());
+            assert!(
+                text.starts_with("<svg") && text.contains("</svg>") && text.len() > 2000,
+                "{paper}: {:?}",
+                f.path()
+            );
         }
         if paper == "mrlsr" {
-            assert_fails(&kplay(&["race".as_ref(), spec.as_os_str()], d), &["paper B has one algorithm"]);
+            assert_fails(
+                &kplay(&["race".as_ref(), spec.as_os_str()], d),
+                &["paper B has one algorithm"],
+            );
         } else if paper != "lp" {
             let r = json(&kplay(&["race".as_ref(), spec.as_os_str()], d));
             let lanes = r["lanes"].as_array().expect("lanes");
@@ -179,9 +212,18 @@ fn csv_paths_work_for_every_paper_with_the_same_checks() {
     dir.write("cls.csv", &cls);
     dir.write("reg.csv", &reg);
     let specs = [
-        ("dinuzzo", r#"{"paper":"dinuzzo","data":{"kind":"csv","path":"cls.csv"},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"gaussian","bandwidth":{"fixed":1}},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":20000}}"#),
-        ("perceptron", r#"{"paper":"perceptron","data":{"kind":"csv","path":"cls.csv"},"kernel":{"kind":"gaussian","bandwidth":{"fixed":1}},"algorithm":{"kind":"perceptron"}}"#),
-        ("mrlsr", r#"{"paper":"mrlsr","data":{"kind":"csv","path":"reg.csv"},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":0.001}"#),
+        (
+            "dinuzzo",
+            r#"{"paper":"dinuzzo","data":{"kind":"csv","path":"cls.csv"},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"gaussian","bandwidth":{"fixed":1}},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":20000}}"#,
+        ),
+        (
+            "perceptron",
+            r#"{"paper":"perceptron","data":{"kind":"csv","path":"cls.csv"},"kernel":{"kind":"gaussian","bandwidth":{"fixed":1}},"algorithm":{"kind":"perceptron"}}"#,
+        ),
+        (
+            "mrlsr",
+            r#"{"paper":"mrlsr","data":{"kind":"csv","path":"reg.csv"},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":0.001}"#,
+        ),
     ];
     for (paper, text) in specs {
         let spec = dir.write(&format!("{paper}-csv.json"), text);
@@ -189,17 +231,36 @@ fn csv_paths_work_for_every_paper_with_the_same_checks() {
         assert_eq!(v["paper"], paper);
         let csv = if paper == "mrlsr" { &reg } else { &cls };
         let data = kernel_playground::data::parse_csv(csv).expect("csv");
-        assert_eq!(v["data_digest"].as_str(), Some(data.digest().as_str()), "{paper}: the run used the file's numbers");
+        assert_eq!(
+            v["data_digest"].as_str(),
+            Some(data.digest().as_str()),
+            "{paper}: the run used the file's numbers"
+        );
     }
     // Labels that are not ±1 for a classification model; a missing file; a 3-column file for D.
     dir.write("bad-labels.csv", "a,b,y\n0,1,1\n1,0,2\n");
     dir.write("three.csv", "a,b,c,y\n0,1,2,1\n1,0,2,-1\n");
     let cases = [
-        (r#"{"paper":"perceptron","data":{"kind":"csv","path":"bad-labels.csv"},"kernel":{"kind":"linear"},"algorithm":{"kind":"perceptron"}}"#, vec!["data.text", "+1 or −1"]),
-        (r#"{"paper":"perceptron","data":{"kind":"csv","path":"three.csv"},"kernel":{"kind":"linear"},"algorithm":{"kind":"perceptron"}}"#, vec!["data.text", "2 feature columns"]),
-        (r#"{"paper":"dinuzzo","data":{"kind":"csv","path":"bad-labels.csv"},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":100}}"#, vec!["±1"]),
-        (r#"{"paper":"mrlsr","data":{"kind":"csv","path":"absent.csv"},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.001}"#, vec!["absent.csv"]),
-        (r#"{"paper":"mrlsr","data":{"kind":"sine","n":20,"sigma":0.1,"seed":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.001,"loss":{"kind":"square"}}"#, vec!["loss"]),
+        (
+            r#"{"paper":"perceptron","data":{"kind":"csv","path":"bad-labels.csv"},"kernel":{"kind":"linear"},"algorithm":{"kind":"perceptron"}}"#,
+            vec!["data.text", "+1 or −1"],
+        ),
+        (
+            r#"{"paper":"perceptron","data":{"kind":"csv","path":"three.csv"},"kernel":{"kind":"linear"},"algorithm":{"kind":"perceptron"}}"#,
+            vec!["data.text", "2 feature columns"],
+        ),
+        (
+            r#"{"paper":"dinuzzo","data":{"kind":"csv","path":"bad-labels.csv"},"loss":{"kind":"hinge"},"lambda":1,"kernel":{"kind":"linear"},"method":{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"max_sweeps":100}}"#,
+            vec!["±1"],
+        ),
+        (
+            r#"{"paper":"mrlsr","data":{"kind":"csv","path":"absent.csv"},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.001}"#,
+            vec!["absent.csv"],
+        ),
+        (
+            r#"{"paper":"mrlsr","data":{"kind":"sine","n":20,"sigma":0.1,"seed":1},"kernel":{"kind":"linear"},"m":1.5,"lambda":0.001,"loss":{"kind":"square"}}"#,
+            vec!["loss"],
+        ),
     ];
     for (text, needles) in cases {
         let spec = dir.write("bad.json", text);
@@ -217,14 +278,19 @@ fn squared_hinge_and_absolute_run_in_paper_a_by_their_capabilities() {
     let blobs = r#"{"kind":"two_blobs","n":60,"separation":2,"spread":1,"flip":0.05,"seed":3}"#;
     let sparse = r#"{"kind":"sparse_regression","n":30,"d":60,"k":4,"sigma":0.1,"seed":3}"#;
     for (loss, data) in [("squared_hinge", blobs), ("absolute", sparse)] {
-        let spec = format!(r#"{{"data":{data},"model":{{"problem":"lp_regression","p":1.5,"gamma":2,"loss":{{"kind":"{loss}"}}}},"solver":{{"algorithm":"prox_dual","tol":1e-8,"max_iter":20000}}}}"#);
+        let spec = format!(
+            r#"{{"data":{data},"model":{{"problem":"lp_regression","p":1.5,"gamma":2,"loss":{{"kind":"{loss}"}}}},"solver":{{"algorithm":"prox_dual","tol":1e-8,"max_iter":20000}}}}"#
+        );
         let report = engine::run(&Spec::from_json(&spec).expect("parses")).expect(loss);
         assert_eq!(report.status, Stop::Converged, "{loss}: {:?}", report.last);
-        let (p, d, g) = (report.last.primal.unwrap(), report.last.dual.unwrap(), report.last.gap.unwrap());
+        let (p, d, g) =
+            (report.last.primal.unwrap(), report.last.dual.unwrap(), report.last.gap.unwrap());
         assert!(g >= 0.0 && g <= 1e-8 * p.abs() * 1.0001, "{loss}: gap {g}");
         assert!((p - d - g).abs() <= 1e-7 * p.abs(), "{loss}: primal − dual {} vs gap {g}", p - d);
         let newton = spec.replace("prox_dual", "dual_newton");
-        let e = engine::run(&Spec::from_json(&newton).expect("parses")).expect_err("dual Newton needs a smooth dual").to_string();
+        let e = engine::run(&Spec::from_json(&newton).expect("parses"))
+            .expect_err("dual Newton needs a smooth dual")
+            .to_string();
         assert!(e.contains("solver.algorithm") && e.contains("prox_dual"), "{e}");
     }
     // The catalogue the pages read agrees with the rules the specs apply.
@@ -245,7 +311,9 @@ fn squared_hinge_and_absolute_run_in_paper_a_by_their_capabilities() {
 #[test]
 fn laplacian_kernel_serves_papers_b_c_and_d() {
     let lap = r#"{"kind":"laplacian","sigma":0.5}"#;
-    let d = format!(r#"{{"paper":"perceptron","data":{{"kind":"generated","set":{{"shape":{{"kind":"xor","noise":0.0}},"n":80,"label_noise":0,"seed":2}}}},"kernel":{lap},"algorithm":{{"kind":"perceptron"}},"max_iter":200000}}"#);
+    let d = format!(
+        r#"{{"paper":"perceptron","data":{{"kind":"generated","set":{{"shape":{{"kind":"xor","noise":0.0}},"n":80,"label_noise":0,"seed":2}}}},"kernel":{lap},"algorithm":{{"kind":"perceptron"}},"max_iter":200000}}"#
+    );
     let r = engine::run(&Spec::from_json(&d).expect("D parses")).expect("D runs");
     assert_eq!(r.status, Stop::Separator);
     assert_eq!(r.solution["outcome"]["check"]["verified"], true);
@@ -253,12 +321,16 @@ fn laplacian_kernel_serves_papers_b_c_and_d() {
     let r = engine::run(&Spec::from_json(&linear).expect("D parses")).expect("D runs");
     assert_ne!(r.status, Stop::Separator, "XOR is not linearly separable through the origin");
 
-    let c = format!(r#"{{"paper":"dinuzzo","data":{{"kind":"classification","shape":{{"kind":"circles","noise":0.05,"factor":0.5}},"n":120,"label_noise":0,"seed":1}},"loss":{{"kind":"squared_hinge"}},"lambda":1,"kernel":{lap},"method":{{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-9,"max_sweeps":20000}}}}"#);
+    let c = format!(
+        r#"{{"paper":"dinuzzo","data":{{"kind":"classification","shape":{{"kind":"circles","noise":0.05,"factor":0.5}},"n":120,"label_noise":0,"seed":1}},"loss":{{"kind":"squared_hinge"}},"lambda":1,"kernel":{lap},"method":{{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-9,"max_sweeps":20000}}}}"#
+    );
     let r = engine::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
     assert_eq!(r.status, Stop::Converged);
     assert!(r.last.rel_gap.unwrap() < 1e-6, "{:?}", r.last);
 
-    let b = format!(r#"{{"paper":"mrlsr","data":{{"kind":"sine","n":60,"sigma":0.1,"seed":4}},"kernel":{lap},"m":1.3,"lambda":0.001}}"#);
+    let b = format!(
+        r#"{{"paper":"mrlsr","data":{{"kind":"sine","n":60,"sigma":0.1,"seed":4}},"kernel":{lap},"m":1.3,"lambda":0.001}}"#
+    );
     let r = engine::run(&Spec::from_json(&b).expect("B parses")).expect("B runs");
     let c0 = r.solution["C0"].as_f64().expect("C0");
     assert!(r.last.residual.unwrap().abs() <= 1e-9 * c0.max(1.0), "F(C0) = {:?}", r.last.residual);
@@ -282,7 +354,12 @@ fn paper_c_can_stop_on_the_duality_gap() {
     let by_gap = engine::run(&Spec::Dinuzzo(g.clone())).expect("runs");
     assert_eq!(by_gap.status, Stop::Converged);
     assert!(by_gap.last.rel_gap.unwrap() <= 1e-4, "{:?}", by_gap.last);
-    assert!(by_gap.iterations < plain.iterations, "gap stop {} vs δ stop {}", by_gap.iterations, plain.iterations);
+    assert!(
+        by_gap.iterations < plain.iterations,
+        "gap stop {} vs δ stop {}",
+        by_gap.iterations,
+        plain.iterations
+    );
     // The sweep before the stop had not reached the gap tolerance (it stopped at the first one).
     let prev = by_gap.trace.iter().rev().nth(1).expect("more than one record");
     assert!(prev.rel_gap.unwrap() > 1e-4 || prev.max_h.unwrap() < 1e-8);
@@ -290,7 +367,8 @@ fn paper_c_can_stop_on_the_duality_gap() {
     let text = Spec::Dinuzzo(g).to_json();
     assert!(text.contains("\"gap_tol\":0.0001"), "{text}");
     let bad = text.replace("\"gap_tol\":0.0001", "\"gap_tol\":-1");
-    let e = engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("gap_tol < 0").to_string();
+    let e =
+        engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("gap_tol < 0").to_string();
     assert!(e.contains("gap_tol"), "{e}");
 }
 
@@ -304,7 +382,10 @@ fn paper_c_options_through_the_spec() {
     use kernel_playground::solvers::coordinate::{IndexRule, Method};
     let s = dinuzzo::DinuzzoSpec::default();
     let text = Spec::Dinuzzo(s.clone()).to_json();
-    assert!(!text.contains("shrinking") && !text.contains("cache_mib") && !text.contains("greedy"), "{text}");
+    assert!(
+        !text.contains("shrinking") && !text.contains("cache_mib") && !text.contains("greedy"),
+        "{text}"
+    );
     let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let with = |f: &dyn Fn(&mut kernel_playground::solvers::coordinate::CoordinateConfig)| {
         let mut g = s.clone();
@@ -335,18 +416,30 @@ fn paper_c_options_through_the_spec() {
     let built = dinuzzo::build(&rows).expect("builds").expect("data");
     assert!(!built.problem.stores_gram());
     let rr = engine::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
-    assert_eq!((rr.iterations, rr.last.primal.map(f64::to_bits)), (r.iterations, r.last.primal.map(f64::to_bits)));
+    assert_eq!(
+        (rr.iterations, rr.last.primal.map(f64::to_bits)),
+        (r.iterations, r.last.primal.map(f64::to_bits))
+    );
     // The race: the paper's four lanes, then greedy pairs + shrinking (greedy + shrinking when
     // the spec selects greedy).
     let mut race = s.clone();
     race.race = true;
-    let lanes = engine::race(&Spec::Dinuzzo(race.clone())).expect("races")["lanes"].as_array().expect("lanes").clone();
+    let lanes = engine::race(&Spec::Dinuzzo(race.clone())).expect("races")["lanes"]
+        .as_array()
+        .expect("lanes")
+        .clone();
     assert_eq!(lanes.len(), 5);
     assert_eq!(lanes[4]["algorithm"], "CD greedy pairs + shrinking");
     let mut race_greedy = greedy.clone();
     race_greedy.race = true;
-    let lanes_g = engine::race(&Spec::Dinuzzo(race_greedy)).expect("races")["lanes"].as_array().expect("lanes").clone();
-    assert_eq!((lanes_g[4]["algorithm"].as_str(), lanes_g[4]["selected"].as_bool()), (Some("CD greedy + shrinking"), Some(true)));
+    let lanes_g = engine::race(&Spec::Dinuzzo(race_greedy)).expect("races")["lanes"]
+        .as_array()
+        .expect("lanes")
+        .clone();
+    assert_eq!(
+        (lanes_g[4]["algorithm"].as_str(), lanes_g[4]["selected"].as_bool()),
+        (Some("CD greedy + shrinking"), Some(true))
+    );
     assert_eq!(lanes[4]["status"], "converged");
     assert!(lanes[4]["rel_gap"].as_f64().unwrap() < 1e-6, "{}", lanes[4]);
     let mut race_rows = rows.clone();
@@ -361,7 +454,9 @@ fn paper_c_options_through_the_spec() {
         let e = engine::run(&Spec::from_json(&t).expect("parses")).expect_err(bad).to_string();
         assert!(e.contains("method.cache_mib"), "{bad}: {e}");
     }
-    let e = Spec::from_json(&text.replace("\"greedy\"", "\"greediest\"")).expect_err("unknown rule").to_string();
+    let e = Spec::from_json(&text.replace("\"greedy\"", "\"greediest\""))
+        .expect_err("unknown rule")
+        .to_string();
     assert!(e.contains("greediest"), "{e}");
     // n beyond the page's limit: refused with a stored Gram matrix, run on kernel rows.
     let big = |mut g: dinuzzo::DinuzzoSpec| {
@@ -373,7 +468,8 @@ fn paper_c_options_through_the_spec() {
         }
         g
     };
-    let e = engine::run(&Spec::Dinuzzo(big(greedy.clone()))).expect_err("n > 2500 stored").to_string();
+    let e =
+        engine::run(&Spec::Dinuzzo(big(greedy.clone()))).expect_err("n > 2500 stored").to_string();
     assert!(e.contains("2500"), "{e}");
     let r = engine::run(&Spec::Dinuzzo(big(rows.clone()))).expect("kernel rows run n = 3000");
     assert_eq!(r.status, Stop::Converged);
@@ -393,7 +489,10 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     let bits = |v: &Value| v.as_f64().map(f64::to_bits);
     // Paper A: a small problem, every applicable algorithm.
     let mut a = Experiment::default();
-    a.data = serde_json::from_str(r#"{"kind":"sparse_regression","n":30,"d":80,"k":4,"sigma":0.05,"seed":3}"#).expect("data");
+    a.data = serde_json::from_str(
+        r#"{"kind":"sparse_regression","n":30,"d":80,"k":4,"sigma":0.05,"seed":3}"#,
+    )
+    .expect("data");
     a.solver.tol = 1e-9;
     let r = engine::race(&Spec::Lp(a.clone())).expect("A races");
     let f_star = r["f_star"].as_f64().expect("F*");
@@ -403,7 +502,10 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     for lane in lanes {
         let it = lane["iterations"].as_u64().expect("iterations") as usize;
         let converged = lane["status"] == "converged";
-        assert!(converged || (lane["status"] == "max_iterations" && it == a.solver.max_iter), "{lane}");
+        assert!(
+            converged || (lane["status"] == "max_iterations" && it == a.solver.max_iter),
+            "{lane}"
+        );
         let solo = |k: usize| {
             let mut e = a.clone();
             e.solver.algorithm = lane["algorithm"].as_str().expect("name").to_string();
@@ -425,7 +527,9 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     assert_eq!(lanes.len(), 5, "{r}");
     for lane in lanes {
         let k = RACER_NAMES.iter().position(|n| lane["algorithm"] == *n).expect("a racer's name");
-        let solo = engine::run(&Spec::Dinuzzo(dinuzzo::DinuzzoSpec { method: methods[k], ..c.clone() })).expect("solo run");
+        let solo =
+            engine::run(&Spec::Dinuzzo(dinuzzo::DinuzzoSpec { method: methods[k], ..c.clone() }))
+                .expect("solo run");
         assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
         assert_eq!(bits(&lane["primal"]), solo.last.primal.map(f64::to_bits), "{lane}");
         assert_eq!(lane["status"], solo.status.word(), "{lane}");
@@ -448,7 +552,8 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     assert_eq!(lanes.len(), algs.len(), "{r}");
     for (lane, alg) in lanes.iter().zip(algs) {
         assert_eq!(lane["algorithm"], alg.name());
-        let solo = engine::run(&Spec::Perceptron(PerceptronSpec { algorithm: alg, ..d.clone() })).expect("solo run");
+        let solo = engine::run(&Spec::Perceptron(PerceptronSpec { algorithm: alg, ..d.clone() }))
+            .expect("solo run");
         assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
         assert_eq!(lane["status"], solo.status.word(), "{lane}");
         assert_eq!(bits(&lane["min_g_alpha"]), solo.last.min_g_alpha.map(f64::to_bits), "{lane}");
@@ -456,5 +561,9 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
             assert_eq!(lane["verified"], true, "{lane}");
         }
     }
-    assert!(lanes.iter().any(|l| l["status"] == "certificate") && lanes.iter().any(|l| l["status"] == "max_iterations"), "{r}");
+    assert!(
+        lanes.iter().any(|l| l["status"] == "certificate")
+            && lanes.iter().any(|l| l["status"] == "max_iterations"),
+        "{r}"
+    );
 }

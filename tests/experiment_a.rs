@@ -38,7 +38,8 @@ fn max_rel(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
 
 #[test]
 fn tensor_and_feature_paths_give_the_same_iterates() {
-    for kernel in [r#""kernel":{"kind":"linear"}"#, r#""kernel":{"kind":"polynomial","degree":2}"#] {
+    for kernel in [r#""kernel":{"kind":"linear"}"#, r#""kernel":{"kind":"polynomial","degree":2}"#]
+    {
         for (data, loss, alg) in [
             (REG, r#""loss":{"kind":"square"}"#, "prox_dual"),
             (REG, r#""loss":{"kind":"huber","rho":0.5}"#, "prox_dual"),
@@ -77,14 +78,24 @@ fn every_algorithm_reaches_the_newton_optimum_on_a_small_case() {
 fn bad_specs_give_one_clear_message() {
     let cases = [
         (spec(REG, r#","path":"tensor""#, "prox_dual"), "p"),
-        (spec(REG, r#","path":"tensor","kernel":{"kind":"polynomial","degree":0}"#, "prox_dual"), "degree"),
+        (
+            spec(REG, r#","path":"tensor","kernel":{"kind":"polynomial","degree":0}"#, "prox_dual"),
+            "degree",
+        ),
         (spec(REG, r#","loss":{"kind":"eps_insensitive","eps":-1}"#, "prox_dual"), "ε"),
         (spec(REG, r#","loss":{"kind":"huber","rho":0}"#, "prox_dual"), "ρ"),
         (spec(REG, r#","loss":{"kind":"hinge"}"#, "prox_dual"), "±1"),
         (spec(REG, r#","kernel":{"kind":"exponential"}"#, "prox_dual"), "tensor path"),
         (spec(REG, r#","path":"tensor""#, "dual_gradient"), "prox_dual"),
         (spec(REG, r#","loss":{"kind":"hinge"}"#, "dual_newton"), "twice differentiable"),
-        (spec(r#"{"kind":"sparse_regression","n":300,"d":4,"k":2,"sigma":0.1,"seed":3}"#, r#","path":"tensor""#, "prox_dual"), "budget"),
+        (
+            spec(
+                r#"{"kind":"sparse_regression","n":300,"d":4,"k":2,"sigma":0.1,"seed":3}"#,
+                r#","path":"tensor""#,
+                "prox_dual",
+            ),
+            "budget",
+        ),
     ];
     let mut cases = cases.to_vec();
     cases[0].0.model = Experiment::from_json(
@@ -93,16 +104,28 @@ fn bad_specs_give_one_clear_message() {
     .unwrap()
     .model;
     for (e, needle) in cases {
-        let err = e.validate().err().unwrap_or_else(|| panic!("spec accepted: {}", e.to_json())).to_string();
+        let err = e
+            .validate()
+            .err()
+            .unwrap_or_else(|| panic!("spec accepted: {}", e.to_json()))
+            .to_string();
         assert!(err.contains(needle), "message `{err}` does not mention `{needle}`");
     }
 }
 
 #[test]
 fn exponential_kernel_overflow_is_reported_not_panicked() {
-    let e = spec(r#"{"kind":"sparse_regression","n":6,"d":400,"k":2,"sigma":0.1,"seed":3}"#, r#","path":"tensor","kernel":{"kind":"exponential"}"#, "prox_dual");
-    let err = e.validate().unwrap().start_any().err().expect("overflow must be an error").to_string();
-    assert!(err.contains("non-finite") || err.contains("overflow") || err.contains("too large"), "{err}");
+    let e = spec(
+        r#"{"kind":"sparse_regression","n":6,"d":400,"k":2,"sigma":0.1,"seed":3}"#,
+        r#","path":"tensor","kernel":{"kind":"exponential"}"#,
+        "prox_dual",
+    );
+    let err =
+        e.validate().unwrap().start_any().err().expect("overflow must be an error").to_string();
+    assert!(
+        err.contains("non-finite") || err.contains("overflow") || err.contains("too large"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -115,13 +138,16 @@ fn top_k_recovery_counts_against_a_brute_force_definition() {
 
 #[test]
 fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
-    let tensor = |extra: &str| spec(REG, &format!(r#","path":"tensor"{extra}"#), "prox_dual").validate().unwrap();
+    let tensor = |extra: &str| {
+        spec(REG, &format!(r#","path":"tensor"{extra}"#), "prox_dual").validate().unwrap()
+    };
     let v = tensor("");
     let key = v.tensor_key().expect("tensor path has a key");
     let built = v.build_tensor().unwrap();
     // Adopted values give the same iterates as a tensor built in place.
     let adopted = v.tensor_from_values(&key, built.values().to_vec()).unwrap();
-    let (mut r1, mut r2) = (v.start_with_tensor(built.clone()).unwrap(), v.start_with_tensor(adopted).unwrap());
+    let (mut r1, mut r2) =
+        (v.start_with_tensor(built.clone()).unwrap(), v.start_with_tensor(adopted).unwrap());
     for _ in 0..8 {
         let (a, b) = (r1.step().unwrap(), r2.step().unwrap());
         assert_eq!(a.primal.to_bits(), b.primal.to_bits());
@@ -130,13 +156,27 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
     let g = spec(REG, r#","path":"tensor""#, "dual_newton").validate().unwrap();
     assert_eq!(g.tensor_key().as_deref(), Some(key.as_str()));
     // Other data (seed), another kernel, another q: other keys, and the values are refused.
-    let other_seed = spec(&REG.replace(r#""seed":3"#, r#""seed":4"#), r#","path":"tensor""#, "prox_dual").validate().unwrap();
+    let other_seed =
+        spec(&REG.replace(r#""seed":3"#, r#""seed":4"#), r#","path":"tensor""#, "prox_dual")
+            .validate()
+            .unwrap();
     let other_kernel = tensor(r#","kernel":{"kind":"polynomial","degree":2}"#);
-    let q6 = Experiment::from_json(&spec(REG, r#","path":"tensor""#, "prox_dual").to_json().replace("1.3333333333333333", "1.2")).unwrap().validate().unwrap();
+    let q6 = Experiment::from_json(
+        &spec(REG, r#","path":"tensor""#, "prox_dual")
+            .to_json()
+            .replace("1.3333333333333333", "1.2"),
+    )
+    .unwrap()
+    .validate()
+    .unwrap();
     for other in [&other_seed, &other_kernel, &q6] {
         let k = other.tensor_key().unwrap();
         assert_ne!(k, key);
-        let err = other.tensor_from_values(&key, built.values().to_vec()).err().expect("a foreign tensor must be refused").to_string();
+        let err = other
+            .tensor_from_values(&key, built.values().to_vec())
+            .err()
+            .expect("a foreign tensor must be refused")
+            .to_string();
         assert!(err.contains("build it again"), "{err}");
     }
     // The right key with a corrupted value or a wrong count is still refused.

@@ -87,7 +87,8 @@ where
 {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     budget::set_active(FUZZ);
-    let mut runner = TestRunner::new(Config { cases: cases(), failure_persistence: None, ..Config::default() });
+    let mut runner =
+        TestRunner::new(Config { cases: cases(), failure_persistence: None, ..Config::default() });
     let tried = AtomicUsize::new(0);
     let accepted = AtomicUsize::new(0);
     let res = runner.run(&strategy, |v| {
@@ -99,7 +100,11 @@ where
             accepted.fetch_add(1, Ordering::Relaxed);
         }
         // Slack for what the test itself allocates (JSON text, proptest's own buffers).
-        prop_assert!(largest as u64 <= FUZZ.bytes + (1 << 20), "{name}: an allocation of {largest} bytes, over the budget of {}", FUZZ.bytes);
+        prop_assert!(
+            largest as u64 <= FUZZ.bytes + (1 << 20),
+            "{name}: an allocation of {largest} bytes, over the budget of {}",
+            FUZZ.bytes
+        );
         Ok(())
     });
     if let Err(e) = res {
@@ -191,7 +196,6 @@ fn mutated(bases: Vec<Value>) -> impl Strategy<Value = Value> {
     })
 }
 
-
 /// Paper A's experiment spec: valid bases of every data kind, loss, path and algorithm, mutated.
 fn spec_a() -> impl Strategy<Value = Value> {
     let sparse = |n: u64, d: u64| json!({"kind": "sparse_regression", "n": n, "d": d, "k": 3, "sigma": 0.05, "seed": 1});
@@ -232,18 +236,19 @@ fn csv_text() -> impl Strategy<Value = String> {
         6 => (1usize..6).prop_map(|d| { let mut h: Vec<String> = (0..d).map(|j| format!("x{j}")).collect(); h.push("y".into()); h }),
         1 => prop::collection::vec(prop::sample::select(vec!["y", "a", "b", "", "a"]).prop_map(String::from), 0..6),
     ];
-    (header, prop::collection::vec(prop::collection::vec(cell, 0..8), 0..12), 0u8..8, any::<bool>()).prop_map(|(h, rows, ragged, crlf)| {
-        let nl = if crlf { "\r\n" } else { "\n" };
-        let mut s = h.join(",");
-        for mut r in rows {
-            if ragged != 0 {
-                r.resize(h.len(), "0.5".into());
+    (header, prop::collection::vec(prop::collection::vec(cell, 0..8), 0..12), 0u8..8, any::<bool>())
+        .prop_map(|(h, rows, ragged, crlf)| {
+            let nl = if crlf { "\r\n" } else { "\n" };
+            let mut s = h.join(",");
+            for mut r in rows {
+                if ragged != 0 {
+                    r.resize(h.len(), "0.5".into());
+                }
+                s.push_str(nl);
+                s.push_str(&r.join(","));
             }
-            s.push_str(nl);
-            s.push_str(&r.join(","));
-        }
-        s
-    })
+            s
+        })
 }
 
 /// Hand-placed points `[x₁, x₂, label]`: mostly ordinary, some with hostile coordinates or labels.
@@ -302,18 +307,40 @@ fn fuzz_hand_points() {
 /// Paper D: its page spec (a core type) through `Session::new`, stepped.
 #[test]
 fn fuzz_paper_d_specs() {
-    let gen = |shape: Value, kernel: Value, alg: Value| {
-        json!({"data": {"kind": "generated", "set": {"shape": shape, "n": 40, "label_noise": 0.0, "seed": 3}}, "kernel": kernel, "algorithm": alg, "max_iter": 2000})
-    };
+    let gen = |shape: Value, kernel: Value, alg: Value| json!({"data": {"kind": "generated", "set": {"shape": shape, "n": 40, "label_noise": 0.0, "seed": 3}}, "kernel": kernel, "algorithm": alg, "max_iter": 2000});
     let lin = json!({"kind": "linear"});
     let gau = json!({"kind": "gaussian", "bandwidth": {"fixed": 0.5}});
     let mut bases = vec![
-        gen(json!({"kind": "blobs", "margin": 0.3, "spread": 0.5}), lin.clone(), json!({"kind": "perceptron"})),
-        gen(json!({"kind": "blobs", "margin": -1.5, "spread": 0.5}), lin.clone(), json!({"kind": "nvn", "epsilon": 0.01})),
-        gen(json!({"kind": "circles", "noise": 0.05, "factor": 0.45}), gau.clone(), json!({"kind": "snkp"})),
-        gen(json!({"kind": "moons", "noise": 0.1}), gau.clone(), json!({"kind": "snkpvn", "delta": 0.01})),
-        gen(json!({"kind": "xor", "noise": 0.1}), gau, json!({"kind": "isnkpvn", "gamma": 2, "epsilon": 0.01})),
-        gen(json!({"kind": "blobs", "margin": 0.3, "spread": 0.5}), json!({"kind": "polynomial", "degree": 2, "offset": 1}), json!({"kind": "nkp"})),
+        gen(
+            json!({"kind": "blobs", "margin": 0.3, "spread": 0.5}),
+            lin.clone(),
+            json!({"kind": "perceptron"}),
+        ),
+        gen(
+            json!({"kind": "blobs", "margin": -1.5, "spread": 0.5}),
+            lin.clone(),
+            json!({"kind": "nvn", "epsilon": 0.01}),
+        ),
+        gen(
+            json!({"kind": "circles", "noise": 0.05, "factor": 0.45}),
+            gau.clone(),
+            json!({"kind": "snkp"}),
+        ),
+        gen(
+            json!({"kind": "moons", "noise": 0.1}),
+            gau.clone(),
+            json!({"kind": "snkpvn", "delta": 0.01}),
+        ),
+        gen(
+            json!({"kind": "xor", "noise": 0.1}),
+            gau,
+            json!({"kind": "isnkpvn", "gamma": 2, "epsilon": 0.01}),
+        ),
+        gen(
+            json!({"kind": "blobs", "margin": 0.3, "spread": 0.5}),
+            json!({"kind": "polynomial", "degree": 2, "offset": 1}),
+            json!({"kind": "nkp"}),
+        ),
     ];
     bases.push(json!({"data": {"kind": "points", "points": [[0.5, 0.5, 1], [-0.5, -0.4, -1], [1, 0.2, 1]]}, "kernel": lin, "algorithm": {"kind": "perceptron"}, "max_iter": 100}));
     let with_points = (mutated(bases), points(), any::<bool>()).prop_map(|(mut v, p, swap)| {
@@ -342,12 +369,21 @@ fn fuzz_paper_c_specs() {
     let gau = json!({"kind": "gaussian", "bandwidth": {"fixed": 0.5}});
     let spec = |data: &Value, loss: Value, kernel: &Value, method: &Value| json!({"data": data, "loss": loss, "lambda": 0.1, "kernel": kernel, "method": method});
     let mut bases = Vec::new();
-    for (data, loss) in [(&moons, json!({"kind": "hinge"})), (&moons, json!({"kind": "logistic"})), (&moons, json!({"kind": "squared_hinge"})),
-        (&reg, json!({"kind": "square"})), (&reg, json!({"kind": "absolute"})), (&reg, json!({"kind": "eps_insensitive", "eps": 0.1})), (&reg, json!({"kind": "huber", "rho": 0.5}))] {
+    for (data, loss) in [
+        (&moons, json!({"kind": "hinge"})),
+        (&moons, json!({"kind": "logistic"})),
+        (&moons, json!({"kind": "squared_hinge"})),
+        (&reg, json!({"kind": "square"})),
+        (&reg, json!({"kind": "absolute"})),
+        (&reg, json!({"kind": "eps_insensitive", "eps": 0.1})),
+        (&reg, json!({"kind": "huber", "rho": 0.5})),
+    ] {
         // Beyond the paper: greedy pairs with shrinking (refused, not a panic, for the logistic
         // and ε-insensitive losses).
         let pairs = json!({"kind": "coordinate", "rule": "greedy_pairs", "shrinking": true, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
-        for m in [cd("cyclic"), cd("aitken_double_sweep"), cd("randomized_cyclic"), fp.clone(), pairs] {
+        for m in
+            [cd("cyclic"), cd("aitken_double_sweep"), cd("randomized_cyclic"), fp.clone(), pairs]
+        {
             bases.push(spec(data, loss.clone(), &gau, &m));
         }
     }
@@ -363,7 +399,9 @@ fn fuzz_paper_c_specs() {
     });
     fuzz("paper C specs", with_points, |v| {
         // The page's own path: the engine's paper-C spec, its data and problem, its solver.
-        let Ok(Spec::Dinuzzo(spec)) = Spec::from_json_for(Paper::Dinuzzo, &v.to_string()) else { return false };
+        let Ok(Spec::Dinuzzo(spec)) = Spec::from_json_for(Paper::Dinuzzo, &v.to_string()) else {
+            return false;
+        };
         let Ok(Some(built)) = engine::dinuzzo::build(&spec) else { return false };
         let pb = built.problem;
         let Ok(mut s) = DinuzzoSolver::new(pb, spec.method) else { return false };
@@ -392,8 +430,12 @@ fn fuzz_paper_b_specs() {
     });
     fuzz("paper B specs", with_csv, |v| {
         // The page's own path: the engine's paper-B spec and data (within the page's n).
-        let Ok(Spec::Mrlsr(spec)) = Spec::from_json_for(Paper::Mrlsr, &v.to_string()) else { return false };
-        let Ok(data) = engine::mrlsr::build_data(&spec.data, engine::mrlsr::PAGE_MAX_N) else { return false };
+        let Ok(Spec::Mrlsr(spec)) = Spec::from_json_for(Paper::Mrlsr, &v.to_string()) else {
+            return false;
+        };
+        let Ok(data) = engine::mrlsr::build_data(&spec.data, engine::mrlsr::PAGE_MAX_N) else {
+            return false;
+        };
         let (kernel, m, lambda) = (spec.kernel, spec.m, spec.lambda);
         let Ok(model) = MrlsrModel::from_dataset(&data, &kernel) else { return false };
         model.fit(m, lambda).is_ok()

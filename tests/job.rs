@@ -2,8 +2,8 @@
 //! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + `Driver::run`, the
 //! path `kplay run` takes), reuses data and tensors only when they fit, and reports errors.
 
-use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::job::{Job, JobCache, JobPhase};
+use kernel_playground::lp_experiment::Experiment;
 
 fn spec(json: &str) -> Experiment {
     Experiment::from_json(json).expect("test spec parses")
@@ -40,7 +40,11 @@ fn sliced_job_ends_where_an_uninterrupted_run_ends() {
             }
         };
         let tensor = json.contains("tensor");
-        let want = if tensor { vec![JobPhase::Build, JobPhase::Solve, JobPhase::Done] } else { vec![JobPhase::Solve, JobPhase::Done] };
+        let want = if tensor {
+            vec![JobPhase::Build, JobPhase::Solve, JobPhase::Done]
+        } else {
+            vec![JobPhase::Solve, JobPhase::Done]
+        };
         assert_eq!(phases, want);
         assert_eq!(last.iter, it);
         assert_eq!(last.primal, f, "same arithmetic, same bits");
@@ -66,7 +70,12 @@ fn the_next_job_reuses_data_and_tensor_only_when_they_fit() {
     assert_eq!(pb.build_ms, 0.0);
     let (it, f, _) = reference(&newton);
     assert_eq!((pb.iter, pb.primal), (it, f));
-    assert!((pb.primal - pa.primal).abs() <= 1e-7 * pa.primal.abs(), "{} vs {}", pb.primal, pa.primal);
+    assert!(
+        (pb.primal - pa.primal).abs() <= 1e-7 * pa.primal.abs(),
+        "{} vs {}",
+        pb.primal,
+        pa.primal
+    );
     // Other data (seed): neither is reused, and the result is that spec's own.
     let other = newton.replace("\"seed\":3", "\"seed\":4");
     let mut c = Job::new(spec(&other), b.into_cache()).expect("job");
@@ -79,14 +88,19 @@ fn the_next_job_reuses_data_and_tensor_only_when_they_fit() {
 #[test]
 fn bad_jobs_are_errors_not_panics() {
     // Refused at once: unknown algorithm, p out of range.
-    assert!(Job::from_json(&FEATURES.replace("dual_gradient", "newton"), JobCache::default()).is_err());
+    assert!(
+        Job::from_json(&FEATURES.replace("dual_gradient", "newton"), JobCache::default()).is_err()
+    );
     assert!(Job::from_json(&FEATURES.replace("1.25", "2.5"), JobCache::default()).is_err());
     assert!(Job::from_json("{", JobCache::default()).is_err());
     // Refused when the data are generated: k > d.
-    let mut j = Job::from_json(&FEATURES.replace("\"k\":3", "\"k\":90"), JobCache::default()).expect("checks pass");
+    let mut j = Job::from_json(&FEATURES.replace("\"k\":3", "\"k\":90"), JobCache::default())
+        .expect("checks pass");
     assert!(j.advance(10.0).is_err());
     // The exponential kernel overflows on large inputs: an error during the build, naming exp.
-    let exp = TENSOR.replace("\"path\":\"tensor\"", "\"path\":\"tensor\",\"kernel\":{\"kind\":\"exponential\"}").replace("\"d\":40", "\"d\":3000");
+    let exp = TENSOR
+        .replace("\"path\":\"tensor\"", "\"path\":\"tensor\",\"kernel\":{\"kind\":\"exponential\"}")
+        .replace("\"d\":40", "\"d\":3000");
     let mut j = Job::from_json(&exp, JobCache::default()).expect("checks pass");
     let err = loop {
         match j.advance(50.0) {

@@ -9,8 +9,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
-use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
+use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::{Driver, Solver, Status};
@@ -92,7 +92,10 @@ fn check_optimality(
     let (res, scale) = kkt(x, y, s.w().as_slice(), gamma, p);
     let xnorm = x.clone().singular_values().max();
     let bound = xnorm * (2.0 * gamma * s.gap()).sqrt();
-    prop_assert!(res <= 1.001 * bound + 1e-12 * scale, "optimality residual {res:e} above ‖X‖√(2γ gap) = {bound:e}");
+    prop_assert!(
+        res <= 1.001 * bound + 1e-12 * scale,
+        "optimality residual {res:e} above ‖X‖√(2γ gap) = {bound:e}"
+    );
     Ok(())
 }
 
@@ -373,8 +376,15 @@ fn check_separable(
         let err = (w - w_ref).abs();
         let cert = (2.0 * gap / (gamma * a[j])).sqrt();
         let scale = w_ref.abs().max(1.0).max(ynorm / a[j].sqrt());
-        prop_assert!(err <= 1e-8 * scale, "w_{j} = {w}, bisection {w_ref} (rel gap {:e})", s.current().rel_gap);
-        prop_assert!(err <= 1.01 * cert + 1e-13 * w_ref.abs().max(1.0), "w_{j}: error {err:e} above the gap certificate {cert:e}");
+        prop_assert!(
+            err <= 1e-8 * scale,
+            "w_{j} = {w}, bisection {w_ref} (rel gap {:e})",
+            s.current().rel_gap
+        );
+        prop_assert!(
+            err <= 1.01 * cert + 1e-13 * w_ref.abs().max(1.0),
+            "w_{j}: error {err:e} above the gap certificate {cert:e}"
+        );
     }
     Ok(())
 }
@@ -494,11 +504,19 @@ fn check_trace(run: &Driver<DualLp>) {
     for (i, r) in run.trace.iter().enumerate() {
         assert_eq!(r.iter, i);
         let scale = r.primal.abs() + r.dual.abs();
-        assert!((r.gap - (r.primal - r.dual)).abs() <= 1e-11 * scale, "iter {i}: gap {} vs {}", r.gap, r.primal - r.dual);
+        assert!(
+            (r.gap - (r.primal - r.dual)).abs() <= 1e-11 * scale,
+            "iter {i}: gap {} vs {}",
+            r.gap,
+            r.primal - r.dual
+        );
         assert!((r.rel_gap - r.gap / r.primal.abs()).abs() <= 1e-15 * r.rel_gap.abs().max(1e-300));
         assert!(r.dual >= best_dual - 1e-12 * scale, "dual objective fell at iteration {i}");
         best_dual = best_dual.max(r.dual);
-        assert!(r.primal >= best_dual - 1e-11 * scale, "primal below a dual value at iteration {i}");
+        assert!(
+            r.primal >= best_dual - 1e-11 * scale,
+            "primal below a dual value at iteration {i}"
+        );
         if i > 0 {
             assert!(r.step > 0.0 && r.time_ms >= 0.0);
         }
@@ -524,7 +542,10 @@ fn skeleton_workload_small_scale() {
     let mut run = Driver::new(solver, valid.spec.solver.tol, valid.spec.solver.max_iter);
     let status = run.run();
     let last = run.last();
-    eprintln!("skeleton n=50 d=2000: {status:?} after {} iterations, rel gap {:e}", last.iter, last.rel_gap);
+    eprintln!(
+        "skeleton n=50 d=2000: {status:?} after {} iterations, rel gap {:e}",
+        last.iter, last.rel_gap
+    );
     assert_eq!(status, Status::Converged);
     assert!(last.rel_gap <= 1e-10);
     check_trace(&run);
@@ -537,7 +558,10 @@ fn skeleton_workload_small_scale() {
     let s = tighten(run.solver);
     check_optimality(&s, &x, &y, gamma, p).unwrap();
     let (res, scale) = kkt(&x, &y, s.w().as_slice(), gamma, p);
-    eprintln!("tightened: rel gap {:e}, optimality residual {res:e}, scale {scale:e}", s.current().rel_gap);
+    eprintln!(
+        "tightened: rel gap {:e}, optimality residual {res:e}, scale {scale:e}",
+        s.current().rel_gap
+    );
     assert!(res <= 1e-5 * scale, "optimality residual {res:e} vs scale {scale:e}");
 }
 
@@ -620,7 +644,11 @@ fn generator_support_covers_every_place() {
     let d = 12;
     let mut hits = vec![0usize; d];
     for seed in 0..200u64 {
-        let w = SparseRegression { n: 1, d, k: 3, sigma: 0.0, seed }.generate().unwrap().w_true.unwrap();
+        let w = SparseRegression { n: 1, d, k: 3, sigma: 0.0, seed }
+            .generate()
+            .unwrap()
+            .w_true
+            .unwrap();
         for j in 0..d {
             if w[j] != 0.0 {
                 hits[j] += 1;

@@ -37,14 +37,22 @@ fn chol_l(k: &DMatrix<f64>) -> DMatrix<f64> {
 }
 
 /// Gradient and Hessian of `J(b) = ‖y − Lb‖²/n + λ‖b‖^m`.
-fn grad_hess(l: &DMatrix<f64>, y: &DVector<f64>, b: &DVector<f64>, m: f64, lambda: f64) -> (DVector<f64>, DMatrix<f64>) {
+fn grad_hess(
+    l: &DMatrix<f64>,
+    y: &DVector<f64>,
+    b: &DVector<f64>,
+    m: f64,
+    lambda: f64,
+) -> (DVector<f64>, DMatrix<f64>) {
     let n = y.len() as f64;
     let ltl = l.tr_mul(l);
     let nb = b.norm();
     let c = nb.powf(m - 2.0);
     let g = (&ltl * b - l.tr_mul(y)) * (2.0 / n) + b * (lambda * m * c);
     let bh = b / nb;
-    let h = &ltl * (2.0 / n) + (DMatrix::identity(b.len(), b.len()) + &bh * bh.transpose() * (m - 2.0)) * (lambda * m * c);
+    let h = &ltl * (2.0 / n)
+        + (DMatrix::identity(b.len(), b.len()) + &bh * bh.transpose() * (m - 2.0))
+            * (lambda * m * c);
     (g, h)
 }
 
@@ -53,7 +61,13 @@ fn jb(l: &DMatrix<f64>, y: &DVector<f64>, b: &DVector<f64>, m: f64, lambda: f64)
 }
 
 /// Damped Newton with Armijo backtracking on J(b), from `b`, to gradient ≈ 0.
-fn newton_minimize(l: &DMatrix<f64>, y: &DVector<f64>, mut b: DVector<f64>, m: f64, lambda: f64) -> DVector<f64> {
+fn newton_minimize(
+    l: &DMatrix<f64>,
+    y: &DVector<f64>,
+    mut b: DVector<f64>,
+    m: f64,
+    lambda: f64,
+) -> DVector<f64> {
     for _ in 0..500 {
         let (g, h) = grad_hess(l, y, &b, m, lambda);
         if g.norm() <= 1e-14 * (1.0 + y.norm()) {
@@ -115,8 +129,15 @@ fn theorem1_matches_newton_minimization() {
             let b = newton_minimize(&l, &data.y, l.tr_mul(&a0), m, lambda);
             let j_ref = jb(&l, &data.y, &b, m, lambda);
             let j_thm = objective(k, &data.y, &fit.alpha, m, lambda);
-            assert!((j_thm - j_ref).abs() <= 1e-11 * j_ref, "m = {m}, λ = {lambda}: J = {j_thm} vs reference {j_ref}");
-            assert!((fit.objective - j_thm).abs() <= 1e-10 * j_thm, "reported objective {} vs {j_thm}", fit.objective);
+            assert!(
+                (j_thm - j_ref).abs() <= 1e-11 * j_ref,
+                "m = {m}, λ = {lambda}: J = {j_thm} vs reference {j_ref}"
+            );
+            assert!(
+                (fit.objective - j_thm).abs() <= 1e-10 * j_thm,
+                "reported objective {} vs {j_thm}",
+                fit.objective
+            );
             let f_ref = &l * &b;
             let diff = (&fit.fitted - &f_ref).norm() / f_ref.norm();
             assert!(diff < 1e-7, "m = {m}, λ = {lambda}: fitted values differ by {diff:e}");
@@ -140,7 +161,11 @@ fn root_residual_and_norm_identity() {
             let ac = krr_cholesky(k, &data.y, lambda * m * fit.c0 / 2.0);
             let g = (k * &ac).dot(&ac);
             let f_c0 = g.powf(m / 2.0 - 1.0) - fit.c0;
-            assert!(f_c0.abs() <= 1e-9 * fit.c0, "m = {m}, λ = {lambda}: F(C₀) = {f_c0:e}, C₀ = {}", fit.c0);
+            assert!(
+                f_c0.abs() <= 1e-9 * fit.c0,
+                "m = {m}, λ = {lambda}: F(C₀) = {f_c0:e}, C₀ = {}",
+                fit.c0
+            );
             assert!(fit.f_residual.abs() <= 1e-12 * fit.c0);
             // C₀ = ‖f‖^(m−2) with ‖f‖² = αᵀKα.
             let norm = (k * &fit.alpha).dot(&fit.alpha).sqrt();
@@ -153,8 +178,13 @@ fn root_residual_and_norm_identity() {
             assert_eq!(roots.len(), 1, "m = {m}, λ = {lambda}: {roots:?}");
             assert!((roots[0].0 - fit.c0).abs() <= 1e-10 * fit.c0);
             // Stationarity of eq. (4) w.r.t. α: K[(2/n)(Kα − y) + λmC₀α] = 0.
-            let r = k * ((k * &fit.alpha - &data.y) * (2.0 / n) + &fit.alpha * (lambda * m * fit.c0));
-            assert!(r.norm() <= 1e-8 * (k * &data.y).norm() * (2.0 / n), "m = {m}, λ = {lambda}: gradient {:e}", r.norm());
+            let r =
+                k * ((k * &fit.alpha - &data.y) * (2.0 / n) + &fit.alpha * (lambda * m * fit.c0));
+            assert!(
+                r.norm() <= 1e-8 * (k * &data.y).norm() * (2.0 / n),
+                "m = {m}, λ = {lambda}: gradient {:e}",
+                r.norm()
+            );
         }
     }
 }
@@ -197,7 +227,11 @@ fn below_one_two_roots_small_is_minimum_large_is_saddle() {
     let (m, lambda) = (0.5, 1e-2);
     let out = model.fit(m, lambda).unwrap();
     let json = serde_json::to_string(&out).unwrap();
-    assert!(json.contains("\"kind\":\"outside_theorem\"") && json.contains("\"saddle\""), "{}", &json[..200.min(json.len())]);
+    assert!(
+        json.contains("\"kind\":\"outside_theorem\"") && json.contains("\"saddle\""),
+        "{}",
+        &json[..200.min(json.len())]
+    );
     let rep = match out {
         MrlsrOutcome::OutsideTheorem(r) => r,
         MrlsrOutcome::Theorem1(_) => panic!("m < 1 must not be reported as Theorem 1"),
@@ -213,7 +247,11 @@ fn below_one_two_roots_small_is_minimum_large_is_saddle() {
         // A stationary point of J(b) in the coordinates of f.
         let b = l.solve_lower_triangular(&(k * &s.fit.alpha)).unwrap();
         let (g, h) = grad_hess(&l, &data.y, &b, m, lambda);
-        assert!(g.norm() <= 1e-7 * l.tr_mul(&data.y).norm() / data.n() as f64, "gradient {:e}", g.norm());
+        assert!(
+            g.norm() <= 1e-7 * l.tr_mul(&data.y).norm() / data.n() as f64,
+            "gradient {:e}",
+            g.norm()
+        );
         // The Hessian test, independently: Cholesky succeeds iff positive definite.
         let pd = h.clone().cholesky().is_some();
         assert_eq!(pd, s.kind == StationaryKind::LocalMinimum, "margin {}", s.hessian_margin);
@@ -224,7 +262,11 @@ fn below_one_two_roots_small_is_minimum_large_is_saddle() {
     let b0 = l.tr_mul(&krr_cholesky(k, &data.y, lambda));
     let b = newton_minimize(&l, &data.y, b0, m, lambda);
     let j = jb(&l, &data.y, &b, m, lambda);
-    assert!((j - small.fit.objective).abs() <= 1e-9 * j, "descent reached {j}, the small root has {}", small.fit.objective);
+    assert!(
+        (j - small.fit.objective).abs() <= 1e-9 * j,
+        "descent reached {j}, the small root has {}",
+        small.fit.objective
+    );
     assert!(small.fit.objective < large.fit.objective);
     assert!(rep.zero_objective > small.fit.objective);
     assert_eq!(rep.minimizer, Some(0));
@@ -236,7 +278,11 @@ fn below_one_two_roots_small_is_minimum_large_is_saddle() {
     assert_eq!(samples.roots.len(), 2);
     for (i, &c) in samples.c.iter().enumerate().step_by(50) {
         let fr = f_reference(k, &data.y, m, lambda, c);
-        assert!((samples.f[i] - fr).abs() <= 1e-8 * (fr.abs() + c), "F({c}) = {} vs {fr}", samples.f[i]);
+        assert!(
+            (samples.f[i] - fr).abs() <= 1e-8 * (fr.abs() + c),
+            "F({c}) = {} vs {fr}",
+            samples.f[i]
+        );
         assert_eq!(samples.phi[i] > 0.0, samples.f[i] > 0.0);
     }
 }
@@ -250,7 +296,9 @@ fn below_one_large_lambda_no_root_zero_is_best() {
         MrlsrOutcome::OutsideTheorem(r) => {
             assert!(r.stationary.is_empty(), "{}", r.message);
             assert_eq!(r.minimizer, None);
-            assert!((r.zero_objective - data.y.norm_squared() / 30.0).abs() < 1e-12 * r.zero_objective);
+            assert!(
+                (r.zero_objective - data.y.norm_squared() / 30.0).abs() < 1e-12 * r.zero_objective
+            );
         }
         _ => panic!("expected the outside-theorem report"),
     }
@@ -278,7 +326,13 @@ fn m_equal_one_root_iff_threshold() {
             assert!(2.0 / n * l.tr_mul(&data.y).norm() <= 2.0 * lstar);
             // Below, the root is the minimizer of a convex problem: Newton agrees.
             let fit = &b.stationary[0].fit;
-            let bb = newton_minimize(&l, &data.y, l.tr_mul(&krr_cholesky(k, &data.y, 0.5 * lstar)), 1.0, 0.5 * lstar);
+            let bb = newton_minimize(
+                &l,
+                &data.y,
+                l.tr_mul(&krr_cholesky(k, &data.y, 0.5 * lstar)),
+                1.0,
+                0.5 * lstar,
+            );
             let j = jb(&l, &data.y, &bb, 1.0, 0.5 * lstar);
             assert!((j - fit.objective).abs() <= 1e-10 * j);
         }
@@ -289,7 +343,13 @@ fn m_equal_one_root_iff_threshold() {
 #[test]
 fn equivalence_zero_on_z1_positive_elsewhere() {
     let data = friedman(240, 8);
-    let cfg = EquivalenceConfig { m: 1.2, lambdas: cv::log_grid(1e-6, 1e0, 7).unwrap(), folds: 5, parts: 4, seed: 9 };
+    let cfg = EquivalenceConfig {
+        m: 1.2,
+        lambdas: cv::log_grid(1e-6, 1e0, 7).unwrap(),
+        folds: 5,
+        parts: 4,
+        seed: 9,
+    };
     let rep = cv::equivalence_experiment(&data, &GAUSS, &cfg).unwrap();
     assert_eq!(rep.parts.len(), 4);
     assert!(cfg.lambdas.contains(&rep.lambda));
@@ -299,7 +359,13 @@ fn equivalence_zero_on_z1_positive_elsewhere() {
     let y_rms = (data.y.norm_squared() / data.n() as f64).sqrt();
     assert!(z1.diff_rms <= 1e-8 * y_rms, "Z₁: difference {:e}", z1.diff_rms);
     for p in &rep.parts[1..] {
-        assert!(p.diff_rms >= 1e4 * z1.diff_rms.max(1e-14 * y_rms), "part {}: {:e} is not clearly above Z₁'s {:e}", p.part, p.diff_rms, z1.diff_rms);
+        assert!(
+            p.diff_rms >= 1e4 * z1.diff_rms.max(1e-14 * y_rms),
+            "part {}: {:e} is not clearly above Z₁'s {:e}",
+            p.part,
+            p.diff_rms,
+            z1.diff_rms
+        );
         assert!(p.diff_rkhs > 1e4 * z1.diff_rkhs.max(1e-14));
         assert!((p.own_lambda2 - rep.lambda2).abs() > 1e-6 * rep.lambda2);
     }
@@ -338,7 +404,8 @@ fn cv_helpers() {
     assert_eq!(ms[28], 2.9);
     assert_eq!(ms[9], 1.0);
     // (1/max y)·√(mean (y − f)²) by hand: y = (1, 4), f = (2, 2): √((1 + 4)/2)/4.
-    let r = cv::scaled_rmse(&DVector::from_vec(vec![1.0, 4.0]), &DVector::from_vec(vec![2.0, 2.0])).unwrap();
+    let r = cv::scaled_rmse(&DVector::from_vec(vec![1.0, 4.0]), &DVector::from_vec(vec![2.0, 2.0]))
+        .unwrap();
     assert!((r - (2.5f64).sqrt() / 4.0).abs() < 1e-15);
     assert!(cv::scaled_rmse(&DVector::zeros(3), &DVector::zeros(3)).is_err());
     assert!(cv::kfold(5, 3, 0).is_err());
@@ -365,7 +432,9 @@ fn model_selection_small() {
     // The m = 2 row of the M-RLSR grid is KRR at λ₂ = λ: the same folds give the same numbers.
     let krr_by_grid = cv::cv_grid(
         &cv::subset(&data, &cv::train_test_split(120, 0.7, 11).unwrap().0).unwrap(),
-        GAUSS.resolve(&cv::subset(&data, &cv::train_test_split(120, 0.7, 11).unwrap().0).unwrap().x).unwrap(),
+        GAUSS
+            .resolve(&cv::subset(&data, &cv::train_test_split(120, 0.7, 11).unwrap().0).unwrap().x)
+            .unwrap(),
         &[2.0],
         &cfg.lambdas,
         4,
@@ -376,7 +445,12 @@ fn model_selection_small() {
         assert!((krr_by_grid.rmse[0][j] - sel.mrlsr_cv.rmse[2][j]).abs() < 1e-12);
     }
     // A sensible fit: much better than predicting 0 (scaled RMSE ≈ mean y / max y ≈ 0.5).
-    assert!(sel.mrlsr_test_rmse < 0.2 && sel.krr_test_rmse < 0.2, "{} {}", sel.mrlsr_test_rmse, sel.krr_test_rmse);
+    assert!(
+        sel.mrlsr_test_rmse < 0.2 && sel.krr_test_rmse < 0.2,
+        "{} {}",
+        sel.mrlsr_test_rmse,
+        sel.krr_test_rmse
+    );
 }
 
 #[test]
@@ -386,7 +460,10 @@ fn generators() {
     for i in 0..50 {
         let x: Vec<f64> = (0..10).map(|j| d.x[(i, j)]).collect();
         assert!(x.iter().all(|&v| (0.0..1.0).contains(&v)));
-        let y = 10.0 * (std::f64::consts::PI * x[0] * x[1]).sin() + 20.0 * (x[2] - 0.5).powi(2) + 10.0 * x[3] + 5.0 * x[4];
+        let y = 10.0 * (std::f64::consts::PI * x[0] * x[1]).sin()
+            + 20.0 * (x[2] - 0.5).powi(2)
+            + 10.0 * x[3]
+            + 5.0 * x[4];
         assert!((d.y[i] - y).abs() < 1e-12);
     }
     let noisy = Friedman1 { n: 2000, sigma: 1.0, seed: 3 }.generate().unwrap();
@@ -397,7 +474,10 @@ fn generators() {
     }
     let sd = (resid / 2000.0).sqrt();
     assert!((sd - 1.0).abs() < 0.06, "noise sd {sd}");
-    assert_eq!(Friedman1 { n: 20, sigma: 1.0, seed: 4 }.generate().unwrap().digest(), Friedman1 { n: 20, sigma: 1.0, seed: 4 }.generate().unwrap().digest());
+    assert_eq!(
+        Friedman1 { n: 20, sigma: 1.0, seed: 4 }.generate().unwrap().digest(),
+        Friedman1 { n: 20, sigma: 1.0, seed: 4 }.generate().unwrap().digest()
+    );
     let s = Sine1d { n: 30, sigma: 0.0, seed: 1 }.generate().unwrap();
     for i in 0..30 {
         assert!((s.y[i] - (2.0 * std::f64::consts::PI * s.x[(i, 0)]).sin()).abs() < 1e-12);
@@ -454,7 +534,8 @@ fn singular_gram_proceeds_with_warning_and_stays_optimal() {
     // Constant inputs with a fixed bandwidth: K = 11ᵀ, and KRR fits the constant ȳ/(1 + λ).
     let x = DMatrix::from_element(8, 2, 0.3);
     let y = DVector::from_fn(8, |i, _| i as f64);
-    let model = MrlsrModel::new(&x, &y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(1.0) }).unwrap();
+    let model =
+        MrlsrModel::new(&x, &y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(1.0) }).unwrap();
     assert_eq!(model.singularity().unwrap().zero_eigenvalues, 7);
     let fit = model.krr(0.5).unwrap();
     for v in fit.fitted.iter() {
@@ -470,19 +551,34 @@ fn bad_inputs_are_errors() {
     assert!(MrlsrModel::new(&data.x, &DVector::zeros(10), &GAUSS).is_err());
     assert!(MrlsrModel::new(&data.x, &DVector::zeros(9), &GAUSS).is_err());
     let big = DMatrix::from_fn(MAX_EIGEN_N + 1, 1, |i, _| i as f64);
-    let err = MrlsrModel::new(&big, &DVector::from_element(MAX_EIGEN_N + 1, 1.0), &GAUSS).unwrap_err();
+    let err =
+        MrlsrModel::new(&big, &DVector::from_element(MAX_EIGEN_N + 1, 1.0), &GAUSS).unwrap_err();
     assert!(err.to_string().contains("3001"), "{err}");
     let model = MrlsrModel::from_dataset(&data, &GAUSS).unwrap();
-    for &(m, l) in &[(0.0, 1.0), (-1.0, 1.0), (f64::NAN, 1.0), (1.5, 0.0), (1.5, -1.0), (1.5, f64::INFINITY), (f64::INFINITY, 1.0)] {
+    for &(m, l) in &[
+        (0.0, 1.0),
+        (-1.0, 1.0),
+        (f64::NAN, 1.0),
+        (1.5, 0.0),
+        (1.5, -1.0),
+        (1.5, f64::INFINITY),
+        (f64::INFINITY, 1.0),
+    ] {
         assert!(model.fit(m, l).is_err(), "m = {m}, λ = {l}");
     }
     assert!(model.fit_theorem1(1.0, 1.0).is_err());
     assert!(model.fit_theorem1(0.5, 1.0).is_err());
     assert!(model.krr(0.0).is_err());
-    assert!(MrlsrModel::new(&data.x, &data.y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(-1.0) }).is_err());
+    assert!(MrlsrModel::new(
+        &data.x,
+        &data.y,
+        &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(-1.0) }
+    )
+    .is_err());
     let mut nan = data.x.clone();
     nan[(0, 0)] = f64::NAN;
-    assert!(MrlsrModel::new(&nan, &data.y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(1.0) }).is_err());
+    assert!(MrlsrModel::new(&nan, &data.y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(1.0) })
+        .is_err());
     // y orthogonal to the range of K: K = 11ᵀ and y with zero mean.
     let x = DMatrix::from_element(4, 1, 1.0);
     let y = DVector::from_vec(vec![1.0, -1.0, 2.0, -2.0]);
@@ -544,8 +640,21 @@ fn paper_size_experiments() {
     let t = std::time::Instant::now();
     let cfg = EquivalenceConfig::paper(7);
     let rep = cv::equivalence_experiment(&data, &GAUSS, &cfg).unwrap();
-    println!("Fig. 1 ({:.1} s): m = {}, λ = {:e}, λ₂ = {:e}", t.elapsed().as_secs_f64(), rep.m, rep.lambda, rep.lambda2);
-    println!("  CV on Z₁: {:?}", rep.lambdas.iter().zip(&rep.cv_rmse).map(|(l, r)| format!("{l:.1e}:{r:.4e}")).collect::<Vec<_>>());
+    println!(
+        "Fig. 1 ({:.1} s): m = {}, λ = {:e}, λ₂ = {:e}",
+        t.elapsed().as_secs_f64(),
+        rep.m,
+        rep.lambda,
+        rep.lambda2
+    );
+    println!(
+        "  CV on Z₁: {:?}",
+        rep.lambdas
+            .iter()
+            .zip(&rep.cv_rmse)
+            .map(|(l, r)| format!("{l:.1e}:{r:.4e}"))
+            .collect::<Vec<_>>()
+    );
     for p in &rep.parts {
         if let Some(w) = &p.warning {
             println!("  Z{} warning: {w}", p.part);
@@ -553,19 +662,38 @@ fn paper_size_experiments() {
         println!("  Z{}: n = {}, C₀ = {:.4e}, own λ₂ = {:.4e}, RMS diff = {:.3e}, RKHS diff = {:.3e} (fitted RMS {:.3}), {}", p.part, p.n, p.c0, p.own_lambda2, p.diff_rms, p.diff_rkhs, p.fitted_rms, p.krr_method);
     }
     for (p, c) in rep.curves.iter().enumerate() {
-        println!("  λ→λ₂ Z{}: {:?}", p + 1, c.iter().map(|v| format!("{v:.2e}")).collect::<Vec<_>>());
+        println!(
+            "  λ→λ₂ Z{}: {:?}",
+            p + 1,
+            c.iter().map(|v| format!("{v:.2e}")).collect::<Vec<_>>()
+        );
     }
     let z1 = rep.parts[0].diff_rms;
     assert!(z1 <= 1e-8 * rep.parts[0].fitted_rms);
     assert!(rep.parts[1..].iter().all(|p| p.diff_rms > 1e4 * z1.max(1e-14)));
     let t = std::time::Instant::now();
     let sel = cv::model_selection(&data, &GAUSS, &cv::ModelSelectionConfig::paper(5)).unwrap();
-    println!("Table 1 ({:.1} s): n_train = {}, n_test = {}", t.elapsed().as_secs_f64(), sel.n_train, sel.n_test);
+    println!(
+        "Table 1 ({:.1} s): n_train = {}, n_test = {}",
+        t.elapsed().as_secs_f64(),
+        sel.n_train,
+        sel.n_test
+    );
     println!("  M-RLSR: best m = {}, best λ = {:e}, CV RMSE = {:.4e}, test RMSE = {:.4e}, equivalent λ₂ = {:?}, failures = {}", sel.mrlsr_cv.best_m, sel.mrlsr_cv.best_lambda, sel.mrlsr_cv.best_rmse, sel.mrlsr_test_rmse, sel.mrlsr_equivalent_lambda2, sel.mrlsr_cv.failures);
-    println!("  KRR: best λ₂ = {:e}, CV RMSE = {:.4e}, test RMSE = {:.4e}", sel.krr_cv.best_lambda, sel.krr_cv.best_rmse, sel.krr_test_rmse);
+    println!(
+        "  KRR: best λ₂ = {:e}, CV RMSE = {:.4e}, test RMSE = {:.4e}",
+        sel.krr_cv.best_lambda, sel.krr_cv.best_rmse, sel.krr_test_rmse
+    );
     for (i, row) in sel.mrlsr_cv.rmse.iter().enumerate() {
-        println!("  m = {:.1}: {:?}", sel.mrlsr_cv.ms[i], row.iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>());
+        println!(
+            "  m = {:.1}: {:?}",
+            sel.mrlsr_cv.ms[i],
+            row.iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>()
+        );
     }
-    println!("  KRR row: {:?}", sel.krr_cv.rmse[0].iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>());
+    println!(
+        "  KRR row: {:?}",
+        sel.krr_cv.rmse[0].iter().map(|v| format!("{v:.3e}")).collect::<Vec<_>>()
+    );
     assert!(sel.mrlsr_test_rmse.is_finite() && sel.krr_test_rmse.is_finite());
 }

@@ -38,12 +38,18 @@ fn round_trip_gives_the_same_fit_as_the_in_place_eigendecomposition() {
     ] {
         let direct = MrlsrModel::from_dataset(&data, &kernel).unwrap();
         let payload = payload_for(&data, &kernel);
-        assert_eq!(payload, direct.eigen_payload(), "the worker's computation is the constructor's");
+        assert_eq!(
+            payload,
+            direct.eigen_payload(),
+            "the worker's computation is the constructor's"
+        );
         let adopted = MrlsrModel::from_dataset_with_eigen(&data, &kernel, payload.clone()).unwrap();
         assert_eq!(adopted.gram(), direct.gram());
         assert_eq!(adopted.eigenvalues(), direct.eigenvalues());
         assert_eq!(adopted.y_prime(), direct.y_prime());
-        for &(m, lambda) in &[(1.2, 1e-3), (1.5, 1e-2), (2.0, 1e-4), (3.0, 1e-3), (0.5, 1e-2), (1.0, 1e-3)] {
+        for &(m, lambda) in
+            &[(1.2, 1e-3), (1.5, 1e-2), (2.0, 1e-4), (3.0, 1e-3), (0.5, 1e-2), (1.0, 1e-3)]
+        {
             let a = direct.fit(m, lambda).unwrap();
             let b = adopted.fit(m, lambda).unwrap();
             assert_eq!(a, b, "m = {m}, λ = {lambda}: same bits in, same fit out");
@@ -63,7 +69,8 @@ fn round_trip_gives_the_same_fit_as_the_in_place_eigendecomposition() {
 #[test]
 fn krr_through_an_adopted_payload_matches_a_cholesky_solve() {
     let data = friedman(90, 11);
-    let model = MrlsrModel::from_dataset_with_eigen(&data, &GAUSS, payload_for(&data, &GAUSS)).unwrap();
+    let model =
+        MrlsrModel::from_dataset_with_eigen(&data, &GAUSS, payload_for(&data, &GAUSS)).unwrap();
     let n = data.n();
     for &lambda in &[1e-4, 1e-2, 1.0] {
         let a = model.gram() + DMatrix::<f64>::identity(n, n) * (n as f64 * lambda);
@@ -161,7 +168,10 @@ fn payload_inputs_are_checked_like_the_model() {
     let data = friedman(30, 1);
     let k = GAUSS.resolve(&data.x).unwrap();
     let zeros = DVector::zeros(30);
-    assert!(EigenPayload::compute(&data.x, &zeros, k).unwrap_err().to_string().contains("every target is 0"));
+    assert!(EigenPayload::compute(&data.x, &zeros, k)
+        .unwrap_err()
+        .to_string()
+        .contains("every target is 0"));
     let mut x = data.x.clone();
     x[(2, 3)] = f64::NAN;
     assert!(EigenPayload::compute(&x, &data.y, k).is_err());
@@ -178,7 +188,10 @@ fn cv_grid_shape_check_for_grids_from_a_worker() {
     // A JSON round trip (the shape a worker's message carries) keeps the grid and its check
     // (serde_json's default float parsing may move the last bit, hence the tolerance).
     let back: CvGrid = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
-    assert_eq!((&back.ms, &back.lambdas, back.best_m, back.best_lambda), (&g.ms, &g.lambdas, g.best_m, g.best_lambda));
+    assert_eq!(
+        (&back.ms, &back.lambdas, back.best_m, back.best_lambda),
+        (&g.ms, &g.lambdas, g.best_m, g.best_lambda)
+    );
     for (r, s) in back.rmse.iter().flatten().zip(g.rmse.iter().flatten()) {
         assert!((r - s).abs() <= 1e-15 * s.abs());
     }
@@ -192,7 +205,10 @@ fn cv_grid_shape_check_for_grids_from_a_worker() {
     let mut bad = g;
     bad.lambdas.clear();
     assert!(bad.check().is_err());
-    assert!(cv::check_lambda_curves(&[1e-3, 1e-2], &[vec![1.0, 2.0], vec![3.0]]).unwrap_err().to_string().contains("curve 2"));
+    assert!(cv::check_lambda_curves(&[1e-3, 1e-2], &[vec![1.0, 2.0], vec![3.0]])
+        .unwrap_err()
+        .to_string()
+        .contains("curve 2"));
     assert!(cv::check_lambda_curves(&[1e-3, -1.0], &[]).is_err());
     cv::check_lambda_curves(&[1e-3, 1e-2], &[vec![1.0, f64::NAN]]).unwrap();
 }

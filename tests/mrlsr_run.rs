@@ -83,7 +83,9 @@ fn plots_render_to_svg_with_every_root_marked() {
     use kernel_playground::plot_mrlsr as plot;
     use kernel_playground::solvers::mrlsr::MrlsrModel;
     use plotters::prelude::*;
-    let data = kernel_playground::datasets::regression::Sine1d { n: 40, sigma: 0.2, seed: 2 }.generate().unwrap();
+    let data = kernel_playground::datasets::regression::Sine1d { n: 40, sigma: 0.2, seed: 2 }
+        .generate()
+        .unwrap();
     let model = MrlsrModel::from_dataset(&data, &GAUSS).unwrap();
     let (m, lambda) = (0.5, 1e-4);
     let (lo, hi) = model.auto_c_range(m, lambda).unwrap();
@@ -109,7 +111,15 @@ fn plots_render_to_svg_with_every_root_marked() {
     let mut svg3 = String::new();
     {
         let root = SVGBackend::with_string(&mut svg3, (640, 360)).into_drawing_area();
-        plot::draw_heatmap(&root, &[0.5, 1.0, 1.5], &[1e-3, 1e-2], &[vec![0.1, 0.2], vec![0.05, f64::NAN], vec![0.3, 0.4]], Some((1, 0)), 1.0).unwrap();
+        plot::draw_heatmap(
+            &root,
+            &[0.5, 1.0, 1.5],
+            &[1e-3, 1e-2],
+            &[vec![0.1, 0.2], vec![0.05, f64::NAN], vec![0.3, 0.4]],
+            Some((1, 0)),
+            1.0,
+        )
+        .unwrap();
     }
     // 6 cells + the best-cell outline, as <rect> elements.
     assert!(svg3.matches("<rect").count() >= 7);

@@ -8,12 +8,15 @@ mod common;
 use kernel_playground::data::SparseRegression;
 use kernel_playground::datasets::blobs::TwoBlobs;
 use kernel_playground::losses::Loss;
-use kernel_playground::lp::{conjugate_exponent, j_map_into, norm_pow, DualPolynomial, FeaturePolynomial};
+use kernel_playground::lp::{
+    conjugate_exponent, j_map_into, norm_pow, DualPolynomial, FeaturePolynomial,
+};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::dual_newton::{DualNewton, NewtonConfig};
 use kernel_playground::solvers::primal::{
-    prox_lp_pow, prox_pow_43, prox_pow_54, prox_pow_newton, Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd,
+    prox_lp_pow, prox_pow_43, prox_pow_54, prox_pow_newton, Armijo, Fista, GapMeasure,
+    PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
 use kernel_playground::solvers::{Driver, Solver, Status};
@@ -163,7 +166,9 @@ fn regression(n: usize, d: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
 }
 
 fn blobs(n: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
-    let ds = TwoBlobs { n, separation: 2.5, spread: 1.0, flip: 0.1, seed }.generate().expect("valid generator");
+    let ds = TwoBlobs { n, separation: 2.5, spread: 1.0, flip: 0.1, seed }
+        .generate()
+        .expect("valid generator");
     (ds.x, ds.y)
 }
 
@@ -175,9 +180,18 @@ fn data_for(loss: &Loss, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
     }
 }
 
-fn run_prox(x: DMatrix<f64>, y: DVector<f64>, loss: Loss, gamma: f64, p: f64, tol: f64, cap: usize) -> Driver<ProxDual<FeaturePolynomial>> {
+fn run_prox(
+    x: DMatrix<f64>,
+    y: DVector<f64>,
+    loss: Loss,
+    gamma: f64,
+    p: f64,
+    tol: f64,
+    cap: usize,
+) -> Driver<ProxDual<FeaturePolynomial>> {
     let poly = FeaturePolynomial { x, q: conjugate_exponent(p) };
-    let solver = ProxDual::new(poly, y, ProxDualConfig::new(loss, gamma)).expect("valid configuration");
+    let solver =
+        ProxDual::new(poly, y, ProxDualConfig::new(loss, gamma)).expect("valid configuration");
     let mut drv = Driver::new(solver, tol, cap);
     drv.run();
     drv
@@ -186,27 +200,49 @@ fn run_prox(x: DMatrix<f64>, y: DVector<f64>, loss: Loss, gamma: f64, p: f64, to
 /// The KKT residual `max_i dist(−α_i/γ, ∂L(y_i, t))` over t within `dt` of `t_i = ∇P(α)_i`
 /// (the union of the subdifferentials over `[t_i − dt, t_i + dt]` is the interval
 /// `[lo(t_i − dt), hi(t_i + dt)]`, the subdifferential being monotone).
-fn kkt_residual(loss: &Loss, y: &DVector<f64>, alpha: &DVector<f64>, t: &DVector<f64>, gamma: f64, dt: f64) -> f64 {
+fn kkt_residual(
+    loss: &Loss,
+    y: &DVector<f64>,
+    alpha: &DVector<f64>,
+    t: &DVector<f64>,
+    gamma: f64,
+    dt: f64,
+) -> f64 {
     let mut worst = 0.0f64;
     for i in 0..y.len() {
         let s = -alpha[i] / gamma;
         let lo = loss.subdifferential(y[i], t[i] - dt).0;
         let hi = loss.subdifferential(y[i], t[i] + dt).1;
-        let dist = if s < lo { lo - s } else if s > hi { s - hi } else { 0.0 };
+        let dist = if s < lo {
+            lo - s
+        } else if s > hi {
+            s - hi
+        } else {
+            0.0
+        };
         worst = worst.max(dist);
     }
     worst
 }
 
 /// `F(w)` and `Λ(α)` term by term from `w = J_q(Xᵀα)` (no shortcut through `P` or Euler).
-fn primal_dual_direct(x: &DMatrix<f64>, y: &DVector<f64>, loss: &Loss, gamma: f64, p: f64, alpha: &DVector<f64>) -> (f64, f64) {
+fn primal_dual_direct(
+    x: &DMatrix<f64>,
+    y: &DVector<f64>,
+    loss: &Loss,
+    gamma: f64,
+    p: f64,
+    alpha: &DVector<f64>,
+) -> (f64, f64) {
     let q = conjugate_exponent(p);
     let u = x.tr_mul(alpha);
     let mut w = DVector::zeros(u.len());
     j_map_into(u.as_slice(), q, w.as_mut_slice());
     let xw = x * &w;
-    let f = gamma * (0..y.len()).map(|i| loss.value(y[i], xw[i])).sum::<f64>() + norm_pow(w.as_slice(), p) / p;
-    let lam = norm_pow(u.as_slice(), q) / q + gamma * (0..y.len()).map(|i| loss.conjugate(y[i], -alpha[i] / gamma)).sum::<f64>();
+    let f = gamma * (0..y.len()).map(|i| loss.value(y[i], xw[i])).sum::<f64>()
+        + norm_pow(w.as_slice(), p) / p;
+    let lam = norm_pow(u.as_slice(), q) / q
+        + gamma * (0..y.len()).map(|i| loss.conjugate(y[i], -alpha[i] / gamma)).sum::<f64>();
     (f, lam)
 }
 
@@ -237,7 +273,11 @@ fn fenchel_young_gap_equals_f_plus_lambda() {
         let (f, lam) = primal_dual_direct(&x, &y, &loss, gamma, p, &alpha);
         assert!(f.is_finite() && lam.is_finite() && pv.is_finite());
         assert!(gap > 0.0, "{loss:?}: gap {gap}");
-        assert!((gap - (f + lam)).abs() <= 1e-9 * (f.abs() + lam.abs()), "{loss:?}: FY gap {gap} vs F + Λ = {}", f + lam);
+        assert!(
+            (gap - (f + lam)).abs() <= 1e-9 * (f.abs() + lam.abs()),
+            "{loss:?}: FY gap {gap} vs F + Λ = {}",
+            f + lam
+        );
     }
 }
 
@@ -257,13 +297,31 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
         let gamma = 2.0;
         let mut drv = run_prox(x.clone(), y.clone(), loss, gamma, p, tol, 20_000);
         let last = drv.last();
-        assert_eq!(drv.status, Status::Converged, "{loss:?}: {:?} after {} iterations, rel gap {}", drv.status, last.iter, last.rel_gap);
+        assert_eq!(
+            drv.status,
+            Status::Converged,
+            "{loss:?}: {:?} after {} iterations, rel gap {}",
+            drv.status,
+            last.iter,
+            last.rel_gap
+        );
         // The records are consistent: gap = primal − dual, and the gap agrees with F + Λ term by term.
-        assert!((last.gap - (last.primal - last.dual)).abs() <= 1e-7 * last.primal.abs(), "{loss:?}");
+        assert!(
+            (last.gap - (last.primal - last.dual)).abs() <= 1e-7 * last.primal.abs(),
+            "{loss:?}"
+        );
         let alpha = drv.solver.alpha().clone();
         let (f, lam) = primal_dual_direct(&x, &y, &loss, gamma, p, &alpha);
-        assert!((f - last.primal).abs() <= 1e-10 * f.abs(), "{loss:?}: F {f} vs reported {}", last.primal);
-        assert!(((f + lam) / f).abs() <= 2.0 * tol, "{loss:?}: direct relative gap {}", (f + lam) / f);
+        assert!(
+            (f - last.primal).abs() <= 1e-10 * f.abs(),
+            "{loss:?}: F {f} vs reported {}",
+            last.primal
+        );
+        assert!(
+            ((f + lam) / f).abs() <= 2.0 * tol,
+            "{loss:?}: direct relative gap {}",
+            (f + lam) / f
+        );
         // KKT: −α_i/γ ∈ ∂L(y_i, ⟨x_i, w̄⟩), with ⟨x_i, w̄⟩ from w = J_q(Xᵀα) directly.
         let t: DVector<f64> = &x * features_w(&x, &alpha, conjugate_exponent(p));
         let res = kkt_residual(&loss, &y, &alpha, &t, gamma, 1e-5);
@@ -271,7 +329,10 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
         // The check can fail: at α = 0 (the start) it does, for every loss here.
         let zero = DVector::zeros(y.len());
         let t0 = DVector::zeros(y.len());
-        assert!(kkt_residual(&loss, &y, &zero, &t0, gamma, 1e-5) > 1e-2, "{loss:?}: KKT holds at α = 0?");
+        assert!(
+            kkt_residual(&loss, &y, &zero, &t0, gamma, 1e-5) > 1e-2,
+            "{loss:?}: KKT holds at α = 0?"
+        );
         // One more step cannot make the gap meaningfully larger.
         if let Some(r) = drv.force_step() {
             assert!(r.rel_gap <= 10.0 * tol, "{loss:?}");
@@ -281,7 +342,9 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
 
 #[test]
 fn algorithm_3_3_dual_feasible_and_gap_nonnegative_along_the_run() {
-    for loss in [Loss::Hinge, Loss::Logistic, Loss::EpsInsensitive { eps: 0.2 }, Loss::Huber { rho: 0.3 }] {
+    for loss in
+        [Loss::Hinge, Loss::Logistic, Loss::EpsInsensitive { eps: 0.2 }, Loss::Huber { rho: 0.3 }]
+    {
         let (x, y) = data_for(&loss, 9);
         let poly = FeaturePolynomial { x, q: 3.0 };
         let mut s = ProxDual::new(poly, y, ProxDualConfig::new(loss, 1.5)).expect("valid");
@@ -330,10 +393,16 @@ fn dual_optimum_matches_brute_force_primal_on_r2() {
         assert!(last.rel_gap <= 1e-9, "{loss:?}: rel gap {} ({:?})", last.rel_gap, drv.status);
         let w = drv.solver.w();
         let fdual = f(w[0], w[1]);
-        assert!((fdual - fref).abs() <= 1e-8 * fref, "{loss:?}: F(w(ᾱ)) = {fdual}, brute-force min F = {fref}");
+        assert!(
+            (fdual - fref).abs() <= 1e-8 * fref,
+            "{loss:?}: F(w(ᾱ)) = {fdual}, brute-force min F = {fref}"
+        );
         // Weak duality: the brute-force minimum lies above the dual value −Λ(ᾱ).
         assert!(fref >= last.dual - 1e-12 * fref.abs(), "{loss:?}: {fref} < {}", last.dual);
-        assert!(((w[0] - w1).powi(2) + (w[1] - w2).powi(2)).sqrt() <= 1e-4 * (1.0 + w.norm()), "{loss:?}: w {w:?} vs ({w1}, {w2})");
+        assert!(
+            ((w[0] - w1).powi(2) + (w[1] - w2).powi(2)).sqrt() <= 1e-4 * (1.0 + w.norm()),
+            "{loss:?}: w {w:?} vs ({w1}, {w2})"
+        );
         drv.run();
     }
 }
@@ -346,23 +415,51 @@ fn newton_dual_lp_and_algorithm_3_3_reach_the_same_w() {
         let (x, y) = regression(30, 80, 4);
         let gamma = 10.0;
         let q = conjugate_exponent(p);
-        let newton = DualNewton::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), NewtonConfig::new(gamma)).expect("valid");
+        let newton = DualNewton::new(
+            FeaturePolynomial { x: x.clone(), q },
+            y.clone(),
+            NewtonConfig::new(gamma),
+        )
+        .expect("valid");
         let mut dn = Driver::new(newton, 1e-13, 200);
         dn.run();
-        assert!(dn.last().rel_gap <= 1e-12, "Newton p={p}: {:?} rel gap {}", dn.status, dn.last().rel_gap);
+        assert!(
+            dn.last().rel_gap <= 1e-12,
+            "Newton p={p}: {:?} rel gap {}",
+            dn.status,
+            dn.last().rel_gap
+        );
         assert!(dn.last().iter <= 60, "Newton p={p} took {} iterations", dn.last().iter);
         let ls = Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 };
         let mut dl = Driver::new(DualLp::new(x.clone(), y.clone(), gamma, p, ls), 1e-13, 50_000);
         dl.run();
-        assert!(dl.last().rel_gap <= 1e-12, "Alg 2.1 p={p}: {:?} rel gap {}", dl.status, dl.last().rel_gap);
+        assert!(
+            dl.last().rel_gap <= 1e-12,
+            "Alg 2.1 p={p}: {:?} rel gap {}",
+            dl.status,
+            dl.last().rel_gap
+        );
         let mut px = run_prox(x.clone(), y.clone(), Loss::Square, gamma, p, 1e-13, 50_000);
-        assert!(px.last().rel_gap <= 1e-12, "Alg 3.3 p={p}: {:?} rel gap {}", px.status, px.last().rel_gap);
+        assert!(
+            px.last().rel_gap <= 1e-12,
+            "Alg 3.3 p={p}: {:?} rel gap {}",
+            px.status,
+            px.last().rel_gap
+        );
         let wn = dn.solver.w();
         let wl = dl.solver.w().clone();
         let wp = px.solver.w();
         let scale = wn.norm();
-        assert!((&wn - &wl).norm() <= 1e-5 * scale, "p={p}: Newton vs Alg 2.1: {}", (&wn - &wl).norm() / scale);
-        assert!((&wn - &wp).norm() <= 1e-5 * scale, "p={p}: Newton vs Alg 3.3: {}", (&wn - &wp).norm() / scale);
+        assert!(
+            (&wn - &wl).norm() <= 1e-5 * scale,
+            "p={p}: Newton vs Alg 2.1: {}",
+            (&wn - &wl).norm() / scale
+        );
+        assert!(
+            (&wn - &wp).norm() <= 1e-5 * scale,
+            "p={p}: Newton vs Alg 3.3: {}",
+            (&wn - &wp).norm() / scale
+        );
         // Newton's gap (γ/2)‖∇Λ‖² agrees with F + Λ computed term by term.
         let (f, lam) = primal_dual_direct(&x, &y, &Loss::Square, gamma, p, dn.solver.alpha());
         assert!((f + lam).abs() <= 1e-10 * f, "p={p}: F + Λ = {}", f + lam);
@@ -376,16 +473,32 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
     let gamma = 1.0;
     for p in [4.0 / 3.0, 1.25, 1.5] {
         let q = conjugate_exponent(p);
-        let mut dn = Driver::new(DualNewton::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), NewtonConfig::new(gamma)).expect("valid"), 1e-15, 200);
+        let mut dn = Driver::new(
+            DualNewton::new(
+                FeaturePolynomial { x: x.clone(), q },
+                y.clone(),
+                NewtonConfig::new(gamma),
+            )
+            .expect("valid"),
+            1e-15,
+            200,
+        );
         dn.run();
         let fstar = dn.last().primal;
         let w_star = dn.solver.w();
 
         // FISTA with the certified duality gap.
         let cfg = PrimalConfig { gamma, p, measure: GapMeasure::Duality };
-        let mut fi = Driver::new(Fista::new(x.clone(), y.clone(), cfg, None).expect("valid"), 1e-9, 20_000);
+        let mut fi =
+            Driver::new(Fista::new(x.clone(), y.clone(), cfg, None).expect("valid"), 1e-9, 20_000);
         fi.run();
-        assert_eq!(fi.status, Status::Converged, "FISTA p={p}: rel gap {} after {}", fi.last().rel_gap, fi.last().iter);
+        assert_eq!(
+            fi.status,
+            Status::Converged,
+            "FISTA p={p}: rel gap {} after {}",
+            fi.last().rel_gap,
+            fi.last().iter
+        );
         let ff = fi.last().primal;
         assert!(ff >= fstar * (1.0 - 1e-12), "p={p}: FISTA below the optimum");
         assert!((ff - fstar) / fstar <= 1e-9, "p={p}: FISTA F {ff} vs F* {fstar}");
@@ -393,20 +506,37 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
         assert!(fi.trace.last().map(|r| r.primal).unwrap_or(0.0) < fi.trace[0].primal);
         // The certified gap bounds the true error: F − F* ≤ gap.
         for r in &fi.trace {
-            assert!(r.primal - fstar <= r.gap + 1e-10 * fstar, "p={p}: FISTA gap not an upper bound at {}", r.iter);
+            assert!(
+                r.primal - fstar <= r.gap + 1e-10 * fstar,
+                "p={p}: FISTA gap not an upper bound at {}",
+                r.iter
+            );
         }
 
         // Primal GD: monotone decrease, against the reference optimum.
         let cfg = PrimalConfig { gamma, p, measure: GapMeasure::Reference(fstar) };
-        let mut gd = Driver::new(PrimalGd::new(x.clone(), y.clone(), cfg, Armijo::default()).expect("valid"), 1e-8, 20_000);
+        let mut gd = Driver::new(
+            PrimalGd::new(x.clone(), y.clone(), cfg, Armijo::default()).expect("valid"),
+            1e-8,
+            20_000,
+        );
         gd.run();
         for pair in gd.trace.windows(2) {
-            assert!(pair[1].primal <= pair[0].primal * (1.0 + 1e-14), "p={p}: GD increased F at {}", pair[1].iter);
+            assert!(
+                pair[1].primal <= pair[0].primal * (1.0 + 1e-14),
+                "p={p}: GD increased F at {}",
+                pair[1].iter
+            );
         }
         let last = gd.last();
         assert!(last.primal >= fstar * (1.0 - 1e-12), "p={p}: GD below the optimum");
         // Primal GD is slow (Table 1: > 5000 iterations), but it does approach F*.
-        assert!(last.rel_gap <= 1e-4, "p={p}: GD relative error {} ({:?})", last.rel_gap, gd.status);
+        assert!(
+            last.rel_gap <= 1e-4,
+            "p={p}: GD relative error {} ({:?})",
+            last.rel_gap,
+            gd.status
+        );
     }
 }
 
@@ -416,20 +546,30 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
 fn bad_parameters_are_refused_with_errors() {
     let (x, y) = regression(10, 5, 1);
     let poly = |q: f64| FeaturePolynomial { x: x.clone(), q };
-    let bad_losses = [Loss::EpsInsensitive { eps: -0.1 }, Loss::Huber { rho: 0.0 }, Loss::Huber { rho: f64::NAN }];
+    let bad_losses = [
+        Loss::EpsInsensitive { eps: -0.1 },
+        Loss::Huber { rho: 0.0 },
+        Loss::Huber { rho: f64::NAN },
+    ];
     for loss in bad_losses {
-        assert!(ProxDual::new(poly(3.0), y.clone(), ProxDualConfig::new(loss, 1.0)).is_err(), "{loss:?}");
+        assert!(
+            ProxDual::new(poly(3.0), y.clone(), ProxDualConfig::new(loss, 1.0)).is_err(),
+            "{loss:?}"
+        );
     }
     // Labels other than ±1 for the margin losses.
     for loss in [Loss::Hinge, Loss::Logistic] {
-        let e = ProxDual::new(poly(3.0), y.clone(), ProxDualConfig::new(loss, 1.0)).err().expect("refused");
+        let e = ProxDual::new(poly(3.0), y.clone(), ProxDualConfig::new(loss, 1.0))
+            .err()
+            .expect("refused");
         assert!(e.to_string().contains("±1"), "{e}");
     }
     // γ ≤ 0, p outside (1, 2) (q ≤ 2), wrong number of targets, non-finite targets.
     assert!(ProxDual::new(poly(3.0), y.clone(), ProxDualConfig::new(Loss::Square, 0.0)).is_err());
     assert!(ProxDual::new(poly(2.0), y.clone(), ProxDualConfig::new(Loss::Square, 1.0)).is_err());
     assert!(ProxDual::new(poly(1.5), y.clone(), ProxDualConfig::new(Loss::Square, 1.0)).is_err());
-    assert!(ProxDual::new(poly(3.0), DVector::zeros(3), ProxDualConfig::new(Loss::Square, 1.0)).is_err());
+    assert!(ProxDual::new(poly(3.0), DVector::zeros(3), ProxDualConfig::new(Loss::Square, 1.0))
+        .is_err());
     let mut ynan = y.clone();
     ynan[0] = f64::NAN;
     assert!(ProxDual::new(poly(3.0), ynan, ProxDualConfig::new(Loss::Square, 1.0)).is_err());
@@ -461,11 +601,16 @@ fn two_blobs_are_seeded_labelled_and_flip_at_the_set_rate() {
     let b = g.generate().expect("valid");
     assert_eq!(a.digest(), b.digest());
     assert!(a.y.iter().all(|&v| v == 1.0 || v == -1.0));
-    let flipped = (0..a.n()).filter(|&i| a.y[i] != if i % 2 == 0 { 1.0 } else { -1.0 }).count() as f64 / a.n() as f64;
+    let flipped = (0..a.n()).filter(|&i| a.y[i] != if i % 2 == 0 { 1.0 } else { -1.0 }).count()
+        as f64
+        / a.n() as f64;
     assert!((flipped - 0.2).abs() < 0.03, "flip rate {flipped}");
     // Far apart, tight blobs: the side of the line ⟨x, (2, 1)⟩ = 0 gives the (unflipped) class.
-    let c = TwoBlobs { n: 400, separation: 10.0, spread: 0.5, flip: 0.0, seed: 4 }.generate().expect("valid");
-    let agree = (0..c.n()).filter(|&i| (2.0f64 * c.x[(i, 0)] + c.x[(i, 1)]).signum() == c.y[i]).count();
+    let c = TwoBlobs { n: 400, separation: 10.0, spread: 0.5, flip: 0.0, seed: 4 }
+        .generate()
+        .expect("valid");
+    let agree =
+        (0..c.n()).filter(|&i| (2.0f64 * c.x[(i, 0)] + c.x[(i, 1)]).signum() == c.y[i]).count();
     assert_eq!(agree, c.n());
 }
 
@@ -477,14 +622,19 @@ fn warm_started_linesearch_reaches_the_same_optimum() {
         let mut runs = Vec::new();
         for warm in [false, true] {
             let cfg = ProxDualConfig { warm_start: warm, ..ProxDualConfig::new(loss, 2.0) };
-            let s = ProxDual::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg).expect("valid");
+            let s = ProxDual::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg)
+                .expect("valid");
             let mut drv = Driver::new(s, 1e-11, 20_000);
             drv.run();
             assert!(drv.last().rel_gap <= 1e-11, "{loss:?} warm={warm}: {:?}", drv.status);
             runs.push(drv.solver.w());
         }
         let scale = runs[0].norm();
-        assert!((&runs[0] - &runs[1]).norm() <= 1e-4 * scale, "{loss:?}: {}", (&runs[0] - &runs[1]).norm() / scale);
+        assert!(
+            (&runs[0] - &runs[1]).norm() <= 1e-4 * scale,
+            "{loss:?}: {}",
+            (&runs[0] - &runs[1]).norm() / scale
+        );
     }
 }
 
@@ -495,14 +645,22 @@ fn logistic_newton_agrees_with_algorithm_3_3() {
     for p in [4.0 / 3.0, 1.5] {
         let q = conjugate_exponent(p);
         let cfg = NewtonConfig::with_loss(Loss::Logistic, gamma);
-        let mut dn = Driver::new(DualNewton::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg).expect("valid"), 1e-13, 200);
+        let mut dn = Driver::new(
+            DualNewton::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg).expect("valid"),
+            1e-13,
+            200,
+        );
         dn.run();
         assert!(dn.last().rel_gap <= 1e-12, "p={p}: {:?} rel gap {}", dn.status, dn.last().rel_gap);
         assert!(dn.last().iter <= 60, "p={p}: {} iterations", dn.last().iter);
         let px = run_prox(x.clone(), y.clone(), Loss::Logistic, gamma, p, 1e-12, 50_000);
         assert!(px.last().rel_gap <= 1e-12, "p={p}: Alg 3.3 {:?}", px.status);
         let (wn, wp) = (dn.solver.w(), px.solver.w());
-        assert!((&wn - &wp).norm() <= 1e-5 * wn.norm(), "p={p}: {}", (&wn - &wp).norm() / wn.norm());
+        assert!(
+            (&wn - &wp).norm() <= 1e-5 * wn.norm(),
+            "p={p}: {}",
+            (&wn - &wp).norm() / wn.norm()
+        );
         // The gap is F + Λ computed term by term.
         let (f, lam) = primal_dual_direct(&x, &y, &Loss::Logistic, gamma, p, dn.solver.alpha());
         assert!((f + lam).abs() <= 1e-10 * f, "p={p}: F + Λ = {}", f + lam);
@@ -513,7 +671,12 @@ fn logistic_newton_agrees_with_algorithm_3_3() {
     }
     // Non-smooth duals are refused.
     let (x, y) = blobs(10, 1);
-    assert!(DualNewton::new(FeaturePolynomial { x, q: 3.0 }, y, NewtonConfig::with_loss(Loss::Hinge, 1.0)).is_err());
+    assert!(DualNewton::new(
+        FeaturePolynomial { x, q: 3.0 },
+        y,
+        NewtonConfig::with_loss(Loss::Hinge, 1.0)
+    )
+    .is_err());
 }
 
 /// A q = 4 Gram tensor `K_ijkl = Σ_m x_im x_jm x_km x_lm` (linear tensor kernel, eq. 13–14) held
@@ -532,7 +695,8 @@ impl DenseTensor4 {
             for j in 0..n {
                 for a in 0..n {
                     for b in 0..n {
-                        k[((i * n + j) * n + a) * n + b] = (0..d).map(|m| x[(i, m)] * x[(j, m)] * x[(a, m)] * x[(b, m)]).sum();
+                        k[((i * n + j) * n + a) * n + b] =
+                            (0..d).map(|m| x[(i, m)] * x[(j, m)] * x[(a, m)] * x[(b, m)]).sum();
                     }
                 }
             }
@@ -572,7 +736,12 @@ impl DualPolynomial for DenseTensor4 {
     }
     fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64> {
         let n = self.n;
-        DMatrix::from_fn(n, n, |i, j| 3.0 * (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).map(|(a, b)| self.at(i, j, a, b) * alpha[a] * alpha[b]).sum::<f64>())
+        DMatrix::from_fn(n, n, |i, j| {
+            3.0 * (0..n)
+                .flat_map(|a| (0..n).map(move |b| (a, b)))
+                .map(|(a, b)| self.at(i, j, a, b) * alpha[a] * alpha[b])
+                .sum::<f64>()
+        })
     }
 }
 
@@ -582,7 +751,8 @@ fn solvers_run_on_a_gram_tensor_and_match_the_features_path() {
     let tensor = DenseTensor4::new(&x);
     for loss in [Loss::Hinge, Loss::Logistic, Loss::Square] {
         let cfg = ProxDualConfig::new(loss, 2.0);
-        let mut a = ProxDual::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg).expect("valid");
+        let mut a = ProxDual::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg)
+            .expect("valid");
         let mut b = ProxDual::new(DenseTensor4::new(&x), y.clone(), cfg).expect("valid");
         for _ in 0..30 {
             let (ra, rb) = (a.step().expect("features"), b.step().expect("tensor"));
@@ -593,7 +763,11 @@ fn solvers_run_on_a_gram_tensor_and_match_the_features_path() {
         assert!(diff <= 1e-10 * (1.0 + a.alpha().norm()), "{loss:?}: iterates differ by {diff}");
     }
     let cfg = NewtonConfig::with_loss(Loss::Logistic, 2.0);
-    let mut a = Driver::new(DualNewton::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg).expect("valid"), 1e-13, 100);
+    let mut a = Driver::new(
+        DualNewton::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg).expect("valid"),
+        1e-13,
+        100,
+    );
     let mut b = Driver::new(DualNewton::new(tensor, y.clone(), cfg).expect("valid"), 1e-13, 100);
     a.run();
     b.run();
@@ -606,7 +780,13 @@ fn solvers_run_on_a_gram_tensor_and_match_the_features_path() {
 /// Algorithm 2.1 written the direct way (three products with X per iteration, `u = Xᵀα`
 /// recomputed from α, the Bregman test summed in full for every trial step), as an independent
 /// reference for the solver's fused single pass.
-fn alg21_reference_step(x: &DMatrix<f64>, y: &DVector<f64>, gamma: f64, q: f64, alpha: &mut DVector<f64>) -> (f64, usize) {
+fn alg21_reference_step(
+    x: &DMatrix<f64>,
+    y: &DVector<f64>,
+    gamma: f64,
+    q: f64,
+    alpha: &mut DVector<f64>,
+) -> (f64, usize) {
     use kernel_playground::solvers::dual_lp::bregman_term;
     let grad_at = |a: &DVector<f64>| {
         let mut w = DVector::zeros(x.ncols());
@@ -647,7 +827,12 @@ fn algorithm_2_1_one_pass_follows_the_direct_three_pass_iteration() {
         for k in 0..iters {
             let rec = fused.step().expect("the fused iteration stepped");
             let (step, backtracks) = alg21_reference_step(&x, &y, gamma, q, &mut alpha);
-            assert_eq!((rec.step, rec.backtracks), (step, backtracks), "p={p}, iteration {}", k + 1);
+            assert_eq!(
+                (rec.step, rec.backtracks),
+                (step, backtracks),
+                "p={p}, iteration {}",
+                k + 1
+            );
             let dev = (fused.alpha() - &alpha).norm() / alpha.norm();
             worst = worst.max(dev);
             assert!(dev <= 1e-11, "p={p}, iteration {}: ‖Δα‖/‖α‖ = {dev:e}", k + 1);

@@ -6,17 +6,19 @@
 use std::sync::Arc;
 
 use kernel_playground::kernels::{Bandwidth, Kernel};
-use kernel_playground::margin::{margin, min_norm_point, normalized_margin, Margin, MarginOptions, Separability};
+use kernel_playground::margin::{
+    margin, min_norm_point, normalized_margin, Margin, MarginOptions, Separability,
+};
 use kernel_playground::rng::Rng;
-use kernel_playground::testbeds::{arc, circles, overlapping, separable, xor};
 use kernel_playground::simplex::{project_onto_simplex, simplex_threshold};
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
 use kernel_playground::solvers::perceptron::{
-    run_to_outcome, start, Halt, Isnkpvn, KernelPerceptron, Nvn, Outcome, PerceptronAlgorithm, PerceptronProblem, Snkp,
-    Snkpvn,
+    run_to_outcome, start, Halt, Isnkpvn, KernelPerceptron, Nvn, Outcome, PerceptronAlgorithm,
+    PerceptronProblem, Snkp, Snkpvn,
 };
+use kernel_playground::testbeds::{arc, circles, overlapping, separable, xor};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -82,7 +84,8 @@ fn gram_is_normalized_signed_and_decision_function_agrees() {
             for j in 0..30 {
                 let xi: Vec<f64> = x.row(i).iter().copied().collect();
                 let xj: Vec<f64> = x.row(j).iter().copied().collect();
-                let want = y[i] * y[j] * r.eval(&xi, &xj) / (r.eval(&xi, &xi) * r.eval(&xj, &xj)).sqrt();
+                let want =
+                    y[i] * y[j] * r.eval(&xi, &xj) / (r.eval(&xi, &xi) * r.eval(&xj, &xj)).sqrt();
                 assert!((g[(i, j)] - want).abs() < 1e-12);
             }
         }
@@ -117,7 +120,12 @@ fn margin_matches_brute_force_in_the_plane() {
         let pb = problem(x, y, Kernel::Linear);
         let m = measured_margin(&pb);
         let (bf, acc) = brute_force_rho_2d(x, y);
-        assert!(m.lower <= bf + acc && bf - acc <= m.upper, "brute force {bf} outside [{}, {}]", m.lower, m.upper);
+        assert!(
+            m.lower <= bf + acc && bf - acc <= m.upper,
+            "brute force {bf} outside [{}, {}]",
+            m.lower,
+            m.upper
+        );
         assert!((m.rho - bf).abs() <= acc + 1e-6, "rho {} vs brute force {bf}", m.rho);
         if bf > 1e-3 {
             assert_eq!(m.separability, Separability::Separable);
@@ -144,7 +152,12 @@ fn min_norm_point_fw_gap_certifies_against_projected_gradient() {
         p = DVector::from_vec(project_onto_simplex(&v).unwrap());
     }
     let pg = pb.norm_g(&p);
-    assert!(mnp.lower <= pg + 1e-9 && pg <= mnp.norm_g + 1e-6, "PG {pg} vs [{}, {}]", mnp.lower, mnp.norm_g);
+    assert!(
+        mnp.lower <= pg + 1e-9 && pg <= mnp.norm_g + 1e-6,
+        "PG {pg} vs [{}, {}]",
+        mnp.lower,
+        mnp.norm_g
+    );
     assert!(mnp.norm_g - mnp.lower <= 1e-6 * mnp.norm_g.max(1e-300) + 1e-12);
 }
 
@@ -179,7 +192,11 @@ fn check_separators_within_bounds(pb: Arc<PerceptronProblem>, label: &str) {
             }
             other => panic!("{label} {}: expected a separator, got {other:?}", algo.name()),
         }
-        assert!(iters as f64 <= bound, "{label} {}: {iters} iterations > bound {bound}", algo.name());
+        assert!(
+            iters as f64 <= bound,
+            "{label} {}: {iters} iterations > bound {bound}",
+            algo.name()
+        );
     }
 }
 
@@ -212,7 +229,10 @@ fn gaussian_kernel_separates_xor_and_circles_within_bounds() {
     }
     // And the polynomial kernel of degree 2 separates the circles (feature x₁² + x₂²).
     let (x, y) = circles(40, 15);
-    check_separators_within_bounds(problem(&x, &y, Kernel::Polynomial { degree: 2, offset: 1.0 }), "poly circles");
+    check_separators_within_bounds(
+        problem(&x, &y, Kernel::Polynomial { degree: 2, offset: 1.0 }),
+        "poly circles",
+    );
 }
 
 #[test]
@@ -252,7 +272,12 @@ fn entropy_smoothed_minimizer_is_the_argmin_and_stable() {
     let mu = 0.3;
     let mut p = vec![0.0; 6];
     entropy_smoothed_minimizer(&c, mu, &mut p);
-    let obj = |p: &[f64]| p.iter().zip(&c).map(|(pi, ci)| pi * ci + if *pi > 0.0 { mu * pi * pi.ln() } else { 0.0 }).sum::<f64>();
+    let obj = |p: &[f64]| {
+        p.iter()
+            .zip(&c)
+            .map(|(pi, ci)| pi * ci + if *pi > 0.0 { mu * pi * pi.ln() } else { 0.0 })
+            .sum::<f64>()
+    };
     for _ in 0..2000 {
         let w: Vec<f64> = (0..6).map(|_| -rng.uniform().ln()).collect();
         let s: f64 = w.iter().sum();
@@ -273,8 +298,10 @@ fn smoothing_stays_finite_when_mu_is_tiny() {
     // (exp(|Gα|/μ) = exp(1e6)); the projection must stay exact.
     let (x, y) = overlapping(30, 29);
     let pb = problem(&x, &y, Kernel::Linear);
-    let mut smoothed: Vec<Box<dyn KernelPerceptron>> =
-        vec![Box::new(Snkp::new(pb.clone()).unwrap()), Box::new(Snkpvn::new(pb.clone(), None, 1e-300).unwrap())];
+    let mut smoothed: Vec<Box<dyn KernelPerceptron>> = vec![
+        Box::new(Snkp::new(pb.clone()).unwrap()),
+        Box::new(Snkpvn::new(pb.clone(), None, 1e-300).unwrap()),
+    ];
     for (which, st) in smoothed.iter_mut().enumerate() {
         for _ in 0..6000 {
             st.step();
@@ -288,7 +315,11 @@ fn smoothing_stays_finite_when_mu_is_tiny() {
         // Inseparable data: L(α) ≥ 0 (take p ∈ W in Eq. (9)). SNKP: Lemmas 4–5 give
         // ‖p_k‖²_G ≤ 2μ_k log n. SNKPVN: Lemma 9 gives ‖p_k‖_G ≤ 2√(2n)/(k+1).
         let np = r.norm_p_g.unwrap();
-        let bound = if which == 0 { (2.0 * r.mu.unwrap() * (30f64).ln()).sqrt() } else { 2.0 * (60f64).sqrt() / 6001.0 };
+        let bound = if which == 0 {
+            (2.0 * r.mu.unwrap() * (30f64).ln()).sqrt()
+        } else {
+            2.0 * (60f64).sqrt() / 6001.0
+        };
         assert!(np <= bound + 1e-12, "{which}: ‖p‖_G = {np} > {bound}");
     }
 }
@@ -533,19 +564,30 @@ proptest! {
 fn bad_inputs_are_errors_with_clear_messages() {
     let x = DMatrix::from_row_slice(3, 2, &[1.0, 0.0, 0.0, 1.0, -1.0, -1.0]);
     let msg = |r: Result<PerceptronProblem, kernel_playground::KpError>| r.unwrap_err().to_string();
-    assert!(msg(PerceptronProblem::new(&x, &[1.0, 1.0, 1.0], &Kernel::Linear)).contains("same label"));
-    assert!(msg(PerceptronProblem::new(&x.rows(0, 1).into_owned(), &[1.0], &Kernel::Linear)).contains("at least 2"));
-    assert!(msg(PerceptronProblem::new(&x, &[1.0, 0.0, -1.0], &Kernel::Linear)).contains("+1 or −1"));
+    assert!(
+        msg(PerceptronProblem::new(&x, &[1.0, 1.0, 1.0], &Kernel::Linear)).contains("same label")
+    );
+    assert!(msg(PerceptronProblem::new(&x.rows(0, 1).into_owned(), &[1.0], &Kernel::Linear))
+        .contains("at least 2"));
+    assert!(
+        msg(PerceptronProblem::new(&x, &[1.0, 0.0, -1.0], &Kernel::Linear)).contains("+1 or −1")
+    );
     assert!(msg(PerceptronProblem::new(&x, &[1.0, -1.0], &Kernel::Linear)).contains("labels"));
     let mut xn = x.clone();
     xn[(1, 1)] = f64::NAN;
-    assert!(msg(PerceptronProblem::new(&xn, &[1.0, -1.0, 1.0], &Kernel::Linear)).contains("point 2"));
+    assert!(
+        msg(PerceptronProblem::new(&xn, &[1.0, -1.0, 1.0], &Kernel::Linear)).contains("point 2")
+    );
     let mut x0 = x.clone();
     x0[(2, 0)] = 0.0;
     x0[(2, 1)] = 0.0;
     let e = msg(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &Kernel::Linear));
     assert!(e.contains("point 3") && e.contains("normalized"), "{e}");
-    let e = msg(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &Kernel::Polynomial { degree: 2, offset: 0.0 }));
+    let e = msg(PerceptronProblem::new(
+        &x0,
+        &[1.0, -1.0, 1.0],
+        &Kernel::Polynomial { degree: 2, offset: 0.0 },
+    ));
     assert!(e.contains("point 3"), "{e}");
     // A Gaussian kernel is never zero on the diagonal: the origin is fine.
     assert!(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &gaussian()).is_ok());
@@ -572,7 +614,8 @@ fn bad_inputs_are_errors_with_clear_messages() {
 
 #[test]
 fn serde_of_algorithm_and_outcome() {
-    let a: PerceptronAlgorithm = serde_json::from_str(r#"{"kind":"isnkpvn","gamma":2.0,"epsilon":0.01}"#).unwrap();
+    let a: PerceptronAlgorithm =
+        serde_json::from_str(r#"{"kind":"isnkpvn","gamma":2.0,"epsilon":0.01}"#).unwrap();
     assert_eq!(a, PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: 0.01 });
     assert!(serde_json::from_str::<PerceptronAlgorithm>(r#"{"kind":"nvn"}"#).is_err());
 }

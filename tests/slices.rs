@@ -79,7 +79,12 @@ fn a_non_finite_kernel_value_is_an_error_not_a_panic() {
 
 fn spec(n: usize, method: Method, race: bool) -> DinuzzoSpec {
     DinuzzoSpec {
-        data: DataSpec::Classification { shape: Shape2d::Moons { noise: 0.15 }, n, label_noise: 0.05, seed: 3 },
+        data: DataSpec::Classification {
+            shape: Shape2d::Moons { noise: 0.15 },
+            n,
+            label_noise: 0.05,
+            seed: 3,
+        },
         method,
         race,
         ..DinuzzoSpec::default()
@@ -87,13 +92,22 @@ fn spec(n: usize, method: Method, race: bool) -> DinuzzoSpec {
 }
 
 fn fixed_point() -> Method {
-    Method::FixedPoint(FixedPointConfig { step: StepRule::InverseNorm, tol: 1e-6, max_sweeps: 300, gap_tol: None })
+    Method::FixedPoint(FixedPointConfig {
+        step: StepRule::InverseNorm,
+        tol: 1e-6,
+        max_sweeps: 300,
+        gap_tol: None,
+    })
 }
 
 /// Paper C's problem prepared in slices runs the same sweeps, to the bit, as `build`'s.
 #[test]
 fn paper_c_prepared_in_slices_equals_build() {
-    for (n, method, race) in [(600, DinuzzoSpec::default().method, false), (450, fixed_point(), false), (300, DinuzzoSpec::default().method, true)] {
+    for (n, method, race) in [
+        (600, DinuzzoSpec::default().method, false),
+        (450, fixed_point(), false),
+        (300, DinuzzoSpec::default().method, true),
+    ] {
         let s = spec(n, method, race);
         let whole = dinuzzo::build(&s).expect("builds").expect("data");
         let mut prep = Preparation::new(&s).expect("valid").expect("data");
@@ -107,16 +121,23 @@ fn paper_c_prepared_in_slices_equals_build() {
         assert!(slices > 2, "n = {n}: {slices} slices");
         assert!(seen.contains(&"kernel matrix"));
         if race || matches!(method, Method::FixedPoint(_)) {
-            assert!(seen.iter().any(|w| w.starts_with("‖K‖₂")), "n = {n}: the norm is computed in slices too");
+            assert!(
+                seen.iter().any(|w| w.starts_with("‖K‖₂")),
+                "n = {n}: the norm is computed in slices too"
+            );
         }
         let sliced = prep.built().expect("built");
         assert_eq!(bits(&sliced.problem.dense_gram()), bits(&whole.problem.dense_gram()));
-        assert_eq!(sliced.problem.spectral_norm().to_bits(), whole.problem.spectral_norm().to_bits());
+        assert_eq!(
+            sliced.problem.spectral_norm().to_bits(),
+            whole.problem.spectral_norm().to_bits()
+        );
         let mut a = DinuzzoSolver::new(sliced.problem.clone(), method).expect("starts");
         let mut b = DinuzzoSolver::new(whole.problem.clone(), method).expect("starts");
         a.run();
         b.run();
-        let (ra, rb) = (a.trace().last().copied().expect("trace"), b.trace().last().copied().expect("trace"));
+        let (ra, rb) =
+            (a.trace().last().copied().expect("trace"), b.trace().last().copied().expect("trace"));
         assert_eq!(ra.sweep, rb.sweep, "n = {n}");
         assert_eq!(ra.objective.to_bits(), rb.objective.to_bits(), "n = {n}");
     }
@@ -136,7 +157,11 @@ fn power_iteration_steps_equal_the_norm_and_the_eigenvalue() {
             break v;
         }
     };
-    assert!(job.iterations() > 3 && job.iterations() <= steps, "{steps} steps, {} products", job.iterations());
+    assert!(
+        job.iterations() > 3 && job.iterations() <= steps,
+        "{steps} steps, {} products",
+        job.iterations()
+    );
     assert_eq!(v.to_bits(), built.problem.spectral_norm().to_bits());
     let top = nalgebra::SymmetricEigen::new(built.problem.dense_gram()).eigenvalues.max();
     assert!((v - top).abs() <= 1e-9 * top, "{v} vs {top}");
@@ -155,12 +180,24 @@ fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
     let payload = EigenPayload::compute(&data.x, &data.y, rk).expect("eigen");
     let mut job = CrossJob::gram(rk, data.x.clone()).expect("job");
     while !job.advance(0.0).expect("advances") {}
-    let adopted = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, job.finish().expect("K"), payload.clone()).expect("adopted");
+    let adopted = MrlsrModel::with_gram_and_eigen(
+        &data.x,
+        &data.y,
+        rk,
+        job.finish().expect("K"),
+        payload.clone(),
+    )
+    .expect("adopted");
     assert_eq!(adopted.gram(), direct.gram());
     for (m, lambda) in [(1.5, 1e-3), (0.5, 1e-2), (3.0, 1e-4)] {
-        assert_eq!(adopted.fit(m, lambda).expect("fit"), direct.fit(m, lambda).expect("fit"), "m = {m}");
+        assert_eq!(
+            adopted.fit(m, lambda).expect("fit"),
+            direct.fit(m, lambda).expect("fit"),
+            "m = {m}"
+        );
     }
     // A K of the wrong size is refused with the field named.
-    let e = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, DMatrix::zeros(3, 3), payload).expect_err("refused");
+    let e = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, DMatrix::zeros(3, 3), payload)
+        .expect_err("refused");
     assert!(e.to_string().contains('K'), "{e}");
 }

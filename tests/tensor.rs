@@ -72,8 +72,11 @@ fn all_tuples(n: usize, q: usize) -> Vec<Vec<usize>> {
     }
 }
 
-const KERNELS_FINITE: [TensorKernel; 3] =
-    [TensorKernel::Linear, TensorKernel::Polynomial { degree: 2 }, TensorKernel::Polynomial { degree: 3 }];
+const KERNELS_FINITE: [TensorKernel; 3] = [
+    TensorKernel::Linear,
+    TensorKernel::Polynomial { degree: 2 },
+    TensorKernel::Polynomial { degree: 3 },
+];
 
 #[test]
 fn tensor_path_equals_features_path() {
@@ -94,7 +97,10 @@ fn tensor_path_equals_features_path() {
                 let vk = k.value_grad(&a, &mut gk);
                 let vf = f.value_grad(&a, &mut gf);
                 assert!(rel(vk, vf) < 1e-10);
-                assert!(rel_vec(gk.as_slice(), gf.as_slice()) < 1e-10, "q={q} {kernel:?}: gradient");
+                assert!(
+                    rel_vec(gk.as_slice(), gf.as_slice()) < 1e-10,
+                    "q={q} {kernel:?}: gradient"
+                );
                 let (hk, hf) = (k.hessian(&a), f.hessian(&a));
                 assert!(rel_vec(hk.as_slice(), hf.as_slice()) < 1e-10, "q={q} {kernel:?}: Hessian");
             }
@@ -106,7 +112,11 @@ fn tensor_path_equals_features_path() {
 fn symmetric_storage_equals_brute_force_full_tensor() {
     for &q in &[4usize, 6] {
         let n = 4;
-        for kernel in [TensorKernel::Linear, TensorKernel::Polynomial { degree: 2 }, TensorKernel::Exponential] {
+        for kernel in [
+            TensorKernel::Linear,
+            TensorKernel::Polynomial { degree: 2 },
+            TensorKernel::Exponential,
+        ] {
             let x = random_x(n, 3, 0.7, 7);
             let k = GramTensor::build(&x, cfg(kernel, q), BIG).unwrap();
             assert_eq!(k.values().len() as u64, symmetry_classes(n, q).unwrap());
@@ -129,7 +139,10 @@ fn symmetric_storage_equals_brute_force_full_tensor() {
             let mut gk = DVector::zeros(n);
             k.value_grad(&a, &mut gk);
             assert!(rel_vec(gk.as_slice(), &g) < 1e-12, "q={q} {kernel:?}: ∇P");
-            assert!(rel_vec(k.hessian(&a).as_slice(), h.as_slice()) < 1e-12, "q={q} {kernel:?}: ∇²P");
+            assert!(
+                rel_vec(k.hessian(&a).as_slice(), h.as_slice()) < 1e-12,
+                "q={q} {kernel:?}: ∇²P"
+            );
         }
     }
 }
@@ -160,7 +173,10 @@ fn exponential_gradient_and_hessian_match_finite_differences() {
             h_fd.set_column(i, &((gp - gm) / (2.0 * eps)));
         }
         assert!(rel_vec(g.as_slice(), &g_fd) < 1e-7, "q={q}: gradient vs finite differences");
-        assert!(rel_vec(h.as_slice(), h_fd.as_slice()) < 1e-7, "q={q}: Hessian vs finite differences");
+        assert!(
+            rel_vec(h.as_slice(), h_fd.as_slice()) < 1e-7,
+            "q={q}: Hessian vs finite differences"
+        );
         // P is a form of degree q in α: ⟨α, ∇P⟩ = qP and ∇²P α = (q − 1)∇P (Euler).
         assert!(rel(a.dot(&g), q as f64 * p) < 1e-12);
         assert!(rel_vec((&h * &a).as_slice(), (&g * (q as f64 - 1.0)).as_slice()) < 1e-12);
@@ -211,7 +227,11 @@ proptest! {
 fn predictor_at_training_points_is_the_gradient() {
     for &q in &[4usize, 6] {
         let n = if q == 4 { 8 } else { 5 };
-        for kernel in [TensorKernel::Linear, TensorKernel::Polynomial { degree: 2 }, TensorKernel::Exponential] {
+        for kernel in [
+            TensorKernel::Linear,
+            TensorKernel::Polynomial { degree: 2 },
+            TensorKernel::Exponential,
+        ] {
             let c = cfg(kernel, q);
             let x = random_x(n, 2, 0.7, 31);
             let a = random_alpha(n, 32);
@@ -296,7 +316,11 @@ fn chunked_build_equals_one_shot_and_reports_progress() {
 fn values_round_trip_through_from_values() {
     // The page builds the tensor in a Web Worker and sends its values back: the rebuilt tensor
     // must give the same P(α) and ω = ∇P(α), and agree with the features path (Remark 2.5).
-    for (kernel, q, n, d) in [(TensorKernel::Polynomial { degree: 2 }, 4, 9, 4), (TensorKernel::Linear, 6, 6, 3), (TensorKernel::Exponential, 4, 7, 3)] {
+    for (kernel, q, n, d) in [
+        (TensorKernel::Polynomial { degree: 2 }, 4, 9, 4),
+        (TensorKernel::Linear, 6, 6, 3),
+        (TensorKernel::Exponential, 4, 7, 3),
+    ] {
         let x = random_x(n, d, 0.7, 81);
         let c = cfg(kernel, q);
         let t = GramTensor::build(&x, c, BIG).unwrap();
@@ -438,7 +462,8 @@ fn line_polynomial_matches_values_along_the_line() {
         let coef = k.line_polynomial(&a, &v);
         assert_eq!(coef.len(), q + 1);
         for &lam in &[-0.7, 0.0, 0.3, 1.9] {
-            let poly: f64 = coef.iter().enumerate().map(|(j, c)| c * f64::powi(lam, j as i32)).sum();
+            let poly: f64 =
+                coef.iter().enumerate().map(|(j, c)| c * f64::powi(lam, j as i32)).sum();
             let direct = k.value(&(&a + &v * lam));
             assert!(rel(poly, direct) < 1e-11, "q={q} λ={lam}: {poly} vs {direct}");
         }
@@ -513,7 +538,12 @@ fn predictor_batches_and_zero_coefficients() {
 
 /// Algorithm 2.1 (square loss) written here over the trait only, so both paths run the very
 /// same iterations; returns the iterates up to ‖∇Λ(α)‖ ≤ 1e-6‖y‖ (beyond, the linesearch test is decided by rounding).
-fn algorithm_2_1<P: DualPolynomial>(poly: &P, y: &DVector<f64>, gamma: f64, iters: usize) -> Vec<DVector<f64>> {
+fn algorithm_2_1<P: DualPolynomial>(
+    poly: &P,
+    y: &DVector<f64>,
+    gamma: f64,
+    iters: usize,
+) -> Vec<DVector<f64>> {
     let n = poly.n();
     let (delta, theta, step0) = (0.5, 0.5, gamma);
     let lam = |a: &DVector<f64>| poly.value(a) + a.norm_squared() / (2.0 * gamma) - y.dot(a);
@@ -584,7 +614,10 @@ fn larger_build_matches_the_kernel_on_sampled_classes() {
         while r < total {
             let t = unrank(r, q);
             let want = kernel_direct(kernel, &x, &t);
-            assert!((k.values()[r as usize] - want).abs() <= 1e-12 * want.abs().max(1.0), "q={q} {t:?}");
+            assert!(
+                (k.values()[r as usize] - want).abs() <= 1e-12 * want.abs().max(1.0),
+                "q={q} {t:?}"
+            );
             r += 97;
         }
         let last = unrank(total - 1, q);
@@ -593,7 +626,12 @@ fn larger_build_matches_the_kernel_on_sampled_classes() {
     }
 }
 
-fn brute_force(kernel: TensorKernel, q: usize, x: &DMatrix<f64>, a: &DVector<f64>) -> (f64, Vec<f64>, DMatrix<f64>) {
+fn brute_force(
+    kernel: TensorKernel,
+    q: usize,
+    x: &DMatrix<f64>,
+    a: &DVector<f64>,
+) -> (f64, Vec<f64>, DMatrix<f64>) {
     let n = x.nrows();
     let mut p = 0.0;
     let mut g = vec![0.0; n];

@@ -13,7 +13,8 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
     let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
-    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
+    let c: HtmlCanvasElement =
+        doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
     c.set_width(w);
     c.set_height(h);
     doc.body().expect("body").append_child(&c).expect("append");
@@ -22,8 +23,10 @@ fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
 
 /// Sum of all RGBA bytes: changes when anything is painted.
 fn pixel_sum(c: &HtmlCanvasElement) -> u64 {
-    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
-    let img = ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data");
+    let ctx: CanvasRenderingContext2d =
+        c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
+    let img =
+        ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data");
     img.data().0.iter().map(|&b| b as u64).sum()
 }
 
@@ -77,7 +80,10 @@ fn csv_data_run_in_the_browser() {
     let spec = r#"{"data":{"kind":"csv","text":"x1,x2,y\n1,0,1\n0,1,-1\n1,1,0.5\n"},"model":{"problem":"lp_regression","p":1.5,"gamma":2}}"#;
     let mut pg = Playground::new(spec).map_err(|_| ()).expect("csv spec");
     let s = pg.run_for(5_000.0).map_err(|_| ()).expect("run");
-    assert_eq!(js_sys::Reflect::get(&s, &"status".into()).ok().and_then(|v| v.as_string()).as_deref(), Some("converged"));
+    assert_eq!(
+        js_sys::Reflect::get(&s, &"status".into()).ok().and_then(|v| v.as_string()).as_deref(),
+        Some("converged")
+    );
     assert_eq!(pg.w().len(), 2);
 }
 
@@ -97,12 +103,17 @@ fn err_text(e: wasm_bindgen::JsError) -> String {
 #[wasm_bindgen_test]
 fn a_tensor_built_by_the_worker_api_solves_like_the_features_path() {
     let data = r#""data":{"kind":"sparse_regression","n":12,"d":6,"k":2,"sigma":0.1,"seed":4}"#;
-    let tensor = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-12}}}}"#);
+    let tensor = format!(
+        r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-12}}}}"#
+    );
     let feats = tensor.replace(r#","path":"tensor""#, "");
     let mut t = Playground::new(&tensor).map_err(|_| ()).expect("tensor spec");
     let cost = t.tensor_cost().map_err(|_| ()).expect("cost");
     assert_eq!(field(&cost, "entries"), 1365.0); // C(12 + 3, 4)
-    assert_eq!(text(&t.summary().map_err(|_| ()).expect("summary"), "phase").as_deref(), Some("needs_build"));
+    assert_eq!(
+        text(&t.summary().map_err(|_| ()).expect("summary"), "phase").as_deref(),
+        Some("needs_build")
+    );
     // What the worker does, here on one thread: build in small slices, take the values.
     let mut b = TensorBuilder::new(&tensor, None).map_err(|_| ()).expect("builder");
     assert!(b.take_values().is_err(), "values before the build is finished");
@@ -125,15 +136,26 @@ fn a_tensor_built_by_the_worker_api_solves_like_the_features_path() {
     assert!(b.take_values().is_err(), "values are moved out once");
     // The page's Playground refuses a tensor that does not fit, and keeps waiting.
     assert_eq!(t.tensor_key(), Some(b.key()));
-    let e = t.adopt_tensor(values[1..].to_vec(), 1.0, &b.key()).err().map(err_text).expect("wrong count refused");
+    let e = t
+        .adopt_tensor(values[1..].to_vec(), 1.0, &b.key())
+        .err()
+        .map(err_text)
+        .expect("wrong count refused");
     assert!(e.contains("1365"), "{e}");
     let mut nan = values.clone();
     nan[7] = f64::NAN;
     assert!(t.adopt_tensor(nan, 1.0, &b.key()).is_err());
-    let e = t.adopt_tensor(values.clone(), 1.0, "0000/linear/q=4").err().map(err_text).expect("foreign key refused");
+    let e = t
+        .adopt_tensor(values.clone(), 1.0, "0000/linear/q=4")
+        .err()
+        .map(err_text)
+        .expect("foreign key refused");
     assert!(e.contains("build it again"), "{e}");
     assert!(!t.has_tensor());
-    assert_eq!(text(&t.summary().map_err(|_| ()).expect("summary"), "phase").as_deref(), Some("needs_build"));
+    assert_eq!(
+        text(&t.summary().map_err(|_| ()).expect("summary"), "phase").as_deref(),
+        Some("needs_build")
+    );
     t.adopt_tensor(values.clone(), b.build_ms(), &b.key()).map_err(|_| ()).expect("adopted");
     assert!(t.has_tensor());
     assert_eq!(t.build_ms(), b.build_ms());
@@ -155,14 +177,22 @@ fn a_tensor_built_by_the_worker_api_solves_like_the_features_path() {
 
 #[wasm_bindgen_test]
 fn the_builder_refuses_bad_requests_and_reports_overflow() {
-    let spec = |extra: &str, d: usize| format!(r#"{{"data":{{"kind":"sparse_regression","n":10,"d":{d},"k":2,"sigma":0.1,"seed":4}},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"{extra}}},"solver":{{"algorithm":"prox_dual"}}}}"#);
-    let msg = |r: Result<TensorBuilder, wasm_bindgen::JsError>| r.err().map(err_text).expect("refused");
+    let spec = |extra: &str, d: usize| {
+        format!(
+            r#"{{"data":{{"kind":"sparse_regression","n":10,"d":{d},"k":2,"sigma":0.1,"seed":4}},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":3,"path":"tensor"{extra}}},"solver":{{"algorithm":"prox_dual"}}}}"#
+        )
+    };
+    let msg =
+        |r: Result<TensorBuilder, wasm_bindgen::JsError>| r.err().map(err_text).expect("refused");
     assert!(msg(TensorBuilder::new(&spec("", 5), Some(100.0))).contains("budget"));
     assert!(msg(TensorBuilder::new(&spec("", 5), Some(f64::NAN))).contains("budget"));
-    assert!(msg(TensorBuilder::new(&spec("", 5).replace(r#","path":"tensor""#, ""), None)).contains("features path"));
+    assert!(msg(TensorBuilder::new(&spec("", 5).replace(r#","path":"tensor""#, ""), None))
+        .contains("features path"));
     assert!(TensorBuilder::new("{not json", None).is_err());
     // exp(Σ x⁴) over d = 3000 standard normal coordinates overflows: an error, not a panic.
-    let mut b = TensorBuilder::new(&spec(r#","kernel":{"kind":"exponential"}"#, 3000), None).map_err(|_| ()).expect("builder");
+    let mut b = TensorBuilder::new(&spec(r#","kernel":{"kind":"exponential"}"#, 3000), None)
+        .map_err(|_| ())
+        .expect("builder");
     let e = b.advance(10_000.0).err().map(err_text).expect("overflow");
     assert!(e.contains("exp"), "{e}");
     assert!(b.advance(1.0).is_err(), "a failed build stays failed");
@@ -175,8 +205,16 @@ fn the_race_reaches_the_reference_optimum_and_draws() {
     let mut pg = Playground::new(spec).map_err(|_| ()).expect("spec");
     pg.start_race().map_err(|_| ()).expect("race");
     let st = pg.race_for(60_000.0).map_err(|_| ()).expect("race step");
-    let st = if js_sys::Reflect::get(&st, &"phase".into()).ok().and_then(|v| v.as_string()).as_deref() == Some("done") { st } else { pg.race_for(60_000.0).map_err(|_| ()).expect("race step") };
-    let lanes: js_sys::Array = js_sys::Reflect::get(&st, &"lanes".into()).expect("lanes").dyn_into().expect("array");
+    let st =
+        if js_sys::Reflect::get(&st, &"phase".into()).ok().and_then(|v| v.as_string()).as_deref()
+            == Some("done")
+        {
+            st
+        } else {
+            pg.race_for(60_000.0).map_err(|_| ()).expect("race step")
+        };
+    let lanes: js_sys::Array =
+        js_sys::Reflect::get(&st, &"lanes".into()).expect("lanes").dyn_into().expect("array");
     assert_eq!(lanes.length(), 5);
     for l in lanes.iter() {
         let e = field(&l, "rel_err");
@@ -207,8 +245,12 @@ fn run_job(rw: &mut RunWorker, spec: &str) -> wasm_bindgen::JsValue {
 #[wasm_bindgen_test]
 fn the_preset_worker_api_ends_where_a_playground_run_ends() {
     let data = r#""data":{"kind":"sparse_regression","n":14,"d":30,"k":3,"sigma":0.05,"seed":6}"#;
-    let feats = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.25,"gamma":10}},"solver":{{"algorithm":"dual_gradient","tol":1e-8,"max_iter":5000}}}}"#);
-    let tensor = format!(r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":10,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-8,"max_iter":5000}}}}"#);
+    let feats = format!(
+        r#"{{{data},"model":{{"problem":"lp_regression","p":1.25,"gamma":10}},"solver":{{"algorithm":"dual_gradient","tol":1e-8,"max_iter":5000}}}}"#
+    );
+    let tensor = format!(
+        r#"{{{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":10,"path":"tensor"}},"solver":{{"algorithm":"prox_dual","tol":1e-8,"max_iter":5000}}}}"#
+    );
     let newton = tensor.replace("prox_dual", "dual_newton");
     let mut rw = RunWorker::new();
     assert!(rw.advance(1.0).is_err(), "no job yet");
@@ -232,7 +274,9 @@ fn the_preset_worker_api_ends_where_a_playground_run_ends() {
     let values = rw.tensor_values();
     assert_eq!(values.len(), 2380); // C(14 + 3, 4)
     let mut t = Playground::new(&tensor).map_err(|_| ()).expect("spec");
-    t.adopt_tensor(values, 1.0, &rw.tensor_key()).map_err(|_| ()).expect("the worker's tensor fits the page's spec");
+    t.adopt_tensor(values, 1.0, &rw.tensor_key())
+        .map_err(|_| ())
+        .expect("the worker's tensor fits the page's spec");
     let sp = t.run_for(60_000.0).map_err(|_| ()).expect("run");
     assert_eq!(field(&st, "iter"), field(&sp, "iter"));
     assert_eq!(field(&st, "primal"), field(&sp, "primal"));

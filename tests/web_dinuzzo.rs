@@ -23,7 +23,9 @@ const CD: &str = r#"{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-8,"ma
 
 #[wasm_bindgen_test]
 fn default_run_converges_and_draws() {
-    let mut pg = DinuzzoPlayground::new(&dinuzzo_default_spec()).map_err(|_| ()).expect("default spec is valid");
+    let mut pg = DinuzzoPlayground::new(&dinuzzo_default_spec())
+        .map_err(|_| ())
+        .expect("default spec is valid");
     let s0 = pg.summary().map_err(|_| ()).expect("summary");
     assert_eq!(num(&s0, "sweep"), 0.0);
     let g0 = num(&s0, "gap");
@@ -33,7 +35,11 @@ fn default_run_converges_and_draws() {
     let s = pg.run_for(20_000.0).map_err(|_| ()).expect("run");
     assert_eq!(text(&s, "status").unwrap_or_default(), "converged");
     assert!(num(&s, "max_h") < 1e-8);
-    assert!(num(&s, "gap") >= -1e-9 && num(&s, "gap") < 1e-6 * g0, "gap {} from {g0}", num(&s, "gap"));
+    assert!(
+        num(&s, "gap") >= -1e-9 && num(&s, "gap") < 1e-6 * g0,
+        "gap {} from {g0}",
+        num(&s, "gap")
+    );
     // Hinge: some coefficients are exactly zero, the support is a strict subset.
     let sv = num(&s, "support");
     assert!(sv > 0.0 && sv < num(&s, "n"), "support {sv}");
@@ -83,15 +89,45 @@ fn bad_input_is_an_error_and_the_run_survives() {
         (&spec(MOONS, r#"{"kind":"hinge"}"#, "-2", CD, false), "λ"),
         (&spec(MOONS, r#"{"kind":"eps_insensitive","eps":-0.1}"#, "1", CD, false), "ε"),
         (
-            &spec(MOONS, r#"{"kind":"hinge"}"#, "1", r#"{"kind":"fixed_point","step":{"kind":"fixed","value":-1},"tol":1e-8,"max_sweeps":100}"#, false),
+            &spec(
+                MOONS,
+                r#"{"kind":"hinge"}"#,
+                "1",
+                r#"{"kind":"fixed_point","step":{"kind":"fixed","value":-1},"tol":1e-8,"max_sweeps":100}"#,
+                false,
+            ),
             "α",
         ),
         (
-            &spec(r#"{"kind":"regression","n":30,"noise":0.1,"outliers":0,"seed":1}"#, r#"{"kind":"hinge"}"#, "1", CD, false),
+            &spec(
+                r#"{"kind":"regression","n":30,"noise":0.1,"outliers":0,"seed":1}"#,
+                r#"{"kind":"hinge"}"#,
+                "1",
+                CD,
+                false,
+            ),
             "±1",
         ),
-        (&spec(r#"{"kind":"points","points":[[0,0,1],[1,1,2]],"view":[-2,2,-2,2]}"#, r#"{"kind":"hinge"}"#, "1", CD, false), "label"),
-        (&spec(MOONS, r#"{"kind":"hinge"}"#, "1", r#"{"kind":"coordinate","rule":"cyclic","seed":1,"tol":0,"max_sweeps":10}"#, false), "δ"),
+        (
+            &spec(
+                r#"{"kind":"points","points":[[0,0,1],[1,1,2]],"view":[-2,2,-2,2]}"#,
+                r#"{"kind":"hinge"}"#,
+                "1",
+                CD,
+                false,
+            ),
+            "label",
+        ),
+        (
+            &spec(
+                MOONS,
+                r#"{"kind":"hinge"}"#,
+                "1",
+                r#"{"kind":"coordinate","rule":"cyclic","seed":1,"tol":0,"max_sweeps":10}"#,
+                false,
+            ),
+            "δ",
+        ),
     ];
     for (bad, needle) in cases {
         match DinuzzoPlayground::new(bad) {
@@ -125,7 +161,9 @@ fn k_ii_zero_rows_are_dropped_and_reported() {
 #[wasm_bindgen_test]
 fn alpha_above_two_over_norm_diverges_with_a_message() {
     let fp = r#"{"kind":"fixed_point","step":{"kind":"fixed","value":5.0},"tol":1e-8,"max_sweeps":20000}"#;
-    let mut pg = DinuzzoPlayground::new(&spec(MOONS, r#"{"kind":"square"}"#, "1", fp, false)).map_err(|_| ()).expect("valid");
+    let mut pg = DinuzzoPlayground::new(&spec(MOONS, r#"{"kind":"square"}"#, "1", fp, false))
+        .map_err(|_| ())
+        .expect("valid");
     let s = pg.run_for(20_000.0).map_err(|_| ()).expect("run");
     assert_eq!(text(&s, "status").unwrap_or_default(), "diverged");
     assert!(num(&s, "alpha") > num(&s, "alpha_limit"));
@@ -135,12 +173,21 @@ fn alpha_above_two_over_norm_diverges_with_a_message() {
 
 #[wasm_bindgen_test]
 fn race_runs_five_solvers_to_the_same_optimum() {
-    let mut pg = DinuzzoPlayground::new(&spec(MOONS, r#"{"kind":"squared_hinge"}"#, "0.5", CD, true)).map_err(|_| ()).expect("valid");
+    let mut pg =
+        DinuzzoPlayground::new(&spec(MOONS, r#"{"kind":"squared_hinge"}"#, "0.5", CD, true))
+            .map_err(|_| ())
+            .expect("valid");
     let s = pg.run_for(30_000.0).map_err(|_| ()).expect("run");
-    let race: js_sys::Array = js_sys::Reflect::get(&s, &"race".into()).expect("race").dyn_into().expect("array");
+    let race: js_sys::Array =
+        js_sys::Reflect::get(&s, &"race".into()).expect("race").dyn_into().expect("array");
     assert_eq!(race.length(), 5);
     for r in race.iter() {
-        assert_eq!(text(&r, "status").unwrap_or_default(), "converged", "{}", text(&r, "algorithm").unwrap_or_default());
+        assert_eq!(
+            text(&r, "status").unwrap_or_default(),
+            "converged",
+            "{}",
+            text(&r, "algorithm").unwrap_or_default()
+        );
         let last = js_sys::Reflect::get(&r, &"last".into()).expect("last");
         assert!(num(&last, "gap") < 1e-6);
     }
@@ -153,7 +200,13 @@ fn race_runs_five_solvers_to_the_same_optimum() {
 #[wasm_bindgen_test]
 fn clicked_points_and_regression_draw() {
     // Empty point list: no solver, but the map shows where to click.
-    let empty = spec(r#"{"kind":"points","points":[],"view":[-2,2,-2,2]}"#, r#"{"kind":"hinge"}"#, "1", CD, false);
+    let empty = spec(
+        r#"{"kind":"points","points":[],"view":[-2,2,-2,2]}"#,
+        r#"{"kind":"hinge"}"#,
+        "1",
+        CD,
+        false,
+    );
     let mut pg = DinuzzoPlayground::new(&empty).map_err(|_| ()).expect("empty is fine");
     assert_eq!(text(&pg.summary().map_err(|_| ()).expect("s"), "status").as_deref(), Some("empty"));
     let c = canvas(300, 300);
@@ -162,7 +215,13 @@ fn clicked_points_and_regression_draw() {
     assert_ne!(b, pixels(&c));
     assert_eq!(pg.to_data(150.0, 150.0).len(), 2);
     // Two clicked points of opposite classes: the decision function separates them.
-    let two = spec(r#"{"kind":"points","points":[[-1,0,1],[1,0,-1]],"view":[-2,2,-2,2]}"#, r#"{"kind":"hinge"}"#, "1", CD, false);
+    let two = spec(
+        r#"{"kind":"points","points":[[-1,0,1],[1,0,-1]],"view":[-2,2,-2,2]}"#,
+        r#"{"kind":"hinge"}"#,
+        "1",
+        CD,
+        false,
+    );
     pg.update(&two).map_err(|_| ()).expect("two points");
     let s = pg.run_for(5000.0).map_err(|_| ()).expect("run");
     assert_eq!(text(&s, "status").unwrap_or_default(), "converged");
@@ -170,7 +229,13 @@ fn clicked_points_and_regression_draw() {
     assert!(c2[0] > 0.0 && c2[1] < 0.0);
     assert_eq!(pg.points(), vec![-1.0, 0.0, 1.0, 1.0, 0.0, -1.0]);
     // Regression with SVR: the curve plot draws.
-    let reg = spec(r#"{"kind":"regression","n":50,"noise":0.1,"outliers":0.1,"seed":2}"#, r#"{"kind":"eps_insensitive","eps":0.2}"#, "0.2", CD, false);
+    let reg = spec(
+        r#"{"kind":"regression","n":50,"noise":0.1,"outliers":0.1,"seed":2}"#,
+        r#"{"kind":"eps_insensitive","eps":0.2}"#,
+        "0.2",
+        CD,
+        false,
+    );
     pg.update(&reg).map_err(|_| ()).expect("regression");
     let s = pg.run_for(10_000.0).map_err(|_| ()).expect("run");
     assert!(num(&s, "sweep") > 0.0);

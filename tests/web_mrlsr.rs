@@ -3,7 +3,10 @@
 //! Run with `wasm-pack test --headless --chrome -- --test web_mrlsr`.
 #![cfg(target_arch = "wasm32")]
 
-use kernel_playground::web::mrlsr::{check_mrlsr_spec, draw_cv_heatmap, draw_equivalence_report, mrlsr_eigen, mrlsr_equivalence, MrlsrPage, MrlsrSelection};
+use kernel_playground::web::mrlsr::{
+    check_mrlsr_spec, draw_cv_heatmap, draw_equivalence_report, mrlsr_eigen, mrlsr_equivalence,
+    MrlsrPage, MrlsrSelection,
+};
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
@@ -13,7 +16,9 @@ use browser::{canvas, err_text, get, num, pixels};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn sine_spec(m: f64, lambda: f64) -> String {
-    format!(r#"{{"data":{{"kind":"sine","n":60,"sigma":0.2,"seed":3}},"kernel":{{"kind":"gaussian","bandwidth":"heuristic"}},"m":{m},"lambda":{lambda}}}"#)
+    format!(
+        r#"{{"data":{{"kind":"sine","n":60,"sigma":0.2,"seed":3}},"kernel":{{"kind":"gaussian","bandwidth":"heuristic"}},"m":{m},"lambda":{lambda}}}"#
+    )
 }
 
 #[wasm_bindgen_test]
@@ -25,7 +30,11 @@ fn fits_refits_on_m_and_satisfies_the_root_equation() {
     let c0 = num(&s0, "c0");
     let norm = num(&s0, "norm_h");
     // Theorem 1: C₀ = ‖f‖_H^(m−2) at the root (eq. 6 restated).
-    assert!((c0 - norm.powf(1.5 - 2.0)).abs() <= 1e-8 * c0, "C₀ {c0} vs ‖f‖^(m−2) {}", norm.powf(-0.5));
+    assert!(
+        (c0 - norm.powf(1.5 - 2.0)).abs() <= 1e-8 * c0,
+        "C₀ {c0} vs ‖f‖^(m−2) {}",
+        norm.powf(-0.5)
+    );
     // λ₂ = (m/2)·C₀·λ (Proposition 5.1) and KRR(λ₂) has the same RKHS norm (same f on the data).
     assert!((num(&s0, "lambda2") - 0.75 * c0 * 1e-3).abs() <= 1e-12 * c0);
     assert!((num(&s0, "krr_norm_h") - norm).abs() <= 1e-7 * norm);
@@ -189,9 +198,15 @@ fn a_corrupted_or_foreign_payload_is_refused_without_a_panic() {
     let (values, vectors, ms) = eigen_payload(&spec);
     let mut v2 = vectors.clone();
     v2[5] += 1e-3;
-    let e = MrlsrPage::from_eigen(&spec, values.clone(), v2, ms).err().map(err_text).unwrap_or_default();
+    let e = MrlsrPage::from_eigen(&spec, values.clone(), v2, ms)
+        .err()
+        .map(err_text)
+        .unwrap_or_default();
     assert!(e.contains("not orthonormal"), "{e}");
-    let e = MrlsrPage::from_eigen(&spec, values[1..].to_vec(), vectors.clone(), ms).err().map(err_text).unwrap_or_default();
+    let e = MrlsrPage::from_eigen(&spec, values[1..].to_vec(), vectors.clone(), ms)
+        .err()
+        .map(err_text)
+        .unwrap_or_default();
     assert!(e.contains("eigendecomposition"), "{e}");
     // The payload of another seed's data of the same size.
     let other = sine_spec(1.5, 1e-3).replace("\"seed\":3", "\"seed\":4");
@@ -211,25 +226,44 @@ fn spec_check_and_drawing_posted_results() {
     let mu0 = r#"{"data":{"kind":"sine","n":50,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":{"fixed":0}},"m":1.5,"lambda":1e-3}"#;
     assert!(check_mrlsr_spec(mu0).is_err());
     // The equivalence report as a worker posts it draws through the free function.
-    let rep = mrlsr_equivalence(&sine_spec(1.5, 1e-3), 4, 5, 1).map_err(|_| ()).expect("equivalence");
+    let rep =
+        mrlsr_equivalence(&sine_spec(1.5, 1e-3), 4, 5, 1).map_err(|_| ()).expect("equivalence");
     let (b, c) = (canvas(300, 200), canvas(300, 200));
     let (b0, c0) = (pixels(&b), pixels(&c));
-    draw_equivalence_report(b.clone(), c.clone(), rep.clone(), 1.0).map_err(|_| ()).expect("draw report");
+    draw_equivalence_report(b.clone(), c.clone(), rep.clone(), 1.0)
+        .map_err(|_| ())
+        .expect("draw report");
     assert_ne!(pixels(&b), b0);
     assert_ne!(pixels(&c), c0);
     // A malformed report or grid is refused, not drawn, and nothing panics.
-    let bad = js_sys::JSON::parse(r#"{"lambda":1,"lambda2":1,"lambdas":[1e-3,1e-2],"curves":[[1]],"parts":[]}"#).expect("json");
-    assert!(draw_equivalence_report(b.clone(), c.clone(), bad, 1.0).err().map(err_text).unwrap_or_default().contains("curve 1"));
+    let bad = js_sys::JSON::parse(
+        r#"{"lambda":1,"lambda2":1,"lambdas":[1e-3,1e-2],"curves":[[1]],"parts":[]}"#,
+    )
+    .expect("json");
+    assert!(draw_equivalence_report(b.clone(), c.clone(), bad, 1.0)
+        .err()
+        .map(err_text)
+        .unwrap_or_default()
+        .contains("curve 1"));
     let h = canvas(300, 200);
     let bad_grid = js_sys::JSON::parse(r#"{"ms":[1,2],"lambdas":[1e-3],"rmse":[[0.1]],"best_m":1,"best_lambda":1e-3,"best_rmse":0.1,"failures":0}"#).expect("json");
-    assert!(draw_cv_heatmap(h.clone(), bad_grid, 1.0).err().map(err_text).unwrap_or_default().contains("2 × 1"));
+    assert!(draw_cv_heatmap(h.clone(), bad_grid, 1.0)
+        .err()
+        .map(err_text)
+        .unwrap_or_default()
+        .contains("2 × 1"));
     assert!(draw_cv_heatmap(h.clone(), JsValue::from_str("nonsense"), 1.0).is_err());
     let sel_spec = r#"{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
         "config":{"ms":[0.5,1.5,2.0],"lambdas":[1e-3,1e-1],"lambda2s":[1e-3,1e-1],"folds":3,"train_fraction":0.7,"seed":1}}"#;
     let mut sel = MrlsrSelection::new(sel_spec).map_err(|_| ()).expect("selection");
-    assert!(sel.partial_grid().map_err(|_| ()).expect("grid").is_null(), "no grid before the first fold");
+    assert!(
+        sel.partial_grid().map_err(|_| ()).expect("grid").is_null(),
+        "no grid before the first fold"
+    );
     let blank = pixels(&h);
-    while get(&sel.run_for(0.0).map_err(|_| ()).expect("step"), &["complete"]).as_bool() != Some(true) {}
+    while get(&sel.run_for(0.0).map_err(|_| ()).expect("step"), &["complete"]).as_bool()
+        != Some(true)
+    {}
     let g = sel.partial_grid().map_err(|_| ()).expect("grid");
     draw_cv_heatmap(h.clone(), g, 1.0).map_err(|_| ()).expect("heatmap");
     assert_ne!(pixels(&h), blank);

@@ -2,7 +2,9 @@
 //! outcome, draw into real canvases (pixels change), reject bad input without panicking.
 #![cfg(target_arch = "wasm32")]
 
-use kernel_playground::web::perceptron::{draw_hand_points, perceptron_default_spec, PerceptronPlayground};
+use kernel_playground::web::perceptron::{
+    draw_hand_points, perceptron_default_spec, PerceptronPlayground,
+};
 use wasm_bindgen_test::*;
 
 mod browser;
@@ -11,12 +13,16 @@ use browser::{canvas, get, pixels};
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn spec(data: &str, algorithm: &str) -> String {
-    format!(r#"{{"data":{data},"kernel":{{"kind":"linear"}},"algorithm":{algorithm},"max_iter":100000}}"#)
+    format!(
+        r#"{{"data":{data},"kernel":{{"kind":"linear"}},"algorithm":{algorithm},"max_iter":100000}}"#
+    )
 }
 
 #[wasm_bindgen_test]
 fn default_run_ends_with_a_verified_separator_and_draws() {
-    let mut pg = PerceptronPlayground::new(&perceptron_default_spec()).map_err(|_| ()).expect("default spec is valid");
+    let mut pg = PerceptronPlayground::new(&perceptron_default_spec())
+        .map_err(|_| ())
+        .expect("default spec is valid");
     let s0 = pg.summary().map_err(|_| ()).expect("summary");
     assert_eq!(get(&s0, &["iter"]).as_f64(), Some(0.0));
     let b = canvas(480, 360);
@@ -43,7 +49,9 @@ fn default_run_ends_with_a_verified_separator_and_draws() {
 #[wasm_bindgen_test]
 fn nvn_on_overlapping_blobs_gives_a_certificate_and_the_race_draws() {
     let data = r#"{"kind":"generated","set":{"shape":{"kind":"blobs","margin":-1.5,"spread":0.5},"n":80,"label_noise":0,"seed":1}}"#;
-    let mut pg = PerceptronPlayground::new(&spec(data, r#"{"kind":"nvn","epsilon":0.01}"#)).map_err(|_| ()).expect("valid");
+    let mut pg = PerceptronPlayground::new(&spec(data, r#"{"kind":"nvn","epsilon":0.01}"#))
+        .map_err(|_| ())
+        .expect("valid");
     let s = pg.run_for(20_000.0).map_err(|_| ()).expect("run");
     assert_eq!(get(&s, &["outcome", "kind"]).as_string().as_deref(), Some("certificate"));
     assert_eq!(get(&s, &["outcome", "check", "verified"]).as_bool(), Some(true));
@@ -67,13 +75,27 @@ fn nvn_on_overlapping_blobs_gives_a_certificate_and_the_race_draws() {
 #[wasm_bindgen_test]
 fn bad_input_is_rejected_with_a_message_and_the_old_run_kept() {
     let one_class = r#"{"kind":"points","points":[[0.5,0.5,1],[1,-0.2,1]]}"#;
-    let e = PerceptronPlayground::new(&spec(one_class, r#"{"kind":"snkp"}"#)).err().expect("one class is an error");
+    let e = PerceptronPlayground::new(&spec(one_class, r#"{"kind":"snkp"}"#))
+        .err()
+        .expect("one class is an error");
     let msg: wasm_bindgen::JsValue = e.into();
-    let text = js_sys::Reflect::get(&msg, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_default();
+    let text = js_sys::Reflect::get(&msg, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .unwrap_or_default();
     assert!(text.contains("all labels are equal"), "{text}");
-    assert!(PerceptronPlayground::new(&spec(r#"{"kind":"points","points":[[0.5,0.5,1]]}"#, r#"{"kind":"snkp"}"#)).is_err());
-    assert!(PerceptronPlayground::new(&spec(r#"{"kind":"points","points":[[0,0,1],[1,1,-1]]}"#, r#"{"kind":"snkp"}"#)).is_err());
-    let mut pg = PerceptronPlayground::new(&perceptron_default_spec()).map_err(|_| ()).expect("valid");
+    assert!(PerceptronPlayground::new(&spec(
+        r#"{"kind":"points","points":[[0.5,0.5,1]]}"#,
+        r#"{"kind":"snkp"}"#
+    ))
+    .is_err());
+    assert!(PerceptronPlayground::new(&spec(
+        r#"{"kind":"points","points":[[0,0,1],[1,1,-1]]}"#,
+        r#"{"kind":"snkp"}"#
+    ))
+    .is_err());
+    let mut pg =
+        PerceptronPlayground::new(&perceptron_default_spec()).map_err(|_| ()).expect("valid");
     let blobs = r#"{"kind":"generated","set":{"shape":{"kind":"blobs","margin":0.5,"spread":0.5},"n":60,"label_noise":0,"seed":1}}"#;
     assert!(pg.update(&spec(blobs, r#"{"kind":"nvn","epsilon":0}"#)).is_err());
     assert!(pg.update(&spec(blobs, r#"{"kind":"isnkpvn","gamma":1,"epsilon":0.1}"#)).is_err());

@@ -67,7 +67,9 @@ fn emit(text: &str) -> Result<(), String> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("cannot write to stdout: {e}")),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write to stdout: {e}"))
+        }
         _ => Ok(()),
     }
 }
@@ -142,7 +144,11 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 Some("mrlsr") => Paper::Mrlsr,
                 Some("dinuzzo") => Paper::Dinuzzo,
                 Some("perceptron") => Paper::Perceptron,
-                Some(other) => return Err(format!("unknown paper `{other}`: lp, mrlsr, dinuzzo or perceptron")),
+                Some(other) => {
+                    return Err(format!(
+                        "unknown paper `{other}`: lp, mrlsr, dinuzzo or perceptron"
+                    ))
+                }
             };
             let default = Spec::default_for(paper);
             // Paper A's default stays untagged (the original format); the others carry `paper`.

@@ -34,25 +34,37 @@ impl TwoBlobs {
             return Err(KpError::NTooSmall(self.n));
         }
         if self.n > 1_000_000 {
-            return Err(KpError::DataTooLarge { cells: self.n.saturating_mul(2), limit: 2_000_000 });
+            return Err(KpError::DataTooLarge {
+                cells: self.n.saturating_mul(2),
+                limit: 2_000_000,
+            });
         }
         crate::budget::active().data("data.n", self.n, 2)?;
         if !(self.separation.is_finite() && self.separation >= 0.0) {
             return Err(KpError::Parameter {
                 name: "separation",
-                reason: format!("the distance between the blobs must be a finite number ≥ 0 (got {})", self.separation),
+                reason: format!(
+                    "the distance between the blobs must be a finite number ≥ 0 (got {})",
+                    self.separation
+                ),
             });
         }
         if !(self.spread.is_finite() && self.spread > 0.0) {
             return Err(KpError::Parameter {
                 name: "spread",
-                reason: format!("the blobs' standard deviation must be a finite number > 0 (got {})", self.spread),
+                reason: format!(
+                    "the blobs' standard deviation must be a finite number > 0 (got {})",
+                    self.spread
+                ),
             });
         }
         if !(self.flip.is_finite() && (0.0..=0.5).contains(&self.flip)) {
             return Err(KpError::Parameter {
                 name: "flip",
-                reason: format!("the label-noise probability must lie in [0, 1/2] (got {})", self.flip),
+                reason: format!(
+                    "the label-noise probability must lie in [0, 1/2] (got {})",
+                    self.flip
+                ),
             });
         }
         Ok(())

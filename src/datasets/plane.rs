@@ -48,17 +48,26 @@ pub struct Classification2d {
 
 fn check_n(n: usize) -> Result<()> {
     if n < 2 {
-        return Err(KpError::Parameter { name: "n", reason: format!("need at least 2 points (got {n})") });
+        return Err(KpError::Parameter {
+            name: "n",
+            reason: format!("need at least 2 points (got {n})"),
+        });
     }
     if n > MAX_POINTS {
-        return Err(KpError::Parameter { name: "n", reason: format!("at most {MAX_POINTS} points (got {n})") });
+        return Err(KpError::Parameter {
+            name: "n",
+            reason: format!("at most {MAX_POINTS} points (got {n})"),
+        });
     }
     Ok(())
 }
 
 fn check_nonneg(name: &'static str, v: f64) -> Result<()> {
     if !(v.is_finite() && (0.0..=1e4).contains(&v)) {
-        return Err(KpError::Parameter { name, reason: format!("must be a finite number in [0, 10⁴] (got {})", crate::budget::num(v)) });
+        return Err(KpError::Parameter {
+            name,
+            reason: format!("must be a finite number in [0, 10⁴] (got {})", crate::budget::num(v)),
+        });
     }
     Ok(())
 }
@@ -68,22 +77,40 @@ impl Classification2d {
     pub fn validate(&self) -> Result<()> {
         check_n(self.n)?;
         if !(self.label_noise.is_finite() && (0.0..=1.0).contains(&self.label_noise)) {
-            return Err(KpError::Parameter { name: "label_noise", reason: format!("a probability in [0, 1] (got {})", self.label_noise) });
+            return Err(KpError::Parameter {
+                name: "label_noise",
+                reason: format!("a probability in [0, 1] (got {})", self.label_noise),
+            });
         }
         match self.shape {
             Shape2d::Blobs { margin, spread } => {
                 if !(margin.is_finite() && margin.abs() <= 1e4) {
-                    return Err(KpError::Parameter { name: "margin", reason: format!("must be finite, within ±10⁴ (got {})", crate::budget::num(margin)) });
+                    return Err(KpError::Parameter {
+                        name: "margin",
+                        reason: format!(
+                            "must be finite, within ±10⁴ (got {})",
+                            crate::budget::num(margin)
+                        ),
+                    });
                 }
                 if !(spread.is_finite() && spread > 0.0 && spread <= 1e4) {
-                    return Err(KpError::Parameter { name: "spread", reason: format!("must be a finite number in (0, 10⁴] (got {})", crate::budget::num(spread)) });
+                    return Err(KpError::Parameter {
+                        name: "spread",
+                        reason: format!(
+                            "must be a finite number in (0, 10⁴] (got {})",
+                            crate::budget::num(spread)
+                        ),
+                    });
                 }
             }
             Shape2d::Moons { noise } | Shape2d::Xor { noise } => check_nonneg("noise", noise)?,
             Shape2d::Circles { noise, factor } => {
                 check_nonneg("noise", noise)?;
                 if !(factor.is_finite() && factor > 0.0 && factor < 1.0) {
-                    return Err(KpError::Parameter { name: "factor", reason: format!("the inner radius must lie in (0, 1) (got {factor})") });
+                    return Err(KpError::Parameter {
+                        name: "factor",
+                        reason: format!("the inner radius must lie in (0, 1) (got {factor})"),
+                    });
                 }
             }
         }
@@ -119,7 +146,11 @@ impl Classification2d {
                 Shape2d::Circles { noise, factor } => {
                     let t = 2.0 * pi * rng.uniform();
                     let r = if label > 0.0 { factor } else { 1.0 };
-                    (r * libm::cos(t) + noise * rng.normal(), r * libm::sin(t) + noise * rng.normal(), label)
+                    (
+                        r * libm::cos(t) + noise * rng.normal(),
+                        r * libm::sin(t) + noise * rng.normal(),
+                        label,
+                    )
                 }
                 Shape2d::Xor { noise } => {
                     let a = 2.0 * rng.uniform() - 1.0;
@@ -154,7 +185,10 @@ pub fn from_points(points: &[(f64, f64, f64)]) -> Result<Dataset> {
         return Err(KpError::Parameter { name: "points", reason: "add at least one point".into() });
     }
     if points.len() > MAX_POINTS {
-        return Err(KpError::Parameter { name: "points", reason: format!("at most {MAX_POINTS} points (got {})", points.len()) });
+        return Err(KpError::Parameter {
+            name: "points",
+            reason: format!("at most {MAX_POINTS} points (got {})", points.len()),
+        });
     }
     let b = crate::budget::active();
     b.count("points", "hand-placed points", points.len() as f64, b.points as f64)?;
@@ -167,10 +201,16 @@ pub fn from_points(points: &[(f64, f64, f64)]) -> Result<Dataset> {
     let mut y = DVector::<f64>::zeros(n);
     for (i, &(a, b, l)) in points.iter().enumerate() {
         if !(a.is_finite() && b.is_finite()) {
-            return Err(KpError::Parameter { name: "points", reason: format!("point {i} has a non-finite coordinate") });
+            return Err(KpError::Parameter {
+                name: "points",
+                reason: format!("point {i} has a non-finite coordinate"),
+            });
         }
         if l != 1.0 && l != -1.0 {
-            return Err(KpError::Parameter { name: "points", reason: format!("point {i} has label {l}; labels are +1 or −1") });
+            return Err(KpError::Parameter {
+                name: "points",
+                reason: format!("point {i} has label {l}; labels are +1 or −1"),
+            });
         }
         x[(i, 0)] = a;
         x[(i, 1)] = b;
@@ -203,7 +243,10 @@ impl Regression1d {
         check_n(self.n)?;
         check_nonneg("noise", self.noise)?;
         if !(self.outliers.is_finite() && (0.0..=1.0).contains(&self.outliers)) {
-            return Err(KpError::Parameter { name: "outliers", reason: format!("a fraction in [0, 1] (got {})", self.outliers) });
+            return Err(KpError::Parameter {
+                name: "outliers",
+                reason: format!("a fraction in [0, 1] (got {})", self.outliers),
+            });
         }
         Ok(())
     }
@@ -222,16 +265,31 @@ impl Regression1d {
                 y[i] += if rng.uniform() < 0.5 { 3.0 } else { -3.0 };
             }
         }
-        Ok(Dataset { x: DMatrix::from_column_slice(n, 1, &xs), y, w_true: None, feature_names: vec!["x".into()] })
+        Ok(Dataset {
+            x: DMatrix::from_column_slice(n, 1, &xs),
+            y,
+            w_true: None,
+            feature_names: vec!["x".into()],
+        })
     }
 }
 
 /// A regular `nx × ny` grid over `[x_min, x_max] × [y_min, y_max]` as rows of an
 /// `(nx·ny) × 2` matrix (row-major in y then x), for the decision-function heatmap.
-pub fn grid(x_min: f64, x_max: f64, y_min: f64, y_max: f64, nx: usize, ny: usize) -> Result<DMatrix<f64>> {
+pub fn grid(
+    x_min: f64,
+    x_max: f64,
+    y_min: f64,
+    y_max: f64,
+    nx: usize,
+    ny: usize,
+) -> Result<DMatrix<f64>> {
     crate::budget::view_box("grid", &[x_min, x_max, y_min, y_max])?;
     if !(2..=1000).contains(&nx) || !(2..=1000).contains(&ny) {
-        return Err(KpError::Parameter { name: "grid", reason: format!("between 2 and 1000 cells per side (got {nx} × {ny})") });
+        return Err(KpError::Parameter {
+            name: "grid",
+            reason: format!("between 2 and 1000 cells per side (got {nx} × {ny})"),
+        });
     }
     let mut g = DMatrix::<f64>::zeros(nx * ny, 2);
     for j in 0..ny {

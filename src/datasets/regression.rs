@@ -123,7 +123,8 @@ impl Sine1d {
         let n = self.n;
         let mut rng = Rng::new(self.seed);
         let x = DMatrix::<f64>::from_fn(n, 1, |_, _| rng.uniform());
-        let y = DVector::<f64>::from_fn(n, |i, _| Self::target(x[(i, 0)]) + self.sigma * rng.normal());
+        let y =
+            DVector::<f64>::from_fn(n, |i, _| Self::target(x[(i, 0)]) + self.sigma * rng.normal());
         Ok(Dataset { x, y, w_true: None, feature_names: vec!["x".to_string()] })
     }
 }
@@ -132,10 +133,16 @@ impl Sine1d {
 /// fitted curve of a 1-D model (count ≥ 2, lo < hi finite).
 pub fn curve_grid(lo: f64, hi: f64, count: usize) -> Result<DMatrix<f64>> {
     if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-        return Err(KpError::Parameter { name: "curve range", reason: format!("need finite lo < hi (got {lo}, {hi})") });
+        return Err(KpError::Parameter {
+            name: "curve range",
+            reason: format!("need finite lo < hi (got {lo}, {hi})"),
+        });
     }
     if !(2..=100_000).contains(&count) {
-        return Err(KpError::Parameter { name: "curve points", reason: format!("must lie in 2..=100000 (got {count})") });
+        return Err(KpError::Parameter {
+            name: "curve points",
+            reason: format!("must lie in 2..=100000 (got {count})"),
+        });
     }
     let step = (hi - lo) / (count - 1) as f64;
     Ok(DMatrix::from_fn(count, 1, |i, _| lo + step * i as f64))

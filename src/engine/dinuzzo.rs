@@ -14,8 +14,13 @@ use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
-use crate::solvers::coordinate::{greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method, PairBox};
-use crate::solvers::fixed_point::{FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule, StopReason, SweepRecord};
+use crate::solvers::coordinate::{
+    greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method, PairBox,
+};
+use crate::solvers::fixed_point::{
+    FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule, StopReason,
+    SweepRecord,
+};
 use crate::solvers::relative_gap;
 
 /// Largest data set the page accepts (the Gram matrix is n² doubles).
@@ -60,11 +65,22 @@ pub struct DinuzzoSpec {
 impl Default for DinuzzoSpec {
     fn default() -> Self {
         Self {
-            data: DataSpec::Classification { shape: Shape2d::Moons { noise: 0.15 }, n: 200, label_noise: 0.05, seed: 1 },
+            data: DataSpec::Classification {
+                shape: Shape2d::Moons { noise: 0.15 },
+                n: 200,
+                label_noise: 0.05,
+                seed: 1,
+            },
             loss: Loss::Hinge,
             lambda: 0.1,
             kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
-            method: Method::Coordinate(CoordinateConfig { rule: IndexRule::Cyclic, seed: 1, tol: 1e-8, max_sweeps: 20_000, ..CoordinateConfig::default() }),
+            method: Method::Coordinate(CoordinateConfig {
+                rule: IndexRule::Cyclic,
+                seed: 1,
+                tol: 1e-8,
+                max_sweeps: 20_000,
+                ..CoordinateConfig::default()
+            }),
             race: false,
         }
     }
@@ -83,7 +99,13 @@ pub struct Built {
 
 impl Clone for Built {
     fn clone(&self) -> Self {
-        Self { x: self.x.clone(), y: self.y.clone(), regression: self.regression, view: self.view, problem: self.problem.clone() }
+        Self {
+            x: self.x.clone(),
+            y: self.y.clone(),
+            regression: self.regression,
+            view: self.view,
+            problem: self.problem.clone(),
+        }
     }
 }
 
@@ -93,7 +115,8 @@ fn bad(name: &'static str, reason: impl Into<String>) -> KpError {
 
 /// A padded bounding box of the 2-D inputs (columns 0 and 1), or of (x, y) for 1-D data.
 fn view_of(x: &DMatrix<f64>, y: &DVector<f64>) -> [f64; 4] {
-    let (mut a, mut b, mut c, mut d) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    let (mut a, mut b, mut c, mut d) =
+        (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for (i, r) in x.row_iter().enumerate() {
         let (u, v) = if x.ncols() >= 2 { (r[0], r[1]) } else { (r[0], y[i]) };
         a = a.min(u);
@@ -121,7 +144,9 @@ fn check_page_n(name: &'static str, n: usize, limit: usize) -> Result<()> {
             if limit == MAX_PAGE_N {
                 format!("the page handles at most {MAX_PAGE_N} points (got {n})")
             } else {
-                format!("coordinate descent on kernel rows handles at most {limit} points (got {n})")
+                format!(
+                    "coordinate descent on kernel rows handles at most {limit} points (got {n})"
+                )
             },
         ));
     }
@@ -155,13 +180,16 @@ pub fn data_within(spec: &DataSpec, limit: usize) -> Result<Option<(Dataset, boo
     Ok(Some(match spec {
         DataSpec::Classification { shape, n, label_noise, seed } => {
             check_page_n("n", *n, limit)?;
-            let d = Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }.generate()?;
+            let d =
+                Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }
+                    .generate()?;
             let v = view_of(&d.x, &d.y);
             (d, false, v)
         }
         DataSpec::Regression { n, noise, outliers, seed } => {
             check_page_n("n", *n, limit)?;
-            let d = Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }.generate()?;
+            let d = Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }
+                .generate()?;
             (d, true, [-3.0, 3.0, -3.0, 3.0])
         }
         DataSpec::Points { points, view } => {
@@ -196,7 +224,12 @@ pub fn dataset(spec: &DataSpec) -> Result<Dataset> {
 pub fn dataset_within(spec: &DataSpec, limit: usize) -> Result<Dataset> {
     Ok(match data_within(spec, limit)? {
         Some((d, _, _)) => d,
-        None => Dataset { x: DMatrix::zeros(0, 2), y: DVector::zeros(0), w_true: None, feature_names: vec!["x1".into(), "x2".into()] },
+        None => Dataset {
+            x: DMatrix::zeros(0, 2),
+            y: DVector::zeros(0),
+            w_true: None,
+            feature_names: vec!["x1".into(), "x2".into()],
+        },
     })
 }
 
@@ -220,7 +253,8 @@ pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
     } else {
         Representation::Gram
     };
-    let problem = RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
+    let problem =
+        RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
     Ok(Some(Built { x: d.x, y: d.y, regression, view, problem }))
 }
 
@@ -264,7 +298,8 @@ impl Preparation {
         };
         let stage = if let Some(repr) = direct {
             // No Gram matrix to build: the features, or kernel rows computed on demand.
-            let problem = RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
+            let problem =
+                RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
             Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, needs_norm)
         } else {
             let rk = spec.kernel.resolve(&d.x)?;
@@ -277,7 +312,10 @@ impl Preparation {
     /// Continue from data and a problem already built (e.g. a new solver on the same problem):
     /// only `‖K‖₂` is left to compute, if the spec's solver needs it and it is not known yet.
     pub fn from_built(built: Built, spec: &DinuzzoSpec) -> Self {
-        Self { stage: Some(Self::after_problem(built, needs_norm(spec))), needs_norm: needs_norm(spec) }
+        Self {
+            stage: Some(Self::after_problem(built, needs_norm(spec))),
+            needs_norm: needs_norm(spec),
+        }
     }
 
     fn after_problem(built: Built, needs_norm: bool) -> Stage {
@@ -299,8 +337,18 @@ impl Preparation {
                 Some(Stage::Gram { d, regression, view, rk, mut job }) => {
                     let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
                     if job.advance(left)? {
-                        let problem = RegularizationProblem::with_gram(&d.x, &d.y, rk, job.finish()?, spec.loss, spec.lambda)?;
-                        Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, self.needs_norm)
+                        let problem = RegularizationProblem::with_gram(
+                            &d.x,
+                            &d.y,
+                            rk,
+                            job.finish()?,
+                            spec.loss,
+                            spec.lambda,
+                        )?;
+                        Self::after_problem(
+                            Built { x: d.x, y: d.y, regression, view, problem },
+                            self.needs_norm,
+                        )
                     } else {
                         Stage::Gram { d, regression, view, rk, job }
                     }
@@ -339,7 +387,10 @@ impl Preparation {
     pub fn progress(&self) -> (&'static str, f64) {
         match &self.stage {
             Some(Stage::Gram { job, .. }) => ("kernel matrix", job.fraction()),
-            Some(Stage::Norm { job, .. }) => ("‖K‖₂ by power iteration", job.iterations() as f64 / (job.iterations() as f64 + 20.0)),
+            Some(Stage::Norm { job, .. }) => (
+                "‖K‖₂ by power iteration",
+                job.iterations() as f64 / (job.iterations() as f64 + 20.0),
+            ),
             Some(Stage::Done(_)) => ("ready", 1.0),
             None => ("failed", 0.0),
         }
@@ -354,17 +405,23 @@ impl Preparation {
     }
 }
 
-
 /// The data digest of built data ([`Dataset::digest`] of `x` and `y`): the page shows it, and
 /// `kplay digest` prints the same for the same spec.
 pub fn digest_of(built: &Built) -> String {
-    Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }.digest()
+    Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }
+        .digest()
 }
 
 /// The names of the race's five methods, in [`race_methods`] order: the paper's fixed point and
 /// three coordinate rules, then (beyond the paper) greedy pair coordinate descent with shrinking —
 /// the fastest option — or greedy + shrinking ([`GREEDY_RACER`], see [`fifth_rule`]).
-pub const RACER_NAMES: [&str; 5] = ["fixed point", "CD cyclic", "CD Aitken double sweep", "CD randomized cyclic", "CD greedy pairs + shrinking"];
+pub const RACER_NAMES: [&str; 5] = [
+    "fixed point",
+    "CD cyclic",
+    "CD Aitken double sweep",
+    "CD randomized cyclic",
+    "CD greedy pairs + shrinking",
+];
 
 /// The fifth lane's name when it runs the one-coordinate greedy rule ([`fifth_rule`]).
 pub const GREEDY_RACER: &str = "CD greedy + shrinking";
@@ -433,7 +490,17 @@ pub fn race_methods_for(m: &Method, loss: Loss) -> ([Method; 5], usize) {
             (c.tol, c.max_sweeps, StepRule::InverseNorm, c.seed, sel, c.gap_tol)
         }
     };
-    let cd = |rule, shrinking| Method::Coordinate(CoordinateConfig { rule, seed, tol, max_sweeps, gap_tol, shrinking, cache_mib: None });
+    let cd = |rule, shrinking| {
+        Method::Coordinate(CoordinateConfig {
+            rule,
+            seed,
+            tol,
+            max_sweeps,
+            gap_tol,
+            shrinking,
+            cache_mib: None,
+        })
+    };
     (
         [
             Method::FixedPoint(FixedPointConfig { step, tol, max_sweeps, gap_tol }),
@@ -482,7 +549,13 @@ fn racers(built: &Built, method: &Method) -> Result<Race<DinuzzoSolver>> {
         .iter()
         .enumerate()
         .filter(|(k, _)| !(skip && *k == GREEDY_LANE))
-        .map(|(k, m)| Ok((k, racer_name(k, fifth).to_string(), DinuzzoSolver::new(built.problem.clone(), *m)?)))
+        .map(|(k, m)| {
+            Ok((
+                k,
+                racer_name(k, fifth).to_string(),
+                DinuzzoSolver::new(built.problem.clone(), *m)?,
+            ))
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok(Race::new(lanes))
 }
@@ -527,7 +600,8 @@ pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
         return None;
     }
     let fifth = fifth_rule(&spec.method, built.problem.loss());
-    greedy_over_budget(&built.problem).map(|why| format!("the race leaves out {}: {why}", racer_name(GREEDY_LANE, fifth)))
+    greedy_over_budget(&built.problem)
+        .map(|why| format!("the race leaves out {}: {why}", racer_name(GREEDY_LANE, fifth)))
 }
 
 /// A sweep's record in the engine's shape.
@@ -617,23 +691,56 @@ pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
 /// The convergence picture's curves, as the page draws them: in a race each solver's duality
 /// gap; otherwise the selected solver's gap, natural residual, `max|h|` and objective, against
 /// the sweep (log scale).
-pub fn convergence_series<'a>(runs: &[(usize, &'a DinuzzoSolver)], race: bool) -> Vec<crate::plot_dinuzzo::Series<'a>> {
+pub fn convergence_series<'a>(
+    runs: &[(usize, &'a DinuzzoSolver)],
+    race: bool,
+) -> Vec<crate::plot_dinuzzo::Series<'a>> {
     use crate::plot_dinuzzo::{Series, RACE_COLORS};
     use plotters::style::RGBColor;
-    let pts = |s: &DinuzzoSolver, f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> { s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect() };
+    let pts = |s: &DinuzzoSolver, f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> {
+        s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect()
+    };
     if race {
         let name = |k: usize, s: &DinuzzoSolver| match s {
             DinuzzoSolver::Coordinate(cd) => racer_name(k, cd.config().rule),
             DinuzzoSolver::FixedPoint(_) => RACER_NAMES[k],
         };
-        return runs.iter().map(|(k, s)| Series { name: name(*k, s), color: RACE_COLORS[*k], points: pts(s, |r| r.gap), dashed: false }).collect();
+        return runs
+            .iter()
+            .map(|(k, s)| Series {
+                name: name(*k, s),
+                color: RACE_COLORS[*k],
+                points: pts(s, |r| r.gap),
+                dashed: false,
+            })
+            .collect();
     }
     let Some((_, s)) = runs.first() else { return Vec::new() };
     vec![
-        Series { name: "duality gap F − D", color: RGBColor(214, 39, 40), points: pts(s, |r| r.gap), dashed: false },
-        Series { name: "residual", color: RGBColor(255, 127, 14), points: pts(s, |r| r.residual), dashed: true },
-        Series { name: "max |h|", color: RGBColor(44, 160, 44), points: pts(s, |r| r.max_h), dashed: true },
-        Series { name: "objective F(c)", color: RGBColor(31, 119, 180), points: pts(s, |r| r.objective), dashed: false },
+        Series {
+            name: "duality gap F − D",
+            color: RGBColor(214, 39, 40),
+            points: pts(s, |r| r.gap),
+            dashed: false,
+        },
+        Series {
+            name: "residual",
+            color: RGBColor(255, 127, 14),
+            points: pts(s, |r| r.residual),
+            dashed: true,
+        },
+        Series {
+            name: "max |h|",
+            color: RGBColor(44, 160, 44),
+            points: pts(s, |r| r.max_h),
+            dashed: true,
+        },
+        Series {
+            name: "objective F(c)",
+            color: RGBColor(31, 119, 180),
+            points: pts(s, |r| r.objective),
+            dashed: false,
+        },
     ]
 }
 

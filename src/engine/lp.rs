@@ -101,8 +101,14 @@ impl Stepper for lp_experiment::Run {
 
 /// Paper A's race: every applicable algorithm ([`ValidExperiment::race_lanes`]) until it is
 /// within `tol` of F* (or stops), one iteration per lane per round.
-pub fn race_of(valid: &ValidExperiment, f_star: f64, tol: f64, tensor: Option<&GramTensor>) -> Result<Race<lp_experiment::Run>> {
-    let lanes = valid.race_lanes(tensor)?.into_iter().enumerate().map(|(k, (name, run))| (k, name, run));
+pub fn race_of(
+    valid: &ValidExperiment,
+    f_star: f64,
+    tol: f64,
+    tensor: Option<&GramTensor>,
+) -> Result<Race<lp_experiment::Run>> {
+    let lanes =
+        valid.race_lanes(tensor)?.into_iter().enumerate().map(|(k, (name, run))| (k, name, run));
     Ok(Race::new(lanes).with_target(Target { f_star, tol }))
 }
 
@@ -110,7 +116,19 @@ pub fn race_of(valid: &ValidExperiment, f_star: f64, tol: f64, tensor: Option<&G
 /// iteration and the time, from its trace (the page's race plot).
 pub fn race_curves(race: &Race<lp_experiment::Run>) -> Vec<(String, Vec<(f64, f64, f64)>)> {
     let Some(t) = race.target() else { return Vec::new() };
-    race.lanes().iter().map(|l| (l.name.clone(), l.solver.trace.iter().map(|r| (r.iter as f64, r.elapsed_ms, t.rel_err(r.primal))).collect())).collect()
+    race.lanes()
+        .iter()
+        .map(|l| {
+            (
+                l.name.clone(),
+                l.solver
+                    .trace
+                    .iter()
+                    .map(|r| (r.iter as f64, r.elapsed_ms, t.rel_err(r.primal)))
+                    .collect(),
+            )
+        })
+        .collect()
 }
 
 /// Every applicable paper-A algorithm against F* (see [`super::race`]).
@@ -125,5 +143,7 @@ pub fn race(spec: &Experiment) -> Result<Value> {
     let mut race = race_of(&valid, f_star, spec.solver.tol.max(1e-15), tensor.as_ref())?;
     race.run();
     let lanes: Vec<Value> = race.standings().iter().map(|s| s.to_json()).collect();
-    Ok(json!({"paper": "lp", "f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}))
+    Ok(
+        json!({"paper": "lp", "f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}),
+    )
 }

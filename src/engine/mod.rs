@@ -107,9 +107,13 @@ fn take_tag(value: &mut Value) -> Result<Option<Paper>> {
     match map.remove("paper") {
         None => Ok(None),
         Some(Value::String(tag)) => Paper::from_tag(&tag).map(Some).ok_or_else(|| {
-            KpError::Spec(format!("paper: unknown paper `{tag}`; expected one of lp, mrlsr, dinuzzo, perceptron"))
+            KpError::Spec(format!(
+                "paper: unknown paper `{tag}`; expected one of lp, mrlsr, dinuzzo, perceptron"
+            ))
         }),
-        Some(other) => Err(KpError::Spec(format!("paper: expected a string (lp, mrlsr, dinuzzo or perceptron), got {other}"))),
+        Some(other) => Err(KpError::Spec(format!(
+            "paper: expected a string (lp, mrlsr, dinuzzo or perceptron), got {other}"
+        ))),
     }
 }
 
@@ -117,7 +121,11 @@ fn take_tag(value: &mut Value) -> Result<Option<Paper>> {
 fn untagged(paper: Paper, text: &str) -> Result<Value> {
     let mut value = json_value(text)?;
     match take_tag(&mut value)? {
-        Some(p) if p != paper => Err(KpError::Spec(format!("paper: this is a `{}` spec, not a `{}` spec", p.tag(), paper.tag()))),
+        Some(p) if p != paper => Err(KpError::Spec(format!(
+            "paper: this is a `{}` spec, not a `{}` spec",
+            p.tag(),
+            paper.tag()
+        ))),
         _ => Ok(value),
     }
 }
@@ -199,7 +207,9 @@ impl Spec {
     pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
         match self {
             Spec::Lp(e) => {
-                if let crate::lp_experiment::DataSpec::Csv { text: t @ None, path: Some(p) } = &mut e.data {
+                if let crate::lp_experiment::DataSpec::Csv { text: t @ None, path: Some(p) } =
+                    &mut e.data
+                {
                     *t = Some(read(p)?);
                 }
             }
@@ -428,7 +438,15 @@ impl Report {
         out.insert("setup_ms".into(), self.setup_ms.into());
         out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
         out.insert("solution".into(), self.solution.clone());
-        out.insert("trace".into(), Value::Array(self.trace.iter().map(|r| without_nulls(serde_json::to_value(r).unwrap_or(Value::Null))).collect()));
+        out.insert(
+            "trace".into(),
+            Value::Array(
+                self.trace
+                    .iter()
+                    .map(|r| without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)))
+                    .collect(),
+            ),
+        );
         Value::Object(out)
     }
 }
@@ -455,14 +473,26 @@ fn without_nulls(v: Value) -> Value {
 
 /// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end, and
 /// report with the data digest it returns (the shared tail of every paper's `run`).
-fn run_started(paper: Paper, start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>) -> Result<Report> {
+fn run_started(
+    paper: Paper,
+    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
+) -> Result<Report> {
     let t0 = web_time::Instant::now();
     let (stepper, data_digest) = start()?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
     let mut run = Run::new(stepper);
     let status = run.run();
     let last = run.last();
-    Ok(Report { paper, status, iterations: last.iter, last, data_digest, setup_ms, solution: run.solution(), trace: run.trace() })
+    Ok(Report {
+        paper,
+        status,
+        iterations: last.iter,
+        last,
+        data_digest,
+        setup_ms,
+        solution: run.solution(),
+        trace: run.trace(),
+    })
 }
 
 /// Validate a spec, build its data and problem, run its algorithm to the end, and report.
@@ -537,7 +567,9 @@ mod tests {
         assert!(e.contains("paper") && e.contains("nope"), "{e}");
         let e = Spec::from_json(r#"{"paper":"lp"} trailing {{{"#).unwrap_err().to_string();
         assert!(e.contains("closing brace"), "{e}");
-        let e = Spec::from_json_for(Paper::Dinuzzo, r#"{"paper":"perceptron"}"#).unwrap_err().to_string();
+        let e = Spec::from_json_for(Paper::Dinuzzo, r#"{"paper":"perceptron"}"#)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("paper"), "{e}");
         for p in Paper::ALL {
             let s = Spec::default_for(p);

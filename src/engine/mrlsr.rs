@@ -72,8 +72,12 @@ impl Default for MrlsrSpec {
 /// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
 pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
     let data = match spec {
-        DataSpec::Sine { n, sigma, seed } => Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?,
-        DataSpec::Friedman { n, sigma, seed } => Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?,
+        DataSpec::Sine { n, sigma, seed } => {
+            Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?
+        }
+        DataSpec::Friedman { n, sigma, seed } => {
+            Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?
+        }
         DataSpec::Csv(c) => c.parse()?,
     };
     if data.n() > max_n {
@@ -90,7 +94,13 @@ pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
 
 /// A root-solve step in the engine's shape: the residual is `F(C)` (eq. 6), `step` is C.
 pub fn record_of(r: &RootStep, elapsed_ms: f64) -> Record {
-    Record { iter: r.iter, residual: Some(r.f_value), step: Some(r.c), elapsed_ms, ..Record::default() }
+    Record {
+        iter: r.iter,
+        residual: Some(r.f_value),
+        step: Some(r.c),
+        elapsed_ms,
+        ..Record::default()
+    }
 }
 
 /// Fit M-RLSR at (m, λ): the trace is the root solve for C₀ stepped one Newton / bisection
@@ -116,15 +126,19 @@ pub fn run(spec: &MrlsrSpec) -> Result<Report> {
     let elapsed_ms = t1.elapsed().as_secs_f64() * 1e3;
     let last = Record {
         iter: best.map(|f| f.iterations).unwrap_or(0),
-        primal: Some(best.map(|f| f.objective).unwrap_or(model.y().norm_squared() / model.n() as f64)),
+        primal: Some(
+            best.map(|f| f.objective).unwrap_or(model.y().norm_squared() / model.n() as f64),
+        ),
         residual: best.map(|f| f.f_residual),
         step: best.map(|f| f.c0),
         elapsed_ms,
         ..Record::default()
     };
     let stationary = match &outcome {
-        MrlsrOutcome::OutsideTheorem(o) => Some(json!({ "message": o.message, "minimizer": o.minimizer, "zero_objective": o.zero_objective,
-            "points": o.stationary.iter().map(|s| json!({"C": s.fit.c0, "kind": s.kind, "objective": s.fit.objective})).collect::<Vec<_>>() })),
+        MrlsrOutcome::OutsideTheorem(o) => Some(
+            json!({ "message": o.message, "minimizer": o.minimizer, "zero_objective": o.zero_objective,
+            "points": o.stationary.iter().map(|s| json!({"C": s.fit.c0, "kind": s.kind, "objective": s.fit.objective})).collect::<Vec<_>>() }),
+        ),
         MrlsrOutcome::Theorem1(_) => None,
     };
     let solution = json!({
@@ -135,5 +149,14 @@ pub fn run(spec: &MrlsrSpec) -> Result<Report> {
         "theorem1": matches!(outcome, MrlsrOutcome::Theorem1(_)),
         "stationary": stationary,
     });
-    Ok(Report { paper: Paper::Mrlsr, status: Stop::Converged, iterations: last.iter, last, data_digest: data.digest(), setup_ms, solution, trace })
+    Ok(Report {
+        paper: Paper::Mrlsr,
+        status: Stop::Converged,
+        iterations: last.iter,
+        last,
+        data_digest: data.digest(),
+        setup_ms,
+        solution,
+        trace,
+    })
 }

@@ -11,12 +11,23 @@ use super::{Paper, Record, Report, Stepper, Stop};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::margin::Separability;
-use crate::solvers::perceptron::session::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
-use crate::solvers::perceptron::{start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
+use crate::solvers::perceptron::session::{
+    build_points, DataSpec, PerceptronSpec, RaceEntry, Session,
+};
+use crate::solvers::perceptron::{
+    start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
+    PerceptronRecord,
+};
 
 /// A paper-D iteration's record in the engine's shape.
 pub fn record_of(r: &PerceptronRecord, elapsed_ms: f64) -> Record {
-    Record { iter: r.iter, min_g_alpha: Some(r.min_g_alpha), norm_p_g: r.norm_p_g, elapsed_ms, ..Record::default() }
+    Record {
+        iter: r.iter,
+        min_g_alpha: Some(r.min_g_alpha),
+        norm_p_g: r.norm_p_g,
+        elapsed_ms,
+        ..Record::default()
+    }
 }
 
 /// A session's state in the engine's terms.
@@ -33,7 +44,12 @@ pub fn stop_of(s: &Session) -> Stop {
 /// The spec's points as a [`Dataset`].
 pub fn dataset(data: &DataSpec) -> Result<Dataset> {
     let (x, y) = build_points(data)?;
-    Ok(Dataset { x, y: nalgebra::DVector::from_vec(y), w_true: None, feature_names: vec!["x1".into(), "x2".into()] })
+    Ok(Dataset {
+        x,
+        y: nalgebra::DVector::from_vec(y),
+        w_true: None,
+        feature_names: vec!["x1".into(), "x2".into()],
+    })
 }
 
 /// A session with its solver time.
@@ -136,7 +152,11 @@ impl PerceptronRace {
         let mut lanes = Vec::new();
         for (k, a) in algs.into_iter().enumerate() {
             let solver = start(session.problem.clone(), a)?;
-            lanes.push((k, a.name().to_string(), Racer { solver, max_iter: session.spec.max_iter }));
+            lanes.push((
+                k,
+                a.name().to_string(),
+                Racer { solver, max_iter: session.spec.max_iter },
+            ));
         }
         Ok(Self { problem: session.problem.clone(), race: Race::new(lanes).chunked(64), bounds })
     }
@@ -178,7 +198,14 @@ impl PerceptronRace {
             .zip(&self.bounds)
             .map(|(l, b)| {
                 let (outcome, verified) = self.checked(l);
-                RaceEntry { name: l.name.clone(), iterations: l.solver.record().iter, outcome: outcome.into(), verified, bound: *b, ms: l.ms }
+                RaceEntry {
+                    name: l.name.clone(),
+                    iterations: l.solver.record().iter,
+                    outcome: outcome.into(),
+                    verified,
+                    bound: *b,
+                    ms: l.ms,
+                }
             })
             .collect()
     }
@@ -231,9 +258,19 @@ mod tests {
     #[test]
     fn gaussian_kernel_separates_circles_and_race_results_are_verified() {
         let data = DataSpec::Generated {
-            set: Classification2d { shape: Shape2d::Circles { noise: 0.05, factor: 0.4 }, n: 60, label_noise: 0.0, seed: 2 },
+            set: Classification2d {
+                shape: Shape2d::Circles { noise: 0.05, factor: 0.4 },
+                n: 60,
+                label_noise: 0.0,
+                seed: 2,
+            },
         };
-        let lin = Session::new(PerceptronSpec { data: data.clone(), algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 }, ..Default::default() }).unwrap();
+        let lin = Session::new(PerceptronSpec {
+            data: data.clone(),
+            algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 },
+            ..Default::default()
+        })
+        .unwrap();
         assert_ne!(lin.margin.separability, Separability::Separable);
         let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
         let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
@@ -249,7 +286,10 @@ mod tests {
         }
         // The CLI's lanes read the same standings.
         for (j, r) in race.lanes_json().iter().zip(&e) {
-            assert_eq!((j["algorithm"].as_str(), j["iterations"].as_u64(), j["status"].as_str()), (Some(r.name.as_str()), Some(r.iterations as u64), Some("separator")));
+            assert_eq!(
+                (j["algorithm"].as_str(), j["iterations"].as_u64(), j["status"].as_str()),
+                (Some(r.name.as_str()), Some(r.iterations as u64), Some("separator"))
+            );
         }
     }
 }

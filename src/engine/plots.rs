@@ -16,7 +16,11 @@ use crate::solvers::perceptron::session::{PerceptronSpec, Session};
 /// Size of each SVG, pixels.
 const SIZE: (u32, u32) = (720, 360);
 
-fn svg(draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> std::result::Result<(), String>) -> Result<String> {
+fn svg(
+    draw: impl FnOnce(
+        &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    ) -> std::result::Result<(), String>,
+) -> Result<String> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
@@ -43,7 +47,8 @@ fn lp(e: &Experiment) -> Result<Vec<(&'static str, String)>> {
     lp.run.run();
     let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice());
     let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
-    let (conv, spikes) = crate::plot::svg_pair(&lp.run.trace, &w, w_true).map_err(|e| KpError::Parameter { name: "plot", reason: e })?;
+    let (conv, spikes) = crate::plot::svg_pair(&lp.run.trace, &w, w_true)
+        .map_err(|e| KpError::Parameter { name: "plot", reason: e })?;
     Ok(vec![("convergence", conv), ("spikes", spikes)])
 }
 
@@ -54,26 +59,41 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
     let (lo, hi) = model.auto_c_range(s.m, s.lambda)?;
     let samples = model.sample_f(s.m, s.lambda, lo, hi, 400)?;
     let minimizer = outcome.best_fit().map(|f| f.c0);
-    let f = svg(|root| crate::plot_mrlsr::draw_f(root, &samples, minimizer, 1.0).map(|_| ()).map_err(|e| e.to_string()))?;
+    let f = svg(|root| {
+        crate::plot_mrlsr::draw_f(root, &samples, minimizer, 1.0)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })?;
     Ok(vec![("F", f)])
 }
 
 fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
-    let built = dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter { name: "points", reason: "no points: add at least one".into() })?;
+    let built = dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter {
+        name: "points",
+        reason: "no points: add at least one".into(),
+    })?;
     let mut race = dinuzzo::start(&built, s)?;
     race.run();
-    let refs: Vec<(usize, &DinuzzoSolver)> = race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
+    let refs: Vec<(usize, &DinuzzoSolver)> =
+        race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
     let series = dinuzzo::convergence_series(&refs, s.race);
     let tol = dinuzzo::tolerance(&s.method);
-    let conv = svg(|root| crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0).map_err(|e| e.to_string()))?;
+    let conv = svg(|root| {
+        crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0)
+            .map_err(|e| e.to_string())
+    })?;
     Ok(vec![("convergence", conv)])
 }
 
 fn perceptron_plots(s: &PerceptronSpec) -> Result<Vec<(&'static str, String)>> {
     let mut session = Session::new(s.clone())?;
     while session.step() {}
-    let trace: Vec<(usize, f64, Option<f64>)> = session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
-    let bounds: Vec<(String, f64, bool)> = session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
-    let t = svg(|root| crate::plot_perceptron::draw_trace(root, &trace, &bounds, 1.0).map_err(|e| e.to_string()))?;
+    let trace: Vec<(usize, f64, Option<f64>)> =
+        session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+    let bounds: Vec<(String, f64, bool)> =
+        session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
+    let t = svg(|root| {
+        crate::plot_perceptron::draw_trace(root, &trace, &bounds, 1.0).map_err(|e| e.to_string())
+    })?;
     Ok(vec![("trace", t)])
 }

@@ -75,7 +75,17 @@ impl<S: Stepper> Race<S> {
     /// A race of `(key, name, algorithm)` lanes, one iteration per lane per round, each lane
     /// to its own end.
     pub fn new(lanes: impl IntoIterator<Item = (usize, String, S)>) -> Self {
-        let lanes = lanes.into_iter().map(|(key, name, solver)| Lane { name, key, solver, ms: 0.0, steps: 0, reached: false }).collect();
+        let lanes = lanes
+            .into_iter()
+            .map(|(key, name, solver)| Lane {
+                name,
+                key,
+                solver,
+                ms: 0.0,
+                steps: 0,
+                reached: false,
+            })
+            .collect();
         Self { lanes, chunk: 1, target: None }
     }
 
@@ -237,7 +247,10 @@ mod tests {
     }
 
     fn lanes(caps: &[usize]) -> Vec<(usize, String, Halving)> {
-        caps.iter().enumerate().map(|(i, &cap)| (10 + i, format!("lane {i}"), Halving { k: 0, cap })).collect()
+        caps.iter()
+            .enumerate()
+            .map(|(i, &cap)| (10 + i, format!("lane {i}"), Halving { k: 0, cap }))
+            .collect()
     }
 
     #[test]
@@ -254,7 +267,14 @@ mod tests {
             assert_eq!(rounds, 130usize.div_ceil(chunk), "chunk {chunk}");
             for r in [&whole, &sliced] {
                 let s = r.standings();
-                assert_eq!(s.iter().map(|x| (x.key, x.iterations, x.status)).collect::<Vec<_>>(), vec![(10, 5, Stop::MaxIterations), (11, 0, Stop::MaxIterations), (12, 130, Stop::MaxIterations)]);
+                assert_eq!(
+                    s.iter().map(|x| (x.key, x.iterations, x.status)).collect::<Vec<_>>(),
+                    vec![
+                        (10, 5, Stop::MaxIterations),
+                        (11, 0, Stop::MaxIterations),
+                        (12, 130, Stop::MaxIterations)
+                    ]
+                );
                 assert_eq!(r.lanes().iter().map(|l| l.steps).collect::<Vec<_>>(), vec![5, 0, 130]);
                 assert!(s.iter().all(|x| x.rel_err.is_none()));
             }
@@ -274,7 +294,10 @@ mod tests {
         assert_eq!(s[1].rel_err, Some(1.0));
         assert!(s[0].rel_err.is_some_and(|e| e > 1.0));
         let j = s[1].to_json();
-        assert_eq!((j["algorithm"].as_str(), j["status"].as_str(), j["iterations"].as_u64()), (Some("lane 1"), Some("converged"), Some(19)));
+        assert_eq!(
+            (j["algorithm"].as_str(), j["status"].as_str(), j["iterations"].as_u64()),
+            (Some("lane 1"), Some("converged"), Some(19))
+        );
         assert_eq!(j["primal"].as_f64(), Some(0.5f64.powi(19)));
         assert!(j.get("gap").is_none(), "measures the paper lacks are left out: {j}");
         // A lane already at the target never steps.

@@ -20,10 +20,12 @@ use nalgebra::{DVector, DVectorView};
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
-use crate::fmath;
-use super::fixed_point::{check_tol_cap, dropped_message, Operator, RegularizationProblem, StopReason, SweepRecord};
+use super::fixed_point::{
+    check_tol_cap, dropped_message, Operator, RegularizationProblem, StopReason, SweepRecord,
+};
 use super::row_cache::RowCache;
 use crate::error::Result;
+use crate::fmath;
 use crate::losses::Loss;
 use crate::rng::Rng;
 
@@ -108,7 +110,11 @@ impl PairBox {
     /// The box of a coordinate with label y.
     #[inline(always)]
     pub fn bounds(&self, y: f64) -> (f64, f64) {
-        if y >= 0.0 { self.pos } else { self.neg }
+        if y >= 0.0 {
+            self.pos
+        } else {
+            self.neg
+        }
     }
 }
 
@@ -120,10 +126,19 @@ impl PairBox {
 /// problem is convex, the minimum lies on an edge of the box: the best of the finite edges'
 /// clipped 1-D minimizers (and, as a safeguard, the two single-coordinate steps). `None` when the
 /// block is singular and the box unbounded (no closed form: the caller takes the single step).
-pub fn exact_pair_step(c: [f64; 2], g: [f64; 2], a: [f64; 2], k: f64, lo: [f64; 2], hi: [f64; 2]) -> Option<[f64; 2]> {
+pub fn exact_pair_step(
+    c: [f64; 2],
+    g: [f64; 2],
+    a: [f64; 2],
+    k: f64,
+    lo: [f64; 2],
+    hi: [f64; 2],
+) -> Option<[f64; 2]> {
     let phi = |t: [f64; 2]| {
         let d = [t[0] - c[0], t[1] - c[1]];
-        g[0] * d[0] + g[1] * d[1] + 0.5 * (a[0] * d[0] * d[0] + 2.0 * k * d[0] * d[1] + a[1] * d[1] * d[1])
+        g[0] * d[0]
+            + g[1] * d[1]
+            + 0.5 * (a[0] * d[0] * d[0] + 2.0 * k * d[0] * d[1] + a[1] * d[1] * d[1])
     };
     let det = a[0] * a[1] - k * k;
     let regular = det > 1e-12 * a[0] * a[1];
@@ -207,7 +222,15 @@ fn is_false(b: &bool) -> bool {
 
 impl Default for CoordinateConfig {
     fn default() -> Self {
-        Self { rule: IndexRule::Cyclic, seed: 0, tol: 1e-8, max_sweeps: 10_000, gap_tol: None, shrinking: false, cache_mib: None }
+        Self {
+            rule: IndexRule::Cyclic,
+            seed: 0,
+            tol: 1e-8,
+            max_sweeps: 10_000,
+            gap_tol: None,
+            shrinking: false,
+            cache_mib: None,
+        }
     }
 }
 
@@ -226,10 +249,18 @@ pub(crate) fn check_cache_mib(cache_mib: Option<f64>) -> Result<()> {
     if !(m.is_finite() && m >= 0.0) {
         return Err(crate::error::KpError::Parameter {
             name: "method.cache_mib",
-            reason: format!("the kernel-row cache size must be a finite number of MiB ≥ 0 (got {})", crate::budget::num(m)),
+            reason: format!(
+                "the kernel-row cache size must be a finite number of MiB ≥ 0 (got {})",
+                crate::budget::num(m)
+            ),
         });
     }
-    crate::budget::active().bytes("method.cache_mib", "the kernel-row cache", &format!("cache_mib = {}", crate::budget::num(m)), m * 1048576.0)
+    crate::budget::active().bytes(
+        "method.cache_mib",
+        "the kernel-row cache",
+        &format!("cache_mib = {}", crate::budget::num(m)),
+        m * 1048576.0,
+    )
 }
 
 /// The work of one greedy sweep in the budget's units (multiply-adds, [`crate::budget::Budget`]):
@@ -294,7 +325,14 @@ struct Scan {
 /// (`v_k = z_k/k_kk − c_k`) into `h`, and the largest. Generic over the loss's resolvent so each
 /// loss gets its own loop (which the compiler can vectorize for the closed-form resolvents).
 #[inline(always)]
-fn scan_dense(y: &[f64], inv: &[f64], c: &[f64], z: &[f64], h: &mut [f64], resolvent: impl Fn(f64, f64, f64) -> f64) -> Scan {
+fn scan_dense(
+    y: &[f64],
+    inv: &[f64],
+    c: &[f64],
+    z: &[f64],
+    h: &mut [f64],
+    resolvent: impl Fn(f64, f64, f64) -> f64,
+) -> Scan {
     let m = h.len();
     let (y, inv, c, z) = (&y[..m], &inv[..m], &c[..m], &z[..m]);
     for k in 0..m {
@@ -429,8 +467,12 @@ impl CoordinateDescent {
             None
         };
         let rows = match &problem.op {
-            Operator::Rows { .. } => Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0)),
-            Operator::Features { .. } if greedy => Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0)),
+            Operator::Rows { .. } => {
+                Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0))
+            }
+            Operator::Features { .. } if greedy => {
+                Some(RowCache::new(n, cfg.cache_mib.unwrap_or(0.0) * 1048576.0))
+            }
             _ => None,
         };
         let mut warnings = Vec::new();
@@ -442,9 +484,11 @@ impl CoordinateDescent {
         let mut h = DVector::zeros(n);
         for &i in &order {
             let a = 1.0 / problem.diag[i];
-            h[i] = problem.loss.neg_resolvent(problem.y[i], a * z[i] - c[i], a, problem.lambda) - c[i];
+            h[i] =
+                problem.loss.neg_resolvent(problem.y[i], a * z[i] - c[i], a, problem.lambda) - c[i];
         }
-        let inv_diag = if greedy { problem.diag.iter().map(|&d| 1.0 / d).collect() } else { Vec::new() };
+        let inv_diag =
+            if greedy { problem.diag.iter().map(|&d| 1.0 / d).collect() } else { Vec::new() };
         let mut s = Self {
             kept: order.clone(),
             in_order: problem.active.clone(),
@@ -562,7 +606,11 @@ impl CoordinateDescent {
                 Operator::Gram(k) => self.z.axpy(h, &k.column(i), 1.0),
                 Operator::Features { xt, .. } => self.w.axpy(h, &xt.column(i), 1.0),
                 Operator::Rows { .. } => {
-                    let row = self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out));
+                    let row = self
+                        .rows
+                        .as_mut()
+                        .expect("computed rows have a cache")
+                        .get(i, |j, out| p.kernel_row_into(j, out));
                     self.z.axpy(h, row, 1.0);
                 }
             }
@@ -607,9 +655,12 @@ impl CoordinateDescent {
         }
         let col: &[f64] = match &p.op {
             Operator::Gram(k) => &k.as_slice()[i * k.nrows()..(i + 1) * k.nrows()],
-            Operator::Features { .. } | Operator::Rows { .. } => {
-                self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out)).as_slice()
-            }
+            Operator::Features { .. } | Operator::Rows { .. } => self
+                .rows
+                .as_mut()
+                .expect("computed rows have a cache")
+                .get(i, |j, out| p.kernel_row_into(j, out))
+                .as_slice(),
         };
         match &mut self.compact {
             None => self.z.axpy(h, &DVectorView::from_slice(col, col.len()), 1.0),
@@ -639,9 +690,15 @@ impl CoordinateDescent {
             Some(cp) => cp.idx[pos],
         };
         // Row i of K: a slice of the stored matrix, or a copy of the computed row.
-        let gram_col = |k: &nalgebra::DMatrix<f64>, j: usize| -> std::ops::Range<usize> { j * k.nrows()..(j + 1) * k.nrows() };
+        let gram_col = |k: &nalgebra::DMatrix<f64>, j: usize| -> std::ops::Range<usize> {
+            j * k.nrows()..(j + 1) * k.nrows()
+        };
         if !matches!(p.op, Operator::Gram(_)) {
-            let row = self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out));
+            let row = self
+                .rows
+                .as_mut()
+                .expect("computed rows have a cache")
+                .get(i, |j, out| p.kernel_row_into(j, out));
             self.row_i.clear();
             self.row_i.extend_from_slice(row.as_slice());
         }
@@ -651,7 +708,14 @@ impl CoordinateDescent {
         };
         // The scanned arrays (positions), the global index of a position, and row i on them.
         let (ys, kd, cs, zs, hs, idx): Positions = match &self.compact {
-            None => (p.y.as_slice(), p.diag.as_slice(), self.c.as_slice(), self.z.as_slice(), self.h.as_slice(), None),
+            None => (
+                p.y.as_slice(),
+                p.diag.as_slice(),
+                self.c.as_slice(),
+                self.z.as_slice(),
+                self.h.as_slice(),
+                None,
+            ),
             Some(cp) => (&cp.y, &cp.kd, &cp.c, &cp.z, &cp.h, Some(&cp.idx)),
         };
         let m = ys.len();
@@ -708,7 +772,9 @@ impl CoordinateDescent {
         let g_j = zs[jpos] + q * cs[jpos] - ys[jpos];
         let (bi, bj) = (bx.bounds(ys[pos]), bx.bounds(ys[jpos]));
         let (ci, cj) = (cs[pos], cs[jpos]);
-        let Some([ti, tj]) = exact_pair_step([ci, cj], [g_i, g_j], [a_i, a_j], kij, [bi.0, bj.0], [bi.1, bj.1]) else {
+        let Some([ti, tj]) =
+            exact_pair_step([ci, cj], [g_i, g_j], [a_i, a_j], kij, [bi.0, bj.0], [bi.1, bj.1])
+        else {
             self.greedy_update(pos);
             return 1;
         };
@@ -729,9 +795,12 @@ impl CoordinateDescent {
         }
         let row_j: &[f64] = match &p.op {
             Operator::Gram(k) => &k.as_slice()[gram_col(k, j)],
-            Operator::Features { .. } | Operator::Rows { .. } => {
-                self.rows.as_mut().expect("computed rows have a cache").get(j, |r, out| p.kernel_row_into(r, out)).as_slice()
-            }
+            Operator::Features { .. } | Operator::Rows { .. } => self
+                .rows
+                .as_mut()
+                .expect("computed rows have a cache")
+                .get(j, |r, out| p.kernel_row_into(r, out))
+                .as_slice(),
         };
         match &mut self.compact {
             None => {
@@ -782,9 +851,12 @@ impl CoordinateDescent {
             }
             let col: &[f64] = match &p.op {
                 Operator::Gram(k) => &k.as_slice()[i * k.nrows()..(i + 1) * k.nrows()],
-                Operator::Features { .. } | Operator::Rows { .. } => {
-                    self.rows.as_mut().expect("computed rows have a cache").get(i, |j, out| p.kernel_row_into(j, out)).as_slice()
-                }
+                Operator::Features { .. } | Operator::Rows { .. } => self
+                    .rows
+                    .as_mut()
+                    .expect("computed rows have a cache")
+                    .get(i, |j, out| p.kernel_row_into(j, out))
+                    .as_slice(),
             };
             let z = self.z.as_mut_slice();
             for &j in &outside {
@@ -820,8 +892,12 @@ impl CoordinateDescent {
         let p = &self.problem;
         let lambda = p.lambda;
         let r = match &mut self.compact {
-            None => with_loss!(p.loss, l => scan_dense(p.y.as_slice(), &self.inv_diag, self.c.as_slice(), self.z.as_slice(), self.h.as_mut_slice(), |y, v, a| l.neg_resolvent(y, v, a, lambda))),
-            Some(cp) => with_loss!(p.loss, l => scan_dense(&cp.y, &cp.inv, &cp.c, &cp.z, &mut cp.h, |y, v, a| l.neg_resolvent(y, v, a, lambda))),
+            None => {
+                with_loss!(p.loss, l => scan_dense(p.y.as_slice(), &self.inv_diag, self.c.as_slice(), self.z.as_slice(), self.h.as_mut_slice(), |y, v, a| l.neg_resolvent(y, v, a, lambda)))
+            }
+            Some(cp) => {
+                with_loss!(p.loss, l => scan_dense(&cp.y, &cp.inv, &cp.c, &cp.z, &mut cp.h, |y, v, a| l.neg_resolvent(y, v, a, lambda)))
+            }
         };
         self.best = r.best;
         self.active_max_h = r.max_h;
@@ -1021,7 +1097,10 @@ impl CoordinateDescent {
             self.sync();
             self.refresh_z();
             let back = self.revisit_set_aside();
-            if back || matches!(self.problem.op, Operator::Features { .. }) || self.sweep.is_multiple_of(REFRESH_EVERY) {
+            if back
+                || matches!(self.problem.op, Operator::Features { .. })
+                || self.sweep.is_multiple_of(REFRESH_EVERY)
+            {
                 self.rebuild_compact();
                 self.scan();
             }
@@ -1175,8 +1254,12 @@ impl DinuzzoSolver {
     /// Validate the method's settings and start from `c = 0`.
     pub fn new(problem: RegularizationProblem, method: Method) -> Result<Self> {
         Ok(match method {
-            Method::FixedPoint(cfg) => Self::FixedPoint(Box::new(super::fixed_point::FixedPoint::new(problem, cfg)?)),
-            Method::Coordinate(cfg) => Self::Coordinate(Box::new(CoordinateDescent::new(problem, cfg)?)),
+            Method::FixedPoint(cfg) => {
+                Self::FixedPoint(Box::new(super::fixed_point::FixedPoint::new(problem, cfg)?))
+            }
+            Method::Coordinate(cfg) => {
+                Self::Coordinate(Box::new(CoordinateDescent::new(problem, cfg)?))
+            }
         })
     }
     /// One sweep (see [`CoordinateDescent::step`], [`super::fixed_point::FixedPoint::step`]).
@@ -1249,7 +1332,9 @@ impl DinuzzoSolver {
 /// Whether a sweep's relative duality gap `(F − D)/max(|F|, 1e-300)` reached the optional
 /// tolerance (the certificate as a stopping rule, beside the paper's `max|h| < δ`).
 pub(crate) fn gap_reached(rec: &SweepRecord, gap_tol: Option<f64>) -> bool {
-    gap_tol.is_some_and(|g| rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g)
+    gap_tol.is_some_and(|g| {
+        rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g
+    })
 }
 
 /// The error for [`IndexRule::GreedyPairs`] on a loss whose dual is not a box-constrained
@@ -1267,9 +1352,10 @@ pub(crate) fn pairs_refused(loss: Loss) -> crate::error::KpError {
 /// A gap tolerance, when given, is a finite positive number.
 pub(crate) fn check_gap_tol(gap_tol: Option<f64>) -> Result<()> {
     match gap_tol {
-        Some(g) if !(g.is_finite() && g > 0.0) => {
-            Err(crate::error::KpError::Parameter { name: "method.gap_tol", reason: format!("must be a finite number > 0 (got {g})") })
-        }
+        Some(g) if !(g.is_finite() && g > 0.0) => Err(crate::error::KpError::Parameter {
+            name: "method.gap_tol",
+            reason: format!("must be a finite number > 0 (got {g})"),
+        }),
         _ => Ok(()),
     }
 }

@@ -173,7 +173,8 @@ impl DualLp {
             }
         }
         self.primal = 0.5 * self.gamma * self.r.norm_squared() + self.s / self.p;
-        self.lambda = self.s / self.q + self.alpha.norm_squared() / (2.0 * self.gamma) - self.y.dot(&self.alpha);
+        self.lambda = self.s / self.q + self.alpha.norm_squared() / (2.0 * self.gamma)
+            - self.y.dot(&self.alpha);
     }
 
     /// Dual iterate α.
@@ -305,7 +306,13 @@ fn bregman_term_pow(u: f64, h: f64, q: f64, upow: f64) -> f64 {
 impl Solver for DualLp {
     fn current(&self) -> StepRecord {
         let gap = self.gap();
-        self.progress.record(self.primal, -self.lambda, gap, super::relative_gap(gap, self.primal), 0.0)
+        self.progress.record(
+            self.primal,
+            -self.lambda,
+            gap,
+            super::relative_gap(gap, self.primal),
+            0.0,
+        )
     }
 
     fn step(&mut self) -> Result<StepRecord, Status> {

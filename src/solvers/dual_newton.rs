@@ -66,7 +66,13 @@ pub struct DualNewton<P: DualPolynomial> {
 }
 
 /// `Λ(α)` and the magnitude `|P| + Σ_i (|g_i| + |y_i a_i|)` its rounding is relative to.
-fn lambda_of(loss: &Loss, pval: f64, alpha: &DVector<f64>, y: &DVector<f64>, gamma: f64) -> (f64, f64) {
+fn lambda_of(
+    loss: &Loss,
+    pval: f64,
+    alpha: &DVector<f64>,
+    y: &DVector<f64>,
+    gamma: f64,
+) -> (f64, f64) {
     let (mut sum, mut mag) = (pval, pval.abs());
     for (&a, &yi) in alpha.iter().zip(y.iter()) {
         let g = loss.dual_term(yi, a, gamma);
@@ -141,10 +147,12 @@ impl<P: DualPolynomial> DualNewton<P> {
     fn refresh(&mut self) {
         let (loss, gamma) = (self.cfg.loss, self.cfg.gamma);
         for i in 0..self.grad.len() {
-            self.grad[i] = self.gradp[i] + dual_term_derivatives(&loss, self.y[i], self.alpha[i], gamma).0;
+            self.grad[i] =
+                self.gradp[i] + dual_term_derivatives(&loss, self.y[i], self.alpha[i], gamma).0;
         }
         (self.lambda, self.lambda_mag) = lambda_of(&loss, self.pval, &self.alpha, &self.y, gamma);
-        self.eval = evaluate_dual(&loss, gamma, self.q, &self.y, &self.alpha, self.pval, &self.gradp);
+        self.eval =
+            evaluate_dual(&loss, gamma, self.q, &self.y, &self.alpha, self.pval, &self.gradp);
     }
 
     /// Dual iterate α.
@@ -182,7 +190,13 @@ impl DualNewton<crate::lp::FeaturePolynomial> {
 
 impl<P: DualPolynomial> Solver for DualNewton<P> {
     fn current(&self) -> StepRecord {
-        self.progress.record(self.eval.primal, -self.lambda, self.eval.gap, super::relative_gap(self.eval.gap, self.eval.primal), 0.0)
+        self.progress.record(
+            self.eval.primal,
+            -self.lambda,
+            self.eval.gap,
+            super::relative_gap(self.eval.gap, self.eval.primal),
+            0.0,
+        )
     }
 
     fn step(&mut self) -> std::result::Result<StepRecord, Status> {
@@ -192,7 +206,8 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         }
         let mut h = self.poly.hessian(&self.alpha);
         for i in 0..h.nrows() {
-            h[(i, i)] += dual_term_derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
+            h[(i, i)] +=
+                dual_term_derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
         }
         if !h.iter().all(|v| v.is_finite()) {
             return Err(Status::NonFinite);

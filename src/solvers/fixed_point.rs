@@ -65,7 +65,14 @@ pub struct RegularizationProblem {
 impl RegularizationProblem {
     /// Problem (2) on inputs `x` (rows) with a pair kernel. `Representation::Features` is only
     /// for the linear kernel (section 3, step 1 and Algorithm 2).
-    pub fn new(x: &DMatrix<f64>, y: &DVector<f64>, kernel: &Kernel, loss: Loss, lambda: f64, repr: Representation) -> Result<Self> {
+    pub fn new(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: &Kernel,
+        loss: Loss,
+        lambda: f64,
+        repr: Representation,
+    ) -> Result<Self> {
         if x.nrows() != y.len() {
             return Err(KpError::Parameter {
                 name: "targets",
@@ -78,7 +85,9 @@ impl RegularizationProblem {
         let rk = kernel.resolve(x)?;
         let op = match repr {
             Representation::Gram => return Self::with_gram(x, y, rk, rk.gram(x)?, loss, lambda),
-            Representation::KernelRows => Operator::Rows { x: x.clone(), kernel: rk, sq: ResolvedKernel::squared_norms(x) },
+            Representation::KernelRows => {
+                Operator::Rows { x: x.clone(), kernel: rk, sq: ResolvedKernel::squared_norms(x) }
+            }
             Representation::Features => {
                 if rk != ResolvedKernel::Linear {
                     return Err(KpError::Parameter {
@@ -97,9 +106,24 @@ impl RegularizationProblem {
     /// Problem (2) on inputs `x` with the Gram matrix `k` of the resolved kernel `rk` already
     /// computed (e.g. by a [`crate::kernels::CrossJob`] spread over frames); the same problem
     /// as [`Self::new`] with the Gram representation.
-    pub fn with_gram(x: &DMatrix<f64>, y: &DVector<f64>, rk: ResolvedKernel, k: DMatrix<f64>, loss: Loss, lambda: f64) -> Result<Self> {
+    pub fn with_gram(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        rk: ResolvedKernel,
+        k: DMatrix<f64>,
+        loss: Loss,
+        lambda: f64,
+    ) -> Result<Self> {
         if k.nrows() != x.nrows() || k.ncols() != x.nrows() {
-            return Err(KpError::Parameter { name: "kernel matrix", reason: format!("must be n × n with n = {} inputs (got {} × {})", x.nrows(), k.nrows(), k.ncols()) });
+            return Err(KpError::Parameter {
+                name: "kernel matrix",
+                reason: format!(
+                    "must be n × n with n = {} inputs (got {} × {})",
+                    x.nrows(),
+                    k.nrows(),
+                    k.ncols()
+                ),
+            });
         }
         let mut p = Self::build(Operator::Gram(std::sync::Arc::new(k)), y, loss, lambda)?;
         p.inputs = Some((x.clone(), rk));
@@ -112,7 +136,12 @@ impl RegularizationProblem {
         if k.nrows() != k.ncols() || k.nrows() != y.len() {
             return Err(KpError::Parameter {
                 name: "kernel matrix",
-                reason: format!("must be n × n with n = {} targets (got {} × {})", y.len(), k.nrows(), k.ncols()),
+                reason: format!(
+                    "must be n × n with n = {} targets (got {} × {})",
+                    y.len(),
+                    k.nrows(),
+                    k.ncols()
+                ),
             });
         }
         let n = k.nrows();
@@ -122,7 +151,9 @@ impl RegularizationProblem {
                 if (a - b).abs() > 1e-10 * (1.0 + a.abs().max(b.abs())) {
                     return Err(KpError::Parameter {
                         name: "kernel matrix",
-                        reason: format!("must be symmetric, but K[{i},{j}] = {a} and K[{j},{i}] = {b}"),
+                        reason: format!(
+                            "must be symmetric, but K[{i},{j}] = {a} and K[{j},{i}] = {b}"
+                        ),
                     });
                 }
             }
@@ -132,7 +163,10 @@ impl RegularizationProblem {
 
     fn build(op: Operator, y: &DVector<f64>, loss: Loss, lambda: f64) -> Result<Self> {
         if !(lambda.is_finite() && lambda > 0.0) {
-            return Err(KpError::Parameter { name: "lambda", reason: format!("λ must be a finite number > 0 (got {lambda})") });
+            return Err(KpError::Parameter {
+                name: "lambda",
+                reason: format!("λ must be a finite number > 0 (got {lambda})"),
+            });
         }
         loss.validate()?;
         if let Some((i, v)) = y.iter().enumerate().find(|(_, v)| !v.is_finite()) {
@@ -150,7 +184,9 @@ impl RegularizationProblem {
                 }
                 k.diagonal()
             }
-            Operator::Features { x, .. } => DVector::from_iterator(n, x.row_iter().map(|r| r.norm_squared())),
+            Operator::Features { x, .. } => {
+                DVector::from_iterator(n, x.row_iter().map(|r| r.norm_squared()))
+            }
             Operator::Rows { x, kernel, sq } => {
                 let d = kernel.gram_diagonal(x, sq);
                 if d.iter().any(|v| !v.is_finite()) {
@@ -168,7 +204,10 @@ impl RegularizationProblem {
         let active: Vec<bool> = diag.iter().map(|&d| d > 0.0).collect();
         let dropped: Vec<usize> = (0..n).filter(|&i| !active[i]).collect();
         if dropped.len() == n {
-            return Err(KpError::Parameter { name: "kernel matrix", reason: "every k_ii is 0: K is the zero matrix, there is nothing to learn".into() });
+            return Err(KpError::Parameter {
+                name: "kernel matrix",
+                reason: "every k_ii is 0: K is the zero matrix, there is nothing to learn".into(),
+            });
         }
         Ok(Self { op, y: y.clone(), loss, lambda, diag, active, dropped, inputs: None, norm: None })
     }
@@ -299,7 +338,13 @@ impl RegularizationProblem {
             if self.active[i] {
                 let (lo, hi) = self.loss.subdifferential(self.y[i], z[i]);
                 let target = -c[i] * self.lambda;
-                let d = if target < lo { lo - target } else if target > hi { target - hi } else { 0.0 };
+                let d = if target < lo {
+                    lo - target
+                } else if target > hi {
+                    target - hi
+                } else {
+                    0.0
+                };
                 r = fmath::max(d / self.lambda, r);
             }
         }
@@ -348,10 +393,18 @@ impl RegularizationProblem {
     /// the regression curve). Needs a problem built by [`Self::new`].
     pub fn predict(&self, c: &DVector<f64>, points: &DMatrix<f64>) -> Result<DVector<f64>> {
         let Some((x, rk)) = &self.inputs else {
-            return Err(KpError::Parameter { name: "inputs", reason: "this problem was built from a Gram matrix, so it cannot predict at new points".into() });
+            return Err(KpError::Parameter {
+                name: "inputs",
+                reason:
+                    "this problem was built from a Gram matrix, so it cannot predict at new points"
+                        .into(),
+            });
         };
         if c.len() != x.nrows() {
-            return Err(KpError::Parameter { name: "coefficients", reason: format!("expected {} coefficients, got {}", x.nrows(), c.len()) });
+            return Err(KpError::Parameter {
+                name: "coefficients",
+                reason: format!("expected {} coefficients, got {}", x.nrows(), c.len()),
+            });
         }
         Ok(rk.cross(points, x)? * c)
     }
@@ -373,11 +426,26 @@ impl PowerIteration {
     pub fn new(problem: &RegularizationProblem) -> Self {
         let n = problem.n();
         if let Some(v) = problem.norm {
-            return Self { v: DVector::zeros(0), kv: DVector::zeros(0), est: v, iter: 0, value: Some(v) };
+            return Self {
+                v: DVector::zeros(0),
+                kv: DVector::zeros(0),
+                est: v,
+                iter: 0,
+                value: Some(v),
+            };
         }
         if n <= 200 {
-            let v = SymmetricEigen::new(problem.dense_gram()).eigenvalues.iter().fold(0.0f64, |m, &v| m.max(v));
-            return Self { v: DVector::zeros(0), kv: DVector::zeros(0), est: v, iter: 0, value: Some(v) };
+            let v = SymmetricEigen::new(problem.dense_gram())
+                .eigenvalues
+                .iter()
+                .fold(0.0f64, |m, &v| m.max(v));
+            return Self {
+                v: DVector::zeros(0),
+                kv: DVector::zeros(0),
+                est: v,
+                iter: 0,
+                value: Some(v),
+            };
         }
         let mut rng = Rng::new(0x5eed);
         let mut v = DVector::from_fn(n, |_, _| 1.0 + 0.1 * rng.normal());
@@ -496,10 +564,16 @@ impl Default for FixedPointConfig {
 
 pub(crate) fn check_tol_cap(tol: f64, max_sweeps: usize) -> Result<()> {
     if !(tol.is_finite() && tol > 0.0) {
-        return Err(KpError::Parameter { name: "tol", reason: format!("δ must be a finite number > 0 (got {tol})") });
+        return Err(KpError::Parameter {
+            name: "tol",
+            reason: format!("δ must be a finite number > 0 (got {tol})"),
+        });
     }
     if max_sweeps < 1 {
-        return Err(KpError::Parameter { name: "max_sweeps", reason: "the sweep cap must be at least 1".into() });
+        return Err(KpError::Parameter {
+            name: "max_sweeps",
+            reason: "the sweep cap must be at least 1".into(),
+        });
     }
     Ok(())
 }
@@ -511,7 +585,10 @@ impl FixedPointConfig {
         super::coordinate::check_gap_tol(self.gap_tol)?;
         if let StepRule::Fixed(a) = self.step {
             if !(a.is_finite() && a > 0.0) {
-                return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {a})") });
+                return Err(KpError::Parameter {
+                    name: "alpha",
+                    reason: format!("α must be a finite number > 0 (got {a})"),
+                });
             }
         }
         Ok(())
@@ -553,7 +630,10 @@ impl FixedPoint {
             StepRule::Fixed(a) => a,
         };
         if !(alpha.is_finite() && alpha > 0.0) {
-            return Err(KpError::Parameter { name: "alpha", reason: format!("the step rule gave α = {alpha}: K is numerically zero") });
+            return Err(KpError::Parameter {
+                name: "alpha",
+                reason: format!("the step rule gave α = {alpha}: K is numerically zero"),
+            });
         }
         let n = problem.n();
         let mut warnings = Vec::new();
@@ -685,7 +765,10 @@ impl FixedPoint {
         if exploded || growing || stuck {
             self.status = StopReason::Diverged;
             let how = if stuck && !exploded && !growing {
-                format!("the change |Δc| has not decreased for {} sweeps (it oscillates)", self.since_best)
+                format!(
+                    "the change |Δc| has not decreased for {} sweeps (it oscillates)",
+                    self.since_best
+                )
             } else {
                 format!("the change |Δc| grew from {:.3e} to {:.3e}", self.first_h, h)
             };
@@ -771,25 +854,49 @@ pub struct EnvelopePoint {
 
 /// The loss and its Moreau–Yosida envelope sampled at `points` evenly spaced `t` in
 /// `[t_min, t_max]` (Theorem 5: the non-smooth loss beside its smooth twin).
-pub fn envelope_curve(loss: Loss, y: f64, alpha: f64, lambda: f64, t_min: f64, t_max: f64, points: usize) -> Result<Vec<EnvelopePoint>> {
+pub fn envelope_curve(
+    loss: Loss,
+    y: f64,
+    alpha: f64,
+    lambda: f64,
+    t_min: f64,
+    t_max: f64,
+    points: usize,
+) -> Result<Vec<EnvelopePoint>> {
     loss.validate()?;
     loss.check_targets(&[y])?;
     if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {alpha})") });
+        return Err(KpError::Parameter {
+            name: "alpha",
+            reason: format!("α must be a finite number > 0 (got {alpha})"),
+        });
     }
     if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(KpError::Parameter { name: "lambda", reason: format!("λ must be a finite number > 0 (got {lambda})") });
+        return Err(KpError::Parameter {
+            name: "lambda",
+            reason: format!("λ must be a finite number > 0 (got {lambda})"),
+        });
     }
     if !(t_min.is_finite() && t_max.is_finite() && t_min < t_max) {
-        return Err(KpError::Parameter { name: "range", reason: format!("need finite t_min < t_max (got {t_min}, {t_max})") });
+        return Err(KpError::Parameter {
+            name: "range",
+            reason: format!("need finite t_min < t_max (got {t_min}, {t_max})"),
+        });
     }
     if !(2..=100_000).contains(&points) {
-        return Err(KpError::Parameter { name: "points", reason: format!("between 2 and 100000 grid points (got {points})") });
+        return Err(KpError::Parameter {
+            name: "points",
+            reason: format!("between 2 and 100000 grid points (got {points})"),
+        });
     }
     Ok((0..points)
         .map(|k| {
             let t = t_min + (t_max - t_min) * k as f64 / (points - 1) as f64;
-            EnvelopePoint { t, loss: loss.value(y, t) / lambda, envelope: loss.moreau_envelope(y, t, alpha, lambda) }
+            EnvelopePoint {
+                t,
+                loss: loss.value(y, t) / lambda,
+                envelope: loss.moreau_envelope(y, t, alpha, lambda),
+            }
         })
         .collect())
 }
@@ -799,12 +906,22 @@ pub fn envelope_curve(loss: Loss, y: f64, alpha: f64, lambda: f64, t_min: f64, t
 /// [`Loss::moreau_envelope`] (appendix definition) and `K_α = αK − I`. At α = 1 it is the
 /// printed `α⁻¹f_α(K_α c) + cᵀK_α c/2`; for α ≠ 1 the printed form is not stationary with
 /// the appendix's envelope (the tests check `∇G_α(c*) = 0` by finite differences).
-pub fn theorem5_functional(problem: &RegularizationProblem, c: &DVector<f64>, alpha: f64) -> Result<f64> {
+pub fn theorem5_functional(
+    problem: &RegularizationProblem,
+    c: &DVector<f64>,
+    alpha: f64,
+) -> Result<f64> {
     if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {alpha})") });
+        return Err(KpError::Parameter {
+            name: "alpha",
+            reason: format!("α must be a finite number > 0 (got {alpha})"),
+        });
     }
     if c.len() != problem.n() {
-        return Err(KpError::Parameter { name: "coefficients", reason: format!("expected {} coefficients, got {}", problem.n(), c.len()) });
+        return Err(KpError::Parameter {
+            name: "coefficients",
+            reason: format!("expected {} coefficients, got {}", problem.n(), c.len()),
+        });
     }
     // K_α c = αKc − c
     let kac = problem.kc(c) * alpha - c;
@@ -818,12 +935,18 @@ pub fn theorem5_functional(problem: &RegularizationProblem, c: &DVector<f64>, al
 /// eigenvalues `μ_i` of K; negative ones make the reformulated kernel indefinite).
 pub fn k_alpha_eigenvalues(problem: &RegularizationProblem, alpha: f64) -> Result<Vec<f64>> {
     if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {alpha})") });
+        return Err(KpError::Parameter {
+            name: "alpha",
+            reason: format!("α must be a finite number > 0 (got {alpha})"),
+        });
     }
     if problem.n() > MAX_EIGEN_N {
         return Err(KpError::Parameter {
             name: "n",
-            reason: format!("the eigenvalue plot is limited to n ≤ {MAX_EIGEN_N} points (got {})", problem.n()),
+            reason: format!(
+                "the eigenvalue plot is limited to n ≤ {MAX_EIGEN_N} points (got {})",
+                problem.n()
+            ),
         });
     }
     k_alpha_eigenvalues_of_block(problem, problem.n(), alpha)
@@ -831,13 +954,23 @@ pub fn k_alpha_eigenvalues(problem: &RegularizationProblem, alpha: f64) -> Resul
 
 /// [`k_alpha_eigenvalues`] of the leading `m × m` block of K (the page's Theorem 5 picture for
 /// large n), by `faer`'s self-adjoint eigenvalue solver (values only; no copy of the whole K).
-pub fn k_alpha_eigenvalues_of_block(problem: &RegularizationProblem, m: usize, alpha: f64) -> Result<Vec<f64>> {
+pub fn k_alpha_eigenvalues_of_block(
+    problem: &RegularizationProblem,
+    m: usize,
+    alpha: f64,
+) -> Result<Vec<f64>> {
     if !(alpha.is_finite() && alpha > 0.0) {
-        return Err(KpError::Parameter { name: "alpha", reason: format!("α must be a finite number > 0 (got {alpha})") });
+        return Err(KpError::Parameter {
+            name: "alpha",
+            reason: format!("α must be a finite number > 0 (got {alpha})"),
+        });
     }
     let m = m.min(problem.n());
     if m > MAX_EIGEN_N {
-        return Err(KpError::Parameter { name: "n", reason: format!("the eigenvalue plot is limited to n ≤ {MAX_EIGEN_N} points (got {m})") });
+        return Err(KpError::Parameter {
+            name: "n",
+            reason: format!("the eigenvalue plot is limited to n ≤ {MAX_EIGEN_N} points (got {m})"),
+        });
     }
     let a = match &problem.op {
         Operator::Gram(k) => faer::Mat::<f64>::from_fn(m, m, |i, j| k[(i, j)]),
@@ -879,12 +1012,28 @@ impl RegularizationProblem {
     /// `m·n ≤ cache_limit`. Needs a problem built by [`Self::new`].
     pub fn decision_map(&self, points: DMatrix<f64>, cache_limit: usize) -> Result<DecisionMap> {
         let Some((x, rk)) = &self.inputs else {
-            return Err(KpError::Parameter { name: "inputs", reason: "this problem was built from a Gram matrix, so it cannot predict at new points".into() });
+            return Err(KpError::Parameter {
+                name: "inputs",
+                reason:
+                    "this problem was built from a Gram matrix, so it cannot predict at new points"
+                        .into(),
+            });
         };
         if points.ncols() != x.ncols() {
-            return Err(KpError::Parameter { name: "points", reason: format!("points have {} coordinates, the inputs {}", points.ncols(), x.ncols()) });
+            return Err(KpError::Parameter {
+                name: "points",
+                reason: format!(
+                    "points have {} coordinates, the inputs {}",
+                    points.ncols(),
+                    x.ncols()
+                ),
+            });
         }
-        let cross = if points.nrows().saturating_mul(x.nrows()) <= cache_limit { Some(rk.cross(&points, x)?) } else { None };
+        let cross = if points.nrows().saturating_mul(x.nrows()) <= cache_limit {
+            Some(rk.cross(&points, x)?)
+        } else {
+            None
+        };
         Ok(DecisionMap { points, cross })
     }
 
@@ -892,7 +1041,12 @@ impl RegularizationProblem {
     /// frames); [`DecisionMap::from_job`] turns the finished job into the map.
     pub fn decision_map_job(&self, points: DMatrix<f64>) -> Result<CrossJob> {
         let Some((x, rk)) = &self.inputs else {
-            return Err(KpError::Parameter { name: "inputs", reason: "this problem was built from a Gram matrix, so it cannot predict at new points".into() });
+            return Err(KpError::Parameter {
+                name: "inputs",
+                reason:
+                    "this problem was built from a Gram matrix, so it cannot predict at new points"
+                        .into(),
+            });
         };
         CrossJob::new(*rk, points, x.clone())
     }
@@ -919,9 +1073,16 @@ impl DecisionMap {
     }
     /// `f(x)` at every point for the coefficients `c` of `problem` (the problem the map was
     /// built from).
-    pub fn evaluate(&self, problem: &RegularizationProblem, c: &DVector<f64>) -> Result<DVector<f64>> {
+    pub fn evaluate(
+        &self,
+        problem: &RegularizationProblem,
+        c: &DVector<f64>,
+    ) -> Result<DVector<f64>> {
         if c.len() != problem.n() {
-            return Err(KpError::Parameter { name: "coefficients", reason: format!("expected {} coefficients, got {}", problem.n(), c.len()) });
+            return Err(KpError::Parameter {
+                name: "coefficients",
+                reason: format!("expected {} coefficients, got {}", problem.n(), c.len()),
+            });
         }
         if let Some(k) = &self.cross {
             if k.ncols() == c.len() {
@@ -929,7 +1090,12 @@ impl DecisionMap {
             }
         }
         let Some((x, rk)) = &problem.inputs else {
-            return Err(KpError::Parameter { name: "inputs", reason: "this problem was built from a Gram matrix, so it cannot predict at new points".into() });
+            return Err(KpError::Parameter {
+                name: "inputs",
+                reason:
+                    "this problem was built from a Gram matrix, so it cannot predict at new points"
+                        .into(),
+            });
         };
         let support: Vec<usize> = (0..c.len()).filter(|&i| c[i] != 0.0).collect();
         if support.is_empty() {

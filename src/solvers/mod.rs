@@ -3,13 +3,15 @@
 //! in [`Driver`], shared by the CLI, the tests and the page (argmin-style, with the reason for
 //! stopping as an enum, and scikit-learn-style duality-gap stopping).
 
-pub mod dual_lp;
-pub mod fixed_point;
 pub mod coordinate;
-pub mod row_cache;
+pub mod dual_lp;
+pub mod dual_newton;
+pub mod fixed_point;
 pub mod mrlsr;
 pub mod perceptron;
-pub mod dual_newton; pub mod primal; pub mod prox_dual;
+pub mod primal;
+pub mod prox_dual;
+pub mod row_cache;
 
 use serde::{Deserialize, Serialize};
 
@@ -68,8 +70,25 @@ impl Progress {
 
     /// The record of the current iterate, given its objectives (`dual` = `−Λ(α)`), its
     /// duality gap, its relative gap, and the duration of the iteration that produced it.
-    pub fn record(&self, primal: f64, dual: f64, gap: f64, rel_gap: f64, time_ms: f64) -> StepRecord {
-        StepRecord { iter: self.iter, primal, dual, gap, rel_gap, step: self.step, backtracks: self.backtracks, time_ms, elapsed_ms: self.elapsed_ms }
+    pub fn record(
+        &self,
+        primal: f64,
+        dual: f64,
+        gap: f64,
+        rel_gap: f64,
+        time_ms: f64,
+    ) -> StepRecord {
+        StepRecord {
+            iter: self.iter,
+            primal,
+            dual,
+            gap,
+            rel_gap,
+            step: self.step,
+            backtracks: self.backtracks,
+            time_ms,
+            elapsed_ms: self.elapsed_ms,
+        }
     }
 }
 
@@ -117,7 +136,14 @@ impl<S: Solver> Driver<S> {
     pub fn new(solver: S, tol: f64, max_iter: usize) -> Self {
         let first = solver.current();
         let status = if first.rel_gap <= tol { Status::Converged } else { Status::Running };
-        Self { solver, tol, max_iter, trace: vec![first], status, trace_cap: crate::budget::active().trace }
+        Self {
+            solver,
+            tol,
+            max_iter,
+            trace: vec![first],
+            status,
+            trace_cap: crate::budget::active().trace,
+        }
     }
 
     /// Advance one iteration unless the run has ended; returns the new record.

@@ -175,7 +175,9 @@ impl MrlsrOutcome {
     pub fn best_fit(&self) -> Option<&MrlsrFit> {
         match self {
             MrlsrOutcome::Theorem1(f) => Some(f),
-            MrlsrOutcome::OutsideTheorem(o) => o.minimizer.and_then(|i| o.stationary.get(i)).map(|s| &s.fit),
+            MrlsrOutcome::OutsideTheorem(o) => {
+                o.minimizer.and_then(|i| o.stationary.get(i)).map(|s| &s.fit)
+            }
         }
     }
 
@@ -267,7 +269,10 @@ impl<'a> RootSolve<'a> {
 
     fn check(&mut self) {
         let scale = self.t.abs().max(1.0);
-        if self.phi == 0.0 || self.phi.abs() <= 4.0 * f64::EPSILON * scale || (self.hi - self.lo) <= 4.0 * f64::EPSILON * scale {
+        if self.phi == 0.0
+            || self.phi.abs() <= 4.0 * f64::EPSILON * scale
+            || (self.hi - self.lo) <= 4.0 * f64::EPSILON * scale
+        {
             self.status = RootStatus::Converged;
         } else if self.iter >= ROOT_MAX_ITER {
             self.status = RootStatus::MaxIterations;
@@ -295,7 +300,9 @@ impl<'a> RootSolve<'a> {
         self.iter += 1;
         let newton_t = if self.dphi != 0.0 { self.t - self.phi / self.dphi } else { f64::NAN };
         let width = self.hi - self.lo;
-        let newton = newton_t.is_finite() && newton_t > self.lo + 1e-3 * width && newton_t < self.hi - 1e-3 * width;
+        let newton = newton_t.is_finite()
+            && newton_t > self.lo + 1e-3 * width
+            && newton_t < self.hi - 1e-3 * width;
         let prev = self.t;
         self.t = if newton { newton_t } else { 0.5 * (self.lo + self.hi) };
         let (phi, dphi) = self.model.phi(self.m, self.lambda, self.t);
@@ -303,7 +310,10 @@ impl<'a> RootSolve<'a> {
         self.dphi = dphi;
         self.update_bracket();
         self.check();
-        if self.status == RootStatus::Running && newton && (self.t - prev).abs() <= 2.0 * f64::EPSILON * self.t.abs().max(1.0) {
+        if self.status == RootStatus::Running
+            && newton
+            && (self.t - prev).abs() <= 2.0 * f64::EPSILON * self.t.abs().max(1.0)
+        {
             self.status = RootStatus::Converged;
         }
         let mut rec = self.current();
@@ -322,17 +332,26 @@ impl<'a> RootSolve<'a> {
 
 fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
     if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(KpError::Parameter { name, reason: format!("must be a positive finite number (got {lambda})") });
+        return Err(KpError::Parameter {
+            name,
+            reason: format!("must be a positive finite number (got {lambda})"),
+        });
     }
     Ok(())
 }
 
 fn check_m(m: f64) -> Result<()> {
     if !(m.is_finite() && m > 0.0) {
-        return Err(KpError::Parameter { name: "m", reason: format!("the exponent must be a positive finite number (got {m})") });
+        return Err(KpError::Parameter {
+            name: "m",
+            reason: format!("the exponent must be a positive finite number (got {m})"),
+        });
     }
     if m > 100.0 {
-        return Err(KpError::Parameter { name: "m", reason: format!("exponents above 100 overflow ‖f‖^m (got {m})") });
+        return Err(KpError::Parameter {
+            name: "m",
+            reason: format!("exponents above 100 overflow ‖f‖^m (got {m})"),
+        });
     }
     Ok(())
 }
@@ -358,10 +377,16 @@ fn duplicate_rows(x: &DMatrix<f64>) -> usize {
 fn check_inputs(x: &DMatrix<f64>, y: &DVector<f64>) -> Result<()> {
     let n = x.nrows();
     if n < 1 || x.ncols() < 1 {
-        return Err(KpError::Parameter { name: "data", reason: format!("need at least one sample and one feature (got {n} × {})", x.ncols()) });
+        return Err(KpError::Parameter {
+            name: "data",
+            reason: format!("need at least one sample and one feature (got {n} × {})", x.ncols()),
+        });
     }
     if y.len() != n {
-        return Err(KpError::Parameter { name: "y", reason: format!("{} targets for {n} inputs", y.len()) });
+        return Err(KpError::Parameter {
+            name: "y",
+            reason: format!("{} targets for {n} inputs", y.len()),
+        });
     }
     if n > MAX_EIGEN_N {
         return Err(KpError::Parameter {
@@ -380,7 +405,11 @@ fn check_inputs(x: &DMatrix<f64>, y: &DVector<f64>) -> Result<()> {
         return Err(KpError::NonFinite("a target value is NaN or infinite".into()));
     }
     if y.iter().all(|&v| v == 0.0) {
-        return Err(KpError::Parameter { name: "y", reason: "every target is 0: the solution is f = 0 and C₀ = ‖f‖^(m−2) is undefined".into() });
+        return Err(KpError::Parameter {
+            name: "y",
+            reason: "every target is 0: the solution is f = 0 and C₀ = ‖f‖^(m−2) is undefined"
+                .into(),
+        });
     }
     Ok(())
 }
@@ -393,15 +422,22 @@ fn check_inputs(x: &DMatrix<f64>, y: &DVector<f64>) -> Result<()> {
 pub fn symmetric_eigen(gram: &DMatrix<f64>) -> Result<(DVector<f64>, DMatrix<f64>)> {
     let n = gram.nrows();
     if n != gram.ncols() || n > MAX_EIGEN_N {
-        return Err(KpError::Parameter { name: "K", reason: format!("need a square matrix of size at most {MAX_EIGEN_N} (got {} × {})", n, gram.ncols()) });
+        return Err(KpError::Parameter {
+            name: "K",
+            reason: format!(
+                "need a square matrix of size at most {MAX_EIGEN_N} (got {} × {})",
+                n,
+                gram.ncols()
+            ),
+        });
     }
     if gram.iter().any(|v| !v.is_finite()) {
         return Err(KpError::NonFinite("an entry of K".into()));
     }
     let a = faer::Mat::<f64>::from_fn(n, n, |i, j| gram[(i, j)]);
-    let eig = a
-        .self_adjoint_eigen(faer::Side::Lower)
-        .map_err(|_| KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into()))?;
+    let eig = a.self_adjoint_eigen(faer::Side::Lower).map_err(|_| {
+        KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into())
+    })?;
     let (s, u) = (eig.S().column_vector(), eig.U());
     let values = DVector::from_fn(n, |i, _| s[i]);
     let vectors = DMatrix::from_fn(n, n, |i, j| u[(i, j)]);
@@ -445,7 +481,11 @@ impl EigenPayload {
     /// The eigendecomposition of a given symmetric matrix.
     pub fn of_gram(gram: &DMatrix<f64>) -> Result<Self> {
         let (values, q) = symmetric_eigen(gram)?;
-        Ok(Self { n: gram.nrows(), values: values.as_slice().to_vec(), vectors: q.as_slice().to_vec() })
+        Ok(Self {
+            n: gram.nrows(),
+            values: values.as_slice().to_vec(),
+            vectors: q.as_slice().to_vec(),
+        })
     }
 
     /// Refuse a payload that does not decompose `gram`: wrong lengths, a non-finite entry, Q not
@@ -465,7 +505,11 @@ impl EigenPayload {
             return bad(format!("{} eigenvalues for n = {n}", self.values.len()));
         }
         if Some(self.vectors.len()) != n.checked_mul(n) {
-            return bad(format!("{} eigenvector entries for n = {n} (need n² = {})", self.vectors.len(), n.saturating_mul(n)));
+            return bad(format!(
+                "{} eigenvector entries for n = {n} (need n² = {})",
+                self.vectors.len(),
+                n.saturating_mul(n)
+            ));
         }
         if let Some(i) = self.values.iter().position(|v| !v.is_finite()) {
             return bad(format!("eigenvalue {i} is {}", self.values[i]));
@@ -477,7 +521,10 @@ impl EigenPayload {
         let lam = DVector::from_column_slice(&self.values);
         let k_norm = gram.norm();
         if !(k_norm.is_finite() && k_norm > 0.0) {
-            return Err(KpError::Parameter { name: "kernel", reason: "the Gram matrix K is zero or not finite: every f in the span is 0".into() });
+            return Err(KpError::Parameter {
+                name: "kernel",
+                reason: "the Gram matrix K is zero or not finite: every f in the span is 0".into(),
+            });
         }
         let mut rng = crate::rng::Rng::new(0x5eed_e16e);
         for _ in 0..EIGEN_PROBES {
@@ -524,18 +571,32 @@ impl MrlsrModel {
     /// Gram matrix is rebuilt here (O(n²)) and the payload is refused with a
     /// [`KpError::Parameter`] unless it has the right lengths, finite entries, and passes
     /// [`EigenPayload::check_against`] (orthonormality and `K ≈ QΛQᵀ` on random probes).
-    pub fn with_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: &Kernel, payload: EigenPayload) -> Result<Self> {
+    pub fn with_eigen(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: &Kernel,
+        payload: EigenPayload,
+    ) -> Result<Self> {
         let k = kernel.resolve(x)?;
         Self::with_kernel_and_eigen(x, y, k, payload)
     }
 
     /// [`MrlsrModel::with_eigen`] on a data set.
-    pub fn from_dataset_with_eigen(data: &Dataset, kernel: &Kernel, payload: EigenPayload) -> Result<Self> {
+    pub fn from_dataset_with_eigen(
+        data: &Dataset,
+        kernel: &Kernel,
+        payload: EigenPayload,
+    ) -> Result<Self> {
         Self::with_eigen(&data.x, &data.y, kernel, payload)
     }
 
     /// [`MrlsrModel::with_eigen`] with an already resolved kernel.
-    pub fn with_kernel_and_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, payload: EigenPayload) -> Result<Self> {
+    pub fn with_kernel_and_eigen(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: ResolvedKernel,
+        payload: EigenPayload,
+    ) -> Result<Self> {
         check_inputs(x, y)?;
         let gram = kernel.gram(x)?;
         Self::with_gram_and_eigen(x, y, kernel, gram, payload)
@@ -544,10 +605,24 @@ impl MrlsrModel {
     /// [`MrlsrModel::with_kernel_and_eigen`] with the Gram matrix of `x` already computed (a
     /// page builds it in slices, [`crate::kernels::CrossJob`], while a worker computes the
     /// eigendecomposition); the payload is checked against it as there.
-    pub fn with_gram_and_eigen(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, gram: DMatrix<f64>, payload: EigenPayload) -> Result<Self> {
+    pub fn with_gram_and_eigen(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: ResolvedKernel,
+        gram: DMatrix<f64>,
+        payload: EigenPayload,
+    ) -> Result<Self> {
         check_inputs(x, y)?;
         if gram.nrows() != x.nrows() || gram.ncols() != x.nrows() {
-            return Err(KpError::Parameter { name: "K", reason: format!("the Gram matrix must be n × n with n = {} (got {} × {})", x.nrows(), gram.nrows(), gram.ncols()) });
+            return Err(KpError::Parameter {
+                name: "K",
+                reason: format!(
+                    "the Gram matrix must be n × n with n = {} (got {} × {})",
+                    x.nrows(),
+                    gram.nrows(),
+                    gram.ncols()
+                ),
+            });
         }
         payload.check_against(&gram)?;
         let n = payload.n;
@@ -559,15 +634,29 @@ impl MrlsrModel {
     /// The cached eigendecomposition as a flat payload (the inverse of
     /// [`MrlsrModel::with_eigen`]; raw eigenvalues, as computed).
     pub fn eigen_payload(&self) -> EigenPayload {
-        EigenPayload { n: self.n(), values: self.raw_eigenvalues.as_slice().to_vec(), vectors: self.q.as_slice().to_vec() }
+        EigenPayload {
+            n: self.n(),
+            values: self.raw_eigenvalues.as_slice().to_vec(),
+            vectors: self.q.as_slice().to_vec(),
+        }
     }
 
     /// Theorem 1, step 3 and the bookkeeping: threshold the spectrum, `y' = Qᵀy`, singularity.
-    fn assemble(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel, gram: DMatrix<f64>, raw: DVector<f64>, q: DMatrix<f64>) -> Result<Self> {
+    fn assemble(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: ResolvedKernel,
+        gram: DMatrix<f64>,
+        raw: DVector<f64>,
+        q: DMatrix<f64>,
+    ) -> Result<Self> {
         let n = x.nrows();
         let d_max = raw.iter().fold(0.0_f64, |a, &b| a.max(b));
         if d_max <= 0.0 {
-            return Err(KpError::Parameter { name: "kernel", reason: "the Gram matrix K is zero: every f in the span is 0".into() });
+            return Err(KpError::Parameter {
+                name: "kernel",
+                reason: "the Gram matrix K is zero: every f in the span is 0".into(),
+            });
         }
         let threshold = n as f64 * f64::EPSILON * d_max;
         let d = raw.map(|v| if v > threshold { v } else { 0.0 });
@@ -587,7 +676,8 @@ impl MrlsrModel {
             let cause = if dups > 0 {
                 format!("{dups} input rows duplicate earlier ones")
             } else {
-                "no duplicate rows: constant-like inputs or a fast-decaying kernel spectrum".to_string()
+                "no duplicate rows: constant-like inputs or a fast-decaying kernel spectrum"
+                    .to_string()
             };
             Some(Singularity {
                 threshold,
@@ -604,7 +694,22 @@ impl MrlsrModel {
         };
         let d_min_active = active.iter().map(|&i| d[i]).fold(f64::INFINITY, f64::min);
         let s4 = active.iter().map(|&i| 4.0 * d[i] * yp[i] * yp[i]).sum();
-        Ok(Self { x: x.clone(), y: y.clone(), kernel, gram, q, d, raw_eigenvalues: raw, yp, active, d_max, d_min_active, s4, y_norm2, singular })
+        Ok(Self {
+            x: x.clone(),
+            y: y.clone(),
+            kernel,
+            gram,
+            q,
+            d,
+            raw_eigenvalues: raw,
+            yp,
+            active,
+            d_max,
+            d_min_active,
+            s4,
+            y_norm2,
+            singular,
+        })
     }
 
     /// Number of training samples.
@@ -742,11 +847,15 @@ impl MrlsrModel {
         let mut solve = self.root_solve(m, lambda);
         let (t, iters) = solve.run();
         if solve.status != RootStatus::Converged {
-            return Err(KpError::NonFinite(format!("the root-solve for C₀ did not converge in {ROOT_MAX_ITER} iterations")));
+            return Err(KpError::NonFinite(format!(
+                "the root-solve for C₀ did not converge in {ROOT_MAX_ITER} iterations"
+            )));
         }
         let c = fmath::exp(t);
         if !(c.is_finite() && c > 0.0) {
-            return Err(KpError::NonFinite(format!("C₀ = exp({t:.3}) is out of floating-point range; try a less extreme m or λ")));
+            return Err(KpError::NonFinite(format!(
+                "C₀ = exp({t:.3}) is out of floating-point range; try a less extreme m or λ"
+            )));
         }
         finite_fit(self.fit_at_c(m, lambda, c, iters))
     }
@@ -793,7 +902,8 @@ impl MrlsrModel {
         for (c, iters) in roots {
             let fit = finite_fit(self.fit_at_c(m, lambda, c, iters))?;
             let margin = self.hessian_margin(&fit);
-            let kind = if margin > 0.0 { StationaryKind::LocalMinimum } else { StationaryKind::Saddle };
+            let kind =
+                if margin > 0.0 { StationaryKind::LocalMinimum } else { StationaryKind::Saddle };
             stationary.push(StationaryPoint { fit, kind, hessian_margin: margin });
         }
         let zero_objective = self.y_norm2 / self.n() as f64;
@@ -824,7 +934,18 @@ impl MrlsrModel {
         } else {
             let kinds: Vec<String> = stationary
                 .iter()
-                .map(|s| format!("C = {:.4e} ({}, objective {:.6e})", s.fit.c0, if s.kind == StationaryKind::LocalMinimum { "local minimum" } else { "saddle" }, s.fit.objective))
+                .map(|s| {
+                    format!(
+                        "C = {:.4e} ({}, objective {:.6e})",
+                        s.fit.c0,
+                        if s.kind == StationaryKind::LocalMinimum {
+                            "local minimum"
+                        } else {
+                            "saddle"
+                        },
+                        s.fit.objective
+                    )
+                })
                 .collect();
             let best_txt = match minimizer {
                 Some(i) => format!("the lowest objective is at C = {:.4e}", stationary[i].fit.c0),
@@ -837,7 +958,14 @@ impl MrlsrModel {
                 kinds.join(", ")
             )
         };
-        Ok(MrlsrOutcome::OutsideTheorem(OutsideTheorem { m, lambda, stationary, zero_objective, minimizer, message }))
+        Ok(MrlsrOutcome::OutsideTheorem(OutsideTheorem {
+            m,
+            lambda,
+            stationary,
+            zero_objective,
+            minimizer,
+            message,
+        }))
     }
 
     /// `1 − ρ Σ β̂_i²/δ_i` (see [`StationaryPoint::hessian_margin`]).
@@ -934,14 +1062,27 @@ impl MrlsrModel {
 
     /// Samples of F for plotting: `count` values of C log-spaced on `[c_lo, c_hi]`, with F(C)
     /// (eq. 6) and the log-scale residual φ(ln C); plus the positive roots in that range.
-    pub fn sample_f(&self, m: f64, lambda: f64, c_lo: f64, c_hi: f64, count: usize) -> Result<FSamples> {
+    pub fn sample_f(
+        &self,
+        m: f64,
+        lambda: f64,
+        c_lo: f64,
+        c_hi: f64,
+        count: usize,
+    ) -> Result<FSamples> {
         check_m(m)?;
         check_lambda(lambda, "λ")?;
         if !(c_lo.is_finite() && c_hi.is_finite() && c_lo > 0.0 && c_lo < c_hi) {
-            return Err(KpError::Parameter { name: "C range", reason: format!("need 0 < C_lo < C_hi finite (got {c_lo}, {c_hi})") });
+            return Err(KpError::Parameter {
+                name: "C range",
+                reason: format!("need 0 < C_lo < C_hi finite (got {c_lo}, {c_hi})"),
+            });
         }
         if !(2..=100_000).contains(&count) {
-            return Err(KpError::Parameter { name: "samples", reason: format!("must lie in 2..=100000 (got {count})") });
+            return Err(KpError::Parameter {
+                name: "samples",
+                reason: format!("must lie in 2..=100000 (got {count})"),
+            });
         }
         let (a, b) = (fmath::ln(c_lo), fmath::ln(c_hi));
         let mut c = Vec::with_capacity(count);
@@ -954,17 +1095,32 @@ impl MrlsrModel {
             f.push(self.f_of_c(m, lambda, ck));
             phi.push(self.phi(m, lambda, t).0);
         }
-        let roots = self.positive_roots(m, lambda)?.into_iter().map(|(r, _)| r).filter(|r| *r >= c_lo && *r <= c_hi).collect();
+        let roots = self
+            .positive_roots(m, lambda)?
+            .into_iter()
+            .map(|(r, _)| r)
+            .filter(|r| *r >= c_lo && *r <= c_hi)
+            .collect();
         Ok(FSamples { c, f, phi, roots })
     }
 
     /// Predictions `f(x) = Σ α_i k(x, x_i)` on new inputs (rows of `x_new`): cross kernel × α.
     pub fn predict(&self, alpha: &DVector<f64>, x_new: &DMatrix<f64>) -> Result<DVector<f64>> {
         if alpha.len() != self.n() {
-            return Err(KpError::Parameter { name: "α", reason: format!("{} coefficients for {} training samples", alpha.len(), self.n()) });
+            return Err(KpError::Parameter {
+                name: "α",
+                reason: format!("{} coefficients for {} training samples", alpha.len(), self.n()),
+            });
         }
         if x_new.ncols() != self.x.ncols() {
-            return Err(KpError::Parameter { name: "inputs", reason: format!("{} features, the model was trained on {}", x_new.ncols(), self.x.ncols()) });
+            return Err(KpError::Parameter {
+                name: "inputs",
+                reason: format!(
+                    "{} features, the model was trained on {}",
+                    x_new.ncols(),
+                    self.x.ncols()
+                ),
+            });
         }
         if x_new.iter().any(|v| !v.is_finite()) {
             return Err(KpError::NonFinite("an input value is NaN or infinite".into()));
@@ -975,7 +1131,10 @@ impl MrlsrModel {
     /// `‖f_a − f_b‖_H = √((a − b)ᵀK(a − b))` for two coefficient vectors on this model.
     pub fn rkhs_distance(&self, a: &DVector<f64>, b: &DVector<f64>) -> Result<f64> {
         if a.len() != self.n() || b.len() != self.n() {
-            return Err(KpError::Parameter { name: "α", reason: "coefficient vectors must have length n".into() });
+            return Err(KpError::Parameter {
+                name: "α",
+                reason: "coefficient vectors must have length n".into(),
+            });
         }
         let diff = a - b;
         Ok((&self.gram * &diff).dot(&diff).max(0.0).sqrt())
@@ -996,8 +1155,14 @@ pub struct FSamples {
 }
 
 fn finite_fit(fit: MrlsrFit) -> Result<MrlsrFit> {
-    if !(fit.objective.is_finite() && fit.norm_h.is_finite() && fit.alpha.iter().all(|v| v.is_finite())) {
-        return Err(KpError::NonFinite(format!("the M-RLSR fit at m = {}, λ = {:e} overflowed", fit.m, fit.lambda)));
+    if !(fit.objective.is_finite()
+        && fit.norm_h.is_finite()
+        && fit.alpha.iter().all(|v| v.is_finite()))
+    {
+        return Err(KpError::NonFinite(format!(
+            "the M-RLSR fit at m = {}, λ = {:e} overflowed",
+            fit.m, fit.lambda
+        )));
     }
     Ok(fit)
 }

@@ -193,7 +193,10 @@ impl Problem {
             return Err(KpError::GammaNotPositive(cfg.gamma));
         }
         if y.len() != n {
-            return Err(KpError::Parameter { name: "y", reason: format!("there are {} targets for {n} samples", y.len()) });
+            return Err(KpError::Parameter {
+                name: "y",
+                reason: format!("there are {} targets for {n} samples", y.len()),
+            });
         }
         if !x.iter().chain(y.iter()).all(|v| v.is_finite()) {
             return Err(KpError::NonFinite("the data contain a non-finite value".into()));
@@ -206,7 +209,14 @@ impl Problem {
                 });
             }
         }
-        Ok(Self { x, y, gamma: cfg.gamma, p: cfg.p, q: conjugate_exponent(cfg.p), measure: cfg.measure })
+        Ok(Self {
+            x,
+            y,
+            gamma: cfg.gamma,
+            p: cfg.p,
+            q: conjugate_exponent(cfg.p),
+            measure: cfg.measure,
+        })
     }
 
     fn reg(&self, w: &DVector<f64>) -> f64 {
@@ -230,7 +240,9 @@ impl Problem {
                 let gap = f + lam;
                 PointEval { f, dual: -lam, gap, rel_gap: super::relative_gap(gap, f) }
             }
-            (GapMeasure::Duality, None) => PointEval { f, dual: f64::NAN, gap: f64::NAN, rel_gap: f64::NAN },
+            (GapMeasure::Duality, None) => {
+                PointEval { f, dual: f64::NAN, gap: f64::NAN, rel_gap: f64::NAN }
+            }
         }
     }
 
@@ -277,7 +289,12 @@ pub struct PrimalGd {
 
 impl PrimalGd {
     /// Start at w = 0 after checking p, γ, the data and the Armijo parameters.
-    pub fn new(x: DMatrix<f64>, y: DVector<f64>, cfg: PrimalConfig, armijo: Armijo) -> Result<Self> {
+    pub fn new(
+        x: DMatrix<f64>,
+        y: DVector<f64>,
+        cfg: PrimalConfig,
+        armijo: Armijo,
+    ) -> Result<Self> {
         let pb = Problem::new(x, y, &cfg)?;
         for (name, value) in [("c", armijo.c), ("theta", armijo.theta)] {
             if !(value.is_finite() && value > 0.0 && value < 1.0) {
@@ -285,7 +302,10 @@ impl PrimalGd {
             }
         }
         if !(armijo.step0.is_finite() && armijo.step0 > 0.0) {
-            return Err(KpError::Parameter { name: "solver.step0", reason: format!("must be positive (got {})", armijo.step0) });
+            return Err(KpError::Parameter {
+                name: "solver.step0",
+                reason: format!("must be positive (got {})", armijo.step0),
+            });
         }
         let d = pb.x.ncols();
         let w = DVector::zeros(d);
@@ -392,24 +412,45 @@ pub struct Fista {
 impl Fista {
     /// Start at w = 0. `lipschitz`: `L = γ‖X‖₂²` if already known (e.g. shared between runs on the
     /// same data); computed by [`lipschitz_square`] otherwise.
-    pub fn new(x: DMatrix<f64>, y: DVector<f64>, cfg: PrimalConfig, lipschitz: Option<f64>) -> Result<Self> {
+    pub fn new(
+        x: DMatrix<f64>,
+        y: DVector<f64>,
+        cfg: PrimalConfig,
+        lipschitz: Option<f64>,
+    ) -> Result<Self> {
         let pb = Problem::new(x, y, &cfg)?;
         let l = match lipschitz {
             Some(l) if l.is_finite() && l > 0.0 => l,
             Some(l) => {
-                return Err(KpError::Parameter { name: "lipschitz", reason: format!("L must be positive and finite (got {l})") })
+                return Err(KpError::Parameter {
+                    name: "lipschitz",
+                    reason: format!("L must be positive and finite (got {l})"),
+                })
             }
             None => lipschitz_square(&pb.x, pb.gamma),
         };
         if !(l.is_finite() && l > 0.0) {
-            return Err(KpError::Parameter { name: "X", reason: "the design matrix is zero: nothing to fit".into() });
+            return Err(KpError::Parameter {
+                name: "X",
+                reason: "the design matrix is zero: nothing to fit".into(),
+            });
         }
         let d = pb.x.ncols();
         let r = -pb.y.clone();
         let xtr = if pb.needs_xtr() { Some(pb.x.tr_mul(&r)) } else { None };
         let w = DVector::zeros(d);
         let eval = pb.eval(&w, &r, xtr.as_ref());
-        Ok(Self { lipschitz: l, z: w.clone(), rz: r.clone(), w, r, t: 1.0, eval, pb, progress: Progress::default() })
+        Ok(Self {
+            lipschitz: l,
+            z: w.clone(),
+            rz: r.clone(),
+            w,
+            r,
+            t: 1.0,
+            eval,
+            pb,
+            progress: Progress::default(),
+        })
     }
 
     /// The iterate `w_k`.

@@ -44,12 +44,23 @@ pub struct ProxDualConfig {
 impl ProxDualConfig {
     /// Defaults: δ = 0.5, θ = 0.5, λ̄ = γ, at most 80 reductions per iteration.
     pub fn new(loss: Loss, gamma: f64) -> Self {
-        Self { loss, gamma, linesearch: Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 }, warm_start: false }
+        Self {
+            loss,
+            gamma,
+            linesearch: Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 },
+            warm_start: false,
+        }
     }
 }
 
 /// Check the shared parameters of paper A's dual solvers: γ, the exponent, the targets.
-pub(crate) fn check_problem(loss: &Loss, gamma: f64, q: f64, n: usize, y: &DVector<f64>) -> Result<()> {
+pub(crate) fn check_problem(
+    loss: &Loss,
+    gamma: f64,
+    q: f64,
+    n: usize,
+    y: &DVector<f64>,
+) -> Result<()> {
     loss.validate()?;
     if !(gamma.is_finite() && gamma > 0.0) {
         return Err(KpError::GammaNotPositive(gamma));
@@ -84,11 +95,17 @@ pub(crate) fn check_linesearch(ls: &Linesearch) -> Result<()> {
     if !(ls.step0.is_finite() && ls.step0 > 0.0) {
         return Err(KpError::Parameter {
             name: "solver.step0",
-            reason: format!("the initial step λ̄ must be a positive finite number (got {})", ls.step0),
+            reason: format!(
+                "the initial step λ̄ must be a positive finite number (got {})",
+                ls.step0
+            ),
         });
     }
     if ls.max_backtracks < 1 {
-        return Err(KpError::Parameter { name: "solver.max_backtracks", reason: "must be at least 1".into() });
+        return Err(KpError::Parameter {
+            name: "solver.max_backtracks",
+            reason: "must be at least 1".into(),
+        });
     }
     Ok(())
 }
@@ -113,7 +130,15 @@ pub struct DualEval {
 }
 
 /// Evaluate primal, dual and gap at α from `P(α)` and `∇P(α)`.
-pub fn evaluate_dual(loss: &Loss, gamma: f64, q: f64, y: &DVector<f64>, alpha: &DVector<f64>, pval: f64, gradp: &DVector<f64>) -> DualEval {
+pub fn evaluate_dual(
+    loss: &Loss,
+    gamma: f64,
+    q: f64,
+    y: &DVector<f64>,
+    alpha: &DVector<f64>,
+    pval: f64,
+    gradp: &DVector<f64>,
+) -> DualEval {
     let mut lsum = 0.0;
     let mut gsum = 0.0;
     let mut gap = 0.0;
@@ -219,7 +244,13 @@ impl ProxDual<crate::lp::FeaturePolynomial> {
 
 impl<P: DualPolynomial> Solver for ProxDual<P> {
     fn current(&self) -> StepRecord {
-        self.progress.record(self.eval.primal, -self.eval.lambda, self.eval.gap, super::relative_gap(self.eval.gap, self.eval.primal), 0.0)
+        self.progress.record(
+            self.eval.primal,
+            -self.eval.lambda,
+            self.eval.gap,
+            super::relative_gap(self.eval.gap, self.eval.primal),
+            0.0,
+        )
     }
 
     fn step(&mut self) -> std::result::Result<StepRecord, Status> {
@@ -277,7 +308,15 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
         std::mem::swap(&mut self.alpha, &mut self.trial);
         std::mem::swap(&mut self.gradp, &mut self.trial_grad);
         self.pval = pnew;
-        self.eval = evaluate_dual(&self.loss, self.gamma, self.q, &self.y, &self.alpha, self.pval, &self.gradp);
+        self.eval = evaluate_dual(
+            &self.loss,
+            self.gamma,
+            self.q,
+            &self.y,
+            &self.alpha,
+            self.pval,
+            &self.gradp,
+        );
         if !(self.eval.primal.is_finite() && self.eval.lambda.is_finite()) {
             return Err(Status::NonFinite);
         }

@@ -33,7 +33,11 @@ impl RowCache {
     /// computes every request).
     pub fn new(n: usize, bytes: f64) -> Self {
         let per_row = 8.0 * n.max(1) as f64;
-        let capacity = if bytes.is_finite() && bytes > 0.0 { ((bytes / per_row).floor() as usize).min(n) } else { 0 };
+        let capacity = if bytes.is_finite() && bytes > 0.0 {
+            ((bytes / per_row).floor() as usize).min(n)
+        } else {
+            0
+        };
         Self {
             n,
             capacity,
@@ -87,7 +91,11 @@ impl RowCache {
     }
 
     /// Row `i`, computed by `compute(i, out)` on a miss (into a recycled slot when full).
-    pub fn get(&mut self, i: usize, compute: impl FnOnce(usize, &mut DVector<f64>)) -> &DVector<f64> {
+    pub fn get(
+        &mut self,
+        i: usize,
+        compute: impl FnOnce(usize, &mut DVector<f64>),
+    ) -> &DVector<f64> {
         if self.capacity == 0 {
             self.misses += 1;
             compute(i, &mut self.scratch);

@@ -12,17 +12,17 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::dinuzzo::{method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, Preparation};
+use crate::datasets::plane::{self, Regression1d};
+use crate::engine::dinuzzo::{
+    method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, Preparation,
+};
 use crate::engine::race::{Race, Standing};
 use crate::engine::{self, Paper, Spec};
-use crate::datasets::plane::{self, Regression1d};
+use crate::kernels::CrossJob;
 use crate::losses::Loss;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
-use crate::kernels::CrossJob;
 use crate::solvers::coordinate::DinuzzoSolver;
-use crate::solvers::fixed_point::{
-    envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap,
-};
+use crate::solvers::fixed_point::{envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
@@ -122,7 +122,18 @@ impl DinuzzoPlayground {
             None => Preparation::new(&spec).map_err(js_err)?,
         };
         let small = prep.as_ref().is_none_or(|p| p.n().saturating_mul(p.n()) <= SYNC_GRAM);
-        let mut s = Self { spec, built: None, runs: Race::new(Vec::new()), sel: 0, map: None, eig: None, frame: None, prep, map_job: None, fallback: None };
+        let mut s = Self {
+            spec,
+            built: None,
+            runs: Race::new(Vec::new()),
+            sel: 0,
+            map: None,
+            eig: None,
+            frame: None,
+            prep,
+            map_job: None,
+            fallback: None,
+        };
         if small {
             s.advance(f64::INFINITY)?;
         }
@@ -132,9 +143,16 @@ impl DinuzzoPlayground {
     /// The grid of the decision map (or the regression curve's abscissae) and its shape.
     fn map_points(&self, b: &Built) -> Result<(DMatrix<f64>, usize, usize), JsError> {
         if b.regression {
-            let (x0, x1) = (b.x.iter().copied().fold(f64::INFINITY, f64::min), b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let (x0, x1) = (
+                b.x.iter().copied().fold(f64::INFINITY, f64::min),
+                b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            );
             let m = 240usize;
-            return Ok((DMatrix::from_fn(m, 1, |i, _| x0 + (x1 - x0) * i as f64 / (m - 1) as f64), m, 1));
+            return Ok((
+                DMatrix::from_fn(m, 1, |i, _| x0 + (x1 - x0) * i as f64 / (m - 1) as f64),
+                m,
+                1,
+            ));
         }
         let view = self.view();
         let side = ((MAP_CACHE as f64 / b.problem.n().max(1) as f64).sqrt() as usize).clamp(24, 80);
@@ -217,7 +235,9 @@ impl DinuzzoPlayground {
                 elapsed_ms: 0.0,
                 steps_this_call: steps,
                 race,
-                digest: engine::dinuzzo::dataset(&self.spec.data).map(|d| d.digest()).unwrap_or_default(),
+                digest: engine::dinuzzo::dataset(&self.spec.data)
+                    .map(|d| d.digest())
+                    .unwrap_or_default(),
                 preparing: self.preparing(),
             });
         };
@@ -226,7 +246,10 @@ impl DinuzzoPlayground {
             DinuzzoSolver::FixedPoint(f) => (Some(f.alpha()), Some(2.0 / f.norm_k())),
             DinuzzoSolver::Coordinate(_) => (None, None),
         };
-        let status = serde_json::to_value(s.status()).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        let status = serde_json::to_value(s.status())
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+            .unwrap_or_default();
         to_js(&Summary {
             empty: false,
             regression: self.built.as_ref().is_some_and(|b| b.regression),
@@ -280,7 +303,11 @@ impl DinuzzoPlayground {
             && spec.lambda == self.spec.lambda
             && spec.kernel == self.spec.kernel
             && uses_kernel_rows(&spec.method) == uses_kernel_rows(&self.spec.method);
-        let mut next = if same_problem { Self::from_spec(spec, self.built.as_ref())? } else { Self::from_spec(spec, None)? };
+        let mut next = if same_problem {
+            Self::from_spec(spec, self.built.as_ref())?
+        } else {
+            Self::from_spec(spec, None)?
+        };
         if same_problem {
             next.map_job = None;
             next.map = self.map.take();
@@ -326,7 +353,10 @@ impl DinuzzoPlayground {
             return format!("computing the {what}: {:.0} %", 100.0 * f);
         }
         if let Some((job, _, _)) = &self.map_job {
-            return format!("computing the decision map's kernel values: {:.0} %", 100.0 * job.fraction());
+            return format!(
+                "computing the decision map's kernel values: {:.0} %",
+                100.0 * job.fraction()
+            );
         }
         String::new()
     }
@@ -383,7 +413,9 @@ impl DinuzzoPlayground {
     /// The current 2-D data as a flat `[x₁, x₂, label, …]` list (to start editing by clicks).
     pub fn points(&self) -> Vec<f64> {
         match &self.built {
-            Some(b) if !b.regression => b.x.row_iter().zip(b.y.iter()).flat_map(|(r, &l)| [r[0], r[1], l]).collect(),
+            Some(b) if !b.regression => {
+                b.x.row_iter().zip(b.y.iter()).flat_map(|(r, &l)| [r[0], r[1], l]).collect()
+            }
             _ => Vec::new(),
         }
     }
@@ -392,7 +424,11 @@ impl DinuzzoPlayground {
     /// empty array outside the plotting area.
     #[wasm_bindgen(js_name = toData)]
     pub fn to_data(&self, px: f64, py: f64) -> Vec<f64> {
-        self.frame.as_ref().and_then(|f| f.to_data(px, py)).map(|(a, b)| vec![a, b]).unwrap_or_default()
+        self.frame
+            .as_ref()
+            .and_then(|f| f.to_data(px, py))
+            .map(|(a, b)| vec![a, b])
+            .unwrap_or_default()
     }
 
     /// The per-sweep records of the solver shown.
@@ -412,45 +448,81 @@ impl DinuzzoPlayground {
     /// the regression curve with its ε-tube into `canvas`.
     #[wasm_bindgen(js_name = drawMap)]
     pub fn draw_map(&mut self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
         let view = self.view();
         let (xr, yr) = ((view[0], view[1]), (view[2], view[3]));
         if let (Some(b), None) = (&self.built, &self.map) {
             // The map's kernel values are still being computed: the points alone, and progress.
-            let pts: Vec<PointMark> = if b.regression { Vec::new() } else { (0..b.y.len()).map(|i| PointMark::new(b.x[(i, 0)], b.x[(i, 1)], b.y[i])).collect() };
-            let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &pts, Some(&self.preparing()), dpr).map_err(js_err)?;
+            let pts: Vec<PointMark> = if b.regression {
+                Vec::new()
+            } else {
+                (0..b.y.len()).map(|i| PointMark::new(b.x[(i, 0)], b.x[(i, 1)], b.y[i])).collect()
+            };
+            let f = pd::draw_decision_map(
+                &root,
+                None,
+                xr,
+                yr,
+                1.0,
+                &[],
+                &pts,
+                Some(&self.preparing()),
+                dpr,
+            )
+            .map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
         }
         let Some(b) = &self.built else {
-            let note = if self.preparing().is_empty() { "click: class +1 · shift-click: class −1".to_string() } else { self.preparing() };
-            let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &[], Some(&note), dpr).map_err(js_err)?;
+            let note = if self.preparing().is_empty() {
+                "click: class +1 · shift-click: class −1".to_string()
+            } else {
+                self.preparing()
+            };
+            let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &[], Some(&note), dpr)
+                .map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
         };
         let Some(s) = self.selected() else { return Ok(()) };
         let c = s.c();
         if b.regression {
-            let (x0, x1) = (b.x.iter().copied().fold(f64::INFINITY, f64::min), b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let (x0, x1) = (
+                b.x.iter().copied().fold(f64::INFINITY, f64::min),
+                b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            );
             let m = 240usize;
             let Some((map, _, _)) = &self.map else { return Ok(()) };
             let f = map.evaluate(s.problem(), c).map_err(js_err)?;
-            let curve: Vec<(f64, f64)> = (0..m).map(|i| (x0 + (x1 - x0) * i as f64 / (m - 1) as f64, f[i])).collect();
-            let truth: Vec<(f64, f64)> = curve.iter().map(|&(x, _)| (x, Regression1d::truth(x))).collect();
-            let data: Vec<(f64, f64, bool)> = (0..b.y.len()).map(|i| (b.x[(i, 0)], b.y[i], c[i] != 0.0)).collect();
+            let curve: Vec<(f64, f64)> =
+                (0..m).map(|i| (x0 + (x1 - x0) * i as f64 / (m - 1) as f64, f[i])).collect();
+            let truth: Vec<(f64, f64)> =
+                curve.iter().map(|&(x, _)| (x, Regression1d::truth(x))).collect();
+            let data: Vec<(f64, f64, bool)> =
+                (0..b.y.len()).map(|i| (b.x[(i, 0)], b.y[i], c[i] != 0.0)).collect();
             let eps = match self.spec.loss {
                 Loss::EpsInsensitive { eps } => eps,
                 _ => 0.0,
             };
             let show_truth = matches!(self.spec.data, DataSpec::Regression { .. });
-            let f = pd::draw_regression(&root, &data, &curve, eps, show_truth.then_some(&truth[..]), dpr).map_err(js_err)?;
+            let f = pd::draw_regression(
+                &root,
+                &data,
+                &curve,
+                eps,
+                show_truth.then_some(&truth[..]),
+                dpr,
+            )
+            .map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
         }
         let Some((map, nx, ny)) = &self.map else { return Ok(()) };
         let vals = map.evaluate(s.problem(), c).map_err(js_err)?;
-        let maxabs = vals.iter().fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m });
+        let maxabs =
+            vals.iter().fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m });
         let field = Field { values: vals.as_slice(), nx: *nx, ny: *ny, x_range: xr, y_range: yr };
         let levels = [
             Level { value: 0.0, width: 2.4, color: BLACK },
@@ -459,9 +531,23 @@ impl DinuzzoPlayground {
         ];
         let sparse = s.support().len() < b.y.len();
         let pts: Vec<PointMark> = (0..b.y.len())
-            .map(|i| PointMark { ring: sparse && c[i] != 0.0, ..PointMark::new(b.x[(i, 0)], b.x[(i, 1)], b.y[i]) })
+            .map(|i| PointMark {
+                ring: sparse && c[i] != 0.0,
+                ..PointMark::new(b.x[(i, 0)], b.x[(i, 1)], b.y[i])
+            })
             .collect();
-        let f = pd::draw_decision_map(&root, Some(&field), xr, yr, maxabs.clamp(1e-6, 1.5), &levels, &pts, None, dpr).map_err(js_err)?;
+        let f = pd::draw_decision_map(
+            &root,
+            Some(&field),
+            xr,
+            yr,
+            maxabs.clamp(1e-6, 1.5),
+            &levels,
+            &pts,
+            None,
+            dpr,
+        )
+        .map_err(js_err)?;
         self.frame = Some(f);
         Ok(())
     }
@@ -470,7 +556,8 @@ impl DinuzzoPlayground {
     /// in race mode, the five solvers' duality gaps.
     #[wasm_bindgen(js_name = drawConvergence)]
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
         let tol = engine::dinuzzo::tolerance(&self.spec.method);
         let runs: Vec<(usize, &DinuzzoSolver)> = if self.spec.race {
@@ -486,18 +573,25 @@ impl DinuzzoPlayground {
     /// eigenvalues of `K_α = αK − I` (on the leading block of at most [`EIG_CAP`] points).
     #[wasm_bindgen(js_name = drawTheorem5)]
     pub fn draw_theorem5(&mut self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
         let alpha = self.shown_alpha().unwrap_or(1.0);
         let loss = self.spec.loss;
         let lambda = self.spec.lambda;
-        let y = if loss.is_classification() || !self.built.as_ref().is_some_and(|b| b.regression) { 1.0 } else { 0.0 };
+        let y = if loss.is_classification() || !self.built.as_ref().is_some_and(|b| b.regression) {
+            1.0
+        } else {
+            0.0
+        };
         let (t0, t1) = if y == 1.0 { (-2.0, 3.0) } else { (-2.5, 2.5) };
         let env = envelope_curve(loss, y, alpha, lambda, t0, t1, 241).map_err(js_err)?;
         let n = self.built.as_ref().map(|b| b.problem.n()).unwrap_or(0);
         if self.eig.as_ref().is_none_or(|e| e.0 != alpha) {
             let ev = match &self.built {
-                Some(b) => k_alpha_eigenvalues_of_block(&b.problem, EIG_CAP, alpha).map_err(js_err)?,
+                Some(b) => {
+                    k_alpha_eigenvalues_of_block(&b.problem, EIG_CAP, alpha).map_err(js_err)?
+                }
                 None => Vec::new(),
             };
             self.eig = Some((alpha, ev));

@@ -1,10 +1,10 @@
 //! The thin wasm shell: translates between the page and the core. No mathematics here.
 
-pub mod mrlsr;
 pub mod dinuzzo;
+pub mod mrlsr;
 pub mod perceptron;
-pub mod tensor_worker;
 pub mod run_worker;
+pub mod tensor_worker;
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -12,10 +12,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{self, race::{Race, Standing}};
-use crate::lp_experiment::{count_above, top_k_recovery, Experiment, PathSpec, Run, ValidExperiment};
-use crate::tensor::GramTensor;
+use crate::engine::{
+    self,
+    race::{Race, Standing},
+};
+use crate::lp_experiment::{
+    count_above, top_k_recovery, Experiment, PathSpec, Run, ValidExperiment,
+};
 use crate::solvers::{Status, StepRecord};
+use crate::tensor::GramTensor;
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]
@@ -47,7 +52,10 @@ pub fn loss_catalogue() -> String {
 /// the race tables' swatches match the curves.
 #[wasm_bindgen(js_name = raceColors)]
 pub fn race_colors() -> String {
-    let hex: Vec<String> = crate::plot_style::RACE_COLORS.iter().map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)).collect();
+    let hex: Vec<String> = crate::plot_style::RACE_COLORS
+        .iter()
+        .map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2))
+        .collect();
     serde_json::to_string(&hex).unwrap_or_else(|_| "[]".into())
 }
 
@@ -101,8 +109,11 @@ pub(crate) fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
 }
 
-fn canvas_root(canvas: HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, JsError> {
-    let backend = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?;
+fn canvas_root(
+    canvas: HtmlCanvasElement,
+) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, JsError> {
+    let backend = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
     Ok(backend.into_drawing_area())
 }
 
@@ -132,7 +143,16 @@ impl Playground {
         let spec = Experiment::from_json(spec_json).map_err(js_err)?;
         let valid = spec.validate().map_err(js_err)?;
         let digest = valid.data.digest();
-        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, reference: None, race_ref_iter: 0, digest };
+        let mut me = Self {
+            valid,
+            run: None,
+            tensor: None,
+            build_ms: 0.0,
+            race: None,
+            reference: None,
+            race_ref_iter: 0,
+            digest,
+        };
         me.restart().map_err(js_err)?;
         Ok(me)
     }
@@ -215,7 +235,12 @@ impl Playground {
     /// tensor key `key`, and restart the solve on it. Refused, keeping the state, unless the key
     /// is this experiment's and the values fit (count C(n+q−1, q), all finite).
     #[wasm_bindgen(js_name = adoptTensor)]
-    pub fn adopt_tensor(&mut self, values: Vec<f64>, build_ms: f64, key: &str) -> Result<(), JsError> {
+    pub fn adopt_tensor(
+        &mut self,
+        values: Vec<f64>,
+        build_ms: f64,
+        key: &str,
+    ) -> Result<(), JsError> {
         let t = self.valid.tensor_from_values(key, values).map_err(js_err)?;
         let old = self.tensor.replace(t);
         if let Err(e) = self.restart() {
@@ -243,7 +268,10 @@ impl Playground {
     /// Advance while the run is going and `budget_ms` has not elapsed (at least one step).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = self.run.as_mut().map_or(0, |run| crate::clock::within(budget_ms, || run.step().is_some()));
+        let k = self
+            .run
+            .as_mut()
+            .map_or(0, |run| crate::clock::within(budget_ms, || run.step().is_some()));
         self.summary_with(k)
     }
 
@@ -256,7 +284,17 @@ impl Playground {
         let (r, status, phase) = match &self.run {
             Some(run) => (run.last(), run.status, "solving"),
             None => {
-                let z = StepRecord { iter: 0, primal: f64::NAN, dual: f64::NAN, gap: f64::NAN, rel_gap: f64::NAN, step: 0.0, backtracks: 0, time_ms: 0.0, elapsed_ms: 0.0 };
+                let z = StepRecord {
+                    iter: 0,
+                    primal: f64::NAN,
+                    dual: f64::NAN,
+                    gap: f64::NAN,
+                    rel_gap: f64::NAN,
+                    step: 0.0,
+                    backtracks: 0,
+                    time_ms: 0.0,
+                    elapsed_ms: 0.0,
+                };
                 (z, Status::Running, "needs_build")
             }
         };
@@ -290,7 +328,11 @@ impl Playground {
 
     /// The current primal iterate w in the original features (empty if not available).
     pub fn w(&self) -> Vec<f64> {
-        self.run.as_ref().and_then(|r| self.valid.weights(r)).map(|w| w.as_slice().to_vec()).unwrap_or_default()
+        self.run
+            .as_ref()
+            .and_then(|r| self.valid.weights(r))
+            .map(|w| w.as_slice().to_vec())
+            .unwrap_or_default()
     }
 
     /// The bit digest of the data (equal to `kplay digest` on the same spec).
@@ -327,12 +369,24 @@ impl Playground {
     /// Draw the estimate `w` against the true spikes into `canvas`, with the threshold line
     /// at `threshold_frac · max|w|`.
     #[wasm_bindgen(js_name = drawSpikes)]
-    pub fn draw_spikes(&self, canvas: HtmlCanvasElement, dpr: f64, threshold_frac: Option<f64>) -> Result<(), JsError> {
+    pub fn draw_spikes(
+        &self,
+        canvas: HtmlCanvasElement,
+        dpr: f64,
+        threshold_frac: Option<f64>,
+    ) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
         let w_true = self.valid.data.w_true.as_ref().map(|v| v.as_slice());
         let w = self.w();
         let max_abs = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        crate::plot::draw_spikes_threshold(&root, &w, w_true, threshold_frac.map(|t| t * max_abs), dpr).map_err(js_err)
+        crate::plot::draw_spikes_threshold(
+            &root,
+            &w,
+            w_true,
+            threshold_frac.map(|t| t * max_abs),
+            dpr,
+        )
+        .map_err(js_err)
     }
 
     /// Whether the data are 2-D (the predictor is drawn as a heatmap) or 1-D (a curve).
@@ -352,7 +406,10 @@ impl Playground {
         }
         let pred = self.valid.predictor(run).map_err(js_err)?;
         let range = |j: usize| {
-            let (lo, hi) = x.column(j).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+            let (lo, hi) = x
+                .column(j)
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
             let pad = 0.1 * (hi - lo).max(1e-9);
             (lo - pad, hi + pad)
         };
@@ -377,12 +434,23 @@ impl Playground {
             return Err(js_err("the curve needs 1-D inputs"));
         }
         let pred = self.valid.predictor(run).map_err(js_err)?;
-        let (lo, hi) = x.column(0).iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        let (lo, hi) = x
+            .column(0)
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
         let m = 200;
         let xs: Vec<f64> = (0..m).map(|i| lo + (hi - lo) * i as f64 / (m - 1) as f64).collect();
         let fs: Vec<f64> = xs.iter().map(|&v| pred.predict(&[v]).unwrap_or(f64::NAN)).collect();
         let root = canvas_root(canvas)?;
-        crate::plot::draw_curve_1d(&root, &xs, &fs, x.column(0).as_slice(), self.valid.data.y.as_slice(), dpr).map_err(js_err)
+        crate::plot::draw_curve_1d(
+            &root,
+            &xs,
+            &fs,
+            x.column(0).as_slice(),
+            self.valid.data.y.as_slice(),
+            dpr,
+        )
+        .map_err(js_err)
     }
 
     /// Start a race (features path): first the reference F* by the dual Newton method, stepped
@@ -407,11 +475,17 @@ impl Playground {
         if let Some(r) = self.reference.as_mut() {
             crate::clock::within(budget_ms, || r.step().is_some());
             if r.status != Status::Running {
-                let best = r.trace.iter().map(|x| x.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
+                let best = r
+                    .trace
+                    .iter()
+                    .map(|x| x.primal)
+                    .filter(|v| v.is_finite())
+                    .fold(f64::INFINITY, f64::min);
                 let it = r.last().iter;
                 self.reference = None;
                 let tol = self.valid.spec.solver.tol.max(1e-14);
-                self.race = Some(engine::lp::race_of(&self.valid, best, tol, None).map_err(js_err)?);
+                self.race =
+                    Some(engine::lp::race_of(&self.valid, best, tol, None).map_err(js_err)?);
                 self.race_ref_iter = it;
             }
         }
@@ -424,13 +498,28 @@ impl Playground {
 
     fn race_state(&self) -> Result<JsValue, JsError> {
         if let Some(r) = &self.reference {
-            return to_js(&RaceState { phase: "reference", f_star: f64::NAN, reference_iter: r.last().iter, lanes: vec![] });
+            return to_js(&RaceState {
+                phase: "reference",
+                f_star: f64::NAN,
+                reference_iter: r.last().iter,
+                lanes: vec![],
+            });
         }
         let Some(race) = &self.race else {
-            return to_js(&RaceState { phase: "idle", f_star: f64::NAN, reference_iter: 0, lanes: vec![] });
+            return to_js(&RaceState {
+                phase: "idle",
+                f_star: f64::NAN,
+                reference_iter: 0,
+                lanes: vec![],
+            });
         };
         let f_star = race.target().map_or(f64::NAN, |t| t.f_star);
-        to_js(&RaceState { phase: if race.running() { "racing" } else { "done" }, f_star, reference_iter: self.race_ref_iter, lanes: race.standings() })
+        to_js(&RaceState {
+            phase: if race.running() { "racing" } else { "done" },
+            f_star,
+            reference_iter: self.race_ref_iter,
+            lanes: race.standings(),
+        })
     }
 
     /// Draw the race: relative error against iterations (solid) and time (dashed).
@@ -449,7 +538,9 @@ impl Playground {
             None
         };
         match waiting {
-            Some(text) if self.race.is_none() => crate::plot::draw_message(&root, text, dpr).map_err(js_err),
+            Some(text) if self.race.is_none() => {
+                crate::plot::draw_message(&root, text, dpr).map_err(js_err)
+            }
             _ => crate::plot::draw_race(&root, &curves, dpr).map_err(js_err),
         }
     }

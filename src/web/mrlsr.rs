@@ -11,11 +11,14 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::cv::{self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig, ModelSelectionRun};
+use crate::cv::{
+    self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig,
+    ModelSelectionRun,
+};
 use crate::data::Dataset;
+use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::engine::mrlsr::{DataSpec, MrlsrSpec, PAGE_MAX_N};
 use crate::engine::{self, Paper, Spec};
-use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::kernels::{CrossJob, Kernel};
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::solvers::mrlsr::{EigenPayload, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
@@ -141,12 +144,18 @@ pub struct MrlsrPage {
     equivalence: Option<EquivalenceReport>,
 }
 
-fn fit_with_krr(model: &MrlsrModel, m: f64, lambda: f64) -> Result<(MrlsrOutcome, Option<MrlsrFit>, f64), JsError> {
+fn fit_with_krr(
+    model: &MrlsrModel,
+    m: f64,
+    lambda: f64,
+) -> Result<(MrlsrOutcome, Option<MrlsrFit>, f64), JsError> {
     let t0 = now_ms();
     let outcome = model.fit(m, lambda).map_err(js_err)?;
     let refit_ms = now_ms() - t0;
     let krr = match outcome.best_fit() {
-        Some(f) if f.lambda2.is_finite() && f.lambda2 > 0.0 => Some(model.krr(f.lambda2).map_err(js_err)?),
+        Some(f) if f.lambda2.is_finite() && f.lambda2 > 0.0 => {
+            Some(model.krr(f.lambda2).map_err(js_err)?)
+        }
         _ => None,
     };
     Ok((outcome, krr, refit_ms))
@@ -167,10 +176,27 @@ impl MrlsrPage {
     }
 
     /// The page state of a model: fit at the spec's (m, λ), with KRR beside it.
-    fn fitted(spec: MrlsrSpec, data: Dataset, model: MrlsrModel, eigen_ms: f64) -> Result<MrlsrPage, JsError> {
+    fn fitted(
+        spec: MrlsrSpec,
+        data: Dataset,
+        model: MrlsrModel,
+        eigen_ms: f64,
+    ) -> Result<MrlsrPage, JsError> {
         let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self { spec_data: spec.data, kernel: spec.kernel, data, model, eigen_ms, m: spec.m, lambda: spec.lambda, outcome, krr, refit_ms, equivalence: None })
+        Ok(Self {
+            spec_data: spec.data,
+            kernel: spec.kernel,
+            data,
+            model,
+            eigen_ms,
+            m: spec.m,
+            lambda: spec.lambda,
+            outcome,
+            krr,
+            refit_ms,
+            equivalence: None,
+        })
     }
 
     /// As the constructor, but adopt the eigendecomposition computed by [`mrlsr_eigen`] (in a
@@ -179,11 +205,17 @@ impl MrlsrPage {
     /// the spec (O(n²)) and the payload is checked against them
     /// ([`EigenPayload::check_against`]); `eigen_ms` is the worker's timing, shown as such.
     #[wasm_bindgen(js_name = fromEigen)]
-    pub fn from_eigen(spec_json: &str, values: Vec<f64>, vectors: Vec<f64>, eigen_ms: f64) -> Result<MrlsrPage, JsError> {
+    pub fn from_eigen(
+        spec_json: &str,
+        values: Vec<f64>,
+        vectors: Vec<f64>,
+        eigen_ms: f64,
+    ) -> Result<MrlsrPage, JsError> {
         let spec = parse(spec_json)?;
         let data = build_data(&spec.data)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
+        let model =
+            MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
         Self::fitted(spec, data, model, eigen_ms)
     }
 
@@ -191,7 +223,13 @@ impl MrlsrPage {
     /// main thread while the worker ran, [`MrlsrGram`]) when it belongs to the same data and
     /// kernel; otherwise (or if unfinished) it is completed or rebuilt here.
     #[wasm_bindgen(js_name = fromEigenAndGram)]
-    pub fn from_eigen_and_gram(spec_json: &str, values: Vec<f64>, vectors: Vec<f64>, eigen_ms: f64, gram: &mut MrlsrGram) -> Result<MrlsrPage, JsError> {
+    pub fn from_eigen_and_gram(
+        spec_json: &str,
+        values: Vec<f64>,
+        vectors: Vec<f64>,
+        eigen_ms: f64,
+        gram: &mut MrlsrGram,
+    ) -> Result<MrlsrPage, JsError> {
         let spec = parse(spec_json)?;
         if spec.data != gram.data || spec.kernel != gram.kernel {
             return Self::from_eigen(spec_json, values, vectors, eigen_ms);
@@ -201,7 +239,8 @@ impl MrlsrPage {
         let data = build_data(&spec.data)?;
         let rk = spec.kernel.resolve(&data.x).map_err(js_err)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let model = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload).map_err(js_err)?;
+        let model =
+            MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload).map_err(js_err)?;
         Self::fitted(spec, data, model, eigen_ms)
     }
 
@@ -235,7 +274,15 @@ impl MrlsrPage {
             MrlsrOutcome::OutsideTheorem(o) => (
                 "outside",
                 Some(o.message.clone()),
-                o.stationary.iter().map(|s| RootInfo { c: s.fit.c0, kind: s.kind, objective: s.fit.objective, norm_h: s.fit.norm_h }).collect(),
+                o.stationary
+                    .iter()
+                    .map(|s| RootInfo {
+                        c: s.fit.c0,
+                        kind: s.kind,
+                        objective: s.fit.objective,
+                        norm_h: s.fit.norm_h,
+                    })
+                    .collect(),
                 Some(o.zero_objective),
                 o.minimizer,
             ),
@@ -290,20 +337,47 @@ impl MrlsrPage {
                 None => None,
             };
             let g: Vec<f64> = grid.column(0).iter().copied().collect();
-            let truth: Option<Vec<f64>> = matches!(self.spec_data, DataSpec::Sine { .. }).then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
+            let truth: Option<Vec<f64>> = matches!(self.spec_data, DataSpec::Sine { .. })
+                .then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
             let mut curves = Vec::new();
             if let Some(t) = &truth {
-                curves.push(Curve { label: "truth sin(2πx)".into(), values: t, color: plot::DATA_COLOR, dashed: true, width: 1.5 });
+                curves.push(Curve {
+                    label: "truth sin(2πx)".into(),
+                    values: t,
+                    color: plot::DATA_COLOR,
+                    dashed: true,
+                    width: 1.5,
+                });
             }
             if let Some(k) = &fk {
-                curves.push(Curve { label: klabel, values: k.as_slice(), color: plot::KRR_WIDE_COLOR, dashed: false, width: 6.0 });
+                curves.push(Curve {
+                    label: klabel,
+                    values: k.as_slice(),
+                    color: plot::KRR_WIDE_COLOR,
+                    dashed: false,
+                    width: 6.0,
+                });
             }
-            curves.push(Curve { label: mlabel, values: fm.as_slice(), color: plot::MRLSR_COLOR, dashed: false, width: 2.0 });
+            curves.push(Curve {
+                label: mlabel,
+                values: fm.as_slice(),
+                color: plot::MRLSR_COLOR,
+                dashed: false,
+                width: 2.0,
+            });
             plot::draw_fit_1d(&root, &xs, self.data.y.as_slice(), &g, &curves, dpr).map_err(js_err)
         } else {
             let fitted: DVector<f64> = self.model.gram() * &alpha;
             let fk = self.krr.as_ref().map(|k| k.fitted.as_slice());
-            plot::draw_pred_vs_true(&root, self.data.y.as_slice(), fitted.as_slice(), fk, (&mlabel, &klabel), dpr).map_err(js_err)
+            plot::draw_pred_vs_true(
+                &root,
+                self.data.y.as_slice(),
+                fitted.as_slice(),
+                fk,
+                (&mlabel, &klabel),
+                dpr,
+            )
+            .map_err(js_err)
         }
     }
 
@@ -312,7 +386,8 @@ impl MrlsrPage {
     #[wasm_bindgen(js_name = drawF)]
     pub fn draw_f(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let (lo, hi) = self.model.auto_c_range(self.m, self.lambda).map_err(js_err)?;
-        let samples = self.model.sample_f(self.m, self.lambda, lo, hi, F_SAMPLES).map_err(js_err)?;
+        let samples =
+            self.model.sample_f(self.m, self.lambda, lo, hi, F_SAMPLES).map_err(js_err)?;
         let minimizer = self.outcome.best_fit().map(|f| f.c0);
         let root = backend(canvas)?.into_drawing_area();
         plot::draw_f(&root, &samples, minimizer, dpr).map_err(js_err)
@@ -321,7 +396,12 @@ impl MrlsrPage {
     /// Fig. 1 on the current data and kernel at the current m (> 1): parts Z₁..Z_parts, λ
     /// chosen on Z₁ by k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁.
     /// The folds are reduced to fit small parts (at most 10, at least 2 test samples each).
-    pub fn equivalence(&mut self, parts: usize, folds: usize, seed: u32) -> Result<JsValue, JsError> {
+    pub fn equivalence(
+        &mut self,
+        parts: usize,
+        folds: usize,
+        seed: u32,
+    ) -> Result<JsValue, JsError> {
         let mut cfg = EquivalenceConfig::paper(seed as u64);
         cfg.m = self.m;
         cfg.parts = parts;
@@ -336,11 +416,27 @@ impl MrlsrPage {
     /// Draw the last equivalence experiment: bars of ‖f_MRLSR − f_KRR(λ₂)‖_H per part and the
     /// λ → λ₂ curves.
     #[wasm_bindgen(js_name = drawEquivalence)]
-    pub fn draw_equivalence(&self, bars: HtmlCanvasElement, curves: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let rep = self.equivalence.as_ref().ok_or_else(|| js_err("run the equivalence experiment first"))?;
+    pub fn draw_equivalence(
+        &self,
+        bars: HtmlCanvasElement,
+        curves: HtmlCanvasElement,
+        dpr: f64,
+    ) -> Result<(), JsError> {
+        let rep = self
+            .equivalence
+            .as_ref()
+            .ok_or_else(|| js_err("run the equivalence experiment first"))?;
         let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
-        plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr).map_err(js_err)?;
-        plot::draw_lambda_curves(&backend(curves)?.into_drawing_area(), &rep.lambdas, &rep.curves, (rep.lambda, rep.lambda2), dpr).map_err(js_err)
+        plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr)
+            .map_err(js_err)?;
+        plot::draw_lambda_curves(
+            &backend(curves)?.into_drawing_area(),
+            &rep.lambdas,
+            &rep.curves,
+            (rep.lambda, rep.lambda2),
+            dpr,
+        )
+        .map_err(js_err)
     }
 }
 
@@ -381,7 +477,8 @@ impl MrlsrSelection {
     /// 25 λ₂, 70/30 split) unless `config` is given; `folds` overrides the 10 folds.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
-        let spec: SelectionSpec = serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
+        let spec: SelectionSpec =
+            serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
         let data = build_data(&spec.data)?;
         let mut cfg = spec.config.unwrap_or_else(|| ModelSelectionConfig::paper(1));
         if let Some(k) = spec.folds {
@@ -397,7 +494,14 @@ impl MrlsrSelection {
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = now_ms();
         let run = &mut self.run;
-        let k = crate::clock::try_within(budget_ms, || if run.is_complete() { Ok(false) } else { run.step().map(|_| true) }).map_err(js_err)?;
+        let k = crate::clock::try_within(budget_ms, || {
+            if run.is_complete() {
+                Ok(false)
+            } else {
+                run.step().map(|_| true)
+            }
+        })
+        .map_err(js_err)?;
         if self.run.is_complete() && self.result.is_none() {
             self.result = Some(self.run.finish().map_err(js_err)?);
         }
@@ -407,7 +511,14 @@ impl MrlsrSelection {
 
     fn state(&self, k: usize) -> Result<JsValue, JsError> {
         let p = self.run.progress();
-        to_js(&SelectionState { done: p.done, total: p.total, complete: self.result.is_some(), steps_this_call: k, elapsed_ms: self.elapsed_ms, result: self.result.as_ref() })
+        to_js(&SelectionState {
+            done: p.done,
+            total: p.total,
+            complete: self.result.is_some(),
+            steps_this_call: k,
+            elapsed_ms: self.elapsed_ms,
+            result: self.result.as_ref(),
+        })
     }
 
     /// The M-RLSR CV grid averaged over the folds done so far (null before the first fold
@@ -505,7 +616,11 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
     let payload = EigenPayload::compute(&data.x, &data.y, kernel).map_err(js_err)?;
     let eigen_ms = now_ms() - t0;
     let out = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), v).map(|_| ()).map_err(|_| js_err("could not build the result object"));
+    let set = |k: &str, v: &JsValue| {
+        js_sys::Reflect::set(&out, &JsValue::from_str(k), v)
+            .map(|_| ())
+            .map_err(|_| js_err("could not build the result object"))
+    };
     set("n", &JsValue::from_f64(payload.n as f64))?;
     set("digest", &JsValue::from_str(&data.digest()))?;
     set("eigen_ms", &JsValue::from_f64(eigen_ms))?;
@@ -517,7 +632,12 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
 /// Fig. 1 for a Web Worker: the equivalence experiment of [`MrlsrPage::equivalence`] on the
 /// spec's data, kernel and m (> 1), without a page. Returns the serialized report.
 #[wasm_bindgen(js_name = mrlsrEquivalence)]
-pub fn mrlsr_equivalence(spec_json: &str, parts: usize, folds: usize, seed: u32) -> Result<JsValue, JsError> {
+pub fn mrlsr_equivalence(
+    spec_json: &str,
+    parts: usize,
+    folds: usize,
+    seed: u32,
+) -> Result<JsValue, JsError> {
     let spec = parse(spec_json)?;
     let data = build_data(&spec.data)?;
     let mut cfg = EquivalenceConfig::paper(seed as u64);
@@ -547,12 +667,26 @@ struct PartDrawing {
 /// Draw a serialized equivalence report (from [`mrlsr_equivalence`], e.g. posted by a worker):
 /// the bars of ‖f_MRLSR − f_KRR(λ₂)‖_H per part and the λ → λ₂ curves. The shape is checked.
 #[wasm_bindgen(js_name = drawEquivalenceReport)]
-pub fn draw_equivalence_report(bars: HtmlCanvasElement, curves: HtmlCanvasElement, report: JsValue, dpr: f64) -> Result<(), JsError> {
-    let rep: EquivalenceDrawing = serde_wasm_bindgen::from_value(report).map_err(|e| js_err(format!("equivalence report: {e}")))?;
+pub fn draw_equivalence_report(
+    bars: HtmlCanvasElement,
+    curves: HtmlCanvasElement,
+    report: JsValue,
+    dpr: f64,
+) -> Result<(), JsError> {
+    let rep: EquivalenceDrawing = serde_wasm_bindgen::from_value(report)
+        .map_err(|e| js_err(format!("equivalence report: {e}")))?;
     cv::check_lambda_curves(&rep.lambdas, &rep.curves).map_err(js_err)?;
     let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
-    plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr).map_err(js_err)?;
-    plot::draw_lambda_curves(&backend(curves)?.into_drawing_area(), &rep.lambdas, &rep.curves, (rep.lambda, rep.lambda2), dpr).map_err(js_err)
+    plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr)
+        .map_err(js_err)?;
+    plot::draw_lambda_curves(
+        &backend(curves)?.into_drawing_area(),
+        &rep.lambdas,
+        &rep.curves,
+        (rep.lambda, rep.lambda2),
+        dpr,
+    )
+    .map_err(js_err)
 }
 
 /// Draw a serialized CV grid (from [`MrlsrSelection::partial_grid`] or a finished model
@@ -564,7 +698,8 @@ pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Re
         root.fill(&WHITE).map_err(js_err)?;
         return root.present().map_err(js_err);
     }
-    let g: CvGrid = serde_wasm_bindgen::from_value(grid).map_err(|e| js_err(format!("CV grid: {e}")))?;
+    let g: CvGrid =
+        serde_wasm_bindgen::from_value(grid).map_err(|e| js_err(format!("CV grid: {e}")))?;
     let best = g.check().map_err(js_err)?;
     plot::draw_heatmap(&root, &g.ms, &g.lambdas, &g.rmse, Some(best), dpr).map_err(js_err)
 }

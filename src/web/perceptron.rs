@@ -11,13 +11,17 @@ use super::{js_err, to_js};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-use crate::margin::Margin;
-use crate::plot_perceptron::{boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene};
-use crate::kernels::CrossJob;
 use crate::engine::perceptron::PerceptronRace;
-use crate::solvers::perceptron::session::{view_box, BoundLine, DataSpec, PerceptronSpec, Session, SessionPreparation};
-use nalgebra::DMatrix;
+use crate::kernels::CrossJob;
+use crate::margin::Margin;
+use crate::plot_perceptron::{
+    boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
+};
+use crate::solvers::perceptron::session::{
+    view_box, BoundLine, DataSpec, PerceptronSpec, Session, SessionPreparation,
+};
 use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
+use nalgebra::DMatrix;
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
 #[wasm_bindgen(js_name = perceptronDefaultSpec)]
@@ -45,7 +49,13 @@ struct MarginSummary {
 
 impl From<&Margin> for MarginSummary {
     fn from(m: &Margin) -> Self {
-        Self { rho: m.rho, lower: m.lower, upper: m.upper, separability: m.separability, exact: m.exact }
+        Self {
+            rho: m.rho,
+            lower: m.lower,
+            upper: m.upper,
+            separability: m.separability,
+            exact: m.exact,
+        }
     }
 }
 
@@ -139,15 +149,25 @@ fn to_data(view: [f64; 4], rect: [i32; 4], px: f64, py: f64) -> [f64; 2] {
 /// The hand-made points `[[x₁, x₂, ±1], …]` drawn alone (when they do not make a valid data
 /// set yet, e.g. one class only), so the user sees what was clicked.
 #[wasm_bindgen(js_name = drawHandPoints)]
-pub fn draw_hand_points(canvas: HtmlCanvasElement, dpr: f64, points_json: &str) -> Result<(), JsError> {
+pub fn draw_hand_points(
+    canvas: HtmlCanvasElement,
+    dpr: f64,
+    points_json: &str,
+) -> Result<(), JsError> {
     let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
-    let drawable = |p: &&[f64; 3]| crate::budget::coordinate("points", 0, p[0]).and(crate::budget::coordinate("points", 0, p[1])).is_ok();
+    let drawable = |p: &&[f64; 3]| {
+        crate::budget::coordinate("points", 0, p[0])
+            .and(crate::budget::coordinate("points", 0, p[1]))
+            .is_ok()
+    };
     let x: Vec<(f64, f64)> = pts.iter().filter(drawable).map(|p| (p[0], p[1])).collect();
     let y: Vec<f64> = pts.iter().filter(drawable).map(|p| p[2]).collect();
     let m = nalgebra::DMatrix::from_fn(x.len(), 2, |i, j| if j == 0 { x[i].0 } else { x[i].1 });
     let rect = boundary_rect(canvas.width(), canvas.height(), dpr);
     let view = equal_aspect(view_box(&m, true), rect);
-    let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+    let root = CanvasBackend::with_canvas_object(canvas)
+        .ok_or_else(|| js_err("no 2-D context on the canvas"))?
+        .into_drawing_area();
     let scene = BoundaryScene { x: &x, y: &y, p: None, arrow: None, heat: None };
     draw_boundary(&root, view, &scene, dpr, true).map_err(js_err)?;
     Ok(())
@@ -155,7 +175,14 @@ pub fn draw_hand_points(canvas: HtmlCanvasElement, dpr: f64, points_json: &str) 
 
 /// Data coordinates of a click on a canvas showing hand-made points (see [`draw_hand_points`]).
 #[wasm_bindgen(js_name = handPointAt)]
-pub fn hand_point_at(width: u32, height: u32, dpr: f64, points_json: &str, px: f64, py: f64) -> Result<Vec<f64>, JsError> {
+pub fn hand_point_at(
+    width: u32,
+    height: u32,
+    dpr: f64,
+    points_json: &str,
+    px: f64,
+    py: f64,
+) -> Result<Vec<f64>, JsError> {
     let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
     let pts: Vec<&[f64; 3]> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).collect();
     let m = nalgebra::DMatrix::from_fn(pts.len(), 2, |i, j| pts[i][j]);
@@ -168,7 +195,14 @@ impl PerceptronPlayground {
     /// Validate a JSON spec, build G, compute ρ_K and start the algorithm.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<PerceptronPlayground, JsError> {
-        let mut pg = Self { session: None, prep: None, race: None, heat: None, view: [-1.0, 1.0, -1.0, 1.0], rect: [0, 0, 1, 1] };
+        let mut pg = Self {
+            session: None,
+            prep: None,
+            race: None,
+            heat: None,
+            view: [-1.0, 1.0, -1.0, 1.0],
+            rect: [0, 0, 1, 1],
+        };
         pg.update(spec_json)?;
         Ok(pg)
     }
@@ -178,7 +212,11 @@ impl PerceptronPlayground {
     /// run stays until it is ready). On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
-        if let Some(s) = self.session.as_mut().filter(|s| spec.data == s.spec.data && spec.kernel == s.spec.kernel) {
+        if let Some(s) = self
+            .session
+            .as_mut()
+            .filter(|s| spec.data == s.spec.data && spec.kernel == s.spec.kernel)
+        {
             s.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
             self.prep = None;
         } else {
@@ -238,7 +276,10 @@ impl PerceptronPlayground {
             return format!("computing the {what}: {:.0} %", 100.0 * f);
         }
         if let Some(job) = self.heat.as_ref().and_then(|h| h.job.as_ref()) {
-            return format!("computing the heatmap's kernel values: {:.0} %", 100.0 * job.fraction());
+            return format!(
+                "computing the heatmap's kernel values: {:.0} %",
+                100.0 * job.fraction()
+            );
         }
         String::new()
     }
@@ -286,13 +327,24 @@ impl PerceptronPlayground {
 
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
         let Ok(session) = self.s() else {
-            return to_js(&PreparingSummary { preparing: self.preparing(), n: self.prep.as_ref().map(|p| p.n()).unwrap_or(0), iter: 0, finished: false });
+            return to_js(&PreparingSummary {
+                preparing: self.preparing(),
+                n: self.prep.as_ref().map(|p| p.n()).unwrap_or(0),
+                iter: 0,
+                finished: false,
+            });
         };
         let r = session.record();
         let (outcome, error) = match session.outcome() {
-            Ok(Some(Outcome::Separator { check, .. })) => (Some(OutcomeSummary::Separator { check }), None),
-            Ok(Some(Outcome::Certificate { check, .. })) => (Some(OutcomeSummary::Certificate { check }), None),
-            Ok(Some(Outcome::IterationCap { iterations })) => (Some(OutcomeSummary::IterationCap { iterations }), None),
+            Ok(Some(Outcome::Separator { check, .. })) => {
+                (Some(OutcomeSummary::Separator { check }), None)
+            }
+            Ok(Some(Outcome::Certificate { check, .. })) => {
+                (Some(OutcomeSummary::Certificate { check }), None)
+            }
+            Ok(Some(Outcome::IterationCap { iterations })) => {
+                (Some(OutcomeSummary::IterationCap { iterations }), None)
+            }
             Ok(None) => (None, None),
             Err(e) => (None, Some(e.to_string())),
         };
@@ -372,7 +424,9 @@ impl PerceptronPlayground {
         let rect = boundary_rect(w, h, dpr);
         let Some(session) = &self.session else {
             // Nothing built yet (a large first data set is being prepared): an empty frame.
-            let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+            let root = CanvasBackend::with_canvas_object(canvas)
+                .ok_or_else(|| js_err("no 2-D context on the canvas"))?
+                .into_drawing_area();
             let scene = BoundaryScene { x: &[], y: &[], p: None, arrow: None, heat: None };
             self.rect = draw_boundary(&root, self.view, &scene, dpr, true).map_err(js_err)?;
             return Ok(());
@@ -381,7 +435,11 @@ impl PerceptronPlayground {
         let (pw, ph) = ((rect[2] - rect[0]).max(2) as usize, (rect[3] - rect[1]).max(2) as usize);
         let n = session.problem.n();
         let linear = session.problem.kernel() == crate::kernels::ResolvedKernel::Linear;
-        let cells = if linear { 160.0 * 160.0 } else { (3.0e6 / n as f64).clamp(24.0 * 24.0, 140.0 * 140.0) };
+        let cells = if linear {
+            160.0 * 160.0
+        } else {
+            (3.0e6 / n as f64).clamp(24.0 * 24.0, 140.0 * 140.0)
+        };
         let aspect = pw as f64 / ph as f64;
         let gx = ((cells * aspect).sqrt().round() as usize).clamp(8, pw.max(8));
         let gy = ((cells / aspect).sqrt().round() as usize).clamp(8, ph.max(8));
@@ -392,8 +450,11 @@ impl PerceptronPlayground {
             // a new grid's are computed in slices by `prepare`, the heatmap waits for them.
             let key = (view.map(f64::to_bits), gx, gy);
             if self.heat.as_ref().is_none_or(|h| h.key != key) {
-                let g = crate::datasets::plane::grid(view[0], view[1], view[2], view[3], gx, gy).map_err(js_err)?;
-                let mut job = CrossJob::new(session.problem.kernel(), g, session.problem.x().clone()).map_err(js_err)?;
+                let g = crate::datasets::plane::grid(view[0], view[1], view[2], view[3], gx, gy)
+                    .map_err(js_err)?;
+                let mut job =
+                    CrossJob::new(session.problem.kernel(), g, session.problem.x().clone())
+                        .map_err(js_err)?;
                 if (gx * gy).saturating_mul(n) <= SYNC_HEAT {
                     job.advance(f64::INFINITY).map_err(js_err)?;
                 }
@@ -403,7 +464,14 @@ impl PerceptronPlayground {
             match self.heat.as_ref().and_then(|h| h.cross.as_ref()) {
                 Some(cross) => {
                     let g = self.session.as_ref().ok_or_else(not_ready)?;
-                    Some(g.problem.decision_function_with(&g.alpha(), cross).map_err(js_err)?.iter().copied().collect::<Vec<f64>>())
+                    Some(
+                        g.problem
+                            .decision_function_with(&g.alpha(), cross)
+                            .map_err(js_err)?
+                            .iter()
+                            .copied()
+                            .collect::<Vec<f64>>(),
+                    )
                 }
                 None => None,
             }
@@ -412,8 +480,14 @@ impl PerceptronPlayground {
         let ctx = ctx2d(&canvas)?;
         if let Some(f) = f {
             let img = heatmap_rgba(&f, gx, gy, pw, ph, (dpr.round() as usize).max(1));
-            let data = ImageData::new_with_u8_clamped_array_and_sh(Clamped(img.as_slice()), pw as u32, ph as u32).map_err(|_| js_err("could not build the heatmap image"))?;
-            ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64).map_err(|_| js_err("could not draw the heatmap"))?;
+            let data = ImageData::new_with_u8_clamped_array_and_sh(
+                Clamped(img.as_slice()),
+                pw as u32,
+                ph as u32,
+            )
+            .map_err(|_| js_err("could not build the heatmap image"))?;
+            ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64)
+                .map_err(|_| js_err("could not draw the heatmap"))?;
         }
         let xm = session.problem.x();
         let x: Vec<(f64, f64)> = (0..xm.nrows()).map(|i| (xm[(i, 0)], xm[(i, 1)])).collect();
@@ -421,7 +495,9 @@ impl PerceptronPlayground {
         let p = session.p();
         let arrow = session.combination();
         let scene = BoundaryScene { x: &x, y: &y, p: p.as_deref(), arrow, heat: None };
-        let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+        let root = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?
+            .into_drawing_area();
         let heat_missing = self.heat.as_ref().is_some_and(|h| h.cross.is_none()) && !linear;
         self.rect = draw_boundary(&root, view, &scene, dpr, heat_missing).map_err(js_err)?;
         self.view = view;
@@ -431,14 +507,21 @@ impl PerceptronPlayground {
     /// Draw `min_i (Gα)_i` and `‖p_k‖_G` against the iteration with the bounds.
     #[wasm_bindgen(js_name = drawTrace)]
     pub fn draw_trace(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) = match &self.session {
-            Some(session) => (
-                session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect(),
-                session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect(),
-            ),
-            None => (Vec::new(), Vec::new()),
-        };
-        let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+        let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) =
+            match &self.session {
+                Some(session) => (
+                    session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect(),
+                    session
+                        .bounds()
+                        .into_iter()
+                        .map(|b| (b.label, b.iterations, b.current))
+                        .collect(),
+                ),
+                None => (Vec::new(), Vec::new()),
+            };
+        let root = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?
+            .into_drawing_area();
         draw_trace(&root, &trace, &bounds, dpr).map_err(js_err)
     }
 
@@ -462,11 +545,12 @@ impl PerceptronPlayground {
     #[wasm_bindgen(js_name = drawRace)]
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let entries = self.race.as_ref().map(|r| r.entries()).unwrap_or_default();
-        let root = CanvasBackend::with_canvas_object(canvas).ok_or_else(|| js_err("no 2-D context on the canvas"))?.into_drawing_area();
+        let root = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?
+            .into_drawing_area();
         draw_race(&root, &entries, dpr).map_err(js_err)
     }
 }
-
 
 /// The timing table of docs/perceptron.md for `n` points (every workload and algorithm run to
 /// its outcome, capped at `cap` iterations), as an array of rows.
@@ -474,7 +558,10 @@ impl PerceptronPlayground {
 pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
     let mut rows = Vec::new();
     for (name, spec, sep) in crate::solvers::perceptron::session::timing_workloads(n) {
-        rows.extend(crate::solvers::perceptron::session::run_timing_workload(&name, &spec, sep, cap).map_err(js_err)?);
+        rows.extend(
+            crate::solvers::perceptron::session::run_timing_workload(&name, &spec, sep, cap)
+                .map_err(js_err)?,
+        );
     }
     to_js(&rows)
 }

@@ -36,7 +36,9 @@ impl RunWorker {
             Some(j) => j.into_cache(),
             None => self.cache.take().unwrap_or_default(),
         };
-        let spec = match crate::lp_experiment::Experiment::from_json(spec_json).and_then(|s| s.check().map(|_| s)) {
+        let spec = match crate::lp_experiment::Experiment::from_json(spec_json)
+            .and_then(|s| s.check().map(|_| s))
+        {
             Ok(s) => s,
             Err(e) => {
                 self.cache = Some(cache);
@@ -65,7 +67,11 @@ impl RunWorker {
     /// page); empty on the features path or before the build ends.
     #[wasm_bindgen(js_name = tensorValues)]
     pub fn tensor_values(&self) -> Vec<f64> {
-        self.job.as_ref().and_then(|j| j.tensor()).map(|(_, t)| t.values().to_vec()).unwrap_or_default()
+        self.job
+            .as_ref()
+            .and_then(|j| j.tensor())
+            .map(|(_, t)| t.values().to_vec())
+            .unwrap_or_default()
     }
 
     /// The key of the current job's Gram tensor (`adoptTensor` checks it); empty if none.

@@ -39,11 +39,17 @@ impl TensorBuilder {
     pub fn new(spec_json: &str, max_bytes: Option<f64>) -> Result<TensorBuilder, JsError> {
         crate::budget::set_active(crate::budget::Budget::PAGE_WORKER);
         let valid = Experiment::from_json(spec_json).map_err(js_err)?.validate().map_err(js_err)?;
-        let key = valid.tensor_key().ok_or_else(|| js_err("the features path builds no Gram tensor: choose the tensor path"))?;
+        let key = valid.tensor_key().ok_or_else(|| {
+            js_err("the features path builds no Gram tensor: choose the tensor path")
+        })?;
         let budget = match max_bytes {
             None => u64::MAX,
             Some(b) if b.is_finite() && b >= 0.0 => b as u64,
-            Some(b) => return Err(js_err(format!("the memory budget must be a non-negative number of bytes (got {b})"))),
+            Some(b) => {
+                return Err(js_err(format!(
+                    "the memory budget must be a non-negative number of bytes (got {b})"
+                )))
+            }
         };
         let build = valid.tensor_build_within(budget).map_err(js_err)?;
         Ok(Self { build: Some(build), values: None, key, build_ms: 0.0, chunk: 4096 })
@@ -55,7 +61,13 @@ impl TensorBuilder {
         let t0 = web_time::Instant::now();
         let Some(b) = self.build.as_mut() else {
             let total = self.values.as_ref().map_or(0, |v| v.len() as u64);
-            return to_js(&BuildState { done: total, total, fraction: 1.0, finished: true, build_ms: self.build_ms });
+            return to_js(&BuildState {
+                done: total,
+                total,
+                fraction: 1.0,
+                finished: true,
+                build_ms: self.build_ms,
+            });
         };
         let mut prog = b.progress();
         while !b.is_done() {
@@ -74,14 +86,22 @@ impl TensorBuilder {
             let b = self.build.take().ok_or_else(|| js_err("the build is gone"))?;
             self.values = Some(b.finish().map_err(js_err)?.into_values());
         }
-        to_js(&BuildState { done: prog.done, total: prog.total, fraction: prog.fraction(), finished, build_ms: self.build_ms })
+        to_js(&BuildState {
+            done: prog.done,
+            total: prog.total,
+            fraction: prog.fraction(),
+            finished,
+            build_ms: self.build_ms,
+        })
     }
 
     /// The finished tensor's values (one per symmetry class, colex order), moved out: a
     /// Float64Array for `Playground::adoptTensor`. An error before the build is finished.
     #[wasm_bindgen(js_name = takeValues)]
     pub fn take_values(&mut self) -> Result<Vec<f64>, JsError> {
-        self.values.take().ok_or_else(|| js_err("the Gram tensor is not finished (or its values were already taken)"))
+        self.values.take().ok_or_else(|| {
+            js_err("the Gram tensor is not finished (or its values were already taken)")
+        })
     }
 
     /// Milliseconds spent computing so far.

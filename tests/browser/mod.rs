@@ -8,7 +8,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 /// A `w × h` canvas appended to the test page's body.
 pub fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
     let doc = web_sys::window().and_then(|w| w.document()).expect("a document");
-    let c: HtmlCanvasElement = doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
+    let c: HtmlCanvasElement =
+        doc.create_element("canvas").expect("canvas").dyn_into().expect("a canvas element");
     c.set_width(w);
     c.set_height(h);
     doc.body().expect("body").append_child(&c).expect("append");
@@ -17,7 +18,8 @@ pub fn canvas(w: u32, h: u32) -> HtmlCanvasElement {
 
 /// All RGBA bytes of a canvas.
 pub fn pixels(c: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
+    let ctx: CanvasRenderingContext2d =
+        c.get_context("2d").ok().flatten().expect("2d").dyn_into().expect("ctx");
     ctx.get_image_data(0.0, 0.0, c.width() as f64, c.height() as f64).expect("image data").data().0
 }
 

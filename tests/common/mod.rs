@@ -61,7 +61,6 @@ pub fn assert_fails(o: &Output, needles: &[&str]) {
     }
 }
 
-
 /// Golden-section search for the minimum of a convex function on `[a, b]` (finite ends):
 /// `(argmin, min)`. The ends are compared with the interior point found, since a minimizer on
 /// the boundary of a box is common. The brute-force reference of the solvers' 1-D and 2-D steps.
@@ -103,7 +102,10 @@ pub fn golden_section(f: impl Fn(f64) -> f64, a: f64, b: f64) -> (f64, f64) {
 
 /// Paper C: the largest exact step `|S_i(v_i) − c_i|` over the kept coordinates, with `z = Kc`
 /// formed afresh from c (not a solver's maintained z): what a certified stop must have below δ.
-pub fn fresh_max_step(p: &kernel_playground::solvers::fixed_point::RegularizationProblem, c: &nalgebra::DVector<f64>) -> f64 {
+pub fn fresh_max_step(
+    p: &kernel_playground::solvers::fixed_point::RegularizationProblem,
+    c: &nalgebra::DVector<f64>,
+) -> f64 {
     let z = p.kc(c);
     let d = p.diagonal();
     (0..p.n())

@@ -65,7 +65,14 @@ impl Perceptron {
     /// `α₀ = 0`.
     pub fn new(problem: Arc<PerceptronProblem>) -> Self {
         let n = problem.n();
-        Self { problem, alpha: DVector::zeros(n), g_alpha: DVector::zeros(n), cursor: 0, iter: 0, halted: None }
+        Self {
+            problem,
+            alpha: DVector::zeros(n),
+            g_alpha: DVector::zeros(n),
+            cursor: 0,
+            iter: 0,
+            halted: None,
+        }
     }
 }
 
@@ -125,7 +132,14 @@ impl Nkp {
     /// `α₀ = 0`.
     pub fn new(problem: Arc<PerceptronProblem>) -> Self {
         let n = problem.n();
-        Self { problem, alpha: DVector::zeros(n), g_alpha: DVector::zeros(n), iter: 0, theta: None, halted: None }
+        Self {
+            problem,
+            alpha: DVector::zeros(n),
+            g_alpha: DVector::zeros(n),
+            iter: 0,
+            theta: None,
+            halted: None,
+        }
     }
 }
 
@@ -209,7 +223,11 @@ impl KernelPerceptron for Nvn {
         PerceptronAlgorithm::Nvn { epsilon: self.epsilon }
     }
     fn record(&self) -> PerceptronRecord {
-        PerceptronRecord { norm_p_g: Some(self.norm_p()), theta: self.theta, ..base_record(self.iter, &self.p, &self.g_p) }
+        PerceptronRecord {
+            norm_p_g: Some(self.norm_p()),
+            theta: self.theta,
+            ..base_record(self.iter, &self.p, &self.g_p)
+        }
     }
     fn step(&mut self) -> PerceptronRecord {
         if self.halted.is_some() {
@@ -290,7 +308,13 @@ struct SmoothedCore {
 }
 
 impl SmoothedCore {
-    fn new(problem: Arc<PerceptronProblem>, smoothing: Smoothing, alpha0: DVector<f64>, g_alpha0: DVector<f64>, mu0: f64) -> Result<Self> {
+    fn new(
+        problem: Arc<PerceptronProblem>,
+        smoothing: Smoothing,
+        alpha0: DVector<f64>,
+        g_alpha0: DVector<f64>,
+        mu0: f64,
+    ) -> Result<Self> {
         let n = problem.n();
         let mut c = Self {
             problem,
@@ -317,7 +341,9 @@ impl SmoothedCore {
     fn smooth(&mut self) -> Result<()> {
         let mu = self.mu;
         match &self.smoothing {
-            Smoothing::Entropy => entropy_smoothed_minimizer(self.g_alpha.as_slice(), mu, self.s.as_mut_slice()),
+            Smoothing::Entropy => {
+                entropy_smoothed_minimizer(self.g_alpha.as_slice(), mu, self.s.as_mut_slice())
+            }
             Smoothing::Euclidean { q } => {
                 for ((t, &qi), &ga) in self.tmp.iter_mut().zip(q.iter()).zip(self.g_alpha.iter()) {
                     *t = qi - ga / mu;
@@ -425,7 +451,11 @@ pub struct Snkpvn {
 
 impl Snkpvn {
     /// Start from `q ∈ Δ_n` (default `1/n`).
-    pub fn new(problem: Arc<PerceptronProblem>, q: Option<DVector<f64>>, delta: f64) -> Result<Self> {
+    pub fn new(
+        problem: Arc<PerceptronProblem>,
+        q: Option<DVector<f64>>,
+        delta: f64,
+    ) -> Result<Self> {
         let n = problem.n();
         let q = q.unwrap_or_else(|| DVector::from_element(n, 1.0 / n as f64));
         let (min_q, sum_err) = crate::simplex::simplex_residuals(q.as_slice());
@@ -439,12 +469,21 @@ impl Snkpvn {
         Self::with_gq(problem, q, gq, delta)
     }
 
-    fn with_gq(problem: Arc<PerceptronProblem>, q: DVector<f64>, gq: DVector<f64>, delta: f64) -> Result<Self> {
+    fn with_gq(
+        problem: Arc<PerceptronProblem>,
+        q: DVector<f64>,
+        gq: DVector<f64>,
+        delta: f64,
+    ) -> Result<Self> {
         if !(delta.is_finite() && delta >= 0.0) {
-            return Err(KpError::Parameter { name: "delta", reason: format!("must be a finite number > 0 (got {delta})") });
+            return Err(KpError::Parameter {
+                name: "delta",
+                reason: format!("must be a finite number > 0 (got {delta})"),
+            });
         }
         let n = problem.n() as f64;
-        let core = SmoothedCore::new(problem, Smoothing::Euclidean { q: q.clone() }, q, gq, 2.0 * n)?;
+        let core =
+            SmoothedCore::new(problem, Smoothing::Euclidean { q: q.clone() }, q, gq, 2.0 * n)?;
         let mut s = Self { core, delta, halted: None };
         s.check();
         Ok(s)
@@ -520,10 +559,30 @@ impl Isnkpvn {
         let delta = q.dot(&gq).max(0.0).sqrt() / gamma;
         if delta == 0.0 {
             let inner = Snkpvn::with_gq(problem.clone(), q.clone(), gq, 0.0)?;
-            return Ok(Self { problem, gamma, epsilon, inner, phase: 0, done: 0, phases: Vec::new(), halted: Some(Halt::Certificate), result: q });
+            return Ok(Self {
+                problem,
+                gamma,
+                epsilon,
+                inner,
+                phase: 0,
+                done: 0,
+                phases: Vec::new(),
+                halted: Some(Halt::Certificate),
+                result: q,
+            });
         }
         let inner = Snkpvn::with_gq(problem.clone(), q, gq, delta)?;
-        let mut s = Self { problem, gamma, epsilon, inner, phase: 0, done: 0, phases: Vec::new(), halted: None, result: DVector::zeros(n) };
+        let mut s = Self {
+            problem,
+            gamma,
+            epsilon,
+            inner,
+            phase: 0,
+            done: 0,
+            phases: Vec::new(),
+            halted: None,
+            result: DVector::zeros(n),
+        };
         s.advance()?;
         Ok(s)
     }
@@ -580,7 +639,11 @@ impl KernelPerceptron for Isnkpvn {
     }
     fn record(&self) -> PerceptronRecord {
         let inner_k = if self.halted.is_some() { 0 } else { self.inner.core.k };
-        PerceptronRecord { iter: self.done + inner_k, phase: Some(self.phase), ..self.inner.record() }
+        PerceptronRecord {
+            iter: self.done + inner_k,
+            phase: Some(self.phase),
+            ..self.inner.record()
+        }
     }
     fn step(&mut self) -> PerceptronRecord {
         if self.halted.is_none() && self.inner.try_step().and_then(|_| self.advance()).is_err() {

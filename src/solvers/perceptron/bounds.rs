@@ -14,8 +14,8 @@
 //! * ISNKPVN separable with `ε < ρ_K` (Theorem 4.1): at most
 //!   `max(1, ⌈log(‖q₀‖_G/ρ_K)/log γ⌉)` phases of at most `2√(2n)/ρ_K + 1` iterations each.
 
-use crate::fmath;
 use super::PerceptronAlgorithm;
+use crate::fmath;
 
 /// `2√(2 log n)/ρ` (Theorem 1).
 pub fn snkp_bound(n: usize, rho: f64) -> f64 {
@@ -48,7 +48,12 @@ pub fn nvn_certificate_bound(epsilon: f64) -> f64 {
 /// `rho > 0` (use the certified lower end of the margin bracket, which makes the bound safe).
 /// `q0_norm_g = ‖1/n‖_G` is needed for ISNKPVN. None where the paper gives no such bound
 /// (NVN; SNKPVN with `δ > ρ`; ISNKPVN with `ε ≥ ρ`).
-pub fn separator_bound(algorithm: &PerceptronAlgorithm, n: usize, rho: f64, q0_norm_g: f64) -> Option<f64> {
+pub fn separator_bound(
+    algorithm: &PerceptronAlgorithm,
+    n: usize,
+    rho: f64,
+    q0_norm_g: f64,
+) -> Option<f64> {
     if rho.is_nan() || rho <= 0.0 {
         return None;
     }
@@ -67,10 +72,17 @@ pub fn separator_bound(algorithm: &PerceptronAlgorithm, n: usize, rho: f64, q0_n
 /// The bound on the iterations to an ε-certificate for inseparable data (NVN: `1/ε²`; SNKPVN
 /// from q = 1/n: Lemma 9). `rho_abs` is a lower bound on `|ρ_K|` (0 if unknown). ISNKPVN's
 /// bound is per phase ([`snkpvn_certificate_bound`] with `δ_t`, `‖q_t‖_G = γδ_t`).
-pub fn certificate_bound(algorithm: &PerceptronAlgorithm, n: usize, q0_norm_g: f64, rho_abs: f64) -> Option<f64> {
+pub fn certificate_bound(
+    algorithm: &PerceptronAlgorithm,
+    n: usize,
+    q0_norm_g: f64,
+    rho_abs: f64,
+) -> Option<f64> {
     match *algorithm {
         PerceptronAlgorithm::Nvn { epsilon } => Some(nvn_certificate_bound(epsilon)),
-        PerceptronAlgorithm::Snkpvn { delta } => Some(snkpvn_certificate_bound(n, delta, q0_norm_g, rho_abs)),
+        PerceptronAlgorithm::Snkpvn { delta } => {
+            Some(snkpvn_certificate_bound(n, delta, q0_norm_g, rho_abs))
+        }
         _ => None,
     }
 }

@@ -62,11 +62,19 @@ impl PerceptronProblem {
 
     /// As [`PerceptronProblem::with_resolved`] with the kernel matrix `k` of `x` already
     /// computed (e.g. by a [`crate::kernels::CrossJob`] spread over frames).
-    pub fn with_kernel_matrix(x: &DMatrix<f64>, y: &[f64], kernel: ResolvedKernel, k: DMatrix<f64>) -> Result<Self> {
+    pub fn with_kernel_matrix(
+        x: &DMatrix<f64>,
+        y: &[f64],
+        kernel: ResolvedKernel,
+        k: DMatrix<f64>,
+    ) -> Result<Self> {
         Self::check_data(x, y)?;
         let n = x.nrows();
         if k.nrows() != n || k.ncols() != n {
-            return Err(bad("inputs", format!("the kernel matrix must be {n} × {n} (got {} × {})", k.nrows(), k.ncols())));
+            return Err(bad(
+                "inputs",
+                format!("the kernel matrix must be {n} × {n} (got {} × {})", k.nrows(), k.ncols()),
+            ));
         }
         let mut sqrt_kdiag = DVector::zeros(n);
         for i in 0..n {
@@ -116,8 +124,13 @@ impl PerceptronProblem {
         if y.len() != n {
             return Err(bad("labels", format!("{} labels for {} points", y.len(), n)));
         }
-        if let Some((i, _)) = x.row_iter().enumerate().find(|(_, r)| r.iter().any(|v| !v.is_finite())) {
-            return Err(KpError::NonFinite(format!("point {} has a NaN or infinite coordinate", i + 1)));
+        if let Some((i, _)) =
+            x.row_iter().enumerate().find(|(_, r)| r.iter().any(|v| !v.is_finite()))
+        {
+            return Err(KpError::NonFinite(format!(
+                "point {} has a NaN or infinite coordinate",
+                i + 1
+            )));
         }
         if let Some((i, v)) = y.iter().enumerate().find(|(_, v)| **v != 1.0 && **v != -1.0) {
             return Err(bad("labels", format!("labels must be +1 or −1 (label {} is {v})", i + 1)));
@@ -166,9 +179,21 @@ impl PerceptronProblem {
 
     /// [`Self::decision_function`] with the cross kernel `K(points, x)` given (cached by a page
     /// that redraws the same grid after every iteration).
-    pub fn decision_function_with(&self, alpha: &[f64], cross: &DMatrix<f64>) -> Result<DVector<f64>> {
+    pub fn decision_function_with(
+        &self,
+        alpha: &[f64],
+        cross: &DMatrix<f64>,
+    ) -> Result<DVector<f64>> {
         if alpha.len() != self.n() || cross.ncols() != self.n() {
-            return Err(bad("alpha", format!("length {} (cross kernel: {} columns) but there are {} points", alpha.len(), cross.ncols(), self.n())));
+            return Err(bad(
+                "alpha",
+                format!(
+                    "length {} (cross kernel: {} columns) but there are {} points",
+                    alpha.len(),
+                    cross.ncols(),
+                    self.n()
+                ),
+            ));
         }
         let c = DVector::from_fn(self.n(), |i, _| alpha[i] * self.y[i] / self.sqrt_kdiag[i]);
         Ok(cross * c)
@@ -328,7 +353,9 @@ impl PerceptronAlgorithm {
     /// The certificate tolerance (ε or δ) of the dual algorithms.
     pub fn certificate_tolerance(&self) -> Option<f64> {
         match *self {
-            PerceptronAlgorithm::Nvn { epsilon } | PerceptronAlgorithm::Isnkpvn { epsilon, .. } => Some(epsilon),
+            PerceptronAlgorithm::Nvn { epsilon } | PerceptronAlgorithm::Isnkpvn { epsilon, .. } => {
+                Some(epsilon)
+            }
             PerceptronAlgorithm::Snkpvn { delta } => Some(delta),
             _ => None,
         }
@@ -387,7 +414,10 @@ pub trait KernelPerceptron {
 }
 
 /// Start `algorithm` on `problem` (parameters validated).
-pub fn start(problem: Arc<PerceptronProblem>, algorithm: PerceptronAlgorithm) -> Result<Box<dyn KernelPerceptron>> {
+pub fn start(
+    problem: Arc<PerceptronProblem>,
+    algorithm: PerceptronAlgorithm,
+) -> Result<Box<dyn KernelPerceptron>> {
     algorithm.validate()?;
     Ok(match algorithm {
         PerceptronAlgorithm::Perceptron => Box::new(Perceptron::new(problem)),
@@ -395,7 +425,9 @@ pub fn start(problem: Arc<PerceptronProblem>, algorithm: PerceptronAlgorithm) ->
         PerceptronAlgorithm::Snkp => Box::new(Snkp::new(problem)?),
         PerceptronAlgorithm::Nvn { epsilon } => Box::new(Nvn::new(problem, epsilon)?),
         PerceptronAlgorithm::Snkpvn { delta } => Box::new(Snkpvn::new(problem, None, delta)?),
-        PerceptronAlgorithm::Isnkpvn { gamma, epsilon } => Box::new(Isnkpvn::new(problem, gamma, epsilon)?),
+        PerceptronAlgorithm::Isnkpvn { gamma, epsilon } => {
+            Box::new(Isnkpvn::new(problem, gamma, epsilon)?)
+        }
     })
 }
 
@@ -436,12 +468,16 @@ impl Outcome {
                 Ok(Outcome::Separator { alpha, check })
             }
             Some(Halt::Certificate) => {
-                let p: Vec<f64> = state.p().map(|p| p.iter().copied().collect()).unwrap_or_default();
+                let p: Vec<f64> =
+                    state.p().map(|p| p.iter().copied().collect()).unwrap_or_default();
                 let eps = state.algorithm().certificate_tolerance().unwrap_or(0.0);
                 let check = problem.verify_certificate(&p, eps)?;
                 Ok(Outcome::Certificate { norm_g: check.norm_g, p, check })
             }
-            Some(Halt::Failed) => Err(KpError::NonFinite(format!("{} produced a non-finite iterate", state.algorithm().name()))),
+            Some(Halt::Failed) => Err(KpError::NonFinite(format!(
+                "{} produced a non-finite iterate",
+                state.algorithm().name()
+            ))),
             None => Ok(Outcome::IterationCap { iterations: state.record().iter }),
         }
     }

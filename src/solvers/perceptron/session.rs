@@ -9,7 +9,10 @@ use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 use super::bounds;
-use super::{start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
+use super::{
+    start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
+    PerceptronRecord,
+};
 use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
@@ -97,7 +100,12 @@ pub struct BoundLine {
 /// The reference bounds for data of margin bracket `m` (separable: `1/ρ²`, `2√(2 log n)/ρ`,
 /// `2√(2n)/ρ` with the certified lower end ρ ≥ `m.lower` so the lines are safe; inseparable:
 /// the certificate bounds `1/ε²` (NVN) and Lemma 9's for SNKPVN).
-pub fn reference_bounds(algorithm: &PerceptronAlgorithm, n: usize, m: &Margin, q0_norm_g: f64) -> Vec<BoundLine> {
+pub fn reference_bounds(
+    algorithm: &PerceptronAlgorithm,
+    n: usize,
+    m: &Margin,
+    q0_norm_g: f64,
+) -> Vec<BoundLine> {
     let mut out = Vec::new();
     if m.separability == Separability::Separable && m.lower > 0.0 {
         let r = m.lower;
@@ -105,7 +113,10 @@ pub fn reference_bounds(algorithm: &PerceptronAlgorithm, n: usize, m: &Margin, q
         out.push(BoundLine {
             label: "1/ρ² (Perceptron, NKP)".into(),
             iterations: bounds::perceptron_bound(r),
-            current: cur(matches!(algorithm, PerceptronAlgorithm::Perceptron | PerceptronAlgorithm::Nkp)),
+            current: cur(matches!(
+                algorithm,
+                PerceptronAlgorithm::Perceptron | PerceptronAlgorithm::Nkp
+            )),
         });
         out.push(BoundLine {
             label: "2√(2 log n)/ρ (SNKP)".into(),
@@ -117,11 +128,18 @@ pub fn reference_bounds(algorithm: &PerceptronAlgorithm, n: usize, m: &Margin, q
             iterations: bounds::snkpvn_bound(n, r),
             current: matches!(algorithm, PerceptronAlgorithm::Snkpvn { .. }),
         });
-        if let (PerceptronAlgorithm::Isnkpvn { .. }, Some(b)) = (algorithm, bounds::separator_bound(algorithm, n, r, q0_norm_g)) {
-            out.push(BoundLine { label: "ISNKPVN phases × (2√(2n)/ρ + 1)".into(), iterations: b, current: true });
+        if let (PerceptronAlgorithm::Isnkpvn { .. }, Some(b)) =
+            (algorithm, bounds::separator_bound(algorithm, n, r, q0_norm_g))
+        {
+            out.push(BoundLine {
+                label: "ISNKPVN phases × (2√(2n)/ρ + 1)".into(),
+                iterations: b,
+                current: true,
+            });
         }
     } else {
-        let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
+        let rho_abs =
+            if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
         if let Some(b) = bounds::certificate_bound(algorithm, n, q0_norm_g, rho_abs) {
             let label = match algorithm {
                 PerceptronAlgorithm::Nvn { .. } => "1/ε² (NVN certificate)",
@@ -177,7 +195,10 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
             if points.len() < 2 {
                 return Err(KpError::Parameter {
                     name: "points",
-                    reason: format!("at least 2 points are needed (got {}): click on the plot to add some", points.len()),
+                    reason: format!(
+                        "at least 2 points are needed (got {}): click on the plot to add some",
+                        points.len()
+                    ),
                 });
             }
             let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
@@ -194,10 +215,15 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
             if let Some(i) = d.y.iter().position(|&l| l != 1.0 && l != -1.0) {
                 return Err(KpError::Parameter {
                     name: "data.text",
-                    reason: format!("the labels `y` must be +1 or −1 (data row {} has {})", i + 1, d.y[i]),
+                    reason: format!(
+                        "the labels `y` must be +1 or −1 (data row {} has {})",
+                        i + 1,
+                        d.y[i]
+                    ),
                 });
             }
-            let pts: Vec<(f64, f64, f64)> = d.x.row_iter().zip(d.y.iter()).map(|(r, &l)| (r[0], r[1], l)).collect();
+            let pts: Vec<(f64, f64, f64)> =
+                d.x.row_iter().zip(d.y.iter()).map(|(r, &l)| (r[0], r[1], l)).collect();
             from_points(&pts)?
         }
     };
@@ -227,7 +253,10 @@ impl SessionPreparation {
     /// Validate the spec and the data, and allocate G (after the budget check).
     pub fn new(spec: PerceptronSpec) -> Result<Self> {
         if spec.max_iter == 0 || spec.max_iter > 10_000_000 {
-            return Err(KpError::Parameter { name: "max_iter", reason: format!("between 1 and 10 000 000 (got {})", spec.max_iter) });
+            return Err(KpError::Parameter {
+                name: "max_iter",
+                reason: format!("between 1 and 10 000 000 (got {})", spec.max_iter),
+            });
         }
         spec.algorithm.validate()?;
         let (x, y) = build_points(&spec.data)?;
@@ -254,12 +283,23 @@ impl SessionPreparation {
         loop {
             let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
             let next = match self.stage.take() {
-                None => return Err(KpError::Parameter { name: "data", reason: "this preparation failed earlier; start again".into() }),
+                None => {
+                    return Err(KpError::Parameter {
+                        name: "data",
+                        reason: "this preparation failed earlier; start again".into(),
+                    })
+                }
                 Some(Stage::Gram { mut job, kernel }) => {
                     if job.advance(left)? {
-                        let problem = Arc::new(PerceptronProblem::with_kernel_matrix(&self.x, &self.y, kernel, job.finish()?)?);
+                        let problem = Arc::new(PerceptronProblem::with_kernel_matrix(
+                            &self.x,
+                            &self.y,
+                            kernel,
+                            job.finish()?,
+                        )?);
                         let o = page_margin_options();
-                        let search = MinNormSearch::new(problem.gram(), o.rel_tol, o.zero_tol, o.max_iter)?;
+                        let search =
+                            MinNormSearch::new(problem.gram(), o.rel_tol, o.zero_tol, o.max_iter)?;
                         Stage::Margin { problem, search }
                     } else {
                         Stage::Gram { job, kernel }
@@ -267,8 +307,19 @@ impl SessionPreparation {
                 }
                 Some(Stage::Margin { problem, mut search }) => {
                     if search.advance(problem.gram(), SEARCH_CHUNK) {
-                        let margin = margin_from(problem.gram(), &page_margin_options(), search.finish(problem.gram()))?;
-                        return Session::from_parts(self.spec.clone(), &self.x, &self.y, problem, margin).map(Some);
+                        let margin = margin_from(
+                            problem.gram(),
+                            &page_margin_options(),
+                            search.finish(problem.gram()),
+                        )?;
+                        return Session::from_parts(
+                            self.spec.clone(),
+                            &self.x,
+                            &self.y,
+                            problem,
+                            margin,
+                        )
+                        .map(Some);
                     }
                     Stage::Margin { problem, search }
                 }
@@ -284,7 +335,10 @@ impl SessionPreparation {
     pub fn progress(&self) -> (&'static str, f64) {
         match &self.stage {
             Some(Stage::Gram { job, .. }) => ("normalized Gram matrix G", job.fraction()),
-            Some(Stage::Margin { search, .. }) => ("margin ρ_K (min-norm point)", search.iterations() as f64 / search.max_iter() as f64),
+            Some(Stage::Margin { search, .. }) => (
+                "margin ρ_K (min-norm point)",
+                search.iterations() as f64 / search.max_iter() as f64,
+            ),
             None => ("failed", 0.0),
         }
     }
@@ -302,13 +356,25 @@ impl Session {
     }
 
     /// The session on a built problem with its margin.
-    fn from_parts(spec: PerceptronSpec, x: &DMatrix<f64>, y: &[f64], problem: Arc<PerceptronProblem>, margin: Margin) -> Result<Self> {
+    fn from_parts(
+        spec: PerceptronSpec,
+        x: &DMatrix<f64>,
+        y: &[f64],
+        problem: Arc<PerceptronProblem>,
+        margin: Margin,
+    ) -> Result<Self> {
         let (x, y) = (x.clone(), y.to_vec());
         let n = problem.n();
         let q0 = nalgebra::DVector::from_element(n, 1.0 / n as f64);
         let q0_norm_g = problem.norm_g(&q0);
         let view = view_box(&x, matches!(spec.data, DataSpec::Points { .. }));
-        let digest = crate::data::Dataset { x, y: nalgebra::DVector::from_vec(y), w_true: None, feature_names: Vec::new() }.digest();
+        let digest = crate::data::Dataset {
+            x,
+            y: nalgebra::DVector::from_vec(y),
+            w_true: None,
+            feature_names: Vec::new(),
+        }
+        .digest();
         let state = start(problem.clone(), spec.algorithm)?;
         let trace = vec![state.record()];
         Ok(Self { spec, problem, margin, q0_norm_g, view, digest, state, trace })
@@ -317,7 +383,10 @@ impl Session {
     /// Restart the algorithm on the same data (with possibly another algorithm / cap).
     pub fn restart(&mut self, algorithm: PerceptronAlgorithm, max_iter: usize) -> Result<()> {
         if max_iter == 0 || max_iter > 10_000_000 {
-            return Err(KpError::Parameter { name: "max_iter", reason: format!("between 1 and 10 000 000 (got {max_iter})") });
+            return Err(KpError::Parameter {
+                name: "max_iter",
+                reason: format!("between 1 and 10 000 000 (got {max_iter})"),
+            });
         }
         let state = start(self.problem.clone(), algorithm)?;
         self.spec.algorithm = algorithm;
@@ -360,7 +429,8 @@ impl Session {
         if separable {
             bounds::separator_bound(a, n, m.lower, self.q0_norm_g)
         } else {
-            let rho_abs = if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
+            let rho_abs =
+                if m.separability == Separability::Inseparable { (-m.upper).max(0.0) } else { 0.0 };
             bounds::certificate_bound(a, n, self.q0_norm_g, rho_abs)
         }
     }
@@ -459,11 +529,27 @@ pub struct WorkloadRow {
 /// algorithms, ε = δ = ρ/2), overlapping blobs (overlap 1.5, linear; NVN, SNKPVN, ISNKPVN with
 /// ε = δ = 10⁻²) and concentric circles (Gaussian μ = 0.5; the six algorithms), n points each.
 pub fn timing_workloads(n: usize) -> Vec<(String, PerceptronSpec, bool)> {
-    let set = |shape| DataSpec::Generated { set: Classification2d { shape, n, label_noise: 0.0, seed: 7 } };
+    let set = |shape| DataSpec::Generated {
+        set: Classification2d { shape, n, label_noise: 0.0, seed: 7 },
+    };
     use crate::datasets::plane::Shape2d;
     vec![
-        ("separable blobs, linear".into(), PerceptronSpec { data: set(Shape2d::Blobs { margin: 0.5, spread: 0.5 }), ..Default::default() }, true),
-        ("overlapping blobs, linear".into(), PerceptronSpec { data: set(Shape2d::Blobs { margin: -1.5, spread: 0.5 }), ..Default::default() }, false),
+        (
+            "separable blobs, linear".into(),
+            PerceptronSpec {
+                data: set(Shape2d::Blobs { margin: 0.5, spread: 0.5 }),
+                ..Default::default()
+            },
+            true,
+        ),
+        (
+            "overlapping blobs, linear".into(),
+            PerceptronSpec {
+                data: set(Shape2d::Blobs { margin: -1.5, spread: 0.5 }),
+                ..Default::default()
+            },
+            false,
+        ),
         (
             "circles, Gaussian μ=0.5".into(),
             PerceptronSpec {
@@ -477,15 +563,27 @@ pub fn timing_workloads(n: usize) -> Vec<(String, PerceptronSpec, bool)> {
 }
 
 /// Run one timing workload: every algorithm to its outcome (cap `cap`), timed.
-pub fn run_timing_workload(name: &str, spec: &PerceptronSpec, separable: bool, cap: usize) -> Result<Vec<WorkloadRow>> {
+pub fn run_timing_workload(
+    name: &str,
+    spec: &PerceptronSpec,
+    separable: bool,
+    cap: usize,
+) -> Result<Vec<WorkloadRow>> {
     let t0 = web_time::Instant::now();
     let s = Session::new(PerceptronSpec { max_iter: cap, ..spec.clone() })?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
     let m = &s.margin;
     let e = if separable { 0.5 * m.lower.max(1e-9) } else { 1e-2 };
-    let mut algs = vec![PerceptronAlgorithm::Nvn { epsilon: e }, PerceptronAlgorithm::Snkpvn { delta: e }, PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: e }];
+    let mut algs = vec![
+        PerceptronAlgorithm::Nvn { epsilon: e },
+        PerceptronAlgorithm::Snkpvn { delta: e },
+        PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: e },
+    ];
     if separable {
-        algs.splice(0..0, [PerceptronAlgorithm::Perceptron, PerceptronAlgorithm::Nkp, PerceptronAlgorithm::Snkp]);
+        algs.splice(
+            0..0,
+            [PerceptronAlgorithm::Perceptron, PerceptronAlgorithm::Nkp, PerceptronAlgorithm::Snkp],
+        );
     }
     let n = s.problem.n();
     let mut rows = Vec::new();
@@ -523,7 +621,14 @@ mod tests {
     use crate::datasets::plane::Shape2d;
 
     fn blobs(margin: f64, n: usize) -> DataSpec {
-        DataSpec::Generated { set: Classification2d { shape: Shape2d::Blobs { margin, spread: 0.5 }, n, label_noise: 0.0, seed: 3 } }
+        DataSpec::Generated {
+            set: Classification2d {
+                shape: Shape2d::Blobs { margin, spread: 0.5 },
+                n,
+                label_noise: 0.0,
+                seed: 3,
+            },
+        }
     }
 
     #[test]
@@ -543,7 +648,11 @@ mod tests {
 
     #[test]
     fn nvn_on_overlapping_blobs_gives_a_verified_certificate_whose_combination_is_short() {
-        let spec = PerceptronSpec { data: blobs(-1.5, 80), algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 }, ..Default::default() };
+        let spec = PerceptronSpec {
+            data: blobs(-1.5, 80),
+            algorithm: PerceptronAlgorithm::Nvn { epsilon: 0.01 },
+            ..Default::default()
+        };
         let mut s = Session::new(spec).unwrap();
         assert_ne!(s.margin.separability, Separability::Separable);
         while s.step() {}
@@ -575,8 +684,10 @@ mod tests {
 
     #[test]
     fn bad_input_is_an_error_not_a_panic() {
-        let one_class = DataSpec::Points { points: vec![[0.5, 0.5, 1.0], [1.0, -0.2, 1.0], [0.3, 0.9, 1.0]] };
-        let e = Session::new(PerceptronSpec { data: one_class, ..Default::default() }).err().unwrap();
+        let one_class =
+            DataSpec::Points { points: vec![[0.5, 0.5, 1.0], [1.0, -0.2, 1.0], [0.3, 0.9, 1.0]] };
+        let e =
+            Session::new(PerceptronSpec { data: one_class, ..Default::default() }).err().unwrap();
         assert!(e.to_string().contains("all labels are equal"), "{e}");
         let few = DataSpec::Points { points: vec![[0.5, 0.5, 1.0]] };
         assert!(Session::new(PerceptronSpec { data: few, ..Default::default() }).is_err());
@@ -584,7 +695,10 @@ mod tests {
         assert!(Session::new(PerceptronSpec { data: nan, ..Default::default() }).is_err());
         let origin = DataSpec::Points { points: vec![[0.0, 0.0, 1.0], [1.0, 1.0, -1.0]] };
         assert!(Session::new(PerceptronSpec { data: origin, ..Default::default() }).is_err());
-        for a in [PerceptronAlgorithm::Nvn { epsilon: 0.0 }, PerceptronAlgorithm::Isnkpvn { gamma: 1.0, epsilon: 0.1 }] {
+        for a in [
+            PerceptronAlgorithm::Nvn { epsilon: 0.0 },
+            PerceptronAlgorithm::Isnkpvn { gamma: 1.0, epsilon: 0.1 },
+        ] {
             assert!(Session::new(PerceptronSpec { algorithm: a, ..Default::default() }).is_err());
         }
         assert!(PerceptronSpec::from_json("{\"data\":1}").is_err());
