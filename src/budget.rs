@@ -33,12 +33,11 @@ pub struct Budget {
     /// and D build it in one task on the page's main thread, so the page's value is a time limit.
     pub kernel_n: usize,
     /// Largest work of one iteration (floating-point operations, e.g. n²·d for a dual Newton
-    /// Hessian) — on the page, one step must fit in a frame.
+    /// Hessian) — on the page, one step must fit in a frame. The CLI has no such limit (its
+    /// value is infinite): time is never a reason to refuse a spec there (`--time-limit` ends a
+    /// run cleanly instead). No limit applies to `max_iter × cost`: an iteration cap is a
+    /// safety net, not a prediction (issue 20).
     pub step_flops: f64,
-    /// Largest total work `max_iter × (cost of one iteration)` a run may be asked to do. The
-    /// unit is one multiply-add of the iteration's dominant loop; this machine does about
-    /// 0.4–1·10⁹ of them a second natively (docs/robustness.md), so 10¹¹ is a few minutes.
-    pub run_flops: f64,
     /// Records a trace keeps (older ones are thinned by [`push_bounded`]).
     pub trace: usize,
     /// Largest hand-placed point list.
@@ -65,7 +64,6 @@ impl Budget {
         d: 200_000,
         kernel_n: 2_000,
         step_flops: 1e8,
-        run_flops: 1e12,
         trace: 10_000,
         points: 2_500,
         csv_bytes: 32 * MIB,
@@ -79,7 +77,6 @@ impl Budget {
         scope: "in the page's worker",
         cells: 25_000_000,
         step_flops: 2e10,
-        run_flops: 1e13,
         trace: 10_000,
         ..Budget::CLI_BASE
     };
@@ -91,8 +88,7 @@ impl Budget {
         n: 25_000_000,
         d: 2_000_000,
         kernel_n: 2_500,
-        step_flops: 2e10,
-        run_flops: 1e11,
+        step_flops: f64::INFINITY,
         trace: 100_000,
         points: 200_000,
         csv_bytes: 32 * MIB,
@@ -108,8 +104,7 @@ impl Budget {
         n: 25_000_000,
         d: 2_000_000,
         kernel_n: 30_000,
-        step_flops: 2e10,
-        run_flops: 1e11,
+        step_flops: f64::INFINITY,
         trace: 100_000,
         points: 200_000,
         csv_bytes: 2 * GIB,
@@ -133,10 +128,27 @@ impl Budget {
             cells: ((c.cells as f64) * f).max(1.0) as u64,
             kernel_n: ((c.kernel_n as f64) * f.sqrt()).max(1.0) as usize,
             step_flops: c.step_flops * f,
-            run_flops: c.run_flops * f,
             csv_bytes: ((c.csv_bytes as f64) * f.max(1.0)) as u64,
             ..c
         })
+    }
+
+    /// The CLI budget for this machine: [`Budget::CLI`] (8 GiB) unless the memory the machine
+    /// has available (`MemAvailable` in /proc/meminfo) or the process's address-space limit
+    /// (`ulimit -v`, /proc/self/limits) is lower; then 80 % of the lower one, scaled as
+    /// [`Self::cli_with_gib`] scales. Elsewhere than Linux, [`Budget::CLI`].
+    pub fn cli_for_machine() -> Budget {
+        let avail = [machine_available_bytes(), address_space_limit_bytes()]
+            .into_iter()
+            .flatten()
+            .map(|b| 0.8 * b as f64)
+            .fold(f64::INFINITY, f64::min);
+        if avail < Budget::CLI.bytes as f64 {
+            let gib = (avail / GIB as f64).max(1.0 / 1024.0);
+            Budget::cli_with_gib(gib).unwrap_or(Budget::CLI)
+        } else {
+            Budget::CLI
+        }
     }
 
     /// `need` bytes for `what` (`detail` says how they come about), within [`Self::bytes`].
@@ -216,9 +228,11 @@ impl Budget {
         Ok(())
     }
 
-    /// One iteration of `what` costs `flops`; a run of `max_iter` of them costs `max_iter · flops`.
-    pub fn work(&self, field: &'static str, what: &str, flops: f64, max_iter: usize) -> Result<()> {
-        if !(flops.is_finite() && flops <= self.step_flops) {
+    /// One iteration of `what` costs `flops` operations: within [`Self::step_flops`] (the
+    /// page's frame). The number of iterations is not checked: `max_iter` is a cap, and a run
+    /// that cannot improve stops by itself (`stalled`).
+    pub fn work(&self, field: &'static str, what: &str, flops: f64) -> Result<()> {
+        if flops.is_nan() || flops > self.step_flops {
             return Err(param(
                 field,
                 format!(
@@ -229,22 +243,52 @@ impl Budget {
                 ),
             ));
         }
-        let total = flops * max_iter as f64;
-        if !(total <= self.run_flops) {
-            return Err(param(
-                "solver.max_iter",
-                format!(
-                    "{what}: max_iter = {} iterations × {} operations = {}; the limit {} is {}",
-                    group(max_iter as f64),
-                    sci(flops),
-                    sci(total),
-                    self.scope,
-                    sci(self.run_flops)
-                ),
-            ));
-        }
         Ok(())
     }
+}
+
+/// `MemAvailable` from /proc/meminfo, in bytes (None where there is no such file).
+fn machine_available_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// The soft address-space limit (`ulimit -v`) from /proc/self/limits, in bytes (None when
+/// unlimited or unknown).
+fn address_space_limit_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = text.lines().find(|l| l.starts_with("Max address space"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// A `rows × cols` matrix of zeros for `what`, reserved fallibly: when the allocator cannot give
+/// the memory (less free memory than the budget allows), a message naming `field` instead of
+/// an abort. Call after the budget check ([`Budget::bytes`]).
+pub fn zeros(
+    field: &'static str,
+    what: &str,
+    rows: usize,
+    cols: usize,
+) -> Result<nalgebra::DMatrix<f64>> {
+    let len = rows.checked_mul(cols).ok_or_else(|| {
+        param(field, format!("{what}: {rows} × {cols} entries overflow the address space"))
+    })?;
+    let mut v: Vec<f64> = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        param(
+            field,
+            format!(
+                "{what}: {} × {} entries ({}) could not be allocated: the machine has less free memory than that",
+                group(rows as f64),
+                group(cols as f64),
+                bytes_text(8.0 * len as f64)
+            ),
+        )
+    })?;
+    v.resize(len, 0.0);
+    Ok(nalgebra::DMatrix::from_vec(rows, cols, v))
 }
 
 static ACTIVE: RwLock<Option<Budget>> = RwLock::new(None);
@@ -253,7 +297,7 @@ static ACTIVE: RwLock<Option<Budget>> = RwLock::new(None);
 /// [`Budget::CLI`] natively.
 pub fn active() -> Budget {
     let set = ACTIVE.read().map(|g| *g).unwrap_or(None);
-    set.unwrap_or(if cfg!(target_arch = "wasm32") { Budget::PAGE } else { Budget::CLI })
+    set.unwrap_or_else(|| if cfg!(target_arch = "wasm32") { Budget::PAGE } else { Budget::CLI })
 }
 
 /// Install a budget for the whole process (the CLI's `--budget-gib`, tests of the page limits).

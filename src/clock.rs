@@ -2,6 +2,28 @@
 //! (the solvers, the races, the sliced preparations), the CLI runs to the end. Every
 //! "work until the budget is spent" loop of the crate is [`within`].
 
+use std::sync::RwLock;
+
+static DEADLINE: RwLock<Option<web_time::Instant>> = RwLock::new(None);
+
+/// Set (or clear) the process-wide deadline: `kplay --time-limit SECONDS` sets it once at
+/// start, so a run or a race that reaches it ends cleanly with the `time_limit` stop and its
+/// partial result ([`crate::engine::Run::run`], [`crate::engine::race::Race::run`]). The page
+/// sets none: it slices its work per frame and has Pause and Cancel.
+pub fn set_deadline(deadline: Option<web_time::Instant>) {
+    if let Ok(mut g) = DEADLINE.write() {
+        *g = deadline;
+    }
+}
+
+/// Whether the process-wide deadline ([`set_deadline`]) has passed.
+pub fn deadline_passed() -> bool {
+    match DEADLINE.read().map(|g| *g) {
+        Ok(Some(d)) => web_time::Instant::now() >= d,
+        _ => false,
+    }
+}
+
 /// Milliseconds since `t0` (wall clock; `web_time` is `performance.now()` in the browser).
 pub fn ms_since(t0: web_time::Instant) -> f64 {
     t0.elapsed().as_secs_f64() * 1e3

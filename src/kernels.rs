@@ -31,8 +31,10 @@ pub enum Kernel {
     Laplacian { sigma: f64 },
 }
 
-/// A kernel with every parameter checked and the Gaussian bandwidth resolved to a number.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// A kernel with every parameter checked and the Gaussian bandwidth resolved to a number
+/// (serialized as `{"kind": "gaussian", "mu": …}`, what `kplay run` reports).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ResolvedKernel {
     Linear,
     Polynomial { degree: u32, offset: f64 },
@@ -217,7 +219,10 @@ impl ResolvedKernel {
             &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
             8.0 * m * n,
         )?;
-        let mut k = a * b.transpose();
+        // Reserved fallibly (a message, not an abort, when the machine has less free memory
+        // than the budget allows), then the same product `a bᵀ` nalgebra's `*` computes.
+        let mut k = crate::budget::zeros("data.n", "the kernel matrix", a.nrows(), b.nrows())?;
+        k.gemm(1.0, a, &b.transpose(), 0.0);
         match *self {
             ResolvedKernel::Linear => {}
             ResolvedKernel::Polynomial { degree, offset } => {
@@ -280,7 +285,7 @@ impl CrossJob {
             &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
             8.0 * m * n,
         )?;
-        let k = DMatrix::zeros(a.nrows(), b.nrows());
+        let k = crate::budget::zeros("data.n", "the kernel matrix", a.nrows(), b.nrows())?;
         Ok(Self { kernel, a, b, k, done: 0 })
     }
 

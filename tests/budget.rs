@@ -9,7 +9,7 @@ use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
 use kernel_playground::lp_experiment::Experiment;
-use kernel_playground::solvers::Driver;
+use kernel_playground::solvers::{Driver, Status};
 use serde_json::{json, Value};
 
 const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");
@@ -55,17 +55,28 @@ fn run_spec(tag: &str, cmd: &str, text: &str, more: &[&str]) -> (i32, String, St
 
 #[test]
 fn dual_newton_and_its_race_at_n_25000_exit_cleanly_naming_n() {
+    // Memory, not time, refuses: 8·25 000² bytes = 4.66 GiB is over a 2 GiB budget (the CLI's
+    // default follows the machine; a cap on work is gone, issue 20).
     for cmd in ["run", "plot", "race"] {
-        let more: &[&str] = if cmd == "plot" { &["-o", "/tmp/kplay-budget-never"] } else { &[] };
+        let mut more: Vec<&str> =
+            if cmd == "plot" { vec!["-o", "/tmp/kplay-budget-never"] } else { vec![] };
+        more.extend(["--budget-gib", "2"]);
         let alg = if cmd == "race" { "dual_gradient" } else { "dual_newton" };
-        let (code, out, err) =
-            run_spec(&format!("newton-{cmd}"), cmd, &spec(sparse(25_000, 1), alg, json!({})), more);
+        let (code, out, err) = run_spec(
+            &format!("newton-{cmd}"),
+            cmd,
+            &spec(sparse(25_000, 1), alg, json!({})),
+            &more,
+        );
         assert_eq!(code, 2, "{cmd}: {err}");
         assert!(out.is_empty());
-        let names_newton =
-            err.contains("n × n Hessian") || err.contains("reference F* (dual Newton");
+        let names_newton = err.contains("n × n Hessian")
+            || err.contains("reference F* is computed by dual Newton");
         assert!(
-            err.contains("data.n") && names_newton && err.contains("of the CLI"),
+            err.contains("data.n")
+                && names_newton
+                && err.contains("of the CLI")
+                && err.contains("4.7 GiB"),
             "{cmd}: {err}"
         );
     }
@@ -75,14 +86,10 @@ fn dual_newton_and_its_race_at_n_25000_exit_cleanly_naming_n() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("n = 25 000 → 4.7 GiB; the limit in the page is 1 GiB"), "{e}");
-    // Raising the budget raises the limit in the message (work scales with the GiB).
-    let (_, _, err) = run_spec(
-        "newton-flag",
-        "run",
-        &spec(sparse(25_000, 1), "dual_newton", json!({})),
-        &["--budget-gib", "64"],
-    );
-    assert!(err.contains("1.6e11"), "{err}");
+    // The page also refuses one iteration that does not fit a frame; the CLI never does.
+    let e = Budget::PAGE.work("data.n", "dual Newton", 5.2e12).unwrap_err().to_string();
+    assert!(e.contains("5.2e12") && e.contains("in the page"), "{e}");
+    assert!(Budget::CLI.work("data.n", "dual Newton", 5.2e12).is_ok());
 }
 
 #[test]
@@ -176,22 +183,19 @@ fn absurd_sizes_and_noise_are_refused_before_allocating() {
         assert_eq!(code, 2, "{err}");
         assert!(err.contains(field), "{field}: {err}");
     }
-    // ε-insensitive race at ε = 0: the reference F* (Algorithm 3.3, 10⁵ iterations) is over the work budget.
-    let text = json!({"data": sparse(200, 3000), "model": {"problem": "lp_regression", "p": 4.0 / 3.0, "gamma": 10,
-        "loss": {"kind": "eps_insensitive", "eps": 0}}, "solver": {"algorithm": "prox_dual"}})
-    .to_string();
-    let (code, _, err) = run_spec("eps0", "race", &text, &[]);
-    assert_eq!(code, 2);
-    assert!(err.contains("reference F*"), "{err}");
 }
 
 #[test]
 fn a_long_run_keeps_a_bounded_trace_with_its_first_and_last_records() {
-    let iters = 300_000usize;
-    let text = spec(sparse(5, 3), "dual_gradient", json!({"tol": 1e-320, "max_iter": iters}));
-    let (code, out, err) = run_spec("long", "run", &text, &[]);
+    // The plain perceptron on inseparable data never halts (no stall: it cycles), so it runs
+    // its whole cap of 300 000 iterations, three times the trace's 100 000 records.
+    let text = r#"{"paper": "perceptron", "data": {"kind": "generated", "set": {"shape": {"kind": "blobs", "margin": -1.5, "spread": 0.5}, "n": 20, "label_noise": 0.2, "seed": 1}},
+        "kernel": {"kind": "linear"}, "algorithm": {"kind": "perceptron"}, "max_iter": 300000}"#;
+    let (code, out, err) = run_spec("long", "run", text, &[]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "max_iterations");
+    assert_eq!(v["iterations"], 300_000);
     let trace = v["trace"].as_array().unwrap();
     assert!(trace.len() <= Budget::CLI.trace, "{} records", trace.len());
     assert!(trace.len() >= Budget::CLI.trace / 2);
@@ -228,7 +232,12 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     run.run();
     assert!(run.trace.len() <= 100);
     assert_eq!(run.trace[0].iter, 0);
-    assert_eq!(run.last().iter, 5000);
+    // A tolerance of 1e-320 is below rounding: the run stalls (no measure progresses beyond 16
+    // ulps for STALL_WINDOW iterations) or reaches the cap, long after the trace's 100 records.
+    let last = run.last().iter;
+    assert!(matches!(run.status, Status::Stalled | Status::MaxIterations), "{:?}", run.status);
+    assert!(last > 1000 && last <= 5000, "{last}");
+    assert!(run.trace.windows(2).all(|w| w[0].iter < w[1].iter));
 }
 
 #[test]

@@ -63,7 +63,6 @@ const FUZZ: Budget = Budget {
     d: 5_000,
     kernel_n: 300,
     step_flops: 2e6,
-    run_flops: 1e10,
     trace: 64,
     points: 300,
     csv_bytes: 1 << 20,

@@ -29,7 +29,10 @@ const USAGE: &str = "usage:
 SPEC.json is any page's spec (\"Copy link\" / \"save spec\"): {\"paper\": \"lp\" | \"mrlsr\" | \"dinuzzo\" | \"perceptron\", ...};
 a CSV `path` in it is read relative to the spec file.
 options (anywhere):
-  --budget-gib G                 raise (or lower) the memory budget from 8 GiB to G GiB";
+  --budget-gib G                 set the memory budget to G GiB (default: 8 GiB, or less when the
+                                 machine has less memory available or a lower address-space limit)
+  --time-limit SECONDS           end `run` and `race` cleanly after SECONDS: status `time_limit`,
+                                 with the iterate, measures and trace reached by then";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -78,16 +81,28 @@ fn err(e: KpError) -> String {
     e.to_string()
 }
 
-/// Take `--budget-gib G` (anywhere) out of the arguments and install the CLI budget it names.
+/// Take `--budget-gib G` and `--time-limit SECONDS` (anywhere) out of the arguments, install
+/// the CLI budget (by default [`Budget::cli_for_machine`]) and the deadline they name.
 fn budget_flag(args: &[String]) -> Result<Vec<String>, String> {
     let mut rest = Vec::new();
     let mut it = args.iter();
-    let mut budget = Budget::CLI;
+    let mut budget = Budget::cli_for_machine();
     while let Some(a) = it.next() {
         if a == "--budget-gib" {
             let v = it.next().ok_or("--budget-gib needs a number of GiB")?;
             let gib: f64 = v.parse().map_err(|_| format!("--budget-gib: `{v}` is not a number"))?;
             budget = Budget::cli_with_gib(gib).map_err(err)?;
+        } else if a == "--time-limit" {
+            let v = it.next().ok_or("--time-limit needs a number of seconds")?;
+            let secs: f64 =
+                v.parse().map_err(|_| format!("--time-limit: `{v}` is not a number"))?;
+            if !(secs.is_finite() && secs > 0.0 && secs <= 1e9) {
+                return Err(format!(
+                    "--time-limit: a number of seconds between 0 and 10⁹ (got {v})"
+                ));
+            }
+            let deadline = web_time::Instant::now() + std::time::Duration::from_secs_f64(secs);
+            kernel_playground::clock::set_deadline(Some(deadline));
         } else {
             rest.push(a.clone());
         }

@@ -627,6 +627,7 @@ pub fn stop_of(s: StopReason) -> Stop {
         StopReason::MaxSweeps => Stop::MaxIterations,
         StopReason::Diverged => Stop::Diverged,
         StopReason::NonFinite => Stop::NonFinite,
+        StopReason::Stalled => Stop::Stalled,
     }
 }
 
@@ -645,7 +646,22 @@ impl Stepper for DinuzzoSolver {
         stop_of(self.status())
     }
     fn solution(&self) -> serde_json::Value {
-        serde_json::json!({ "c": self.c().as_slice(), "support": self.support() })
+        let support = self.support();
+        // The page's readouts too: support size, step α and ‖K‖₂ of the fixed point, the
+        // solver's message (why it stopped, if not converged) and its warnings.
+        let (alpha, norm_k) = match self {
+            DinuzzoSolver::FixedPoint(s) => (Some(s.alpha()), Some(s.norm_k())),
+            DinuzzoSolver::Coordinate(_) => (None, None),
+        };
+        serde_json::json!({
+            "c": self.c().as_slice(),
+            "support_size": support.len(),
+            "support": support,
+            "alpha": alpha,
+            "norm_k": norm_k,
+            "message": self.message(),
+            "warnings": self.warnings(),
+        })
     }
 }
 

@@ -23,42 +23,12 @@ pub use plots::svg_plots;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::spec_json::{json_value, take_tag, typed, untagged};
+pub use crate::spec_json::{parse_as, Paper};
+
 use crate::error::{KpError, Result};
 use crate::lp_experiment::Experiment;
 use crate::solvers::perceptron::session::PerceptronSpec;
-
-/// Which paper a spec belongs to (the `paper` tag of the JSON spec).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Paper {
-    /// Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels.
-    Lp,
-    /// Audiffren, Kadri: M-RLSR and kernel ridge.
-    Mrlsr,
-    /// Dinuzzo: fixed point and coordinate descent for regularized kernel methods.
-    Dinuzzo,
-    /// Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates.
-    Perceptron,
-}
-
-impl Paper {
-    /// Every paper, in the order of the pages.
-    pub const ALL: [Paper; 4] = [Paper::Lp, Paper::Mrlsr, Paper::Dinuzzo, Paper::Perceptron];
-
-    /// The tag as written in a spec.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Paper::Lp => "lp",
-            Paper::Mrlsr => "mrlsr",
-            Paper::Dinuzzo => "dinuzzo",
-            Paper::Perceptron => "perceptron",
-        }
-    }
-
-    fn from_tag(tag: &str) -> Option<Paper> {
-        Paper::ALL.into_iter().find(|p| p.tag() == tag)
-    }
-}
 
 /// One experiment of any paper.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,69 +41,6 @@ pub enum Spec {
     Dinuzzo(dinuzzo::DinuzzoSpec),
     /// Paper D.
     Perceptron(PerceptronSpec),
-}
-
-/// Deserialize `value` as `T` with serde_path_to_error, prefixing the failing field's path.
-fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        if path == "." {
-            KpError::Spec(inner.to_string())
-        } else {
-            KpError::Spec(format!("{path}: {inner}"))
-        }
-    })
-}
-
-/// Parse JSON text into a value: the whole text must be one JSON value (trailing characters,
-/// such as a second object or stray brackets, are an error).
-fn json_value(text: &str) -> Result<Value> {
-    serde_json::from_str::<Value>(text).map_err(|e| {
-        if e.to_string().contains("trailing characters") {
-            KpError::Spec(format!("text after the spec's closing brace: {e}"))
-        } else {
-            KpError::Spec(format!("not valid JSON: {e}"))
-        }
-    })
-}
-
-/// Split the `paper` tag off a spec object: `Ok(None)` when there is none (an original
-/// paper-A spec), an error naming `paper` when it is not one of the four.
-fn take_tag(value: &mut Value) -> Result<Option<Paper>> {
-    let Value::Object(map) = value else {
-        return Err(KpError::Spec("the spec must be a JSON object".into()));
-    };
-    match map.remove("paper") {
-        None => Ok(None),
-        Some(Value::String(tag)) => Paper::from_tag(&tag).map(Some).ok_or_else(|| {
-            KpError::Spec(format!(
-                "paper: unknown paper `{tag}`; expected one of lp, mrlsr, dinuzzo, perceptron"
-            ))
-        }),
-        Some(other) => Err(KpError::Spec(format!(
-            "paper: expected a string (lp, mrlsr, dinuzzo or perceptron), got {other}"
-        ))),
-    }
-}
-
-/// The JSON value of a spec for `paper`, its `paper` tag (if any) checked and removed.
-fn untagged(paper: Paper, text: &str) -> Result<Value> {
-    let mut value = json_value(text)?;
-    match take_tag(&mut value)? {
-        Some(p) if p != paper => Err(KpError::Spec(format!(
-            "paper: this is a `{}` spec, not a `{}` spec",
-            p.tag(),
-            paper.tag()
-        ))),
-        _ => Ok(value),
-    }
-}
-
-/// Parse one paper's own spec type from JSON text, tagged with that paper or untagged:
-/// strictly (unknown fields and trailing characters rejected), the failing field named.
-pub fn parse_as<T: serde::de::DeserializeOwned>(paper: Paper, text: &str) -> Result<T> {
-    typed(untagged(paper, text)?)
 }
 
 impl Spec {
@@ -183,18 +90,13 @@ impl Spec {
 
     /// The spec as a JSON value with its `paper` tag first.
     pub fn to_value(&self) -> Value {
-        let inner = match self {
-            Spec::Lp(s) => serde_json::to_value(s),
-            Spec::Mrlsr(s) => serde_json::to_value(s),
-            Spec::Dinuzzo(s) => serde_json::to_value(s),
-            Spec::Perceptron(s) => serde_json::to_value(s),
-        };
-        let mut out = serde_json::Map::new();
-        out.insert("paper".into(), Value::String(self.paper().tag().into()));
-        if let Ok(Value::Object(fields)) = inner {
-            out.extend(fields);
+        let paper = self.paper();
+        match self {
+            Spec::Lp(s) => crate::spec_json::tagged_value(paper, s),
+            Spec::Mrlsr(s) => crate::spec_json::tagged_value(paper, s),
+            Spec::Dinuzzo(s) => crate::spec_json::tagged_value(paper, s),
+            Spec::Perceptron(s) => crate::spec_json::tagged_value(paper, s),
         }
-        Value::Object(out)
     }
 
     /// The tagged spec as JSON text (what the pages put in their links).
@@ -245,12 +147,14 @@ pub enum Stop {
     Converged,
     /// The iteration (sweep) cap came first.
     MaxIterations,
-    /// A: the linesearch found no decrease above rounding (the iterate is as accurate as
-    /// floating point allows).
+    /// A: the linesearch found no decrease above rounding, or the gap made no progress for
+    /// [`crate::solvers::STALL_WINDOW`] iterations; C: `max|h|` made none for as many sweeps —
+    /// the iterate is as accurate as floating point allows (ours, not the papers').
     Stalled,
     /// A value overflowed.
     NonFinite,
-    /// C: the fixed-point iteration diverges (α above 2/‖K‖₂, condition (11)).
+    /// C: the fixed-point iteration diverges (α above 2/‖K‖₂, where Theorem 2's sufficient
+    /// condition (11) fails).
     Diverged,
     /// D: `Gα > 0`, a verified separator.
     Separator,
@@ -258,6 +162,9 @@ pub enum Stop {
     Certificate,
     /// D: the algorithm failed (a non-finite value).
     Failed,
+    /// The CLI's `--time-limit` came first ([`crate::clock::set_deadline`]): the result is the
+    /// iterate reached by then.
+    TimeLimit,
 }
 
 impl Stop {
@@ -273,6 +180,7 @@ impl Stop {
             Stop::Separator => "separator",
             Stop::Certificate => "certificate",
             Stop::Failed => "failed",
+            Stop::TimeLimit => "time_limit",
         }
     }
 }
@@ -358,17 +266,22 @@ impl Trace {
 pub struct Run {
     stepper: Box<dyn Stepper>,
     trace: Trace,
+    /// Set when the driver, not the algorithm, ended the run (the time limit).
+    ended: Option<Stop>,
 }
 
 impl Run {
     /// Wrap a stepper at its starting point.
     pub fn new(stepper: Box<dyn Stepper>) -> Self {
         let first = stepper.record();
-        Self { stepper, trace: Trace::new(first) }
+        Self { stepper, trace: Trace::new(first), ended: None }
     }
 
     /// One iteration unless the run has ended.
     pub fn step(&mut self) -> Option<Record> {
+        if self.ended.is_some() {
+            return None;
+        }
         let r = self.stepper.step()?;
         self.trace.push(r);
         Some(r)
@@ -380,15 +293,20 @@ impl Run {
         crate::clock::within(budget_ms, || self.step().is_some())
     }
 
-    /// Step to the end.
+    /// Step to the end, or until the process-wide deadline (`kplay --time-limit`) has passed:
+    /// then the run ends with [`Stop::TimeLimit`] and keeps its partial trace and iterate.
     pub fn run(&mut self) -> Stop {
-        while self.step().is_some() {}
-        self.stepper.stop()
+        while self.step().is_some() {
+            if crate::clock::deadline_passed() {
+                self.ended = Some(Stop::TimeLimit);
+            }
+        }
+        self.stop()
     }
 
     /// Why it ended, or running.
     pub fn stop(&self) -> Stop {
-        self.stepper.stop()
+        self.ended.unwrap_or_else(|| self.stepper.stop())
     }
 
     /// The latest record.

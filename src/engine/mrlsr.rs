@@ -56,7 +56,7 @@ pub struct MrlsrSpec {
 }
 
 impl Default for MrlsrSpec {
-    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by the median heuristic),
+    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by paper B's heuristic: the mean squared distance between inputs),
     /// m = 1.5, λ = 10⁻³.
     fn default() -> Self {
         Self {
@@ -148,6 +148,11 @@ pub fn run(spec: &MrlsrSpec) -> Result<Report> {
         "norm_h": best.map(|f| f.norm_h).unwrap_or(0.0),
         "theorem1": matches!(outcome, MrlsrOutcome::Theorem1(_)),
         "stationary": stationary,
+        // What the page reads out beside the fit, so a shell can check it.
+        "kernel": model.kernel(),
+        "root_iterations": trace.len().saturating_sub(1),
+        "zero_eigenvalues": model.singularity().map_or(0, |s| s.zero_eigenvalues),
+        "singularity": model.singularity().map(|s| s.message.clone()),
     });
     Ok(Report {
         paper: Paper::Mrlsr,

@@ -82,7 +82,14 @@ impl Stepper for PerceptronRun {
     }
     fn solution(&self) -> Value {
         let outcome = self.session.outcome().ok().flatten();
-        json!({ "alpha": self.session.alpha(), "p": self.session.p(), "outcome": outcome })
+        // The page's margin readout too: the certified interval lower ≤ ρ_K ≤ upper and which
+        // outcome it verifies (separable, ε-inseparable, undecided), so a shell can check it.
+        json!({
+            "alpha": self.session.alpha(),
+            "p": self.session.p(),
+            "outcome": outcome,
+            "margin": self.session.margin,
+        })
     }
 }
 

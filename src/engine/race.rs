@@ -69,6 +69,8 @@ pub struct Race<S> {
     /// Iterations per lane per round (paper D's iterations are O(n) each: 64 of them).
     chunk: usize,
     target: Option<Target>,
+    /// Whether the process-wide deadline ended the race (`kplay race --time-limit`).
+    timed_out: bool,
 }
 
 impl<S: Stepper> Race<S> {
@@ -86,7 +88,7 @@ impl<S: Stepper> Race<S> {
                 reached: false,
             })
             .collect();
-        Self { lanes, chunk: 1, target: None }
+        Self { lanes, chunk: 1, target: None, timed_out: false }
     }
 
     /// Step each lane `chunk` iterations per round (at least one).
@@ -151,9 +153,15 @@ impl<S: Stepper> Race<S> {
         crate::clock::within(budget_ms, || self.step_round())
     }
 
-    /// Every lane to its end.
+    /// Every lane to its end, or until the process-wide deadline (`kplay --time-limit`) has
+    /// passed: then the lanes still running stand at [`Stop::TimeLimit`].
     pub fn run(&mut self) {
-        while self.step_round() {}
+        while self.step_round() {
+            if crate::clock::deadline_passed() {
+                self.timed_out = true;
+                break;
+            }
+        }
     }
 
     /// Each lane's standing, in lane order.
@@ -165,7 +173,10 @@ impl<S: Stepper> Race<S> {
                 Standing {
                     algorithm: l.name.clone(),
                     key: l.key,
-                    status: l.stop(),
+                    status: match l.stop() {
+                        Stop::Running if self.timed_out => Stop::TimeLimit,
+                        s => s,
+                    },
                     iterations: last.iter,
                     time_ms: l.ms,
                     rel_err: self.target.and_then(|t| last.primal.map(|p| t.rel_err(p))),

@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use super::fixed_point::{
-    check_tol_cap, dropped_message, Operator, RegularizationProblem, StopReason, SweepRecord,
+    check_gap_tol, check_tol_cap, dropped_message, gap_reached, Operator, RegularizationProblem,
+    StopReason, SweepRecord,
 };
 use super::row_cache::RowCache;
 use crate::error::Result;
@@ -442,6 +443,8 @@ pub struct CoordinateDescent {
     sweep: usize,
     elapsed_ms: f64,
     status: StopReason,
+    /// Stall detection on `max|h|` ([`super::StallWatch`]).
+    stall: super::StallWatch,
     message: Option<String>,
     warnings: Vec<String>,
     trace: Vec<SweepRecord>,
@@ -521,6 +524,7 @@ impl CoordinateDescent {
             sweep: 0,
             elapsed_ms: 0.0,
             status: StopReason::Running,
+            stall: super::StallWatch::default(),
             message: None,
             warnings,
             trace: Vec::new(),
@@ -1138,6 +1142,9 @@ impl CoordinateDescent {
             self.status = StopReason::Converged;
         } else if rec.sweep >= self.cfg.max_sweeps {
             self.status = StopReason::MaxSweeps;
+        } else if self.stall.stalled(rec.objective, rec.dual, rec.gap, rec.max_h) {
+            self.status = StopReason::Stalled;
+            self.message = Some(super::fixed_point::stalled_message(rec.sweep, self.cfg.tol));
         }
         Some(rec)
     }
@@ -1329,14 +1336,6 @@ impl DinuzzoSolver {
     }
 }
 
-/// Whether a sweep's relative duality gap `(F − D)/max(|F|, 1e-300)` reached the optional
-/// tolerance (the certificate as a stopping rule, beside the paper's `max|h| < δ`).
-pub(crate) fn gap_reached(rec: &SweepRecord, gap_tol: Option<f64>) -> bool {
-    gap_tol.is_some_and(|g| {
-        rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g
-    })
-}
-
 /// The error for [`IndexRule::GreedyPairs`] on a loss whose dual is not a box-constrained
 /// quadratic ([`PairBox::of`]).
 pub(crate) fn pairs_refused(loss: Loss) -> crate::error::KpError {
@@ -1346,16 +1345,5 @@ pub(crate) fn pairs_refused(loss: Loss) -> crate::error::KpError {
             "greedy_pairs solves two coordinates at once in closed form, which needs a dual that is a box-constrained quadratic: the square, absolute, Huber, hinge and squared hinge losses (and ε-insensitive with ε = 0), not the {} loss; use \"greedy\" (one coordinate, any loss)",
             loss.name()
         ),
-    }
-}
-
-/// A gap tolerance, when given, is a finite positive number.
-pub(crate) fn check_gap_tol(gap_tol: Option<f64>) -> Result<()> {
-    match gap_tol {
-        Some(g) if !(g.is_finite() && g > 0.0) => Err(crate::error::KpError::Parameter {
-            name: "method.gap_tol",
-            reason: format!("must be a finite number > 0 (got {g})"),
-        }),
-        _ => Ok(()),
     }
 }

@@ -522,10 +522,22 @@ pub enum StopReason {
     Converged,
     /// The sweep cap was hit first.
     MaxSweeps,
-    /// The fixed-point iteration diverges (α above 2/‖K‖₂, Theorem 2's condition (11)).
+    /// The fixed-point iteration diverges (seen only with α above 2/‖K‖₂, where Theorem 2's
+    /// sufficient condition (11) fails).
     Diverged,
     /// A value overflowed.
     NonFinite,
+    /// `max|h|` made no progress for [`super::STALL_WINDOW`] sweeps (it sits at rounding level
+    /// above a tolerance floating point cannot reach): ours, not the paper's.
+    Stalled,
+}
+
+/// The message of a [`StopReason::Stalled`] run.
+pub fn stalled_message(sweep: usize, tol: f64) -> String {
+    format!(
+        "stalled at sweep {sweep}: max|h| has not fallen for {} sweeps (rounding level); the tolerance δ = {tol:e} is below what floating point reaches on this problem",
+        super::STALL_WINDOW
+    )
 }
 
 /// The step size α of the fixed-point iteration (section 3.1, condition (11): `0 < α < 2/‖K‖₂`).
@@ -582,7 +594,7 @@ impl FixedPointConfig {
     /// Check δ > 0, the cap ≥ 1 and a fixed α > 0.
     pub fn validate(&self) -> Result<()> {
         check_tol_cap(self.tol, self.max_sweeps)?;
-        super::coordinate::check_gap_tol(self.gap_tol)?;
+        check_gap_tol(self.gap_tol)?;
         if let StepRule::Fixed(a) = self.step {
             if !(a.is_finite() && a > 0.0) {
                 return Err(KpError::Parameter {
@@ -611,6 +623,8 @@ pub struct FixedPoint {
     best_h: f64,
     since_best: usize,
     growth_run: usize,
+    /// Stall detection on `max|h|` ([`super::StallWatch`]).
+    stall: super::StallWatch,
     sweep: usize,
     elapsed_ms: f64,
     status: StopReason,
@@ -661,6 +675,7 @@ impl FixedPoint {
             best_h: f64::INFINITY,
             since_best: 0,
             growth_run: 0,
+            stall: super::StallWatch::default(),
             sweep: 0,
             elapsed_ms: 0.0,
             status: StopReason::Running,
@@ -740,7 +755,7 @@ impl FixedPoint {
         if self.first_h.is_nan() {
             self.first_h = h;
         }
-        if h < self.cfg.tol || super::coordinate::gap_reached(&rec, self.cfg.gap_tol) {
+        if h < self.cfg.tol || gap_reached(&rec, self.cfg.gap_tol) {
             self.status = StopReason::Converged;
             return;
         }
@@ -773,7 +788,7 @@ impl FixedPoint {
                 format!("the change |Δc| grew from {:.3e} to {:.3e}", self.first_h, h)
             };
             self.message = Some(format!(
-                "diverged at sweep {}: α = {:.4e} exceeds 2/‖K‖₂ = {:.4e} (Theorem 2 needs 0 < α < 2/‖K‖₂), and {how}",
+                "diverged at sweep {}: α = {:.4e} exceeds 2/‖K‖₂ = {:.4e} (Theorem 2's condition (11), sufficient for convergence, does not hold), and {how}",
                 rec.sweep,
                 self.alpha,
                 2.0 / self.norm_k
@@ -782,6 +797,9 @@ impl FixedPoint {
         }
         if rec.sweep >= self.cfg.max_sweeps {
             self.status = StopReason::MaxSweeps;
+        } else if self.stall.stalled(rec.objective, rec.dual, rec.gap, h) {
+            self.status = StopReason::Stalled;
+            self.message = Some(stalled_message(rec.sweep, self.cfg.tol));
         }
     }
 
@@ -1104,5 +1122,24 @@ impl DecisionMap {
         let xs = x.select_rows(support.iter());
         let cs = DVector::from_iterator(support.len(), support.iter().map(|&i| c[i]));
         Ok(rk.cross(&self.points, &xs)? * cs)
+    }
+}
+
+/// Whether a sweep's relative duality gap `(F − D)/max(|F|, 1e-300)` reached the optional
+/// tolerance (the certificate as a stopping rule, beside the paper's `max|h| < δ`).
+pub(crate) fn gap_reached(rec: &SweepRecord, gap_tol: Option<f64>) -> bool {
+    gap_tol.is_some_and(|g| {
+        rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g
+    })
+}
+
+/// A gap tolerance, when given, is a finite positive number.
+pub(crate) fn check_gap_tol(gap_tol: Option<f64>) -> Result<()> {
+    match gap_tol {
+        Some(g) if !(g.is_finite() && g > 0.0) => Err(crate::error::KpError::Parameter {
+            name: "method.gap_tol",
+            reason: format!("must be a finite number > 0 (got {g})"),
+        }),
+        _ => Ok(()),
     }
 }

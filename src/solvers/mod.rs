@@ -129,6 +129,63 @@ pub struct Driver<S: Solver> {
     pub status: Status,
     /// Most records the trace keeps (the budget's `trace` when the driver was made).
     pub trace_cap: usize,
+    /// Watches the objectives and the gap: no progress for [`STALL_WINDOW`] iterations stops
+    /// the run as [`Status::Stalled`].
+    stall: StallWatch,
+}
+
+/// Iterations without progress after which a run stops as [`Status::Stalled`] (ours, not the
+/// papers'): with the iteration cap a safety net and no refusal by `max_iter × cost`, a run
+/// whose tolerance lies below what floating point can certify must still end by itself (dual
+/// Newton with `tol` 5e-324 otherwise reports the same gap ≈ 1e-29 forever).
+pub const STALL_WINDOW: usize = 1000;
+
+/// A measure's improvement counts as progress only beyond this many ulps of its own size.
+pub const STALL_ULPS: f64 = 16.0;
+
+/// Stall detection, one rule for every iterative method of the crate (papers A and C): a run
+/// has stalled when, for [`STALL_WINDOW`] iterations in a row, none of its measures — the
+/// primal objective (falling), the dual objective (rising), the duality gap (falling) and a
+/// method's own step measure such as C's `max|h|` (falling) — has made a new best by more
+/// than [`STALL_ULPS`] ulps of itself: every change is rounding. A slow method still moves
+/// its objectives by far more than that over so many iterations; a method at rounding level
+/// makes new bests beyond 16 ulps ever more rarely.
+#[derive(Debug, Clone, Copy)]
+pub struct StallWatch {
+    best: [f64; 4],
+    since: usize,
+}
+
+impl Default for StallWatch {
+    fn default() -> Self {
+        Self { best: [f64::INFINITY; 4], since: 0 }
+    }
+}
+
+impl StallWatch {
+    /// Observe one iteration's primal, dual, gap and step measure (NaN for a measure the
+    /// method does not have); true once the run has stalled.
+    pub fn stalled(&mut self, primal: f64, dual: f64, gap: f64, step: f64) -> bool {
+        // Every measure as one to minimize.
+        let values = [primal, -dual, gap, step];
+        let mut progress = false;
+        for (best, v) in self.best.iter_mut().zip(values) {
+            if v.is_nan() {
+                continue;
+            }
+            let margin = STALL_ULPS * f64::EPSILON * v.abs();
+            if !best.is_finite() || v < *best - margin {
+                *best = v;
+                progress = true;
+            }
+        }
+        if progress {
+            self.since = 0;
+            return false;
+        }
+        self.since += 1;
+        self.since >= STALL_WINDOW
+    }
 }
 
 impl<S: Solver> Driver<S> {
@@ -143,6 +200,7 @@ impl<S: Solver> Driver<S> {
             trace: vec![first],
             status,
             trace_cap: crate::budget::active().trace,
+            stall: StallWatch::default(),
         }
     }
 
@@ -160,6 +218,8 @@ impl<S: Solver> Driver<S> {
                     self.status = Status::Converged;
                 } else if rec.iter >= self.max_iter {
                     self.status = Status::MaxIterations;
+                } else if self.stall.stalled(rec.primal, rec.dual, rec.gap, f64::NAN) {
+                    self.status = Status::Stalled;
                 }
                 Some(rec)
             }

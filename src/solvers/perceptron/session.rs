@@ -40,6 +40,59 @@ pub struct PerceptronSpec {
     /// Iteration cap (1 ..= 10⁷).
     #[serde(default = "default_max_iter")]
     pub max_iter: usize,
+    /// Accuracy and effort of the margin search for ρ_K (absent: the page's, see
+    /// [`page_margin_options`]); `kplay run` reports the certified interval it reaches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<MarginSpec>,
+}
+
+/// The spec's margin-search settings: each absent field takes the page's value
+/// ([`page_margin_options`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MarginSpec {
+    /// Stop when the certified bracket's relative width is below this (0 < rel_tol < 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rel_tol: Option<f64>,
+    /// Call the data ε-inseparable when `min ‖p‖_G ≤ zero_tol` (Lemma 3: then ρ_K ≤ zero_tol).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zero_tol: Option<f64>,
+    /// Frank–Wolfe iterations at most (each O(n)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_iter: Option<usize>,
+    /// Direction-search iterations per start (inseparable case, rank ≥ 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_iter: Option<usize>,
+}
+
+impl MarginSpec {
+    /// The options these settings give, checked (a message naming the field).
+    pub fn options(&self) -> Result<MarginOptions> {
+        let page = page_margin_options();
+        let o = MarginOptions {
+            rel_tol: self.rel_tol.unwrap_or(page.rel_tol),
+            zero_tol: self.zero_tol.unwrap_or(page.zero_tol),
+            max_iter: self.max_iter.unwrap_or(page.max_iter),
+            search_iter: self.search_iter.unwrap_or(page.search_iter),
+        };
+        let bad = |name: &'static str, reason: String| Err(KpError::Parameter { name, reason });
+        if !(o.rel_tol > 0.0 && o.rel_tol < 1.0) {
+            return bad(
+                "margin.rel_tol",
+                format!("between 0 and 1, exclusive (got {})", o.rel_tol),
+            );
+        }
+        if !(o.zero_tol.is_finite() && o.zero_tol >= 0.0) {
+            return bad("margin.zero_tol", format!("a number ≥ 0 (got {})", o.zero_tol));
+        }
+        if o.max_iter == 0 {
+            return bad("margin.max_iter", "at least 1".into());
+        }
+        if o.search_iter == 0 {
+            return bad("margin.search_iter", "at least 1".into());
+        }
+        Ok(o)
+    }
 }
 
 fn default_max_iter() -> usize {
@@ -60,6 +113,7 @@ impl Default for PerceptronSpec {
             kernel: Kernel::Linear,
             algorithm: PerceptronAlgorithm::Perceptron,
             max_iter: default_max_iter(),
+            margin: None,
         }
     }
 }
@@ -67,12 +121,12 @@ impl Default for PerceptronSpec {
 impl PerceptronSpec {
     /// Parse JSON (untagged, or tagged `"paper": "perceptron"`) with the failing field named.
     pub fn from_json(s: &str) -> Result<Self> {
-        crate::engine::parse_as(crate::engine::Paper::Perceptron, s)
+        crate::spec_json::parse_as(crate::spec_json::Paper::Perceptron, s)
     }
 
     /// The spec as tagged JSON text (`"paper": "perceptron"` first), as the page's links hold it.
     pub fn to_tagged_json(&self) -> String {
-        crate::engine::Spec::Perceptron(self.clone()).to_json()
+        crate::spec_json::tagged_value(crate::spec_json::Paper::Perceptron, self).to_string()
     }
 
     /// JSON text.
@@ -259,6 +313,7 @@ impl SessionPreparation {
             });
         }
         spec.algorithm.validate()?;
+        spec.margin.unwrap_or_default().options()?;
         let (x, y) = build_points(&spec.data)?;
         PerceptronProblem::check_data(&x, &y)?;
         let kernel = spec.kernel.resolve(&x)?;
@@ -297,7 +352,7 @@ impl SessionPreparation {
                             kernel,
                             job.finish()?,
                         )?);
-                        let o = page_margin_options();
+                        let o = self.spec.margin.unwrap_or_default().options()?;
                         let search =
                             MinNormSearch::new(problem.gram(), o.rel_tol, o.zero_tol, o.max_iter)?;
                         Stage::Margin { problem, search }
@@ -309,7 +364,7 @@ impl SessionPreparation {
                     if search.advance(problem.gram(), SEARCH_CHUNK) {
                         let margin = margin_from(
                             problem.gram(),
-                            &page_margin_options(),
+                            &self.spec.margin.unwrap_or_default().options()?,
                             search.finish(problem.gram()),
                         )?;
                         return Session::from_parts(
