@@ -408,7 +408,7 @@ LESSONS.b = {
       uses: ['m', 'outside', 'fplot'],
       look: '<p>Run it sets m = 1: the penalty λ‖f‖ is convex but not strictly.</p>',
       predict: '<p><b>Predict:</b> does the root C₀ still exist?</p>',
-      explain: '<p>Here yes (the box above the readouts says why): at m = 1 a root exists only if Σ4d<sub>i</sub>y′<sub>i</sub>² &gt; (λn)², which these data satisfy. Theorem 1 itself needs m &gt; 1.</p>',
+      explain: '<p>Here yes (the box above the readouts says why): at m = 1 a root exists only if Σ4d<sub>i</sub>y′<sub>i</sub>² &gt; (λn)², which these data satisfy — our analysis, not the paper’s: Theorem 1 itself needs m &gt; 1.</p>',
     },
     {
       title: 'm < 1: outside the theory',
