@@ -71,12 +71,13 @@ export const LESSONS = {
           now find all 5 true features. With q = 11, J<sub>q</sub>(u) = sign(u)|u|<sup>10</sup> crushes every correlation but the
           largest. J<sub>q</sub> is not a polynomial here: q = 11 is odd, and a tensor kernel needs q an even integer (eq. 11), so
           p = 1.1 has no tensor kernel; the dual is computed from the features (Remark 2.5 of the later version).</p>
-          <p>Why slower? The paper (Theorem 2.2; 2.3 in the later version) proves a linear rate for every p, with constants that
+          <p>Why slower? The paper (Theorem 2.2; 2.3 in the later version, with Remark 2.5 for p = 1.1) proves a linear rate for every p in ]1, 2[, with constants that
           degrade as p → 1: C<sub>p</sub> → 0 in the bound on ‖w<sub>m</sub> − w̄‖<sub>p</sub>. The run stops on the duality gap,
           which never sees C<sub>p</sub>. <i>Our reading</i> of what the class saw: Λ's gradient X J<sub>q</sub>(Xᵀα) − y + α/γ is only
-          locally Lipschitz, and the curvature (q − 1)|u|<sup>q−2</sup> of |u|<sup>q</sup>/q makes Λ far worse conditioned at q = 11
-          than at q = 4 — large along the few big correlations, nearly flat (only the 1/γ term) elsewhere — so the backtracking
-          line search accepts smaller steps λ (readout “step”) and each step gains less.</p>`,
+          locally Lipschitz, and the curvature (q − 1)|u|<sup>q−2</sup> of |u|<sup>q</sup>/q makes Λ worse conditioned at q = 11
+          than at q = 4 — steep along the few big correlations, nearly flat (little more than the 1/γ term) elsewhere. The steep
+          directions cap the step λ the backtracking line search accepts (smaller than at q = 4: readout “step”), and along the flat
+          ones a step of that size gains little.</p>`,
       },
       {
         title: 'Why not the primal? Gradient descent',

@@ -511,7 +511,7 @@ test('lesson B can be walked from the first step to the last, each claim checked
     const dmax = eigB.values[nn - 1];
     const dd = eigB.values.map((v) => (v > nn * Number.EPSILON * dmax ? v : 0));
     const yp = Q.map((v) => v.reduce((acc, vi, i) => acc + vi * y[i], 0));
-    const F = (m, C) => dd.reduce((acc, di, i) => acc + (4 * di * yp[i] ** 2) / (2 * di + lambda * m * nn * C) ** 2, 0) ** (m / 2 - 1) - C;
+    const F = (m, C) => dd.reduce((acc, di, i) => (di > 0 ? acc + (4 * di * yp[i] ** 2) / (2 * di + lambda * m * nn * C) ** 2 : acc), 0) ** (m / 2 - 1) - C;
     const root = (m) => {
       let lo = 0, hi = 1;
       while (F(m, hi) > 0) hi *= 2;
