@@ -421,7 +421,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
         inside++;
         assert.ok(Math.abs(yc - cap) <= 1e-12 * cap, `point ${i} inside the margin (yz = ${yz}): yc = ${yc}, 1/λ = ${cap}`);
       } else if (yz > 1 + tol) {
-        assert.equal(cc[i], 0, `point ${i} beyond the margin (yz = ${yz}): c = ${cc[i]}`);
+        assert.ok(cc[i] === 0, `point ${i} beyond the margin (yz = ${yz}): c = ${cc[i]}`); // ±0
       } else {
         on++;
         assert.ok(yc >= 0 && yc <= cap * (1 + 1e-12), `point ${i} on the margin: yc = ${yc}`);
