@@ -68,16 +68,14 @@ export const LESSONS = {
         look: '<p>Same data, p = 1.1 (q = 11), closer to the ℓ<sub>1</sub> norm (the p slider).</p>',
         predict: '<p><b>Predict:</b> compared with p = 4/3 — more or fewer iterations? A sparser w, or a denser one?</p>',
         explain: `<p><b>Many more iterations</b> (over ten times as many) and a <b>sparser</b> w: fewer entries above τ, and the 5 largest
-          now find all 5 true features. With q = 11, J<sub>q</sub>(u) = sign(u)|u|<sup>10</sup> crushes every correlation but the
-          largest. J<sub>q</sub> is not a polynomial here: q = 11 is odd, and a tensor kernel needs q an even integer (eq. 11), so
-          p = 1.1 has no tensor kernel; the dual is computed from the features (Remark 2.5 of the later version).</p>
-          <p>Why slower? The paper (Theorem 2.2; 2.3 in the later version, with Remark 2.5 for p = 1.1) proves a linear rate for every p in ]1, 2[, with constants that
-          degrade as p → 1: C<sub>p</sub> → 0 in the bound on ‖w<sub>m</sub> − w̄‖<sub>p</sub>. The run stops on the duality gap,
-          which never sees C<sub>p</sub>. <i>Our reading</i> of what the class saw: Λ's gradient X J<sub>q</sub>(Xᵀα) − y + α/γ is only
-          locally Lipschitz, and the curvature (q − 1)|u|<sup>q−2</sup> of |u|<sup>q</sup>/q makes Λ worse conditioned at q = 11
-          than at q = 4 — steep along the few big correlations, nearly flat (little more than the 1/γ term) elsewhere. The steep
-          directions cap the step λ the backtracking line search accepts (smaller than at q = 4: readout “step”), and along the flat
-          ones a step of that size gains little.</p>`,
+          now find all 5 true features: J<sub>q</sub>(u) = sign(u)|u|<sup>10</sup> crushes every correlation but the largest. (It is not a
+          polynomial: q = 11 is odd, and tensor kernels need q even, eq. 11, so p = 1.1 has none; the dual is computed from the
+          features, Remark 2.5 of the later version.)</p>
+          <p>Why slower? Theorem 2.2 (2.3 in the later version) gives a linear rate for every p, with constants that degrade as p → 1:
+          C<sub>p</sub> → 0 in the bound on ‖w<sub>m</sub> − w̄‖<sub>p</sub>, which the duality-gap stop never sees. <i>Our reading</i> of
+          the run: the curvature (q − 1)|u|<sup>q−2</sup> of |u|<sup>q</sup>/q makes Λ badly conditioned at q = 11 — steep along the few
+          large correlations, little more than the 1/γ term elsewhere. The steep directions cap the accepted step λ (smaller than at
+          q = 4: readout “step”); along the flat ones such a step gains little.</p>`,
       },
       {
         title: 'Why not the primal? Gradient descent',
@@ -286,7 +284,7 @@ LESSONS.c = {
       uses: ['alpha-rule', 'alpha', 'r-alpha', 'conv'], speed: 10,
       look: '<p>A typed step α = 0.1. The readout α shows it next to 2/‖K‖<sub>2</sub> for these data (about 0.087), the bound of Theorem 2’s condition (11).</p>',
       predict: '<p><b>Predict:</b> α is above 2/‖K‖<sub>2</sub>. Will the iteration converge or diverge?</p>',
-      explain: `<p>It diverges within a few dozen sweeps: the changes |Δc| grow by the same factor, about 1.3, every sweep. Theorem 2 guarantees convergence when</p>${BOUND}
+      explain: `<p>It diverges within a few dozen sweeps: |Δc| grows geometrically. Theorem 2 guarantees convergence when</p>${BOUND}
         <p>but condition (11) is <b>sufficient, not necessary</b>. For the square loss the iteration matrix is (I − αK)/(1 + αλ); its
         largest eigenvalue in modulus, (α‖K‖<sub>2</sub> − 1)/(1 + αλ) once α‖K‖<sub>2</sub> &gt; 1, is below 1 exactly when
         α &lt; 2/(‖K‖<sub>2</sub> − λ). Here λ = 0.1 and ‖K‖<sub>2</sub> ≈ 23.1, so that limit is about 0.0870, a hair above
