@@ -338,7 +338,7 @@ LESSONS.c = {
       uses: ['loss', 'eps', 'map', 'r-support'], speed: 10,
       look: '<p>1-D regression, 60 noisy points, the ε-insensitive loss (|y − f| − ε)<sub>+</sub> with ε = 0.2 (support vector regression).</p>',
       predict: '<p><b>Predict:</b> which points will be support vectors?</p>',
-      explain: '<p>Only the few outside (or on) the ε-tube around the curve: inside the tube the loss is zero and flat, so the operator sets c<sub>i</sub> = 0; outside it |c<sub>i</sub>| = 1/λ, on its edge |c<sub>i</sub>| is between 0 and 1/λ. A sparse regression function, from the same fixed-point equation.</p>',
+      explain: '<p>Only the few on or outside the ε-tube around the curve. The optimality condition 0 ∈ ∂f(Kc) + c gives c<sub>i</sub> = 0 strictly inside the tube, where the loss is zero and flat; |c<sub>i</sub>| = 1/λ exactly strictly outside it; and |c<sub>i</sub>| between 0 and 1/λ on its edge, |y<sub>i</sub> − f(x<sub>i</sub>)| = ε. Here every support vector lies on the edge. A sparse regression function, from the same fixed-point equation.</p>',
     },
   ],
 };

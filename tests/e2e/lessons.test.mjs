@@ -459,6 +459,33 @@ test('lesson C can be walked from the first step to the last, each claim checked
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k8, n8] = await support();
   assert.ok(k8 > 0 && k8 < n8 / 4, `support ${k8} of ${n8}`);
+  // The ε-insensitive KKT conditions on kplay's solution, with f(xᵢ) = (Kc)ᵢ from our Gram matrix:
+  // cᵢ = 0 strictly inside the tube, cᵢ = sign(yᵢ − fᵢ)/λ strictly outside, |cᵢ| ≤ 1/λ with the residual's
+  // sign on its edge; and here every support vector lies on the edge (as the text says).
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[7].spec };
+    const { X, y } = nativeData(sp);
+    const K = gaussGram(X, sp.kernel.bandwidth.fixed);
+    const run8 = native(sp);
+    const cc = run8.solution.c;
+    const cap = 1 / sp.lambda;
+    const eps = sp.loss.eps;
+    const tol = 1e-5;
+    let edge = 0;
+    for (let i = 0; i < cc.length; i++) {
+      const res = y[i] - K[i].reduce((acc, kij, j) => acc + kij * cc[j], 0);
+      if (Math.abs(res) > eps + tol) {
+        assert.ok(Math.abs(cc[i] - Math.sign(res) * cap) <= 1e-12 * cap, `point ${i} outside the tube: c = ${cc[i]}`);
+      } else if (Math.abs(res) < eps - tol) {
+        assert.ok(cc[i] === 0, `point ${i} inside the tube: c = ${cc[i]}`);
+      } else {
+        assert.ok(cc[i] * res >= 0 && Math.abs(cc[i]) <= cap * (1 + 1e-12), `point ${i} on the edge: c = ${cc[i]}`);
+        if (cc[i] !== 0) edge++;
+      }
+    }
+    assert.equal(run8.solution.support.length, k8, 'the page and kplay count the same support vectors');
+    assert.equal(edge, k8, 'every support vector on the edge of the tube');
+  }
   assert.deepEqual(errors, []);
   await ctx.close();
 });
