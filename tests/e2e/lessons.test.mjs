@@ -347,6 +347,34 @@ test('lesson C can be walked from the first step to the last, each claim checked
   assert.equal(k1, n1);
   sw[1] = await num(page, '#r-sweep');
   const f1 = await num(page, '#r-objective');
+  // The closed form c = (K + λI)⁻¹y, solved here (Gaussian elimination on our Gram matrix): the page's
+  // objective F(c) = ‖Kc − y‖²/(2λ) + cᵀKc/2 is the closed form's, and every cᵢ ≠ 0.
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[0].spec };
+    const { X, y } = nativeData(sp);
+    const K = gaussGram(X, sp.kernel.bandwidth.fixed);
+    const nn = y.length;
+    const A = K.map((r, i) => [...r.map((v, j) => v + (i === j ? sp.lambda : 0)), y[i]]);
+    for (let col = 0; col < nn; col++) {
+      let piv = col;
+      for (let r = col + 1; r < nn; r++) if (Math.abs(A[r][col]) > Math.abs(A[piv][col])) piv = r;
+      [A[col], A[piv]] = [A[piv], A[col]];
+      for (let r = col + 1; r < nn; r++) {
+        const f = A[r][col] / A[col][col];
+        for (let t = col; t <= nn; t++) A[r][t] -= f * A[col][t];
+      }
+    }
+    const cf = new Array(nn).fill(0);
+    for (let r = nn - 1; r >= 0; r--) {
+      let acc = A[r][nn];
+      for (let t = r + 1; t < nn; t++) acc -= A[r][t] * cf[t];
+      cf[r] = acc / A[r][r];
+    }
+    const z = K.map((r) => r.reduce((acc, v, j) => acc + v * cf[j], 0));
+    const fClosed = z.reduce((acc, zi, i) => acc + (zi - y[i]) ** 2, 0) / (2 * sp.lambda) + z.reduce((acc, zi, i) => acc + zi * cf[i], 0) / 2;
+    assert.ok(Math.abs(f1 - fClosed) <= 1e-6 * fClosed, `F: page ${f1} vs closed form ${fClosed}`);
+    assert.ok(cf.every((v) => v !== 0));
+  }
   await next(page, 1);
   // 2. α = 1/tr(K): converged, several times more sweeps.
   await runStep(page, 2, n);
@@ -501,6 +529,7 @@ test('lesson B can be walked from the first step to the last, each claim checked
   assert.equal(await page.locator('#m').inputValue(), '2');
   assert.ok(rel(await num(page, '#r-c0'), 1) < 1e-9);
   assert.ok(rel(await num(page, '#r-lambda2'), lambda) < 1e-6);
+  const norm1 = await num(page, '#r-norm');
   await next(page, 1);
   // 2. m = 1.5: C₀ < 1 and C₀ = ‖f‖^(m−2).
   await runStep(page, 2, n);
@@ -560,6 +589,9 @@ test('lesson B can be walked from the first step to the last, each claim checked
     const s3 = shape(3, root(3));
     assert.ok(s15.concave, 'm = 1.5: F strictly concave');
     assert.ok(s3.convex && s3.decreasing && !s3.concave, 'm = 3: F strictly convex and decreasing');
+    // Step 1: at m = 2, α = (K + nλI)⁻¹y, so ‖f‖²_H = Σ dᵢy′ᵢ²/(dᵢ + nλ)².
+    const normKrr = Math.sqrt(dd.reduce((acc, di, i) => acc + (di * yp[i] ** 2) / (di + nn * lambda) ** 2, 0));
+    assert.ok(rel(norm1, normKrr) < 1e-6, `m = 2: ‖f‖ ${norm1} vs (K + nλI)⁻¹y's ${normKrr}`);
   }
   await next(page, 4);
   // 5. λ = 1e-6: ‖f‖ more than ten times step 2's.
