@@ -15,6 +15,9 @@ const a = (p, solver, model = {}, data = A_DATA) => ({
   solver: { tol: 1e-8, max_iter: 5000, ...solver },
 });
 const P43 = 4 / 3;
+// Step 8: the tensor path where rule (19) says it pays, n ≤ 2·card(𝕂)^(1/3) (polynomial s = 2: card(𝕂) = d(d + 1)/2).
+const A_POLY = { kind: 'polynomial', degree: 2 };
+const A_TENSOR_DATA = { ...A_DATA, n: 30 };
 const GAP = M('<mrow><mtext>gap</mtext><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><mi>F</mi><mo>(</mo><mi>w</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>)</mo><mo>+</mo><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>≥</mo><mn>0</mn><mo>,</mo><mspace width="1em"></mspace><mi>w</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><msub><mi>J</mi><mi>q</mi></msub><mo>(</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>)</mo></mrow>');
 const JQ = M('<mrow><msub><mi>J</mi><mi>q</mi></msub><mo>(</mo><mi>u</mi><mo>)</mo><mo>=</mo><mtext>sign</mtext><mo>(</mo><mi>u</mi><mo>)</mo><msup><mrow><mo>|</mo><mi>u</mi><mo>|</mo></mrow><mrow><mi>q</mi><mo>−</mo><mn>1</mn></mrow></msup><mo>,</mo><mspace width="1em"></mspace><mfrac><mn>1</mn><mi>p</mi></mfrac><mo>+</mo><mfrac><mn>1</mn><mi>q</mi></mfrac><mo>=</mo><mn>1</mn></mrow>');
 
@@ -65,9 +68,14 @@ export const LESSONS = {
         look: '<p>Same data, p = 1.1 (q = 11), closer to the ℓ<sub>1</sub> norm (the p slider).</p>',
         predict: '<p><b>Predict:</b> compared with p = 4/3 — more or fewer iterations? A sparser w, or a denser one?</p>',
         explain: `<p><b>Many more iterations</b> (over ten times as many) and a <b>sparser</b> w: fewer entries above τ, and the 5 largest
-          now find all 5 true features. With q = 11, J<sub>q</sub>(u) = sign(u)|u|<sup>10</sup> crushes every correlation but the
-          largest. The price: Λ's gradient is a degree-10 polynomial, Lipschitz only locally, and the linear rate of Theorem 2.3
-          has a constant C<sub>p</sub> → 0 as p → 1.</p>`,
+          now find all 5 true features: J<sub>q</sub>(u) = sign(u)|u|<sup>10</sup> crushes every correlation but the largest. (It is not a
+          polynomial: q = 11 is odd, and tensor kernels need q even, eq. 11, so p = 1.1 has none; the dual is computed from the
+          features, Remark 2.5 of the later version.)</p>
+          <p>Why slower? Theorem 2.2 (2.3 in the later version) gives a linear rate for every p, with constants that degrade as p → 1:
+          C<sub>p</sub> → 0 in the bound on ‖w<sub>m</sub> − w̄‖<sub>p</sub>, which the duality-gap stop never sees. <i>Our reading</i> of
+          the run: the curvature (q − 1)|u|<sup>q−2</sup> of |u|<sup>q</sup>/q makes Λ badly conditioned at q = 11 — steep along the few
+          large correlations, little more than the 1/γ term elsewhere. The steep directions cap the accepted step λ (smaller than at
+          q = 4: readout “step”); along the flat ones such a step gains little.</p>`,
       },
       {
         title: 'Why not the primal? Gradient descent',
@@ -87,32 +95,37 @@ export const LESSONS = {
         uses: ['algorithm', 'conv'], speed: 'max',
         look: '<p>FISTA: accelerated proximal gradient on the primal, with the prox of (t/p)|·|<sup>p</sup>; capped at 3000 iterations.</p>',
         predict: '<p><b>Predict:</b> does acceleration let the primal catch the dual method (relative gap 10⁻⁸ in under 100 iterations)?</p>',
-        explain: `<p>Not here: after 3000 iterations FISTA has reached the neighbourhood (relative gap below 10⁻⁴) but not 10⁻⁸. Its
-          O(1/k²) rate on F − F* is sublinear; the dual method converges linearly (Theorem 2.2), as the paper's Table 1 shows
-          (FISTA 1158 iterations against 12 at p = 4/3).</p>`,
+        explain: `<p>Not here: after 3000 iterations FISTA has reached the neighbourhood (relative gap below 10⁻⁴) but not 10⁻⁸,
+          which the dual method reached in step 1 in under 100 iterations. FISTA's O(1/k²) rate on F − F* is sublinear (the
+          primal is only uniformly convex on bounded sets); the dual method converges linearly (Theorem 2.2). These are our counts on
+          these data: the paper's Table 1 reports other ones, which we could not reproduce (docs/paper-a.md).</p>`,
       },
       {
         title: 'Newton in the dual',
         spec: a(P43, { algorithm: 'dual_newton' }),
         uses: ['algorithm', 'conv'], speed: 2,
-        look: '<p>The dual has only n = 50 variables (against d = 300 primal ones): Newton’s method on Λ, one small linear system per iteration.</p>',
+        look: '<p>The dual has only n = 50 variables (against d = 300 primal ones): Newton’s method on Λ, one small linear system per iteration. Dual Newton is <i>ours</i>, not the paper’s (the paper runs gradient descent, Algorithm 2.1).</p>',
         predict: '<p><b>Predict:</b> how many iterations to relative gap 10⁻⁸ — about 60 like step 1, or a handful?</p>',
         explain: `<p>A handful, and the same F(w) as step 1. The Hessian of the dual is an n × n matrix,</p>
           ${M('<mrow><msup><mo>∇</mo><mn>2</mn></msup><mi>Λ</mi><mo>(</mo><mi>α</mi><mo>)</mo><mo>=</mo><mo>(</mo><mi>q</mi><mo>−</mo><mn>1</mn><mo>)</mo><mi>X</mi><mspace width="0.2em"></mspace><mtext>diag</mtext><mo>(</mo><msup><mrow><mo>|</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>|</mo></mrow><mrow><mi>q</mi><mo>−</mo><mn>2</mn></mrow></msup><mo>)</mo><msup><mi>X</mi><mo>⊤</mo></msup><mo>+</mo><mfrac><mn>1</mn><mi>γ</mi></mfrac><mi>I</mi></mrow>')}
-          <p>cheap when n ≪ d; near the optimum Newton converges quadratically.</p>`,
+          <p>cheap when n ≪ d; near the optimum Newton converges quadratically (a textbook fact, not a theorem of the paper).</p>`,
       },
       {
         title: 'Tensor kernels: the dual without features',
-        spec: a(P43, { algorithm: 'prox_dual' }, { path: 'tensor' }, { ...A_DATA, n: 30 }),
-        uses: ['build-box', 'path', 'conv'], speed: 15, action: 'build', until: ['status', 'converged'],
+        spec: a(P43, { algorithm: 'prox_dual' }, { path: 'tensor', kernel: A_POLY }, A_TENSOR_DATA),
+        uses: ['build-box', 'path', 'kernel', 'conv'], speed: 15, action: 'build', until: ['status', 'converged'],
         look: `<p>For q = 4 the dual needs the data only through the <b>Gram tensor</b>
-          K<sub>ijkl</sub> = Σ<sub>t</sub> x<sub>it</sub>x<sub>jt</sub>x<sub>kt</sub>x<sub>lt</sub> (n = 30 here). The box shows what it costs before it
-          is built (in a background worker).</p>`,
+          K<sub>ijkl</sub> = K(x<sub>i</sub>, x<sub>j</sub>, x<sub>k</sub>, x<sub>l</sub>), here the polynomial tensor kernel of degree s = 2,
+          (Σ<sub>t</sub> x<sub>it</sub>x<sub>jt</sub>x<sub>kt</sub>x<sub>lt</sub>)², on n = 30 points. Its features are the
+          card(𝕂) = d(d + 1)/2 = 45 150 monomials of degree 2; rule (19) says the tensor pays when n ≤ 2·card(𝕂)<sup>1/3</sup> ≈ 71.
+          The box shows what the tensor costs before it is built (in a background worker).</p>`,
         predict: '<p><b>Predict:</b> the solver never sees a feature again. Will it find the same minimum F as the feature path?</p>',
         explain: `<p>The same F(w), to the tolerance (the test compares it with <code>kplay run</code> on the features path). For q = 4,</p>
           ${M('<mrow><mfrac><mn>1</mn><mi>q</mi></mfrac><msubsup><mrow><mo>‖</mo><msup><mi>X</mi><mo>⊤</mo></msup><mi>α</mi><mo>‖</mo></mrow><mi>q</mi><mi>q</mi></msubsup><mo>=</mo><mfrac><mn>1</mn><mn>4</mn></mfrac><munder><mo>∑</mo><mrow><mi>i</mi><mi>j</mi><mi>k</mi><mi>l</mi></mrow></munder><msub><mi>K</mi><mrow><mi>i</mi><mi>j</mi><mi>k</mi><mi>l</mi></mrow></msub><msub><mi>α</mi><mi>i</mi></msub><msub><mi>α</mi><mi>j</mi></msub><msub><mi>α</mi><mi>k</mi></msub><msub><mi>α</mi><mi>l</mi></msub></mrow>')}
           <p>so a polynomial or exponential tensor kernel works in feature spaces too large to write down. The cost: a tensor whose
-          size grows like n⁴, and n²(n + 1)²/4 products per gradient — worth it only when n is small against the feature dimension.</p>`,
+          size grows like n⁴, and n²(n + 1)²/4 products per gradient against about n·card(𝕂) on the features — worth it only when n is
+          small against the feature dimension, n ≤ 2·card(𝕂)<sup>1/3</sup> (rule 19). With the linear kernel on these data
+          (card(𝕂) = d = 300, 2·300<sup>1/3</sup> ≈ 13 &lt; 30) it would not pay.</p>`,
       },
     ],
   },
@@ -169,7 +182,7 @@ LESSONS.d = {
       uses: ['algo', 'trace'], speed: 2,
       look: '<p>SNKP (Algorithm 4) replaces the hard “worst point” by a softmax p<sub>μ</sub>(α) = softmax(−Gα/μ) and lets μ → 0 (Nesterov smoothing).</p>',
       predict: '<p><b>Predict:</b> fewer iterations than NKP’s subgradient steps?</p>',
-      explain: `<p>Far fewer. Smoothing turns the non-smooth max into a smooth function, and an accelerated scheme halts within</p>
+      explain: `<p>Far fewer. Smoothing turns the non-smooth max into a smooth function, and on separable data (ρ<sub>K</sub> &gt; 0) the accelerated scheme halts within (Theorem 1)</p>
         ${M('<mrow><mfrac><mrow><mn>2</mn><msqrt><mrow><mn>2</mn><mi>log</mi><mi>n</mi></mrow></msqrt></mrow><msub><mi>ρ</mi><mi>K</mi></msub></mfrac></mrow>')}
         <p>iterations: 1/ρ instead of 1/ρ².</p>`,
     },
@@ -179,16 +192,20 @@ LESSONS.d = {
       uses: ['margin', 'outcome'], speed: 'max',
       look: '<p>Overlapping clouds: no line separates them. The iteration cap is 3000.</p>',
       predict: '<p><b>Predict:</b> what will the perceptron do?</p>',
-      explain: '<p>It runs into the cap: a perceptron on inseparable data never halts, and it cannot tell us that it never will. The margin readout says why: ρ<sub>K</sub> &lt; 0, the data are <b>inseparable</b>.</p>',
+      explain: '<p>It runs into the cap: a perceptron on inseparable data never halts, and it cannot tell us that it never will. The margin readout (computed apart from the run) says why: ρ<sub>K</sub> &lt; 0, the data are <b>inseparable</b>.</p>',
     },
     {
-      title: 'A certificate of inseparability',
+      title: 'An ε-certificate: what it proves',
       spec: d(blobs(-0.4), { kind: 'nvn', epsilon: 0.01 }),
-      uses: ['algo', 'epsilon', 'outcome', 'boundary'], speed: 2,
-      look: '<p>The normalized von Neumann algorithm (NVN, Algorithm 5) looks for weights p in the simplex instead of α. The point sizes show p<sub>i</sub>.</p>',
-      predict: '<p><b>Predict:</b> can an algorithm <i>prove</i> that no separator exists?</p>',
-      explain: `<p>Yes: a verified ε-certificate, ‖p‖<sub>G</sub> ≤ ε = 0.01. Gordan’s theorem in an RKHS (Theorem 2): exactly one of</p>${GORDAN}
-        <p>p puts the origin (almost) inside the convex hull of the y<sub>i</sub>φ(x<sub>i</sub>): no classifier can score every point positively.</p>`,
+      uses: ['algo', 'epsilon', 'outcome', 'boundary', 'margin'], speed: 2,
+      look: '<p>The normalized von Neumann algorithm (NVN, Algorithm 5) looks for weights p in the simplex instead of α, and stops when ‖p‖<sub>G</sub> ≤ ε = 0.01: an <b>ε-certificate</b>. The point sizes show p<sub>i</sub>.</p>',
+      predict: '<p><b>Predict:</b> NVN will return weights p with ‖p‖<sub>G</sub> ≤ 0.01. Does that prove that no separator exists?</p>',
+      explain: `<p>No — it proves something weaker. <b>Weak duality</b> (Lemma 3): ρ<sub>K</sub> ≤ ‖p‖<sub>G</sub> for every p in the simplex,
+        so the verified certificate proves ρ<sub>K</sub> ≤ ε = 0.01: no classifier has a normalized margin above 0.01
+        (“near-infeasibility”, in the paper's words). Separable data with 0 &lt; ρ<sub>K</sub> ≤ ε admit an ε-certificate too.
+        Only ‖p‖<sub>G</sub> = 0 proves that no separator exists — Gordan’s theorem in an RKHS (Theorem 2): exactly one of</p>${GORDAN}
+        <p>Here the margin readout, computed apart from NVN, says more: ρ<sub>K</sub> &lt; 0, so these data are indeed inseparable, and
+        |ρ<sub>K</sub>| is the radius of the largest ball about the origin inside the convex hull of the y<sub>i</sub>φ̃(x<sub>i</sub>) (Theorem 3).</p>`,
     },
     {
       title: 'Circles with a linear kernel',
@@ -196,13 +213,13 @@ LESSONS.d = {
       uses: ['data', 'outcome'], speed: 2,
       look: '<p>One class on a small circle inside the other. Linear kernel, NVN.</p>',
       predict: '<p><b>Predict:</b> separator or certificate?</p>',
-      explain: '<p>A verified certificate: no line separates a ring from its centre, and ρ<sub>K</sub> &lt; 0 in the margin readout.</p>',
+      explain: '<p>A verified ε-certificate, so ρ<sub>K</sub> ≤ ε (Lemma 3); the margin readout shows more, ρ<sub>K</sub> &lt; 0: no line separates a ring from its centre.</p>',
     },
     {
       title: 'The same circles, a Gaussian kernel',
       spec: d(circles, { kind: 'perceptron' }, GAUSS),
       uses: ['kernel', 'mu', 'boundary', 'margin'], speed: 2,
-      look: '<p>Same points; the kernel is now Gaussian, K(x, x′) = exp(−‖x − x′‖²/μ) with μ = 0.5. The perceptron again.</p>',
+      look: '<p>Same points; the kernel is now Gaussian, K(x, x′) = exp(−‖x − x′‖²/width) with width = 0.5 (the field “width”; μ stays SNKP’s smoothing parameter). The perceptron again.</p>',
       predict: '<p><b>Predict:</b> separable now?</p>',
       explain: `<p>Yes: a verified separator and ρ<sub>K</sub> &gt; 0. For distinct points the Gaussian Gram matrix K is positive definite, so is
         G = D<sub>y</sub>D<sup>−½</sup>KD<sup>−½</sup>D<sub>y</sub>, and α = G<sup>−1</sup>1 gives Gα = 1 &gt; 0: a Gaussian kernel separates any
@@ -212,17 +229,17 @@ LESSONS.d = {
       title: 'One algorithm for both answers (overlap)',
       spec: d(blobs(-0.4), { kind: 'isnkpvn', gamma: 2, epsilon: 0.01 }),
       uses: ['algo', 'outcome'], speed: 5,
-      look: '<p>ISNKPVN(γ, ε) (Algorithm 7) runs SNKPVN with shrinking δ: it returns a separator when one exists and an ε-certificate otherwise.</p>',
+      look: '<p>ISNKPVN(γ, ε) (Algorithm 7) runs SNKPVN with shrinking δ. Theorem 4: if the data are separable with ε &lt; ρ<sub>K</sub> it returns a separator; if they are inseparable, or ε &gt; ρ<sub>K</sub>, it returns an ε-certificate.</p>',
       predict: '<p><b>Predict:</b> on the overlapping clouds, which answer will it give?</p>',
-      explain: '<p>A verified ε-certificate, within O(min{√n/ε, √n/|ρ<sub>K</sub>|}·log(1/ε)) iterations (Theorem 4).</p>',
+      explain: '<p>A verified ε-certificate (so ρ<sub>K</sub> ≤ ε, Lemma 3), within O(min{√n/ε, √n/|ρ<sub>K</sub>|}·log(1/ε)) iterations (Theorem 4, part 2: here ρ<sub>K</sub> &lt; 0).</p>',
     },
     {
       title: 'One algorithm for both answers (Gaussian circles)',
       spec: d(circles, { kind: 'isnkpvn', gamma: 2, epsilon: 0.01 }, GAUSS),
       uses: ['algo', 'outcome', 'boundary'], speed: 2,
-      look: '<p>The same algorithm on the separable problem of step 8.</p>',
-      predict: '<p><b>Predict:</b> separator or certificate — and about how many iterations?</p>',
-      explain: '<p>A verified separator, in O(√n/ρ<sub>K</sub>·log(1/ρ<sub>K</sub>)) iterations (Theorem 4): the same code decides either way, and each answer is checked.</p>',
+      look: '<p>The same algorithm, ε = 0.01, on the separable problem of step 8 (its margin readout showed ρ<sub>K</sub>).</p>',
+      predict: '<p><b>Predict:</b> separator or certificate?</p>',
+      explain: '<p>A verified separator. Theorem 4 (part 1) promises one because its hypothesis holds: step 8’s certified ρ<sub>K</sub> is above ε = 0.01; the total is O(√n/ρ<sub>K</sub>·log(1/ρ<sub>K</sub>)) iterations. With ε above ρ<sub>K</sub> it could have returned an ε-certificate instead, on separable data. The same code decides either way, and each answer is checked.</p>',
     },
   ],
 };
@@ -242,7 +259,7 @@ LESSONS.c = {
   page: 'dinuzzo.html',
   steps: [
     {
-      title: 'Every kernel method is a fixed point',
+      title: 'A kernel method as a fixed point',
       spec: c({ kind: 'square' }, FP({ kind: 'inverse_norm' })),
       uses: ['map', 'conv', 'r-support'], speed: 'max',
       look: `<p>100 points on two moons, a Gaussian kernel, the square loss (regularized least squares). We minimize
@@ -250,7 +267,8 @@ LESSONS.c = {
         The map shows f(x) = Σ c<sub>i</sub>k(x<sub>i</sub>, x); ringed points have c<sub>i</sub> ≠ 0.</p>`,
       predict: '<p><b>Predict:</b> with the square loss, how many of the 100 points will end up with c<sub>i</sub> ≠ 0 (support vectors)?</p>',
       explain: `<p>All of them (readout “support vectors”). The optimum is a fixed point of (Theorem 1)</p>${FIXED}
-        <p>for every α &gt; 0; for the square loss it is the closed form c = (K + λI)<sup>−1</sup>y, and nothing forces a c<sub>i</sub> to 0.</p>`,
+        <p>for every α &gt; 0. Theorem 1 covers a convex loss with the squared-norm regularizer cᵀKc/2 = ‖f‖²<sub>H</sub>/2 (problem (2)),
+        not every kernel method. For the square loss the solution is the closed form c = (K + λI)<sup>−1</sup>y, and nothing forces a c<sub>i</sub> to 0.</p>`,
     },
     {
       title: 'A cheaper step rule, a slower run',
@@ -258,16 +276,20 @@ LESSONS.c = {
       uses: ['alpha-rule', 'conv'], speed: 'max',
       look: '<p>Same problem; the step is now α = 1/tr(K), which needs no eigenvalue (tr K = Σ k<sub>ii</sub>).</p>',
       predict: '<p><b>Predict:</b> tr(K) ≥ ‖K‖<sub>2</sub>, so this α is smaller. More sweeps or fewer?</p>',
-      explain: '<p>Several times more sweeps: the fixed-point map contracts by a factor that depends on α times the eigenvalues of K, and a smaller α contracts less per sweep. 1/tr(K) is safe (it is below 2/‖K‖<sub>2</sub>) but slow.</p>',
+      explain: '<p>Several times more sweeps. For the square loss the map is linear, c ← ((I − αK)c + αy)/(1 + αλ) (our derivation from J<sub>α</sub>, as in the digest), so each sweep multiplies the error along an eigenvector of K with eigenvalue k by (1 − αk)/(1 + αλ); along K’s tiny eigenvalues that is about 1/(1 + αλ), closer to 1 for a smaller α. 1/tr(K) is safe (it is below 2/‖K‖<sub>2</sub>, since tr K ≥ ‖K‖<sub>2</sub>) but slow.</p>',
     },
     {
-      title: 'Over the edge: α above 2/‖K‖₂',
+      title: 'Over the edge: a step too large',
       spec: c({ kind: 'square' }, FP({ kind: 'fixed', value: 0.1 })),
       uses: ['alpha-rule', 'alpha', 'r-alpha', 'conv'], speed: 10,
-      look: '<p>A typed step α = 0.1. The readout α shows it next to the limit 2/‖K‖<sub>2</sub> for these data.</p>',
-      predict: '<p><b>Predict:</b> α is just above the limit. Will the iteration still converge, slowly?</p>',
-      explain: `<p>It diverges within a few dozen sweeps: the changes |Δc| grow geometrically. Convergence (Theorem 2) needs</p>${BOUND}
-        <p>Any α below the limit converges (Theorem 2); the default rules 1/‖K‖<sub>2</sub> and 1/tr(K) stay safely inside.</p>`,
+      look: '<p>A typed step α = 0.1. The readout α shows it next to 2/‖K‖<sub>2</sub> for these data (about 0.087), the bound of Theorem 2’s condition (11).</p>',
+      predict: '<p><b>Predict:</b> α is above 2/‖K‖<sub>2</sub>. Will the iteration converge or diverge?</p>',
+      explain: `<p>It diverges within a few dozen sweeps: |Δc| grows geometrically. Theorem 2 guarantees convergence when</p>${BOUND}
+        <p>but condition (11) is <b>sufficient, not necessary</b>. For the square loss the iteration matrix is (I − αK)/(1 + αλ); its
+        largest eigenvalue in modulus, (α‖K‖<sub>2</sub> − 1)/(1 + αλ) once α‖K‖<sub>2</sub> &gt; 1, is below 1 exactly when
+        α &lt; 2/(‖K‖<sub>2</sub> − λ). Here λ = 0.1 and ‖K‖<sub>2</sub> ≈ 23.1, so that limit is about 0.0870, a hair above
+        2/‖K‖<sub>2</sub> ≈ 0.0866: a step between the two converges; α = 0.1 is 15 % above both, and |Δc| grows by
+        (0.1·‖K‖<sub>2</sub> − 1)/1.01 ≈ 1.3 per sweep. (The exact limit is our derivation for the square loss, not the paper’s.)</p>`,
     },
     {
       title: 'Coordinate descent: no step to choose',
@@ -277,7 +299,10 @@ LESSONS.c = {
       predict: '<p><b>Predict:</b> compared with the fixed point at α = 1/‖K‖<sub>2</sub> (step 1) — more sweeps or fewer? The same solution?</p>',
       explain: `<p>Fewer sweeps here, and the same objective F(c) as step 1. Each update solves the i-th equation exactly,</p>
         ${M('<mrow><msub><mi>c</mi><mi>i</mi></msub><mo>←</mo><msub><mi>S</mi><mi>i</mi></msub><mo>(</mo><msub><mi>z</mi><mi>i</mi></msub><mo>/</mo><msub><mi>k</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub><mo>−</mo><msub><mi>c</mi><mi>i</mi></msub><mo>)</mo><mo>,</mo><mspace width="1em"></mspace><msub><mi>S</mi><mi>i</mi></msub><mo>=</mo><mo>−</mo><msubsup><mi>J</mi><mrow><mn>1</mn><mo>/</mo><msub><mi>k</mi><mrow><mi>i</mi><mi>i</mi></mrow></msub></mrow><mi>i</mi></msubsup></mrow>')}
-        <p>and uses the new values at once (Gauss–Seidel instead of Jacobi); the stopping test is max|h<sub>i</sub>| &lt; δ.</p>`,
+        <p>and uses the new values at once (Gauss–Seidel instead of Jacobi); the stopping test is max|h<sub>i</sub>| &lt; δ. Theorem 4: with an
+        essentially cyclic order and every k<sub>ii</sub> &gt; 0, cluster points are optimal. Each update is the exact maximization of the
+        Fenchel dual along one coordinate — not, as the paper’s proof says, an exact line search on F (that holds only for a diagonal K;
+        docs/errata.md).</p>`,
     },
     {
       title: 'The hinge loss: support vectors',
@@ -285,9 +310,11 @@ LESSONS.c = {
       uses: ['loss', 'map', 'r-support'], speed: 'max',
       look: '<p>The same points with the hinge loss (1 − yf)<sub>+</sub>: a support vector machine, solved by coordinate descent.</p>',
       predict: '<p><b>Predict:</b> how many points will keep c<sub>i</sub> ≠ 0 now — all, about half, or a few?</p>',
-      explain: `<p>Under a third of them: the ringed points near or inside the margin (grey lines f = ±1). The hinge loss is flat for
-        yf ≥ 1, so its operator clips c<sub>i</sub> to 0 for points beyond the margin and to at most 1/λ inside it — the
-        solution is sparse.</p>`,
+      explain: `<p>Under a third of them: the ringed points on or inside the margin (grey lines f = ±1). With f(z) = Σ L/λ, the optimality
+        condition 0 ∈ ∂f(Kc) + c (Theorem 1; Table 1’s operator y ⊙ min(1/λ, (1 − y ⊙ v)<sub>+</sub>) at α = 1) fixes every c<sub>i</sub>:
+        c<sub>i</sub> = y<sub>i</sub>/λ <b>exactly</b> for points strictly inside the margin or misclassified (y<sub>i</sub>f(x<sub>i</sub>) &lt; 1),
+        y<sub>i</sub>c<sub>i</sub> between 0 and 1/λ for points on it (y<sub>i</sub>f(x<sub>i</sub>) = 1), and c<sub>i</sub> = 0 beyond it
+        (y<sub>i</sub>f(x<sub>i</sub>) &gt; 1), where the hinge loss is flat — so the solution is sparse.</p>`,
     },
     {
       title: 'The hinge loss with the fixed point',
@@ -295,7 +322,7 @@ LESSONS.c = {
       uses: ['algorithm', 'conv'], speed: 'max',
       look: '<p>The SVM again, now with the fixed-point iteration at α = 1/‖K‖<sub>2</sub> (at most 20 000 sweeps).</p>',
       predict: '<p><b>Predict:</b> coordinate descent needed about 1200 sweeps. The fixed point?</p>',
-      explain: '<p>It reaches the sweep cap with a duality gap still orders of magnitude above the one coordinate descent reached in step 5: for a non-smooth loss and a Gram matrix with tiny eigenvalues the fixed-point rate of Theorem 3 (linear only when K is positive definite or ∇f Lipschitz) can be very slow, while coordinate descent solves each coordinate exactly.</p>',
+      explain: '<p>It reaches the sweep cap with a duality gap still orders of magnitude above the one coordinate descent reached in step 5. Theorem 3 even applies here — K is positive definite (a Gaussian kernel on distinct points), one of its two sufficient conditions for a linear rate — but its factor is ‖αK − I‖<sub>2</sub> = 1 − α·k<sub>min</sub> = 1 − k<sub>min</sub>/‖K‖<sub>2</sub>, and K’s smallest eigenvalue is below 10⁻¹⁰ of its largest: a linear rate of no use. Coordinate descent solves each coordinate exactly.</p>',
     },
     {
       title: 'More regularization, more support vectors',
@@ -311,7 +338,7 @@ LESSONS.c = {
       uses: ['loss', 'eps', 'map', 'r-support'], speed: 10,
       look: '<p>1-D regression, 60 noisy points, the ε-insensitive loss (|y − f| − ε)<sub>+</sub> with ε = 0.2 (support vector regression).</p>',
       predict: '<p><b>Predict:</b> which points will be support vectors?</p>',
-      explain: '<p>Only the few outside (or on) the ε-tube around the curve: inside the tube the loss is zero and flat, so the operator sets c<sub>i</sub> = 0. A sparse regression function, from the same fixed-point equation.</p>',
+      explain: '<p>Only the few on or outside the ε-tube around the curve. The optimality condition 0 ∈ ∂f(Kc) + c gives c<sub>i</sub> = 0 strictly inside the tube, where the loss is zero and flat; |c<sub>i</sub>| = 1/λ exactly strictly outside it; and |c<sub>i</sub>| between 0 and 1/λ on its edge, |y<sub>i</sub> − f(x<sub>i</sub>)| = ε. Here every support vector lies on the edge. A sparse regression function, from the same fixed-point equation.</p>',
     },
   ],
 };
@@ -344,9 +371,11 @@ LESSONS.b = {
       uses: ['m', 'fplot', 'r-c0', 'r-norm'],
       look: '<p>Run it moves m to 1.5. The lower plot shows F(C); C₀ is where it crosses zero.</p>',
       predict: '<p><b>Predict:</b> will C₀ be above or below 1? How is it related to ‖f‖<sub>H</sub>?</p>',
-      explain: `<p>Below 1, and C₀ = ‖f‖<sub>H</sub><sup>m−2</sup> (compare the readouts: ‖f‖<sub>H</sub><sup>−0.5</sup> = C₀). F is strictly concave
-        with F(0) &gt; 0 for m &gt; 1, so the root is unique; a safeguarded Newton solve finds it in a few dozen iterations, and every
-        refit after that reuses the eigendecomposition.</p>`,
+      explain: `<p>Below 1, and C₀ = ‖f‖<sub>H</sub><sup>m−2</sup> (compare the readouts: ‖f‖<sub>H</sub><sup>−0.5</sup> = C₀). F(0) &gt; 0, and for
+        1 &lt; m &lt; 2 F is strictly concave, so the root is unique. (For m &gt; 2 — step 4 — F is strictly convex and decreasing
+        instead, and the root is unique because F is monotone: the paper’s Appendix C calls F concave for every m &gt; 1, which is
+        false for m &gt; 2; docs/errata.md.) A safeguarded Newton solve finds the root in a few dozen iterations, and every refit
+        after that reuses the eigendecomposition.</p>`,
     },
     {
       title: 'The kernel ridge twin',
@@ -362,7 +391,7 @@ LESSONS.b = {
       uses: ['m', 'r-c0', 'r-norm', 'r-lambda2'],
       look: '<p>Run it moves m to 3.</p>',
       predict: '<p><b>Predict:</b> C₀ above or below 1 now? λ₂ above or below λ?</p>',
-      explain: '<p>Both above: C₀ = ‖f‖<sub>H</sub><sup>m−2</sup> = ‖f‖<sub>H</sub> &gt; 1 here, and λ₂ = (3/2)C₀λ &gt; λ. A larger m penalizes large norms more and small ones less.</p>',
+      explain: '<p>Both above: C₀ = ‖f‖<sub>H</sub><sup>m−2</sup> = ‖f‖<sub>H</sub> &gt; 1 here, and λ₂ = (3/2)C₀λ &gt; λ. A larger m penalizes large norms more and small ones less. For m &gt; 2 the exponent m/2 − 1 of F is positive: F is strictly convex and decreasing (not concave, as the paper’s Appendix C says), so its root is still unique.</p>',
     },
     {
       title: 'Less regularization',
@@ -378,7 +407,7 @@ LESSONS.b = {
       uses: ['m', 'outside', 'fplot'],
       look: '<p>Run it sets m = 1: the penalty λ‖f‖ is convex but not strictly.</p>',
       predict: '<p><b>Predict:</b> does the root C₀ still exist?</p>',
-      explain: '<p>Here yes (the box above the readouts says why): at m = 1 a root exists only if Σ4d<sub>i</sub>y′<sub>i</sub>² &gt; (λn)², which these data satisfy. Theorem 1 itself needs m &gt; 1.</p>',
+      explain: '<p>Here yes (the box above the readouts says why): at m = 1 a root exists only if Σ4d<sub>i</sub>y′<sub>i</sub>² &gt; (λn)², which these data satisfy — our analysis, not the paper’s: Theorem 1 itself needs m &gt; 1.</p>',
     },
     {
       title: 'm < 1: outside the theory',
@@ -386,7 +415,7 @@ LESSONS.b = {
       uses: ['m', 'outside', 'fplot'],
       look: '<p>Run it sets m = 0.5, a value the paper’s experiments use although the objective is then not convex.</p>',
       predict: '<p><b>Predict:</b> how many positive roots will F have?</p>',
-      explain: '<p>Two: the smaller gives the minimizer, the larger a saddle point near α = 0, and f = 0 is always a local minimum. The page says so instead of silently returning a number.</p>',
+      explain: '<p>Two: the smaller gives the minimizer, the larger a saddle point near α = 0, and f = 0 is always a local minimum. This is our numerical analysis, not the paper’s: Theorem 1 stops at m &gt; 1, although the paper’s experiments use m down to 0.1. The page says so instead of silently returning a number.</p>',
     },
     {
       title: 'Weak, not strong, equivalence',
@@ -395,7 +424,7 @@ LESSONS.b = {
       look: '<p>The data split into four parts Z₁…Z₄; λ is chosen by cross-validation on Z₁ and λ₂ computed there. Then the same (λ, λ₂) fit M-RLSR and kernel ridge on each part.</p>',
       predict: '<p><b>Predict:</b> on Z₂, Z₃, Z₄, will M-RLSR(λ) and KRR(λ₂) still give the same function?</p>',
       explain: `<p>Only on Z₁: ‖f<sub>M-RLSR</sub> − f<sub>KRR</sub>‖ is 0 there and positive on the other parts (the table). λ₂ depends on the
-        sample through C₀(Z, m, λ), so the two methods are equivalent on each data set (weakly), never as methods (strongly).</p>`,
+        sample through C₀(Z, m, λ), so the two methods are equivalent on each data set (weakly, Definition 3.3), not as methods (strongly, Definition 3.4).</p>`,
     },
   ],
 };

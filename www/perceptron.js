@@ -49,7 +49,7 @@ function kernelSpec() {
   if (k === 'laplacian') return { kind: 'laplacian', sigma: readPositive('lap-sigma', 'σ') };
   const raw = $('mu').value.trim();
   if (raw === 'auto') return { kind: 'gaussian', bandwidth: 'heuristic' };
-  return { kind: 'gaussian', bandwidth: { fixed: readPositive('mu', 'μ') } };
+  return { kind: 'gaussian', bandwidth: { fixed: readPositive('mu', 'width') } };
 }
 
 function algoSpec() {
@@ -156,8 +156,9 @@ function outcomeText(s) {
   }
   if (o.kind === 'certificate') {
     const c = o.check;
-    return ['certificate', `ε-certificate of inseparability from ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
-      `p in the simplex (min pᵢ = ${fmt(c.min_p)}, Σpᵢ − 1 = ${fmt(c.sum_error)}), ‖p‖_G = ${fmt(c.norm_g)} ≤ ε = ${fmt(c.epsilon)}.`];
+    return ['certificate', `ε-certificate from ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
+      `p in the simplex (min pᵢ = ${fmt(c.min_p)}, Σpᵢ − 1 = ${fmt(c.sum_error)}), ‖p‖_G = ${fmt(c.norm_g)} ≤ ε = ${fmt(c.epsilon)}, ` +
+      'so ρ_K ≤ ε (Lemma 3: ρ_K ≤ ‖p‖_G); only ‖p‖_G = 0 would prove that no separator exists (Theorem 2).'];
   }
   return ['cap', `Iteration cap reached after ${o.iterations} iterations without a separator or a certificate (raise the cap, or ε/δ).`];
 }

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { useBrowser, openPage, text, KPLAY } from './harness.mjs';
@@ -19,6 +19,70 @@ function native(spec) {
   const file = path.join(tmp, `spec-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(spec));
   return JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 28 }).toString());
+}
+
+/** `kplay gen` on a spec: the data as { X: rows of features, y } (the y column of the CSV). */
+function nativeData(spec) {
+  const file = path.join(tmp, `spec-${Math.random().toString(36).slice(2)}.json`);
+  const out = `${file}.csv`;
+  writeFileSync(file, JSON.stringify(spec));
+  execFileSync(KPLAY, ['gen', file, '-o', out]);
+  const [head, ...rows] = readFileSync(out, 'utf8').trim().split(/\r?\n/);
+  const cols = head.split(',').map((c) => c.trim());
+  const iy = cols.indexOf('y');
+  assert.ok(iy >= 0, `a y column in ${head}`);
+  const X = [];
+  const y = [];
+  for (const r of rows) {
+    const v = r.split(',').map(Number);
+    y.push(v[iy]);
+    X.push(v.filter((_, j) => j !== iy));
+  }
+  return { X, y };
+}
+
+/** The Gaussian Gram matrix exp(−‖xᵢ − xⱼ‖²/μ), computed here, apart from the engine. */
+function gaussGram(X, mu) {
+  return X.map((a) => X.map((b) => Math.exp(-a.reduce((s, ai, t) => s + (ai - b[t]) ** 2, 0) / mu)));
+}
+
+/** Eigenvalues (ascending) and eigenvectors (columns of V) of a symmetric matrix by cyclic Jacobi
+ *  rotations: an independent eigensolver for the claims about ‖K‖₂, cond(K) and paper B's F. */
+function jacobiEigen(A0) {
+  const n = A0.length;
+  const A = A0.map((r) => Float64Array.from(r));
+  const V = Array.from({ length: n }, (_, i) => { const r = new Float64Array(n); r[i] = 1; return r; });
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) off += A[i][j] ** 2;
+    if (off < 1e-60) break;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        if (A[p][q] === 0) continue;
+        const theta = (A[q][q] - A[p][p]) / (2 * A[p][q]);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const sn = t * c;
+        for (let k = 0; k < n; k++) {
+          const akp = A[k][p], akq = A[k][q];
+          A[k][p] = c * akp - sn * akq;
+          A[k][q] = sn * akp + c * akq;
+        }
+        for (let k = 0; k < n; k++) {
+          const apk = A[p][k], aqk = A[q][k];
+          A[p][k] = c * apk - sn * aqk;
+          A[q][k] = sn * apk + c * aqk;
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = V[k][p], vkq = V[k][q];
+          V[k][p] = c * vkp - sn * vkq;
+          V[k][q] = sn * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const order = [...Array(n).keys()].sort((i, j) => A[i][i] - A[j][j]);
+  return { values: order.map((i) => A[i][i]), vectors: order.map((i) => V.map((r) => r[i])) };
 }
 
 async function runStep(page, k, total) {
@@ -54,6 +118,8 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(await num(page, '#r-relgap') <= 1e-8);
   assert.ok(r[1].primal >= r[1].dual, 'primal above dual');
+  // Steps 5–7 quote this run: "under 100 iterations", "about 60".
+  assert.ok(r[1].iter >= 40 && r[1].iter < 100, `step 1: ${r[1].iter} iterations`);
   assert.ok(await num(page, '#r-gap') >= 0);
   await next(page, 1);
   // 2. The relative gap at 1e-3 bounds the true relative error (F* from kplay at 1e-13); fewer iterations.
@@ -79,6 +145,12 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.ok(r[4].rec.above < r[3].rec.above);
   assert.equal(r[4].rec.recovered, 5);
   assert.ok(r[4].rec.recovered > r[3].rec.recovered);
+  // The explanation's reading: at q = 11 the line search accepts smaller steps λ than at q = 4
+  // (median accepted step of each native run).
+  const median = (v) => { const w = [...v].sort((x, y) => x - y); return w[w.length >> 1]; };
+  const step3 = median(native(L.steps[2].spec).trace.map((t) => t.step).filter((x) => x > 0));
+  const step4 = median(native(L.steps[3].spec).trace.map((t) => t.step).filter((x) => x > 0));
+  assert.ok(step4 < step3, `median accepted step: p = 1.1 ${step4}, p = 4/3 ${step3}`);
   await next(page, 4);
   // 5. Primal GD: stops at the 500 cap with a relative gap above 1e-2.
   await runStep(page, 5, n);
@@ -99,6 +171,17 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.ok(await num(page, '#r-iter') <= 10);
   assert.ok(Math.abs(await num(page, '#r-primal') - r[1].primal) <= 2e-8 * r[1].primal);
   await next(page, 7);
+  // 8. Rule (19), n ≤ 2·card(𝕂)^(1/3): it holds for the step's polynomial kernel (card(𝕂) = C(d+s−1, s))
+  //    and would fail for the linear kernel on the same data (card(𝕂) = d), as the text says.
+  {
+    const sp = L.steps[7].spec;
+    const binom = (a, b) => { let r = 1; for (let i = 1; i <= b; i++) r = (r * (a - b + i)) / i; return r; };
+    const { n: n8, d: d8 } = sp.data;
+    const card = binom(d8 + sp.model.kernel.degree - 1, sp.model.kernel.degree);
+    assert.equal(sp.model.kernel.kind, 'polynomial');
+    assert.ok(n8 <= 2 * Math.cbrt(card), `rule (19): n = ${n8} vs 2·card^(1/3) = ${2 * Math.cbrt(card)}`);
+    assert.ok(n8 > 2 * Math.cbrt(d8), 'with the linear kernel the tensor would not pay');
+  }
   // 8. Tensor path: the cost is shown before the build; the same F as the features path (kplay).
   assert.equal(await page.evaluate(() => document.body.dataset.build), 'needed');
   assert.match(await text(page, '#tensor-cost'), /Before the build/);
@@ -138,6 +221,7 @@ async function certificate(page) {
   assert.equal(o.verified, 'true');
   const m = o.text.match(/‖p‖_G = ([0-9.e+-]*[0-9]) ≤ ε = ([0-9.e+-]*[0-9])/);
   assert.ok(m && Number(m[1]) <= Number(m[2]), o.text);
+  return { normG: Number(m[1]), eps: Number(m[2]) };
 }
 
 test('lesson D can be walked from the first step to the last, each claim checked', async () => {
@@ -157,13 +241,15 @@ test('lesson D can be walked from the first step to the last, each claim checked
   const m2 = await margin(page);
   assert.ok(m2.upper < m1.lower, `ρ ${m2.rho} vs ${m1.rho}`);
   assert.ok(it[2] > it[1]);
-  assert.ok(it[2] <= 1 / (m2.lower * m2.lower));
+  // Within the bound at the true ρ_K: checked at the upper end of the certified interval, the strictest
+  // sound choice (ρ_K ≤ upper, so 1/upper² ≤ 1/ρ_K²).
+  assert.ok(it[2] <= 1 / (m2.upper * m2.upper), `${it[2]} vs 1/ρ² ≥ ${1 / m2.upper ** 2}`);
   await next(page, 2);
   // 3. NKP: within 1/ρ², slower than the perceptron here.
   await runStep(page, 3, n);
   await separator(page);
   it[3] = await num(page, '#r-iter');
-  assert.ok(it[3] <= 1 / (m2.lower * m2.lower));
+  assert.ok(it[3] <= 1 / (m2.upper * m2.upper), `${it[3]} vs 1/ρ² ≥ ${1 / m2.upper ** 2}`);
   assert.ok(it[3] > it[2]);
   await next(page, 3);
   // 4. SNKP: far fewer than NKP, within 2√(2 log n)/ρ.
@@ -171,7 +257,7 @@ test('lesson D can be walked from the first step to the last, each claim checked
   await separator(page);
   it[4] = await num(page, '#r-iter');
   assert.ok(it[4] < it[3] / 4, `${it[4]} vs ${it[3]}`);
-  assert.ok(it[4] <= 2 * Math.sqrt(2 * Math.log(60)) / m2.lower);
+  assert.ok(it[4] <= 2 * Math.sqrt(2 * Math.log(60)) / m2.upper);
   await next(page, 4);
   // 5. Overlap: the perceptron hits the cap; ρ_K < 0, inseparable.
   await runStep(page, 5, n);
@@ -181,9 +267,13 @@ test('lesson D can be walked from the first step to the last, each claim checked
   assert.equal(m5.sep, 'inseparable');
   assert.ok(m5.upper < 0);
   await next(page, 5);
-  // 6. NVN: a verified ε-certificate.
+  // 6. NVN: a verified ε-certificate; it proves only ρ_K ≤ ε (Lemma 3). The margin readout, computed
+  //    apart from NVN (margin.rs), is what says ρ_K < 0 here, and it is consistent with Lemma 3.
   await runStep(page, 6, n);
-  await certificate(page);
+  const eps6 = await certificate(page);
+  const m6 = await margin(page);
+  assert.ok(m6.upper < 0, `ρ_K ${m6.rho}`);
+  assert.ok(m6.lower <= eps6.normG, 'Lemma 3: ρ_K ≤ ‖p‖_G');
   await next(page, 6);
   // 7. Circles, linear kernel: certificate, ρ_K < 0.
   await runStep(page, 7, n);
@@ -201,6 +291,12 @@ test('lesson D can be walked from the first step to the last, each claim checked
   await runStep(page, 9, n);
   await certificate(page);
   await next(page, 9);
+  // 10. Theorem 4's hypothesis for a separator, ε < ρ_K: step 10 runs on step 8's data and kernel, whose
+  //     certified ρ_K (lower end) is above the step's ε.
+  const s8 = LESSONS.d.steps[7].spec;
+  const s10 = LESSONS.d.steps[9].spec;
+  assert.deepEqual([s10.data, s10.kernel], [s8.data, s8.kernel]);
+  assert.ok(s10.algorithm.epsilon < m8.lower, `ε = ${s10.algorithm.epsilon} vs ρ_K ≥ ${m8.lower}`);
   await runStep(page, 10, n);
   await separator(page);
   assert.ok(await page.locator('#lesson-next').isDisabled());
@@ -243,6 +339,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
   const { page, errors, ctx } = await openPage(env.b, `${env.url}dinuzzo.html#lesson=c&step=1`);
   const support = async () => (await text(page, '#r-support')).split(' of ').map(Number);
   const sw = [];
+  let c3;
   // 1. RLS, fixed point at 1/‖K‖₂: converged, every point a support vector.
   await runStep(page, 1, n);
   assert.equal(await text(page, '#r-status'), 'converged');
@@ -250,18 +347,74 @@ test('lesson C can be walked from the first step to the last, each claim checked
   assert.equal(k1, n1);
   sw[1] = await num(page, '#r-sweep');
   const f1 = await num(page, '#r-objective');
+  // The closed form c = (K + λI)⁻¹y, solved here (Gaussian elimination on our Gram matrix): the page's
+  // objective F(c) = ‖Kc − y‖²/(2λ) + cᵀKc/2 is the closed form's, and every cᵢ ≠ 0.
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[0].spec };
+    const { X, y } = nativeData(sp);
+    const K = gaussGram(X, sp.kernel.bandwidth.fixed);
+    const nn = y.length;
+    const A = K.map((r, i) => [...r.map((v, j) => v + (i === j ? sp.lambda : 0)), y[i]]);
+    for (let col = 0; col < nn; col++) {
+      let piv = col;
+      for (let r = col + 1; r < nn; r++) if (Math.abs(A[r][col]) > Math.abs(A[piv][col])) piv = r;
+      [A[col], A[piv]] = [A[piv], A[col]];
+      for (let r = col + 1; r < nn; r++) {
+        const f = A[r][col] / A[col][col];
+        for (let t = col; t <= nn; t++) A[r][t] -= f * A[col][t];
+      }
+    }
+    const cf = new Array(nn).fill(0);
+    for (let r = nn - 1; r >= 0; r--) {
+      let acc = A[r][nn];
+      for (let t = r + 1; t < nn; t++) acc -= A[r][t] * cf[t];
+      cf[r] = acc / A[r][r];
+    }
+    const z = K.map((r) => r.reduce((acc, v, j) => acc + v * cf[j], 0));
+    const fClosed = z.reduce((acc, zi, i) => acc + (zi - y[i]) ** 2, 0) / (2 * sp.lambda) + z.reduce((acc, zi, i) => acc + zi * cf[i], 0) / 2;
+    assert.ok(Math.abs(f1 - fClosed) <= 1e-6 * fClosed, `F: page ${f1} vs closed form ${fClosed}`);
+    assert.ok(cf.every((v) => v !== 0));
+  }
   await next(page, 1);
   // 2. α = 1/tr(K): converged, several times more sweeps.
   await runStep(page, 2, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(await num(page, '#r-sweep') > 2 * sw[1]);
   await next(page, 2);
-  // 3. α = 0.1 above 2/‖K‖₂: diverges within a few dozen sweeps.
+  // 3. α = 0.1 above 2/‖K‖₂: diverges within a few dozen sweeps. Checked against ‖K‖₂ computed here from
+  //    the data (kplay gen, our own Gram matrix and Jacobi eigensolver) and against kplay runs: condition
+  //    (11) is sufficient, not necessary; for RLS the exact limit is 2/(‖K‖₂ − λ).
   await runStep(page, 3, n);
   assert.equal(await text(page, '#r-status'), 'diverged');
   const [a, lim] = (await text(page, '#r-alpha')).match(/[0-9.e+-]*[0-9]/g).map(Number);
   assert.ok(a > lim, `α ${a} vs 2/‖K‖₂ ${lim}`);
   assert.ok(await num(page, '#r-sweep') < 100);
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[2].spec };
+    const { X } = nativeData(sp);
+    const eig = jacobiEigen(gaussGram(X, sp.kernel.bandwidth.fixed));
+    const normK = eig.values[eig.values.length - 1];
+    const lam = sp.lambda;
+    const alpha = sp.method.step.value;
+    const exact = 2 / (normK - lam);
+    assert.ok(Math.abs(lim - 2 / normK) <= 1e-3 * lim, `readout 2/‖K‖₂ = ${lim} vs ${2 / normK}`);
+    assert.ok(Math.abs(normK - 23.1) < 0.05 && Math.abs(2 / normK - 0.0866) < 5e-5 && Math.abs(exact - 0.0870) < 5e-5,
+      `the text's ‖K‖₂ ≈ 23.1, 2/‖K‖₂ ≈ 0.0866, 2/(‖K‖₂ − λ) ≈ 0.0870: ${normK}, ${2 / normK}, ${exact}`);
+    assert.ok(alpha > 1.1 * exact && alpha < 1.2 * exact, `α = ${alpha} about 15 % above 2/(‖K‖₂ − λ) = ${exact}`);
+    // The step's run: |Δc| grows by (α‖K‖₂ − 1)/(1 + αλ) ≈ 1.3 per sweep at the end.
+    const run3 = native(sp);
+    assert.equal(run3.status, 'diverged');
+    const h = run3.trace.map((t) => t.max_h);
+    const ratio = h[h.length - 1] / h[h.length - 2];
+    const rho = (alpha * normK - 1) / (1 + alpha * lam);
+    assert.ok(Math.abs(ratio - rho) <= 0.01 * rho && Math.abs(rho - 1.3) < 0.05, `growth ${ratio} vs ${rho}`);
+    // Between 2/‖K‖₂ and 2/(‖K‖₂ − λ) it converges; 2 % above 2/(‖K‖₂ − λ) it diverges.
+    const at = (value) => native({ ...sp, method: { ...sp.method, step: { kind: 'fixed', value } } });
+    const mid = at((2 / normK + exact) / 2);
+    assert.equal(mid.status, 'converged', `α between the limits: ${mid.status}`);
+    assert.equal(at(1.02 * exact).status, 'diverged');
+    c3 = { X, eig, normK };
+  }
   await next(page, 3);
   // 4. Coordinate descent on RLS: fewer sweeps than step 1, the same objective.
   await runStep(page, 4, n);
@@ -275,13 +428,52 @@ test('lesson C can be walked from the first step to the last, each claim checked
   const [k5, n5] = await support();
   assert.ok(k5 > 0 && k5 < n5 / 3, `support ${k5} of ${n5}`);
   sw[5] = await num(page, '#r-sweep');
+  assert.ok(sw[5] >= 1000 && sw[5] <= 1400, `step 6 quotes "about 1200 sweeps": ${sw[5]}`);
   const gap5 = await num(page, '#r-gap');
+  // The KKT conditions of the hinge loss with f(z) = Σ L/λ (0 ∈ ∂f(Kc) + c), checked on kplay's solution
+  // with z = Kc from our own Gram matrix: yᵢcᵢ = 1/λ exactly strictly inside the margin (yᵢzᵢ < 1),
+  // 0 ≤ yᵢcᵢ ≤ 1/λ on it, cᵢ = 0 beyond it.
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[4].spec };
+    const { X, y } = nativeData(sp);
+    const K = gaussGram(X, sp.kernel.bandwidth.fixed);
+    const run5 = native(sp);
+    const cc = run5.solution.c;
+    const cap = 1 / sp.lambda;
+    const tol = 1e-5;
+    let inside = 0, on = 0;
+    for (let i = 0; i < cc.length; i++) {
+      const yz = y[i] * K[i].reduce((acc, kij, j) => acc + kij * cc[j], 0);
+      const yc = y[i] * cc[i];
+      if (yz < 1 - tol) {
+        inside++;
+        assert.ok(Math.abs(yc - cap) <= 1e-12 * cap, `point ${i} inside the margin (yz = ${yz}): yc = ${yc}, 1/λ = ${cap}`);
+      } else if (yz > 1 + tol) {
+        assert.ok(cc[i] === 0, `point ${i} beyond the margin (yz = ${yz}): c = ${cc[i]}`); // ±0
+      } else {
+        on++;
+        assert.ok(yc >= 0 && yc <= cap * (1 + 1e-12), `point ${i} on the margin: yc = ${yc}`);
+      }
+    }
+    assert.ok(inside > 0, 'some points strictly inside the margin');
+    assert.equal(run5.solution.support.length, k5, 'the page and kplay count the same support vectors');
+  }
   await next(page, 5);
   // 6. Hinge, fixed point: the sweep cap, gap above δ.
   await runStep(page, 6, n);
   assert.equal(await text(page, '#r-status'), 'max sweeps');
   assert.equal(await num(page, '#r-sweep'), 20000);
   assert.ok(await num(page, '#r-gap') > 100 * gap5, 'orders of magnitude above coordinate descent');
+  // Theorem 3's factor at α = 1/‖K‖₂ is 1 − k_min/‖K‖₂: K (positive definite: distinct points) has
+  // k_min below 1e-10·‖K‖₂, so the linear rate is useless (our eigensolver, step 3's data and kernel).
+  {
+    const sp6 = LESSONS.c.steps[5].spec;
+    assert.deepEqual([sp6.data, sp6.kernel], [LESSONS.c.steps[2].spec.data, LESSONS.c.steps[2].spec.kernel]);
+    let minDist = Infinity;
+    for (let i = 0; i < c3.X.length; i++) for (let j = 0; j < i; j++) minDist = Math.min(minDist, Math.hypot(c3.X[i][0] - c3.X[j][0], c3.X[i][1] - c3.X[j][1]));
+    assert.ok(minDist > 0, 'distinct points: the Gaussian K is positive definite');
+    assert.ok(c3.eig.values[0] < 1e-10 * c3.normK, `k_min/‖K‖₂ = ${c3.eig.values[0] / c3.normK}`);
+  }
   await next(page, 6);
   // 7. λ = 1: more support vectors than step 5, fewer sweeps.
   await runStep(page, 7, n);
@@ -295,6 +487,33 @@ test('lesson C can be walked from the first step to the last, each claim checked
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k8, n8] = await support();
   assert.ok(k8 > 0 && k8 < n8 / 4, `support ${k8} of ${n8}`);
+  // The ε-insensitive KKT conditions on kplay's solution, with f(xᵢ) = (Kc)ᵢ from our Gram matrix:
+  // cᵢ = 0 strictly inside the tube, cᵢ = sign(yᵢ − fᵢ)/λ strictly outside, |cᵢ| ≤ 1/λ with the residual's
+  // sign on its edge; and here every support vector lies on the edge (as the text says).
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[7].spec };
+    const { X, y } = nativeData(sp);
+    const K = gaussGram(X, sp.kernel.bandwidth.fixed);
+    const run8 = native(sp);
+    const cc = run8.solution.c;
+    const cap = 1 / sp.lambda;
+    const eps = sp.loss.eps;
+    const tol = 1e-5;
+    let edge = 0;
+    for (let i = 0; i < cc.length; i++) {
+      const res = y[i] - K[i].reduce((acc, kij, j) => acc + kij * cc[j], 0);
+      if (Math.abs(res) > eps + tol) {
+        assert.ok(Math.abs(cc[i] - Math.sign(res) * cap) <= 1e-12 * cap, `point ${i} outside the tube: c = ${cc[i]}`);
+      } else if (Math.abs(res) < eps - tol) {
+        assert.ok(cc[i] === 0, `point ${i} inside the tube: c = ${cc[i]}`);
+      } else {
+        assert.ok(cc[i] * res >= 0 && Math.abs(cc[i]) <= cap * (1 + 1e-12), `point ${i} on the edge: c = ${cc[i]}`);
+        if (cc[i] !== 0) edge++;
+      }
+    }
+    assert.equal(run8.solution.support.length, k8, 'the page and kplay count the same support vectors');
+    assert.equal(edge, k8, 'every support vector on the edge of the tube');
+  }
   assert.deepEqual(errors, []);
   await ctx.close();
 });
@@ -310,6 +529,7 @@ test('lesson B can be walked from the first step to the last, each claim checked
   assert.equal(await page.locator('#m').inputValue(), '2');
   assert.ok(rel(await num(page, '#r-c0'), 1) < 1e-9);
   assert.ok(rel(await num(page, '#r-lambda2'), lambda) < 1e-6);
+  const norm1 = await num(page, '#r-norm');
   await next(page, 1);
   // 2. m = 1.5: C₀ < 1 and C₀ = ‖f‖^(m−2).
   await runStep(page, 2, n);
@@ -331,6 +551,48 @@ test('lesson B can be walked from the first step to the last, each claim checked
   const c3 = await num(page, '#r-c0');
   assert.ok(c3 > 1 && rel(c3, await num(page, '#r-norm')) < 1e-6);
   assert.ok(await num(page, '#r-lambda2') > lambda);
+  // Theorem 1's F(C) computed here from the data (kplay gen; our Gram matrix with the paper's heuristic
+  // μ and our Jacobi eigensolver): its root is the page's C₀ at m = 1.5 and m = 3; F is strictly concave
+  // at m = 1.5 and strictly convex and decreasing at m = 3 (not concave: the Appendix C erratum).
+  {
+    const sp = { paper: 'mrlsr', ...LESSONS.b.steps[3].spec };
+    const { X, y } = nativeData(sp);
+    const nn = X.length;
+    let mu = 0;
+    for (const a of X) for (const b of X) mu += a.reduce((acc, ai, t) => acc + (ai - b[t]) ** 2, 0);
+    mu /= nn * nn;
+    const eigB = jacobiEigen(gaussGram(X, mu));
+    const Q = eigB.vectors;
+    // Eigenvalues at rounding level (≤ n·ε·max) are zero: K is numerically singular (the page says so).
+    const dmax = eigB.values[nn - 1];
+    const dd = eigB.values.map((v) => (v > nn * Number.EPSILON * dmax ? v : 0));
+    const yp = Q.map((v) => v.reduce((acc, vi, i) => acc + vi * y[i], 0));
+    const F = (m, C) => dd.reduce((acc, di, i) => (di > 0 ? acc + (4 * di * yp[i] ** 2) / (2 * di + lambda * m * nn * C) ** 2 : acc), 0) ** (m / 2 - 1) - C;
+    const root = (m) => {
+      let lo = 0, hi = 1;
+      while (F(m, hi) > 0) hi *= 2;
+      for (let k = 0; k < 200; k++) { const mid = (lo + hi) / 2; if (F(m, mid) > 0) lo = mid; else hi = mid; }
+      return (lo + hi) / 2;
+    };
+    assert.ok(F(1.5, 0) > 0 && F(3, 0) > 0, 'F(0) > 0');
+    assert.ok(rel(c0, root(1.5)) < 1e-6, `m = 1.5: page C₀ ${c0} vs root ${root(1.5)}`);
+    assert.ok(rel(c3, root(3)) < 1e-6, `m = 3: page C₀ ${c3} vs root ${root(3)}`);
+    const shape = (m, C0) => {
+      const h = (2 * C0) / 200;
+      const f = Array.from({ length: 201 }, (_, k) => F(m, k * h));
+      const d1 = f.slice(1).map((v, k) => v - f[k]);
+      const d2 = d1.slice(1).map((v, k) => v - d1[k]);
+      const scale = Math.max(...f.map(Math.abs));
+      return { decreasing: d1.every((v) => v < 0), convex: d2.every((v) => v > 1e-12 * scale), concave: d2.every((v) => v < -1e-12 * scale) };
+    };
+    const s15 = shape(1.5, root(1.5));
+    const s3 = shape(3, root(3));
+    assert.ok(s15.concave, 'm = 1.5: F strictly concave');
+    assert.ok(s3.convex && s3.decreasing && !s3.concave, 'm = 3: F strictly convex and decreasing');
+    // Step 1: at m = 2, α = (K + nλI)⁻¹y, so ‖f‖²_H = Σ dᵢy′ᵢ²/(dᵢ + nλ)².
+    const normKrr = Math.sqrt(dd.reduce((acc, di, i) => acc + (di * yp[i] ** 2) / (di + nn * lambda) ** 2, 0));
+    assert.ok(rel(norm1, normKrr) < 1e-6, `m = 2: ‖f‖ ${norm1} vs (K + nλI)⁻¹y's ${normKrr}`);
+  }
   await next(page, 4);
   // 5. λ = 1e-6: ‖f‖ more than ten times step 2's.
   await runStep(page, 5, n);
