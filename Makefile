@@ -19,7 +19,7 @@ WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: lint bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
 tools: tools-rust tools-web tools-browser tools-node
@@ -66,7 +66,17 @@ serve: build
 	python3 -m http.server $(PORT) --bind $(HOST) --directory www
 
 ## ---- tests -----------------------------------------------------------------------------------
-test: tools test-native test-wasm test-e2e
+test: tools lint test-native test-wasm test-e2e
+
+# rustfmt and clippy clean (natively, and for wasm32, where src/web/ alone compiles), and no
+# import cycle between the crate's modules (docs/design.md, "Layers").
+lint: tools-rust
+	@rustup component list --installed | grep -q '^rustfmt' || rustup component add rustfmt
+	@rustup component list --installed | grep -q '^clippy' || rustup component add clippy
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
+	python3 tools/check-imports.py
 
 test-native: tools-rust
 	cargo test

@@ -297,7 +297,7 @@ static ACTIVE: RwLock<Option<Budget>> = RwLock::new(None);
 /// [`Budget::CLI`] natively.
 pub fn active() -> Budget {
     let set = ACTIVE.read().map(|g| *g).unwrap_or(None);
-    set.unwrap_or_else(|| if cfg!(target_arch = "wasm32") { Budget::PAGE } else { Budget::CLI })
+    set.unwrap_or(if cfg!(target_arch = "wasm32") { Budget::PAGE } else { Budget::CLI })
 }
 
 /// Install a budget for the whole process (the CLI's `--budget-gib`, tests of the page limits).
@@ -318,7 +318,7 @@ pub fn push_bounded<T>(trace: &mut Vec<T>, rec: T, cap: usize) {
         let last = trace.len() - 1;
         let mut k = 0usize;
         trace.retain(|_| {
-            let keep = k == 0 || k + 1 >= last || k % 2 == 0;
+            let keep = k == 0 || k + 1 >= last || k.is_multiple_of(2);
             k += 1;
             keep
         });

@@ -133,7 +133,7 @@ impl DualPolynomial for FeaturePolynomial {
                 }
             } else {
                 for (o, &v) in g.iter_mut().zip(c) {
-                    *o = v * w + *o;
+                    *o += v * w;
                 }
             }
             if j < full {

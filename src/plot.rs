@@ -11,6 +11,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::plot_style::{lg, pow10_label, Look};
 use crate::solvers::StepRecord;
 
+/// A named curve and its colour.
+type Series<'a> = (&'a str, &'a Vec<(f64, f64)>, RGBColor);
+
 /// Colours shared by the page's legend and the plots.
 pub const GAP_COLOR: RGBColor = RGBColor(214, 39, 40);
 pub const PRIMAL_COLOR: RGBColor = RGBColor(31, 119, 180);
@@ -54,7 +57,7 @@ pub fn draw_convergence<DB: DrawingBackend>(
         .x_labels(8)
         .draw()?;
     let w = look.stroke(2.0);
-    let series: [(&str, &Vec<(f64, f64)>, RGBColor); 3] = [
+    let series: [Series; 3] = [
         ("duality gap", &gap, GAP_COLOR),
         ("primal F(w)", &primal, PRIMAL_COLOR),
         ("dual −Λ(α)", &dual, DUAL_COLOR),

@@ -40,13 +40,13 @@ pub fn arc(n: usize, a_deg: f64, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let a = a_deg.to_radians();
     let mut x = DMatrix::zeros(n, 2);
     let mut y = vec![0.0; n];
-    for i in 0..n {
+    for (i, yi) in y.iter_mut().enumerate() {
         let u: f64 = if i + 2 >= n { (i + 2 - n) as f64 } else { rng.uniform() };
         let phi = -a + 2.0 * a * u * u * u;
         let label = if rng.uniform() < 0.5 { 1.0 } else { -1.0 };
         let r = 0.5 + rng.uniform();
         set_polar(&mut x, i, label * r, phi);
-        y[i] = label;
+        *yi = label;
     }
     (x, y)
 }
@@ -62,12 +62,12 @@ pub fn circles(n: usize, seed: u64) -> (DMatrix<f64>, Vec<f64>) {
     let mut rng = Rng::new(seed);
     let mut x = DMatrix::zeros(n, 2);
     let mut y = vec![0.0; n];
-    for i in 0..n {
+    for (i, yi) in y.iter_mut().enumerate() {
         let t = 2.0 * std::f64::consts::PI * rng.uniform();
         let (r, l) = if i % 2 == 0 { (1.0, 1.0) } else { (2.0, -1.0) };
         let r = r + 0.05 * rng.normal();
         set_polar(&mut x, i, r, t);
-        y[i] = l;
+        *yi = l;
     }
     (x, y)
 }

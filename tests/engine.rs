@@ -488,11 +488,13 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     use kernel_playground::solvers::perceptron::PerceptronAlgorithm;
     let bits = |v: &Value| v.as_f64().map(f64::to_bits);
     // Paper A: a small problem, every applicable algorithm.
-    let mut a = Experiment::default();
-    a.data = serde_json::from_str(
-        r#"{"kind":"sparse_regression","n":30,"d":80,"k":4,"sigma":0.05,"seed":3}"#,
-    )
-    .expect("data");
+    let mut a = Experiment {
+        data: serde_json::from_str(
+            r#"{"kind":"sparse_regression","n":30,"d":80,"k":4,"sigma":0.05,"seed":3}"#,
+        )
+        .expect("data"),
+        ..Experiment::default()
+    };
     a.solver.tol = 1e-9;
     let r = engine::race(&Spec::Lp(a.clone())).expect("A races");
     let f_star = r["f_star"].as_f64().expect("F*");
@@ -536,9 +538,11 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
         assert_eq!(lane["selected"], k == 1, "{lane}");
     }
     // Paper D: inseparable blobs, so the dual algorithms certify and the primal ones hit the cap.
-    let mut d = PerceptronSpec::default();
-    d.data = serde_json::from_str(r#"{"kind":"generated","set":{"shape":{"kind":"blobs","margin":-0.5,"spread":0.6},"n":50,"label_noise":0.0,"seed":3}}"#).expect("data");
-    d.max_iter = 3000;
+    let d = PerceptronSpec {
+        data: serde_json::from_str(r#"{"kind":"generated","set":{"shape":{"kind":"blobs","margin":-0.5,"spread":0.6},"n":50,"label_noise":0.0,"seed":3}}"#).expect("data"),
+        max_iter: 3000,
+        ..PerceptronSpec::default()
+    };
     let r = engine::race(&Spec::Perceptron(d.clone())).expect("D races");
     let lanes = r["lanes"].as_array().expect("lanes");
     let algs = [

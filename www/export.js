@@ -65,18 +65,23 @@ export function attachExport(hooks = {}) {
       <button type="button" id="save-data">Save data (CSV)</button></div>`;
   const anchor = document.querySelector('.controls .readouts');
   if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);
-  box.querySelector('#save-spec').addEventListener('click', () => {
-    download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
-  });
-  box.querySelector('#save-run').addEventListener('click', () => download('run.json', json(hooks.run())));
-  box.querySelector('#save-data').addEventListener('click', () => {
+  // A form that does not read as a spec (a cleared number field, say) gives a message naming the
+  // field, never an uncaught error.
+  const guarded = (f) => () => {
     try {
-      download('data.csv', new Blob([dataCsv(hooks.spec())], { type: 'text/csv' }));
+      f();
     } catch (e) {
       showError(e.message ?? String(e));
     }
-  });
-  box.querySelector('#save-trace')?.addEventListener('click', () => {
+  };
+  box.querySelector('#save-spec').addEventListener('click', guarded(() => {
+    download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
+  }));
+  box.querySelector('#save-run').addEventListener('click', guarded(() => download('run.json', json(hooks.run()))));
+  box.querySelector('#save-data').addEventListener('click', guarded(() => {
+    download('data.csv', new Blob([dataCsv(hooks.spec())], { type: 'text/csv' }));
+  }));
+  box.querySelector('#save-trace')?.addEventListener('click', guarded(() => {
     download('trace.csv', new Blob([toCsv(hooks.run().trace)], { type: 'text/csv' }));
-  });
+  }));
 }

@@ -112,9 +112,12 @@ pub fn race_of(
     Ok(Race::new(lanes).with_target(Target { f_star, tol }))
 }
 
+/// One lane's curve: its name and `(iteration, time_ms, relative error)` points.
+pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
+
 /// A paper-A race's curves: each lane's relative error `(F(w_k) − F*)/F*` against the
 /// iteration and the time, from its trace (the page's race plot).
-pub fn race_curves(race: &Race<lp_experiment::Run>) -> Vec<(String, Vec<(f64, f64, f64)>)> {
+pub fn race_curves(race: &Race<lp_experiment::Run>) -> Vec<RaceCurve> {
     let Some(t) = race.target() else { return Vec::new() };
     race.lanes()
         .iter()

@@ -755,7 +755,7 @@ impl FixedPoint {
         if self.first_h.is_nan() {
             self.first_h = h;
         }
-        if h < self.cfg.tol || gap_reached(&rec, self.cfg.gap_tol) {
+        if h < self.cfg.tol || gap_reached(rec, self.cfg.gap_tol) {
             self.status = StopReason::Converged;
             return;
         }
@@ -994,7 +994,7 @@ pub fn k_alpha_eigenvalues_of_block(
         Operator::Gram(k) => faer::Mat::<f64>::from_fn(m, m, |i, j| k[(i, j)]),
         Operator::Features { x, .. } => {
             let xb = x.rows(0, m);
-            let k = &xb * xb.transpose();
+            let k = xb * xb.transpose();
             faer::Mat::<f64>::from_fn(m, m, |i, j| k[(i, j)])
         }
         Operator::Rows { .. } => {

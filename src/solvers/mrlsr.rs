@@ -492,6 +492,8 @@ impl EigenPayload {
     /// orthonormal (`‖QQᵀv − v‖ > tol·‖v‖`) or `‖Kv − QΛQᵀv‖ > tol·‖K‖_F‖v‖`, with
     /// `tol =` [`EIGEN_CHECK_TOL`], for fixed pseudo-random probes v (O(n²) each, against the
     /// O(n³) decomposition).
+    // `!(x <= tol)` on purpose: a NaN residual must fail the check.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     pub fn check_against(&self, gram: &DMatrix<f64>) -> Result<()> {
         let bad = |reason: String| Err(KpError::Parameter { name: "eigendecomposition", reason });
         let n = gram.nrows();

@@ -526,7 +526,7 @@ impl Playground {
     #[wasm_bindgen(js_name = drawRace)]
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
-        let curves: Vec<(String, Vec<(f64, f64, f64)>)> = match &self.race {
+        let curves: Vec<engine::lp::RaceCurve> = match &self.race {
             Some(r) => engine::lp::race_curves(r),
             None => vec![],
         };

@@ -507,6 +507,7 @@ impl PerceptronPlayground {
     /// Draw `min_i (Gα)_i` and `‖p_k‖_G` against the iteration with the bounds.
     #[wasm_bindgen(js_name = drawTrace)]
     pub fn draw_trace(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        #[allow(clippy::type_complexity)]
         let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) =
             match &self.session {
                 Some(session) => (
