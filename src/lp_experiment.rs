@@ -728,28 +728,23 @@ impl ValidExperiment {
 
     /// The reference optimum F* for relative errors: the dual Newton method run to machine
     /// precision (square, logistic), else Algorithm 3.3 with a tight tolerance. Returns the
-    /// final primal value (the smallest F seen) and the Newton iterations used.
+    /// final primal value (the smallest F seen) and the Newton iterations used. The page and
+    /// `kplay race` reach it through [`crate::engine::lp::RaceJob`], which steps the same run.
     pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
+        let mut run = self.reference_run(tensor.as_ref())?;
+        run.run();
+        Ok((reference_value(&run)?, run.last().iter))
+    }
+
+    /// The run whose smallest primal value is F* ([`Self::reference_optimum`]), at its start.
+    pub fn reference_run(&self, tensor: Option<&GramTensor>) -> Result<Run> {
         let alg = self.reference_algorithm()?;
         let solver = match tensor {
-            Some(t) => self.tensor_solver(alg, t)?,
+            Some(t) => self.tensor_solver(alg, t.clone())?,
             None => self.solver(alg)?,
         };
         let cap = if alg == "dual_newton" { 200 } else { 100_000 };
-        let mut run = Driver::new(solver, 1e-15, cap);
-        run.run();
-        let best = run
-            .trace
-            .iter()
-            .map(|r| r.primal)
-            .filter(|v| v.is_finite())
-            .fold(f64::INFINITY, f64::min);
-        if !best.is_finite() {
-            return Err(KpError::NonFinite(
-                "the reference optimum F* (dual Newton run) is not finite".into(),
-            ));
-        }
-        Ok((best, run.last().iter))
+        Ok(Driver::new(solver, 1e-15, cap))
     }
 
     /// The algorithm computing the reference F* of a race (dual Newton for the square and
@@ -946,4 +941,16 @@ impl Predictor {
         }
         Ok(out)
     }
+}
+
+/// F* from a finished reference run: the smallest finite primal value of its trace.
+pub fn reference_value(run: &Run) -> Result<f64> {
+    let best =
+        run.trace.iter().map(|r| r.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
+    if !best.is_finite() {
+        return Err(KpError::NonFinite(
+            "the reference optimum F* (dual Newton run) is not finite".into(),
+        ));
+    }
+    Ok(best)
 }

@@ -134,6 +134,77 @@ pub fn race_curves(race: &Race<lp_experiment::Run>) -> Vec<RaceCurve> {
         .collect()
 }
 
+/// The race's tolerance on `(F − F*)/F*`: the spec's `tol`, but not below 10⁻¹⁴ (F* itself is a
+/// run's smallest primal value, so a tighter target may be unreachable by rounding). The page
+/// and `kplay race` use this one rule.
+pub fn race_tolerance(tol: f64) -> f64 {
+    tol.max(1e-14)
+}
+
+/// Paper A's race as one resumable job, for the page (a few ms per frame) and `kplay race` (to
+/// the end) alike: first the reference run for F* ([`ValidExperiment::reference_run`]), then
+/// every applicable algorithm against it ([`race_of`], tolerance [`race_tolerance`]).
+pub struct RaceJob {
+    reference: Option<lp_experiment::Run>,
+    race: Option<Race<lp_experiment::Run>>,
+    reference_iter: usize,
+    tensor: Option<GramTensor>,
+}
+
+impl RaceJob {
+    /// Start with the reference run (on the tensor path, on the built Gram tensor).
+    pub fn new(valid: &ValidExperiment, tensor: Option<GramTensor>) -> Result<Self> {
+        let reference = valid.reference_run(tensor.as_ref())?;
+        Ok(Self { reference: Some(reference), race: None, reference_iter: 0, tensor })
+    }
+
+    /// Work for about `budget_ms` (at least one step): the reference run, then the race's rounds.
+    pub fn advance(&mut self, valid: &ValidExperiment, budget_ms: f64) -> Result<()> {
+        let t0 = web_time::Instant::now();
+        if let Some(r) = self.reference.as_mut() {
+            crate::clock::within(budget_ms, || r.step().is_some());
+            if r.status != Status::Running || crate::clock::deadline_passed() {
+                let f_star = lp_experiment::reference_value(r)?;
+                self.reference_iter = r.last().iter;
+                self.reference = None;
+                let tol = race_tolerance(valid.spec.solver.tol);
+                self.race = Some(race_of(valid, f_star, tol, self.tensor.as_ref())?);
+            }
+        }
+        let left = budget_ms - crate::clock::ms_since(t0);
+        if let Some(race) = self.race.as_mut().filter(|_| left > 0.0) {
+            race.run_for(left);
+        }
+        Ok(())
+    }
+
+    /// Run to the end (the CLI), or until `kplay --time-limit` passes.
+    pub fn run(&mut self, valid: &ValidExperiment) -> Result<()> {
+        while self.reference.is_some() {
+            self.advance(valid, f64::INFINITY)?;
+        }
+        if let Some(race) = self.race.as_mut() {
+            race.run();
+        }
+        Ok(())
+    }
+
+    /// The reference run while F* is being computed.
+    pub fn reference(&self) -> Option<&lp_experiment::Run> {
+        self.reference.as_ref()
+    }
+
+    /// The race, once F* is known.
+    pub fn race(&self) -> Option<&Race<lp_experiment::Run>> {
+        self.race.as_ref()
+    }
+
+    /// The reference run's iterations (once it has ended).
+    pub fn reference_iter(&self) -> usize {
+        self.reference_iter
+    }
+}
+
 /// Every applicable paper-A algorithm against F* (see [`super::race`]).
 pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
@@ -142,11 +213,17 @@ pub fn race(spec: &Experiment) -> Result<Value> {
         crate::lp_experiment::PathSpec::Tensor => Some(valid.build_tensor()?),
         crate::lp_experiment::PathSpec::Features => None,
     };
-    let (f_star, newton_iters) = valid.reference_optimum(tensor.clone())?;
-    let mut race = race_of(&valid, f_star, spec.solver.tol.max(1e-15), tensor.as_ref())?;
-    race.run();
+    let mut job = RaceJob::new(&valid, tensor)?;
+    job.run(&valid)?;
+    let race = job.race().ok_or_else(|| {
+        crate::error::KpError::NonFinite("the race did not start: no reference F*".into())
+    })?;
+    let f_star = race.target().map_or(f64::NAN, |t| t.f_star);
     let lanes: Vec<Value> = race.standings().iter().map(|s| s.to_json()).collect();
-    Ok(
-        json!({"paper": "lp", "f_star": f_star, "reference_newton_iterations": newton_iters, "lanes": lanes}),
-    )
+    Ok(json!({
+        "paper": "lp",
+        "f_star": f_star,
+        "reference_newton_iterations": job.reference_iter(),
+        "lanes": lanes,
+    }))
 }

@@ -12,10 +12,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{
-    self,
-    race::{Race, Standing},
-};
+use crate::engine::{self, race::Standing};
 use crate::lp_experiment::{
     count_above, top_k_recovery, Experiment, PathSpec, Run, ValidExperiment,
 };
@@ -98,9 +95,7 @@ pub struct Playground {
     run: Option<Run>,
     tensor: Option<GramTensor>,
     build_ms: f64,
-    race: Option<Race<Run>>,
-    reference: Option<Run>,
-    race_ref_iter: usize,
+    race: Option<engine::lp::RaceJob>,
     digest: String,
 }
 
@@ -143,23 +138,13 @@ impl Playground {
         let spec = Experiment::from_json(spec_json).map_err(js_err)?;
         let valid = spec.validate().map_err(js_err)?;
         let digest = valid.data.digest();
-        let mut me = Self {
-            valid,
-            run: None,
-            tensor: None,
-            build_ms: 0.0,
-            race: None,
-            reference: None,
-            race_ref_iter: 0,
-            digest,
-        };
+        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
         me.restart().map_err(js_err)?;
         Ok(me)
     }
 
     fn restart(&mut self) -> crate::Result<()> {
         self.race = None;
-        self.reference = None;
         self.run = match (self.valid.checked.path, &self.tensor) {
             (PathSpec::Features, _) => Some(self.valid.start()?),
             (PathSpec::Tensor, Some(t)) => Some(self.valid.start_with_tensor(t.clone())?),
@@ -460,44 +445,21 @@ impl Playground {
         if self.valid.checked.path != PathSpec::Features {
             return Err(js_err("the race runs on the features path"));
         }
-        let alg = self.valid.reference_algorithm().map_err(js_err)?;
-        let solver = self.valid.solver(alg).map_err(js_err)?;
-        let cap = if alg == "dual_newton" { 200 } else { 100_000 };
-        self.reference = Some(crate::solvers::Driver::new(solver, 1e-15, cap));
-        self.race = None;
+        self.race = Some(engine::lp::RaceJob::new(&self.valid, None).map_err(js_err)?);
         Ok(())
     }
 
     /// Advance the race for about `budget_ms`; returns its state.
     #[wasm_bindgen(js_name = raceFor)]
     pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let t0 = web_time::Instant::now();
-        if let Some(r) = self.reference.as_mut() {
-            crate::clock::within(budget_ms, || r.step().is_some());
-            if r.status != Status::Running {
-                let best = r
-                    .trace
-                    .iter()
-                    .map(|x| x.primal)
-                    .filter(|v| v.is_finite())
-                    .fold(f64::INFINITY, f64::min);
-                let it = r.last().iter;
-                self.reference = None;
-                let tol = self.valid.spec.solver.tol.max(1e-14);
-                self.race =
-                    Some(engine::lp::race_of(&self.valid, best, tol, None).map_err(js_err)?);
-                self.race_ref_iter = it;
-            }
-        }
-        let left = budget_ms - crate::clock::ms_since(t0);
-        if let Some(race) = self.race.as_mut().filter(|_| left > 0.0) {
-            race.run_for(left);
+        if let Some(job) = self.race.as_mut() {
+            job.advance(&self.valid, budget_ms).map_err(js_err)?;
         }
         self.race_state()
     }
 
     fn race_state(&self) -> Result<JsValue, JsError> {
-        if let Some(r) = &self.reference {
+        if let Some(r) = self.race.as_ref().and_then(|j| j.reference()) {
             return to_js(&RaceState {
                 phase: "reference",
                 f_star: f64::NAN,
@@ -505,7 +467,7 @@ impl Playground {
                 lanes: vec![],
             });
         }
-        let Some(race) = &self.race else {
+        let Some((job, race)) = self.race.as_ref().and_then(|j| j.race().map(|r| (j, r))) else {
             return to_js(&RaceState {
                 phase: "idle",
                 f_star: f64::NAN,
@@ -517,7 +479,7 @@ impl Playground {
         to_js(&RaceState {
             phase: if race.running() { "racing" } else { "done" },
             f_star,
-            reference_iter: self.race_ref_iter,
+            reference_iter: job.reference_iter(),
             lanes: race.standings(),
         })
     }
@@ -526,11 +488,11 @@ impl Playground {
     #[wasm_bindgen(js_name = drawRace)]
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
-        let curves: Vec<engine::lp::RaceCurve> = match &self.race {
+        let curves: Vec<engine::lp::RaceCurve> = match self.race.as_ref().and_then(|j| j.race()) {
             Some(r) => engine::lp::race_curves(r),
             None => vec![],
         };
-        let waiting = if self.reference.is_some() {
+        let waiting = if self.race.as_ref().is_some_and(|j| j.reference().is_some()) {
             Some("Computing F* with the dual Newton method to machine precision…")
         } else if self.valid.checked.path != PathSpec::Features {
             Some("The race runs on the features path: choose path = features, then press Race.")
@@ -538,7 +500,7 @@ impl Playground {
             None
         };
         match waiting {
-            Some(text) if self.race.is_none() => {
+            Some(text) if self.race.as_ref().and_then(|j| j.race()).is_none() => {
                 crate::plot::draw_message(&root, text, dpr).map_err(js_err)
             }
             _ => crate::plot::draw_race(&root, &curves, dpr).map_err(js_err),
