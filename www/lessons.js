@@ -193,7 +193,7 @@ LESSONS.d = {
     {
       title: 'Circles with a linear kernel',
       spec: d(circles, { kind: 'nvn', epsilon: 0.01 }),
-      uses: ['data', 'outcome'], speed: 2,
+      uses: ['data', 'outcome'], speed: 1,
       look: '<p>One class on a small circle inside the other. Linear kernel, NVN.</p>',
       predict: '<p><b>Predict:</b> separator or certificate?</p>',
       explain: '<p>A verified certificate: no line separates a ring from its centre, and ρ<sub>K</sub> &lt; 0 in the margin readout.</p>',
