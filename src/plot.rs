@@ -8,11 +8,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::{lg, pow10_label, Look};
+use crate::plot_style::{int_label, lg, pow10_label, Look};
 use crate::solvers::StepRecord;
-
-/// A named curve and its colour.
-type Series<'a> = (&'a str, &'a Vec<(f64, f64)>, RGBColor);
 
 /// Colours shared by the page's legend and the plots.
 pub const GAP_COLOR: RGBColor = RGBColor(214, 39, 40);
@@ -22,6 +19,9 @@ pub const TRUE_COLOR: RGBColor = RGBColor(214, 39, 40);
 pub const EST_COLOR: RGBColor = RGBColor(31, 119, 180);
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// A named curve of the convergence plot: label, points, colour.
+type Curve<'a> = (&'a str, &'a Vec<(f64, f64)>, RGBColor);
 
 /// The duality gap and the two objectives (primal `F(w(α))`, dual `−Λ(α)`) against the
 /// iteration, on a log₁₀ axis (paper A, Figure 1 left). Non-positive values are skipped.
@@ -51,13 +51,13 @@ pub fn draw_convergence<DB: DrawingBackend>(
     let mut chart = look.chart(root, 40.0, 0f64..xmax, lo..hi)?;
     look.mesh(&mut chart)
         .x_desc("iteration")
-        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .x_label_formatter(&int_label)
         .y_label_formatter(&pow10_label)
         .y_labels(((hi - lo) as usize + 1).min(12))
-        .x_labels(8)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
         .draw()?;
     let w = look.stroke(2.0);
-    let series: [Series; 3] = [
+    let series: [Curve; 3] = [
         ("duality gap", &gap, GAP_COLOR),
         ("primal F(w)", &primal, PRIMAL_COLOR),
         ("dual −Λ(α)", &dual, DUAL_COLOR),
@@ -110,8 +110,8 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
     let mut chart = look.chart(root, 40.0, 0f64..d as f64, -amp..amp)?;
     look.mesh(&mut chart)
         .x_desc("feature index j")
-        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
-        .x_labels(6)
+        .x_label_formatter(&int_label)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 6))
         .y_labels(7)
         .draw()?;
     let stroke = look.stroke(1.5);
@@ -263,16 +263,16 @@ pub fn draw_race<DB: DrawingBackend>(
     look.mesh(&mut chart)
         .x_desc("iteration (solid)")
         .y_desc("(F − F*)/F*")
-        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .x_label_formatter(&int_label)
         .y_label_formatter(&pow10_label)
         .y_labels(9)
-        .x_labels(8)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
         .draw()?;
     chart
         .configure_secondary_axes()
         .x_desc("time, ms (dashed)")
         .x_label_formatter(&|v: &f64| format!("{v:.3}"))
-        .x_labels(6)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 6))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .draw()?;

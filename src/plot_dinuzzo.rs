@@ -18,7 +18,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::{pow10_label, Look, GRID_COLOR};
+use crate::plot_style::{int_label, pow10_label, Look, GRID_COLOR};
 use crate::solvers::fixed_point::EnvelopePoint;
 
 type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -448,7 +448,7 @@ pub fn draw_log_series<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc(x_desc)
-        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .x_label_formatter(&int_label)
         .y_label_formatter(&move |v: &f64| {
             if (v.round() as i64).rem_euclid(step as i64) == 0 {
                 pow10_label(v)
@@ -457,7 +457,7 @@ pub fn draw_log_series<DB: DrawingBackend>(
             }
         })
         .y_labels(span + 1)
-        .x_labels(8)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .light_line_style(GRID_COLOR)
@@ -536,7 +536,7 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc("prediction t")
-        .x_labels(6)
+        .x_labels(look.labels_along(left.dim_in_pixel().0, 6))
         .y_labels(6)
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&move |v: &f64| tick(*v, hi - lo))
@@ -584,9 +584,9 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc(eig_note)
-        .x_labels(5)
+        .x_labels(look.labels_along(right.dim_in_pixel().0, 5))
         .y_labels(6)
-        .x_label_formatter(&|v: &f64| format!("{}", v.round() as i64))
+        .x_label_formatter(&int_label)
         .y_label_formatter(&move |v: &f64| tick(*v, ehi - elo))
         .label_style(look.font())
         .axis_desc_style(look.font_of(10.8))

@@ -69,6 +69,14 @@ impl Look {
         ("sans-serif", size * self.s).into_font()
     }
 
+    /// How many tick labels, at most `max`, an axis `len` backing-store pixels long takes: about
+    /// one per 50 CSS pixels of the plots' text scale, so large text (classroom mode) or a
+    /// narrow plot never runs its labels into each other. At scale 1 an axis of 400 pixels or
+    /// more keeps `max` up to 8 (the native SVG plots, 720 pixels wide, are unchanged).
+    pub fn labels_along(&self, len: u32, max: usize) -> usize {
+        ((len as f64 / (50.0 * self.s)) as usize).clamp(2, max.max(2))
+    }
+
     /// The plots' text: 12 CSS pixels, sans-serif.
     pub fn font(&self) -> FontDesc<'static> {
         self.font_of(12.0)
@@ -136,6 +144,18 @@ pub fn lg(v: f64) -> Option<f64> {
     (v.is_finite() && v > 0.0).then(|| v.log10())
 }
 
+/// Tick label of an integer axis (iteration, sweep, index): the integer at an integer tick,
+/// empty between, so a short or empty range (0 to 1 before the first iteration) reads "0 … 1",
+/// never "0 0 0 1 1 1".
+pub fn int_label(v: &f64) -> String {
+    let k = v.round();
+    if (v - k).abs() <= 1e-6 * k.abs().max(1.0) {
+        format!("{}", k as i64)
+    } else {
+        String::new()
+    }
+}
+
 /// Tick label of a log₁₀ axis: `1e{k}` at the integer k, empty between.
 pub fn pow10_label(v: &f64) -> String {
     let e = v.round() as i32;
@@ -159,6 +179,18 @@ mod tests {
         assert_eq!(Look::new(f64::NAN).s, 1.0);
         assert_eq!(one.stroke(0.2), 1);
         assert_eq!(two.stroke(1.5), 3);
+        assert_eq!(one.labels_along(720, 8), 8);
+        assert_eq!(Look::new(5.0 / 3.0).labels_along(390, 8), 4);
+        assert_eq!(Look::new(5.0 / 3.0).labels_along(10, 8), 2);
+    }
+
+    #[test]
+    fn integer_axis_labels_only_at_integers() {
+        let ticks: Vec<String> = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0].iter().map(int_label).collect();
+        assert_eq!(ticks, ["0", "", "", "", "", "1"]);
+        assert_eq!(int_label(&3000.0), "3000");
+        assert_eq!(int_label(&(0.1 + 0.2 + 2.7)), "3");
+        assert_eq!(int_label(&-2.0), "-2");
     }
 
     #[test]

@@ -24,9 +24,21 @@ export function clearError() {
   box.textContent = '';
 }
 
+/** How much larger the plots' text and strokes are in classroom mode: the plots' 12 px text
+ *  becomes 20 px, legible on a 1280 × 720 projector. */
+export const CLASSROOM_PLOT_ZOOM = 5 / 3;
+
+/** The scale the Rust plots draw at: devicePixelRatio (a high-DPI canvas stays sharp) times the
+ *  classroom zoom. Fonts, strokes, margins and marks are multiplied by it; pixel positions of a
+ *  click are not (they use devicePixelRatio alone: the backing store is CSS size × dpr). */
+export function plotScale() {
+  const zoom = document.body.classList.contains('classroom') ? CLASSROOM_PLOT_ZOOM : 1;
+  return (window.devicePixelRatio || 1) * zoom;
+}
+
 /**
- * Size a canvas's backing store to its CSS size × devicePixelRatio and return the ratio, which
- * the Rust plots use to scale fonts and strokes (so high-DPI screens stay sharp).
+ * Size a canvas's backing store to its CSS size × devicePixelRatio and return the scale the
+ * Rust plots use for fonts and strokes (`plotScale()`: the ratio, times the classroom zoom).
  */
 export function sizeCanvas(c) {
   const dpr = window.devicePixelRatio || 1;
@@ -36,7 +48,33 @@ export function sizeCanvas(c) {
     c.width = w;
     c.height = h;
   }
-  return dpr;
+  return plotScale();
+}
+
+/** Whether a key press in `el` is typing (a text or number field, a text area, an editable
+ *  element), where the pages' shortcuts stand aside. Sliders, check boxes, menus and buttons are
+ *  not: → goes to the next step even after the speed slider was touched. */
+export function isTypingField(el) {
+  if (!el || !el.tagName) return false;
+  if (el.isContentEditable || el.tagName === 'TEXTAREA') return true;
+  if (el.tagName !== 'INPUT') return false;
+  return !['range', 'checkbox', 'radio', 'button', 'submit', 'reset', 'color', 'file', 'image'].includes(el.type);
+}
+
+/** Whether space in `el` is that control's own action (press a button, tick a box, open a
+ *  menu), which the shortcuts leave to it. */
+export function spaceIsOwn(el) {
+  if (!el || !el.tagName) return false;
+  if (['BUTTON', 'A', 'SUMMARY', 'SELECT'].includes(el.tagName)) return true;
+  return el.tagName === 'INPUT' && ['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'color', 'image'].includes(el.type);
+}
+
+/** The status word of a run that may be paused: the solver says "running" until it ends, the
+ *  page says "paused" (or "ready" at iteration 0) while the player is not playing. */
+export function runStatus(status, playing, iteration) {
+  const w = String(status).replaceAll('_', ' ');
+  if (w !== 'running' || playing) return w;
+  return iteration > 0 ? 'paused' : 'ready (paused)';
 }
 
 /** Read a number from an input; throws a message naming the field when it is not one. */

@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -198,7 +198,7 @@ function showSummary(s) {
   set('r-skipped', s.empty ? '–' : s.skipped);
   set('r-support', s.empty ? '–' : `${s.support} of ${s.n}`);
   set('r-alpha', s.alpha == null ? 'α_i = 1/k_ii' : `${fmt(s.alpha)} (${fmt(s.alpha_limit)})`);
-  set('r-status', s.status.replace('_', ' '));
+  set('r-status', runStatus(s.status, player ? player.playing : true, s.sweep));
   set('r-time', s.sweep > 0 ? fmt(s.elapsed_ms / s.sweep, 2) : '–');
   document.body.dataset.status = s.status;
   document.body.dataset.sweep = String(s.sweep);
@@ -207,19 +207,28 @@ function showSummary(s) {
   if (s.message) notes.push(s.message);
   for (const w of s.warnings) notes.push(w);
   if (s.preparing) notes.push(`Preparing the run — ${s.preparing}.`);
-  else if (s.empty) notes.push('No data: click the map to add points (shift-click for class −1).');
+  else if (s.empty) notes.push('No data: click or tap the map to add points (of the class chosen under the map; shift-click: the other class).');
   const box = $('notice');
   box.textContent = notes.join(' · ');
   box.hidden = notes.length === 0;
   box.classList.toggle('diverged', s.status === 'diverged' || s.status === 'non_finite');
   // The race table (the engine's standings, one row per lane).
   renderRaceTable($('race-table'), s.race, [(l) => String(l.iterations), (l) => fmt(l.last.gap, 2), (l) => statusWord(l.status)], raceColours());
+  // The caption says what the map shows now: the map rings the points with cᵢ ≠ 0 unless every
+  // point has one (then it rings none, and says so).
+  const ci = 'c<sub>i</sub> ≠ 0';
+  const rings = s.empty ? 'click to add points'
+    : s.sweep === 0 ? `no point has ${ci} yet (c = 0 before the first sweep)`
+      : s.regression ? `ringed: the ${s.support} points with ${ci}`
+        : s.support === s.n ? `all ${s.n} points have ${ci} (all are support vectors), so none is ringed`
+          : s.support === 0 ? `no point has ${ci}` : `ringed: the ${s.support} support vectors (${ci})`;
   $('map-caption').innerHTML = s.regression
-    ? 'Regression curve f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x) (blue) with its ε-tube for SVR; dashed grey: the noiseless curve; ringed points have c<sub>i</sub> ≠ 0.'
-    : 'Decision function f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x): blue f &gt; 0, red f &lt; 0 (as on page D); black line f = 0, grey lines f = ±1; ringed points are support vectors (c<sub>i</sub> ≠ 0).';
+    ? `Regression curve f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x) (blue) with its ε-tube for SVR; dashed grey: the noiseless curve; ${rings}.`
+    : `Decision function f(x) = Σ c<sub>i</sub> k(x<sub>i</sub>, x): blue f &gt; 0, red f &lt; 0 (as on page D); black line f = 0, grey lines f = ±1; ${rings}.`;
+  const before = s.sweep === 0 ? ' Before the first sweep: only the starting values (dots at sweep 0).' : '';
   $('conv-caption').textContent = s.race.length
-    ? 'Race: the duality gap of each solver against the sweep (log scale); dotted: δ.'
-    : 'Duality gap, residual, max|h| and objective against the sweep (log scale); dotted: δ.';
+    ? `Race: the duality gap of each solver against the sweep (log scale); dotted: δ.${before}`
+    : `Duality gap, residual, max|h| and objective against the sweep (log scale); dotted: δ.${before}`;
 }
 
 function setPlaying(on) {
@@ -265,7 +274,8 @@ function onMapClick(ev) {
   const sy = c.height / c.clientHeight;
   const xy = Array.from(pg.toData(ev.offsetX * sx, ev.offsetY * sy));
   if (xy.length !== 2) return;
-  const label = ev.shiftKey ? -1 : 1;
+  const chosen = Number(document.querySelector('input[name=click-class]:checked')?.value ?? 1);
+  const label = ev.shiftKey ? -chosen : chosen;
   const data = spec.data.kind === 'points'
     ? structuredClone(spec.data)
     : { kind: 'points', points: currentPoints(), view: Array.from(pg.view()) };
@@ -288,6 +298,7 @@ const engine = {
   runFor: (ms) => pg.runFor(ms),
   ended: () => !pg || !pg.running(),
   endLabel: () => (last ? last.status.replace('_', ' ') : 'not started'),
+  playingChanged: () => { if (last) showSummary(last); },
   reset: () => {
     pg.reset();
     bumpRunId();

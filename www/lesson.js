@@ -9,7 +9,7 @@
 //
 // Only the lesson's id and step number are read from the URL, and both are checked against the
 // lessons that exist; no URL text is ever put into the page as markup.
-import { $, lessonMode } from './common.js';
+import { $, lessonMode, isTypingField, spaceIsOwn } from './common.js';
 import { LESSONS } from './lessons.js';
 
 /** `{ id, step }` from `#lesson=<id>&step=<k>` when both are valid, else null. */
@@ -37,6 +37,7 @@ function setQuery(key, value) {
 /** Classroom mode on or off (body class, URL flag, button state). */
 function setClassroom(on) {
   document.body.classList.toggle('classroom', on);
+  document.documentElement.classList.toggle('classroom', on); // the root size: every rem grows
   document.body.dataset.classroom = on ? '1' : '0';
   setQuery('classroom', on ? '1' : null);
   const b = $('classroom-toggle');
@@ -128,8 +129,17 @@ export function attachLessons(api, paper) {
     $('lesson-run').disabled = phase === 'running';
     $('lesson-run').textContent = phase === 'explained' ? 'Run it again' : 'Run it';
     $('lesson-explain').hidden = phase !== 'explained';
+    showStatus();
+  }
+
+  /** The lesson's status line; a run paused midway says so (not "Running…"). */
+  function showStatus() {
+    const phase = cur.phase;
+    const step = lessonOf().steps[cur.step - 1];
+    const paused = phase === 'running' && !step.action && !api.player.playing && !api.player.engine.ended();
     $('lesson-status').textContent = phase === 'predict' ? 'Predict first, then press Run it (or space).'
-      : phase === 'running' ? 'Running…' : 'The run has ended: here is what happened.';
+      : paused ? 'Paused: space or Play goes on.'
+        : phase === 'running' ? 'Running…' : 'The run has ended: here is what happened.';
   }
 
   /** Show only the controls the step names (classroom mode hides the others). */
@@ -143,6 +153,13 @@ export function attachLessons(api, paper) {
       el.closest('figure')?.classList.add('lesson-uses');
     }
     for (const id of step.figures ?? []) $(id)?.closest('figure')?.classList.add('lesson-uses');
+    // The iteration count and the run's status stay beside the named readouts.
+    for (const id of ['r-iter', 'r-sweep', 'r-status']) $(id)?.classList.add('lesson-keep');
+    // A step that names no plot still shows the page's first one.
+    const plots = document.querySelector('section.plots');
+    if (plots && !plots.querySelector('figure.lesson-uses')) plots.querySelector('figure')?.classList.add('lesson-uses');
+    // The plots take their new sizes (classroom mode shows only these) and redraw.
+    if (document.body.classList.contains('classroom')) window.dispatchEvent(new Event('resize'));
   }
 
   function show() {
@@ -225,13 +242,27 @@ export function attachLessons(api, paper) {
     api.player.arrowsTaken = false;
     history.replaceState(null, '', `${location.pathname}${location.search}`);
   });
+  // Reset (the button or r) takes the run back to its start: the explanation of the run that is
+  // gone goes with it. Paused, the step asks again (Run it); playing (Play after the end), the
+  // step is running again and explains itself at the end.
+  api.player.onReset?.push(() => {
+    if (!cur || lessonOf().steps[cur.step - 1].action) return;
+    if (!api.player.playing) {
+      if (cur.phase !== 'predict') setPhase('predict');
+    } else if (cur.phase !== 'running') {
+      setPhase('running');
+      if (!watching) { watching = true; requestAnimationFrame(watch); }
+    }
+  });
+  api.player.onPlaying?.push(() => { if (cur && cur.phase === 'running') showStatus(); });
+  // The lesson's keys work whatever control has focus (after the speed slider was touched, →
+  // is the next step, not a faster speed), except while typing in a text or number field.
   document.addEventListener('keydown', (ev) => {
     if (!cur || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const tag = ev.target && ev.target.tagName;
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    if (isTypingField(ev.target)) return;
     if (ev.key === 'ArrowLeft') { ev.preventDefault(); go(cur.step - 1); }
     else if (ev.key === 'ArrowRight') { ev.preventDefault(); go(cur.step + 1); }
-    else if ((ev.key === ' ' || ev.code === 'Space') && cur.phase === 'predict' && tag !== 'BUTTON' && tag !== 'A') {
+    else if ((ev.key === ' ' || ev.code === 'Space') && cur.phase === 'predict' && !spaceIsOwn(ev.target)) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
       run();

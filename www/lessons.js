@@ -42,7 +42,7 @@ export const LESSONS = {
       {
         title: 'The gap is a certificate',
         spec: a(P43, { algorithm: 'dual_gradient', tol: 1e-3 }),
-        uses: ['tol', 'conv'], speed: 15,
+        uses: ['tol', 'conv'], speed: 10,
         look: '<p>Same problem, but the run now stops as soon as the <b>relative gap</b> (F + Λ)/F is below 10⁻³ (the tolerance field).</p>',
         predict: '<p><b>Predict:</b> nobody has told the solver the optimal value F*. When it stops, how far from F* can F(w) be?</p>',
         explain: `<p>At most the gap. Since −Λ(α) ≤ F*,</p>
@@ -64,7 +64,7 @@ export const LESSONS = {
       {
         title: 'p → 1: sparser, but slower',
         spec: a(1.1, { algorithm: 'dual_gradient' }),
-        uses: ['p', 'spikes', 'conv'], speed: 'max',
+        uses: ['p', 'spikes', 'conv'], speed: 500,
         look: '<p>Same data, p = 1.1 (q = 11), closer to the ℓ<sub>1</sub> norm (the p slider).</p>',
         predict: '<p><b>Predict:</b> compared with p = 4/3 — more or fewer iterations? A sparser w, or a denser one?</p>',
         explain: `<p><b>Many more iterations</b> (over ten times as many) and a <b>sparser</b> w: fewer entries above τ, and the 5 largest
@@ -80,7 +80,7 @@ export const LESSONS = {
       {
         title: 'Why not the primal? Gradient descent',
         spec: a(P43, { algorithm: 'primal_gd', max_iter: 500 }),
-        uses: ['algorithm', 'conv'], speed: 'max',
+        uses: ['algorithm', 'conv'], speed: 100,
         look: '<p>Back to p = 4/3, now gradient descent with Armijo backtracking on F itself, capped at 500 iterations (the algorithm menu).</p>',
         predict: '<p><b>Predict:</b> the dual method reached relative gap 10⁻⁸ in under 100 iterations. Will primal gradient descent in 500?</p>',
         explain: `<p>No: it stops at the cap with a relative gap still far above 10⁻² (for a primal method the gap uses α = γ(y − Xw)). The
@@ -92,7 +92,7 @@ export const LESSONS = {
       {
         title: 'FISTA on the primal',
         spec: a(P43, { algorithm: 'fista', max_iter: 3000 }),
-        uses: ['algorithm', 'conv'], speed: 'max',
+        uses: ['algorithm', 'conv'], speed: 500,
         look: '<p>FISTA: accelerated proximal gradient on the primal, with the prox of (t/p)|·|<sup>p</sup>; capped at 3000 iterations.</p>',
         predict: '<p><b>Predict:</b> does acceleration let the primal catch the dual method (relative gap 10⁻⁸ in under 100 iterations)?</p>',
         explain: `<p>Not here: after 3000 iterations FISTA has reached the neighbourhood (relative gap below 10⁻⁴) but not 10⁻⁸,
@@ -148,7 +148,7 @@ LESSONS.d = {
     {
       title: 'A separator, verified',
       spec: d(blobs(0.3), { kind: 'perceptron' }),
-      uses: ['boundary', 'outcome'], speed: 2,
+      uses: ['boundary', 'outcome'], speed: 1,
       look: `<p>Two clouds of 60 points with a gap between them, a linear kernel. The big plot shows the perceptron's decision
         function f(x) = Σ α<sub>i</sub>y<sub>i</sub>K(x<sub>i</sub>, x)/√K<sub>ii</sub> (blue &gt; 0, red &lt; 0).</p>`,
       predict: '<p><b>Predict:</b> will the perceptron find a line with every point on its side? After how many updates?</p>',
@@ -159,7 +159,7 @@ LESSONS.d = {
     {
       title: 'A narrower gap: the margin ρ_K',
       spec: d(blobs(0.05), { kind: 'perceptron' }),
-      uses: ['margin', 'boundary', 'trace'], speed: 2,
+      uses: ['margin', 'r-margin', 'boundary', 'trace'], speed: 2,
       look: '<p>The same clouds, pushed together (margin 0.05). Watch the readout ρ<sub>K</sub>, the margin of the normalized data.</p>',
       predict: '<p><b>Predict:</b> smaller margin — more iterations or fewer?</p>',
       explain: `<p>More: ρ<sub>K</sub> shrank, and the perceptron needed more updates than in step 1, still within Novikoff’s
@@ -189,7 +189,7 @@ LESSONS.d = {
     {
       title: 'No separator: the perceptron never stops',
       spec: d(blobs(-0.4), { kind: 'perceptron' }, LIN, 3000),
-      uses: ['margin', 'outcome'], speed: 'max',
+      uses: ['r-margin', 'outcome'], speed: 500,
       look: '<p>Overlapping clouds: no line separates them. The iteration cap is 3000.</p>',
       predict: '<p><b>Predict:</b> what will the perceptron do?</p>',
       explain: '<p>It runs into the cap: a perceptron on inseparable data never halts, and it cannot tell us that it never will. The margin readout (computed apart from the run) says why: ρ<sub>K</sub> &lt; 0, the data are <b>inseparable</b>.</p>',
@@ -197,7 +197,7 @@ LESSONS.d = {
     {
       title: 'An ε-certificate: what it proves',
       spec: d(blobs(-0.4), { kind: 'nvn', epsilon: 0.01 }),
-      uses: ['algo', 'epsilon', 'outcome', 'boundary', 'margin'], speed: 2,
+      uses: ['algo', 'epsilon', 'outcome', 'boundary', 'r-margin'], speed: 1,
       look: '<p>The normalized von Neumann algorithm (NVN, Algorithm 5) looks for weights p in the simplex instead of α, and stops when ‖p‖<sub>G</sub> ≤ ε = 0.01: an <b>ε-certificate</b>. The point sizes show p<sub>i</sub>.</p>',
       predict: '<p><b>Predict:</b> NVN will return weights p with ‖p‖<sub>G</sub> ≤ 0.01. Does that prove that no separator exists?</p>',
       explain: `<p>No — it proves something weaker. <b>Weak duality</b> (Lemma 3): ρ<sub>K</sub> ≤ ‖p‖<sub>G</sub> for every p in the simplex,
@@ -210,7 +210,7 @@ LESSONS.d = {
     {
       title: 'Circles with a linear kernel',
       spec: d(circles, { kind: 'nvn', epsilon: 0.01 }),
-      uses: ['data', 'outcome'], speed: 2,
+      uses: ['data', 'outcome'], speed: 1,
       look: '<p>One class on a small circle inside the other. Linear kernel, NVN.</p>',
       predict: '<p><b>Predict:</b> separator or certificate?</p>',
       explain: '<p>A verified ε-certificate, so ρ<sub>K</sub> ≤ ε (Lemma 3); the margin readout shows more, ρ<sub>K</sub> &lt; 0: no line separates a ring from its centre.</p>',
@@ -218,7 +218,7 @@ LESSONS.d = {
     {
       title: 'The same circles, a Gaussian kernel',
       spec: d(circles, { kind: 'perceptron' }, GAUSS),
-      uses: ['kernel', 'mu', 'boundary', 'margin'], speed: 2,
+      uses: ['kernel', 'mu', 'boundary', 'r-margin'], speed: 2,
       look: '<p>Same points; the kernel is now Gaussian, K(x, x′) = exp(−‖x − x′‖²/width) with width = 0.5 (the field “width”; μ stays SNKP’s smoothing parameter). The perceptron again.</p>',
       predict: '<p><b>Predict:</b> separable now?</p>',
       explain: `<p>Yes: a verified separator and ρ<sub>K</sub> &gt; 0. For distinct points the Gaussian Gram matrix K is positive definite, so is
@@ -261,7 +261,7 @@ LESSONS.c = {
     {
       title: 'A kernel method as a fixed point',
       spec: c({ kind: 'square' }, FP({ kind: 'inverse_norm' })),
-      uses: ['map', 'conv', 'r-support'], speed: 'max',
+      uses: ['map', 'conv', 'r-support'], speed: 500,
       look: `<p>100 points on two moons, a Gaussian kernel, the square loss (regularized least squares). We minimize
         F(c) = f(Kc) + cᵀKc/2 with f(z) = Σ L(y<sub>i</sub>, z<sub>i</sub>)/λ by iterating one map, with the step α = 1/‖K‖<sub>2</sub>.
         The map shows f(x) = Σ c<sub>i</sub>k(x<sub>i</sub>, x); ringed points have c<sub>i</sub> ≠ 0.</p>`,
@@ -273,7 +273,7 @@ LESSONS.c = {
     {
       title: 'A cheaper step rule, a slower run',
       spec: c({ kind: 'square' }, FP({ kind: 'inverse_trace' })),
-      uses: ['alpha-rule', 'conv'], speed: 'max',
+      uses: ['alpha-rule', 'conv'], speed: 1000,
       look: '<p>Same problem; the step is now α = 1/tr(K), which needs no eigenvalue (tr K = Σ k<sub>ii</sub>).</p>',
       predict: '<p><b>Predict:</b> tr(K) ≥ ‖K‖<sub>2</sub>, so this α is smaller. More sweeps or fewer?</p>',
       explain: '<p>Several times more sweeps. For the square loss the map is linear, c ← ((I − αK)c + αy)/(1 + αλ) (our derivation from J<sub>α</sub>, as in the digest), so each sweep multiplies the error along an eigenvector of K with eigenvalue k by (1 − αk)/(1 + αλ); along K’s tiny eigenvalues that is about 1/(1 + αλ), closer to 1 for a smaller α. 1/tr(K) is safe (it is below 2/‖K‖<sub>2</sub>, since tr K ≥ ‖K‖<sub>2</sub>) but slow.</p>',
@@ -294,7 +294,7 @@ LESSONS.c = {
     {
       title: 'Coordinate descent: no step to choose',
       spec: c({ kind: 'square' }, CD),
-      uses: ['algorithm', 'conv'], speed: 'max',
+      uses: ['algorithm', 'conv'], speed: 500,
       look: '<p>Coordinate descent (Algorithm 1) updates one c<sub>i</sub> at a time, in order, with its own step α<sub>i</sub> = 1/k<sub>ii</sub>.</p>',
       predict: '<p><b>Predict:</b> compared with the fixed point at α = 1/‖K‖<sub>2</sub> (step 1) — more sweeps or fewer? The same solution?</p>',
       explain: `<p>Fewer sweeps here, and the same objective F(c) as step 1. Each update solves the i-th equation exactly,</p>
@@ -307,7 +307,7 @@ LESSONS.c = {
     {
       title: 'The hinge loss: support vectors',
       spec: c({ kind: 'hinge' }, CD),
-      uses: ['loss', 'map', 'r-support'], speed: 'max',
+      uses: ['loss', 'map', 'r-support'], speed: 200,
       look: '<p>The same points with the hinge loss (1 − yf)<sub>+</sub>: a support vector machine, solved by coordinate descent.</p>',
       predict: '<p><b>Predict:</b> how many points will keep c<sub>i</sub> ≠ 0 now — all, about half, or a few?</p>',
       explain: `<p>Under a third of them: the ringed points on or inside the margin (grey lines f = ±1). With f(z) = Σ L/λ, the optimality
@@ -319,7 +319,7 @@ LESSONS.c = {
     {
       title: 'The hinge loss with the fixed point',
       spec: c({ kind: 'hinge' }, FP({ kind: 'inverse_norm' })),
-      uses: ['algorithm', 'conv'], speed: 'max',
+      uses: ['algorithm', 'conv'], speed: 2000,
       look: '<p>The SVM again, now with the fixed-point iteration at α = 1/‖K‖<sub>2</sub> (at most 20 000 sweeps).</p>',
       predict: '<p><b>Predict:</b> coordinate descent needed about 1200 sweeps. The fixed point?</p>',
       explain: '<p>It reaches the sweep cap with a duality gap still orders of magnitude above the one coordinate descent reached in step 5. Theorem 3 even applies here — K is positive definite (a Gaussian kernel on distinct points), one of its two sufficient conditions for a linear rate — but its factor is ‖αK − I‖<sub>2</sub> = 1 − α·k<sub>min</sub> = 1 − k<sub>min</sub>/‖K‖<sub>2</sub>, and K’s smallest eigenvalue is below 10⁻¹⁰ of its largest: a linear rate of no use. Coordinate descent solves each coordinate exactly.</p>',
@@ -327,7 +327,7 @@ LESSONS.c = {
     {
       title: 'More regularization, more support vectors',
       spec: c({ kind: 'hinge' }, CD, 1.0),
-      uses: ['lambda', 'map', 'r-support'], speed: 'max',
+      uses: ['lambda', 'map', 'r-support'], speed: 100,
       look: '<p>The SVM with λ = 1 instead of 0.1 (f(z) = Σ L/λ: a larger λ weighs the loss less).</p>',
       predict: '<p><b>Predict:</b> more or fewer support vectors than in step 5?</p>',
       explain: '<p>More: with the loss weighed less the margin widens, more points fall inside it, and each of those has c<sub>i</sub> ≠ 0. The run also needs fewer sweeps.</p>',

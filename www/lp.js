@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -307,7 +307,7 @@ function showSummary(s) {
   $('r-step').textContent = s.iter === 0 ? '–' : `${fmt(s.step)} (${s.backtracks} backtracks)`;
   $('r-primal').textContent = fmt(s.primal, 10);
   $('r-dual').textContent = fmt(s.dual, 10);
-  $('r-status').textContent = s.status.replace('_', ' ');
+  $('r-status').textContent = s.phase === 'solving' ? runStatus(s.status, player ? player.playing : true, s.iter) : s.status.replace('_', ' ');
   $('r-time').textContent = s.iter === 0 ? '–' : fmt(s.elapsed_ms / s.iter, 2);
   $('r-digest').textContent = s.digest;
   exposeRun(s.iter, s.primal, s.digest);
@@ -348,6 +348,7 @@ const engine = {
   runFor: (ms) => pg.runFor(ms),
   ended: () => !last || last.status !== 'running',
   endLabel: () => (last ? last.status.replace('_', ' ') : 'not started'),
+  playingChanged: () => { if (last) showSummary(last); },
   ready: () => Boolean(pg) && !racing && last && last.phase === 'solving',
   reset: () => {
     pg.reset();

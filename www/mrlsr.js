@@ -107,9 +107,16 @@ function showSummary(s) {
     out.hidden = true;
     out.textContent = '';
   }
+  // A numerically singular K is expected for a smooth kernel on many points (its eigenvalues
+  // decay fast) and the fit is still the unique minimizer: a note, not an alarm.
   const w = $('warning');
+  const singular = Boolean(s.warning) && s.warning.startsWith('K is numerically singular');
   w.hidden = !s.warning;
-  w.textContent = s.warning ? `Warning: ${s.warning}` : '';
+  w.classList.toggle('info', singular);
+  w.setAttribute('role', singular ? 'note' : 'alert');
+  w.textContent = !s.warning ? ''
+    : singular ? `Note (expected for a smooth kernel such as the Gaussian on ${s.n} points, whose eigenvalues decay fast): ${s.warning}`
+      : `Warning: ${s.warning}`;
   body.dataset.kind = s.kind;
   $('fit-caption').textContent = s.d === 1
     ? 'Data (grey), M-RLSR at (m, λ) (red) and kernel ridge at the weakly equivalent λ₂ (blue): on the training data they coincide.'

@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -186,7 +186,7 @@ function showSummary(s) {
   const m = s.margin;
   const sep = m.separability === 'separable' ? 'separable' : m.separability === 'inseparable' ? 'inseparable' : 'undecided';
   $('r-margin').textContent = `${fmt(m.rho)} ∈ [${fmt(m.lower)}, ${fmt(m.upper)}] (${sep})`;
-  $('r-status').textContent = s.outcome ? s.outcome.kind.replace('_', ' ') : 'running';
+  $('r-status').textContent = s.outcome ? s.outcome.kind.replace('_', ' ') : runStatus('running', player ? player.playing : true, s.iter);
   const [kind, text] = outcomeText(s);
   const box = $('outcome');
   box.dataset.kind = kind;
@@ -252,12 +252,13 @@ function onCanvasClick(ev) {
     if ($('data').value !== 'hand') {
       points = valid && pg ? JSON.parse(pg.pointsJson()) : [];
     }
-    xy = valid && pg ? pg.dataAt(px, py) : handPointAt(c.width, c.height, dpr, JSON.stringify(points), px, py);
+    xy = valid && pg ? pg.dataAt(px, py) : handPointAt(c.width, c.height, plotScale(), JSON.stringify(points), px, py);
   } catch (e) {
     showError(e.message ?? String(e));
     return;
   }
-  const label = ev.shiftKey ? -1 : 1;
+  const chosen = Number(document.querySelector('input[name=click-class]:checked')?.value ?? 1);
+  const label = ev.shiftKey ? -chosen : chosen;
   points = [...points, [Number(xy[0].toFixed(4)), Number(xy[1].toFixed(4)), label]];
   $('data').value = 'hand';
   apply();
@@ -269,6 +270,7 @@ const engine = {
   runFor: (ms) => pg.runFor(racing ? ms / 2 : ms),
   ended: () => !last || Boolean(last.finished),
   endLabel: () => (last && last.outcome ? last.outcome.kind.replace('_', ' ') : 'finished'),
+  playingChanged: () => { if (last && last.margin !== undefined) showSummary(last); },
   ready: () => Boolean(pg) && valid && pg.ready(),
   reset: () => {
     if (!pg || !valid) return;

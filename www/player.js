@@ -8,10 +8,10 @@
 // - Play after the end starts the run again from iteration 0.
 // - Reset goes back to iteration 0 and keeps the play/pause state.
 // The page supplies an engine; the player owns no mathematics.
-import { $ } from './common.js';
+import { $, isTypingField, spaceIsOwn } from './common.js';
 
 /** The speed ladder (iterations per second); the last rung is "max". */
-export const SPEEDS = [1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, Infinity];
+export const SPEEDS = [1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000, 2000, Infinity];
 /** Milliseconds of solver work per animation frame at most, so the page never freezes. */
 export const FRAME_BUDGET_MS = 12;
 
@@ -48,6 +48,8 @@ export class Player {
     this.last = 0;
     this.frames = 0; // frames in which the player was playing a running run
     this.steps = 0; // iterations the player made (play and step)
+    this.onReset = []; // called after Reset (a lesson hides the explanation of a run now gone)
+    this.onPlaying = []; // called with the new state after play or pause
     this.wire();
     this.showSpeed();
     requestAnimationFrame((t) => this.frame(t));
@@ -67,14 +69,14 @@ export class Player {
     document.addEventListener('keydown', (ev) => this.key(ev));
   }
 
-  /** Keyboard shortcuts, ignored while typing in a field (and → when a lesson owns it). */
+  /** Keyboard shortcuts, whatever control has focus except a text or number field (and → when
+   *  a lesson owns it); space stays a focused button's, box's or menu's own action. */
   key(ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
     const t = ev.target;
-    const tag = t && t.tagName;
-    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || (t && t.isContentEditable)) return;
+    if (isTypingField(t)) return;
     if (ev.key === ' ' || ev.code === 'Space') {
-      if (tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY') return; // the focused control's own click
+      if (spaceIsOwn(t)) return; // the focused control's own click
       ev.preventDefault();
       this.toggle();
     } else if (ev.key === 'ArrowRight' && !this.arrowsTaken) {
@@ -122,6 +124,8 @@ export class Player {
     this.owed = 0;
     $('play').textContent = on ? 'Pause' : 'Play';
     document.body.dataset.playing = on ? '1' : '0';
+    this.engine.playingChanged?.(on); // e.g. the status readout: "paused", not "running"
+    for (const f of this.onPlaying) f(on);
   }
 
   count(k) {
@@ -130,11 +134,13 @@ export class Player {
   }
 
   toggle() {
-    if (!this.playing && this.engine.ended()) {
+    const restart = !this.playing && this.engine.ended();
+    if (restart) {
       this.engine.reset();
       this.note('');
     }
     this.setPlaying(!this.playing);
+    if (restart) for (const f of this.onReset) f();
   }
 
   /** Step: pause, then one iteration, or none after the end (and say so). */
@@ -165,6 +171,7 @@ export class Player {
     }
     this.note('');
     this.owed = 0;
+    for (const f of this.onReset) f();
   }
 
   /** A new run (a new spec): play it from the start. */

@@ -112,8 +112,8 @@ pub fn race_of(
     Ok(Race::new(lanes).with_target(Target { f_star, tol }))
 }
 
-/// One lane's curve: its name and `(iteration, time_ms, relative error)` points.
-pub type RaceCurve = (String, Vec<(f64, f64, f64)>);
+/// One lane's curve (the race plot's input).
+pub use crate::plot::RaceCurve;
 
 /// A paper-A race's curves: each lane's relative error `(F(w_k) − F*)/F*` against the
 /// iteration and the time, from its trace (the page's race plot).

@@ -477,7 +477,7 @@ impl DinuzzoPlayground {
         }
         let Some(b) = &self.built else {
             let note = if self.preparing().is_empty() {
-                "click: class +1 · shift-click: class −1".to_string()
+                "click or tap: add a point of the chosen class".to_string()
             } else {
                 self.preparing()
             };
