@@ -1,8 +1,9 @@
 // Export, shared by the pages: each plot as PNG at device resolution (the canvas's backing store
 // is CSS size × devicePixelRatio), the spec as JSON with the `kplay run` command that reproduces
-// the run, the run as JSON (spec + summary + trace + solution), the trace and the data as CSV.
+// the run, the run as JSON (spec + summary + trace + solution + the build), the trace and the data as CSV.
 import { dataCsv } from './pkg/kernel_playground.js';
 import { showError } from './common.js';
+import { BUILD } from './build.js';
 
 /** Offer `blob` as a download named `name`. */
 export function download(name, blob) {
@@ -68,7 +69,7 @@ export function attachExport(hooks = {}) {
   box.querySelector('#save-spec').addEventListener('click', () => {
     download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
   });
-  box.querySelector('#save-run').addEventListener('click', () => download('run.json', json(hooks.run())));
+  box.querySelector('#save-run').addEventListener('click', () => download('run.json', json({ ...hooks.run(), build: BUILD })));
   box.querySelector('#save-data').addEventListener('click', () => {
     try {
       download('data.csv', new Blob([dataCsv(hooks.spec())], { type: 'text/csv' }));
