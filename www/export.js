@@ -30,6 +30,18 @@ export function toCsv(rows) {
   return `${keys.join(',')}\n${rows.map((r) => keys.map((k) => cell(r[k])).join(',')).join('\n')}\n`;
 }
 
+// "Copy embed code": each paper page's main plot, alone in an <iframe> (embed.html, embed.js).
+const EMBED = { 'lp.html': 'a-convergence', 'mrlsr.html': 'b-fit', 'dinuzzo.html': 'c-map', 'perceptron.html': 'd-boundary' };
+
+/** The iframe tag that embeds this page's main plot with `spec` (JSON text), or null. */
+export function embedCode(spec) {
+  const plot = EMBED[location.pathname.split('/').pop() || 'index.html'];
+  if (!plot) return null;
+  const src = new URL(`embed.html?plot=${plot}#spec=${encodeURIComponent(spec)}`, location.href).href;
+  const attr = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return `<iframe src="${attr(src)}" width="640" height="420" style="border:0;max-width:100%" title="Kernel Playground: live plot" loading="lazy"></iframe>`;
+}
+
 /**
  * Add the export controls to the page. `hooks.spec()` is the spec (JSON text) of the run shown;
  * `hooks.run()` the run as an object `{ spec, summary, trace, solution }` (omit both for a page
@@ -63,7 +75,10 @@ export function attachExport(hooks = {}) {
       <span>then <code id="kplay-cmd">kplay run spec.json</code> reproduces the run on the command line</span></div>
     <div class="export-row"><button type="button" id="save-run">Save run (JSON)</button>
       ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}
-      <button type="button" id="save-data">Save data (CSV)</button></div>`;
+      <button type="button" id="save-data">Save data (CSV)</button></div>
+    ${embedCode('{}') ? `<div class="export-row"><button type="button" id="copy-embed">Copy embed code</button>
+      <span>the live plot alone, for an iframe in a course page or slides</span>
+      <textarea id="embed-code" readonly rows="3" aria-label="embed code" style="width:100%" hidden></textarea></div>` : ''}`;
   const anchor = document.querySelector('.controls .readouts');
   if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);
   box.querySelector('#save-spec').addEventListener('click', () => {
@@ -76,6 +91,14 @@ export function attachExport(hooks = {}) {
     } catch (e) {
       showError(e.message ?? String(e));
     }
+  });
+  box.querySelector('#copy-embed')?.addEventListener('click', async () => {
+    const code = embedCode(hooks.spec());
+    const area = box.querySelector('#embed-code');
+    area.value = code;
+    area.hidden = false;
+    area.select();
+    try { await navigator.clipboard.writeText(code); } catch { /* the selected text stays for Ctrl-C */ }
   });
   box.querySelector('#save-trace')?.addEventListener('click', () => {
     download('trace.csv', new Blob([toCsv(hooks.run().trace)], { type: 'text/csv' }));
