@@ -138,7 +138,7 @@ AddType application/manifest+json .webmanifest
   <FilesMatch "\\.${H}\\.(js|css|wasm)(\\.gz|\\.br)?$">
     Header set Cache-Control "public, max-age=31536000, immutable"
   </FilesMatch>
-  <FilesMatch "(\\.html|^sw\\.js|\\.webmanifest|\\.png|\\.svg)$">
+  <FilesMatch "(\\.html|^sw\\.js|\\.webmanifest|\\.png|\\.svg)(\\.gz|\\.br)?$">
     Header set Cache-Control "no-cache"
   </FilesMatch>
 </IfModule>
