@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { serve, browser, openPage, DIST, ROOT, WWW } from './harness.mjs';
 
 const PREFIX = 'course/kplay/';
@@ -92,6 +93,33 @@ test('offline after the first visit: the network cut and the server gone, every 
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
+  }
+});
+
+test('the site is installable (web app manifest, icons, service worker): Chromium reports no installability error', async () => {
+  // A persistent profile: Playwright's ordinary contexts are incognito, which is never installable.
+  const server = await serve({ prefix: PREFIX });
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'kplay-profile-'));
+  const ctx = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROME || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(`${server.url}index.html`);
+    await controlled(page);
+    const cdp = await ctx.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    assert.deepEqual(installabilityErrors, []);
+    const m = await cdp.send('Page.getAppManifest');
+    assert.equal(m.url, `${server.url}manifest.webmanifest`);
+    assert.deepEqual(m.errors, []);
+  } finally {
+    await ctx.close();
+    await server.stop();
+    rmSync(profile, { recursive: true, force: true });
   }
 });
 
