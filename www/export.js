@@ -33,12 +33,21 @@ export function toCsv(rows) {
 // "Copy embed code": each paper page's main plot, alone in an <iframe> (embed.html, embed.js).
 const EMBED = { 'lp.html': 'a-convergence', 'mrlsr.html': 'b-fit', 'dinuzzo.html': 'c-map', 'perceptron.html': 'd-boundary' };
 
-/** The iframe tag that embeds this page's main plot with `spec` (JSON text), or null. */
+/**
+ * The iframe tag that embeds this page's main plot with `spec` (JSON text), or null; during a
+ * lesson (`#lesson=a&step=3`), the lesson from that step in classroom mode, with Prev / Next.
+ */
 export function embedCode(spec) {
-  const plot = EMBED[location.pathname.split('/').pop() || 'index.html'];
+  const file = location.pathname.split('/').pop() || 'index.html';
+  const plot = EMBED[file];
   if (!plot) return null;
-  const src = new URL(`embed.html?plot=${plot}#spec=${encodeURIComponent(spec)}`, location.href).href;
   const attr = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  const lesson = location.hash.match(/^#lesson=([a-z]+)(?:&step=(\d{1,3}))?$/);
+  if (lesson) {
+    const src = new URL(`${file}?classroom=1#lesson=${lesson[1]}&step=${lesson[2] ?? 1}`, location.href).href;
+    return `<iframe src="${attr(src)}" width="1280" height="720" style="border:0;max-width:100%" title="Kernel Playground: lesson" loading="lazy"></iframe>`;
+  }
+  const src = new URL(`embed.html?plot=${plot}#spec=${encodeURIComponent(spec)}`, location.href).href;
   return `<iframe src="${attr(src)}" width="640" height="420" style="border:0;max-width:100%" title="Kernel Playground: live plot" loading="lazy"></iframe>`;
 }
 
@@ -77,7 +86,7 @@ export function attachExport(hooks = {}) {
       ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}
       <button type="button" id="save-data">Save data (CSV)</button></div>
     ${embedCode('{}') ? `<div class="export-row"><button type="button" id="copy-embed">Copy embed code</button>
-      <span>the live plot alone, for an iframe in a course page or slides</span>
+      <span>the live plot alone (in a lesson: the lesson from this step), for an iframe in a course page or slides</span>
       <textarea id="embed-code" readonly rows="3" aria-label="embed code" style="width:100%" hidden></textarea></div>` : ''}`;
   const anchor = document.querySelector('.controls .readouts');
   if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);

@@ -165,7 +165,7 @@ test('a new dist/ (another build stamp) replaces the cached one after a reload, 
   }
 });
 
-test('embeds: "Copy embed code" gives an iframe of the page\'s main plot; each paper\'s plot plays, steps and resets in an iframe of a course page', async () => {
+test('embeds: "Copy embed code" gives an iframe of the page\'s main plot (in a lesson: the lesson from that step); each paper\'s plot plays, steps and resets in an iframe of a course page, and the lesson runs there', async () => {
   const server = await serve({ prefix: PREFIX });
   try {
     // The code from paper C's export panel, with the page's current spec.
@@ -177,8 +177,16 @@ test('embeds: "Copy embed code" gives an iframe of the page\'s main plot; each p
     assert.equal(spec.paper, 'dinuzzo');
     assert.deepEqual(errors, []);
     await ctx.close();
-    // A course page (outside the site's folder) with that iframe and one for each other paper.
-    const frames = [code.replace('width="640" height="420"', 'width="480" height="320"')];
+    // During a lesson, the code embeds the lesson from the current step, in classroom mode.
+    const les = await openPage(b, `${server.url}lp.html#lesson=a&step=2`);
+    await les.page.click('#copy-embed');
+    const lessonCode = await les.page.locator('#embed-code').inputValue();
+    assert.match(lessonCode, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/course\/kplay\/lp\.html\?classroom=1#lesson=a&amp;step=2" width="1280" height="720" [^>]*title="Kernel Playground: lesson"[^>]*><\/iframe>$/);
+    assert.deepEqual(les.errors, []);
+    await les.ctx.close();
+    // A course page (outside the site's folder) with those iframes and one for each other paper.
+    const frames = [code.replace('width="640" height="420"', 'width="480" height="320"'),
+      lessonCode.replace('?classroom=1#', '?classroom=1&amp;speed=max#')];
     for (const plot of ['a-convergence', 'b-fit', 'd-boundary']) {
       frames.push(`<iframe src="kplay/embed.html?plot=${plot}" width="480" height="320" style="border:0" title="${plot}"></iframe>`);
     }
@@ -191,6 +199,15 @@ test('embeds: "Copy embed code" gives an iframe of the page\'s main plot; each p
     await host.goto(`${server.url.replace(/kplay\/$/, '')}index.html`);
     const embeds = host.frames().filter((f) => /embed\.html/.test(f.url()));
     assert.equal(embeds.length, 4);
+    // The lesson: step 2 in classroom mode; Run it explains, Next goes on to step 3.
+    const lf = host.frames().find((f) => /lp\.html/.test(f.url()));
+    await lf.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+    assert.equal(await lf.evaluate(() => document.body.dataset.lessonStep), '2');
+    assert.equal(await lf.evaluate(() => document.body.dataset.classroom), '1');
+    await lf.click('#lesson-run');
+    await lf.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
+    await lf.click('#lesson-next');
+    await lf.waitForFunction(() => document.body.dataset.lessonStep === '3');
     for (const f of embeds) {
       await f.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
       const plot = await f.evaluate(() => document.body.dataset.plot);
