@@ -20,7 +20,7 @@ WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: dist bench-dist bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: dist bench-dist load bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
 tools: tools-rust tools-web tools-browser tools-node
@@ -63,13 +63,15 @@ build: tools-web tools-node
 	@printf 'wasm: %s bytes raw, %s bytes gzipped\n' "$$(stat -c %s www/pkg/kernel_playground_bg.wasm)" "$$(gzip -9c www/pkg/kernel_playground_bg.wasm | wc -c)"
 
 # dist/: what a static host serves (docs/deploy.md): hashed names, relative URLs, the build stamp,
-# the service worker's precache list, .gz/.br copies. `make serve` serves exactly this folder.
+# the service worker's precache list, .gz/.br copies. `make serve` serves exactly this folder
+# (tools/serve.py: Python's http.server with the .br/.gz copies, the cache headers and a listen
+# backlog for a room of clients).
 dist: build
 	node tools/dist.mjs
 
 serve: dist
 	@echo "Kernel Playground: http://$(HOST):$(PORT)/  (Ctrl-C stops)"
-	python3 -m http.server $(PORT) --bind $(HOST) --directory dist
+	python3 tools/serve.py --port $(PORT) --bind $(HOST) --directory dist
 
 ## ---- tests -----------------------------------------------------------------------------------
 test: tools test-native test-wasm test-e2e
@@ -111,6 +113,12 @@ bench-web: dist tools-node tools-browser
 # its first moving plot from dist/, five cold loads (docs/deploy.md; not part of make test).
 bench-dist: dist tools-node tools-browser
 	cd $(E2E) && node bench-dist.mjs
+
+# A room of CLIENTS (default 100) students fetching the front page and paper A's page with every
+# file, cold and then warm (after the service worker), from python http.server on loopback: bytes
+# per client and the server's throughput (docs/deploy.md; not part of make test).
+load: dist tools-node
+	cd $(E2E) && node load.mjs
 
 # Our solvers against numpy / scipy / scikit-learn on the same data, natively and in Chromium
 # (issue 12; not part of make test). The peers' virtualenv lives in .tools/ (gitignored).

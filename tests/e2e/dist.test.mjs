@@ -54,6 +54,10 @@ test('dist/ served from a sub-path: every page loads and runs, every request sta
       const all = await page.evaluate(() => performance.getEntriesByType('resource')
         .map((e) => ({ url: e.name, status: e.responseStatus })).concat([{ url: location.href, status: 200 }]));
       assert.ok(all.some((r) => /\.wasm$/.test(r.url)), `${file}: loaded the wasm`);
+      // tools/serve.py sent dist/'s brotli copy of the wasm (Chromium accepts br over http from loopback).
+      const wasm = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm'))
+        .map((e) => ({ encoded: e.encodedBodySize, decoded: e.decodedBodySize }))[0]);
+      assert.ok(wasm.encoded > 0 && wasm.encoded < wasm.decoded / 3, `${file}: wasm ${JSON.stringify(wasm)} not compressed`);
       for (const { url, status } of all) {
         if (url.startsWith('data:') || url.startsWith('blob:')) continue;
         assert.ok(new URL(url).pathname.startsWith(`/${PREFIX}`), `${file}: ${url} outside /${PREFIX}`);

@@ -1,5 +1,5 @@
 // Shared set-up for the end-to-end tests: serve dist/ (what `make dist` builds from www/, what a
-// host publishes) on loopback with Python's http.server, start Debian's Chromium through
+// host publishes) on loopback with tools/serve.py (Python's http.server, as `make serve`), start Debian's Chromium through
 // playwright-core, and collect console errors.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
@@ -18,11 +18,13 @@ export const DIST = process.env.KPLAY_SITE ? path.resolve(process.env.KPLAY_SITE
 export const KPLAY = path.join(process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target'), 'release/kplay');
 
 /**
- * Start `python3 -m http.server` on a free loopback port serving `dir` (default dist/); resolves
- * to { url, stop, root }. With `prefix` ('course/kplay/'), the site is served under that sub-path
- * (a symlink `root/course/kplay` → dir in a temporary root) and `url` ends with it.
+ * Start tools/serve.py (what `make serve` runs: http.server with dist/'s .br/.gz copies, cache
+ * headers, a long listen backlog) on a free loopback port serving `dir` (default dist/), or with
+ * `plain` Python's own `python3 -m http.server`; resolves to { url, stop, root }. With `prefix`
+ * ('course/kplay/'), the site is served under that sub-path (a symlink `root/course/kplay` → dir
+ * in a temporary root) and `url` ends with it.
  */
-export async function serve({ dir = DIST, prefix = '' } = {}) {
+export async function serve({ dir = DIST, prefix = '', plain = false } = {}) {
   if (!existsSync(path.join(dir, 'index.html'))) throw new Error(`${dir}/index.html is missing: run make dist (make test-e2e does)`);
   let root = dir;
   if (prefix) {
@@ -31,7 +33,9 @@ export async function serve({ dir = DIST, prefix = '' } = {}) {
     mkdirSync(path.dirname(link), { recursive: true });
     symlinkSync(path.resolve(dir), link);
   }
-  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', root], {
+  const args = plain ? ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', root]
+    : ['-u', path.join(ROOT, 'tools/serve.py'), '--port', '0', '--bind', '127.0.0.1', '--directory', root];
+  const proc = spawn('python3', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let buf = '';
