@@ -50,6 +50,14 @@ test('dist/ served from a sub-path: every page loads and runs, every request sta
       const { page, errors, ctx } = await openPage(b, `${server.url}${file}`, { speed: file === 'index.html' ? null : 'max' });
       await runs(page, file);
       assert.equal(await page.locator('.build-stamp').innerText(), stamp, `${file}: footer stamp`);
+      if (file === 'lp.html') {
+        // Save run (JSON) carries the build.
+        const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#save-run')]);
+        const run = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+        assert.equal(run.build.stamp, stamp);
+        assert.equal(run.build.dist, true);
+        assert.match(run.build.commit, /^[0-9a-f]{12}(-dirty)?$/);
+      }
       await controlled(page); // the service worker registers from the sub-path and precaches it
       const all = await page.evaluate(() => performance.getEntriesByType('resource')
         .map((e) => ({ url: e.name, status: e.responseStatus })).concat([{ url: location.href, status: 200 }]));
