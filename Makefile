@@ -1,5 +1,6 @@
 # Kernel Playground — the two front-door commands:
-#   make serve   install what is missing, build the wasm, serve www/ on 127.0.0.1
+#   make serve   install what is missing, build the wasm and dist/, serve dist/ on 127.0.0.1
+#   make dist    dist/: the static site to publish (docs/deploy.md)
 #   make test    install what is missing, run native, wasm (headless Chromium) and end-to-end tests
 # Every install step checks first, so a second run skips it.
 
@@ -19,7 +20,7 @@ WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: lint bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: lint dist bench-dist load bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
 tools: tools-rust tools-web tools-browser tools-node
@@ -61,9 +62,16 @@ build: tools-web tools-node
 	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/kernel_playground_bg.wasm -o www/pkg/kernel_playground_bg.wasm
 	@printf 'wasm: %s bytes raw, %s bytes gzipped\n' "$$(stat -c %s www/pkg/kernel_playground_bg.wasm)" "$$(gzip -9c www/pkg/kernel_playground_bg.wasm | wc -c)"
 
-serve: build
+# dist/: what a static host serves (docs/deploy.md): hashed names, relative URLs, the build stamp,
+# the service worker's precache list, .gz/.br copies. `make serve` serves exactly this folder
+# (tools/serve.py: Python's http.server with the .br/.gz copies, the cache headers and a listen
+# backlog for a room of clients).
+dist: build
+	node tools/dist.mjs
+
+serve: dist
 	@echo "Kernel Playground: http://$(HOST):$(PORT)/  (Ctrl-C stops)"
-	python3 -m http.server $(PORT) --bind $(HOST) --directory www
+	python3 tools/serve.py --port $(PORT) --bind $(HOST) --directory dist
 
 ## ---- tests -----------------------------------------------------------------------------------
 test: tools lint test-native test-wasm test-e2e
@@ -85,13 +93,13 @@ test-native: tools-rust
 test-wasm: tools-web tools-browser
 	wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver
 
-test-e2e: build tools-node tools-browser
+test-e2e: dist tools-node tools-browser
 	cargo build --release --bin kplay
 	cd $(E2E) && node --test --test-concurrency=1 --test-reporter=spec *.test.mjs
 
 # The same e2e suite with Chromium's CPU slowed 4× (CDP Emulation.setCPUThrottlingRate):
 # tests wait for states, never for milliseconds, so they pass on a slow machine too.
-test-e2e-throttled: build tools-node tools-browser
+test-e2e-throttled: dist tools-node tools-browser
 	cargo build --release --bin kplay
 	cd $(E2E) && KPLAY_CPU_THROTTLE=4 node --test --test-concurrency=1 --test-reporter=spec *.test.mjs
 
@@ -99,7 +107,7 @@ test-e2e-throttled: build tools-node tools-browser
 # SOAK_MINUTES (default 10) sampling JS heap and wasm memory; the CLI runs 10⁶ iterations
 # sampling its RSS. Results: docs/robustness.md.
 SOAK_MINUTES ?= 10
-soak: build tools-node tools-browser
+soak: dist tools-node tools-browser
 	cargo build --release --bin kplay
 	cd $(E2E) && SOAK_MINUTES=$(SOAK_MINUTES) node soak.mjs
 
@@ -107,9 +115,20 @@ bench:
 	cargo bench
 
 # Browser timings next to the native ones (not part of make test: tests never check time).
-bench-web: build tools-node tools-browser
+bench-web: dist tools-node tools-browser
 	cargo build --release --bin kplay
 	cd $(E2E) && node bench.mjs
+
+# dist/'s sizes (wasm raw / gzip / brotli, the folder, a first visit) and the front page's time to
+# its first moving plot from dist/, five cold loads (docs/deploy.md; not part of make test).
+bench-dist: dist tools-node tools-browser
+	cd $(E2E) && node bench-dist.mjs
+
+# A room of CLIENTS (default 100) students fetching the front page and paper A's page with every
+# file, cold and then warm (after the service worker), from python http.server on loopback: bytes
+# per client and the server's throughput (docs/deploy.md; not part of make test).
+load: dist tools-node
+	cd $(E2E) && node load.mjs
 
 # Our solvers against numpy / scipy / scikit-learn on the same data, natively and in Chromium
 # (issue 12; not part of make test). The peers' virtualenv lives in .tools/ (gitignored).
@@ -119,6 +138,6 @@ $(PEERS_VENV)/.installed:
 	$(PEERS_VENV)/bin/pip install --quiet numpy scipy scikit-learn
 	touch $@
 
-bench-peers: $(PEERS_VENV)/.installed $(if $(PEERS_NO_WEB),,build tools-node tools-browser)
+bench-peers: $(PEERS_VENV)/.installed $(if $(PEERS_NO_WEB),,dist tools-node tools-browser)
 	cargo build --release --bin kplay --example peers
 	$(PEERS_VENV)/bin/python benches/peers/run.py

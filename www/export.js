@@ -1,8 +1,9 @@
 // Export, shared by the pages: each plot as PNG at device resolution (the canvas's backing store
 // is CSS size × devicePixelRatio), the spec as JSON with the `kplay run` command that reproduces
-// the run, the run as JSON (spec + summary + trace + solution), the trace and the data as CSV.
+// the run, the run as JSON (spec + summary + trace + solution + the build), the trace and the data as CSV.
 import { dataCsv } from './pkg/kernel_playground.js';
 import { showError } from './common.js';
+import { BUILD } from './build.js';
 
 /** Offer `blob` as a download named `name`. */
 export function download(name, blob) {
@@ -27,6 +28,27 @@ export function toCsv(rows) {
     return /[",\n]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t;
   };
   return `${keys.join(',')}\n${rows.map((r) => keys.map((k) => cell(r[k])).join(',')).join('\n')}\n`;
+}
+
+// "Copy embed code": each paper page's main plot, alone in an <iframe> (embed.html, embed.js).
+const EMBED = { 'lp.html': 'a-convergence', 'mrlsr.html': 'b-fit', 'dinuzzo.html': 'c-map', 'perceptron.html': 'd-boundary' };
+
+/**
+ * The iframe tag that embeds this page's main plot with `spec` (JSON text), or null; during a
+ * lesson (`#lesson=a&step=3`), the lesson from that step in classroom mode, with Prev / Next.
+ */
+export function embedCode(spec) {
+  const file = location.pathname.split('/').pop() || 'index.html';
+  const plot = EMBED[file];
+  if (!plot) return null;
+  const attr = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  const lesson = location.hash.match(/^#lesson=([a-z]+)(?:&step=(\d{1,3}))?$/);
+  if (lesson) {
+    const src = new URL(`${file}?classroom=1#lesson=${lesson[1]}&step=${lesson[2] ?? 1}`, location.href).href;
+    return `<iframe src="${attr(src)}" width="1280" height="720" style="border:0;max-width:100%" title="Kernel Playground: lesson" loading="lazy"></iframe>`;
+  }
+  const src = new URL(`embed.html?plot=${plot}#spec=${encodeURIComponent(spec)}`, location.href).href;
+  return `<iframe src="${attr(src)}" width="640" height="420" style="border:0;max-width:100%" title="Kernel Playground: live plot" loading="lazy"></iframe>`;
 }
 
 /**
@@ -62,7 +84,10 @@ export function attachExport(hooks = {}) {
       <span>then <code id="kplay-cmd">kplay run spec.json</code> reproduces the run on the command line</span></div>
     <div class="export-row"><button type="button" id="save-run">Save run (JSON)</button>
       ${hooks.trace === false ? '' : '<button type="button" id="save-trace">Save trace (CSV)</button>'}
-      <button type="button" id="save-data">Save data (CSV)</button></div>`;
+      <button type="button" id="save-data">Save data (CSV)</button></div>
+    ${embedCode('{}') ? `<div class="export-row"><button type="button" id="copy-embed">Copy embed code</button>
+      <span>the live plot alone (in a lesson: the lesson from this step), for an iframe in a course page or slides</span>
+      <textarea id="embed-code" readonly rows="3" aria-label="embed code" style="width:100%" hidden></textarea></div>` : ''}`;
   const anchor = document.querySelector('.controls .readouts');
   if (anchor) anchor.after(box); else document.querySelector('.controls')?.appendChild(box);
   // A form that does not read as a spec (a cleared number field, say) gives a message naming the
@@ -77,10 +102,24 @@ export function attachExport(hooks = {}) {
   box.querySelector('#save-spec').addEventListener('click', guarded(() => {
     download('spec.json', new Blob([hooks.spec()], { type: 'application/json' }));
   }));
-  box.querySelector('#save-run').addEventListener('click', guarded(() => download('run.json', json(hooks.run()))));
+  box.querySelector('#save-run').addEventListener('click', guarded(() => download('run.json', json({ ...hooks.run(), build: BUILD }))));
   box.querySelector('#save-data').addEventListener('click', guarded(() => {
     download('data.csv', new Blob([dataCsv(hooks.spec())], { type: 'text/csv' }));
   }));
+  box.querySelector('#copy-embed')?.addEventListener('click', async () => {
+    let code;
+    try {
+      code = embedCode(hooks.spec());
+    } catch (e) {
+      showError(e.message ?? String(e));
+      return;
+    }
+    const area = box.querySelector('#embed-code');
+    area.value = code;
+    area.hidden = false;
+    area.select();
+    try { await navigator.clipboard.writeText(code); } catch { /* the selected text stays for Ctrl-C */ }
+  });
   box.querySelector('#save-trace')?.addEventListener('click', guarded(() => {
     download('trace.csv', new Blob([toCsv(hooks.run().trace)], { type: 'text/csv' }));
   }));

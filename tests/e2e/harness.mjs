@@ -1,6 +1,9 @@
-// Shared set-up for the end-to-end tests: serve www/ on loopback with Python's http.server,
-// start Debian's Chromium through playwright-core, and collect console errors.
+// Shared set-up for the end-to-end tests: serve dist/ (what `make dist` builds from www/, what a
+// host publishes) on loopback with tools/serve.py (Python's http.server, as `make serve`), start Debian's Chromium through
+// playwright-core, and collect console errors.
 import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -10,11 +13,29 @@ import assert from 'node:assert/strict';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const WWW = path.join(ROOT, 'www');
+/** The site the tests load: dist/ (`make test-e2e` builds it first), or KPLAY_SITE. */
+export const DIST = process.env.KPLAY_SITE ? path.resolve(process.env.KPLAY_SITE) : path.join(ROOT, 'dist');
 export const KPLAY = path.join(process.env.CARGO_TARGET_DIR ? path.resolve(ROOT, process.env.CARGO_TARGET_DIR) : path.join(ROOT, 'target'), 'release/kplay');
 
-/** Start `python3 -m http.server` on a free loopback port; resolves to { url, stop }. */
-export async function serve() {
-  const proc = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', WWW], {
+/**
+ * Start tools/serve.py (what `make serve` runs: http.server with dist/'s .br/.gz copies, cache
+ * headers, a long listen backlog) on a free loopback port serving `dir` (default dist/), or with
+ * `plain` Python's own `python3 -m http.server`; resolves to { url, stop, root }. With `prefix`
+ * ('course/kplay/'), the site is served under that sub-path (a symlink `root/course/kplay` → dir
+ * in a temporary root) and `url` ends with it.
+ */
+export async function serve({ dir = DIST, prefix = '', plain = false } = {}) {
+  if (!existsSync(path.join(dir, 'index.html'))) throw new Error(`${dir}/index.html is missing: run make dist (make test-e2e does)`);
+  let root = dir;
+  if (prefix) {
+    root = mkdtempSync(path.join(os.tmpdir(), 'kplay-site-'));
+    const link = path.join(root, prefix).replace(/\/+$/, '');
+    mkdirSync(path.dirname(link), { recursive: true });
+    symlinkSync(path.resolve(dir), link);
+  }
+  const args = plain ? ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', root]
+    : ['-u', path.join(ROOT, 'tools/serve.py'), '--port', '0', '--bind', '127.0.0.1', '--directory', root];
+  const proc = spawn('python3', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let buf = '';
@@ -33,8 +54,10 @@ export async function serve() {
     proc.on('exit', (code) => reject(new Error(`http.server exited (${code}): ${buf}`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `http://127.0.0.1:${port}/${prefix}`,
+    root,
     stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
       proc.kill();
       await once(proc, 'exit').catch(() => {});
     },
@@ -105,7 +128,7 @@ export const relGap = async (page) => Number(await text(page, '#r-relgap'));
 export const canvasPixels = (page, id) => page.evaluate((id) => document.getElementById(id).toDataURL(), id);
 
 /**
- * Serve www/ and launch Chromium once for the calling test file (node:test before/after hooks).
+ * Serve dist/ and launch Chromium once for the calling test file (node:test before/after hooks).
  * Returns `env`, whose `b` (the browser) and `url` (the server's base URL) are set once the
  * `before` hook has run, i.e. inside tests.
  */

@@ -135,7 +135,7 @@ test('the build runs in a Web Worker: the page keeps painting, the bar moves, th
   await page.waitForFunction(() => document.body.dataset.build === 'done', null, { timeout: 180000 });
   const { long, frames, workers } = await page.evaluate(() => ({ long: window.__long, frames: window.__frames, workers: window.__workers }));
   assert.equal(workers.length, 1);
-  assert.match(workers[0].url, /\/tensor-worker\.js$/);
+  assert.match(workers[0].url, /\/tensor-worker(\.[0-9a-f]{10})?\.js$/); // dist/'s hashed name
   assert.equal(workers[0].type, 'module');
   const during = frames.filter((f) => f.build === 'building');
   assert.ok(during.length >= 2, `only ${during.length} frames painted while building`);
@@ -211,7 +211,7 @@ test('a small preset runs in a Web Worker and its iterations equal `kplay run`',
   await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 180000 });
   const workers = await page.evaluate(() => window.__workers);
   assert.equal(workers.length, 1, JSON.stringify(workers));
-  assert.match(workers[0].url, /\/run-worker\.js$/);
+  assert.match(workers[0].url, /\/run-worker(\.[0-9a-f]{10})?\.js$/);
   assert.equal(workers[0].type, 'module');
   assert.ok(workers[0].terminated, 'the worker is ended after the preset');
   assert.equal(await text(page, '#preset-status'), 'done');
@@ -271,7 +271,7 @@ test('Table 2 solves in the worker: no main-thread task over 200 ms, progress sh
   assert.equal(await page.evaluate(() => document.body.dataset.preset), 'done', await text(page, '#preset-status'));
   const { long, status, workers } = await page.evaluate(() => ({ long: window.__long, status: window.__status, workers: window.__workers }));
   assert.equal(workers.length, 1);
-  assert.match(workers[0].url, /\/run-worker\.js$/);
+  assert.match(workers[0].url, /\/run-worker(\.[0-9a-f]{10})?\.js$/);
   // Solve phase: from the first “iteration …” line…
   const solving = status.filter((x) => /iteration \d+, relative gap/.test(x.s));
   assert.ok(solving.length >= 3, `progress lines: ${status.map((x) => x.s).slice(0, 20).join(' | ')}`);
@@ -304,7 +304,7 @@ test('Figure 1 runs in the worker, then becomes the page\'s experiment with the 
   await page.click('#preset-figure1');
   await page.waitForFunction(() => document.body.dataset.preset === 'done', null, { timeout: 300000 });
   const workers = await page.evaluate(() => window.__workers);
-  assert.deepEqual(workers.map((w) => w.url.replace(/^.*\//, '')), ['run-worker.js'], 'no tensor-worker: the preset worker built the tensor');
+  assert.deepEqual(workers.map((w) => w.url.replace(/^.*\//, '').replace(/\.[0-9a-f]{10}\.js$/, '.js')), ['run-worker.js'], 'no tensor-worker: the preset worker built the tensor');
   const [row] = await presetRows(page);
   assert.match(row.cells[2], /^\d+$/);
   // The page adopted the worker's tensor (no build needed) and solves the same spec again.
