@@ -42,6 +42,26 @@ pub enum ResolvedKernel {
     Laplacian { sigma: f64 },
 }
 
+/// The zero `m × n` matrix for the cross kernel of the rows of `a` and `b`: dimensions checked,
+/// the budget checked before allocating, and the memory reserved fallibly (a message, not an
+/// abort, when the machine has less free memory than the budget allows).
+fn kernel_matrix_zeros(a: &DMatrix<f64>, b: &DMatrix<f64>) -> Result<DMatrix<f64>> {
+    if a.ncols() != b.ncols() {
+        return Err(KpError::Parameter {
+            name: "inputs",
+            reason: format!("dimension mismatch: {} vs {} features", a.ncols(), b.ncols()),
+        });
+    }
+    let (m, n) = (a.nrows() as f64, b.nrows() as f64);
+    crate::budget::active().bytes(
+        "data.n",
+        "the kernel matrix",
+        &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
+        8.0 * m * n,
+    )?;
+    crate::budget::zeros("data.n", "the kernel matrix", a.nrows(), b.nrows())
+}
+
 /// `μ = (1/n²) Σ_ij ‖x_i − x_j‖²`, computed in O(nd) as `2·(mean ‖x‖² − ‖mean x‖²)`.
 pub fn bandwidth_heuristic(x: &DMatrix<f64>) -> f64 {
     let n = x.nrows() as f64;
@@ -206,22 +226,8 @@ impl ResolvedKernel {
 
     /// The cross-kernel matrix `K_ij = k(a_i, b_j)` between the rows of `a` (m × d) and `b` (n × d).
     pub fn cross(&self, a: &DMatrix<f64>, b: &DMatrix<f64>) -> Result<DMatrix<f64>> {
-        if a.ncols() != b.ncols() {
-            return Err(KpError::Parameter {
-                name: "inputs",
-                reason: format!("dimension mismatch: {} vs {} features", a.ncols(), b.ncols()),
-            });
-        }
-        let (m, n) = (a.nrows() as f64, b.nrows() as f64);
-        crate::budget::active().bytes(
-            "data.n",
-            "the kernel matrix",
-            &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
-            8.0 * m * n,
-        )?;
-        // Reserved fallibly (a message, not an abort, when the machine has less free memory
-        // than the budget allows), then the same product `a bᵀ` nalgebra's `*` computes.
-        let mut k = crate::budget::zeros("data.n", "the kernel matrix", a.nrows(), b.nrows())?;
+        // Then the same product `a bᵀ` nalgebra's `*` computes.
+        let mut k = kernel_matrix_zeros(a, b)?;
         k.gemm(1.0, a, &b.transpose(), 0.0);
         match *self {
             ResolvedKernel::Linear => {}
@@ -272,20 +278,7 @@ impl CrossJob {
     /// The `m × n` cross kernel of the rows of `a` against the rows of `b`; the budget is
     /// checked before the matrix is allocated.
     pub fn new(kernel: ResolvedKernel, a: DMatrix<f64>, b: DMatrix<f64>) -> Result<Self> {
-        if a.ncols() != b.ncols() {
-            return Err(KpError::Parameter {
-                name: "inputs",
-                reason: format!("dimension mismatch: {} vs {} features", a.ncols(), b.ncols()),
-            });
-        }
-        let (m, n) = (a.nrows() as f64, b.nrows() as f64);
-        crate::budget::active().bytes(
-            "data.n",
-            "the kernel matrix",
-            &format!("{} × {} entries", crate::budget::group(m), crate::budget::group(n)),
-            8.0 * m * n,
-        )?;
-        let k = crate::budget::zeros("data.n", "the kernel matrix", a.nrows(), b.nrows())?;
+        let k = kernel_matrix_zeros(&a, &b)?;
         Ok(Self { kernel, a, b, k, done: 0 })
     }
 
