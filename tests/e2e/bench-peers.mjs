@@ -34,7 +34,7 @@ try {
     await page.goto(`${server.url}bench.html#specs=[]`);
     await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 60000 });
     c = await page.evaluate(async (cases) => {
-      const m = await import('./pkg/kernel_playground.js');
+      const m = await import(performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/pkg\/kernel_playground(\.[0-9a-f]+)?\.js$/.test(n)) ?? './pkg/kernel_playground.js');
       await m.default();
       const out = [];
       const run = (spec, target) => {

@@ -69,7 +69,11 @@ for (const [id, L] of Object.entries(LESSONS)) {
       if (k < L.steps.length) await page.click('#lesson-next');
     }
     // The plots' axis labels are 20 px in classroom mode (12 px × 5/3, at devicePixelRatio 1).
-    assert.equal(await page.evaluate(async () => (await import('./common.js')).plotScale()), 5 / 3);
+    // (dist/ hashes file names: import the common.js the page itself loaded.)
+    assert.equal(await page.evaluate(async () => {
+      const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/common(\.[0-9a-f]+)?\.js$/.test(n));
+      return (await import(url)).plotScale();
+    }), 5 / 3);
     console.log(`lesson ${id}: max scrollHeight ${maxScroll} (viewport ${VIEW.height}), lowest named element's bottom ${Math.round(maxBottom)}; speed/iterations per step ${rows.join(' ')}`);
     assert.deepEqual(errors, []);
     await ctx.close();

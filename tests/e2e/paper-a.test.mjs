@@ -182,6 +182,15 @@ test('the race runs every algorithm against F* and draws the relative errors', a
   const rows = await page.locator('#race-table tbody tr').allInnerTexts();
   assert.deepEqual(rows.map((r) => r.split('\t')[0].trim()), ['dual_gradient', 'prox_dual', 'dual_newton', 'primal_gd', 'fista']);
   for (const r of rows) assert.match(r, /converged|max iterations/, r);
+  // One race for the page and the CLI (engine::lp::RaceJob, issue 20): `kplay race` on the page's
+  // link gives the same lanes with the same iterations and stop reasons.
+  const spec = await page.evaluate(() => decodeURIComponent(location.hash.slice('#spec='.length)));
+  const dir = mkdtempSync(path.join(tmpdir(), 'kplay-race-'));
+  writeFileSync(path.join(dir, 'spec.json'), spec);
+  const cli = JSON.parse(execFileSync(KPLAY, ['race', path.join(dir, 'spec.json')], { encoding: 'utf8' }));
+  const page3 = rows.map((r) => r.split('\t').map((c) => c.trim())).map((c) => [c[0], Number(c[1]), c[4]]);
+  const cli3 = cli.lanes.map((l) => [l.algorithm, l.iterations, l.status.replaceAll('_', ' ')]);
+  assert.deepEqual(page3, cli3);
   assert.notEqual(await canvasPixels(page, 'race'), await blank(page, 'race'));
   assert.notEqual(await canvasPixels(page, 'race'), idle);
   assert.deepEqual(errors, []);

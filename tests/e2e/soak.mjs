@@ -50,7 +50,7 @@ async function soakPage(b, url, name, [file, spec, readout]) {
     await cdp.send('HeapProfiler.collectGarbage');
     const { metrics } = await cdp.send('Performance.getMetrics');
     const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
-    const wasm = await page.evaluate(async () => (await (await import('./pkg/kernel_playground.js')).default()).memory.buffer.byteLength);
+    const wasm = await page.evaluate(async () => (await (await import(performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/pkg\/kernel_playground(\.[0-9a-f]+)?\.js$/.test(n)) ?? './pkg/kernel_playground.js')).default()).memory.buffer.byteLength);
     const iter = Number(await page.locator(`#${readout}`).innerText()) || 0;
     const err = await page.evaluate(() => (document.getElementById('error')?.hidden === false ? document.getElementById('error').textContent : ''));
     samples.push({ t_s: Math.round((Date.now() - t0) / 1000), js_heap: m.JSHeapUsedSize, wasm, iter, err: err.slice(0, 200) });
