@@ -17,6 +17,12 @@ files written once by `examples/peers.rs`). Each subcommand prints one JSON obje
   eigh PREFIX N                       the Gram matrix's eigendecomposition, the faster of
                                       numpy.linalg.eigh (LAPACK syevd) and scipy.linalg.eigh (syevr),
                                       and the M-RLSR refit at one m: the root C0 of F (brentq) + alpha
+  tensor PREFIX N D                   paper A's Table 2 Gram tensor, polynomial degree 2 at q = 4,
+                                      K[i,j,k,l] = (sum_m x_im x_jm x_km x_lm)^2, as numpy users write
+                                      it: the pair products Z (n^2 x d, i.e. einsum's tensordot path)
+                                      and K = (Z Z^T)^2 (the whole n^4 tensor, BLAS); and with the
+                                      pairs i <= j only (the n(n+1)/2 rows of Z: a quarter of the
+                                      flops); both timed, the faster reported
   svm-ref PREFIX N LAMBDA             SVC(kernel="precomputed", C = 1/lambda) at tol 1e-12: F
   svm-time PREFIX N LAMBDA TARGET     the SVC fit time at the loosest tol in 1e-1 ... 1e-12 whose
                                       solution reaches F <= TARGET
@@ -232,6 +238,25 @@ def main(argv):
         refit = (time.perf_counter() - t) * 1e3 / reps
         best = min(times, key=times.get)
         print(json.dumps({"eigen_ms": times[best], "eigen_by": best, "eigen_all_ms": times, "refit_ms": refit}))
+    elif cmd == "tensor":
+        prefix, n, d = argv[1], int(argv[2]), int(argv[3])
+        X = load(prefix, "X", (n, d))
+        times = {}
+        t = time.perf_counter()
+        Z = (X[:, None, :] * X[None, :, :]).reshape(n * n, d)
+        K = Z @ Z.T
+        K **= 2
+        times["full"] = (time.perf_counter() - t) * 1e3
+        check = float(K[0, 1 * n + 2]) if n > 2 else 0.0  # K[0,1,2,3]... as (i,j),(k,l) = (0,0),(1,2)
+        del K, Z
+        t = time.perf_counter()
+        i, j = np.triu_indices(n)
+        Zp = X[i] * X[j]
+        Kp = Zp @ Zp.T
+        Kp **= 2
+        times["pairs"] = (time.perf_counter() - t) * 1e3
+        best = min(times, key=times.get)
+        print(json.dumps({"ms": times[best], "by": best, "all_ms": times, "values_full": n ** 4, "values_pairs": Kp.size, "check": check}))
     elif cmd == "svm-ref":
         prefix, n, lam = argv[1], int(argv[2]), float(argv[3])
         K = load(prefix, "K", (n, n))

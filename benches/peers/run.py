@@ -5,12 +5,13 @@ and writes it into docs/benchmarks.md between the `peers:begin` / `peers:end` ma
 
 Not a test: nothing here checks time. It does check that both sides ran the same iterations.
 Environment: PEERS_REPS (default 3: each peer three times, order reversed every other round; the
-median is reported), PEERS_PARTS (default "a,b,c": which papers), PEERS_A_CASES (default
+median is reported), PEERS_PARTS (default "a,t,b,c": which parts; t = paper A's Gram tensor), PEERS_A_CASES (default
 "1e4:4/3,1e4:1.1,1e5:4/3": paper A's Algorithm 2.1 cases d:p; add 1e5:1.1 for the long one),
 PEERS_SVM_N (default "1000,5000"), PEERS_EIGEN_N (default "1000,2000"), PEERS_SVM_REL (default 1e-6),
 PEERS_SVM_PAPER_CAP_S (default 60: seconds each of the paper's three coordinate rules may take, run
 once per n for the notes), PEERS_SVM_CACHE_MIB (default 64: the kernel-row cache of the run without
-a stored Gram matrix), PEERS_NO_WEB=1 skips Chromium. Runs with the venv's python (the Makefile creates it); the binaries come from
+a stored Gram matrix), PEERS_NO_WEB=1 skips Chromium. Only a full run (every part, with Chromium) replaces the table in
+docs/benchmarks.md; a partial one is printed. Runs with the venv's python (the Makefile creates it); the binaries come from
 $CARGO_TARGET_DIR (default target/).
 """
 import json
@@ -26,7 +27,7 @@ PEERS = os.path.join(TARGET, "release", "examples", "peers")
 PY = sys.executable
 PEERS_PY = os.path.join(ROOT, "benches", "peers", "peers.py")
 REPS = int(os.environ.get("PEERS_REPS", "3"))
-PARTS = os.environ.get("PEERS_PARTS", "a,b,c").split(",")
+PARTS = os.environ.get("PEERS_PARTS", "a,t,b,c").split(",")
 # Paper C: time to F <= F*(1 + REL); libsvm at tol 1e-12 stops about 1e-7 above our F*, so 1e-6.
 REL = float(os.environ.get("PEERS_SVM_REL", "1e-6"))
 
@@ -44,8 +45,8 @@ def run_json(cmd, env=BASE):
 
 def alternate(runners):
     """Run each (name, thunk) REPS times, reversing the order every other round; keep, for each,
-    the run with the median time (the lower middle one for an even REPS) and every time in
-    `all_ms`, so the tables can show the spread."""
+    the run with the median time (the lower middle one for an even REPS) and every time in `runs_ms`,
+    so the tables can show the spread."""
     runs = {}
     for r in range(REPS):
         order = runners if r % 2 == 0 else runners[::-1]
@@ -54,7 +55,7 @@ def alternate(runners):
     best = {}
     for name, rs in runs.items():
         ordered = sorted(rs, key=lambda res: res.get("ms") or 1e300)
-        best[name] = dict(ordered[(len(ordered) - 1) // 2], all_ms=[res.get("ms") for res in rs])
+        best[name] = dict(ordered[(len(ordered) - 1) // 2], runs_ms=[res.get("ms") for res in rs])
     return best
 
 
@@ -125,11 +126,12 @@ def main():
         else:
             runners = [("ours", ours), ("np1", peer("a-newton", ONE)), ("npN", peer("a-newton", DEFAULT))]
         res = alternate(runners)
+        print(json.dumps({k: {f: v.get(f) for f in ("ms", "iterations", "runs_ms")} for k, v in res.items()}), file=sys.stderr, flush=True)
         its = {k: v["iterations"] for k, v in res.items()}
         div = (lambda r: r["ms"] / max(r["iterations"], 1)) if per_iter else (lambda r: r["ms"])
 
         def spread(name):
-            v = [m / max(res[name]["iterations"], 1) if per_iter else m for m in res[name]["all_ms"]]
+            v = [m / max(res[name]["iterations"], 1) if per_iter else m for m in res[name]["runs_ms"]]
             return f"{min(v):.3g}–{max(v):.3g}"
 
         web_rows.append(len(rows))
@@ -179,6 +181,19 @@ def main():
                      f"refit: ours {first['refit_ms']:.3f} ms, numpy {refit_py:.3f} ms (each: the root C₀ + α + the fitted values, m = 1.2 / 1.5 / 3); "
                      f"numpy's eigendecomposition is the faster of numpy.linalg.eigh and scipy.linalg.eigh "
                      f"(one thread: " + ", ".join(f"{k} {v:.0f} ms" for k, v in py1["eigen_all_ms"].items()) + ")"])
+
+    # ---- paper A: the Gram tensor of Table 2 (q = 4, polynomial degree 2, n = 90, d = 650) -------
+    if "t" in PARTS:
+        prefix = os.path.join(tmp, "t90")
+        tn, td = os.environ.get("PEERS_TENSOR", "90,650").split(",")
+        cmd_py = [PY, PEERS_PY, "tensor", prefix, tn, td]
+        run_json([PEERS, "tensor", tn, td, prefix])
+        res = alternate([("ours", lambda: run_json([PEERS, "tensor", tn, td, prefix])),
+                         ("np1", lambda: run_json(cmd_py, ONE)), ("npN", lambda: run_json(cmd_py, DEFAULT))])
+        rows.append([f"A · Gram tensor, q = 4, polynomial degree 2, n = {tn}, d = {td} (ms)", res["ours"]["ms"], res["np1"]["ms"], res["npN"]["ms"], None,
+                     f"ours: {res['ours']['values']} values (one per symmetry class); numpy: the faster of the whole n⁴ tensor (Z Zᵀ)² "
+                     f"with Z the n² pair products, and the n(n+1)/2 pairs i ≤ j only (one thread: "
+                     + ", ".join(f"{k} {v:.0f} ms" for k, v in res["np1"]["all_ms"].items()) + ")"])
 
     # ---- paper C: coordinate descent vs SVC to the same objective ------------------------------
     # "ours" is the best of the options beyond the paper (greedy, greedy + shrinking, greedy
@@ -282,6 +297,8 @@ def main():
     lines += [f"- {n}" for n in notes]
     table = "\n".join(lines)
     print(table)
+    if set(PARTS) != {"a", "t", "b", "c"} or os.environ.get("PEERS_NO_WEB"):
+        return  # a partial run: printed, not written over the latest full table
     doc = os.path.join(ROOT, "docs", "benchmarks.md")
     with open(doc) as f:
         text = f.read()
