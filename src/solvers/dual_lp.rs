@@ -73,8 +73,11 @@ pub struct DualLp {
     r: DVector<f64>,
 }
 
-/// Rows of X per block of the row pass ([`DualLp`]'s `refresh`).
-const ROWS: usize = 8;
+/// Rows of X per block of the row pass ([`DualLp`]'s `refresh`). 4, not 8 (issue 21): at d = 10⁵
+/// a block of 8 rows (6.4 MB) outgrows a 4 MB L2 before its second read; 4 rows were 12–17 % faster
+/// per iteration on a loaded machine at d = 10⁴ and 10⁵ (docs/benchmarks.md). Same bits: every
+/// element still adds the rows in order.
+const ROWS: usize = 4;
 /// Columns per tile of the row pass: two tiles of 4 KB (`Xᵀ∇Λ`, `Xᵀα`) held in L1.
 const TILE: usize = 512;
 
