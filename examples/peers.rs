@@ -18,6 +18,10 @@
 //!   `pairs_shrink`, `pairs_shrink_rows`), the solver time until `F(c) ≤ TARGET`, the sweeps and
 //!   coordinate updates it took (`svm N LAMBDA MU PREFIX TARGET [METHODS [CACHE_MIB [CAP_S]]]`).
 //!
+//! * `tensor N D PREFIX` — paper A's Table 2 Gram tensor: N × D standard normal X (seed 2), the
+//!   polynomial tensor kernel of degree 2 at q = 4; writes `PREFIX.X.bin`, times
+//!   `GramTensor::build` (one value per symmetry class, C(N+3, 4) of them) and prints a checksum.
+//!
 //! Usage: `cargo run --release --example peers -- stream 200 10000`.
 
 use std::io::Write;
@@ -83,6 +87,21 @@ fn stream(n: usize, d: usize) -> Res<()> {
     }
     let bytes = (n * d * 8) as f64;
     println!("{{\"n\":{n},\"d\":{d},\"bytes\":{bytes},\"pass_ms\":{best},\"gb_per_s\":{},\"sink\":{sink}}}", bytes / best / 1e6);
+    Ok(())
+}
+
+fn tensor(n: usize, d: usize, prefix: &str) -> Res<()> {
+    use kernel_playground::tensor::{GramTensor, TensorKernel, TensorKernelConfig};
+    let mut rng = Rng::new(2);
+    let x = DMatrix::from_fn(n, d, |_, _| rng.normal());
+    write_matrix(&format!("{prefix}.X.bin"), &x)?;
+    let cfg = TensorKernelConfig::new(TensorKernel::Polynomial { degree: 2 }, 4)?;
+    let t = Instant::now();
+    let k = GramTensor::build(&x, cfg, 8 << 30)?;
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    let values = k.values();
+    let sum: f64 = values.iter().sum();
+    println!("{{\"ms\":{ms},\"values\":{},\"sum\":{sum}}}", values.len());
     Ok(())
 }
 
@@ -283,10 +302,11 @@ fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("stream") => stream(arg(&args, 1, "N")?, arg(&args, 2, "D")?),
+        Some("tensor") => tensor(arg(&args, 1, "N")?, arg(&args, 2, "D")?, &arg::<String>(&args, 3, "PREFIX")?),
         Some("gen-a") => gen_a(&arg::<String>(&args, 1, "SPEC")?, &arg::<String>(&args, 2, "PREFIX")?),
         Some("eigen") => eigen(arg(&args, 1, "N")?, &arg::<String>(&args, 2, "PREFIX")?),
         Some("svm") => svm(&args),
         Some("svm-points") => svm_points(arg(&args, 1, "N")?),
-        _ => Err("usage: peers stream N D | gen-a SPEC PREFIX | eigen N PREFIX | svm N LAMBDA MU PREFIX [TARGET [METHODS [CACHE_MIB [CAP_S]]]] | svm-points N".into()),
+        _ => Err("usage: peers stream N D | gen-a SPEC PREFIX | tensor N D PREFIX | eigen N PREFIX | svm N LAMBDA MU PREFIX [TARGET [METHODS [CACHE_MIB [CAP_S]]]] | svm-points N".into()),
     }
 }

@@ -35,6 +35,26 @@ pub fn abs_pow(t: f64, r: f64) -> f64 {
     }
 }
 
+/// `|t|^k` for an integer `k ≥ 1` by binary powering (at most 2·log₂k multiplications, in a
+/// fixed order: the same bits natively and in wasm). Within about `k·ε` relative of the exact power
+/// (each squaring at most doubles the relative error), where `pow` is within one ulp; Algorithm 2.1
+/// uses it at integer q ≠ 4 (p = 1.1, 5/4, 6/5, 8/7, …) in place of two `pow` calls per coordinate
+/// and iteration (issue 21; tests/paper_a.rs checks the bound).
+#[inline]
+pub fn abs_powi(t: f64, k: u32) -> f64 {
+    let (mut a, mut k, mut r) = (t.abs(), k, 1.0f64);
+    loop {
+        if k & 1 == 1 {
+            r *= a;
+        }
+        k >>= 1;
+        if k == 0 {
+            return r;
+        }
+        a *= a;
+    }
+}
+
 /// One coordinate of the duality map: `sign(t)|t|^(r−1)`.
 #[inline]
 pub fn j_scalar(t: f64, r: f64) -> f64 {

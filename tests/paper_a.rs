@@ -816,7 +816,9 @@ fn algorithm_2_1_one_pass_follows_the_direct_three_pass_iteration() {
     // Same trial steps (the accepted step λ̄θ^k is exact, so equal k means equal steps), and α
     // equal to rounding: the fused pass sums in another order and updates u = Xᵀα_k − λXᵀg.
     // n = 43, d = 1100: a last block of 3 rows and a last tile of 76 columns in the row pass.
-    for (p, iters) in [(4.0 / 3.0, 40), (1.1, 200)] {
+    // p = 1.1, 5/4, 6/5, 8/7: the integer-q linesearch and `|u|^(q−1)` by multiplications (issue 21)
+    // against the reference's general Bregman form and `pow`.
+    for (p, iters) in [(4.0 / 3.0, 40), (1.1, 200), (1.25, 60), (1.2, 60), (8.0 / 7.0, 80)] {
         let (x, y) = regression(43, 1100, 11);
         let gamma = 10.0;
         let q = conjugate_exponent(p);
@@ -920,5 +922,76 @@ proptest! {
         let t = (h / u).abs();
         let rel = 64.0 * f64::EPSILON * if t < 1e-3 { 1.0 } else { 1.0 + 1.0 / t };
         prop_assert!((fast - general).abs() <= rel * general.abs() + 1e-300, "u = {}, h = {}: {} vs {}", u, h, fast, general);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The integer-q Bregman term (issue 21: the linesearch at p = 1.1, 5/4, 6/5, 8/7, …) against
+    /// exact integer arithmetic: `q·B = |u − h|^q − |u|^q + q·sign(u)|u|^(q−1)·h` in i128 for
+    /// integer u, h (|u − h| ≤ 2⁷, q ≤ 16: below 2¹²⁷), with the documented bound `4q·ε` relative.
+    /// Powers of two scale both sides exactly, so integers cover every magnitude's rounding.
+    #[test]
+    fn bregman_integer_q_is_within_4q_eps_of_exact(u in -64i64..=64, h in -64i64..=64, qi in prop::sample::select(vec![3u32, 5, 6, 7, 8, 9, 11, 12, 16])) {
+        use kernel_playground::solvers::dual_lp::bregman_term_int;
+        let v = u - h;
+        let pow = |x: i64, k: u32| (x.abs() as i128).pow(k);
+        let sign = u.signum() as i128;
+        let exact_q = pow(v, qi) - pow(u, qi) + qi as i128 * sign * pow(u, qi - 1) * h as i128;
+        prop_assert!(exact_q >= 0);
+        let exact = exact_q as f64 / qi as f64; // two roundings: 2ε
+        let fast = bregman_term_int(u as f64, h as f64, qi);
+        let tol = (4.0 * qi as f64 + 2.0) * f64::EPSILON * exact;
+        prop_assert!((fast - exact).abs() <= tol, "u = {}, h = {}, q = {}: {} vs {}", u, h, qi, fast, exact);
+    }
+
+    /// The integer-q form equals the general evaluation (`bregman_term`, which the direct reference
+    /// of Algorithm 2.1 keeps) to the general form's rounding, as for q = 4.
+    #[test]
+    fn bregman_integer_q_equals_the_general_evaluation(u in -1e2f64..1e2, r in -3.0f64..3.0, e in -12i32..2, qi in prop::sample::select(vec![3u32, 5, 6, 7, 8, 11, 21])) {
+        use kernel_playground::solvers::dual_lp::{bregman_term, bregman_term_int};
+        let h = u * r * 10f64.powi(e);
+        let (fast, general) = (bregman_term_int(u, h, qi), bregman_term(u, h, qi as f64));
+        prop_assert!(fast >= 0.0);
+        let t = (h / u).abs();
+        // The general form: the series (a few ulps, more terms as q grows) or expm1(q·log1p(t)) − qt,
+        // whose subtraction loses about ε·2q|t|/φ(t) relative; the integer form adds 4q·ε.
+        let qf = qi as f64;
+        let rel = 16.0 * qf * f64::EPSILON * if t < 1e-3 { 1.0 } else { 1.0 + 1.0 / t };
+        prop_assert!((fast - general).abs() <= rel * general.abs() + 1e-300, "u = {}, h = {}, q = {}: {} vs {}", u, h, qi, fast, general);
+    }
+}
+
+#[test]
+fn integer_exponents_of_the_linesearch() {
+    use kernel_playground::solvers::dual_lp::integer_exponent;
+    for (p, q) in [
+        (1.1, Some(11)),
+        (1.25, Some(5)),
+        (1.2, Some(6)),
+        (8.0 / 7.0, Some(8)),
+        (1.05, Some(21)),
+        (1.5, Some(3)),
+    ] {
+        assert_eq!(integer_exponent(conjugate_exponent(p)), q, "p = {p}");
+    }
+    for p in [4.0 / 3.0, 1.3, 1.01, 1.7] {
+        assert_eq!(integer_exponent(conjugate_exponent(p)), None, "p = {p}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// `abs_powi` (binary powering, Algorithm 2.1's `|u|^(q−1)` at integer q) is within `k·ε`
+    /// relative of `pow` (itself within an ulp), over the magnitudes the iterates take.
+    #[test]
+    fn abs_powi_is_within_k_eps_of_pow(t in -1e3f64..1e3, e in -8i32..3, k in 1u32..33) {
+        use kernel_playground::lp::abs_powi;
+        let t = t * 10f64.powi(e);
+        let (fast, reference) = (abs_powi(t, k), kernel_playground::fmath::pow(t.abs(), k as f64));
+        prop_assume!(reference.is_normal() && reference < f64::MAX / 4.0);
+        prop_assert!((fast - reference).abs() <= (k as f64 + 1.0) * f64::EPSILON * reference, "|{}|^{}: {} vs {}", t, k, fast, reference);
     }
 }

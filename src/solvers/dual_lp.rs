@@ -19,7 +19,7 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::{Progress, Solver, Status, StepRecord};
-use crate::lp::{abs_pow, conjugate_exponent, j_map_into};
+use crate::lp::{abs_pow, abs_powi, conjugate_exponent, j_map_into};
 
 /// Linesearch parameters of Algorithm 2.1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -73,8 +73,11 @@ pub struct DualLp {
     r: DVector<f64>,
 }
 
-/// Rows of X per block of the row pass ([`DualLp`]'s `refresh`).
-const ROWS: usize = 8;
+/// Rows of X per block of the row pass ([`DualLp`]'s `refresh`). 4, not 8 (issue 21): at d = 10⁵
+/// a block of 8 rows (6.4 MB) outgrows a 4 MB L2 before its second read; 4 rows were 12–17 % faster
+/// per iteration on a loaded machine at d = 10⁴ and 10⁵ (docs/benchmarks.md). Same bits: every
+/// element still adds the rows in order.
+const ROWS: usize = 4;
 /// Columns per tile of the row pass: two tiles of 4 KB (`Xᵀ∇Λ`, `Xᵀα`) held in L1.
 const TILE: usize = 512;
 
@@ -132,9 +135,20 @@ impl DualLp {
     /// Recompute `w`, `|u|^q`, then in one pass over X: `∇Λ`, `Xᵀ∇Λ`, `Xᵀα`; then `Λ` and `F`.
     fn refresh(&mut self) {
         let q = self.q;
-        j_map_into(self.u.as_slice(), q, self.w.as_mut_slice());
-        for (o, &t) in self.upow.iter_mut().zip(self.u.iter()) {
-            *o = abs_pow(t, q);
+        if let Some(qi) = integer_exponent(q) {
+            // Integer q ≠ 4: `|u|^(q−1)` by multiplications (issue 21, [`abs_powi`]: within about
+            // qε of `pow`'s value, where `pow` costs as much as the rest of the iteration at
+            // d = 10⁴), and `|u|^q = |u|^(q−1)·|u|`.
+            for ((w, o), &t) in self.w.iter_mut().zip(self.upow.iter_mut()).zip(self.u.iter()) {
+                let m = abs_powi(t, qi - 1);
+                *w = if t < 0.0 { -m } else { m };
+                *o = m * t.abs();
+            }
+        } else {
+            j_map_into(self.u.as_slice(), q, self.w.as_mut_slice());
+            for (o, &t) in self.upow.iter_mut().zip(self.u.iter()) {
+                *o = abs_pow(t, q);
+            }
         }
         self.s = sum4(&self.upow);
         self.xtg.fill(0.0);
@@ -218,11 +232,29 @@ impl DualLp {
         let mut acc = [0.0f64; 2];
         let (u, z) = (self.u.as_slice(), self.xtg.as_slice());
         let quartic = q == 4.0;
+        let integer = integer_exponent(q);
         for start in (0..u.len()).step_by(BLOCK) {
             let end = (start + BLOCK).min(u.len());
             if quartic {
                 for k in start..end {
                     acc[k & 1] += bregman_term_q4(u[k], step * z[k]);
+                }
+            } else if let Some(qi) = integer {
+                // Four coordinates at a time (the lanes vectorize; every lane runs the same IEEE
+                // operations as `bregman_term_int`, so the terms have its bits), then the rest.
+                let mut k = start;
+                while k + LANES <= end {
+                    let uk: &[f64; LANES] = u[k..k + LANES].try_into().expect("four");
+                    let zk: &[f64; LANES] = z[k..k + LANES].try_into().expect("four");
+                    let h = zk.map(|zj| step * zj);
+                    let terms = bregman_int_lanes(uk, &h, qi);
+                    for (l, term) in terms.into_iter().enumerate() {
+                        acc[(k + l) & 1] += term;
+                    }
+                    k += LANES;
+                }
+                for k in k..end {
+                    acc[k & 1] += bregman_term_int(u[k], step * z[k], qi);
                 }
             } else {
                 for k in start..end {
@@ -273,6 +305,66 @@ pub fn bregman_term(u: f64, h: f64, q: f64) -> f64 {
 pub fn bregman_term_q4(u: f64, h: f64) -> f64 {
     let v = 2.0 * u - h;
     h * h * (2.0 * u * u + v * v) * 0.25
+}
+
+/// The integer exponents the linesearch evaluates as polynomials ([`bregman_term_int`]): q = 3, 5,
+/// 6, 7, … up to 32 (p = 3/2, 5/4, 6/5, 7/6, …, 1.1 → q = 11, 1.05 → q = 21); q = 4 has its own
+/// form ([`bregman_term_q4`]), and other q the general one.
+pub fn integer_exponent(q: f64) -> Option<u32> {
+    if q.fract() == 0.0 && (3.0..=32.0).contains(&q) && q != 4.0 {
+        Some(q as u32)
+    } else {
+        None
+    }
+}
+
+/// Lanes of [`bregman_int_lanes`].
+const LANES: usize = 4;
+
+/// [`bregman_term`] for an integer `q ≥ 3` without transcendentals and without cancellation
+/// (issue 21). With `v = u − h`, `a = |u|`, `b = |v|`, the remainder of `f(x) = |x|^q/q`:
+/// * u and v of the same sign: `(v^q − u^q)/(v − u) = Σ_{j<q} v^j u^(q−1−j)` gives
+///   `h²/q · Σ_{i=0}^{q−2} (i + 1) a^i b^(q−2−i)`, a sum of non-negative terms (q = 4:
+///   `h²(3a² + 2ab + b²)/4`, the quartic form);
+/// * opposite signs (or a zero): `a^q(q − 1)/q + a^(q−1) b + b^q/q`, non-negative terms too.
+///
+/// Both are evaluated by one Horner-like recurrence of q − 2 steps (`t ← a·t + b^k`,
+/// `s ← a·s + t`, `a^k`, `b^k`); every operation adds or multiplies non-negative numbers, so the
+/// result is within about `4q·ε` relative of the exact remainder (tests/paper_a.rs checks it against
+/// exact integer arithmetic). No fused multiply-add and a fixed order: the same bits natively and
+/// in wasm.
+#[inline]
+pub fn bregman_term_int(u: f64, h: f64, q: u32) -> f64 {
+    bregman_int_lanes(&[u], &[h], q)[0]
+}
+
+/// [`bregman_term_int`] on `N` coordinates at once, lane by lane the same operations.
+#[inline(always)]
+fn bregman_int_lanes<const N: usize>(u: &[f64; N], h: &[f64; N], q: u32) -> [f64; N] {
+    let v: [f64; N] = std::array::from_fn(|l| u[l] - h[l]);
+    let a = u.map(f64::abs);
+    let b = v.map(f64::abs);
+    let (mut t, mut s, mut ap, mut bp) = ([1.0f64; N], [1.0f64; N], a, b);
+    for _ in 2..q {
+        for l in 0..N {
+            t[l] = a[l] * t[l] + bp[l];
+            bp[l] *= b[l];
+            ap[l] *= a[l];
+            s[l] = a[l] * s[l] + t[l];
+        }
+    }
+    // Now ap = a^(q−1), bp = b^(q−1), s = Σ_{i=0}^{q−2} (i + 1) a^i b^(q−2−i).
+    let qf = q as f64;
+    std::array::from_fn(|l| {
+        let same = (u[l] > 0.0 && v[l] > 0.0) || (u[l] < 0.0 && v[l] < 0.0);
+        let same_sign = h[l] * h[l] * s[l] / qf;
+        let flip = ap[l] * a[l] * (qf - 1.0) / qf + ap[l] * b[l] + bp[l] * b[l] / qf;
+        if same {
+            same_sign
+        } else {
+            flip
+        }
+    })
 }
 
 /// [`bregman_term`] with `|u|^q` given (computed once per iterate, not once per trial step).
