@@ -162,7 +162,9 @@ impl RaceJob {
     pub fn advance(&mut self, valid: &ValidExperiment, budget_ms: f64) -> Result<()> {
         let t0 = web_time::Instant::now();
         if let Some(r) = self.reference.as_mut() {
-            crate::clock::within(budget_ms, || r.step().is_some());
+            crate::clock::within(budget_ms, || {
+                !crate::clock::deadline_passed() && r.step().is_some()
+            });
             if r.status != Status::Running || crate::clock::deadline_passed() {
                 let f_star = lp_experiment::reference_value(r)?;
                 self.reference_iter = r.last().iter;
@@ -178,10 +180,12 @@ impl RaceJob {
         Ok(())
     }
 
-    /// Run to the end (the CLI), or until `kplay --time-limit` passes.
+    /// Run to the end (the CLI), or until `kplay --time-limit` passes: the reference run, then
+    /// the race's rounds by [`Race::run`] (which honours the deadline; `advance`'s time slices
+    /// are the page's).
     pub fn run(&mut self, valid: &ValidExperiment) -> Result<()> {
         while self.reference.is_some() {
-            self.advance(valid, f64::INFINITY)?;
+            self.advance(valid, 0.0)?;
         }
         if let Some(race) = self.race.as_mut() {
             race.run();
