@@ -2,7 +2,7 @@
 //! iterations and milliseconds to the outcome, for the table of docs/perceptron.md.
 //! `cargo bench --bench perceptron_page`.
 
-use kernel_playground::solvers::perceptron::session::{
+use kernel_playground::experiment::perceptron::{
     run_timing_workload, timing_workloads, WorkloadRow,
 };
 

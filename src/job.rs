@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
-use crate::lp_experiment::{DataSpec, Experiment, Run, ValidExperiment};
+use crate::experiment::lp::{DataSpec, Experiment, Run, ValidExperiment};
 use crate::solvers::Status;
 use crate::tensor::{GramTensor, GramTensorBuild};
 
@@ -215,7 +215,7 @@ impl Job {
         let tensor_path = self
             .spec
             .check()
-            .map(|c| c.path == crate::lp_experiment::PathSpec::Tensor)
+            .map(|c| c.path == crate::experiment::lp::PathSpec::Tensor)
             .unwrap_or(false);
         let build_fraction = match (&self.build, &self.tensor) {
             (Some(b), _) => b.progress().fraction(),

@@ -1,13 +1,14 @@
 //! Kernel Playground: the solvers of four papers on kernel methods, as a plain Rust core
-//! (data, kernels, losses, solvers, experiment description, plots) with a thin wasm shell
+//! (data, kernels, losses, solvers, each paper's experiment as `Spec → Checked → Session` in
+//! [`experiment`], plots) with a thin wasm shell
 //! (`web`, wasm32 only) and the native `kplay` CLI, both driven through [`engine`].
 //!
 //! | paper | spec | algorithms | engine adapter |
 //! | --- | --- | --- | --- |
-//! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`lp_experiment::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`engine::lp`] |
-//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`engine::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`cv`]) | [`engine::mrlsr`] |
-//! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`engine::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`engine::dinuzzo`] |
-//! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`solvers::perceptron::session::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`margin`]) | [`engine::perceptron`] |
+//! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`experiment::lp::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`engine::lp`] |
+//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`experiment::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`cv`]) | [`engine::mrlsr`] |
+//! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`crate::experiment::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`engine::dinuzzo`] |
+//! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`experiment::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`margin`]) | [`engine::perceptron`] |
 //!
 //! Shared: [`spec_json`] (the `paper` tag, strict parsing), [`losses`] and [`kernels`] (the
 //! catalogues), [`budget`] (memory checked before allocating), [`clock`] (time slices and the
@@ -21,12 +22,12 @@ pub mod data;
 pub mod datasets;
 pub mod engine;
 pub mod error;
+pub mod experiment;
 pub mod fmath;
 pub mod job;
 pub mod kernels;
 pub mod losses;
 pub mod lp;
-pub mod lp_experiment;
 pub mod margin;
 pub mod plot;
 pub mod plot_dinuzzo;

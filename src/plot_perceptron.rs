@@ -8,8 +8,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::experiment::perceptron::RaceEntry;
 use crate::plot_style::{lg, Look};
-use crate::solvers::perceptron::session::RaceEntry;
 
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 

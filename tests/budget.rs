@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
-use kernel_playground::lp_experiment::Experiment;
+use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::solvers::{Driver, Status};
 use serde_json::{json, Value};
 

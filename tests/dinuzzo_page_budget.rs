@@ -6,7 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::budget::{self, Budget};
-use kernel_playground::engine::dinuzzo::{self, DataSpec, DinuzzoSpec, GREEDY_LANE, RACER_NAMES};
+use kernel_playground::engine::dinuzzo::{self, GREEDY_LANE, RACER_NAMES};
+use kernel_playground::experiment::dinuzzo::{DataSpec, DinuzzoSpec};
 use kernel_playground::losses::Loss;
 use kernel_playground::solvers::coordinate::{IndexRule, Method};
 
@@ -25,8 +26,12 @@ fn spec(loss: Loss, n: usize, race: bool) -> DinuzzoSpec {
 
 #[test]
 fn the_page_keeps_greedy_sweeps_within_a_frame() {
-    let logistic = dinuzzo::build(&spec(Loss::Logistic, 400, false)).unwrap().unwrap();
-    let hinge = dinuzzo::build(&spec(Loss::Hinge, 2500, false)).unwrap().unwrap();
+    let logistic = kernel_playground::experiment::dinuzzo::build(&spec(Loss::Logistic, 400, false))
+        .unwrap()
+        .unwrap();
+    let hinge = kernel_playground::experiment::dinuzzo::build(&spec(Loss::Hinge, 2500, false))
+        .unwrap()
+        .unwrap();
     // The CLI accepts both; the page the hinge loss at its largest n, not logistic at n = 400.
     assert!(dinuzzo::greedy_over(&logistic.problem, &Budget::CLI).is_none());
     assert!(dinuzzo::greedy_over(&hinge.problem, &Budget::PAGE).is_none());
@@ -56,7 +61,9 @@ fn the_page_keeps_greedy_sweeps_within_a_frame() {
         "{note}"
     );
     // A small logistic problem keeps all five.
-    let small = dinuzzo::build(&spec(Loss::Logistic, 200, true)).unwrap().unwrap();
+    let small = kernel_playground::experiment::dinuzzo::build(&spec(Loss::Logistic, 200, true))
+        .unwrap()
+        .unwrap();
     assert_eq!(dinuzzo::start(&small, &spec(Loss::Logistic, 200, true)).unwrap().lanes().len(), 5);
     assert!(dinuzzo::race_note(&small, &spec(Loss::Logistic, 200, true)).is_none());
 }

@@ -402,7 +402,10 @@ fn other_losses_are_refused_with_the_field_named() {
     assert!(text.contains("\"rule\":\"greedy_pairs\""), "{text}");
     assert_eq!(serde_json::from_str::<CoordinateConfig>(&text).unwrap(), on);
 
-    let mut spec = dinuzzo::DinuzzoSpec { loss: Loss::Logistic, ..Default::default() };
+    let mut spec = kernel_playground::experiment::dinuzzo::DinuzzoSpec {
+        loss: Loss::Logistic,
+        ..Default::default()
+    };
     if let Method::Coordinate(c) = &mut spec.method {
         c.rule = IndexRule::GreedyPairs;
     }
@@ -418,7 +421,9 @@ fn other_losses_are_refused_with_the_field_named() {
     spec.loss = Loss::Hinge;
     let r = engine::run(&Spec::Dinuzzo(spec.clone())).expect("runs");
     assert_eq!(r.status, Stop::Converged);
-    let plain = engine::run(&Spec::Dinuzzo(dinuzzo::DinuzzoSpec::default())).expect("runs");
+    let plain =
+        engine::run(&Spec::Dinuzzo(kernel_playground::experiment::dinuzzo::DinuzzoSpec::default()))
+            .expect("runs");
     let (p, p0) = (r.last.primal.unwrap(), plain.last.primal.unwrap());
     assert!((p - p0).abs() <= 1e-6 * p0.abs(), "pairs {p} vs cyclic {p0}");
     assert_eq!(dinuzzo::method_name(&spec.method), "CD greedy pairs");

@@ -7,11 +7,12 @@
 mod common;
 
 use common::{assert_fails, kplay, stderr, stdout, TempDir};
-use kernel_playground::engine::{self, dinuzzo, mrlsr, Paper, Spec, Stop};
-use kernel_playground::lp_experiment::Experiment;
+use kernel_playground::engine::{self, Paper, Spec, Stop};
+use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::experiment::mrlsr;
+use kernel_playground::experiment::perceptron::{PerceptronSpec, Session};
 use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
-use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};
 use serde_json::Value;
 
 fn json(o: &std::process::Output) -> Value {
@@ -38,9 +39,10 @@ fn paper_a_engine_equals_its_driver() {
 
 #[test]
 fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
-    let s = dinuzzo::DinuzzoSpec::default();
+    let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let report = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
-    let built = dinuzzo::build(&s).expect("builds").expect("has data");
+    let built =
+        kernel_playground::experiment::dinuzzo::build(&s).expect("builds").expect("has data");
     let mut direct = DinuzzoSolver::new(built.problem.clone(), s.method).expect("starts");
     direct.run();
     let last = *direct.trace().last().expect("trace");
@@ -345,7 +347,7 @@ fn laplacian_kernel_serves_papers_b_c_and_d() {
 /// earlier than the δ test on the default problem, and the final record's gap is within it.
 #[test]
 fn paper_c_can_stop_on_the_duality_gap() {
-    let s = dinuzzo::DinuzzoSpec::default();
+    let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let mut g = s.clone();
     if let kernel_playground::solvers::coordinate::Method::Coordinate(c) = &mut g.method {
@@ -380,7 +382,7 @@ fn paper_c_can_stop_on_the_duality_gap() {
 #[test]
 fn paper_c_options_through_the_spec() {
     use kernel_playground::solvers::coordinate::{IndexRule, Method};
-    let s = dinuzzo::DinuzzoSpec::default();
+    let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let text = Spec::Dinuzzo(s.clone()).to_json();
     assert!(
         !text.contains("shrinking") && !text.contains("cache_mib") && !text.contains("greedy"),
@@ -413,7 +415,8 @@ fn paper_c_options_through_the_spec() {
         c.shrinking = true;
         c.cache_mib = Some(0.05);
     });
-    let built = dinuzzo::build(&rows).expect("builds").expect("data");
+    let built =
+        kernel_playground::experiment::dinuzzo::build(&rows).expect("builds").expect("data");
     assert!(!built.problem.stores_gram());
     let rr = engine::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
     assert_eq!(
@@ -459,8 +462,10 @@ fn paper_c_options_through_the_spec() {
         .to_string();
     assert!(e.contains("greediest"), "{e}");
     // n beyond the page's limit: refused with a stored Gram matrix, run on kernel rows.
-    let big = |mut g: dinuzzo::DinuzzoSpec| {
-        if let dinuzzo::DataSpec::Classification { n, .. } = &mut g.data {
+    let big = |mut g: kernel_playground::experiment::dinuzzo::DinuzzoSpec| {
+        if let kernel_playground::experiment::dinuzzo::DataSpec::Classification { n, .. } =
+            &mut g.data
+        {
             *n = 3000;
         }
         if let Method::Coordinate(c) = &mut g.method {
@@ -522,7 +527,7 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
         assert!(it <= 1 || solo(it - 1) > a.solver.tol, "{lane} stopped late");
     }
     // Paper C: the five lanes against engine::run with each method.
-    let c = dinuzzo::DinuzzoSpec::default();
+    let c = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let r = engine::race(&Spec::Dinuzzo(c.clone())).expect("C races");
     let (methods, _) = race_methods(&c.method);
     let lanes = r["lanes"].as_array().expect("lanes");
@@ -530,8 +535,11 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     for lane in lanes {
         let k = RACER_NAMES.iter().position(|n| lane["algorithm"] == *n).expect("a racer's name");
         let solo =
-            engine::run(&Spec::Dinuzzo(dinuzzo::DinuzzoSpec { method: methods[k], ..c.clone() }))
-                .expect("solo run");
+            engine::run(&Spec::Dinuzzo(kernel_playground::experiment::dinuzzo::DinuzzoSpec {
+                method: methods[k],
+                ..c.clone()
+            }))
+            .expect("solo run");
         assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
         assert_eq!(bits(&lane["primal"]), solo.last.primal.map(f64::to_bits), "{lane}");
         assert_eq!(lane["status"], solo.status.word(), "{lane}");

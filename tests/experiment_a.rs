@@ -2,7 +2,7 @@
 //! iterates (Section 2.3), every algorithm runs from a spec, and bad specs give one clear error.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::lp_experiment::{top_k_recovery, Experiment};
+use kernel_playground::experiment::lp::{top_k_recovery, Experiment};
 
 fn spec(data: &str, model_extra: &str, algorithm: &str) -> Experiment {
     let text = format!(

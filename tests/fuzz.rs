@@ -12,7 +12,8 @@
 //! counting allocator).
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::engine::{self, Paper, Spec};
+use kernel_playground::engine::{Paper, Spec};
+use kernel_playground::experiment;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -20,10 +21,10 @@ use std::sync::Mutex;
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::data::parse_csv;
 use kernel_playground::datasets::plane::from_points;
-use kernel_playground::lp_experiment::Experiment;
+use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::experiment::perceptron::{PerceptronSpec, Session};
 use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
-use kernel_playground::solvers::perceptron::session::{PerceptronSpec, Session};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
@@ -358,7 +359,7 @@ fn fuzz_paper_d_specs() {
     });
 }
 
-/// Paper C: the page's spec through the engine (`engine::dinuzzo::build`), problem (2), solver.
+/// Paper C: the page's spec through the engine (`kernel_playground::experiment::dinuzzo::build`), problem (2), solver.
 #[test]
 fn fuzz_paper_c_specs() {
     let cd = |rule: &str| json!({"kind": "coordinate", "rule": rule, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
@@ -401,7 +402,9 @@ fn fuzz_paper_c_specs() {
         let Ok(Spec::Dinuzzo(spec)) = Spec::from_json_for(Paper::Dinuzzo, &v.to_string()) else {
             return false;
         };
-        let Ok(Some(built)) = engine::dinuzzo::build(&spec) else { return false };
+        let Ok(Some(built)) = kernel_playground::experiment::dinuzzo::build(&spec) else {
+            return false;
+        };
         let pb = built.problem;
         let Ok(mut s) = DinuzzoSolver::new(pb, spec.method) else { return false };
         for _ in 0..5 {
@@ -432,7 +435,8 @@ fn fuzz_paper_b_specs() {
         let Ok(Spec::Mrlsr(spec)) = Spec::from_json_for(Paper::Mrlsr, &v.to_string()) else {
             return false;
         };
-        let Ok(data) = engine::mrlsr::build_data(&spec.data, engine::mrlsr::PAGE_MAX_N) else {
+        let Ok(data) = experiment::mrlsr::build_data(&spec.data, experiment::mrlsr::PAGE_MAX_N)
+        else {
             return false;
         };
         let (kernel, m, lambda) = (spec.kernel, spec.m, spec.lambda);

@@ -9,8 +9,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
+use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
-use kernel_playground::lp_experiment::Experiment;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::{Driver, Solver, Status};

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets::plane::Shape2d;
-use kernel_playground::engine::dinuzzo::{self, DataSpec, DinuzzoSpec, Preparation};
+use kernel_playground::experiment::dinuzzo::{DataSpec, DinuzzoSpec, Preparation};
 use kernel_playground::kernels::{Bandwidth, CrossJob, Kernel};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
@@ -109,7 +109,8 @@ fn paper_c_prepared_in_slices_equals_build() {
         (300, DinuzzoSpec::default().method, true),
     ] {
         let s = spec(n, method, race);
-        let whole = dinuzzo::build(&s).expect("builds").expect("data");
+        let whole =
+            kernel_playground::experiment::dinuzzo::build(&s).expect("builds").expect("data");
         let mut prep = Preparation::new(&s).expect("valid").expect("data");
         assert_eq!(prep.n(), n);
         let mut slices = 1;
@@ -148,7 +149,7 @@ fn paper_c_prepared_in_slices_equals_build() {
 #[test]
 fn power_iteration_steps_equal_the_norm_and_the_eigenvalue() {
     let s = spec(400, fixed_point(), false);
-    let built = dinuzzo::build(&s).expect("builds").expect("data");
+    let built = kernel_playground::experiment::dinuzzo::build(&s).expect("builds").expect("data");
     let mut job = PowerIteration::new(&built.problem);
     let mut steps = 0;
     let v = loop {

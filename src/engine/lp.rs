@@ -1,5 +1,5 @@
 //! Paper A (Salzo, Suykens, Rosasco) in the engine: the validated experiment
-//! ([`crate::lp_experiment`]) and its running solver behind [`Stepper`]. Paper A's own
+//! ([`crate::experiment::lp`]) and its running solver behind [`Stepper`]. Paper A's own
 //! [`crate::solvers::Driver`] keeps its stopping rule (relative duality gap ≤ tol, the cap, a
 //! stalled linesearch, a non-finite value); this adapter reads it in the engine's terms.
 
@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::race::{Race, Target};
 use super::{Paper, Record, Report, Stepper, Stop};
 use crate::error::Result;
-use crate::lp_experiment::{self, Experiment, ValidExperiment};
+use crate::experiment::lp::{self, Experiment, ValidExperiment};
 use crate::solvers::{Driver, Status, StepRecord};
 use crate::tensor::GramTensor;
 
@@ -42,7 +42,7 @@ pub fn stop_of(s: Status) -> Stop {
 /// A validated paper-A experiment and its run (the solver behind paper A's driver).
 pub struct LpRun {
     pub valid: ValidExperiment,
-    pub run: lp_experiment::Run,
+    pub run: lp::Run,
 }
 
 impl LpRun {
@@ -82,7 +82,7 @@ pub fn run(spec: &Experiment) -> Result<Report> {
 
 /// A paper-A driver as a race lane: its records and stop reason in the engine's terms, its
 /// solution the dual iterate α and (when available) the weights w.
-impl Stepper for lp_experiment::Run {
+impl Stepper for lp::Run {
     fn record(&self) -> Record {
         record_of(&self.last())
     }
@@ -106,7 +106,7 @@ pub fn race_of(
     f_star: f64,
     tol: f64,
     tensor: Option<&GramTensor>,
-) -> Result<Race<lp_experiment::Run>> {
+) -> Result<Race<lp::Run>> {
     let lanes =
         valid.race_lanes(tensor)?.into_iter().enumerate().map(|(k, (name, run))| (k, name, run));
     Ok(Race::new(lanes).with_target(Target { f_star, tol }))
@@ -117,7 +117,7 @@ pub use crate::plot::RaceCurve;
 
 /// A paper-A race's curves: each lane's relative error `(F(w_k) − F*)/F*` against the
 /// iteration and the time, from its trace (the page's race plot).
-pub fn race_curves(race: &Race<lp_experiment::Run>) -> Vec<RaceCurve> {
+pub fn race_curves(race: &Race<lp::Run>) -> Vec<RaceCurve> {
     let Some(t) = race.target() else { return Vec::new() };
     race.lanes()
         .iter()
@@ -145,8 +145,8 @@ pub fn race_tolerance(tol: f64) -> f64 {
 /// the end) alike: first the reference run for F* ([`ValidExperiment::reference_run`]), then
 /// every applicable algorithm against it ([`race_of`], tolerance [`race_tolerance`]).
 pub struct RaceJob {
-    reference: Option<lp_experiment::Run>,
-    race: Option<Race<lp_experiment::Run>>,
+    reference: Option<lp::Run>,
+    race: Option<Race<lp::Run>>,
     reference_iter: usize,
     tensor: Option<GramTensor>,
 }
@@ -166,7 +166,7 @@ impl RaceJob {
                 !crate::clock::deadline_passed() && r.step().is_some()
             });
             if r.status != Status::Running || crate::clock::deadline_passed() {
-                let f_star = lp_experiment::reference_value(r)?;
+                let f_star = lp::reference_value(r)?;
                 self.reference_iter = r.last().iter;
                 self.reference = None;
                 let tol = race_tolerance(valid.spec.solver.tol);
@@ -194,12 +194,12 @@ impl RaceJob {
     }
 
     /// The reference run while F* is being computed.
-    pub fn reference(&self) -> Option<&lp_experiment::Run> {
+    pub fn reference(&self) -> Option<&lp::Run> {
         self.reference.as_ref()
     }
 
     /// The race, once F* is known.
-    pub fn race(&self) -> Option<&Race<lp_experiment::Run>> {
+    pub fn race(&self) -> Option<&Race<lp::Run>> {
         self.race.as_ref()
     }
 
@@ -214,8 +214,8 @@ pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
     // The tensor path races on its built Gram tensor (F* from the same tensor).
     let tensor = match valid.checked.path {
-        crate::lp_experiment::PathSpec::Tensor => Some(valid.build_tensor()?),
-        crate::lp_experiment::PathSpec::Features => None,
+        crate::experiment::lp::PathSpec::Tensor => Some(valid.build_tensor()?),
+        crate::experiment::lp::PathSpec::Features => None,
     };
     let mut job = RaceJob::new(&valid, tensor)?;
     job.run(&valid)?;

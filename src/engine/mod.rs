@@ -6,10 +6,10 @@
 //!
 //! | `paper` | spec type | steppable algorithm | measures in the record |
 //! | --- | --- | --- | --- |
-//! | `lp` (or no tag: the original spec) | [`crate::lp_experiment::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
-//! | `mrlsr` | [`mrlsr::MrlsrSpec`] | the safeguarded Newton solve for C₀ (Theorem 1, eq. 6) | root residual F(C) |
-//! | `dinuzzo` | [`dinuzzo::DinuzzoSpec`] | fixed point (eq. 10), coordinate descent (Algorithms 1–2) | primal, dual, gap, relative gap, residual, max\|h\| |
-//! | `perceptron` | [`crate::solvers::perceptron::session::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
+//! | `lp` (or no tag: the original spec) | [`crate::experiment::lp::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
+//! | `mrlsr` | [`crate::experiment::mrlsr::MrlsrSpec`] | the safeguarded Newton solve for C₀ (Theorem 1, eq. 6) | root residual F(C) |
+//! | `dinuzzo` | [`crate::experiment::dinuzzo::DinuzzoSpec`] | fixed point (eq. 10), coordinate descent (Algorithms 1–2) | primal, dual, gap, relative gap, residual, max\|h\| |
+//! | `perceptron` | [`crate::experiment::perceptron::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
 
 pub mod dinuzzo;
 pub mod lp;
@@ -27,8 +27,8 @@ use crate::spec_json::{json_value, take_tag, typed, untagged};
 pub use crate::spec_json::{parse_as, Paper};
 
 use crate::error::{KpError, Result};
-use crate::lp_experiment::Experiment;
-use crate::solvers::perceptron::session::PerceptronSpec;
+use crate::experiment::lp::Experiment;
+use crate::experiment::perceptron::PerceptronSpec;
 
 /// One experiment of any paper.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,9 +36,9 @@ pub enum Spec {
     /// Paper A.
     Lp(Experiment),
     /// Paper B.
-    Mrlsr(mrlsr::MrlsrSpec),
+    Mrlsr(crate::experiment::mrlsr::MrlsrSpec),
     /// Paper C.
-    Dinuzzo(dinuzzo::DinuzzoSpec),
+    Dinuzzo(crate::experiment::dinuzzo::DinuzzoSpec),
     /// Paper D.
     Perceptron(PerceptronSpec),
 }
@@ -72,8 +72,8 @@ impl Spec {
     pub fn default_for(paper: Paper) -> Spec {
         match paper {
             Paper::Lp => Spec::Lp(Experiment::default()),
-            Paper::Mrlsr => Spec::Mrlsr(mrlsr::MrlsrSpec::default()),
-            Paper::Dinuzzo => Spec::Dinuzzo(dinuzzo::DinuzzoSpec::default()),
+            Paper::Mrlsr => Spec::Mrlsr(crate::experiment::mrlsr::MrlsrSpec::default()),
+            Paper::Dinuzzo => Spec::Dinuzzo(crate::experiment::dinuzzo::DinuzzoSpec::default()),
             Paper::Perceptron => Spec::Perceptron(PerceptronSpec::default()),
         }
     }
@@ -109,24 +109,24 @@ impl Spec {
     pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
         match self {
             Spec::Lp(e) => {
-                if let crate::lp_experiment::DataSpec::Csv { text: t @ None, path: Some(p) } =
+                if let crate::experiment::lp::DataSpec::Csv { text: t @ None, path: Some(p) } =
                     &mut e.data
                 {
                     *t = Some(read(p)?);
                 }
             }
             Spec::Mrlsr(s) => {
-                if let mrlsr::DataSpec::Csv(c) = &mut s.data {
+                if let crate::experiment::mrlsr::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
             }
             Spec::Dinuzzo(s) => {
-                if let dinuzzo::DataSpec::Csv(c) = &mut s.data {
+                if let crate::experiment::dinuzzo::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
             }
             Spec::Perceptron(s) => {
-                if let crate::solvers::perceptron::session::DataSpec::Csv(c) = &mut s.data {
+                if let crate::experiment::perceptron::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
             }
@@ -444,8 +444,11 @@ pub fn race(spec: &Spec) -> Result<Value> {
 pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
     match spec {
         Spec::Lp(e) => e.build_data(),
-        Spec::Mrlsr(s) => mrlsr::build_data(&s.data, usize::MAX),
-        Spec::Dinuzzo(s) => dinuzzo::dataset_within(&s.data, dinuzzo::n_limit(s)),
+        Spec::Mrlsr(s) => crate::experiment::mrlsr::build_data(&s.data, usize::MAX),
+        Spec::Dinuzzo(s) => crate::experiment::dinuzzo::dataset_within(
+            &s.data,
+            crate::experiment::dinuzzo::n_limit(s),
+        ),
         Spec::Perceptron(s) => perceptron::dataset(&s.data),
     }
 }

@@ -1,96 +1,14 @@
-//! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment (data, kernel, m, λ),
-//! `min_f (1/n)‖y − f(X)‖² + λ‖f‖_H^m` (eq. 4), solved through Theorem 1: one symmetric
-//! eigendecomposition of K, then the safeguarded Newton solve for the root C₀ of F (eq. 6),
-//! whose steps are the run's records (the root residual `F(C)` at each). The page
-//! (`src/web/mrlsr.rs`) and `kplay` build the same model from the same JSON.
+//! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment ([`crate::experiment::mrlsr`])
+//! solved through Theorem 1: one symmetric eigendecomposition of K, then the safeguarded Newton
+//! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
+//! `F(C)` at each).
 
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Paper, Record, Report, Stop};
-use crate::data::{CsvSource, Dataset};
-use crate::datasets::regression::{Friedman1, Sine1d};
-use crate::error::{KpError, Result};
-use crate::kernels::{Bandwidth, Kernel};
+use crate::error::Result;
+use crate::experiment::mrlsr::{build_data, MrlsrSpec};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, RootStep};
-
-/// Largest n the page builds an eigendecomposition for (the core's own budget is
-/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
-pub const PAGE_MAX_N: usize = 2000;
-
-/// The data part of paper B's spec.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum DataSpec {
-    /// [`Sine1d`].
-    Sine { n: usize, sigma: f64, seed: u64 },
-    /// [`Friedman1`], paper B's synthetic set.
-    Friedman { n: usize, sigma: f64, seed: u64 },
-    /// CSV data with a `y` column.
-    Csv(CsvSource),
-}
-
-/// The page's model-selection settings (kept in its links; `kplay run` does not use them).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SelectionSettings {
-    /// Samples of the model-selection data set.
-    pub n: usize,
-    /// Cross-validation folds.
-    pub folds: usize,
-}
-
-/// Paper B's experiment: data, kernel (the core's serde form), m and λ.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MrlsrSpec {
-    pub data: DataSpec,
-    pub kernel: Kernel,
-    /// Exponent m > 0 of the regularizer `λ‖f‖_H^m`.
-    pub m: f64,
-    /// λ > 0.
-    pub lambda: f64,
-    /// The page's model-selection settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sel: Option<SelectionSettings>,
-}
-
-impl Default for MrlsrSpec {
-    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by paper B's heuristic: the mean squared distance between inputs),
-    /// m = 1.5, λ = 10⁻³.
-    fn default() -> Self {
-        Self {
-            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1 },
-            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
-            m: 1.5,
-            lambda: 1e-3,
-            sel: None,
-        }
-    }
-}
-
-/// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
-pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
-    let data = match spec {
-        DataSpec::Sine { n, sigma, seed } => {
-            Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?
-        }
-        DataSpec::Friedman { n, sigma, seed } => {
-            Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?
-        }
-        DataSpec::Csv(c) => c.parse()?,
-    };
-    if data.n() > max_n {
-        return Err(KpError::Parameter {
-            name: "data.n",
-            reason: format!(
-                "n = {} is above this page's eigendecomposition budget of {max_n} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
-                data.n()
-            ),
-        });
-    }
-    Ok(data)
-}
 
 /// A root-solve step in the engine's shape: the residual is `F(C)` (eq. 6), `step` is C.
 pub fn record_of(r: &RootStep, elapsed_ms: f64) -> Record {

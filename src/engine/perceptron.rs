@@ -10,10 +10,8 @@ use super::race::{Lane, Race};
 use super::{Paper, Record, Report, Stepper, Stop};
 use crate::data::Dataset;
 use crate::error::Result;
+use crate::experiment::perceptron::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
 use crate::margin::Separability;
-use crate::solvers::perceptron::session::{
-    build_points, DataSpec, PerceptronSpec, RaceEntry, Session,
-};
 use crate::solvers::perceptron::{
     start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
     PerceptronRecord,

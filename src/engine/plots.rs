@@ -3,15 +3,16 @@
 
 use plotters::prelude::*;
 
-use super::dinuzzo::{self, DinuzzoSpec};
+use super::dinuzzo;
 use super::lp::LpRun;
-use super::mrlsr::{self, MrlsrSpec};
 use super::Spec;
 use crate::error::{KpError, Result};
-use crate::lp_experiment::Experiment;
+use crate::experiment::dinuzzo::DinuzzoSpec;
+use crate::experiment::lp::Experiment;
+use crate::experiment::mrlsr::{self, MrlsrSpec};
+use crate::experiment::perceptron::{PerceptronSpec, Session};
 use crate::solvers::coordinate::DinuzzoSolver;
 use crate::solvers::mrlsr::MrlsrModel;
-use crate::solvers::perceptron::session::{PerceptronSpec, Session};
 
 /// Size of each SVG, pixels.
 const SIZE: (u32, u32) = (720, 360);
@@ -68,7 +69,7 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
 }
 
 fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
-    let built = dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter {
+    let built = crate::experiment::dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter {
         name: "points",
         reason: "no points: add at least one".into(),
     })?;

@@ -102,7 +102,7 @@ fn dot4(a: &[f64], b: &[f64]) -> f64 {
 
 impl DualLp {
     /// Start Algorithm 2.1 at α = 0. Parameters must already be validated
-    /// (see [`crate::lp_experiment`]).
+    /// (see [`crate::experiment::lp`]).
     pub fn new(x: DMatrix<f64>, y: DVector<f64>, gamma: f64, p: f64, ls: Linesearch) -> Self {
         let (n, d) = x.shape();
         let q = conjugate_exponent(p);

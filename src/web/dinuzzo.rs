@@ -13,16 +13,16 @@ use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::datasets::plane::{self, Regression1d};
-use crate::engine::dinuzzo::{
-    method_index, method_name, uses_kernel_rows, Built, DataSpec, DinuzzoSpec, Preparation,
-};
+use crate::engine::dinuzzo::{method_index, method_name};
 use crate::engine::race::{Race, Standing};
 use crate::engine::{self, Paper, Spec};
+use crate::experiment::dinuzzo::{
+    envelope_curve, k_alpha_eigenvalues_of_block, uses_kernel_rows, Built, DataSpec, DecisionMap,
+    DinuzzoSolver, DinuzzoSpec, Preparation,
+};
 use crate::kernels::CrossJob;
 use crate::losses::Loss;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
-use crate::solvers::coordinate::DinuzzoSolver;
-use crate::solvers::fixed_point::{envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
@@ -235,7 +235,7 @@ impl DinuzzoPlayground {
                 elapsed_ms: 0.0,
                 steps_this_call: steps,
                 race,
-                digest: engine::dinuzzo::dataset(&self.spec.data)
+                digest: crate::experiment::dinuzzo::dataset(&self.spec.data)
                     .map(|d| d.digest())
                     .unwrap_or_default(),
                 preparing: self.preparing(),
@@ -278,7 +278,11 @@ impl DinuzzoPlayground {
             elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
             steps_this_call: steps,
             race,
-            digest: self.built.as_ref().map(engine::dinuzzo::digest_of).unwrap_or_default(),
+            digest: self
+                .built
+                .as_ref()
+                .map(crate::experiment::dinuzzo::digest_of)
+                .unwrap_or_default(),
             preparing: self.preparing(),
         })
     }

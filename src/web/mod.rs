@@ -13,11 +13,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::engine::{self, race::Standing};
-use crate::lp_experiment::{
-    count_above, top_k_recovery, Experiment, PathSpec, Run, ValidExperiment,
+use crate::experiment::lp::{
+    count_above, top_k_recovery, Experiment, GramTensor, PathSpec, Run, Status, StepRecord,
+    ValidExperiment,
 };
-use crate::solvers::{Status, StepRecord};
-use crate::tensor::GramTensor;
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]

@@ -1,8 +1,8 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
-//! out, plots drawn by [`crate::plot_mrlsr`]. No mathematics here: every number comes from
-//! [`crate::solvers::mrlsr`] and [`crate::cv`].
+//! out, plots drawn by [`crate::plot_mrlsr`]. No mathematics and no page logic here: the
+//! session, the model selection and the equivalence experiment are [`crate::experiment::mrlsr`]
+//! and [`crate::cv`].
 
-use nalgebra::DVector;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::{Deserialize, Serialize};
@@ -11,17 +11,12 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::cv::{
-    self, CvGrid, EquivalenceConfig, EquivalenceReport, ModelSelection, ModelSelectionConfig,
-    ModelSelectionRun,
+use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
+use crate::engine::{Paper, Spec};
+use crate::experiment::mrlsr::{
+    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, SelectionSpec,
 };
-use crate::data::Dataset;
-use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
-use crate::engine::mrlsr::{DataSpec, MrlsrSpec, PAGE_MAX_N};
-use crate::engine::{self, Paper, Spec};
-use crate::kernels::{CrossJob, Kernel};
 use crate::plot_mrlsr::{self as plot, Curve};
-use crate::solvers::mrlsr::{EigenPayload, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 
 /// Points of the drawn 1-D curves.
 const CURVE_POINTS: usize = 300;
@@ -48,58 +43,13 @@ fn parse(spec_json: &str) -> Result<MrlsrSpec, JsError> {
     }
 }
 
-fn build_data(spec: &DataSpec) -> Result<Dataset, JsError> {
-    engine::mrlsr::build_data(spec, PAGE_MAX_N).map_err(js_err)
-}
-
-/// One row of the readouts for a stationary point (m ≤ 1).
-#[derive(Serialize)]
-struct RootInfo {
-    c: f64,
-    kind: StationaryKind,
-    objective: f64,
-    norm_h: f64,
-}
-
-/// What the page shows after a fit.
-#[derive(Serialize)]
-struct Summary {
-    n: usize,
-    d: usize,
-    kernel: String,
-    eigen_ms: f64,
-    refit_ms: f64,
-    m: f64,
-    lambda: f64,
-    /// "theorem1" (m > 1) or "outside" (m ≤ 1).
-    kind: &'static str,
-    /// C₀ of the reported fit (the minimizer), None when f = 0 is the minimizer.
-    c0: Option<f64>,
-    norm_h: f64,
-    lambda2: Option<f64>,
-    iterations: usize,
-    f_residual: Option<f64>,
-    objective: f64,
-    krr_norm_h: Option<f64>,
-    /// Outside Theorem 1: the core's explanation, the roots, f = 0's objective, the minimizer.
-    message: Option<String>,
-    roots: Vec<RootInfo>,
-    zero_objective: Option<f64>,
-    minimizer: Option<usize>,
-    /// Singular-K warning (the core proceeds).
-    warning: Option<String>,
-    digest: String,
-}
-
-/// A spec's Gram matrix built in slices on the main thread (one [`CrossJob`] block per
-/// `advance`), while the worker computes the eigendecomposition; handed to
-/// [`MrlsrPage::from_eigen_and_gram`] so adopting the worker's result does not block the page
-/// with an O(n²) kernel build (issue 13: no main-thread task over 200 ms).
+/// A spec's Gram matrix built in slices on the main thread ([`GramBuild`]) while the worker
+/// computes the eigendecomposition; handed to [`MrlsrPage::from_eigen_and_gram`] so adopting
+/// the worker's result does not block the page with an O(n²) kernel build (issue 13: no
+/// main-thread task over 200 ms).
 #[wasm_bindgen]
 pub struct MrlsrGram {
-    data: DataSpec,
-    kernel: Kernel,
-    job: Option<CrossJob>,
+    build: GramBuild,
 }
 
 #[wasm_bindgen]
@@ -107,58 +57,26 @@ impl MrlsrGram {
     /// Validate the spec, generate the data and allocate K (after the budget check).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrGram, JsError> {
-        let spec = parse(spec_json)?;
-        let data = build_data(&spec.data)?;
-        let rk = spec.kernel.resolve(&data.x).map_err(js_err)?;
-        let job = CrossJob::gram(rk, data.x).map_err(js_err)?;
-        Ok(Self { data: spec.data, kernel: spec.kernel, job: Some(job) })
+        Ok(Self { build: GramBuild::new(&parse(spec_json)?).map_err(js_err)? })
     }
 
     /// Build for up to `budget_ms` (at least one block); true when K is complete.
     pub fn advance(&mut self, budget_ms: f64) -> Result<bool, JsError> {
-        match &mut self.job {
-            Some(j) => j.advance(budget_ms).map_err(js_err),
-            None => Ok(true),
-        }
+        self.build.advance(budget_ms).map_err(js_err)
     }
 
     /// The fraction of K computed.
     pub fn fraction(&self) -> f64 {
-        self.job.as_ref().map(CrossJob::fraction).unwrap_or(1.0)
+        self.build.fraction()
     }
 }
 
-/// Paper B's page state: the data, the cached eigendecomposition and the current fits.
+/// Paper B's page: the core's session ([`MrlsrSession`]) and its last equivalence experiment.
 #[wasm_bindgen]
 pub struct MrlsrPage {
-    spec_data: DataSpec,
-    kernel: Kernel,
-    data: Dataset,
-    model: MrlsrModel,
+    session: MrlsrSession,
     eigen_ms: f64,
-    m: f64,
-    lambda: f64,
-    outcome: MrlsrOutcome,
-    krr: Option<MrlsrFit>,
-    refit_ms: f64,
     equivalence: Option<EquivalenceReport>,
-}
-
-fn fit_with_krr(
-    model: &MrlsrModel,
-    m: f64,
-    lambda: f64,
-) -> Result<(MrlsrOutcome, Option<MrlsrFit>, f64), JsError> {
-    let t0 = now_ms();
-    let outcome = model.fit(m, lambda).map_err(js_err)?;
-    let refit_ms = now_ms() - t0;
-    let krr = match outcome.best_fit() {
-        Some(f) if f.lambda2.is_finite() && f.lambda2 > 0.0 => {
-            Some(model.krr(f.lambda2).map_err(js_err)?)
-        }
-        _ => None,
-    };
-    Ok((outcome, krr, refit_ms))
 }
 
 #[wasm_bindgen]
@@ -168,42 +86,20 @@ impl MrlsrPage {
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrPage, JsError> {
         let spec = parse(spec_json)?;
-        let data = build_data(&spec.data)?;
         let t0 = now_ms();
-        let model = MrlsrModel::from_dataset(&data, &spec.kernel).map_err(js_err)?;
-        let eigen_ms = now_ms() - t0;
-        Self::fitted(spec, data, model, eigen_ms)
+        let session = MrlsrSession::new(spec).map_err(js_err)?;
+        Ok(Self::of(session, now_ms() - t0))
     }
 
-    /// The page state of a model: fit at the spec's (m, λ), with KRR beside it.
-    fn fitted(
-        spec: MrlsrSpec,
-        data: Dataset,
-        model: MrlsrModel,
-        eigen_ms: f64,
-    ) -> Result<MrlsrPage, JsError> {
+    fn of(session: MrlsrSession, eigen_ms: f64) -> MrlsrPage {
         let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
-        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self {
-            spec_data: spec.data,
-            kernel: spec.kernel,
-            data,
-            model,
-            eigen_ms,
-            m: spec.m,
-            lambda: spec.lambda,
-            outcome,
-            krr,
-            refit_ms,
-            equivalence: None,
-        })
+        Self { session, eigen_ms, equivalence: None }
     }
 
     /// As the constructor, but adopt the eigendecomposition computed by [`mrlsr_eigen`] (in a
     /// Web Worker) instead of computing it: `values` (n) and `vectors` (n², column-major:
-    /// eigenvector j is `vectors[j·n..(j+1)·n]`). The data and Gram matrix are rebuilt here from
-    /// the spec (O(n²)) and the payload is checked against them
-    /// ([`EigenPayload::check_against`]); `eigen_ms` is the worker's timing, shown as such.
+    /// eigenvector j is `vectors[j·n..(j+1)·n]`), checked against K in the core;
+    /// `eigen_ms` is the worker's timing, shown as such.
     #[wasm_bindgen(js_name = fromEigen)]
     pub fn from_eigen(
         spec_json: &str,
@@ -211,17 +107,14 @@ impl MrlsrPage {
         vectors: Vec<f64>,
         eigen_ms: f64,
     ) -> Result<MrlsrPage, JsError> {
-        let spec = parse(spec_json)?;
-        let data = build_data(&spec.data)?;
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let model =
-            MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload).map_err(js_err)?;
-        Self::fitted(spec, data, model, eigen_ms)
+        let session = MrlsrSession::with_eigen(parse(spec_json)?, payload).map_err(js_err)?;
+        Ok(Self::of(session, eigen_ms))
     }
 
     /// [`Self::from_eigen`] with the Gram matrix taken from `gram` (built in slices on the
     /// main thread while the worker ran, [`MrlsrGram`]) when it belongs to the same data and
-    /// kernel; otherwise (or if unfinished) it is completed or rebuilt here.
+    /// kernel; otherwise it is rebuilt here.
     #[wasm_bindgen(js_name = fromEigenAndGram)]
     pub fn from_eigen_and_gram(
         spec_json: &str,
@@ -231,86 +124,31 @@ impl MrlsrPage {
         gram: &mut MrlsrGram,
     ) -> Result<MrlsrPage, JsError> {
         let spec = parse(spec_json)?;
-        if spec.data != gram.data || spec.kernel != gram.kernel {
+        let Some(k) = gram.build.take_for(&spec).map_err(js_err)? else {
             return Self::from_eigen(spec_json, values, vectors, eigen_ms);
-        }
-        let job = gram.job.take().ok_or_else(|| js_err("this Gram matrix was already used"))?;
-        let k = job.finish().map_err(js_err)?;
-        let data = build_data(&spec.data)?;
-        let rk = spec.kernel.resolve(&data.x).map_err(js_err)?;
+        };
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let model =
-            MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload).map_err(js_err)?;
-        Self::fitted(spec, data, model, eigen_ms)
+        let session = MrlsrSession::with_gram_and_eigen(spec, k, payload).map_err(js_err)?;
+        Ok(Self::of(session, eigen_ms))
     }
 
     /// True if `spec_json` has the same data and kernel as this page (so only m, λ changed and
     /// no eigendecomposition is needed).
     #[wasm_bindgen(js_name = sameModel)]
     pub fn same_model(&self, spec_json: &str) -> bool {
-        match parse(spec_json) {
-            Ok(s) => s.data == self.spec_data && s.kernel == self.kernel,
-            Err(_) => false,
-        }
+        parse(spec_json).map(|s| self.session.same_model(&s)).unwrap_or(false)
     }
 
     /// Refit at a new (m, λ) from the cached eigendecomposition: only the scalar root-solve
     /// for C₀ and α = Qα' run (Theorem 1). On bad input the previous fit is kept.
     pub fn refit(&mut self, m: f64, lambda: f64) -> Result<JsValue, JsError> {
-        let (outcome, krr, refit_ms) = fit_with_krr(&self.model, m, lambda)?;
-        self.m = m;
-        self.lambda = lambda;
-        self.outcome = outcome;
-        self.krr = krr;
-        self.refit_ms = refit_ms;
+        self.session.refit(m, lambda).map_err(js_err)?;
         self.summary()
     }
 
     /// The readouts of the current fit.
     pub fn summary(&self) -> Result<JsValue, JsError> {
-        let best = self.outcome.best_fit();
-        let (kind, message, roots, zero_objective, minimizer) = match &self.outcome {
-            MrlsrOutcome::Theorem1(_) => ("theorem1", None, Vec::new(), None, None),
-            MrlsrOutcome::OutsideTheorem(o) => (
-                "outside",
-                Some(o.message.clone()),
-                o.stationary
-                    .iter()
-                    .map(|s| RootInfo {
-                        c: s.fit.c0,
-                        kind: s.kind,
-                        objective: s.fit.objective,
-                        norm_h: s.fit.norm_h,
-                    })
-                    .collect(),
-                Some(o.zero_objective),
-                o.minimizer,
-            ),
-        };
-        let zero_obj = self.model.y().norm_squared() / self.model.n() as f64;
-        to_js(&Summary {
-            n: self.data.n(),
-            d: self.data.d(),
-            kernel: format!("{:?}", self.model.kernel()),
-            eigen_ms: self.eigen_ms,
-            refit_ms: self.refit_ms,
-            m: self.m,
-            lambda: self.lambda,
-            kind,
-            c0: best.map(|f| f.c0),
-            norm_h: best.map(|f| f.norm_h).unwrap_or(0.0),
-            lambda2: best.map(|f| f.lambda2),
-            iterations: best.map(|f| f.iterations).unwrap_or(0),
-            f_residual: best.map(|f| f.f_residual),
-            objective: best.map(|f| f.objective).unwrap_or(zero_obj),
-            krr_norm_h: self.krr.as_ref().map(|k| k.norm_h),
-            message,
-            roots,
-            zero_objective,
-            minimizer,
-            warning: self.model.singularity().map(|s| s.message.clone()),
-            digest: self.data.digest(),
-        })
+        to_js(&self.session.summary(self.eigen_ms))
     }
 
     /// Draw the data with the M-RLSR and KRR(λ₂) curves (1-D data), or predicted against true
@@ -318,66 +156,47 @@ impl MrlsrPage {
     #[wasm_bindgen(js_name = drawFit)]
     pub fn draw_fit(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = backend(canvas)?.into_drawing_area();
-        let n = self.model.n();
-        let alpha = self.outcome.best_alpha(n);
-        let mlabel = format!("M-RLSR (m = {:.2}, λ = {:.2e})", self.m, self.lambda);
-        let klabel = match &self.krr {
+        let spec = self.session.spec();
+        let mlabel = format!("M-RLSR (m = {:.2}, λ = {:.2e})", spec.m, spec.lambda);
+        let klabel = match self.session.krr() {
             Some(k) => format!("KRR (λ₂ = {:.2e})", k.lambda),
             None => "KRR (no λ₂: f = 0)".to_string(),
         };
-        if self.data.d() == 1 {
-            let xs: Vec<f64> = self.data.x.column(0).iter().copied().collect();
-            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, lo + 1.0) };
-            let grid = curve_grid(lo, hi, CURVE_POINTS).map_err(js_err)?;
-            let fm = self.model.predict(&alpha, &grid).map_err(js_err)?;
-            let fk = match &self.krr {
-                Some(k) => Some(self.model.predict(&k.alpha, &grid).map_err(js_err)?),
-                None => None,
-            };
-            let g: Vec<f64> = grid.column(0).iter().copied().collect();
-            let truth: Option<Vec<f64>> = matches!(self.spec_data, DataSpec::Sine { .. })
-                .then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
-            let mut curves = Vec::new();
-            if let Some(t) = &truth {
+        let y = self.session.data().y.as_slice();
+        match self.session.fit_curves(CURVE_POINTS).map_err(js_err)? {
+            FitCurves::OneD { xs, grid, truth, krr, mrlsr } => {
+                let mut curves = Vec::new();
+                if let Some(t) = &truth {
+                    curves.push(Curve {
+                        label: "truth sin(2πx)".into(),
+                        values: t,
+                        color: plot::DATA_COLOR,
+                        dashed: true,
+                        width: 1.5,
+                    });
+                }
+                if let Some(k) = &krr {
+                    curves.push(Curve {
+                        label: klabel,
+                        values: k,
+                        color: plot::KRR_WIDE_COLOR,
+                        dashed: false,
+                        width: 6.0,
+                    });
+                }
                 curves.push(Curve {
-                    label: "truth sin(2πx)".into(),
-                    values: t,
-                    color: plot::DATA_COLOR,
-                    dashed: true,
-                    width: 1.5,
-                });
-            }
-            if let Some(k) = &fk {
-                curves.push(Curve {
-                    label: klabel,
-                    values: k.as_slice(),
-                    color: plot::KRR_WIDE_COLOR,
+                    label: mlabel,
+                    values: &mrlsr,
+                    color: plot::MRLSR_COLOR,
                     dashed: false,
-                    width: 6.0,
+                    width: 2.0,
                 });
+                plot::draw_fit_1d(&root, &xs, y, &grid, &curves, dpr).map_err(js_err)
             }
-            curves.push(Curve {
-                label: mlabel,
-                values: fm.as_slice(),
-                color: plot::MRLSR_COLOR,
-                dashed: false,
-                width: 2.0,
-            });
-            plot::draw_fit_1d(&root, &xs, self.data.y.as_slice(), &g, &curves, dpr).map_err(js_err)
-        } else {
-            let fitted: DVector<f64> = self.model.gram() * &alpha;
-            let fk = self.krr.as_ref().map(|k| k.fitted.as_slice());
-            plot::draw_pred_vs_true(
-                &root,
-                self.data.y.as_slice(),
-                fitted.as_slice(),
-                fk,
-                (&mlabel, &klabel),
-                dpr,
-            )
-            .map_err(js_err)
+            FitCurves::Fitted { mrlsr, krr } => {
+                plot::draw_pred_vs_true(&root, y, &mrlsr, krr.as_deref(), (&mlabel, &klabel), dpr)
+                    .map_err(js_err)
+            }
         }
     }
 
@@ -385,29 +204,20 @@ impl MrlsrPage {
     /// minimizer filled.
     #[wasm_bindgen(js_name = drawF)]
     pub fn draw_f(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let (lo, hi) = self.model.auto_c_range(self.m, self.lambda).map_err(js_err)?;
-        let samples =
-            self.model.sample_f(self.m, self.lambda, lo, hi, F_SAMPLES).map_err(js_err)?;
-        let minimizer = self.outcome.best_fit().map(|f| f.c0);
+        let (samples, minimizer) = self.session.f_samples(F_SAMPLES).map_err(js_err)?;
         let root = backend(canvas)?.into_drawing_area();
         plot::draw_f(&root, &samples, minimizer, dpr).map_err(js_err)
     }
 
-    /// Fig. 1 on the current data and kernel at the current m (> 1): parts Z₁..Z_parts, λ
-    /// chosen on Z₁ by k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁.
-    /// The folds are reduced to fit small parts (at most 10, at least 2 test samples each).
+    /// Fig. 1 on the current data and kernel at the current m (> 1)
+    /// ([`MrlsrSession::equivalence`]).
     pub fn equivalence(
         &mut self,
         parts: usize,
         folds: usize,
         seed: u32,
     ) -> Result<JsValue, JsError> {
-        let mut cfg = EquivalenceConfig::paper(seed as u64);
-        cfg.m = self.m;
-        cfg.parts = parts;
-        let part_n = self.data.n() / parts.max(1);
-        cfg.folds = folds.min(part_n / 2).max(2);
-        let report = cv::equivalence_experiment(&self.data, &self.kernel, &cfg).map_err(js_err)?;
+        let report = self.session.equivalence(parts, folds, seed as u64).map_err(js_err)?;
         let out = to_js(&report);
         self.equivalence = Some(report);
         out
@@ -440,18 +250,6 @@ impl MrlsrPage {
     }
 }
 
-/// The page's settings of the Table-1 model selection.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SelectionSpec {
-    data: DataSpec,
-    kernel: Kernel,
-    #[serde(default)]
-    config: Option<ModelSelectionConfig>,
-    #[serde(default)]
-    folds: Option<usize>,
-}
-
 /// Progress and, once done, the result of the model selection.
 #[derive(Serialize)]
 struct SelectionState<'a> {
@@ -477,14 +275,7 @@ impl MrlsrSelection {
     /// 25 λ₂, 70/30 split) unless `config` is given; `folds` overrides the 10 folds.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
-        let spec: SelectionSpec =
-            serde_json::from_str(spec_json).map_err(|e| js_err(format!("spec: {e}")))?;
-        let data = build_data(&spec.data)?;
-        let mut cfg = spec.config.unwrap_or_else(|| ModelSelectionConfig::paper(1));
-        if let Some(k) = spec.folds {
-            cfg.folds = k;
-        }
-        let run = ModelSelectionRun::new(&data, &spec.kernel, &cfg).map_err(js_err)?;
+        let run = SelectionSpec::from_json(spec_json).and_then(|s| s.start()).map_err(js_err)?;
         Ok(Self { run, result: None, elapsed_ms: 0.0 })
     }
 
@@ -558,32 +349,16 @@ impl MrlsrSelection {
 }
 
 /// Time (ms) to build the model — Gram matrix plus symmetric eigendecomposition — on the
-/// synthetic set of size n (for the browser benchmark; above [`PAGE_MAX_N`] is allowed here).
+/// synthetic set of size n ([`mrlsr::time_eigen`]; above [`mrlsr::PAGE_MAX_N`] is allowed).
 #[wasm_bindgen(js_name = benchEigen)]
 pub fn bench_eigen(n: usize, seed: u32) -> Result<f64, JsError> {
-    let data = Friedman1 { n, sigma: 1.0, seed: seed as u64 }.generate().map_err(js_err)?;
-    let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Heuristic };
-    let t0 = now_ms();
-    let model = MrlsrModel::from_dataset(&data, &kernel).map_err(js_err)?;
-    let dt = now_ms() - t0;
-    drop(model);
-    Ok(dt)
+    mrlsr::time_eigen(n, seed as u64).map_err(js_err)
 }
 
-/// Mean time (ms) of one m-slider refit (Theorem 1 root-solve + α) on the synthetic set of
-/// size n, over `reps` refits cycling m through 1.2, 1.5, 3 at λ = 1e-3.
+/// Mean time (ms) of one m-slider refit ([`mrlsr::time_refit`]).
 #[wasm_bindgen(js_name = benchRefit)]
 pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
-    let data = Friedman1 { n, sigma: 1.0, seed: seed as u64 }.generate().map_err(js_err)?;
-    let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Heuristic };
-    let model = MrlsrModel::from_dataset(&data, &kernel).map_err(js_err)?;
-    let ms = [1.2, 1.5, 3.0];
-    let reps = reps.max(1);
-    let t0 = now_ms();
-    for r in 0..reps {
-        model.fit_theorem1(ms[r % 3], 1e-3).map_err(js_err)?;
-    }
-    Ok((now_ms() - t0) / reps as f64)
+    mrlsr::time_refit(n, reps, seed as u64).map_err(js_err)
 }
 
 /// Check a page spec without the O(n³) step: parse it, build the data (within
@@ -591,9 +366,7 @@ pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
 /// before a worker starts. Returns `{n, d, digest}`.
 #[wasm_bindgen(js_name = checkMrlsrSpec)]
 pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec = parse(spec_json)?;
-    let data = build_data(&spec.data)?;
-    spec.kernel.resolve(&data.x).map_err(js_err)?;
+    let data = mrlsr::check_page_spec(&parse(spec_json)?).map_err(js_err)?;
     #[derive(Serialize)]
     struct Checked {
         n: usize,
@@ -610,10 +383,8 @@ pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
 #[wasm_bindgen(js_name = mrlsrEigen)]
 pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
     let spec = parse(spec_json)?;
-    let data = build_data(&spec.data)?;
     let t0 = now_ms();
-    let kernel = spec.kernel.resolve(&data.x).map_err(js_err)?;
-    let payload = EigenPayload::compute(&data.x, &data.y, kernel).map_err(js_err)?;
+    let (payload, digest) = mrlsr::page_eigen(&spec).map_err(js_err)?;
     let eigen_ms = now_ms() - t0;
     let out = js_sys::Object::new();
     let set = |k: &str, v: &JsValue| {
@@ -622,7 +393,7 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
             .map_err(|_| js_err("could not build the result object"))
     };
     set("n", &JsValue::from_f64(payload.n as f64))?;
-    set("digest", &JsValue::from_str(&data.digest()))?;
+    set("digest", &JsValue::from_str(&digest))?;
     set("eigen_ms", &JsValue::from_f64(eigen_ms))?;
     set("values", &js_sys::Float64Array::from(payload.values.as_slice()).into())?;
     set("vectors", &js_sys::Float64Array::from(payload.vectors.as_slice()).into())?;
@@ -639,13 +410,9 @@ pub fn mrlsr_equivalence(
     seed: u32,
 ) -> Result<JsValue, JsError> {
     let spec = parse(spec_json)?;
-    let data = build_data(&spec.data)?;
-    let mut cfg = EquivalenceConfig::paper(seed as u64);
-    cfg.m = spec.m;
-    cfg.parts = parts;
-    let part_n = data.n() / parts.max(1);
-    cfg.folds = folds.min(part_n / 2).max(2);
-    let report = cv::equivalence_experiment(&data, &spec.kernel, &cfg).map_err(js_err)?;
+    let data = mrlsr::build_data(&spec.data, mrlsr::PAGE_MAX_N).map_err(js_err)?;
+    let report = mrlsr::equivalence(&data, &spec.kernel, spec.m, parts, folds, seed as u64)
+        .map_err(js_err)?;
     to_js(&report)
 }
 

@@ -12,15 +12,15 @@ use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 use crate::engine::perceptron::PerceptronRace;
+use crate::experiment::perceptron::{
+    view_box, BoundLine, CertificateCheck, DataSpec, Halt, Outcome, PerceptronSpec, SeparatorCheck,
+    Session, SessionPreparation,
+};
 use crate::kernels::CrossJob;
 use crate::margin::Margin;
 use crate::plot_perceptron::{
     boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
 };
-use crate::solvers::perceptron::session::{
-    view_box, BoundLine, DataSpec, PerceptronSpec, Session, SessionPreparation,
-};
-use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
 use nalgebra::DMatrix;
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
@@ -558,9 +558,9 @@ impl PerceptronPlayground {
 #[wasm_bindgen(js_name = perceptronTiming)]
 pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
     let mut rows = Vec::new();
-    for (name, spec, sep) in crate::solvers::perceptron::session::timing_workloads(n) {
+    for (name, spec, sep) in crate::experiment::perceptron::timing_workloads(n) {
         rows.extend(
-            crate::solvers::perceptron::session::run_timing_workload(&name, &spec, sep, cap)
+            crate::experiment::perceptron::run_timing_workload(&name, &spec, sep, cap)
                 .map_err(js_err)?,
         );
     }

@@ -16,7 +16,6 @@
 
 pub mod algorithms;
 pub mod bounds;
-pub mod session;
 
 use std::sync::Arc;
 

@@ -8,15 +8,18 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use super::bounds;
-use super::{
-    start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
-    PerceptronRecord,
-};
+/// The verified outcomes of paper D's algorithms (a separator, Gα > 0; a certificate,
+/// ‖p‖_G ≤ ε) and why a run halted.
+pub use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
+
 use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
 use crate::margin::{margin_from, Margin, MarginOptions, MinNormSearch, Separability};
+use crate::solvers::perceptron::bounds;
+use crate::solvers::perceptron::{
+    start, KernelPerceptron, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord,
+};
 
 /// Where the 2-D points come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -645,7 +648,8 @@ pub fn run_timing_workload(
     for a in algs {
         let t = web_time::Instant::now();
         let mut st = start(s.problem.clone(), a)?;
-        let (out, trace) = super::run_to_outcome(st.as_mut(), &s.problem, cap)?;
+        let (out, trace) =
+            crate::solvers::perceptron::run_to_outcome(st.as_mut(), &s.problem, cap)?;
         let run_ms = t.elapsed().as_secs_f64() * 1e3;
         let bound = s.bound(&a, separable);
         let outcome = match &out {

@@ -1,0 +1,410 @@
+//! Paper C's experiment (Dinuzzo): problem (2), `min_c Σ L(y_i, (Kc)_i)/λ + cᵀKc/2`, on 2-D
+//! classification points, 1-D regression data or a CSV file — the spec, its validation, the data
+//! and the problem, built at once ([`build`]) or in resumable stages a page spreads over frames
+//! ([`Preparation`]). The page (`src/web/dinuzzo.rs`) and `kplay` build the same problem from
+//! the same JSON; the engine (`crate::engine::dinuzzo`) runs and races its solvers.
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+/// The vocabulary of paper C's sessions: the solver a page steps, its decision map, and
+/// Theorem 5's envelope and the spectrum of K_α = αK − I the page draws.
+pub use crate::solvers::coordinate::DinuzzoSolver;
+pub use crate::solvers::fixed_point::{envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap};
+
+use crate::data::{CsvSource, Dataset};
+use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
+use crate::error::{KpError, Result};
+use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
+use crate::losses::Loss;
+use crate::solvers::coordinate::{CoordinateConfig, IndexRule, Method};
+use crate::solvers::fixed_point::{PowerIteration, RegularizationProblem, Representation};
+
+/// Largest data set the page accepts (the Gram matrix is n² doubles).
+pub const MAX_PAGE_N: usize = 2500;
+/// Largest data set for the race (five solvers on one Gram matrix).
+pub const MAX_RACE_N: usize = 2000;
+/// Largest data set natively when coordinate descent computes kernel rows instead of storing
+/// the Gram matrix (`method.cache_mib`): memory is O(n) plus the cache; a greedy sweep costs
+/// O(n²) operations.
+pub const MAX_ROWS_N: usize = 20_000;
+
+/// The data part of paper C's spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// Generated 2-D classification data ([`Classification2d`]).
+    Classification { shape: Shape2d, n: usize, label_noise: f64, seed: u64 },
+    /// Generated 1-D regression data ([`Regression1d`]).
+    Regression { n: usize, noise: f64, outliers: f64, seed: u64 },
+    /// Points the user placed, `[x₁, x₂, ±1]`, shown in the fixed window `view = [x_min, x_max, y_min, y_max]`.
+    Points { points: Vec<[f64; 3]>, view: [f64; 4] },
+    /// A CSV file with a `y` column: two feature columns (2-D classification, `y` = ±1) or one
+    /// (1-D regression).
+    Csv(CsvSource),
+}
+
+/// Paper C's experiment: problem (2) with a loss, λ and a kernel on some data, solved by the
+/// fixed point (eq. 10) or coordinate descent (Algorithm 1/2); `race` runs the fixed point, the
+/// three coordinate rules and greedy coordinate descent with shrinking side by side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DinuzzoSpec {
+    pub data: DataSpec,
+    pub loss: Loss,
+    pub lambda: f64,
+    pub kernel: Kernel,
+    pub method: Method,
+    #[serde(default)]
+    pub race: bool,
+}
+
+impl Default for DinuzzoSpec {
+    fn default() -> Self {
+        Self {
+            data: DataSpec::Classification {
+                shape: Shape2d::Moons { noise: 0.15 },
+                n: 200,
+                label_noise: 0.05,
+                seed: 1,
+            },
+            loss: Loss::Hinge,
+            lambda: 0.1,
+            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
+            method: Method::Coordinate(CoordinateConfig {
+                rule: IndexRule::Cyclic,
+                seed: 1,
+                tol: 1e-8,
+                max_sweeps: 20_000,
+                ..CoordinateConfig::default()
+            }),
+            race: false,
+        }
+    }
+}
+
+/// The data and problem built from a spec.
+pub struct Built {
+    pub x: DMatrix<f64>,
+    pub y: DVector<f64>,
+    /// 1-D regression data (curve plot) rather than 2-D classification (decision map).
+    pub regression: bool,
+    /// The plot window `[x_min, x_max, y_min, y_max]`.
+    pub view: [f64; 4],
+    pub problem: RegularizationProblem,
+}
+
+impl Clone for Built {
+    fn clone(&self) -> Self {
+        Self {
+            x: self.x.clone(),
+            y: self.y.clone(),
+            regression: self.regression,
+            view: self.view,
+            problem: self.problem.clone(),
+        }
+    }
+}
+
+pub(crate) fn bad(name: &'static str, reason: impl Into<String>) -> KpError {
+    KpError::Parameter { name, reason: reason.into() }
+}
+
+/// A padded bounding box of the 2-D inputs (columns 0 and 1), or of (x, y) for 1-D data.
+fn view_of(x: &DMatrix<f64>, y: &DVector<f64>) -> [f64; 4] {
+    let (mut a, mut b, mut c, mut d) =
+        (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for (i, r) in x.row_iter().enumerate() {
+        let (u, v) = if x.ncols() >= 2 { (r[0], r[1]) } else { (r[0], y[i]) };
+        a = a.min(u);
+        b = b.max(u);
+        c = c.min(v);
+        d = d.max(v);
+    }
+    if !(a.is_finite() && b.is_finite() && c.is_finite() && d.is_finite()) {
+        return [-2.0, 2.0, -2.0, 2.0];
+    }
+    let px = 0.12 * (b - a).max(0.5);
+    let py = 0.12 * (d - c).max(0.5);
+    [a - px, b + px, c - py, d + py]
+}
+
+/// A plot window must be finite, bounded and non-degenerate ([`crate::budget::view_box`]).
+pub fn check_view(v: &[f64; 4]) -> Result<()> {
+    crate::budget::view_box("view", v)
+}
+
+fn check_page_n(name: &'static str, n: usize, limit: usize) -> Result<()> {
+    if n > limit {
+        return Err(bad(
+            name,
+            if limit == MAX_PAGE_N {
+                format!("the page handles at most {MAX_PAGE_N} points (got {n})")
+            } else {
+                format!(
+                    "coordinate descent on kernel rows handles at most {limit} points (got {n})"
+                )
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// Whether the spec's solver computes kernel rows instead of storing the Gram matrix
+/// (coordinate descent with `cache_mib`).
+pub fn uses_kernel_rows(m: &Method) -> bool {
+    matches!(m, Method::Coordinate(c) if c.cache_mib.is_some())
+}
+
+/// The largest n a spec accepts: [`MAX_PAGE_N`], or natively [`MAX_ROWS_N`] when no Gram
+/// matrix is stored (the page keeps its limit: it draws and sums over every point each frame).
+pub fn n_limit(spec: &DinuzzoSpec) -> usize {
+    if uses_kernel_rows(&spec.method) && !cfg!(target_arch = "wasm32") {
+        MAX_ROWS_N
+    } else {
+        MAX_PAGE_N
+    }
+}
+
+/// The data of a spec (`None` for an empty set of clicked points), with whether it is 1-D
+/// regression data and its plot window; at most [`MAX_PAGE_N`] points.
+pub fn data_of(spec: &DataSpec) -> Result<Option<(Dataset, bool, [f64; 4])>> {
+    data_within(spec, MAX_PAGE_N)
+}
+
+/// [`data_of`] with the point limit `limit` ([`n_limit`]).
+pub fn data_within(spec: &DataSpec, limit: usize) -> Result<Option<(Dataset, bool, [f64; 4])>> {
+    Ok(Some(match spec {
+        DataSpec::Classification { shape, n, label_noise, seed } => {
+            check_page_n("n", *n, limit)?;
+            let d =
+                Classification2d { shape: *shape, n: *n, label_noise: *label_noise, seed: *seed }
+                    .generate()?;
+            let v = view_of(&d.x, &d.y);
+            (d, false, v)
+        }
+        DataSpec::Regression { n, noise, outliers, seed } => {
+            check_page_n("n", *n, limit)?;
+            let d = Regression1d { n: *n, noise: *noise, outliers: *outliers, seed: *seed }
+                .generate()?;
+            (d, true, [-3.0, 3.0, -3.0, 3.0])
+        }
+        DataSpec::Points { points, view } => {
+            check_view(view)?;
+            if points.is_empty() {
+                return Ok(None);
+            }
+            check_page_n("points", points.len(), limit)?;
+            let pts: Vec<(f64, f64, f64)> = points.iter().map(|p| (p[0], p[1], p[2])).collect();
+            (plane::from_points(&pts)?, false, *view)
+        }
+        DataSpec::Csv(c) => {
+            let d = c.parse()?;
+            check_page_n("data.text", d.n(), limit)?;
+            let regression = match d.d() {
+                2 => false,
+                1 => true,
+                k => return Err(bad("data.text", format!("paper C plots 2 feature columns (classification) or 1 (regression); the file has {k}"))),
+            };
+            let v = view_of(&d.x, &d.y);
+            (d, regression, v)
+        }
+    }))
+}
+
+/// The spec's data as a [`Dataset`] (an empty one for no clicked points).
+pub fn dataset(spec: &DataSpec) -> Result<Dataset> {
+    dataset_within(spec, MAX_PAGE_N)
+}
+
+/// [`dataset`] with the point limit `limit` ([`n_limit`]).
+pub fn dataset_within(spec: &DataSpec, limit: usize) -> Result<Dataset> {
+    Ok(match data_within(spec, limit)? {
+        Some((d, _, _)) => d,
+        None => Dataset {
+            x: DMatrix::zeros(0, 2),
+            y: DVector::zeros(0),
+            w_true: None,
+            feature_names: vec!["x1".into(), "x2".into()],
+        },
+    })
+}
+
+pub(crate) fn race_on_rows() -> KpError {
+    bad("method.cache_mib", "the race runs every solver on one stored kernel matrix (n ≤ 2000): drop cache_mib to race, or run one method")
+}
+
+/// Build data and problem; `Ok(None)` for an empty set of clicked points. The same problem,
+/// bit for bit, as a [`Preparation`] run to its end.
+pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
+    if spec.race && uses_kernel_rows(&spec.method) {
+        return Err(race_on_rows());
+    }
+    let Some((d, regression, view)) = data_within(&spec.data, n_limit(spec))? else {
+        return Ok(None);
+    };
+    let repr = if spec.kernel == Kernel::Linear {
+        Representation::Features
+    } else if uses_kernel_rows(&spec.method) {
+        Representation::KernelRows
+    } else {
+        Representation::Gram
+    };
+    let problem =
+        RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
+    Ok(Some(Built { x: d.x, y: d.y, regression, view, problem }))
+}
+
+/// Whether the spec's solver(s) need `‖K‖₂` (the fixed point's step and its condition (11)).
+fn needs_norm(spec: &DinuzzoSpec) -> bool {
+    spec.race || matches!(spec.method, Method::FixedPoint(_))
+}
+
+enum Stage {
+    Gram { d: Dataset, regression: bool, view: [f64; 4], rk: ResolvedKernel, job: CrossJob },
+    Norm { built: Built, job: PowerIteration },
+    Done(Built),
+}
+
+/// Paper C's problem built in resumable stages, so a page can spread the O(n²) work over
+/// animation frames (issue #13: no main-thread task over 200 ms at the page's largest n): the
+/// Gram matrix by column blocks ([`CrossJob`]), then `‖K‖₂` by power iteration
+/// ([`PowerIteration`]) when a solver needs it. The result equals [`build`]'s bit for bit.
+pub struct Preparation {
+    stage: Option<Stage>,
+    needs_norm: bool,
+}
+
+impl Preparation {
+    /// Validate and generate the data and allocate the Gram matrix (after the budget check);
+    /// `Ok(None)` for an empty set of clicked points.
+    pub fn new(spec: &DinuzzoSpec) -> Result<Option<Self>> {
+        if spec.race && uses_kernel_rows(&spec.method) {
+            return Err(race_on_rows());
+        }
+        let Some((d, regression, view)) = data_within(&spec.data, n_limit(spec))? else {
+            return Ok(None);
+        };
+        let needs_norm = needs_norm(spec);
+        let direct = if spec.kernel == Kernel::Linear {
+            Some(Representation::Features)
+        } else if uses_kernel_rows(&spec.method) {
+            Some(Representation::KernelRows)
+        } else {
+            None
+        };
+        let stage = if let Some(repr) = direct {
+            // No Gram matrix to build: the features, or kernel rows computed on demand.
+            let problem =
+                RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
+            Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, needs_norm)
+        } else {
+            let rk = spec.kernel.resolve(&d.x)?;
+            let job = CrossJob::gram(rk, d.x.clone())?;
+            Stage::Gram { d, regression, view, rk, job }
+        };
+        Ok(Some(Self { stage: Some(stage), needs_norm }))
+    }
+
+    /// Continue from data and a problem already built (e.g. a new solver on the same problem):
+    /// only `‖K‖₂` is left to compute, if the spec's solver needs it and it is not known yet.
+    pub fn from_built(built: Built, spec: &DinuzzoSpec) -> Self {
+        Self {
+            stage: Some(Self::after_problem(built, needs_norm(spec))),
+            needs_norm: needs_norm(spec),
+        }
+    }
+
+    fn after_problem(built: Built, needs_norm: bool) -> Stage {
+        if needs_norm {
+            let job = PowerIteration::new(&built.problem);
+            Stage::Norm { built, job }
+        } else {
+            Stage::Done(built)
+        }
+    }
+
+    /// Work until done or `budget_ms` has elapsed (at least one unit of work); returns whether
+    /// the problem is ready. After an error the preparation is spent (start a new one).
+    pub fn advance(&mut self, budget_ms: f64, spec: &DinuzzoSpec) -> Result<bool> {
+        let t0 = web_time::Instant::now();
+        loop {
+            let next = match self.stage.take() {
+                None => return Err(bad("data", "this preparation failed earlier; start again")),
+                Some(Stage::Gram { d, regression, view, rk, mut job }) => {
+                    let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
+                    if job.advance(left)? {
+                        let problem = RegularizationProblem::with_gram(
+                            &d.x,
+                            &d.y,
+                            rk,
+                            job.finish()?,
+                            spec.loss,
+                            spec.lambda,
+                        )?;
+                        Self::after_problem(
+                            Built { x: d.x, y: d.y, regression, view, problem },
+                            self.needs_norm,
+                        )
+                    } else {
+                        Stage::Gram { d, regression, view, rk, job }
+                    }
+                }
+                Some(Stage::Norm { mut built, mut job }) => {
+                    if job.step(&built.problem).is_some() {
+                        built.problem.set_spectral_norm(&job);
+                        Stage::Done(built)
+                    } else {
+                        Stage::Norm { built, job }
+                    }
+                }
+                Some(done @ Stage::Done(_)) => done,
+            };
+            let done = matches!(next, Stage::Done(_));
+            self.stage = Some(next);
+            if done {
+                return Ok(true);
+            }
+            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The number of points (the Gram matrix is n × n).
+    pub fn n(&self) -> usize {
+        match &self.stage {
+            Some(Stage::Gram { d, .. }) => d.n(),
+            Some(Stage::Norm { built, .. } | Stage::Done(built)) => built.y.len(),
+            None => 0,
+        }
+    }
+
+    /// What is being computed and how far, for a progress readout: ("kernel matrix", 0.4).
+    pub fn progress(&self) -> (&'static str, f64) {
+        match &self.stage {
+            Some(Stage::Gram { job, .. }) => ("kernel matrix", job.fraction()),
+            Some(Stage::Norm { job, .. }) => (
+                "‖K‖₂ by power iteration",
+                job.iterations() as f64 / (job.iterations() as f64 + 20.0),
+            ),
+            Some(Stage::Done(_)) => ("ready", 1.0),
+            None => ("failed", 0.0),
+        }
+    }
+
+    /// The built problem once [`Self::advance`] has returned true.
+    pub fn built(self) -> Option<Built> {
+        match self.stage {
+            Some(Stage::Done(b)) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+/// The data digest of built data ([`Dataset::digest`] of `x` and `y`): the page shows it, and
+/// `kplay digest` prints the same for the same spec.
+pub fn digest_of(built: &Built) -> String {
+    Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }
+        .digest()
+}

@@ -1,0 +1,19 @@
+//! Every paper's experiment as `Spec → Checked → Session`, in one layer above the solvers and
+//! below the engine: the spec a page, a link and `kplay` share (strict serde, one message naming
+//! the bad field), its checked form, and the session that builds the data and the problem, in
+//! time slices where a page needs them, and starts the paper's algorithms.
+//!
+//! | module | paper | spec | session |
+//! | --- | --- | --- | --- |
+//! | [`lp`] | A — ℓp regularization in the dual | [`lp::Experiment`] → [`lp::Checked`] | [`lp::ValidExperiment`] |
+//! | [`mrlsr`] | B — M-RLSR | [`mrlsr::MrlsrSpec`], [`mrlsr::SelectionSpec`] | [`mrlsr::MrlsrSession`] |
+//! | [`dinuzzo`] | C — fixed point and coordinate descent | [`dinuzzo::DinuzzoSpec`] | [`dinuzzo::Preparation`] → [`dinuzzo::Built`] |
+//! | [`perceptron`] | D — smoothed kernel perceptrons | [`perceptron::PerceptronSpec`] | [`perceptron::SessionPreparation`] → [`perceptron::Session`] |
+//!
+//! The pages' shells (`src/web/`) reach the solvers only through this layer and
+//! [`crate::engine`].
+
+pub mod dinuzzo;
+pub mod lp;
+pub mod mrlsr;
+pub mod perceptron;

@@ -1,0 +1,479 @@
+//! Paper B's experiment (Audiffren, Kadri): the M-RLSR spec (data, kernel, m, λ) of eq. 4,
+//! `min_f (1/n)‖y − f(X)‖² + λ‖f‖_H^m`, the Table-1 model-selection spec, and the page's
+//! session: the data, the eigendecomposition of K (Theorem 1) and the fits at (m, λ) with
+//! KRR at λ₂ beside them (Definition 3.3, Proposition 5.1). The page (`src/web/mrlsr.rs`) and
+//! `kplay` build the same model from the same JSON.
+
+use serde::{Deserialize, Serialize};
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::cv::{EquivalenceConfig, EquivalenceReport};
+use crate::data::{CsvSource, Dataset};
+use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
+use crate::error::{KpError, Result};
+use crate::kernels::{Bandwidth, CrossJob, Kernel};
+pub use crate::solvers::mrlsr::EigenPayload;
+use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
+
+/// Largest n the page builds an eigendecomposition for (the core's own budget is
+/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
+pub const PAGE_MAX_N: usize = 2000;
+
+/// The data part of paper B's spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// [`Sine1d`].
+    Sine { n: usize, sigma: f64, seed: u64 },
+    /// [`Friedman1`], paper B's synthetic set.
+    Friedman { n: usize, sigma: f64, seed: u64 },
+    /// CSV data with a `y` column.
+    Csv(CsvSource),
+}
+
+/// The page's model-selection settings (kept in its links; `kplay run` does not use them).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionSettings {
+    /// Samples of the model-selection data set.
+    pub n: usize,
+    /// Cross-validation folds.
+    pub folds: usize,
+}
+
+/// Paper B's experiment: data, kernel (the core's serde form), m and λ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrlsrSpec {
+    pub data: DataSpec,
+    pub kernel: Kernel,
+    /// Exponent m > 0 of the regularizer `λ‖f‖_H^m`.
+    pub m: f64,
+    /// λ > 0.
+    pub lambda: f64,
+    /// The page's model-selection settings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sel: Option<SelectionSettings>,
+}
+
+impl Default for MrlsrSpec {
+    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by paper B's heuristic: the mean squared distance between inputs),
+    /// m = 1.5, λ = 10⁻³.
+    fn default() -> Self {
+        Self {
+            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1 },
+            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
+            m: 1.5,
+            lambda: 1e-3,
+            sel: None,
+        }
+    }
+}
+
+/// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
+pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
+    let data = match spec {
+        DataSpec::Sine { n, sigma, seed } => {
+            Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?
+        }
+        DataSpec::Friedman { n, sigma, seed } => {
+            Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?
+        }
+        DataSpec::Csv(c) => c.parse()?,
+    };
+    if data.n() > max_n {
+        return Err(KpError::Parameter {
+            name: "data.n",
+            reason: format!(
+                "n = {} is above this page's eigendecomposition budget of {max_n} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
+                data.n()
+            ),
+        });
+    }
+    Ok(data)
+}
+
+/// The page's Table-1 model selection (paper B, Section 6): data and kernel, and optionally
+/// the grids (`config`, the paper's by default) and the number of folds.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionSpec {
+    pub data: DataSpec,
+    pub kernel: Kernel,
+    #[serde(default)]
+    pub config: Option<crate::cv::ModelSelectionConfig>,
+    #[serde(default)]
+    pub folds: Option<usize>,
+}
+
+impl SelectionSpec {
+    /// Parse strictly (unknown fields rejected, the message names the field).
+    pub fn from_json(text: &str) -> Result<Self> {
+        crate::spec_json::typed(crate::spec_json::json_value(text)?)
+    }
+
+    /// Build the data (within the page's budget) and start the model selection: the paper's
+    /// grids (m 0.1..2.9 by 0.1, 7 λ, 25 λ₂, 70/30 split) unless `config` is given; `folds`
+    /// overrides the 10 folds.
+    pub fn start(&self) -> Result<crate::cv::ModelSelectionRun> {
+        let data = build_data(&self.data, PAGE_MAX_N)?;
+        let mut cfg =
+            self.config.clone().unwrap_or_else(|| crate::cv::ModelSelectionConfig::paper(1));
+        if let Some(k) = self.folds {
+            cfg.folds = k;
+        }
+        crate::cv::ModelSelectionRun::new(&data, &self.kernel, &cfg)
+    }
+}
+
+/// One stationary point of the readouts (m ≤ 1).
+#[derive(Debug, Clone, Serialize)]
+pub struct RootInfo {
+    pub c: f64,
+    pub kind: StationaryKind,
+    pub objective: f64,
+    pub norm_h: f64,
+}
+
+/// What the page reads out after a fit (and `kplay run` prints the same quantities).
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub n: usize,
+    pub d: usize,
+    pub kernel: String,
+    pub eigen_ms: f64,
+    pub refit_ms: f64,
+    pub m: f64,
+    pub lambda: f64,
+    /// "theorem1" (m > 1) or "outside" (m ≤ 1).
+    pub kind: &'static str,
+    /// C₀ of the reported fit (the minimizer), None when f = 0 is the minimizer.
+    pub c0: Option<f64>,
+    pub norm_h: f64,
+    /// λ₂ of Proposition 5.1 (KRR at λ₂ has the same solution).
+    pub lambda2: Option<f64>,
+    pub iterations: usize,
+    pub f_residual: Option<f64>,
+    pub objective: f64,
+    pub krr_norm_h: Option<f64>,
+    /// Outside Theorem 1: the core's explanation, the roots, f = 0's objective, the minimizer.
+    pub message: Option<String>,
+    pub roots: Vec<RootInfo>,
+    pub zero_objective: Option<f64>,
+    pub minimizer: Option<usize>,
+    /// Singular-K warning (the core proceeds).
+    pub warning: Option<String>,
+    pub digest: String,
+}
+
+/// The fitted curves of a 1-D data set on a grid (the page's fit plot), or the fitted values
+/// at the samples for more features.
+#[derive(Debug, Clone)]
+pub enum FitCurves {
+    /// 1-D: the samples, the grid, the truth (sine data), KRR(λ₂) and M-RLSR on the grid.
+    OneD {
+        xs: Vec<f64>,
+        grid: Vec<f64>,
+        truth: Option<Vec<f64>>,
+        krr: Option<Vec<f64>>,
+        mrlsr: Vec<f64>,
+    },
+    /// More features: the fitted values of M-RLSR and KRR(λ₂) at the samples.
+    Fitted { mrlsr: Vec<f64>, krr: Option<Vec<f64>> },
+}
+
+/// Paper B's session: the data, the eigendecomposition of K (Theorem 1: the one O(n³) step)
+/// and the fit at (m, λ), with KRR at λ₂ beside it (Proposition 5.1). A refit at a new (m, λ)
+/// reuses the eigendecomposition: only the scalar root solve for C₀ and α = Qα' run.
+pub struct MrlsrSession {
+    spec: MrlsrSpec,
+    data: Dataset,
+    model: MrlsrModel,
+    outcome: MrlsrOutcome,
+    krr: Option<MrlsrFit>,
+    refit_ms: f64,
+}
+
+fn elapsed_ms(t0: web_time::Instant) -> f64 {
+    t0.elapsed().as_secs_f64() * 1e3
+}
+
+impl MrlsrSession {
+    /// Validate the data within the page's budget, build K and its eigendecomposition, fit.
+    pub fn new(spec: MrlsrSpec) -> Result<Self> {
+        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
+        Self::fitted(spec, data, model)
+    }
+
+    /// As [`Self::new`], adopting an eigendecomposition computed elsewhere (the page's worker),
+    /// checked against K ([`EigenPayload::check_against`]).
+    pub fn with_eigen(spec: MrlsrSpec, payload: EigenPayload) -> Result<Self> {
+        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload)?;
+        Self::fitted(spec, data, model)
+    }
+
+    /// As [`Self::with_eigen`] with K already built (in slices, [`GramBuild`]).
+    pub fn with_gram_and_eigen(
+        spec: MrlsrSpec,
+        k: DMatrix<f64>,
+        payload: EigenPayload,
+    ) -> Result<Self> {
+        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let rk = spec.kernel.resolve(&data.x)?;
+        let model = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload)?;
+        Self::fitted(spec, data, model)
+    }
+
+    fn fitted(spec: MrlsrSpec, data: Dataset, model: MrlsrModel) -> Result<Self> {
+        let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
+        Ok(Self { spec, data, model, outcome, krr, refit_ms })
+    }
+
+    /// Whether `other` has the same data and kernel (so only m, λ changed: no new
+    /// eigendecomposition is needed).
+    pub fn same_model(&self, other: &MrlsrSpec) -> bool {
+        other.data == self.spec.data && other.kernel == self.spec.kernel
+    }
+
+    /// Refit at (m, λ) from the cached eigendecomposition; on an error the previous fit stays.
+    pub fn refit(&mut self, m: f64, lambda: f64) -> Result<()> {
+        let (outcome, krr, refit_ms) = fit_with_krr(&self.model, m, lambda)?;
+        self.spec.m = m;
+        self.spec.lambda = lambda;
+        self.outcome = outcome;
+        self.krr = krr;
+        self.refit_ms = refit_ms;
+        Ok(())
+    }
+
+    /// The spec of the current fit.
+    pub fn spec(&self) -> &MrlsrSpec {
+        &self.spec
+    }
+
+    /// The data.
+    pub fn data(&self) -> &Dataset {
+        &self.data
+    }
+
+    /// The KRR fit at λ₂, if the M-RLSR solution is not 0.
+    pub fn krr(&self) -> Option<&MrlsrFit> {
+        self.krr.as_ref()
+    }
+
+    /// The readouts, with the eigendecomposition's time as measured by the caller.
+    pub fn summary(&self, eigen_ms: f64) -> Summary {
+        let best = self.outcome.best_fit();
+        let (kind, message, roots, zero_objective, minimizer) = match &self.outcome {
+            MrlsrOutcome::Theorem1(_) => ("theorem1", None, Vec::new(), None, None),
+            MrlsrOutcome::OutsideTheorem(o) => (
+                "outside",
+                Some(o.message.clone()),
+                o.stationary
+                    .iter()
+                    .map(|s| RootInfo {
+                        c: s.fit.c0,
+                        kind: s.kind,
+                        objective: s.fit.objective,
+                        norm_h: s.fit.norm_h,
+                    })
+                    .collect(),
+                Some(o.zero_objective),
+                o.minimizer,
+            ),
+        };
+        let zero_obj = self.model.y().norm_squared() / self.model.n() as f64;
+        Summary {
+            n: self.data.n(),
+            d: self.data.d(),
+            kernel: format!("{:?}", self.model.kernel()),
+            eigen_ms,
+            refit_ms: self.refit_ms,
+            m: self.spec.m,
+            lambda: self.spec.lambda,
+            kind,
+            c0: best.map(|f| f.c0),
+            norm_h: best.map(|f| f.norm_h).unwrap_or(0.0),
+            lambda2: best.map(|f| f.lambda2),
+            iterations: best.map(|f| f.iterations).unwrap_or(0),
+            f_residual: best.map(|f| f.f_residual),
+            objective: best.map(|f| f.objective).unwrap_or(zero_obj),
+            krr_norm_h: self.krr.as_ref().map(|k| k.norm_h),
+            message,
+            roots,
+            zero_objective,
+            minimizer,
+            warning: self.model.singularity().map(|s| s.message.clone()),
+            digest: self.data.digest(),
+        }
+    }
+
+    /// The fit plot's curves: on `points` grid points over the data's range for 1-D data, or
+    /// the fitted values at the samples.
+    pub fn fit_curves(&self, points: usize) -> Result<FitCurves> {
+        let alpha = self.outcome.best_alpha(self.model.n());
+        if self.data.d() == 1 {
+            let xs: Vec<f64> = self.data.x.column(0).iter().copied().collect();
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let (lo, hi) = if hi > lo { (lo, hi) } else { (lo - 1.0, lo + 1.0) };
+            let grid = curve_grid(lo, hi, points)?;
+            let mrlsr = self.model.predict(&alpha, &grid)?.as_slice().to_vec();
+            let krr = match &self.krr {
+                Some(k) => Some(self.model.predict(&k.alpha, &grid)?.as_slice().to_vec()),
+                None => None,
+            };
+            let g: Vec<f64> = grid.column(0).iter().copied().collect();
+            let truth = matches!(self.spec.data, DataSpec::Sine { .. })
+                .then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
+            Ok(FitCurves::OneD { xs, grid: g, truth, krr, mrlsr })
+        } else {
+            let fitted: DVector<f64> = self.model.gram() * &alpha;
+            let krr = self.krr.as_ref().map(|k| k.fitted.as_slice().to_vec());
+            Ok(FitCurves::Fitted { mrlsr: fitted.as_slice().to_vec(), krr })
+        }
+    }
+
+    /// F(C) of eq. 6 sampled over a range that holds every positive root, and the minimizer's
+    /// C₀ (the page's F plot).
+    pub fn f_samples(&self, samples: usize) -> Result<(FSamples, Option<f64>)> {
+        let (lo, hi) = self.model.auto_c_range(self.spec.m, self.spec.lambda)?;
+        let s = self.model.sample_f(self.spec.m, self.spec.lambda, lo, hi, samples)?;
+        Ok((s, self.outcome.best_fit().map(|f| f.c0)))
+    }
+
+    /// Fig. 1 on this data and kernel at the current m (> 1): `parts` parts, λ chosen on Z₁ by
+    /// k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁. The folds are
+    /// reduced to fit small parts (at most `folds`, at least 2 test samples each, at least 2).
+    pub fn equivalence(&self, parts: usize, folds: usize, seed: u64) -> Result<EquivalenceReport> {
+        equivalence(&self.data, &self.spec.kernel, self.spec.m, parts, folds, seed)
+    }
+}
+
+/// Fig. 1 (Section 4.3) on `data` with `kernel` at m (> 1): `parts` parts, λ chosen on Z₁ by
+/// k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁; the folds reduced to
+/// fit small parts (at most `folds`, at least 2 test samples each, at least 2).
+pub fn equivalence(
+    data: &Dataset,
+    kernel: &Kernel,
+    m: f64,
+    parts: usize,
+    folds: usize,
+    seed: u64,
+) -> Result<EquivalenceReport> {
+    let mut cfg = EquivalenceConfig::paper(seed);
+    cfg.m = m;
+    cfg.parts = parts;
+    let part_n = data.n() / parts.max(1);
+    cfg.folds = folds.min(part_n / 2).max(2);
+    crate::cv::equivalence_experiment(data, kernel, &cfg)
+}
+
+/// A page spec checked without the O(n³) step: parsed, data built within [`PAGE_MAX_N`],
+/// kernel resolved. Returns the data.
+pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
+    let data = build_data(&spec.data, PAGE_MAX_N)?;
+    spec.kernel.resolve(&data.x)?;
+    Ok(data)
+}
+
+/// The eigendecomposition a worker computes for a page spec, from the data and Gram matrix
+/// the page builds ([`EigenPayload::compute`]), and the data's digest.
+pub fn page_eigen(spec: &MrlsrSpec) -> Result<(EigenPayload, String)> {
+    let data = build_data(&spec.data, PAGE_MAX_N)?;
+    let kernel = spec.kernel.resolve(&data.x)?;
+    let payload = EigenPayload::compute(&data.x, &data.y, kernel)?;
+    Ok((payload, data.digest()))
+}
+
+/// Time (ms) to build the model — Gram matrix plus symmetric eigendecomposition — on the
+/// synthetic set (Friedman #1) of size n, Gaussian kernel (the browser benchmark; any n).
+pub fn time_eigen(n: usize, seed: u64) -> Result<f64> {
+    let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
+    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let t0 = web_time::Instant::now();
+    let model = MrlsrModel::from_dataset(&data, &kernel)?;
+    let dt = elapsed_ms(t0);
+    drop(model);
+    Ok(dt)
+}
+
+/// Mean time (ms) of one m-slider refit (Theorem 1 root solve + α) on the synthetic set of
+/// size n, over `reps` refits cycling m through 1.2, 1.5, 3 at λ = 1e-3.
+pub fn time_refit(n: usize, reps: usize, seed: u64) -> Result<f64> {
+    let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
+    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let model = MrlsrModel::from_dataset(&data, &kernel)?;
+    let ms = [1.2, 1.5, 3.0];
+    let reps = reps.max(1);
+    let t0 = web_time::Instant::now();
+    for r in 0..reps {
+        model.fit_theorem1(ms[r % 3], 1e-3)?;
+    }
+    Ok(elapsed_ms(t0) / reps as f64)
+}
+
+/// Fit at (m, λ) and KRR at the λ₂ of Proposition 5.1 when the fit is not 0; the fit's time.
+fn fit_with_krr(
+    model: &MrlsrModel,
+    m: f64,
+    lambda: f64,
+) -> Result<(MrlsrOutcome, Option<MrlsrFit>, f64)> {
+    let t0 = web_time::Instant::now();
+    let outcome = model.fit(m, lambda)?;
+    let refit_ms = elapsed_ms(t0);
+    let krr = match outcome.best_fit() {
+        Some(f) if f.lambda2.is_finite() && f.lambda2 > 0.0 => Some(model.krr(f.lambda2)?),
+        _ => None,
+    };
+    Ok((outcome, krr, refit_ms))
+}
+
+/// A spec's Gram matrix built in slices (one [`CrossJob`] block per `advance`) while a worker
+/// computes the eigendecomposition; handed to [`MrlsrSession::with_gram_and_eigen`].
+pub struct GramBuild {
+    data: DataSpec,
+    kernel: Kernel,
+    job: Option<CrossJob>,
+}
+
+impl GramBuild {
+    /// Validate the spec, generate the data and allocate K (after the budget check).
+    pub fn new(spec: &MrlsrSpec) -> Result<Self> {
+        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let rk = spec.kernel.resolve(&data.x)?;
+        let job = CrossJob::gram(rk, data.x)?;
+        Ok(Self { data: spec.data.clone(), kernel: spec.kernel, job: Some(job) })
+    }
+
+    /// Build for up to `budget_ms` (at least one block); true when K is complete.
+    pub fn advance(&mut self, budget_ms: f64) -> Result<bool> {
+        match &mut self.job {
+            Some(j) => j.advance(budget_ms),
+            None => Ok(true),
+        }
+    }
+
+    /// The fraction of K computed.
+    pub fn fraction(&self) -> f64 {
+        self.job.as_ref().map(CrossJob::fraction).unwrap_or(1.0)
+    }
+
+    /// K, if it belongs to `spec`'s data and kernel (completed here if unfinished); `None`
+    /// otherwise. K is handed out once.
+    pub fn take_for(&mut self, spec: &MrlsrSpec) -> Result<Option<DMatrix<f64>>> {
+        if spec.data != self.data || spec.kernel != self.kernel {
+            return Ok(None);
+        }
+        match self.job.take() {
+            Some(job) => job.finish().map(Some),
+            None => Err(KpError::Parameter {
+                name: "gram",
+                reason: "this Gram matrix was already used".into(),
+            }),
+        }
+    }
+}
