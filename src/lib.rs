@@ -38,6 +38,7 @@ pub mod rng;
 pub mod simplex;
 pub mod solvers;
 pub mod spec_json;
+pub mod stepper;
 pub mod tensor;
 pub mod testbeds;
 

@@ -93,6 +93,37 @@ fn paper_b_engine_steps_the_root_solve_of_its_fit() {
     // λ₂ = (m/2)·C₀·λ (Proposition 5.1).
     let l2 = report.solution["lambda2"].as_f64().expect("lambda2");
     assert!((l2 - 0.5 * s.m * fit.c0 * s.lambda).abs() <= 1e-12 * l2);
+    // One stepper, one solve: the stepped run ends where the one-call fit does, bit for bit.
+    assert_eq!(report.status, Stop::Converged);
+    let last = report.trace.last().expect("a trace");
+    assert_eq!(last.primal.map(f64::to_bits), Some(fit.objective.to_bits()));
+    let alpha: Vec<f64> = report.solution["alpha"]
+        .as_array()
+        .expect("alpha")
+        .iter()
+        .filter_map(|v| v.as_f64())
+        .collect();
+    assert_eq!(alpha, fit.alpha.as_slice());
+    // KRR (m = 2) has no root to solve: its one record is the closed-form fit. Its f at the
+    // samples is K(K + nλI)⁻¹y (α itself may differ on K's numerical null space, where the
+    // core keeps the minimum-norm coefficients of the same f).
+    let krr = engine::run(&Spec::Mrlsr(mrlsr::MrlsrSpec { m: 2.0, ..s.clone() })).expect("runs");
+    assert_eq!((krr.status, krr.trace.len(), krr.iterations), (Stop::Converged, 1, 0));
+    let n = data.n();
+    let k = model.gram();
+    let a = (k + nalgebra::DMatrix::identity(n, n) * (n as f64 * s.lambda))
+        .cholesky()
+        .expect("K + nλI is positive definite")
+        .solve(&data.y);
+    let got: Vec<f64> = krr.solution["alpha"]
+        .as_array()
+        .expect("alpha")
+        .iter()
+        .map(|v| v.as_f64().unwrap_or(f64::NAN))
+        .collect();
+    let (f_ref, f_got) = (k * &a, k * nalgebra::DVector::from_vec(got));
+    let err = (&f_ref - &f_got).amax();
+    assert!(err <= 1e-8 * f_ref.amax().max(1.0), "KRR's f differs from K(K + nλI)⁻¹y by {err}");
 }
 
 #[test]

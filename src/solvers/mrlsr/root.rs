@@ -1,0 +1,348 @@
+//! The safeguarded Newton solve for the root C₀ of F (Theorem 1, eq. 6), as a steppable state
+//! borrowed from a model ([`RootSolve`]) or owning it as the engine's [`Stepper`]
+//! ([`MrlsrSolve`]: paper B's run, one record per root-solve step, then the fit at C₀).
+
+use serde_json::{json, Value};
+
+use super::*;
+use crate::stepper::{Record, Stepper, Stop};
+
+/// One iteration of the root-solve for C₀.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RootStep {
+    /// Iteration index (0 at the start).
+    pub iter: usize,
+    /// Current C.
+    pub c: f64,
+    /// `F(C)` (eq. 6).
+    pub f_value: f64,
+    /// `φ(ln C) = (m/2 − 1) ln g(C) − ln C`, the residual in log scale (relative residual of F).
+    pub log_residual: f64,
+    /// Current bracket `[C_lo, C_hi]` holding the root.
+    pub bracket: (f64, f64),
+    /// Whether this step was a Newton step (else bisection, or the starting record).
+    pub newton: bool,
+}
+
+/// Why the root-solve stopped (or that it has not).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RootStatus {
+    /// Still iterating.
+    Running,
+    /// `|φ|` at rounding level or the bracket collapsed.
+    Converged,
+    /// [`ROOT_MAX_ITER`] reached first.
+    MaxIterations,
+}
+
+/// Safeguarded Newton / bisection on `φ(t) = 0` (t = ln C) inside a sign-changing bracket, as a
+/// steppable state. φ > 0 at `lo`, φ < 0 at `hi` for the decreasing case; the other orientation
+/// is handled too (used for the second root when m < 1).
+pub(super) struct RootState {
+    m: f64,
+    lambda: f64,
+    lo: f64,
+    hi: f64,
+    /// Sign of φ at `lo` (+1 or −1).
+    sign_lo: f64,
+    t: f64,
+    phi: f64,
+    dphi: f64,
+    iter: usize,
+    /// Running until converged or out of iterations.
+    status: RootStatus,
+}
+
+impl RootState {
+    /// Start inside the bracket `[lo, hi]` (in t = ln C) with φ(lo), φ(hi) of opposite signs.
+    fn new(model: &MrlsrModel, m: f64, lambda: f64, lo: f64, hi: f64, start: f64) -> Self {
+        let (phi_lo, _) = model.phi(m, lambda, lo);
+        let t = if start > lo && start < hi { start } else { 0.5 * (lo + hi) };
+        let (phi, dphi) = model.phi(m, lambda, t);
+        let mut me = Self {
+            m,
+            lambda,
+            lo,
+            hi,
+            sign_lo: if phi_lo >= 0.0 { 1.0 } else { -1.0 },
+            t,
+            phi,
+            dphi,
+            iter: 0,
+            status: RootStatus::Running,
+        };
+        me.update_bracket();
+        me.check();
+        me
+    }
+
+    fn update_bracket(&mut self) {
+        if self.phi * self.sign_lo > 0.0 {
+            self.lo = self.t;
+        } else if self.phi != 0.0 {
+            self.hi = self.t;
+        }
+    }
+
+    fn check(&mut self) {
+        let scale = self.t.abs().max(1.0);
+        if self.phi == 0.0
+            || self.phi.abs() <= 4.0 * f64::EPSILON * scale
+            || (self.hi - self.lo) <= 4.0 * f64::EPSILON * scale
+        {
+            self.status = RootStatus::Converged;
+        } else if self.iter >= ROOT_MAX_ITER {
+            self.status = RootStatus::MaxIterations;
+        }
+    }
+
+    /// The current record.
+    fn current(&self, model: &MrlsrModel) -> RootStep {
+        let c = fmath::exp(self.t);
+        RootStep {
+            iter: self.iter,
+            c,
+            f_value: model.f_of_c(self.m, self.lambda, c),
+            log_residual: self.phi,
+            bracket: (fmath::exp(self.lo), fmath::exp(self.hi)),
+            newton: false,
+        }
+    }
+
+    /// One Newton step in t, or a bisection when Newton leaves the bracket.
+    fn step(&mut self, model: &MrlsrModel) -> Option<RootStep> {
+        if self.status != RootStatus::Running {
+            return None;
+        }
+        self.iter += 1;
+        let newton_t = if self.dphi != 0.0 { self.t - self.phi / self.dphi } else { f64::NAN };
+        let width = self.hi - self.lo;
+        let newton = newton_t.is_finite()
+            && newton_t > self.lo + 1e-3 * width
+            && newton_t < self.hi - 1e-3 * width;
+        let prev = self.t;
+        self.t = if newton { newton_t } else { 0.5 * (self.lo + self.hi) };
+        let (phi, dphi) = model.phi(self.m, self.lambda, self.t);
+        self.phi = phi;
+        self.dphi = dphi;
+        self.update_bracket();
+        self.check();
+        if self.status == RootStatus::Running
+            && newton
+            && (self.t - prev).abs() <= 2.0 * f64::EPSILON * self.t.abs().max(1.0)
+        {
+            self.status = RootStatus::Converged;
+        }
+        let mut rec = self.current(model);
+        rec.newton = newton;
+        Some(rec)
+    }
+}
+
+/// [`RootState`] on a borrowed model: the steppable root solve of [`MrlsrModel::root_solve`].
+pub struct RootSolve<'a> {
+    model: &'a MrlsrModel,
+    state: RootState,
+}
+
+impl<'a> RootSolve<'a> {
+    pub(super) fn new(
+        model: &'a MrlsrModel,
+        m: f64,
+        lambda: f64,
+        lo: f64,
+        hi: f64,
+        start: f64,
+    ) -> Self {
+        Self { model, state: RootState::new(model, m, lambda, lo, hi, start) }
+    }
+
+    /// Why the solve stopped, or [`RootStatus::Running`].
+    pub fn status(&self) -> RootStatus {
+        self.state.status
+    }
+
+    /// The current record.
+    pub fn current(&self) -> RootStep {
+        self.state.current(self.model)
+    }
+
+    /// One Newton step in t = ln C, or a bisection when Newton leaves the bracket.
+    pub fn step(&mut self) -> Option<RootStep> {
+        self.state.step(self.model)
+    }
+
+    /// Step until the solve ends; returns (t, iterations).
+    pub fn run(&mut self) -> (f64, usize) {
+        while self.state.status == RootStatus::Running {
+            self.state.step(self.model);
+        }
+        (self.state.t, self.state.iter)
+    }
+}
+
+/// Paper B's run as one [`Stepper`]: it owns the model (K's eigendecomposition, Theorem 1) and
+/// steps the root solve for C₀ (m > 1, m ≠ 2), one record per Newton or bisection step with the
+/// residual F(C) of eq. 6 and C; when the root is found, the fit at C₀ (the same
+/// [`MrlsrModel::fit_at_c`] as [`MrlsrModel::fit_theorem1`], bit for bit) is its last record's
+/// objective. KRR (m = 2) and m ≤ 1 (the stationary points of [`MrlsrModel::fit`]) have no
+/// steps: their fit is the starting record.
+pub struct MrlsrSolve {
+    model: MrlsrModel,
+    m: f64,
+    lambda: f64,
+    root: Option<RootState>,
+    outcome: Option<MrlsrOutcome>,
+    stop: Stop,
+    started: web_time::Instant,
+}
+
+impl MrlsrSolve {
+    /// Start paper B's run at (m, λ) on a built model; m and λ are checked here.
+    pub fn new(model: MrlsrModel, m: f64, lambda: f64) -> Result<Self> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        let started = web_time::Instant::now();
+        if m > 1.0 && m != 2.0 {
+            let root = model.root_solve(m, lambda).state;
+            let mut me = Self {
+                model,
+                m,
+                lambda,
+                root: Some(root),
+                outcome: None,
+                stop: Stop::Running,
+                started,
+            };
+            me.settle()?;
+            return Ok(me);
+        }
+        let outcome = model.fit(m, lambda)?;
+        Ok(Self {
+            model,
+            m,
+            lambda,
+            root: None,
+            outcome: Some(outcome),
+            stop: Stop::Converged,
+            started,
+        })
+    }
+
+    /// When the root solve has ended: the fit at C₀ (as [`MrlsrModel::fit_theorem1`]).
+    fn settle(&mut self) -> Result<()> {
+        let Some(root) = &self.root else { return Ok(()) };
+        match root.status {
+            RootStatus::Running => {}
+            RootStatus::MaxIterations => self.stop = Stop::MaxIterations,
+            RootStatus::Converged => {
+                let c = fmath::exp(root.t);
+                if !(c.is_finite() && c > 0.0) {
+                    self.stop = Stop::NonFinite;
+                    return Ok(());
+                }
+                let fit = finite_fit(self.model.fit_at_c(self.m, self.lambda, c, root.iter))?;
+                self.outcome = Some(MrlsrOutcome::Theorem1(fit));
+                self.stop = Stop::Converged;
+            }
+        }
+        Ok(())
+    }
+
+    /// The model (K, its eigendecomposition).
+    pub fn model(&self) -> &MrlsrModel {
+        &self.model
+    }
+
+    /// The fit once the run has ended (`None` while the root solve runs or if it failed).
+    pub fn outcome(&self) -> Option<&MrlsrOutcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Root-solve steps taken (0 for m = 2 and m ≤ 1).
+    pub fn root_iterations(&self) -> usize {
+        self.root.as_ref().map_or(0, |r| r.iter)
+    }
+
+    fn elapsed_ms(&self) -> f64 {
+        self.started.elapsed().as_secs_f64() * 1e3
+    }
+}
+
+impl Stepper for MrlsrSolve {
+    fn record(&self) -> Record {
+        let best = self.outcome.as_ref().and_then(MrlsrOutcome::best_fit);
+        match (&self.root, &self.outcome) {
+            // The run has a fit: its objective, F(C₀) and C₀ (f = 0 when none is better).
+            (_, Some(_)) => Record {
+                iter: best.map_or(0, |f| f.iterations),
+                primal: Some(
+                    best.map(|f| f.objective)
+                        .unwrap_or(self.model.y().norm_squared() / self.model.n() as f64),
+                ),
+                residual: best.map(|f| f.f_residual),
+                step: best.map(|f| f.c0),
+                elapsed_ms: self.elapsed_ms(),
+                ..Record::default()
+            },
+            (Some(r), None) => {
+                let s = r.current(&self.model);
+                Record {
+                    iter: s.iter,
+                    residual: Some(s.f_value),
+                    step: Some(s.c),
+                    elapsed_ms: self.elapsed_ms(),
+                    ..Record::default()
+                }
+            }
+            (None, None) => Record::default(),
+        }
+    }
+
+    fn step(&mut self) -> Option<Record> {
+        let r = self.root.as_mut()?;
+        r.step(&self.model)?;
+        if self.settle().is_err() {
+            // The fit at C₀ is not finite: the run ends there, without a fit.
+            self.stop = Stop::NonFinite;
+            self.outcome = None;
+        }
+        Some(self.record())
+    }
+
+    fn stop(&self) -> Stop {
+        self.stop
+    }
+
+    fn solution(&self) -> Value {
+        let n = self.model.n();
+        let best = self.outcome.as_ref().and_then(MrlsrOutcome::best_fit);
+        let stationary = match &self.outcome {
+            Some(MrlsrOutcome::OutsideTheorem(o)) => Some(json!({
+                "message": o.message, "minimizer": o.minimizer, "zero_objective": o.zero_objective,
+                "points": o.stationary.iter()
+                    .map(|s| json!({"C": s.fit.c0, "kind": s.kind, "objective": s.fit.objective}))
+                    .collect::<Vec<_>>(),
+            })),
+            _ => None,
+        };
+        let alpha = match &self.outcome {
+            Some(o) => o.best_alpha(n),
+            None => DVector::zeros(n),
+        };
+        json!({
+            "alpha": alpha.as_slice(),
+            "C0": best.map(|f| f.c0),
+            "lambda2": best.map(|f| f.lambda2),
+            "norm_h": best.map(|f| f.norm_h).unwrap_or(0.0),
+            "theorem1": matches!(self.outcome, Some(MrlsrOutcome::Theorem1(_))),
+            "stationary": stationary,
+            // What the page reads out beside the fit, so a shell can check it.
+            "kernel": self.model.kernel(),
+            "root_iterations": self.root_iterations(),
+            "zero_eigenvalues": self.model.singularity().map_or(0, |s| s.zero_eigenvalues),
+            "singularity": self.model.singularity().map(|s| s.message.clone()),
+        })
+    }
+}
