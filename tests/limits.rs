@@ -91,6 +91,25 @@ fn time_limit_ends_a_run_with_its_partial_result() {
     assert!(lanes.iter().any(|l| l["status"] == "time_limit"), "{race}");
 }
 
+/// Paper D: the plain perceptron (Algorithm 1) on inseparable data never halts by itself, and
+/// an iteration cap far above the old 10⁷ limit is accepted; `--time-limit` ends it with the
+/// partial trace, and a cap of 0 is the one refused value.
+#[test]
+fn perceptron_cap_is_a_safety_net_not_a_limit() {
+    let dir = TempDir::new("pcap");
+    let spec = r#"{"paper": "perceptron", "data": {"kind": "points", "points": [[1, 1, 1], [1.5, 1.1, -1], [1.5, 0.9, 1], [2, 1, -1]]},
+        "kernel": {"kind": "linear"}, "algorithm": {"kind": "perceptron"}, "max_iter": 1000000000000}"#;
+    let v = run_json(&dir, spec, &["--time-limit", "0.3"]);
+    assert_eq!(v["status"], "time_limit", "{}", v["status"]);
+    let it = v["iterations"].as_u64().unwrap();
+    assert!(it > 10 && it < 1_000_000_000_000, "{it}");
+    let zero = spec.replace("1000000000000", "0");
+    let f = dir.write("zero.json", &zero);
+    let o = kplay(&["run", f.to_str().unwrap()], dir.path());
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("max_iter"), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_time_limits_are_refused_naming_the_flag() {
     let dir = TempDir::new("tlbad");

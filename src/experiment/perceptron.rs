@@ -303,18 +303,23 @@ pub struct SessionPreparation {
     stage: Option<Stage>,
 }
 
+/// The iteration cap is a safety net, not a cost estimate (issue 20): any cap ≥ 1 is accepted;
+/// memory stays flat (the trace is bounded), the page steps within its frame budget, and
+/// `kplay --time-limit` ends a long run cleanly.
+fn check_max_iter(max_iter: usize) -> Result<()> {
+    if max_iter == 0 {
+        return Err(KpError::Parameter { name: "max_iter", reason: "at least 1 (got 0)".into() });
+    }
+    Ok(())
+}
+
 /// Frank–Wolfe iterations of the min-norm search per check of the clock (each O(n)).
 const SEARCH_CHUNK: usize = 64;
 
 impl SessionPreparation {
     /// Validate the spec and the data, and allocate G (after the budget check).
     pub fn new(spec: PerceptronSpec) -> Result<Self> {
-        if spec.max_iter == 0 || spec.max_iter > 10_000_000 {
-            return Err(KpError::Parameter {
-                name: "max_iter",
-                reason: format!("between 1 and 10 000 000 (got {})", spec.max_iter),
-            });
-        }
+        check_max_iter(spec.max_iter)?;
         spec.algorithm.validate()?;
         spec.margin.unwrap_or_default().options()?;
         let (x, y) = build_points(&spec.data)?;
@@ -440,12 +445,7 @@ impl Session {
 
     /// Restart the algorithm on the same data (with possibly another algorithm / cap).
     pub fn restart(&mut self, algorithm: PerceptronAlgorithm, max_iter: usize) -> Result<()> {
-        if max_iter == 0 || max_iter > 10_000_000 {
-            return Err(KpError::Parameter {
-                name: "max_iter",
-                reason: format!("between 1 and 10 000 000 (got {max_iter})"),
-            });
-        }
+        check_max_iter(max_iter)?;
         let state = start(self.problem.clone(), algorithm)?;
         self.spec.algorithm = algorithm;
         self.spec.max_iter = max_iter;
