@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::experiment::lp::{DataSpec, Experiment, Run, ValidExperiment};
-use crate::solvers::Status;
+use crate::stepper::Stop;
 use crate::tensor::{GramTensor, GramTensorBuild};
 
 /// Where a job is.
@@ -39,7 +39,7 @@ pub struct JobProgress {
     /// Dual objective value of the current iterate (NaN before the solve).
     pub dual: f64,
     /// The solver's status (`running` until the solve ends).
-    pub status: Status,
+    pub status: Stop,
     /// Fraction of the Gram tensor built (1 once built or reused; 0 on the features path).
     pub build_fraction: f64,
     /// Milliseconds spent preparing the data: generating them (unless reused from the previous
@@ -122,7 +122,7 @@ impl Job {
                 JobPhase::Solve => {
                     let run = self.run.as_mut().ok_or_else(|| gone("solver"))?;
                     crate::clock::within(budget_ms - ms_since(t0), || run.step().is_some());
-                    if run.status != Status::Running {
+                    if run.status != Stop::Running {
                         self.phase = JobPhase::Done;
                     }
                 }
@@ -210,7 +210,7 @@ impl Job {
                 let l = r.last();
                 (l.iter, l.rel_gap, l.primal, l.dual, l.elapsed_ms, r.status)
             }
-            None => (0, f64::NAN, f64::NAN, f64::NAN, 0.0, Status::Running),
+            None => (0, f64::NAN, f64::NAN, f64::NAN, 0.0, Stop::Running),
         };
         let tensor_path = self
             .spec

@@ -9,7 +9,8 @@ use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
 use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::solvers::{Driver, Status};
+use kernel_playground::solvers::Driver;
+use kernel_playground::stepper::Stop;
 use serde_json::{json, Value};
 
 const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");
@@ -235,7 +236,7 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     // A tolerance of 1e-320 is below rounding: the run stalls (no measure progresses beyond 16
     // ulps for STALL_WINDOW iterations) or reaches the cap, long after the trace's 100 records.
     let last = run.last().iter;
-    assert!(matches!(run.status, Status::Stalled | Status::MaxIterations), "{:?}", run.status);
+    assert!(matches!(run.status, Stop::Stalled | Stop::MaxIterations), "{:?}", run.status);
     assert!(last > 1000 && last <= 5000, "{last}");
     assert!(run.trace.windows(2).all(|w| w[0].iter < w[1].iter));
 }

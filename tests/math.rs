@@ -13,7 +13,8 @@ use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
-use kernel_playground::solvers::{Driver, Solver, Status};
+use kernel_playground::solvers::{Driver, Solver};
+use kernel_playground::stepper::Stop;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -278,7 +279,7 @@ proptest! {
                 Ok(r) => r,
                 Err(st) => {
                     // only legitimate when the gap is already at rounding level
-                    prop_assert_eq!(st, Status::Stalled);
+                    prop_assert_eq!(st, Stop::Stalled);
                     prop_assert!(s.current().rel_gap < 1e-12, "stalled at rel gap {}", s.current().rel_gap);
                     break;
                 }
@@ -318,7 +319,7 @@ proptest! {
         let mut run = Driver::new(DualLp::new(x.clone(), y.clone(), gamma, p, linesearch(gamma)), 1e-10, 100_000);
         let status = run.run();
         let last = run.last();
-        prop_assert_eq!(status, Status::Converged, "after {} iterations, rel gap {}", last.iter, last.rel_gap);
+        prop_assert_eq!(status, Stop::Converged, "after {} iterations, rel gap {}", last.iter, last.rel_gap);
         prop_assert!(last.rel_gap <= 1e-10);
         prop_assert_eq!(run.trace.len(), last.iter + 1);
         let s = &run.solver;
@@ -342,7 +343,7 @@ fn tighten(s: DualLp) -> DualLp {
     let status = run.run();
     let last = run.last();
     assert!(
-        status == Status::Converged || last.rel_gap <= 1e-12,
+        status == Stop::Converged || last.rel_gap <= 1e-12,
         "status {status:?} after {} iterations at rel gap {}",
         last.iter,
         last.rel_gap
@@ -465,8 +466,8 @@ fn driver_stops_at_the_iteration_cap() {
     for cap in [1usize, 3, 7] {
         let s = DualLp::new(data.x.clone(), data.y.clone(), gamma, 4.0 / 3.0, linesearch(gamma));
         let mut run = Driver::new(s, 1e-300, cap);
-        assert_eq!(run.status, Status::Running);
-        assert_eq!(run.run(), Status::MaxIterations);
+        assert_eq!(run.status, Stop::Running);
+        assert_eq!(run.run(), Stop::MaxIterations);
         assert_eq!(run.trace.len(), cap + 1);
         assert_eq!(run.last().iter, cap);
         for (i, r) in run.trace.iter().enumerate() {
@@ -478,7 +479,7 @@ fn driver_stops_at_the_iteration_cap() {
         // ... unless forced one step (the page's Step button), which keeps the cap status
         let r = run.force_step().expect("one more step");
         assert_eq!(r.iter, cap + 1);
-        assert_eq!(run.status, Status::MaxIterations);
+        assert_eq!(run.status, Stop::MaxIterations);
     }
 }
 
@@ -490,10 +491,10 @@ fn zero_targets_are_solved_at_the_start() {
     let y = DVector::zeros(4);
     let mut s = DualLp::new(x, y, 2.0, 1.5, linesearch(2.0));
     assert_eq!(s.gap(), 0.0);
-    assert_eq!(s.step(), Err(Status::Stalled));
+    assert_eq!(s.step(), Err(Stop::Stalled));
     let x = DMatrix::from_fn(4, 3, |i, j| (i + 2 * j) as f64 - 2.0);
     let run = Driver::new(DualLp::new(x, DVector::zeros(4), 2.0, 1.5, linesearch(2.0)), 1e-10, 10);
-    assert_eq!(run.status, Status::Converged);
+    assert_eq!(run.status, Stop::Converged);
     assert_eq!(run.trace.len(), 1);
 }
 
@@ -546,7 +547,7 @@ fn skeleton_workload_small_scale() {
         "skeleton n=50 d=2000: {status:?} after {} iterations, rel gap {:e}",
         last.iter, last.rel_gap
     );
-    assert_eq!(status, Status::Converged);
+    assert_eq!(status, Stop::Converged);
     assert!(last.rel_gap <= 1e-10);
     check_trace(&run);
     let s = &run.solver;

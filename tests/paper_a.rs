@@ -19,7 +19,8 @@ use kernel_playground::solvers::primal::{
     PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use kernel_playground::solvers::{Driver, Solver, Status};
+use kernel_playground::solvers::{Driver, Solver};
+use kernel_playground::stepper::Stop;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -299,7 +300,7 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
         let last = drv.last();
         assert_eq!(
             drv.status,
-            Status::Converged,
+            Stop::Converged,
             "{loss:?}: {:?} after {} iterations, rel gap {}",
             drv.status,
             last.iter,
@@ -494,7 +495,7 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
         fi.run();
         assert_eq!(
             fi.status,
-            Status::Converged,
+            Stop::Converged,
             "FISTA p={p}: rel gap {} after {}",
             fi.last().rel_gap,
             fi.last().iter

@@ -4,7 +4,7 @@
 //! rules and, beyond the paper, greedy pair coordinate descent with shrinking side by side.
 
 use super::race::Race;
-use super::{Record, Report, Stepper, Stop};
+use super::Report;
 use crate::error::Result;
 use crate::experiment::dinuzzo::{
     bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, DinuzzoSpec, MAX_RACE_N,
@@ -13,10 +13,7 @@ use crate::losses::Loss;
 use crate::solvers::coordinate::{
     greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method, PairBox,
 };
-use crate::solvers::fixed_point::{
-    FixedPointConfig, RegularizationProblem, StepRule, StopReason, SweepRecord,
-};
-use crate::solvers::relative_gap;
+use crate::solvers::fixed_point::{FixedPointConfig, RegularizationProblem, StepRule, SweepRecord};
 
 /// The names of the race's five methods, in [`race_methods`] order: the paper's fixed point and
 /// three coordinate rules, then (beyond the paper) greedy pair coordinate descent with shrinking —
@@ -208,67 +205,6 @@ pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
     let fifth = fifth_rule(&spec.method, built.problem.loss());
     greedy_over_budget(&built.problem)
         .map(|why| format!("the race leaves out {}: {why}", racer_name(GREEDY_LANE, fifth)))
-}
-
-/// A sweep's record in the engine's shape.
-pub fn record_of(r: &SweepRecord) -> Record {
-    Record {
-        iter: r.sweep,
-        primal: Some(r.objective),
-        dual: Some(r.dual),
-        gap: Some(r.gap),
-        rel_gap: Some(relative_gap(r.gap, r.objective)),
-        residual: Some(r.residual),
-        max_h: Some(r.max_h),
-        elapsed_ms: r.elapsed_ms,
-        ..Record::default()
-    }
-}
-
-/// Paper C's stop reasons in the engine's terms.
-pub fn stop_of(s: StopReason) -> Stop {
-    match s {
-        StopReason::Running => Stop::Running,
-        StopReason::Converged => Stop::Converged,
-        StopReason::MaxSweeps => Stop::MaxIterations,
-        StopReason::Diverged => Stop::Diverged,
-        StopReason::NonFinite => Stop::NonFinite,
-        StopReason::Stalled => Stop::Stalled,
-    }
-}
-
-impl Stepper for DinuzzoSolver {
-    fn record(&self) -> Record {
-        let current = match self {
-            DinuzzoSolver::FixedPoint(s) => s.current(),
-            DinuzzoSolver::Coordinate(s) => s.current(),
-        };
-        record_of(&current)
-    }
-    fn step(&mut self) -> Option<Record> {
-        DinuzzoSolver::step(self).map(|r| record_of(&r))
-    }
-    fn stop(&self) -> Stop {
-        stop_of(self.status())
-    }
-    fn solution(&self) -> serde_json::Value {
-        let support = self.support();
-        // The page's readouts too: support size, step α and ‖K‖₂ of the fixed point, the
-        // solver's message (why it stopped, if not converged) and its warnings.
-        let (alpha, norm_k) = match self {
-            DinuzzoSolver::FixedPoint(s) => (Some(s.alpha()), Some(s.norm_k())),
-            DinuzzoSolver::Coordinate(_) => (None, None),
-        };
-        serde_json::json!({
-            "c": self.c().as_slice(),
-            "support_size": support.len(),
-            "support": support,
-            "alpha": alpha,
-            "norm_k": norm_k,
-            "message": self.message(),
-            "warnings": self.warnings(),
-        })
-    }
 }
 
 /// Run the spec's selected method to the end (a race spec runs its selected method) and report

@@ -1,75 +1,15 @@
-//! Paper A (Salzo, Suykens, Rosasco) in the engine: the validated experiment
-//! ([`crate::experiment::lp`]) and its running solver behind [`Stepper`]. Paper A's own
-//! [`crate::solvers::Driver`] keeps its stopping rule (relative duality gap ≤ tol, the cap, a
-//! stalled linesearch, a non-finite value); this adapter reads it in the engine's terms.
+//! Paper A (Salzo, Suykens, Rosasco) in the engine: a validated experiment's run
+//! ([`crate::experiment::lp::LpRun`], a [`super::Stepper`]) to its end, and paper A's race.
+//! Paper A's [`crate::solvers::Driver`] keeps its stopping rule (relative duality gap ≤ tol,
+//! the cap, a stalled linesearch, a non-finite value) and reports it as the one [`super::Stop`].
 
 use serde_json::{json, Value};
 
 use super::race::{Race, Target};
-use super::{Paper, Record, Report, Stepper, Stop};
+use super::{Paper, Report, Stop};
 use crate::error::Result;
-use crate::experiment::lp::{self, Experiment, ValidExperiment};
-use crate::solvers::{Driver, Status, StepRecord};
+use crate::experiment::lp::{self, Experiment, LpRun, ValidExperiment};
 use crate::tensor::GramTensor;
-
-/// A paper-A iteration's record in the engine's shape.
-pub fn record_of(r: &StepRecord) -> Record {
-    Record {
-        iter: r.iter,
-        primal: Some(r.primal),
-        dual: Some(r.dual),
-        gap: Some(r.gap),
-        rel_gap: Some(r.rel_gap),
-        step: Some(r.step),
-        backtracks: Some(r.backtracks),
-        time_ms: r.time_ms,
-        elapsed_ms: r.elapsed_ms,
-        ..Record::default()
-    }
-}
-
-/// Paper A's status in the engine's terms.
-pub fn stop_of(s: Status) -> Stop {
-    match s {
-        Status::Running => Stop::Running,
-        Status::Converged => Stop::Converged,
-        Status::MaxIterations => Stop::MaxIterations,
-        Status::Stalled => Stop::Stalled,
-        Status::NonFinite => Stop::NonFinite,
-    }
-}
-
-/// A validated paper-A experiment and its run (the solver behind paper A's driver).
-pub struct LpRun {
-    pub valid: ValidExperiment,
-    pub run: lp::Run,
-}
-
-impl LpRun {
-    /// Validate, build the data (and the Gram tensor on the tensor path) and start the solver.
-    pub fn start(spec: &Experiment) -> Result<Self> {
-        let valid = spec.validate()?;
-        let run = valid.start_any()?;
-        Ok(Self { valid, run })
-    }
-}
-
-impl Stepper for LpRun {
-    fn record(&self) -> Record {
-        record_of(&self.run.last())
-    }
-    fn step(&mut self) -> Option<Record> {
-        self.run.step().map(|r| record_of(&r))
-    }
-    fn stop(&self) -> Stop {
-        stop_of(self.run.status)
-    }
-    fn solution(&self) -> Value {
-        let w = self.valid.weights(&self.run).map(|w| w.as_slice().to_vec());
-        let alpha = self.run.solver.alpha().map(|a| a.as_slice().to_vec());
-        json!({ "w": w, "alpha": alpha })
-    }
-}
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
 pub fn run(spec: &Experiment) -> Result<Report> {
@@ -78,25 +18,6 @@ pub fn run(spec: &Experiment) -> Result<Report> {
         let digest = lp.valid.data.digest();
         Ok((Box::new(lp), digest))
     })
-}
-
-/// A paper-A driver as a race lane: its records and stop reason in the engine's terms, its
-/// solution the dual iterate α and (when available) the weights w.
-impl Stepper for lp::Run {
-    fn record(&self) -> Record {
-        record_of(&self.last())
-    }
-    fn step(&mut self) -> Option<Record> {
-        Driver::step(self).map(|r| record_of(&r))
-    }
-    fn stop(&self) -> Stop {
-        stop_of(self.status)
-    }
-    fn solution(&self) -> Value {
-        let w = self.solver.w().map(|w| w.as_slice().to_vec());
-        let alpha = self.solver.alpha().map(|a| a.as_slice().to_vec());
-        json!({ "w": w, "alpha": alpha })
-    }
 }
 
 /// Paper A's race: every applicable algorithm ([`ValidExperiment::race_lanes`]) until it is
@@ -165,7 +86,7 @@ impl RaceJob {
             crate::clock::within(budget_ms, || {
                 !crate::clock::deadline_passed() && r.step().is_some()
             });
-            if r.status != Status::Running || crate::clock::deadline_passed() {
+            if r.status != Stop::Running || crate::clock::deadline_passed() {
                 let f_star = lp::reference_value(r)?;
                 self.reference_iter = r.last().iter;
                 self.reference = None;

@@ -1,5 +1,6 @@
 //! Paper D (Ramdas, Peña) in the engine: a validated [`Session`] (2-D data, G, ρ_K and the
-//! running perceptron-family algorithm) behind [`Stepper`]. A run ends with a verified
+//! running perceptron-family algorithm, itself a [`super::Stepper`]) run to its end, and the
+//! race of the six algorithms ([`Capped`] lanes). A run ends with a verified
 //! separator (`Gα > 0`), a verified ε-certificate (`‖p‖_G ≤ ε`), or the iteration cap.
 
 use serde_json::{json, Value};
@@ -7,37 +8,12 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 use super::race::{Lane, Race};
-use super::{Paper, Record, Report, Stepper, Stop};
+use super::{Paper, Report, Stepper};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::experiment::perceptron::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
 use crate::margin::Separability;
-use crate::solvers::perceptron::{
-    start, Halt, KernelPerceptron, Outcome, PerceptronAlgorithm, PerceptronProblem,
-    PerceptronRecord,
-};
-
-/// A paper-D iteration's record in the engine's shape.
-pub fn record_of(r: &PerceptronRecord, elapsed_ms: f64) -> Record {
-    Record {
-        iter: r.iter,
-        min_g_alpha: Some(r.min_g_alpha),
-        norm_p_g: r.norm_p_g,
-        elapsed_ms,
-        ..Record::default()
-    }
-}
-
-/// A session's state in the engine's terms.
-pub fn stop_of(s: &Session) -> Stop {
-    match s.halted() {
-        Some(Halt::Separator) => Stop::Separator,
-        Some(Halt::Certificate) => Stop::Certificate,
-        Some(Halt::Failed) => Stop::Failed,
-        None if s.finished() => Stop::MaxIterations,
-        None => Stop::Running,
-    }
-}
+use crate::solvers::perceptron::{start, Capped, Outcome, PerceptronAlgorithm, PerceptronProblem};
 
 /// The spec's points as a [`Dataset`].
 pub fn dataset(data: &DataSpec) -> Result<Dataset> {
@@ -50,94 +26,21 @@ pub fn dataset(data: &DataSpec) -> Result<Dataset> {
     })
 }
 
-/// A session with its solver time.
-pub struct PerceptronRun {
-    pub session: Session,
-    elapsed_ms: f64,
-}
-
-impl PerceptronRun {
-    /// Validate the spec, build G and ρ_K, start the algorithm.
-    pub fn start(spec: &PerceptronSpec) -> Result<Self> {
-        Ok(Self { session: Session::new(spec.clone())?, elapsed_ms: 0.0 })
-    }
-}
-
-impl Stepper for PerceptronRun {
-    fn record(&self) -> Record {
-        record_of(&self.session.record(), self.elapsed_ms)
-    }
-    fn step(&mut self) -> Option<Record> {
-        let t0 = web_time::Instant::now();
-        if !self.session.step() {
-            return None;
-        }
-        self.elapsed_ms += t0.elapsed().as_secs_f64() * 1e3;
-        Some(self.record())
-    }
-    fn stop(&self) -> Stop {
-        stop_of(&self.session)
-    }
-    fn solution(&self) -> Value {
-        let outcome = self.session.outcome().ok().flatten();
-        // The page's margin readout too: the certified interval lower ≤ ρ_K ≤ upper and which
-        // outcome it verifies (separable, ε-inseparable, undecided), so a shell can check it.
-        json!({
-            "alpha": self.session.alpha(),
-            "p": self.session.p(),
-            "outcome": outcome,
-            "margin": self.session.margin,
-        })
-    }
-}
-
 /// Run a paper-D experiment to its verified outcome (or the cap) and report `alpha`, `p` and
 /// the outcome with its independent check.
 pub fn run(spec: &PerceptronSpec) -> Result<Report> {
     super::run_started(Paper::Perceptron, || {
-        let pr = PerceptronRun::start(spec)?;
-        let digest = pr.session.digest.clone();
-        Ok((Box::new(pr), digest))
+        let session = Session::new(spec.clone())?;
+        let digest = session.digest.clone();
+        Ok((Box::new(session), digest))
     })
-}
-
-/// One perceptron-family algorithm as a race lane: it runs until it halts (a separator or a
-/// certificate) or reaches the iteration cap. Its records are not timed one by one (an
-/// iteration is O(n)); the race times the lane.
-pub struct Racer {
-    solver: Box<dyn KernelPerceptron>,
-    max_iter: usize,
-}
-
-impl Stepper for Racer {
-    fn record(&self) -> Record {
-        record_of(&self.solver.record(), 0.0)
-    }
-    fn step(&mut self) -> Option<Record> {
-        if self.stop() != Stop::Running {
-            return None;
-        }
-        Some(record_of(&self.solver.step(), 0.0))
-    }
-    fn stop(&self) -> Stop {
-        match self.solver.halted() {
-            Some(Halt::Separator) => Stop::Separator,
-            Some(Halt::Certificate) => Stop::Certificate,
-            Some(Halt::Failed) => Stop::Failed,
-            None if self.solver.record().iter >= self.max_iter => Stop::MaxIterations,
-            None => Stop::Running,
-        }
-    }
-    fn solution(&self) -> Value {
-        json!({ "alpha": self.solver.alpha().as_slice(), "p": self.solver.p().map(|p| p.as_slice().to_vec()) })
-    }
 }
 
 /// Paper D's race: the six algorithms on one session's problem (64 iterations per lane per
 /// round), each to its verified outcome or the cap, with the paper's bound for each.
 pub struct PerceptronRace {
     problem: Arc<PerceptronProblem>,
-    race: Race<Racer>,
+    race: Race<Capped>,
     bounds: Vec<Option<f64>>,
 }
 
@@ -160,7 +63,7 @@ impl PerceptronRace {
             lanes.push((
                 k,
                 a.name().to_string(),
-                Racer { solver, max_iter: session.spec.max_iter },
+                Capped { solver, max_iter: session.spec.max_iter },
             ));
         }
         Ok(Self { problem: session.problem.clone(), race: Race::new(lanes).chunked(64), bounds })
@@ -183,7 +86,7 @@ impl PerceptronRace {
 
     /// The independent check of a finished lane's outcome: the outcome's word and whether the
     /// check passed ("running" while it runs, "failed" on a non-finite value).
-    fn checked(&self, lane: &Lane<Racer>) -> (&'static str, bool) {
+    fn checked(&self, lane: &Lane<Capped>) -> (&'static str, bool) {
         if lane.running() {
             return ("running", false);
         }

@@ -4,11 +4,11 @@
 use plotters::prelude::*;
 
 use super::dinuzzo;
-use super::lp::LpRun;
 use super::Spec;
 use crate::error::{KpError, Result};
 use crate::experiment::dinuzzo::DinuzzoSpec;
 use crate::experiment::lp::Experiment;
+use crate::experiment::lp::LpRun;
 use crate::experiment::mrlsr::{self, MrlsrSpec};
 use crate::experiment::perceptron::{PerceptronSpec, Session};
 use crate::solvers::coordinate::DinuzzoSolver;

@@ -20,6 +20,7 @@ use crate::solvers::perceptron::bounds;
 use crate::solvers::perceptron::{
     start, KernelPerceptron, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord,
 };
+use crate::stepper::{Record, Stepper, Stop};
 
 /// Where the 2-D points come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -242,6 +243,8 @@ pub struct Session {
     pub digest: String,
     state: Box<dyn KernelPerceptron>,
     trace: Vec<PerceptronRecord>,
+    /// Solver time so far, milliseconds (the records' `elapsed_ms`).
+    elapsed_ms: f64,
 }
 
 /// The 2-D points and labels of a data spec.
@@ -440,7 +443,7 @@ impl Session {
         .digest();
         let state = start(problem.clone(), spec.algorithm)?;
         let trace = vec![state.record()];
-        Ok(Self { spec, problem, margin, q0_norm_g, view, digest, state, trace })
+        Ok(Self { spec, problem, margin, q0_norm_g, view, digest, state, trace, elapsed_ms: 0.0 })
     }
 
     /// Restart the algorithm on the same data (with possibly another algorithm / cap).
@@ -672,6 +675,39 @@ pub fn run_timing_workload(
         });
     }
     Ok(rows)
+}
+
+/// A session is paper D's [`Stepper`]: its algorithm to a verified outcome or the cap, timed;
+/// the solution holds α, p, the outcome with its independent check, and the page's margin
+/// readout (the certified interval lower ≤ ρ_K ≤ upper and which outcome it verifies).
+impl Stepper for Session {
+    fn record(&self) -> Record {
+        Record { elapsed_ms: self.elapsed_ms, ..Record::from(&Session::record(self)) }
+    }
+    fn step(&mut self) -> Option<Record> {
+        let t0 = web_time::Instant::now();
+        if !Session::step(self) {
+            return None;
+        }
+        self.elapsed_ms += t0.elapsed().as_secs_f64() * 1e3;
+        Some(Stepper::record(self))
+    }
+    fn stop(&self) -> Stop {
+        match self.halted() {
+            Some(h) => h.stop(),
+            None if self.finished() => Stop::MaxIterations,
+            None => Stop::Running,
+        }
+    }
+    fn solution(&self) -> serde_json::Value {
+        let outcome = self.outcome().ok().flatten();
+        serde_json::json!({
+            "alpha": self.alpha(),
+            "p": self.p(),
+            "outcome": outcome,
+            "margin": self.margin,
+        })
+    }
 }
 
 #[cfg(test)]

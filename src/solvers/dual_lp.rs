@@ -18,8 +18,9 @@ use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
-use super::{Progress, Solver, Status, StepRecord};
+use super::{Progress, Solver, StepRecord};
 use crate::lp::{abs_pow, abs_powi, conjugate_exponent, j_map_into};
+use crate::stepper::Stop;
 
 /// Linesearch parameters of Algorithm 2.1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -407,11 +408,11 @@ impl Solver for DualLp {
         )
     }
 
-    fn step(&mut self) -> Result<StepRecord, Status> {
+    fn step(&mut self) -> Result<StepRecord, Stop> {
         let t0 = Instant::now();
         let g2 = self.grad.norm_squared();
         if g2 == 0.0 {
-            return Err(Status::Stalled);
+            return Err(Stop::Stalled);
         }
         // The paper's test Λ(α) − Λ(α − λg) ≥ λ(1 − δ)‖g‖², rewritten exactly with
         // Λ(α) − Λ(α − λg) = λ‖g‖² − (λ²/(2γ))‖g‖² − B(λ) as λ(δ − λ/(2γ))‖g‖² ≥ B(λ): every
@@ -424,13 +425,13 @@ impl Solver for DualLp {
             let b = self.bregman_within(step, bound);
             let finite = b.is_some_and(f64::is_finite);
             if b.is_some() && !finite && backtracks >= self.ls.max_backtracks {
-                return Err(Status::NonFinite);
+                return Err(Stop::NonFinite);
             }
             if finite {
                 break;
             }
             if backtracks >= self.ls.max_backtracks {
-                return Err(Status::Stalled);
+                return Err(Stop::Stalled);
             }
             step *= self.ls.theta;
             backtracks += 1;
@@ -442,7 +443,7 @@ impl Solver for DualLp {
         }
         self.refresh();
         if !(self.primal.is_finite() && self.lambda.is_finite()) {
-            return Err(Status::NonFinite);
+            return Err(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, step, backtracks);
         let mut rec = self.current();

@@ -17,10 +17,11 @@ use nalgebra::DVector;
 use web_time::Instant;
 
 use super::prox_dual::{check_problem, evaluate_dual, features_w, DualEval};
-use super::{Progress, Solver, Status, StepRecord};
+use super::{Progress, Solver, StepRecord};
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::DualPolynomial;
+use crate::stepper::Stop;
 
 /// Parameters of the damped Newton method.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -199,10 +200,10 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         )
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Status> {
+    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
         let t0 = Instant::now();
         if self.grad.norm_squared() == 0.0 {
-            return Err(Status::Stalled);
+            return Err(Stop::Stalled);
         }
         let mut h = self.poly.hessian(&self.alpha);
         for i in 0..h.nrows() {
@@ -210,16 +211,16 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
                 dual_term_derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
         }
         if !h.iter().all(|v| v.is_finite()) {
-            return Err(Status::NonFinite);
+            return Err(Stop::NonFinite);
         }
         let chol = match h.cholesky() {
             Some(c) => c,
-            None => return Err(Status::NonFinite),
+            None => return Err(Stop::NonFinite),
         };
         let dir = -chol.solve(&self.grad);
         let slope = self.grad.dot(&dir);
         if slope.is_nan() || slope >= 0.0 {
-            return Err(if slope.is_finite() { Status::Stalled } else { Status::NonFinite });
+            return Err(if slope.is_finite() { Stop::Stalled } else { Stop::NonFinite });
         }
         let n = self.alpha.len();
         let mut t = 1.0;
@@ -234,7 +235,7 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
                 break (trial, pt);
             }
             if backtracks >= self.cfg.max_backtracks {
-                return Err(if lt.is_finite() { Status::Stalled } else { Status::NonFinite });
+                return Err(if lt.is_finite() { Stop::Stalled } else { Stop::NonFinite });
             }
             t *= self.cfg.theta;
             backtracks += 1;
@@ -244,7 +245,7 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         self.pval = pt;
         self.refresh();
         if !(self.eval.primal.is_finite() && self.lambda.is_finite()) {
-            return Err(Status::NonFinite);
+            return Err(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, t, backtracks);
         let mut rec = self.current();

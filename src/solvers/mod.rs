@@ -4,6 +4,7 @@
 //! stopping as an enum, and scikit-learn-style duality-gap stopping).
 
 pub mod coordinate;
+pub mod dinuzzo_run;
 pub mod dual_lp;
 pub mod dual_newton;
 pub mod fixed_point;
@@ -13,6 +14,7 @@ pub mod primal;
 pub mod prox_dual;
 pub mod row_cache;
 
+use crate::stepper::{Record, Stop};
 use serde::{Deserialize, Serialize};
 
 /// What one iteration did (paper A, Algorithm 2.1: one accepted step after its linesearch).
@@ -92,21 +94,23 @@ impl Progress {
     }
 }
 
-/// Why a run stopped (or that it has not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// Still iterating.
-    Running,
-    /// The relative duality gap reached the tolerance.
-    Converged,
-    /// The iteration cap was hit first.
-    MaxIterations,
-    /// The linesearch could not find a decrease above rounding: the iterate is as accurate
-    /// as floating point allows for this problem.
-    Stalled,
-    /// A non-finite value appeared (overflow): the run cannot continue.
-    NonFinite,
+/// A paper-A iteration in the one record shape of [`crate::stepper`]: primal F(w(α)), dual
+/// −Λ(α), the gap and relative gap (the certificate), the accepted step and its backtracks.
+impl From<&StepRecord> for Record {
+    fn from(r: &StepRecord) -> Record {
+        Record {
+            iter: r.iter,
+            primal: Some(r.primal),
+            dual: Some(r.dual),
+            gap: Some(r.gap),
+            rel_gap: Some(r.rel_gap),
+            step: Some(r.step),
+            backtracks: Some(r.backtracks),
+            time_ms: r.time_ms,
+            elapsed_ms: r.elapsed_ms,
+            ..Record::default()
+        }
+    }
 }
 
 /// A solver as an explicit, steppable state.
@@ -114,8 +118,8 @@ pub trait Solver {
     /// The record of the current iterate without advancing (iteration 0 at the start).
     fn current(&self) -> StepRecord;
     /// Advance one iteration. `Err(status)` when the solver cannot advance
-    /// ([`Status::Stalled`] or [`Status::NonFinite`]).
-    fn step(&mut self) -> Result<StepRecord, Status>;
+    /// ([`Stop::Stalled`] or [`Stop::NonFinite`]).
+    fn step(&mut self) -> Result<StepRecord, Stop>;
 }
 
 /// Runs a solver against a tolerance and an iteration cap, keeping the trace.
@@ -126,15 +130,15 @@ pub struct Driver<S: Solver> {
     /// The records so far: the first, the latest and a thinned history, at most `trace_cap`
     /// of them ([`crate::budget::push_bounded`]); each record carries its own `iter`.
     pub trace: Vec<StepRecord>,
-    pub status: Status,
+    pub status: Stop,
     /// Most records the trace keeps (the budget's `trace` when the driver was made).
     pub trace_cap: usize,
     /// Watches the objectives and the gap: no progress for [`STALL_WINDOW`] iterations stops
-    /// the run as [`Status::Stalled`].
+    /// the run as [`Stop::Stalled`].
     stall: StallWatch,
 }
 
-/// Iterations without progress after which a run stops as [`Status::Stalled`] (ours, not the
+/// Iterations without progress after which a run stops as [`Stop::Stalled`] (ours, not the
 /// papers'): with the iteration cap a safety net and no refusal by `max_iter × cost`, a run
 /// whose tolerance lies below what floating point can certify must still end by itself (dual
 /// Newton with `tol` 5e-324 otherwise reports the same gap ≈ 1e-29 forever).
@@ -192,7 +196,7 @@ impl<S: Solver> Driver<S> {
     /// Wrap a solver; the trace starts with the initial point.
     pub fn new(solver: S, tol: f64, max_iter: usize) -> Self {
         let first = solver.current();
-        let status = if first.rel_gap <= tol { Status::Converged } else { Status::Running };
+        let status = if first.rel_gap <= tol { Stop::Converged } else { Stop::Running };
         Self {
             solver,
             tol,
@@ -206,20 +210,20 @@ impl<S: Solver> Driver<S> {
 
     /// Advance one iteration unless the run has ended; returns the new record.
     pub fn step(&mut self) -> Option<StepRecord> {
-        if self.status != Status::Running {
+        if self.status != Stop::Running {
             return None;
         }
         match self.solver.step() {
             Ok(rec) => {
                 crate::budget::push_bounded(&mut self.trace, rec, self.trace_cap);
                 if !(rec.gap.is_finite() && rec.primal.is_finite()) {
-                    self.status = Status::NonFinite;
+                    self.status = Stop::NonFinite;
                 } else if rec.rel_gap <= self.tol {
-                    self.status = Status::Converged;
+                    self.status = Stop::Converged;
                 } else if rec.iter >= self.max_iter {
-                    self.status = Status::MaxIterations;
+                    self.status = Stop::MaxIterations;
                 } else if self.stall.stalled(rec.primal, rec.dual, rec.gap, f64::NAN) {
-                    self.status = Status::Stalled;
+                    self.status = Stop::Stalled;
                 }
                 Some(rec)
             }
@@ -233,14 +237,14 @@ impl<S: Solver> Driver<S> {
     /// Advance one iteration even after the run ended by convergence or the cap
     /// (the page's Step button); never past a stall or a non-finite value.
     pub fn force_step(&mut self) -> Option<StepRecord> {
-        if matches!(self.status, Status::Converged | Status::MaxIterations) {
-            self.status = Status::Running;
+        if matches!(self.status, Stop::Converged | Stop::MaxIterations) {
+            self.status = Stop::Running;
             let cap = self.max_iter;
             self.max_iter = usize::MAX;
             let r = self.step();
             self.max_iter = cap;
-            if self.status == Status::Running {
-                self.status = Status::MaxIterations;
+            if self.status == Stop::Running {
+                self.status = Stop::MaxIterations;
             }
             return r;
         }
@@ -248,8 +252,8 @@ impl<S: Solver> Driver<S> {
     }
 
     /// Step until the run ends.
-    pub fn run(&mut self) -> Status {
-        while self.status == Status::Running {
+    pub fn run(&mut self) -> Stop {
+        while self.status == Stop::Running {
             self.step();
         }
         self.status
@@ -267,7 +271,7 @@ impl<S: Solver + ?Sized> Solver for Box<S> {
     fn current(&self) -> StepRecord {
         (**self).current()
     }
-    fn step(&mut self) -> Result<StepRecord, Status> {
+    fn step(&mut self) -> Result<StepRecord, Stop> {
         (**self).step()
     }
 }

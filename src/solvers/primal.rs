@@ -18,9 +18,10 @@ use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
-use super::{Progress, Solver, Status, StepRecord};
+use super::{Progress, Solver, StepRecord};
 use crate::error::{KpError, Result};
 use crate::lp::{abs_pow, conjugate_exponent, j_scalar, norm_pow};
+use crate::stepper::Stop;
 
 /// What the primal solvers report as their gap.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -351,11 +352,11 @@ impl Solver for PrimalGd {
         record(&self.progress, &self.eval, 0.0)
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Status> {
+    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
         let t0 = Instant::now();
         let g2 = self.grad.norm_squared();
         if g2 == 0.0 {
-            return Err(Status::Stalled);
+            return Err(Stop::Stalled);
         }
         let xg = &self.pb.x * &self.grad;
         let (gam, p) = (self.pb.gamma, self.pb.p);
@@ -376,7 +377,7 @@ impl Solver for PrimalGd {
                 break;
             }
             if backtracks >= self.armijo.max_backtracks {
-                return Err(if dec.is_finite() { Status::Stalled } else { Status::NonFinite });
+                return Err(if dec.is_finite() { Stop::Stalled } else { Stop::NonFinite });
             }
             s *= self.armijo.theta;
             backtracks += 1;
@@ -384,7 +385,7 @@ impl Solver for PrimalGd {
         self.w.axpy(-s, &self.grad, 1.0);
         self.refresh();
         if !self.eval.f.is_finite() {
-            return Err(Status::NonFinite);
+            return Err(Stop::NonFinite);
         }
         self.next_step = s / self.armijo.theta;
         let dt = self.progress.accept(t0, s, backtracks);
@@ -472,7 +473,7 @@ impl Solver for Fista {
         record(&self.progress, &self.eval, 0.0)
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Status> {
+    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
         let t0 = Instant::now();
         let (gam, p) = (self.pb.gamma, self.pb.p);
         let step = 1.0 / self.lipschitz;
@@ -492,7 +493,7 @@ impl Solver for Fista {
         let xtr = if self.pb.needs_xtr() { Some(self.pb.x.tr_mul(&self.r)) } else { None };
         self.eval = self.pb.eval(&self.w, &self.r, xtr.as_ref());
         if !self.eval.f.is_finite() {
-            return Err(Status::NonFinite);
+            return Err(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, step, 0);
         Ok(record(&self.progress, &self.eval, dt))

@@ -21,10 +21,11 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::dual_lp::Linesearch;
-use super::{Progress, Solver, Status, StepRecord};
+use super::{Progress, Solver, StepRecord};
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::{conjugate_exponent, j_map_into, DualPolynomial};
+use crate::stepper::Stop;
 
 /// Validated parameters of Algorithm 3.3.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -253,7 +254,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
         )
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Status> {
+    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
         let t0 = Instant::now();
         let n = self.alpha.len();
         let mut lam = if self.warm_start && self.progress.step > 0.0 {
@@ -276,7 +277,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
             }
             if dn2 == 0.0 {
                 // α is a fixed point of the prox-gradient map: the dual optimum.
-                return Err(Status::Stalled);
+                return Err(Stop::Stalled);
             }
             let pt = self.poly.value_grad(&self.trial, &mut self.trial_grad);
             let lhs = pt - self.pval - lin;
@@ -300,7 +301,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
                 break pt;
             }
             if backtracks >= self.ls.max_backtracks {
-                return Err(if pt.is_finite() { Status::Stalled } else { Status::NonFinite });
+                return Err(if pt.is_finite() { Stop::Stalled } else { Stop::NonFinite });
             }
             lam *= self.ls.theta;
             backtracks += 1;
@@ -318,7 +319,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
             &self.gradp,
         );
         if !(self.eval.primal.is_finite() && self.eval.lambda.is_finite()) {
-            return Err(Status::NonFinite);
+            return Err(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, lam, backtracks);
         let mut rec = self.current();

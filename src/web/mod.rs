@@ -14,9 +14,9 @@ use web_sys::HtmlCanvasElement;
 
 use crate::engine::{self, race::Standing};
 use crate::experiment::lp::{
-    count_above, top_k_recovery, Experiment, GramTensor, PathSpec, Run, Status, StepRecord,
-    ValidExperiment,
+    count_above, top_k_recovery, Experiment, GramTensor, PathSpec, Run, StepRecord, ValidExperiment,
 };
+use crate::stepper::Stop;
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]
@@ -75,7 +75,7 @@ struct Summary {
     backtracks: usize,
     time_ms: f64,
     elapsed_ms: f64,
-    status: Status,
+    status: Stop,
     steps_this_call: usize,
     n: usize,
     d: usize,
@@ -279,7 +279,7 @@ impl Playground {
                     time_ms: 0.0,
                     elapsed_ms: 0.0,
                 };
-                (z, Status::Running, "needs_build")
+                (z, Stop::Running, "needs_build")
             }
         };
         to_js(&Summary {

@@ -459,6 +459,6 @@ pub fn count_above(w: &[f64], threshold: f64) -> usize {
 mod session;
 /// The vocabulary of paper A's runs, as the page and `kplay` read them: the driver's status
 /// and per-iteration record, and the Gram tensor the tensor path builds (eq. 15).
-pub use crate::solvers::{Status, StepRecord};
+pub use crate::solvers::StepRecord;
 pub use crate::tensor::{GramTensor, GramTensorBuild};
-pub use session::{reference_value, Predictor};
+pub use session::{reference_value, LpRun, Predictor};

@@ -1,7 +1,10 @@
 //! Paper A's session: a validated experiment's data, problem and runs (from [`super::Checked`]),
 //! the reference optimum and the predictor (eq. 14, Remark 2.4).
 
+use serde_json::{json, Value};
+
 use super::*;
+use crate::stepper::{Record, Stepper, Stop};
 
 impl ValidExperiment {
     /// Assemble from checked parameters and data: labels checked for the loss, the feature
@@ -500,4 +503,55 @@ pub fn reference_value(run: &Run) -> Result<f64> {
         ));
     }
     Ok(best)
+}
+
+/// A validated paper-A experiment and its run: the session `kplay run` and the tests step.
+pub struct LpRun {
+    pub valid: ValidExperiment,
+    pub run: Run,
+}
+
+impl LpRun {
+    /// Validate, build the data (and the Gram tensor on the tensor path) and start the solver.
+    pub fn start(spec: &Experiment) -> Result<Self> {
+        let valid = spec.validate()?;
+        let run = valid.start_any()?;
+        Ok(Self { valid, run })
+    }
+}
+
+impl Stepper for LpRun {
+    fn record(&self) -> Record {
+        Record::from(&self.run.last())
+    }
+    fn step(&mut self) -> Option<Record> {
+        self.run.step().map(|r| Record::from(&r))
+    }
+    fn stop(&self) -> Stop {
+        self.run.status
+    }
+    fn solution(&self) -> Value {
+        let w = self.valid.weights(&self.run).map(|w| w.as_slice().to_vec());
+        let alpha = self.run.solver.alpha().map(|a| a.as_slice().to_vec());
+        json!({ "w": w, "alpha": alpha })
+    }
+}
+
+/// A paper-A driver is a [`Stepper`] (a race lane): its records in the one shape, its stop
+/// reason, its solution the dual iterate α and (when available) the weights w.
+impl Stepper for Run {
+    fn record(&self) -> Record {
+        Record::from(&self.last())
+    }
+    fn step(&mut self) -> Option<Record> {
+        Driver::step(self).map(|r| Record::from(&r))
+    }
+    fn stop(&self) -> Stop {
+        self.status
+    }
+    fn solution(&self) -> Value {
+        let w = self.solver.w().map(|w| w.as_slice().to_vec());
+        let alpha = self.solver.alpha().map(|a| a.as_slice().to_vec());
+        json!({ "w": w, "alpha": alpha })
+    }
 }

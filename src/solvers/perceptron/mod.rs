@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
+use crate::stepper::{Record, Stepper, Stop};
 
 pub use algorithms::{Isnkpvn, Nkp, Nvn, Perceptron, Snkp, Snkpvn};
 
@@ -394,6 +395,63 @@ pub enum Halt {
     Certificate,
     /// A non-finite value appeared (cannot happen with a finite G; reported, never a panic).
     Failed,
+}
+
+impl Halt {
+    /// The verified outcome as the one stop reason of [`crate::stepper`].
+    pub fn stop(self) -> Stop {
+        match self {
+            Halt::Separator => Stop::Separator,
+            Halt::Certificate => Stop::Certificate,
+            Halt::Failed => Stop::Failed,
+        }
+    }
+}
+
+/// A paper-D iteration in the one record shape: `min_i (Gα)_i` (a separator when > 0) and
+/// `‖p‖_G` (a certificate when small; Lemma 3: ρ_K ≤ ‖p‖_G). Iterations are O(n) and not timed
+/// one by one.
+impl From<&PerceptronRecord> for Record {
+    fn from(r: &PerceptronRecord) -> Record {
+        Record {
+            iter: r.iter,
+            min_g_alpha: Some(r.min_g_alpha),
+            norm_p_g: r.norm_p_g,
+            ..Record::default()
+        }
+    }
+}
+
+/// A paper-D algorithm with an iteration cap as a [`Stepper`] (a race lane): it runs until it
+/// halts (a separator or a certificate) or reaches the cap.
+pub struct Capped {
+    pub solver: Box<dyn KernelPerceptron>,
+    pub max_iter: usize,
+}
+
+impl Stepper for Capped {
+    fn record(&self) -> Record {
+        Record::from(&self.solver.record())
+    }
+    fn step(&mut self) -> Option<Record> {
+        if self.stop() != Stop::Running {
+            return None;
+        }
+        Some(Record::from(&self.solver.step()))
+    }
+    fn stop(&self) -> Stop {
+        match self.solver.halted() {
+            Some(h) => h.stop(),
+            None if self.solver.record().iter >= self.max_iter => Stop::MaxIterations,
+            None => Stop::Running,
+        }
+    }
+    fn solution(&self) -> serde_json::Value {
+        serde_json::json!({
+            "alpha": self.solver.alpha().as_slice(),
+            "p": self.solver.p().map(|p| p.as_slice().to_vec()),
+        })
+    }
 }
 
 /// A paper-D algorithm as an explicit steppable state.
