@@ -29,6 +29,115 @@ pub enum Kernel {
     /// `k(x, x') = exp(−‖x − x'‖/σ)`, σ > 0: positive definite on distinct points, with a
     /// rougher (Lipschitz, not smooth) feature space than the Gaussian's.
     Laplacian { sigma: f64 },
+    /// Matérn 3/2 with length scale ℓ > 0 (ours, in none of the papers):
+    /// `k(x, x') = (1 + √3 r/ℓ) exp(−√3 r/ℓ)`, `r = ‖x − x'‖`; positive definite on distinct
+    /// points in every dimension (Rasmussen & Williams, eq. 4.17), once differentiable.
+    Matern32 { length: f64 },
+}
+
+/// One numeric parameter of a kernel, declared once (name, range, default) for the pages' fields.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct KernelParameter {
+    /// The field of the kernel's spec object (`{"kind": "laplacian", "sigma": 0.5}`).
+    pub name: &'static str,
+    /// The id of the page field that holds it (shared by pages B, C and D).
+    pub field: &'static str,
+    /// The symbol a page shows.
+    pub symbol: &'static str,
+    /// What it means, one line (a page's tooltip).
+    pub doc: &'static str,
+    /// The lower bound.
+    pub min: f64,
+    /// Whether the lower bound itself is excluded (`> min`).
+    pub min_exclusive: bool,
+    /// A whole number (the polynomial degree).
+    pub integer: bool,
+    /// A page's initial value.
+    pub default: f64,
+}
+
+/// What a kernel is and what it needs, declared once: the pages' kernel selects and fields are
+/// built from these (the exported `kernelCatalogue()`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct KernelInfo {
+    /// The spec's `kind`.
+    pub kind: &'static str,
+    /// The name a page shows.
+    pub label: &'static str,
+    /// `k(x, x')` written out.
+    pub formula: &'static str,
+    /// A pair kernel `k(x, x')` (papers B, C, D); all of these are.
+    pub pair: bool,
+    /// A function of the distance with a length scale to choose (Gaussian, Laplacian, Matérn).
+    pub needs_bandwidth: bool,
+    /// Its plain numeric parameters. The Gaussian's bandwidth (`"heuristic"` or
+    /// `{"fixed": μ}`) is declared apart as `bandwidth`.
+    pub parameters: &'static [KernelParameter],
+    /// The Gaussian's `bandwidth` field: `"heuristic"` or `{"fixed": μ > 0}`.
+    pub bandwidth: bool,
+}
+
+const fn kparam(
+    name: &'static str,
+    field: &'static str,
+    symbol: &'static str,
+    doc: &'static str,
+    min: f64,
+    min_exclusive: bool,
+    integer: bool,
+    default: f64,
+) -> KernelParameter {
+    KernelParameter { name, field, symbol, doc, min, min_exclusive, integer, default }
+}
+
+impl Kernel {
+    /// Every pair kernel, with a page's default parameters.
+    pub const ALL: [Kernel; 5] = [
+        Kernel::Linear,
+        Kernel::Polynomial { degree: 2, offset: 1.0 },
+        Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
+        Kernel::Laplacian { sigma: 0.5 },
+        Kernel::Matern32 { length: 0.5 },
+    ];
+
+    /// What this kernel is and needs.
+    pub fn info(&self) -> KernelInfo {
+        const POLY: &[KernelParameter] = &[
+            kparam("degree", "degree", "d", "the power of ⟨x, x′⟩ + c", 1.0, false, true, 2.0),
+            kparam("offset", "offset", "c", "added to ⟨x, x′⟩", 0.0, false, false, 1.0),
+        ];
+        const LAP: &[KernelParameter] =
+            &[kparam("sigma", "lap-sigma", "σ", "the length scale", 0.0, true, false, 0.5)];
+        const MATERN: &[KernelParameter] =
+            &[kparam("length", "matern-length", "ℓ", "the length scale", 0.0, true, false, 0.5)];
+        let (kind, label, formula, parameters, needs_bandwidth): (_, _, _, &'static [_], _) =
+            match self {
+                Kernel::Linear => ("linear", "linear", "⟨x, x′⟩", &[], false),
+                Kernel::Polynomial { .. } => {
+                    ("polynomial", "polynomial", "(⟨x, x′⟩ + c)^d", POLY, false)
+                }
+                Kernel::Gaussian { .. } => ("gaussian", "Gaussian", "exp(−‖x − x′‖²/μ)", &[], true),
+                Kernel::Laplacian { .. } => {
+                    ("laplacian", "Laplacian", "exp(−‖x − x′‖/σ)", LAP, true)
+                }
+                Kernel::Matern32 { .. } => (
+                    "matern32",
+                    "Matérn 3/2",
+                    "(1 + √3r/ℓ) exp(−√3r/ℓ), r = ‖x − x′‖",
+                    MATERN,
+                    true,
+                ),
+            };
+        KernelInfo {
+            kind,
+            label,
+            formula,
+            pair: true,
+            needs_bandwidth,
+            parameters,
+            bandwidth: matches!(self, Kernel::Gaussian { .. }),
+        }
+    }
 }
 
 /// A kernel with every parameter checked and the Gaussian bandwidth resolved to a number
@@ -40,6 +149,7 @@ pub enum ResolvedKernel {
     Polynomial { degree: u32, offset: f64 },
     Gaussian { mu: f64 },
     Laplacian { sigma: f64 },
+    Matern32 { length: f64 },
 }
 
 /// The zero `m × n` matrix for the cross kernel of the rows of `a` and `b`: dimensions checked,
@@ -117,6 +227,15 @@ impl Kernel {
                 }
                 Ok(ResolvedKernel::Laplacian { sigma })
             }
+            Kernel::Matern32 { length } => {
+                if !(length.is_finite() && length > 0.0) {
+                    return Err(KpError::Parameter {
+                        name: "kernel.length",
+                        reason: format!("must be a finite number > 0 (got {length})"),
+                    });
+                }
+                Ok(ResolvedKernel::Matern32 { length })
+            }
         }
     }
 }
@@ -129,7 +248,9 @@ impl ResolvedKernel {
             ResolvedKernel::Polynomial { degree, offset } => {
                 (dot(a, b) + offset).powi(degree as i32)
             }
-            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+            ResolvedKernel::Gaussian { .. }
+            | ResolvedKernel::Laplacian { .. }
+            | ResolvedKernel::Matern32 { .. } => {
                 self.of_squared_distance(a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum())
             }
         }
@@ -141,6 +262,10 @@ impl ResolvedKernel {
         match *self {
             ResolvedKernel::Gaussian { mu } => fmath::exp(-d2 / mu),
             ResolvedKernel::Laplacian { sigma } => fmath::exp(-d2.sqrt() / sigma),
+            ResolvedKernel::Matern32 { length } => {
+                let u = 3f64.sqrt() * d2.sqrt() / length;
+                (1.0 + u) * fmath::exp(-u)
+            }
             ResolvedKernel::Linear | ResolvedKernel::Polynomial { .. } => f64::NAN,
         }
     }
@@ -179,7 +304,9 @@ impl ResolvedKernel {
             ResolvedKernel::Polynomial { degree, offset } => {
                 out.apply(|v| *v = (*v + offset).powi(degree as i32));
             }
-            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+            ResolvedKernel::Gaussian { .. }
+            | ResolvedKernel::Laplacian { .. }
+            | ResolvedKernel::Matern32 { .. } => {
                 for (j, v) in out.iter_mut().enumerate() {
                     let d2 = fmath::max(sq[j] + sq_b - 2.0 * *v, 0.0);
                     *v = self.of_squared_distance(d2);
@@ -209,7 +336,9 @@ impl ResolvedKernel {
             ResolvedKernel::Polynomial { degree, offset } => {
                 out.apply(|v| *v = (*v + offset).powi(degree as i32))
             }
-            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+            ResolvedKernel::Gaussian { .. }
+            | ResolvedKernel::Laplacian { .. }
+            | ResolvedKernel::Matern32 { .. } => {
                 for (j, v) in out.iter_mut().enumerate() {
                     let d2 = fmath::max(sq[j] + sq[j] - 2.0 * *v, 0.0);
                     *v = self.of_squared_distance(d2);
@@ -234,7 +363,9 @@ impl ResolvedKernel {
             ResolvedKernel::Polynomial { degree, offset } => {
                 k.apply(|v| *v = (*v + offset).powi(degree as i32));
             }
-            ResolvedKernel::Gaussian { .. } | ResolvedKernel::Laplacian { .. } => {
+            ResolvedKernel::Gaussian { .. }
+            | ResolvedKernel::Laplacian { .. }
+            | ResolvedKernel::Matern32 { .. } => {
                 let na: DVector<f64> =
                     DVector::from_iterator(a.nrows(), a.row_iter().map(|r| r.norm_squared()));
                 let nb: DVector<f64> =

@@ -29,7 +29,68 @@ pub enum Loss {
     SquaredHinge,
     /// `log(1 + e^(−yt))`, labels ±1.
     Logistic,
+    /// Smoothed hinge with smoothing μ > 0 (ours, not in papers A or C: Shalev-Shwartz & Zhang's
+    /// smoothed hinge), in the margin `m = yt`: 0 for `m ≥ 1`, `(1 − m)²/(2μ)` for
+    /// `1 − μ < m < 1`, `1 − m − μ/2` for `m ≤ 1 − μ`; labels ±1. Its conjugate
+    /// `σ + μσ²/2` on `σ = ys ∈ [−1, 0]` makes both papers' dual steps closed forms.
+    SmoothedHinge { smoothing: f64 },
 }
+
+/// One numeric parameter of a loss, declared once: the spec's field, the symbol a page shows,
+/// its range and its default. [`Loss::validate`] checks it and the pages build their fields
+/// from it (the exported catalogue).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Parameter {
+    /// The field of the loss's spec object (`{"kind": …, "eps": 0.1}`) and the page's field id.
+    pub name: &'static str,
+    /// The field path an error names (`loss.eps`).
+    pub field: &'static str,
+    /// The symbol a page shows (ε, ρ, μ).
+    pub symbol: &'static str,
+    /// What it means, one line (a page's tooltip).
+    pub doc: &'static str,
+    /// The lower bound.
+    pub min: f64,
+    /// Whether the lower bound itself is excluded (`> min` rather than `≥ min`).
+    pub min_exclusive: bool,
+    /// The value of [`Loss::ALL`]'s entry and a page's initial field.
+    pub default: f64,
+}
+
+impl Parameter {
+    /// Whether `v` is a finite number in range.
+    pub fn accepts(&self, v: f64) -> bool {
+        v.is_finite() && if self.min_exclusive { v > self.min } else { v >= self.min }
+    }
+}
+
+const EPS: Parameter = Parameter {
+    name: "eps",
+    field: "loss.eps",
+    symbol: "ε",
+    doc: "the half-width of the tube where the loss is 0",
+    min: 0.0,
+    min_exclusive: false,
+    default: 0.1,
+};
+const RHO: Parameter = Parameter {
+    name: "rho",
+    field: "loss.rho",
+    symbol: "ρ",
+    doc: "Huber: r²/2 for |r| ≤ ρ, ρ|r| − ρ²/2 beyond",
+    min: 0.0,
+    min_exclusive: true,
+    default: 1.0,
+};
+const SMOOTHING: Parameter = Parameter {
+    name: "smoothing",
+    field: "loss.smoothing",
+    symbol: "μ",
+    doc: "the width of the quadratic piece below the margin 1",
+    min: 0.0,
+    min_exclusive: true,
+    default: 0.5,
+};
 
 /// `log(1 + e^x)` without overflow.
 pub fn softplus(x: f64) -> f64 {
@@ -65,32 +126,39 @@ pub struct Capabilities {
     /// The dual term `γL*(y, −a/γ)` is twice differentiable on an open domain, so paper A's dual
     /// Newton method applies (square, logistic).
     pub smooth_dual: bool,
-    /// Its parameter (`eps`, `rho`) with its default, if it has one.
-    pub parameter: Option<(&'static str, f64)>,
+    /// Its parameters (name, symbol, range, default), from which the pages build their fields.
+    pub parameters: &'static [Parameter],
+    /// Its name in paper C's Table 1 (RLS, RLA, SVR, L1-SVM, L2-SVM), if it has one.
+    pub paper_c: Option<&'static str>,
+    /// Its dual (paper C, problem (2) over c) is a box-constrained quadratic
+    /// ([`Loss::box_quadratic`]), so paper C's pair rule (`greedy_pairs`) applies.
+    pub box_quadratic: bool,
 }
 
 impl Loss {
     /// Every loss, with its default parameter (ε = 0.1, ρ = 1).
-    pub const ALL: [Loss; 7] = [
+    pub const ALL: [Loss; 8] = [
         Loss::Square,
         Loss::Absolute,
-        Loss::EpsInsensitive { eps: 0.1 },
-        Loss::Huber { rho: 1.0 },
+        Loss::EpsInsensitive { eps: EPS.default },
+        Loss::Huber { rho: RHO.default },
         Loss::Hinge,
         Loss::SquaredHinge,
         Loss::Logistic,
+        Loss::SmoothedHinge { smoothing: SMOOTHING.default },
     ];
 
     /// What this loss is and offers.
     pub fn capabilities(&self) -> Capabilities {
-        let (label, parameter) = match *self {
-            Loss::Square => ("square", None),
-            Loss::Absolute => ("absolute", None),
-            Loss::EpsInsensitive { .. } => ("ε-insensitive", Some(("eps", 0.1))),
-            Loss::Huber { .. } => ("Huber", Some(("rho", 1.0))),
-            Loss::Hinge => ("hinge", None),
-            Loss::SquaredHinge => ("squared hinge", None),
-            Loss::Logistic => ("logistic", None),
+        let (label, parameters, paper_c): (_, &'static [Parameter], _) = match *self {
+            Loss::Square => ("square", &[], Some("RLS")),
+            Loss::Absolute => ("absolute", &[], Some("RLA")),
+            Loss::EpsInsensitive { .. } => ("ε-insensitive", &[EPS], Some("SVR")),
+            Loss::Huber { .. } => ("Huber", &[RHO], None),
+            Loss::Hinge => ("hinge", &[], Some("L1-SVM")),
+            Loss::SquaredHinge => ("squared hinge", &[], Some("L2-SVM")),
+            Loss::Logistic => ("logistic", &[], None),
+            Loss::SmoothedHinge { .. } => ("smoothed hinge", &[SMOOTHING], None),
         };
         Capabilities {
             kind: self.name(),
@@ -98,32 +166,120 @@ impl Loss {
             classification: self.is_classification(),
             square: *self == Loss::Square,
             smooth_dual: matches!(self, Loss::Square | Loss::Logistic),
-            parameter,
+            parameters,
+            paper_c,
+            box_quadratic: self.box_quadratic(1.0).is_some(),
+        }
+    }
+
+    /// The values of its parameters, in the order of [`Capabilities::parameters`].
+    pub fn parameter_values(&self) -> Vec<f64> {
+        match *self {
+            Loss::EpsInsensitive { eps } => vec![eps],
+            Loss::Huber { rho } => vec![rho],
+            Loss::SmoothedHinge { smoothing } => vec![smoothing],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The half-width of the band around the target where the loss is 0 (a regression plot's
+    /// tube): ε for the ε-insensitive loss, 0 otherwise.
+    pub fn tube_width(&self) -> f64 {
+        match *self {
+            Loss::EpsInsensitive { eps } => eps,
+            _ => 0.0,
+        }
+    }
+
+    /// Paper C's dual of problem (2) over c, `cᵀKc/2 + Σ_i (q c_i²/2 − y_i c_i)` subject to
+    /// `lo(y_i) ≤ c_i ≤ hi(y_i)`, when the loss makes it a box-constrained quadratic: `(q, box for
+    /// y ≥ 0, box for y < 0)`; `None` otherwise (ε-insensitive with ε > 0: an `ε|c_i|` term;
+    /// logistic: an entropy). Read off `L*(y, −λc)/λ`.
+    pub fn box_quadratic(&self, lambda: f64) -> Option<(f64, (f64, f64), (f64, f64))> {
+        let inf = f64::INFINITY;
+        let r = 1.0 / lambda;
+        let sym = |q: f64, b: f64| Some((q, (-b, b), (-b, b)));
+        match *self {
+            Loss::Square => sym(lambda, inf),
+            Loss::Absolute => sym(0.0, r),
+            Loss::EpsInsensitive { eps: 0.0 } => sym(0.0, r),
+            Loss::EpsInsensitive { .. } | Loss::Logistic => None,
+            Loss::Huber { rho } => sym(lambda, rho / lambda),
+            Loss::Hinge => Some((0.0, (0.0, r), (-r, 0.0))),
+            Loss::SquaredHinge => Some((lambda, (0.0, inf), (-inf, 0.0))),
+            Loss::SmoothedHinge { smoothing } => Some((smoothing * lambda, (0.0, r), (-r, 0.0))),
         }
     }
 }
 
+/// Run `$body` with `$l` bound to a copy of `$loss` whose variant is known at compile time, so
+/// the loss's `match` folds away inside a solver's hot loop (paper C's greedy scan).
+macro_rules! with_loss {
+    ($loss:expr, $l:ident => $body:expr) => {
+        match $loss {
+            $crate::losses::Loss::Square => {
+                let $l = $crate::losses::Loss::Square;
+                $body
+            }
+            $crate::losses::Loss::Absolute => {
+                let $l = $crate::losses::Loss::Absolute;
+                $body
+            }
+            $crate::losses::Loss::EpsInsensitive { eps } => {
+                let $l = $crate::losses::Loss::EpsInsensitive { eps };
+                $body
+            }
+            $crate::losses::Loss::Huber { rho } => {
+                let $l = $crate::losses::Loss::Huber { rho };
+                $body
+            }
+            $crate::losses::Loss::Hinge => {
+                let $l = $crate::losses::Loss::Hinge;
+                $body
+            }
+            $crate::losses::Loss::SquaredHinge => {
+                let $l = $crate::losses::Loss::SquaredHinge;
+                $body
+            }
+            $crate::losses::Loss::Logistic => {
+                let $l = $crate::losses::Loss::Logistic;
+                $body
+            }
+            $crate::losses::Loss::SmoothedHinge { smoothing } => {
+                let $l = $crate::losses::Loss::SmoothedHinge { smoothing };
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_loss;
+
 impl Loss {
     /// True for the margin losses whose targets must be ±1 labels.
     pub fn is_classification(&self) -> bool {
-        matches!(self, Loss::Hinge | Loss::SquaredHinge | Loss::Logistic)
+        matches!(
+            self,
+            Loss::Hinge | Loss::SquaredHinge | Loss::Logistic | Loss::SmoothedHinge { .. }
+        )
     }
 
-    /// Check the loss's parameters (ε ≥ 0, ρ > 0).
+    /// Check the loss's parameters against their declared ranges (ε ≥ 0, ρ > 0, μ > 0), each
+    /// refusal naming the field (`loss.eps`).
     pub fn validate(&self) -> Result<()> {
-        match *self {
-            Loss::EpsInsensitive { eps } if !(eps.is_finite() && eps >= 0.0) => {
-                Err(KpError::Parameter {
-                    name: "loss.eps",
-                    reason: format!("ε must be a finite number ≥ 0 (got {eps})"),
-                })
+        let caps = self.capabilities();
+        for (p, v) in caps.parameters.iter().zip(self.parameter_values()) {
+            if !p.accepts(v) {
+                let op = if p.min_exclusive { ">" } else { "≥" };
+                return Err(KpError::Parameter {
+                    name: p.field,
+                    reason: format!(
+                        "{} must be a finite number {op} {} (got {v})",
+                        p.symbol, p.min
+                    ),
+                });
             }
-            Loss::Huber { rho } if !(rho.is_finite() && rho > 0.0) => Err(KpError::Parameter {
-                name: "loss.rho",
-                reason: format!("ρ must be a finite number > 0 (got {rho})"),
-            }),
-            _ => Ok(()),
         }
+        Ok(())
     }
 
     /// Check that the targets suit the loss: ±1 labels for a classification loss.
@@ -159,6 +315,16 @@ impl Loss {
                 0.5 * m * m
             }
             Loss::Logistic => softplus(-y * t),
+            Loss::SmoothedHinge { smoothing: mu } => {
+                let u = 1.0 - y * t;
+                if u <= 0.0 {
+                    0.0
+                } else if u < mu {
+                    u * u / (2.0 * mu)
+                } else {
+                    u - 0.5 * mu
+                }
+            }
         }
     }
 
@@ -193,6 +359,9 @@ impl Loss {
                     fmath::exp(z) / (1.0 + fmath::exp(z))
                 };
                 -y * s
+            }
+            Loss::SmoothedHinge { smoothing: mu } => {
+                -y * fmath::min(fmath::max(1.0 - y * t, 0.0) / mu, 1.0)
             }
         }
     }
@@ -280,6 +449,15 @@ impl Loss {
                     inf
                 }
             }
+            Loss::SmoothedHinge { smoothing: mu } => {
+                // sup_m σm − L(m): σ + μσ²/2 on σ = ys ∈ [−1, 0]
+                let sig = y * s;
+                if (-1.0..=0.0).contains(&sig) {
+                    sig + 0.5 * mu * sig * sig
+                } else {
+                    inf
+                }
+            }
         }
     }
 
@@ -293,6 +471,7 @@ impl Loss {
             Loss::Hinge => "hinge",
             Loss::SquaredHinge => "squared_hinge",
             Loss::Logistic => "logistic",
+            Loss::SmoothedHinge { .. } => "smoothed_hinge",
         }
     }
 }
@@ -334,7 +513,8 @@ impl Loss {
     /// * Huber: `sign(αy − v)·min(ρ/λ, |αy − v|/(1 + αλ))`;
     /// * L1-SVM: `y·min(1/λ, (α − yv)_+)`;
     /// * L2-SVM (`(1 − yt)_+²/2`): `y·(α − yv)_+/(1 + αλ)`;
-    /// * logistic: `(y/λ)·σ(−s)` where `s` solves `s − yv/α = σ(−s)/(αλ)` (safeguarded Newton).
+    /// * logistic: `(y/λ)·σ(−s)` where `s` solves `s − yv/α = σ(−s)/(αλ)` (safeguarded Newton);
+    /// * smoothed hinge (ours): `y·min(1/λ, (α − yv)_+/(1 + αμλ))`.
     ///
     /// The caller guarantees α > 0 and λ > 0 (the solver configs validate them).
     #[inline(always)]
@@ -357,6 +537,12 @@ impl Loss {
                 let s = logistic_prox_margin(m, gamma);
                 y * sigmoid(-s) / lambda
             }
+            Loss::SmoothedHinge { smoothing: mu } => {
+                y * fmath::min(
+                    fmath::max(alpha - y * v, 0.0) / (1.0 + alpha * mu * lambda),
+                    1.0 / lambda,
+                )
+            }
         }
     }
 
@@ -372,7 +558,7 @@ impl Loss {
             Loss::Square => (-inf, inf),
             Loss::Absolute | Loss::EpsInsensitive { .. } => (-1.0, 1.0),
             Loss::Huber { rho } => (-rho, rho),
-            Loss::Hinge | Loss::Logistic => {
+            Loss::Hinge | Loss::Logistic | Loss::SmoothedHinge { .. } => {
                 if y >= 0.0 {
                     (-1.0, 0.0)
                 } else {
@@ -460,7 +646,8 @@ fn logistic_prox_margin(m: f64, gamma: f64) -> f64 {
 /// * ε-insensitive (absolute for ε = 0): `ε|a| − y a + ι{|a| ≤ γ}`;
 /// * Huber(ρ): `a²/(2γ) − y a + ι{|a| ≤ ργ}`;
 /// * hinge: `−y a + ι{0 ≤ y a ≤ γ}`; squared hinge: `−y a + (y a)²/(2γ) + ι{y a ≥ 0}`;
-/// * logistic: `γ ψ*(−y a/γ)`, i.e. `γ[(1 − b/γ)log(1 − b/γ) + (b/γ)log(b/γ)]`, `b = y a ∈ [0, γ]`.
+/// * logistic: `γ ψ*(−y a/γ)`, i.e. `γ[(1 − b/γ)log(1 − b/γ) + (b/γ)log(b/γ)]`, `b = y a ∈ [0, γ]`;
+/// * smoothed hinge (ours): `−b + μb²/(2γ) + ι{0 ≤ b ≤ γ}`, `b = y a`.
 impl Loss {
     /// `g(a) = γ L*(y, −a/γ)`, the loss's term of paper A's dual (eq. 24, Appendix B.2), in closed
     /// form in `a` (so the domain test matches the clamps of [`Loss::prox_dual`] exactly);
@@ -515,6 +702,14 @@ impl Loss {
                     inf
                 }
             }
+            Loss::SmoothedHinge { smoothing: mu } => {
+                let b = y * a;
+                if (0.0..=gamma).contains(&b) {
+                    -b + mu * b * b / (2.0 * gamma)
+                } else {
+                    inf
+                }
+            }
         }
     }
 
@@ -547,6 +742,9 @@ impl Loss {
             Loss::Hinge => y * (y * v + step).clamp(0.0, gamma),
             Loss::SquaredHinge => y * fmath::max((y * v + step) / (1.0 + step / gamma), 0.0),
             Loss::Logistic => y * logistic_prox_b(y * v, step, gamma),
+            Loss::SmoothedHinge { smoothing: mu } => {
+                y * ((y * v + step) / (1.0 + step * mu / gamma)).clamp(0.0, gamma)
+            }
         }
     }
 

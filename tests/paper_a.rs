@@ -24,15 +24,8 @@ use kernel_playground::stepper::Stop;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
-const ALL_LOSSES: [Loss; 7] = [
-    Loss::Square,
-    Loss::Absolute,
-    Loss::EpsInsensitive { eps: 0.3 },
-    Loss::Huber { rho: 0.7 },
-    Loss::Hinge,
-    Loss::SquaredHinge,
-    Loss::Logistic,
-];
+/// Every loss of the catalogue (a new loss joins these tests by being in `Loss::ALL`).
+const ALL_LOSSES: [Loss; Loss::ALL.len()] = Loss::ALL;
 
 // ---------------------------------------------------------------- brute-force 1-D minimizer
 
@@ -69,7 +62,7 @@ fn prox_search_interval(loss: &Loss, y: f64, v: f64, step: f64, gamma: f64) -> (
         Loss::Square => (-r, r),
         Loss::Absolute | Loss::EpsInsensitive { .. } => (-gamma, gamma),
         Loss::Huber { rho } => (-rho * gamma, rho * gamma),
-        Loss::Hinge | Loss::Logistic => {
+        Loss::Hinge | Loss::Logistic | Loss::SmoothedHinge { .. } => {
             if y > 0.0 {
                 (0.0, gamma)
             } else {
@@ -103,7 +96,7 @@ proptest! {
 
     /// `dual_term` (the closed forms of Appendix B.2) equals `γ L*(y, −a/γ)` from the conjugates.
     #[test]
-    fn dual_term_is_gamma_conjugate(li in 0usize..7, y in -2.0f64..2.0, a in -3.0f64..3.0, gamma in 0.2f64..5.0) {
+    fn dual_term_is_gamma_conjugate(li in 0usize..ALL_LOSSES.len(), y in -2.0f64..2.0, a in -3.0f64..3.0, gamma in 0.2f64..5.0) {
         let loss = ALL_LOSSES[li];
         let y = label_or_target(&loss, y);
         let ours = loss.dual_term(y, a, gamma);
@@ -120,7 +113,7 @@ proptest! {
 
     /// The prox of `step·γL*(y, −·/γ)` against a brute-force minimization built on `conjugate`.
     #[test]
-    fn prox_dual_matches_brute_force(li in 0usize..7, y in -2.0f64..2.0, v in -4.0f64..4.0,
+    fn prox_dual_matches_brute_force(li in 0usize..ALL_LOSSES.len(), y in -2.0f64..2.0, v in -4.0f64..4.0,
                                      step in 0.01f64..20.0, gamma in 0.2f64..5.0) {
         let loss = ALL_LOSSES[li];
         let y = label_or_target(&loss, y);
@@ -260,7 +253,7 @@ fn fenchel_young_gap_equals_f_plus_lambda() {
         let alpha = DVector::from_fn(y.len(), |i, _| {
             let u = 0.05 + 0.9 * rng.uniform();
             match loss {
-                Loss::Hinge | Loss::Logistic => y[i] * gamma * u,
+                Loss::Hinge | Loss::Logistic | Loss::SmoothedHinge { .. } => y[i] * gamma * u,
                 Loss::SquaredHinge => y[i] * 3.0 * u,
                 Loss::Huber { rho } => rho * gamma * (2.0 * u - 1.0),
                 Loss::Absolute | Loss::EpsInsensitive { .. } => gamma * (2.0 * u - 1.0),

@@ -180,7 +180,50 @@ export function losses(lossCatalogue) {
 
 /** The capabilities of one loss kind (from a catalogue already read by `losses`). */
 export function lossCaps(kind) {
-  return (catalogue ?? []).find((c) => c.kind === kind) ?? { kind, label: kind, classification: false, square: false, smooth_dual: false, parameter: null };
+  return (catalogue ?? []).find((c) => c.kind === kind) ?? { kind, label: kind, classification: false, square: false, smooth_dual: false, parameters: [] };
+}
+
+/**
+ * Build, after `anchor`, one labelled number field per loss parameter the catalogue declares
+ * (id = the parameter's spec name, e.g. `eps`; min and default from the catalogue; the
+ * parameter's doc as tooltip), each labelled with `data-loss-param` = its loss kinds. A new
+ * loss with a parameter needs no page edit. Call once after `losses()`.
+ */
+export function buildLossParamFields(anchor) {
+  const made = new Map();
+  for (const c of catalogue ?? []) {
+    for (const p of c.parameters ?? []) {
+      if (made.has(p.name)) { made.get(p.name).dataset.lossParam += ` ${c.kind}`; continue; }
+      if (document.getElementById(p.name)) throw new Error(`loss parameter ${p.name}: the page already has a field with this id`);
+      const label = document.createElement('label');
+      label.dataset.lossParam = c.kind;
+      label.title = p.doc;
+      label.hidden = true;
+      const input = document.createElement('input');
+      Object.assign(input, { id: p.name, type: 'number', step: 'any', value: String(p.default) });
+      input.min = String(p.min);
+      label.append(`${p.symbol} `, input);
+      made.set(p.name, label);
+    }
+  }
+  anchor.after(...made.values());
+}
+
+/** Show only the parameter fields of loss `kind` (built by `buildLossParamFields`). */
+export function showLossParams(kind) {
+  document.querySelectorAll('[data-loss-param]').forEach((l) => { l.hidden = !l.dataset.lossParam.split(' ').includes(kind); });
+}
+
+/** The loss spec `{kind, …parameters}` of loss `kind` read from its fields (a message naming a bad one). */
+export function lossFromFields(kind) {
+  const loss = { kind };
+  for (const p of lossCaps(kind).parameters ?? []) loss[p.name] = readNumber(p.name, p.symbol);
+  return loss;
+}
+
+/** Put a loss spec's parameters into their fields. */
+export function lossToFields(loss) {
+  for (const p of lossCaps(loss.kind).parameters ?? []) if (loss[p.name] !== undefined) $(p.name).value = loss[p.name];
 }
 
 /**
@@ -196,6 +239,85 @@ export function fillLossSelect(select, name) {
     return o;
   }));
   if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+}
+
+let kernelCat = null;
+
+/**
+ * The core's pair-kernel catalogue (src/kernels.rs `Kernel::info()`: kind, label, formula,
+ * pair, needs_bandwidth, parameters with ranges and defaults, bandwidth), read once after `init()`.
+ */
+export function kernels(kernelCatalogue) {
+  if (!kernelCat) kernelCat = JSON.parse(kernelCatalogue());
+  return kernelCat;
+}
+
+/** The catalogue entry of one kernel kind (null when the catalogue does not know it). */
+export function kernelInfo(kind) {
+  return (kernelCat ?? []).find((k) => k.kind === kind) ?? null;
+}
+
+/**
+ * Fill a kernel <select> from the catalogue (label and formula; the current choice kept) and
+ * build, after `anchor`, a labelled field for every catalogue parameter the page has no field for
+ * (id = the parameter's `field`, shared by pages B, C and D), marked `data-kernel-param` = its
+ * kernel. A new kernel needs no page edit. The Gaussian's bandwidth field stays the page's own.
+ */
+export function buildKernelFields(select, anchor) {
+  const keep = select.value;
+  select.replaceChildren(...(kernelCat ?? []).map((k) => {
+    const o = document.createElement('option');
+    o.value = k.kind;
+    o.textContent = `${k.label} ${k.formula}`;
+    return o;
+  }));
+  if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+  const made = [];
+  for (const k of kernelCat ?? []) {
+    for (const p of k.parameters) {
+      if (document.getElementById(p.field)) continue;
+      const label = document.createElement('label');
+      label.dataset.kernelParam = k.kind;
+      label.title = p.doc;
+      label.hidden = true;
+      const input = document.createElement('input');
+      Object.assign(input, { id: p.field, type: 'number', step: p.integer ? '1' : 'any', value: String(p.default) });
+      input.min = String(p.min);
+      label.append(`${p.symbol} `, input);
+      made.push(label);
+    }
+  }
+  anchor.after(...made);
+  return made.map((l) => l.querySelector('input'));
+}
+
+/** Show only the built parameter fields of kernel `kind`. */
+export function showKernelFields(kind) {
+  document.querySelectorAll('[data-kernel-param]').forEach((l) => { l.hidden = l.dataset.kernelParam !== kind; });
+}
+
+/**
+ * The kernel spec `{kind, …parameters}` of a kernel with plain parameters, read from the fields
+ * the catalogue names, each checked against its declared range (a message naming the field;
+ * the core checks again). The Gaussian's bandwidth is read by the page.
+ */
+export function kernelFromFields(kind) {
+  const info = kernelInfo(kind);
+  if (!info) throw new Error(`kernel: unknown kernel “${kind}”`);
+  const spec = { kind };
+  for (const p of info.parameters) {
+    const raw = $(p.field).value.trim();
+    const v = Number(raw);
+    const ok = raw !== '' && Number.isFinite(v) && (p.min_exclusive ? v > p.min : v >= p.min) && (!p.integer || Number.isInteger(v));
+    if (!ok) throw new Error(`kernel.${p.name}: ${p.symbol} must be ${p.integer ? 'a whole number' : 'a number'} ${p.min_exclusive ? '>' : '≥'} ${p.min} (got “${raw}”)`);
+    spec[p.name] = v;
+  }
+  return spec;
+}
+
+/** Put a kernel spec's plain parameters into their fields. */
+export function kernelToFields(k) {
+  for (const p of kernelInfo(k.kind)?.parameters ?? []) if (k[p.name] !== undefined) $(p.field).value = String(k[p.name]);
 }
 
 /** The largest CSV file a page reads (the core checks the contents; this bounds the read). */

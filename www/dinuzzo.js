@@ -1,7 +1,7 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, kernelCatalogue, raceColors } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -20,22 +20,13 @@ let lastMap = 0;
 // ---- spec <-> controls -------------------------------------------------------------------
 
 function lossFromControls() {
-  const kind = $('loss').value;
-  if (kind === 'eps_insensitive') return { kind, eps: readNumber('eps', 'ε') };
-  if (kind === 'huber') return { kind, rho: readNumber('rho', 'ρ') };
-  return { kind };
+  return lossFromFields($('loss').value);
 }
 
 function kernelFromControls() {
   const kind = $('kernel').value;
   if (kind === 'gaussian') return { kind, bandwidth: { fixed: readNumber('mu', 'μ') } };
-  if (kind === 'laplacian') return { kind, sigma: readNumber('lap-sigma', 'σ') };
-  if (kind === 'polynomial') {
-    const degree = readNumber('degree', 'degree');
-    if (!Number.isInteger(degree) || degree < 1) throw new Error(`degree: must be a whole number ≥ 1 (got ${degree})`);
-    return { kind, degree, offset: readNumber('offset', 'offset') };
-  }
-  return { kind: 'linear' };
+  return kernelFromFields(kind);
 }
 
 function shapeFromControls() {
@@ -106,16 +97,11 @@ function controlsFromSpec(s) {
   if (d.n !== undefined) $('n').value = d.n;
   if (d.seed !== undefined) $('seed').value = d.seed;
   $('loss').value = s.loss.kind;
-  if (s.loss.eps !== undefined) $('eps').value = s.loss.eps;
-  if (s.loss.rho !== undefined) $('rho').value = s.loss.rho;
-  if (s.kernel.kind === 'laplacian') $('lap-sigma').value = s.kernel.sigma;
+  lossToFields(s.loss);
   $('lambda').value = s.lambda;
   $('kernel').value = s.kernel.kind;
   if (s.kernel.kind === 'gaussian' && s.kernel.bandwidth && s.kernel.bandwidth.fixed !== undefined) $('mu').value = s.kernel.bandwidth.fixed;
-  if (s.kernel.kind === 'polynomial') {
-    $('degree').value = s.kernel.degree;
-    $('offset').value = s.kernel.offset;
-  }
+  kernelToFields(s.kernel);
   const m = s.method;
   $('algorithm').value = m.kind;
   $('tol').value = m.tol;
@@ -141,11 +127,11 @@ function showRelevant() {
   show('.only-csv', kind === 'csv');
   show('.only-blobs', shape === 'blobs');
   show('.only-jitter', shape !== 'blobs');
-  show('.only-svr', $('loss').value === 'eps_insensitive');
-  show('.only-huber', $('loss').value === 'huber');
+  showLossParams($('loss').value);
   show('.only-laplacian', $('kernel').value === 'laplacian');
   show('.only-gaussian', $('kernel').value === 'gaussian');
   show('.only-poly', $('kernel').value === 'polynomial');
+  showKernelFields($('kernel').value);
   show('.only-fp', $('algorithm').value === 'fixed_point');
   show('.only-cd', $('algorithm').value === 'coordinate');
   show('.only-fixed-alpha', $('alpha-rule').value === 'fixed');
@@ -339,8 +325,9 @@ function prepareSlice(ms) {
 }
 
 function wire() {
-  const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'eps', 'rho', 'lambda', 'mu', 'lap-sigma', 'degree', 'offset', 'alpha', 'tol'];
+  const inputs = ['margin', 'noise', 'label-noise', 'rnoise', 'outliers', 'n', 'seed', 'lambda', 'mu', 'lap-sigma', 'degree', 'offset', 'alpha', 'tol'];
   for (const id of inputs) $(id).addEventListener('change', apply);
+  document.querySelectorAll('[data-loss-param] input').forEach((i) => i.addEventListener('change', apply));
   for (const id of ['shape', 'loss', 'kernel', 'algorithm', 'alpha-rule', 'rule', 'shrinking', 'race']) $(id).addEventListener('change', apply);
   $('data-kind').addEventListener('change', () => {
     // Regression data need a regression loss; switch once so the first picture is not an error.
@@ -379,13 +366,14 @@ function wire() {
   window.addEventListener('resize', () => draw(true));
 }
 
-/** Paper C's names for the losses of its Table 1, beside the catalogue's. */
-const PAPER_C_NAMES = { hinge: 'L1-SVM', squared_hinge: 'L2-SVM', square: 'RLS', absolute: 'RLA', eps_insensitive: 'SVR' };
 
 async function main() {
   await init();
   losses(lossCatalogue);
-  fillLossSelect($('loss'), (c) => (PAPER_C_NAMES[c.kind] ? `${PAPER_C_NAMES[c.kind]} (${c.label})` : c.label));
+  fillLossSelect($('loss'), (c) => (c.paper_c ? `${c.paper_c} (${c.label})` : c.label));
+  buildLossParamFields($('loss').closest('label'));
+  kernels(kernelCatalogue);
+  for (const f of buildKernelFields($('kernel'), $('offset').closest('label'))) f.addEventListener('change', () => apply());
   ({ state: pg, spec } = startFromHash((s) => new DinuzzoPlayground(JSON.stringify(s)), JSON.parse(dinuzzoDefaultSpec())));
   controlsFromSpec(spec);
   wire();

@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
 import init, { Playground, defaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -47,9 +47,7 @@ function specFromControls() {
   s.model.gamma = readNumber('gamma', 'γ');
   const loss = $('loss').value;
   if (loss === 'square') delete s.model.loss;
-  else if (loss === 'eps_insensitive') s.model.loss = { kind: loss, eps: readNumber('eps', 'ε') };
-  else if (loss === 'huber') s.model.loss = { kind: loss, rho: readNumber('rho', 'ρ') };
-  else s.model.loss = { kind: loss };
+  else s.model.loss = lossFromFields(loss);
   if ($('path').value === 'features') delete s.model.path; else s.model.path = 'tensor';
   const kernel = $('kernel').value;
   if (kernel === 'linear') delete s.model.kernel;
@@ -74,8 +72,7 @@ function controlsFromSpec(s) {
   }
   const loss = s.model.loss ?? { kind: 'square' };
   $('loss').value = loss.kind;
-  if (loss.eps !== undefined) $('eps').value = loss.eps;
-  if (loss.rho !== undefined) $('rho').value = loss.rho;
+  lossToFields(loss);
   $('path').value = s.model.path ?? 'features';
   const kernel = s.model.kernel ?? { kind: 'linear' };
   $('kernel').value = kernel.kind;
@@ -97,8 +94,7 @@ function showFields() {
   $('csv-label').hidden = !csv;
   for (const id of ['d', 'k', 'sigma']) $(id).closest('label').hidden = blobs || csv;
   for (const id of ['n', 'seed']) $(id).closest('label').hidden = csv;
-  $('eps-label').hidden = $('loss').value !== 'eps_insensitive';
-  $('rho-label').hidden = $('loss').value !== 'huber';
+  showLossParams($('loss').value);
   $('degree-label').hidden = $('kernel').value !== 'polynomial';
 }
 
@@ -369,8 +365,9 @@ function wire() {
     $('p-out').textContent = Number($('p').value).toFixed(4);
     apply();
   });
-  for (const id of ['n', 'd', 'k', 'sigma', 'seed', 'gamma', 'tol', 'separation', 'spread', 'flip', 'eps', 'rho', 'degree', 'algorithm', 'path', 'kernel']) {
-    $(id).addEventListener('change', () => { showFields(); apply(); });
+  const fields = ['n', 'd', 'k', 'sigma', 'seed', 'gamma', 'tol', 'separation', 'spread', 'flip', 'degree', 'algorithm', 'path', 'kernel'].map($);
+  for (const f of [...fields, ...document.querySelectorAll('[data-loss-param] input')]) {
+    f.addEventListener('change', () => { showFields(); apply(); });
   }
   $('loss').addEventListener('change', () => {
     // A classification loss needs ±1 labels: switch to the 2-D blobs; and back for regression.
@@ -454,6 +451,7 @@ async function main() {
   await init();
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
+  buildLossParamFields($('loss').closest('label'));
   ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
   // A large link's data (up to 10⁶ values) took a task of its own: draw in the next one, so
   // neither blocks the page for long (issue 13).

@@ -3,8 +3,8 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, specFromHash, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
+import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, kernelCatalogue, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -52,9 +52,7 @@ function dataSpec() {
 
 function kernelSpec() {
   const k = $('kernel').value;
-  if (k === 'linear') return { kind: 'linear' };
-  if (k === 'polynomial') return { kind: 'polynomial', degree: readInt('degree', 'degree p'), offset: readInt('offset', 'offset c') };
-  if (k === 'laplacian') return { kind: 'laplacian', sigma: readInt('lap-sigma', 'σ') };
+  if (k !== 'gaussian') return kernelFromFields(k);
   return { kind: 'gaussian', bandwidth: $('mu-heuristic').checked ? 'heuristic' : { fixed: readInt('mu', 'μ') } };
 }
 
@@ -81,6 +79,7 @@ function syncVisibility() {
   $('gauss-fields').hidden = k !== 'gaussian';
   $('poly-fields').hidden = k !== 'polynomial';
   $('lap-fields').hidden = k !== 'laplacian';
+  showKernelFields(k);
   $('mu').disabled = !$('mu-heuristic').checked ? false : true;
 }
 
@@ -241,10 +240,12 @@ function controlsFromState(h) {
   } else if (k.kind === 'polynomial') {
     if (!isInt(k.degree, 1, 50)) throw new Error(`the polynomial degree must be an integer in 1..50 (got ${JSON.stringify(k.degree)})`);
     if (!isNum(k.offset, 0, Infinity)) throw new Error(`the polynomial offset must be ≥ 0 (got ${JSON.stringify(k.offset)})`);
-  } else if (k.kind === 'laplacian') {
-    if (!isNum(k.sigma, Number.MIN_VALUE, Infinity)) throw new Error(`the Laplacian σ must be a positive number (got ${JSON.stringify(k.sigma)})`);
-  } else if (k.kind !== 'linear') {
+  } else if (!kernelInfo(k.kind)) {
     throw new Error(`unknown kernel “${k.kind}”`);
+  } else {
+    for (const p of kernelInfo(k.kind).parameters) {
+      if (!isNum(k[p.name], p.min_exclusive ? Math.max(p.min, 0) + Number.MIN_VALUE : p.min, Infinity)) throw new Error(`kernel.${p.name}: ${p.symbol} must be a number ${p.min_exclusive ? '>' : '≥'} ${p.min} (got ${JSON.stringify(k[p.name])})`);
+    }
   }
   const mMin = Number($('m').min);
   const mMax = Number($('m').max);
@@ -263,11 +264,7 @@ function controlsFromState(h) {
     $('mu-heuristic').checked = k.bandwidth === 'heuristic';
     if (k.bandwidth !== 'heuristic') $('mu').value = String(k.bandwidth.fixed);
   }
-  if (k.kind === 'laplacian') $('lap-sigma').value = String(k.sigma);
-  if (k.kind === 'polynomial') {
-    $('degree').value = String(k.degree);
-    $('offset').value = String(k.offset);
-  }
+  kernelToFields(k);
   setM(h.m);
   setLambda(h.lambda);
   if (sel.n !== undefined) $('sel-n').value = String(sel.n);
@@ -719,6 +716,10 @@ function wire() {
 
 async function main() {
   await init();
+  kernels(kernelCatalogue);
+  for (const f of buildKernelFields($('kernel'), $('poly-fields'))) {
+    f.addEventListener('change', () => { syncVisibility(); build(); });
+  }
   defaults = snapshotForm();
   applyHash();
   syncVisibility();

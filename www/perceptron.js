@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
-import init, { PerceptronPlayground, perceptronDefaultSpec, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
+import init, { PerceptronPlayground, perceptronDefaultSpec, kernelCatalogue, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -44,9 +44,7 @@ function dataSpec() {
 
 function kernelSpec() {
   const k = $('kernel').value;
-  if (k === 'linear') return { kind: 'linear' };
-  if (k === 'polynomial') return { kind: 'polynomial', degree: readNumber('degree', 'degree d'), offset: readNumber('offset', 'offset c') };
-  if (k === 'laplacian') return { kind: 'laplacian', sigma: readPositive('lap-sigma', 'σ') };
+  if (k !== 'gaussian') return kernelFromFields(k);
   const raw = $('mu').value.trim();
   if (raw === 'auto') return { kind: 'gaussian', bandwidth: 'heuristic' };
   return { kind: 'gaussian', bandwidth: { fixed: readPositive('mu', 'width') } };
@@ -88,12 +86,8 @@ function controlsFromSpec(s) {
     $('seed').value = d.set.seed;
   }
   $('kernel').value = s.kernel.kind;
-  if (s.kernel.kind === 'polynomial') {
-    $('degree').value = s.kernel.degree;
-    $('offset').value = s.kernel.offset;
-  }
+  kernelToFields(s.kernel);
   if (s.kernel.kind === 'gaussian') $('mu').value = s.kernel.bandwidth === 'heuristic' ? 'auto' : s.kernel.bandwidth.fixed;
-  if (s.kernel.kind === 'laplacian') $('lap-sigma').value = s.kernel.sigma;
   $('algo').value = s.algorithm.kind;
   if (s.algorithm.epsilon !== undefined) $('epsilon').value = s.algorithm.epsilon;
   if (s.algorithm.delta !== undefined) $('delta').value = s.algorithm.delta;
@@ -107,6 +101,7 @@ function showKnobs() {
   for (const el of document.querySelectorAll('.knob')) el.hidden = !el.classList.contains(`k-${d}`);
   const k = $('kernel').value;
   for (const el of document.querySelectorAll('.kn')) el.hidden = !el.classList.contains(`kn-${k}`);
+  showKernelFields(k);
   const a = $('algo').value;
   for (const el of document.querySelectorAll('.ap')) el.hidden = !el.classList.contains(`ap-${a}`);
   $('margin-out').textContent = Number($('margin').value).toFixed(2);
@@ -363,6 +358,9 @@ function wire() {
 
 async function main() {
   await init();
+  kernels(kernelCatalogue);
+  const built = buildKernelFields($('kernel'), $('lap-sigma').closest('label'));
+  for (const f of built) f.addEventListener('change', apply);
   const start = startFromHash((s) => new PerceptronPlayground(JSON.stringify(s)), JSON.parse(perceptronDefaultSpec()));
   pg = start.state;
   const spec = start.spec;

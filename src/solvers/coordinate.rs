@@ -27,7 +27,7 @@ use super::fixed_point::{
 use super::row_cache::RowCache;
 use crate::error::Result;
 use crate::fmath;
-use crate::losses::Loss;
+use crate::losses::{with_loss, Loss};
 use crate::rng::Rng;
 
 /// Refresh `z = Kc` from scratch every this many sweeps, so rounding in the incremental
@@ -95,18 +95,7 @@ impl PairBox {
     /// The quadratic for a loss at λ, or `None` when its dual is not a box-constrained quadratic
     /// (ε-insensitive with ε > 0: an `ε|c_i|` term; logistic: an entropy).
     pub fn of(loss: Loss, lambda: f64) -> Option<Self> {
-        let inf = f64::INFINITY;
-        let r = 1.0 / lambda;
-        let sym = |q: f64, b: f64| Some(Self { q, pos: (-b, b), neg: (-b, b) });
-        match loss {
-            Loss::Square => sym(lambda, inf),
-            Loss::Absolute => sym(0.0, r),
-            Loss::EpsInsensitive { eps: 0.0 } => sym(0.0, r),
-            Loss::EpsInsensitive { .. } | Loss::Logistic => None,
-            Loss::Huber { rho } => sym(lambda, rho / lambda),
-            Loss::Hinge => Some(Self { q: 0.0, pos: (0.0, r), neg: (-r, 0.0) }),
-            Loss::SquaredHinge => Some(Self { q: lambda, pos: (0.0, inf), neg: (-inf, 0.0) }),
-        }
+        loss.box_quadratic(lambda).map(|(q, pos, neg)| Self { q, pos, neg })
     }
     /// The box of a coordinate with label y.
     #[inline(always)]
@@ -276,43 +265,6 @@ pub fn greedy_sweep_work(loss: Loss, n: usize) -> f64 {
 /// Shrinking looks for coordinates to set aside every this many updates (libsvm's
 /// `min(ℓ, 1000)`), and the cyclic rules after every sweep.
 const SHRINK_EVERY: usize = 1000;
-
-/// Run `$body` with `$l` bound to a copy of `$loss` whose variant is known at compile time, so
-/// the loss's `match` folds away inside the greedy scan's loop.
-macro_rules! with_loss {
-    ($loss:expr, $l:ident => $body:expr) => {
-        match $loss {
-            Loss::Square => {
-                let $l = Loss::Square;
-                $body
-            }
-            Loss::Absolute => {
-                let $l = Loss::Absolute;
-                $body
-            }
-            Loss::EpsInsensitive { eps } => {
-                let $l = Loss::EpsInsensitive { eps };
-                $body
-            }
-            Loss::Huber { rho } => {
-                let $l = Loss::Huber { rho };
-                $body
-            }
-            Loss::Hinge => {
-                let $l = Loss::Hinge;
-                $body
-            }
-            Loss::SquaredHinge => {
-                let $l = Loss::SquaredHinge;
-                $body
-            }
-            Loss::Logistic => {
-                let $l = Loss::Logistic;
-                $body
-            }
-        }
-    };
-}
 
 /// What a greedy scan found: the position of the coordinate with the largest step `|h_j|`
 /// (the first among equals; `None` when every step is 0) and that largest `|h_j|` (NaN if a step

@@ -21,7 +21,6 @@ use crate::experiment::dinuzzo::{
     DinuzzoSolver, DinuzzoSpec, Preparation,
 };
 use crate::kernels::CrossJob;
-use crate::losses::Loss;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
@@ -506,10 +505,7 @@ impl DinuzzoPlayground {
                 curve.iter().map(|&(x, _)| (x, Regression1d::truth(x))).collect();
             let data: Vec<(f64, f64, bool)> =
                 (0..b.y.len()).map(|i| (b.x[(i, 0)], b.y[i], c[i] != 0.0)).collect();
-            let eps = match self.spec.loss {
-                Loss::EpsInsensitive { eps } => eps,
-                _ => 0.0,
-            };
+            let eps = self.spec.loss.tube_width();
             let show_truth = matches!(self.spec.data, DataSpec::Regression { .. });
             let f = pd::draw_regression(
                 &root,
@@ -607,15 +603,8 @@ impl DinuzzoPlayground {
         } else {
             format!("index · {neg} of {} negative", ev.len())
         };
-        let name = match loss {
-            Loss::Hinge => "L1-SVM (hinge)",
-            Loss::SquaredHinge => "L2-SVM",
-            Loss::Square => "RLS",
-            Loss::Absolute => "RLA",
-            Loss::EpsInsensitive { .. } => "SVR",
-            Loss::Logistic => "logistic",
-            Loss::Huber { .. } => "Huber",
-        };
+        let caps = loss.capabilities();
+        let name = caps.paper_c.unwrap_or(caps.label);
         pd::draw_theorem5(&root, &env, name, alpha, ev, &note, dpr).map_err(js_err)
     }
 }

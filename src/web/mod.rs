@@ -44,6 +44,15 @@ pub fn loss_catalogue() -> String {
     serde_json::to_string(&caps).unwrap_or_else(|_| "[]".into())
 }
 
+/// The pair-kernel catalogue as JSON text: each kernel's [`crate::kernels::KernelInfo`] (kind,
+/// label, formula, capabilities, parameters with ranges and defaults), from which pages B, C and
+/// D build their kernel selects and fields.
+#[wasm_bindgen(js_name = kernelCatalogue)]
+pub fn kernel_catalogue() -> String {
+    let info: Vec<_> = crate::kernels::Kernel::ALL.iter().map(|k| k.info()).collect();
+    serde_json::to_string(&info).unwrap_or_else(|_| "[]".into())
+}
+
 /// The race lanes' colours as JSON text (`["#1f77b4", …]`, [`crate::plot_style::RACE_COLORS`]):
 /// the race tables' swatches match the curves.
 #[wasm_bindgen(js_name = raceColors)]
