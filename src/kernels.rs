@@ -77,17 +77,15 @@ pub struct KernelInfo {
     pub bandwidth: bool,
 }
 
+/// A [`KernelParameter`] in one line: (name, field, symbol, doc), (min, exclusive), integer, default.
 const fn kparam(
-    name: &'static str,
-    field: &'static str,
-    symbol: &'static str,
-    doc: &'static str,
-    min: f64,
-    min_exclusive: bool,
+    names: (&'static str, &'static str, &'static str, &'static str),
+    min: (f64, bool),
     integer: bool,
     default: f64,
 ) -> KernelParameter {
-    KernelParameter { name, field, symbol, doc, min, min_exclusive, integer, default }
+    let (name, field, symbol, doc) = names;
+    KernelParameter { name, field, symbol, doc, min: min.0, min_exclusive: min.1, integer, default }
 }
 
 impl Kernel {
@@ -103,13 +101,17 @@ impl Kernel {
     /// What this kernel is and needs.
     pub fn info(&self) -> KernelInfo {
         const POLY: &[KernelParameter] = &[
-            kparam("degree", "degree", "d", "the power of ⟨x, x′⟩ + c", 1.0, false, true, 2.0),
-            kparam("offset", "offset", "c", "added to ⟨x, x′⟩", 0.0, false, false, 1.0),
+            kparam(("degree", "degree", "d", "the power of ⟨x, x′⟩ + c"), (1.0, false), true, 2.0),
+            kparam(("offset", "offset", "c", "added to ⟨x, x′⟩"), (0.0, false), false, 1.0),
         ];
         const LAP: &[KernelParameter] =
-            &[kparam("sigma", "lap-sigma", "σ", "the length scale", 0.0, true, false, 0.5)];
-        const MATERN: &[KernelParameter] =
-            &[kparam("length", "matern-length", "ℓ", "the length scale", 0.0, true, false, 0.5)];
+            &[kparam(("sigma", "lap-sigma", "σ", "the length scale"), (0.0, true), false, 0.5)];
+        const MATERN: &[KernelParameter] = &[kparam(
+            ("length", "matern-length", "ℓ", "the length scale"),
+            (0.0, true),
+            false,
+            0.5,
+        )];
         let (kind, label, formula, parameters, needs_bandwidth): (_, _, _, &'static [_], _) =
             match self {
                 Kernel::Linear => ("linear", "linear", "⟨x, x′⟩", &[], false),

@@ -36,6 +36,10 @@ pub enum Loss {
     SmoothedHinge { smoothing: f64 },
 }
 
+/// Paper C's box-constrained dual of a loss: `(q, box for y ≥ 0, box for y < 0)`
+/// ([`Loss::box_quadratic`]).
+pub type BoxQuadratic = (f64, (f64, f64), (f64, f64));
+
 /// One numeric parameter of a loss, declared once: the spec's field, the symbol a page shows,
 /// its range and its default. [`Loss::validate`] checks it and the pages build their fields
 /// from it (the exported catalogue).
@@ -195,7 +199,7 @@ impl Loss {
     /// `lo(y_i) ≤ c_i ≤ hi(y_i)`, when the loss makes it a box-constrained quadratic: `(q, box for
     /// y ≥ 0, box for y < 0)`; `None` otherwise (ε-insensitive with ε > 0: an `ε|c_i|` term;
     /// logistic: an entropy). Read off `L*(y, −λc)/λ`.
-    pub fn box_quadratic(&self, lambda: f64) -> Option<(f64, (f64, f64), (f64, f64))> {
+    pub fn box_quadratic(&self, lambda: f64) -> Option<BoxQuadratic> {
         let inf = f64::INFINITY;
         let r = 1.0 / lambda;
         let sym = |q: f64, b: f64| Some((q, (-b, b), (-b, b)));
