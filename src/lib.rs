@@ -25,6 +25,7 @@ pub mod fmath;
 pub mod job;
 pub mod kernels;
 pub mod losses;
+pub mod lesson;
 pub mod lp;
 pub mod lp_experiment;
 pub mod margin;
