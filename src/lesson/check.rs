@@ -6,7 +6,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::compute;
-use super::{parse_spec, set_path, Claim, Literal, Parsed, Quantity, Relation};
+use super::{lookup, parse_spec, set_path, Claim, Literal, Parsed, Quantity, Relation};
 use crate::engine;
 
 /// A claim's side, evaluated.
@@ -56,32 +56,11 @@ pub struct ClaimResult {
     pub pass: bool,
 }
 
-/// Look up a dotted path in a JSON value: object keys, array indices, and `len` (an array's length).
-pub fn lookup(v: &Value, path: &str) -> Result<Value, String> {
-    let mut cur = v;
-    let segs: Vec<&str> = path.split('.').collect();
-    for (i, seg) in segs.iter().enumerate() {
-        cur = match cur {
-            Value::Object(m) => match m.get(*seg) {
-                Some(x) => x,
-                None => return Err(format!("`{path}`: no field `{seg}`")),
-            },
-            Value::Array(a) if *seg == "len" && i + 1 == segs.len() => {
-                return Ok(Value::from(a.len()))
-            }
-            Value::Array(a) => match seg.parse::<usize>().ok().and_then(|k| a.get(k)) {
-                Some(x) => x,
-                None => return Err(format!("`{path}`: no element `{seg}`")),
-            },
-            _ => return Err(format!("`{path}`: `{seg}` is inside a number or word")),
-        };
-    }
-    Ok(cur.clone())
-}
-
 fn as_val(v: &Value, path: &str) -> Result<Val, String> {
     match v {
-        Value::Number(n) => n.as_f64().map(Val::Num).ok_or_else(|| format!("`{path}`: not a number")),
+        Value::Number(n) => {
+            n.as_f64().map(Val::Num).ok_or_else(|| format!("`{path}`: not a number"))
+        }
         Value::String(s) => Ok(Val::Text(s.clone())),
         Value::Bool(b) => Ok(Val::Text(b.to_string())),
         _ => Err(format!("`{path}` is not a number or a word")),
@@ -97,7 +76,8 @@ struct Runs<'a> {
 impl Runs<'_> {
     fn report(&mut self, k: usize) -> Result<&Value, String> {
         if self.reports[k].is_none() {
-            let r = engine::run(&self.parsed.specs[k]).map(|r| r.to_json()).map_err(|e| e.to_string());
+            let r =
+                engine::run(&self.parsed.specs[k]).map(|r| r.to_json()).map_err(|e| e.to_string());
             self.reports[k] = Some(r);
         }
         match self.reports[k].as_ref() {
@@ -140,14 +120,20 @@ impl Runs<'_> {
             }
             Quantity::Compute(c) => {
                 let report = self.report(k)?.clone();
-                let x = compute::eval(*c, &self.parsed.specs[k], &self.parsed.spec_values[k], &report)
-                    .map_err(|e| format!("{c:?}: {e}"))?;
+                let x =
+                    compute::eval(*c, &self.parsed.specs[k], &self.parsed.spec_values[k], &report)
+                        .map_err(|e| format!("{c:?}: {e}"))?;
                 Val::Num(x)
             }
             Quantity::StepCompute(j, c) => {
                 let report = self.report(j - 1)?.clone();
-                let x = compute::eval(*c, &self.parsed.specs[j - 1], &self.parsed.spec_values[j - 1], &report)
-                    .map_err(|e| format!("{c:?} of step {j}: {e}"))?;
+                let x = compute::eval(
+                    *c,
+                    &self.parsed.specs[j - 1],
+                    &self.parsed.spec_values[j - 1],
+                    &report,
+                )
+                .map_err(|e| format!("{c:?} of step {j}: {e}"))?;
                 Val::Num(x)
             }
             Quantity::Add(b) => Val::Num(self.num(k, &b[0])? + self.num(k, &b[1])?),
@@ -170,7 +156,12 @@ impl Runs<'_> {
         ClaimResult { step: k + 1, id: c.id.clone(), says: c.says.clone(), lhs, rhs, pass }
     }
 
-    fn judge(&mut self, k: usize, c: &Claim, lhs: &Result<Val, String>) -> Result<(String, bool), String> {
+    fn judge(
+        &mut self,
+        k: usize,
+        c: &Claim,
+        lhs: &Result<Val, String>,
+    ) -> Result<(String, bool), String> {
         let lhs = lhs.as_ref().map_err(|e| e.clone())?;
         if c.rel == Relation::Between {
             let r = c.range.as_ref().ok_or("no range")?;

@@ -58,13 +58,11 @@ pub enum Compute {
 }
 
 fn num(v: &Value, path: &str) -> Result<f64, String> {
-    super::check::lookup(v, path)?
-        .as_f64()
-        .ok_or_else(|| format!("`{path}` is not a number"))
+    super::lookup(v, path)?.as_f64().ok_or_else(|| format!("`{path}` is not a number"))
 }
 
 fn vector(v: &Value, path: &str) -> Result<Vec<f64>, String> {
-    super::check::lookup(v, path)?
+    super::lookup(v, path)?
         .as_array()
         .ok_or_else(|| format!("`{path}` is not an array"))?
         .iter()
@@ -75,7 +73,7 @@ fn vector(v: &Value, path: &str) -> Result<Vec<f64>, String> {
 /// The Gaussian width μ of the spec (k = exp(−‖x − x′‖²/μ)): `fixed`, or the heuristic mean
 /// squared pairwise distance (paper B's choice), computed here.
 fn width(spec: &Value, x: &DMatrix<f64>) -> Result<f64, String> {
-    let kind = super::check::lookup(spec, "kernel.kind")?;
+    let kind = super::lookup(spec, "kernel.kind")?;
     let kind = kind.as_str().unwrap_or("");
     if kind != "gaussian" {
         return Err(format!("needs a Gaussian kernel (the spec's is `{kind}`)"));
@@ -101,7 +99,10 @@ fn gram(x: &DMatrix<f64>, mu: f64) -> DMatrix<f64> {
 /// The largest n for which a computation builds an n × n matrix here.
 const MAX_N: usize = 2000;
 
-fn data_gram(spec: &Spec, spec_v: &Value) -> Result<(DMatrix<f64>, DVector<f64>, DMatrix<f64>), String> {
+fn data_gram(
+    spec: &Spec,
+    spec_v: &Value,
+) -> Result<(DMatrix<f64>, DVector<f64>, DMatrix<f64>), String> {
     let data = engine::data(spec).map_err(|e| e.to_string())?;
     if data.n() > MAX_N {
         return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
@@ -156,7 +157,7 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             }
             let z = &k * &c;
             let cap = 1.0 / lambda;
-            let loss = super::check::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
+            let loss = super::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
             let tol = 1e-5;
             let (mut worst, mut active, mut edge) = (0.0f64, 0usize, 0usize);
             for i in 0..y.len() {
@@ -195,7 +196,11 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
                             (-(ci * r.signum())).max(ci.abs() - cap).max(0.0)
                         }
                     }
-                    other => return Err(format!("KKT conditions for the `{other}` loss are not written here")),
+                    other => {
+                        return Err(format!(
+                            "KKT conditions for the `{other}` loss are not written here"
+                        ))
+                    }
                 };
                 worst = worst.max(v);
             }
@@ -236,7 +241,7 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(order.iter().take(support.len()).filter(|j| support.contains(j)).count() as f64)
         }
         Compute::MedianStep => {
-            let trace = super::check::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let mut s: Vec<f64> =
                 trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
             if s.is_empty() {
@@ -246,14 +251,17 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(s[s.len() / 2])
         }
         Compute::LastGrowth => {
-            let trace = super::check::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let h: Vec<f64> = trace.iter().filter_map(|r| r.get("max_h")?.as_f64()).collect();
             if h.len() < 2 || h[h.len() - 2] == 0.0 {
                 return Err("the trace has fewer than two max|h| values".into());
             }
             Ok(h[h.len() - 1] / h[h.len() - 2])
         }
-        Compute::FRoot | Compute::FMaxSecondDiff | Compute::FMinSecondDiff | Compute::FMaxFirstDiff => {
+        Compute::FRoot
+        | Compute::FMaxSecondDiff
+        | Compute::FMinSecondDiff
+        | Compute::FMaxFirstDiff => {
             let (_, y, k) = data_gram(spec, spec_v)?;
             let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
             let eig = SymmetricEigen::new(k);
@@ -301,9 +309,11 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
                 _ => d1.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             })
         }
-        Compute::NonZero => Ok(vector(report, "solution.w")?.iter().filter(|x| **x != 0.0).count() as f64),
+        Compute::NonZero => {
+            Ok(vector(report, "solution.w")?.iter().filter(|x| **x != 0.0).count() as f64)
+        }
         Compute::TraceMinGap => {
-            let trace = super::check::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let gaps: Vec<f64> = trace
                 .iter()
                 .filter_map(|r| Some(r.get("primal")?.as_f64()? - r.get("dual")?.as_f64()?))

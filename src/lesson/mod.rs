@@ -296,9 +296,9 @@ fn short(field: &str, s: &str, max: usize) -> Result<(), String> {
 
 fn path_ok(field: &str, p: &str) -> Result<(), String> {
     short(field, p, MAX_SHORT)?;
-    let good = p.split('.').all(|seg| {
-        !seg.is_empty() && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    });
+    let good = p
+        .split('.')
+        .all(|seg| !seg.is_empty() && seg.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     if good {
         Ok(())
     } else {
@@ -330,7 +330,8 @@ fn quantity_ok(field: &str, q: &Quantity, step: usize, depth: usize) -> Result<(
     if depth > MAX_DEPTH {
         return Err(format!("{field}: nested deeper than {MAX_DEPTH}"));
     }
-    let sub = |name: &str, q: &Quantity| quantity_ok(&format!("{field}.{name}"), q, step, depth + 1);
+    let sub =
+        |name: &str, q: &Quantity| quantity_ok(&format!("{field}.{name}"), q, step, depth + 1);
     match q {
         Quantity::Value(Literal::Num(x)) => finite(&format!("{field}.value"), *x),
         Quantity::Value(Literal::Text(t)) => short(&format!("{field}.value"), t, MAX_SHORT),
@@ -355,11 +356,17 @@ fn quantity_ok(field: &str, q: &Quantity, step: usize, depth: usize) -> Result<(
         Quantity::Compute(_) => Ok(()),
         Quantity::StepCompute(k, _) => {
             if *k == 0 || *k >= step {
-                return Err(format!("{field}.step_compute: {k} is not an earlier step (this is step {step})"));
+                return Err(format!(
+                    "{field}.step_compute: {k} is not an earlier step (this is step {step})"
+                ));
             }
             Ok(())
         }
-        Quantity::Add(b) | Quantity::Sub(b) | Quantity::Mul(b) | Quantity::Div(b) | Quantity::Pow(b) => {
+        Quantity::Add(b)
+        | Quantity::Sub(b)
+        | Quantity::Mul(b)
+        | Quantity::Div(b)
+        | Quantity::Pow(b) => {
             sub("0", &b[0])?;
             sub("1", &b[1])
         }
@@ -430,8 +437,25 @@ pub fn text_placeholders(field: &str, text: &str) -> Result<Vec<String>, String>
 
 /// The TeX commands the page's math renderer knows (www/lesson-text.js).
 pub const TEX_COMMANDS: &[&str] = &[
-    "frac", "sqrt", "text", "sum", "max", "min", "sup", "log", "sign", "diag", "quad", "left",
-    "right", "top", "mathrm", "operatorname", "bar", "tilde", "nabla",
+    "frac",
+    "sqrt",
+    "text",
+    "sum",
+    "max",
+    "min",
+    "sup",
+    "log",
+    "sign",
+    "diag",
+    "quad",
+    "left",
+    "right",
+    "top",
+    "mathrm",
+    "operatorname",
+    "bar",
+    "tilde",
+    "nabla",
 ];
 
 fn math_ok(field: &str, m: &str) -> Result<(), String> {
@@ -476,6 +500,29 @@ fn math_ok(field: &str, m: &str) -> Result<(), String> {
         return Err(format!("{field}: unbalanced braces in math `{m}`"));
     }
     Ok(())
+}
+
+/// Look up a dotted path in a JSON value: object keys, array indices, and `len` (an array's length).
+pub fn lookup(v: &Value, path: &str) -> Result<Value, String> {
+    let mut cur = v;
+    let segs: Vec<&str> = path.split('.').collect();
+    for (i, seg) in segs.iter().enumerate() {
+        cur = match cur {
+            Value::Object(m) => match m.get(*seg) {
+                Some(x) => x,
+                None => return Err(format!("`{path}`: no field `{seg}`")),
+            },
+            Value::Array(a) if *seg == "len" && i + 1 == segs.len() => {
+                return Ok(Value::from(a.len()))
+            }
+            Value::Array(a) => match seg.parse::<usize>().ok().and_then(|k| a.get(k)) {
+                Some(x) => x,
+                None => return Err(format!("`{path}`: no element `{seg}`")),
+            },
+            _ => return Err(format!("`{path}`: `{seg}` is inside a number or word")),
+        };
+    }
+    Ok(cur.clone())
 }
 
 /// Set `value` at a dotted path of a JSON object (creating objects on the way); `null` removes.
@@ -582,8 +629,12 @@ impl Lesson {
                 (Page::Mrlsr, Some(Action::Fit)) if s.to.is_none() => {
                     return Err(format!("{f}.to: action \"fit\" needs to: {{m, lambda}}"))
                 }
-                (Page::Mrlsr, Some(Action::Fit | Action::Equivalence)) | (Page::Lp, Some(Action::Build)) | (_, None) => {}
-                (_, Some(a)) => return Err(format!("{f}.action: {a:?} is not an action of {:?}", self.page)),
+                (Page::Mrlsr, Some(Action::Fit | Action::Equivalence))
+                | (Page::Lp, Some(Action::Build))
+                | (_, None) => {}
+                (_, Some(a)) => {
+                    return Err(format!("{f}.action: {a:?} is not an action of {:?}", self.page))
+                }
             }
             if s.to.is_some() && s.action != Some(Action::Fit) {
                 return Err(format!("{f}.to: only with action \"fit\""));
@@ -596,7 +647,9 @@ impl Lesson {
                 }
             }
             if let Some([k, v]) = &s.until {
-                let ok = |t: &str| !t.is_empty() && t.len() <= 40 && t.chars().all(|c| c.is_ascii_alphanumeric());
+                let ok = |t: &str| {
+                    !t.is_empty() && t.len() <= 40 && t.chars().all(|c| c.is_ascii_alphanumeric())
+                };
                 if !ok(k) || !ok(v) {
                     return Err(format!("{f}.until: [data attribute, value], letters and digits"));
                 }
@@ -629,7 +682,9 @@ impl Lesson {
                         quantity_ok(&format!("{cf}.range[1]"), &r[1], i + 1, 0)?;
                     }
                     (Relation::Between, _, _) => {
-                        return Err(format!("{cf}.range: \"between\" takes range: [low, high] and no rhs"))
+                        return Err(format!(
+                            "{cf}.range: \"between\" takes range: [low, high] and no rhs"
+                        ))
                     }
                     (_, Some(r), None) => {
                         quantity_ok(&format!("{cf}.rhs"), r, i + 1, 0)?;
@@ -637,18 +692,24 @@ impl Lesson {
                             quotable.insert(c.id.clone());
                         }
                     }
-                    (_, _, _) => return Err(format!("{cf}.rhs: the relation needs rhs (and no range)")),
+                    (_, _, _) => {
+                        return Err(format!("{cf}.rhs: the relation needs rhs (and no range)"))
+                    }
                 }
                 match (c.rel, c.tol) {
                     (Relation::Within, Some(t)) if t.is_finite() && t >= 0.0 && t < 1.0 => {}
                     (Relation::Within, _) => {
-                        return Err(format!("{cf}.tol: \"within\" needs a relative tolerance in [0, 1)"))
+                        return Err(format!(
+                            "{cf}.tol: \"within\" needs a relative tolerance in [0, 1)"
+                        ))
                     }
                     (_, Some(_)) => return Err(format!("{cf}.tol: only with \"within\"")),
                     _ => {}
                 }
             }
-            for (name, text) in [("look", &s.look), ("predict", &s.predict), ("explain", &s.explain)] {
+            for (name, text) in
+                [("look", &s.look), ("predict", &s.predict), ("explain", &s.explain)]
+            {
                 for id in text_placeholders(&format!("{f}.{name}"), text)? {
                     if !quotable.contains(&id) {
                         return Err(format!(
