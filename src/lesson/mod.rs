@@ -275,6 +275,7 @@ pub enum Quantity {
 }
 
 /// The paper of the page and each step's spec, parsed (the spec after `to`).
+#[derive(Debug)]
 pub struct Parsed {
     /// The lesson as written.
     pub lesson: Lesson,
