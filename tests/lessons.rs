@@ -18,9 +18,9 @@ fn lesson_value(id: &str) -> Value {
     serde_json::from_str(&lesson_text(id)).expect("lesson JSON")
 }
 
-fn parse_err(v: &Value) -> String {
+fn parse_err(v: &Value, case: usize) -> String {
     match Lesson::parse(&v.to_string()) {
-        Ok(_) => panic!("accepted a malformed lesson"),
+        Ok(_) => panic!("case {case}: accepted a malformed lesson"),
         Err(e) => e,
     }
 }
@@ -112,13 +112,16 @@ fn kplay_lesson_check_exit_status() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A change to a lesson's JSON.
+type Mutation = Box<dyn Fn(&mut Value)>;
+
 #[test]
 fn malformed_lessons_name_the_field() {
     let base = lesson_value("c");
-    let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+    let cases: Vec<(Mutation, &str)> = vec![
         (Box::new(|v| v["steps"][3]["claims"][1]["rel"] = json!("=~")), "steps[3].claims[1].rel"),
         (Box::new(|v| v["steps"][3]["claims"][1]["extra"] = json!(1)), "steps[3].claims[1]"),
-        (Box::new(|v| v["steps"][2]["spec"]["lambda"] = json!(-1)), "steps[2].spec"),
+        (Box::new(|v| v["steps"][2]["spec"]["lambda"] = json!("x")), "steps[2].spec"),
         (Box::new(|v| v["steps"][2]["spec"]["bogus"] = json!(1)), "steps[2].spec"),
         (
             Box::new(|v| v["steps"][1]["claims"][0]["lhs"] = json!({"step": [5, "iterations"]})),
@@ -147,7 +150,7 @@ fn malformed_lessons_name_the_field() {
     for (i, (mutate, field)) in cases.iter().enumerate() {
         let mut v = base.clone();
         mutate(&mut v);
-        let msg = parse_err(&v);
+        let msg = parse_err(&v, i);
         assert!(msg.contains(field), "case {i}: `{msg}` does not name {field}");
     }
     // Not JSON, and too large.

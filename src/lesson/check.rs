@@ -167,7 +167,7 @@ impl Runs<'_> {
             let r = c.range.as_ref().ok_or("no range")?;
             let (lo, hi) = (self.num(k, &r[0])?, self.num(k, &r[1])?);
             let Val::Num(x) = lhs else { return Err("a word is not between numbers".into()) };
-            return Ok((format!("∈ [{}, {}]", fmt_num(lo), fmt_num(hi)), lo <= *x && *x <= hi));
+            return Ok((format!("∈ [{}, {}]", fmt_num(lo), fmt_num(hi)), (lo..=hi).contains(x)));
         }
         let rhs = self.eval(k, c.rhs.as_ref().ok_or("no rhs")?)?;
         let shown = format!("{} {rhs}", c.rel.symbol());

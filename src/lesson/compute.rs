@@ -99,10 +99,10 @@ fn gram(x: &DMatrix<f64>, mu: f64) -> DMatrix<f64> {
 /// The largest n for which a computation builds an n × n matrix here.
 const MAX_N: usize = 2000;
 
-fn data_gram(
-    spec: &Spec,
-    spec_v: &Value,
-) -> Result<(DMatrix<f64>, DVector<f64>, DMatrix<f64>), String> {
+/// The data's x and y and the Gaussian Gram matrix built here.
+type DataGram = (DMatrix<f64>, DVector<f64>, DMatrix<f64>);
+
+fn data_gram(spec: &Spec, spec_v: &Value) -> Result<DataGram, String> {
     let data = engine::data(spec).map_err(|e| e.to_string())?;
     if data.n() > MAX_N {
         return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));

@@ -386,7 +386,7 @@ pub fn text_placeholders(field: &str, text: &str) -> Result<Vec<String>, String>
     for (pi, para) in text.split("\n\n").enumerate() {
         let pf = format!("{field} (paragraph {})", pi + 1);
         let dollars = para.matches('$').count();
-        if dollars % 2 != 0 {
+        if !dollars.is_multiple_of(2) {
             return Err(format!("{pf}: an unclosed $ (math is $…$ or $$…$$)"));
         }
         // Split into math and prose by $.
@@ -409,11 +409,11 @@ pub fn text_placeholders(field: &str, text: &str) -> Result<Vec<String>, String>
                 };
                 let piece = plain.as_str();
                 let ticks = piece.matches('`').count();
-                if ticks % 2 != 0 {
+                if !ticks.is_multiple_of(2) {
                     return Err(format!("{pf}: an unclosed ` (code)"));
                 }
                 let stars = piece.matches("**").count();
-                if stars % 2 != 0 {
+                if !stars.is_multiple_of(2) {
                     return Err(format!("{pf}: an unclosed ** (bold)"));
                 }
             }
@@ -698,7 +698,7 @@ impl Lesson {
                     }
                 }
                 match (c.rel, c.tol) {
-                    (Relation::Within, Some(t)) if t.is_finite() && t >= 0.0 && t < 1.0 => {}
+                    (Relation::Within, Some(t)) if (0.0..1.0).contains(&t) => {}
                     (Relation::Within, _) => {
                         return Err(format!(
                             "{cf}.tol: \"within\" needs a relative tolerance in [0, 1)"
