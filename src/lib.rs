@@ -26,6 +26,7 @@ pub mod experiment;
 pub mod fmath;
 pub mod job;
 pub mod kernels;
+pub mod lesson;
 pub mod losses;
 pub mod lp;
 pub mod margin;

@@ -444,3 +444,28 @@ fn fuzz_paper_b_specs() {
         model.fit(m, lambda).is_ok()
     });
 }
+
+/// Lesson files (docs/lessons.md): the four built-in lessons, mutated (hostile leaves, removed
+/// and unknown fields), through the one strict parser `kplay lesson check` and the pages'
+/// `checkLesson` use; a refusal is a message naming a field, never a panic.
+#[test]
+fn fuzz_lesson_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/www/lessons");
+    let bases: Vec<Value> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|id| {
+            let text = std::fs::read_to_string(format!("{dir}/{id}.json")).expect("lesson file");
+            serde_json::from_str(&text).expect("lesson JSON")
+        })
+        .collect();
+    let (tried, accepted) = fuzz("lesson files", mutated(bases), |v| {
+        match kernel_playground::lesson::Lesson::parse(&v.to_string()) {
+            Ok(_) => true,
+            Err(msg) => {
+                assert!(!msg.is_empty(), "an empty message for {v}");
+                false
+            }
+        }
+    });
+    assert!(tried > accepted, "some mutated lessons are refused");
+}

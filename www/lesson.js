@@ -1,24 +1,96 @@
 // Guided lessons and classroom mode, shared by the pages.
 //
-// A lesson is a list of steps (www/lessons.js). A step sets the page to a spec (paused at
-// iteration 0), says what to look at, asks the class to predict, runs when asked (the Run
-// button, or space), and once the run has ended shows the explanation with the paper's formula.
-// The state lives in the URL: `#lesson=a&step=5` (a lecturer can send students to step 5);
-// `?classroom=1` (or the Classroom button) hides the controls the step does not use and
-// enlarges type and plots for a projector. Keyboard: ←/→ = previous/next step.
+// A lesson is a data file (docs/lessons.md): the built-in ones are www/lessons/{a,b,c,d}.json;
+// a lecturer's own opens from a file (the "Open a lesson…" button, or dropped on the page) or
+// from a link that carries it (`#lesson-data=<base64url>`: "z" + deflate-raw or "j" + plain
+// JSON). Every lesson, built-in or not, is validated by the wasm `checkLesson` — the Rust parser
+// `kplay lesson check` uses — before anything of it is shown; an invalid one gives a message
+// naming the field and the page keeps working. Lesson text is rendered by www/lesson-text.js
+// into DOM nodes (never as HTML).
 //
-// Only the lesson's id and step number are read from the URL, and both are checked against the
-// lessons that exist; no URL text is ever put into the page as markup.
+// A step sets the page to a spec (paused at iteration 0), says what to look at, asks the class
+// to predict, runs when asked (the Run button, or space), and once the run has ended shows the
+// explanation. The state lives in the URL: `#lesson=a&step=5`; `?classroom=1` (or the Classroom
+// button) hides the controls the step does not use and enlarges type and plots for a projector.
+// Keyboard: ←/→ = previous/next step.
 import { $, lessonMode, isTypingField, spaceIsOwn } from './common.js';
-import { LESSONS } from './lessons.js';
+import { renderText, quoteNumber } from './lesson-text.js';
+import { checkLesson } from './pkg/kernel_playground.js';
 
-/** `{ id, step }` from `#lesson=<id>&step=<k>` when both are valid, else null. */
+/** The built-in lessons: id → file (relative to the page). */
+export const BUILTIN = { a: 'lessons/a.json', b: 'lessons/b.json', c: 'lessons/c.json', d: 'lessons/d.json' };
+const PAGE_OF = { a: 'lp.html', b: 'mrlsr.html', c: 'dinuzzo.html', d: 'perceptron.html' };
+/** The largest lesson (bytes of JSON) a file or link may carry: the Rust parser's MAX_BYTES. */
+export const MAX_LESSON_BYTES = 256 * 1024;
+
+/** `{ id, step, data? }` from `#lesson=<id>&step=<k>` or `#lesson-data=<b64>&step=<k>`, else null. */
 export function lessonFromHash() {
-  const m = location.hash.match(/^#lesson=([a-z]+)(?:&step=(\d{1,3}))?$/);
-  if (!m || !Object.prototype.hasOwnProperty.call(LESSONS, m[1])) return null;
-  const n = LESSONS[m[1]].steps.length;
-  const k = Math.min(Math.max(Number(m[2] ?? 1), 1), n);
-  return { id: m[1], step: k };
+  const b = location.hash.match(/^#lesson=([a-d])(?:&step=(\d{1,3}))?$/);
+  if (b) return { id: b[1], step: Number(b[2] ?? 1) };
+  const d = location.hash.match(/^#lesson-data=([jz][A-Za-z0-9_-]{1,400000})(?:&step=(\d{1,3}))?$/);
+  if (d) return { id: 'own', data: d[1], step: Number(d[2] ?? 1) };
+  return null;
+}
+
+const b64ToBytes = (s) => {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+};
+const bytesToB64 = (bytes) => {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+async function pipe(bytes, stream) {
+  const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+  const buf = new Uint8Array(await out.arrayBuffer());
+  return buf;
+}
+
+/** A lesson's JSON text as link data ("z" + base64url of deflate-raw). */
+export async function encodeLesson(text) {
+  return `z${bytesToB64(await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw')))}`;
+}
+
+/** Link data back to JSON text, at most MAX_LESSON_BYTES (a message otherwise). */
+export async function decodeLesson(data) {
+  let bytes;
+  try {
+    bytes = b64ToBytes(data.slice(1));
+  } catch {
+    throw new Error('the link\'s lesson is not base64url');
+  }
+  if (data[0] === 'z') {
+    // Inflate in a stream and stop past the cap (a small link must not inflate to gigabytes).
+    const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+    const parts = [];
+    let total = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.length;
+        if (total > MAX_LESSON_BYTES) { reader.cancel(); throw new Error(`the link's lesson is over ${MAX_LESSON_BYTES} bytes`); }
+        parts.push(value);
+      }
+    } catch (e) {
+      throw e.message?.includes('bytes') ? e : new Error('the link\'s lesson is not valid compressed data');
+    }
+    bytes = new Uint8Array(total);
+    let at = 0;
+    for (const p of parts) { bytes.set(p, at); at += p.length; }
+  }
+  if (bytes.length > MAX_LESSON_BYTES) throw new Error(`the link's lesson is over ${MAX_LESSON_BYTES} bytes`);
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+/** Parse and validate lesson JSON text (the Rust parser through the wasm): the lesson, or throws
+ *  an Error whose message names the field. */
+export function parseLesson(text) {
+  if (text.length > MAX_LESSON_BYTES) throw new Error(`the lesson is over ${MAX_LESSON_BYTES} bytes`);
+  const msg = checkLesson(text);
+  if (msg) throw new Error(msg);
+  return JSON.parse(text);
 }
 
 // A lesson link owns the URL hash from the start: the page's start-up must not overwrite it with
@@ -108,19 +180,76 @@ const panelMarkup = (keys) => `
     <div class="lesson-nav"><button id="lesson-prev" type="button">← Previous</button> <button id="lesson-next" type="button">Next →</button> <button id="lesson-exit" type="button">Leave the lesson</button></div>
     <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>`;
 
+/** The "Open a lesson…" button (a file picker) and the line that reports a bad lesson. */
+function addLessonOpener(openText) {
+  const nav = document.querySelector('nav.papers');
+  if (!nav || $('lesson-open')) return;
+  const wrap = document.createElement('span');
+  wrap.className = 'lesson-open';
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.id = 'lesson-open';
+  b.textContent = 'Open a lesson…';
+  b.title = 'a lesson file (docs/lessons.md), checked with kplay lesson check; or drop it on the page';
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.id = 'lesson-file';
+  input.accept = '.json,application/json';
+  input.hidden = true;
+  const err = document.createElement('span');
+  err.id = 'lesson-error';
+  err.className = 'lesson-error';
+  err.setAttribute('role', 'alert');
+  b.addEventListener('click', () => input.click());
+  input.addEventListener('change', () => {
+    const f = input.files?.[0];
+    input.value = '';
+    if (f) openFile(f, openText);
+  });
+  wrap.append(b, input, err);
+  ($('classroom-toggle') ?? nav).after(wrap);
+  document.addEventListener('dragover', (ev) => {
+    if ([...(ev.dataTransfer?.types ?? [])].includes('Files')) ev.preventDefault();
+  });
+  document.addEventListener('drop', (ev) => {
+    const f = ev.dataTransfer?.files?.[0];
+    if (!f || isTypingField(ev.target)) return;
+    if (!/\.json$/i.test(f.name) && f.type !== 'application/json') return; // a CSV drop is the page's
+    ev.preventDefault();
+    ev.stopPropagation();
+    openFile(f, openText);
+  }, true);
+}
+
+/** Show (or clear) the message about a lesson that could not be opened. */
+export function lessonError(msg) {
+  const e = $('lesson-error');
+  if (e) e.textContent = msg ? `This lesson cannot be opened: ${msg}` : '';
+  document.body.dataset.lessonError = msg ? '1' : '0';
+}
+
+async function openFile(file, openText) {
+  if (file.size > MAX_LESSON_BYTES) { lessonError(`the file is ${file.size} bytes; at most ${MAX_LESSON_BYTES}`); return; }
+  openText(await file.text());
+}
+
+/** Is `page` (a lesson's `page`) the page this is? */
+const samePage = (page) => PAGE_OF[Object.keys(PAGE_OF).find((k) => PAGE_OF[k] === page)] === (location.pathname.split('/').pop() || 'index.html');
+
 export function attachLessons(api, paper) {
   attachClassroom();
   const panel = $('lesson');
   if (!panel.firstElementChild) panel.innerHTML = panelMarkup(paper === 'b' ? 'space run' : 'space run/pause · r reset');
-  let cur = null; // { id, step, phase }
+  let cur = null; // { id, step, phase, lesson, data? }
   let watching = false;
   let loading = Promise.resolve(); // the step's load (a page may load asynchronously)
   let actionDone = false; // the step's action (if any) has finished
 
-  const lessonOf = () => LESSONS[cur.id];
+  const lessonOf = () => cur.lesson;
 
   function writeLessonHash() {
-    history.replaceState(null, '', `${location.pathname}${location.search}#lesson=${cur.id}&step=${cur.step}`);
+    const which = cur.data ? `lesson-data=${cur.data}` : `lesson=${cur.id}`;
+    history.replaceState(null, '', `${location.pathname}${location.search}#${which}&step=${cur.step}`);
   }
 
   function setPhase(phase) {
@@ -175,10 +304,15 @@ export function attachLessons(api, paper) {
     $('lesson-progress').value = cur.step;
     $('lesson-count').textContent = `Step ${cur.step} of ${L.steps.length}`;
     $('lesson-step-title').textContent = step.title;
-    // Lesson text is the project's own static content (www/lessons.js), never URL text.
-    $('lesson-look').innerHTML = step.look;
-    $('lesson-predict').innerHTML = step.predict;
-    $('lesson-explain').innerHTML = step.explain;
+    // Lesson text (a file's or a link's too) becomes DOM nodes, never markup (lesson-text.js);
+    // {=id} quotes the number the step's claim `id` states (checked by kplay lesson check).
+    const quote = (id) => {
+      const c = step.claims.find((x) => x.id === id);
+      return c && typeof c.rhs?.value === 'number' ? quoteNumber(c.rhs.value) : '?';
+    };
+    renderText($('lesson-look'), step.look, quote);
+    renderText($('lesson-predict'), step.predict, quote);
+    renderText($('lesson-explain'), step.explain, quote);
     $('lesson-prev').disabled = cur.step === 1;
     $('lesson-next').disabled = cur.step === L.steps.length;
     markUses(step);
@@ -191,7 +325,7 @@ export function attachLessons(api, paper) {
   function go(k) {
     const n = lessonOf().steps.length;
     if (k < 1 || k > n) return;
-    cur = { id: cur.id, step: k, phase: 'predict' };
+    cur = { ...cur, step: k, phase: 'predict' };
     show();
     $('lesson-step-title').focus({ preventScroll: true });
   }
@@ -269,17 +403,70 @@ export function attachLessons(api, paper) {
     }
   }, true);
 
+  /** Start `lesson` (validated) at step k; `data` is its link data for a lecturer's lesson. */
+  function start(id, lesson, k, data) {
+    const n = lesson.steps.length;
+    cur = { id, lesson, data, step: Math.min(Math.max(k, 1), n), phase: 'predict' };
+    api.player.arrowsTaken = true;
+    lessonError('');
+    show();
+  }
+
+  let opening = 0; // the latest open wins
+  /** Open a lesson from the hash (a built-in id or link data): async, since it is fetched,
+   *  inflated and validated; returns whether the hash names a lesson for this page. */
   function fromHash() {
     const l = lessonFromHash();
-    if (!l || l.id !== paper) {
+    if (!l || (l.id !== 'own' && l.id !== paper)) {
       if (!cur) lessonMode.active = false;
       return false;
     }
-    cur = { ...l, phase: 'predict' };
-    api.player.arrowsTaken = true;
-    show();
+    if (cur && cur.id === l.id && cur.data === l.data) {
+      if (l.step !== cur.step) go(l.step);
+      return true;
+    }
+    lessonMode.active = true;
+    const me = ++opening;
+    (async () => {
+      try {
+        const text = l.data ? await decodeLesson(l.data)
+          : await (await fetch(new URL(BUILTIN[l.id], location.href))).text();
+        const lesson = parseLesson(text);
+        if (me !== opening) return;
+        if (!samePage(lesson.page)) {
+          throw new Error(`page: this lesson plays on ${lesson.page}`);
+        }
+        start(l.id, lesson, l.step, l.data);
+      } catch (e) {
+        if (me !== opening) return;
+        if (!cur) lessonMode.active = false;
+        lessonError(e.message ?? String(e));
+      }
+    })();
     return true;
   }
+
+  /** Open a lecturer's lesson from its JSON text (a file): validate, then play it here or on
+   *  its own page (the link carries it there). */
+  async function openText(text) {
+    let lesson;
+    try {
+      lesson = parseLesson(text);
+    } catch (e) {
+      lessonError(e.message ?? String(e));
+      return;
+    }
+    const data = await encodeLesson(text);
+    if (!samePage(lesson.page)) {
+      location.assign(`${lesson.page}${location.search}#lesson-data=${data}&step=1`);
+      return;
+    }
+    ++opening;
+    lessonMode.active = true;
+    start('own', lesson, 1, data);
+  }
+  addLessonOpener(openText);
+
   window.addEventListener('hashchange', fromHash);
   return fromHash();
 }

@@ -9,6 +9,7 @@
 //! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg (and paper A's PREFIX-spikes.svg)
 //! kplay race SPEC.json           every algorithm of the paper on the same data
 //! kplay spec [PAPER]             print a paper's default spec (lp, mrlsr, dinuzzo, perceptron)
+//! kplay lesson check LESSON.json  run every step of a lesson, check every claim (docs/lessons.md)
 //! ```
 //! Errors go to stderr with a non-zero exit.
 
@@ -17,6 +18,7 @@ use std::process::ExitCode;
 
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::engine::{self, Paper, Spec};
+use kernel_playground::lesson;
 use kernel_playground::KpError;
 
 const USAGE: &str = "usage:
@@ -26,6 +28,8 @@ const USAGE: &str = "usage:
   kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg (paper A also PREFIX-spikes.svg)
   kplay race SPEC.json           run every algorithm of the spec's paper on the same data
   kplay spec [PAPER]             print the default spec of a paper: lp (default), mrlsr, dinuzzo, perceptron
+  kplay lesson check LESSON.json run every step of a lesson natively and check each claim
+                                 (exit 1 when a claim fails; docs/lessons.md)
 SPEC.json is any page's spec (\"Copy link\" / \"save spec\"): {\"paper\": \"lp\" | \"mrlsr\" | \"dinuzzo\" | \"perceptron\", ...};
 a CSV `path` in it is read relative to the spec file.
 options (anywhere):
@@ -38,6 +42,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match real_main(&args) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(msg) if msg == CLAIMS_FAILED => ExitCode::from(1),
         Err(msg) => {
             eprintln!("kplay: {msg}");
             ExitCode::from(2)
@@ -111,6 +116,34 @@ fn budget_flag(args: &[String]) -> Result<Vec<String>, String> {
     Ok(rest)
 }
 
+/// The error `lesson check` returns when it ran and a claim failed (exit 1, not 2).
+const CLAIMS_FAILED: &str = "\u{0}claims failed";
+
+/// `kplay lesson check FILE`: parse strictly, run every step, print each claim's outcome.
+fn lesson_check(args: &[String]) -> Result<(), String> {
+    let (Some("check"), Some(path), None) =
+        (args.get(1).map(String::as_str), args.get(2), args.get(3))
+    else {
+        return Err(format!("lesson needs `check LESSON.json`\n{USAGE}"));
+    };
+    let limit = kernel_playground::lesson::MAX_BYTES as u64;
+    let text = budget::read_text_file(Path::new(path), "lesson", limit).map_err(err)?;
+    let parsed = lesson::Lesson::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    let results = lesson::check::check(&parsed);
+    emit(&lesson::check::render(&parsed, &results))?;
+    let failed: Vec<String> = results
+        .iter()
+        .filter(|r| !r.pass)
+        .map(|r| format!("step {} claim {}", r.step, r.id))
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        eprintln!("kplay: {path}: {} claim(s) failed: {}", failed.len(), failed.join(", "));
+        Err(CLAIMS_FAILED.into())
+    }
+}
+
 fn real_main(args: &[String]) -> Result<(), String> {
     let args = &budget_flag(args)?[..];
     let cmd = args.first().map(String::as_str).ok_or_else(|| USAGE.to_string())?;
@@ -173,6 +206,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
             };
             emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
         }
+        "lesson" => lesson_check(args),
         "-h" | "--help" | "help" => emit(&format!("{USAGE}\n")),
         other => Err(format!("unknown command `{other}`\n{USAGE}")),
     }

@@ -1,13 +1,13 @@
 // One step, one screen (issue 19, "What to build" item 6): in classroom mode at 1280 × 720 every
 // step of every lesson shows, without the page scrolling, the plots and readouts it names
-// (`uses` in www/lessons.js), its question and, after the run, its explanation; the lesson's
+// (`uses` in www/lessons/*.json), its question and, after the run, its explanation; the lesson's
 // keys work whatever control has focus. Each step is run to its end state (the lesson's
 // "explained" phase), never waited for by the clock; the runs go at ?speed=max, which a link's
 // speed makes the lesson keep.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, text } from './harness.mjs';
-import { LESSONS } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const env = useBrowser();
 const VIEW = { width: 1280, height: 720 };

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { useBrowser, openPage, text, KPLAY } from './harness.mjs';
-import { LESSONS } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const env = useBrowser();
 const num = async (page, sel) => Number(await text(page, sel));
@@ -85,8 +85,11 @@ function jacobiEigen(A0) {
   return { values: order.map((i) => A[i][i]), vectors: order.map((i) => V.map((r) => r[i])) };
 }
 
+/** Wait for step k to be shown (a lesson is fetched and validated after the page is ready). */
+const atStep = (page, k) => page.waitForFunction((k) => document.body.dataset.lessonStep === String(k), k);
+
 async function runStep(page, k, total) {
-  assert.equal(await page.evaluate(() => document.body.dataset.lessonStep), String(k));
+  await atStep(page, k);
   assert.equal(await text(page, '#lesson-count'), `Step ${k} of ${total}`);
   assert.equal(await page.evaluate(() => document.body.dataset.lessonPhase), 'predict');
   assert.ok(await page.locator('#lesson-explain').isHidden(), 'the explanation waits for the run');
@@ -311,7 +314,7 @@ test('lesson D can be walked from the first step to the last, each claim checked
 
 test('a lesson link opens the right step with its spec, and Prev/Next keep the URL in step', async () => {
   const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=5`);
-  assert.equal(await page.evaluate(() => document.body.dataset.lessonStep), '5');
+  await atStep(page, 5);
   assert.equal(await text(page, '#lesson-step-title'), LESSONS.d.steps[4].title);
   assert.equal(await page.locator('#data').inputValue(), 'overlap');
   assert.equal(await page.locator('#maxiter').inputValue(), '3000');
@@ -322,13 +325,13 @@ test('a lesson link opens the right step with its spec, and Prev/Next keep the U
   // The front page's lesson link and an old-style index.html lesson link land on the same step.
   const fwd = await openPage(env.b, `${env.url}index.html#lesson=a&step=3`, { speed: 'max' });
   assert.match(fwd.page.url(), /lp\.html\?speed=max#lesson=a&step=3$/);
-  assert.equal(await fwd.page.evaluate(() => document.body.dataset.lessonStep), '3');
+  await atStep(fwd.page, 3);
   // An unknown lesson or step is ignored (the page's default run), never shown as text.
   const bad = await openPage(env.b, `${env.url}perceptron.html#lesson=<img>&step=99`);
   assert.equal(await bad.page.evaluate(() => document.body.dataset.lesson), undefined);
   assert.ok(await bad.page.locator('#lesson').isHidden());
   const clamp = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=99`);
-  assert.equal(await clamp.page.evaluate(() => document.body.dataset.lessonStep), String(LESSONS.d.steps.length));
+  await atStep(clamp.page, LESSONS.d.steps.length);
   assert.deepEqual([...errors, ...fwd.errors, ...bad.errors, ...clamp.errors], []);
   for (const c of [ctx, fwd.ctx, bad.ctx, clamp.ctx]) await c.close();
 });
@@ -618,6 +621,71 @@ test('lesson B can be walked from the first step to the last, each claim checked
   assert.equal(diffs.length, 4);
   assert.ok(diffs[0] <= 1e-10, `Z1 ${diffs[0]}`);
   for (const d of diffs.slice(1)) assert.ok(d > 1e-4, `Z2..Z4 ${diffs}`);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+// A lecturer's own lesson (docs/lessons.md): opened from a link that carries it and from a file;
+// markup in its text renders as text (no element from the file), an invalid lesson gives a
+// message naming the field and the page keeps working.
+const XSS_LOOK = 'Look: <script>window.__xss=1</script> and <img src=x id=xss onerror="window.__xss=1"> stay text; $x_i^2$ and **bold**.';
+function ownLesson() {
+  const L = structuredClone(LESSONS.d);
+  L.title = 'My course <img src=x onerror="window.__xss=1">';
+  L.steps = L.steps.slice(0, 2);
+  L.steps[0].title = '<script>window.__xss=1</script>Step one';
+  L.steps[0].look = XSS_LOOK;
+  L.steps[0].explain = '<img src=x id=xss2 onerror="window.__xss=1"> fewer than {=few} updates.';
+  return L;
+}
+const b64url = (s) => Buffer.from(s, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+test('a lecturer\'s lesson from a link and from a file: markup renders as text, a bad one names the field', async () => {
+  const L = ownLesson();
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson-data=j${b64url(JSON.stringify(L))}&step=1`);
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '1');
+  assert.equal(await text(page, '#lesson-title'), L.title);
+  assert.equal(await text(page, '#lesson-step-title'), L.steps[0].title);
+  const look = await text(page, '#lesson-look');
+  assert.ok(look.includes('<script>window.__xss=1</script>') && look.includes('<img src=x id=xss onerror='), look);
+  assert.equal(await page.locator('#lesson img, #lesson script, #xss, #xss2').count(), 0, 'no element from the file');
+  assert.equal(await page.locator('#lesson-look math msubsup').count(), 1, 'math is MathML elements');
+  assert.equal(await page.locator('#lesson-look b').count(), 1);
+  await runStep(page, 1, 2);
+  assert.match(await text(page, '#lesson-explain'), /fewer than 20 updates/);
+  assert.equal(await page.locator('#lesson-explain img').count(), 0);
+  // The claim's number comes from the claim: the page's run shows it (iterations < the bound).
+  assert.ok(await num(page, '#r-iter') < L.steps[0].claims.find((c) => c.id === 'few').rhs.value);
+  assert.equal(await page.evaluate(() => window.__xss), undefined);
+  // The hash keeps carrying the lesson (a lecturer can send the link), compressed.
+  await next(page, 1);
+  assert.match(await page.evaluate(() => location.hash), /^#lesson-data=[jz][A-Za-z0-9_-]+&step=2$/);
+
+  // From a file: an invalid one (a bad relation) is refused with the field named; the page works.
+  const bad = structuredClone(L);
+  bad.steps[1].claims[0].rel = '≈';
+  await page.setInputFiles('#lesson-file', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+  await page.waitForFunction(() => document.body.dataset.lessonError === '1');
+  assert.match(await text(page, '#lesson-error'), /steps\[1\]\.claims\[0\]\.rel/);
+  assert.equal(await page.evaluate(() => document.body.dataset.lessonStep), '2', 'the lesson playing stays');
+  // A valid file opens at its step 1 (and says nothing is wrong).
+  const good = structuredClone(L);
+  good.title = 'Second <b>file</b>';
+  await page.setInputFiles('#lesson-file', { name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+  await page.waitForFunction(() => document.body.dataset.lessonError === '0' && document.body.dataset.lessonStep === '1');
+  assert.equal(await text(page, '#lesson-title'), good.title);
+  assert.equal(await page.locator('#lesson-title b').count(), 0, 'the title is text');
+  // A malformed link: message naming the field, the page still runs its own spec.
+  const broken = structuredClone(L);
+  broken.steps[0].spec.max_iter = -3;
+  const p2 = await openPage(env.b, `${env.url}perceptron.html#lesson-data=j${b64url(JSON.stringify(broken))}&step=1`);
+  await p2.page.waitForFunction(() => document.body.dataset.lessonError === '1');
+  assert.match(await text(p2.page, '#lesson-error'), /steps\[0\]\.spec/);
+  assert.ok(await p2.page.locator('#lesson').isHidden());
+  await p2.page.click('#step');
+  await p2.page.waitForFunction(() => Number(document.getElementById('r-iter').textContent) >= 1);
+  assert.deepEqual(p2.errors, []);
+  await p2.ctx.close();
   assert.deepEqual(errors, []);
   await ctx.close();
 });

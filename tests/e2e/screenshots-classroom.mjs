@@ -7,7 +7,7 @@ import path from 'node:path';
 import { mkdirSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { serve, browser, ROOT } from './harness.mjs';
-import { LESSONS } from '../../www/lessons.js';
+import { LESSONS } from './lesson-files.mjs';
 
 const PAGE = { a: 'lp.html', b: 'mrlsr.html', c: 'dinuzzo.html', d: 'perceptron.html' };
 const OUT = path.join(ROOT, 'docs', 'classroom');

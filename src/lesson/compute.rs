@@ -1,0 +1,351 @@
+//! Independent computations a claim may compare a run with: closed forms, KKT conditions,
+//! eigenvalues of a Gram matrix built here (not by the engine's kernel code), and counts from
+//! the run's solution and the data's generating vector. Each reads the step's data through
+//! [`crate::engine::data`] and the step's `kplay run` report.
+
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::{self, Spec};
+
+/// What to compute (docs/lessons.md lists the papers each applies to).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compute {
+    /// C, square loss: F(c) = ‖Kc − y‖²/(2λ) + cᵀKc/2 at the closed form c = (K + λI)⁻¹y.
+    RlsObjective,
+    /// B: ‖f‖_H of kernel ridge, α = (K + nλI)⁻¹y (Theorem 1 at m = 2).
+    KrrNorm,
+    /// C: the largest violation of 0 ∈ ∂f(Kc) + c by the run's c (square, hinge,
+    /// ε-insensitive loss), relative to 1/λ.
+    KktViolation,
+    /// C: points with yᵢ(Kc)ᵢ < 1 (hinge) or |yᵢ − (Kc)ᵢ| > ε (ε-insensitive), by the run's c.
+    StrictlyActive,
+    /// C: support vectors (cᵢ ≠ 0) on the margin or the tube's edge (within 10⁻⁵).
+    OnEdge,
+    /// ‖K‖₂ of the Gaussian Gram matrix built here.
+    GramNorm,
+    /// λ_min(K)/‖K‖₂.
+    GramMinEigRatio,
+    /// The smallest distance between two data points.
+    MinPairDistance,
+    /// A: how many of the true support's indices the k largest |wⱼ| find (k = |supp w*|).
+    Recovered,
+    /// A: entries of w above τ = 0.1·max|w|.
+    AboveTau,
+    /// A: the median step the linesearch accepted over the run.
+    MedianStep,
+    /// C: max|h| of the last sweep over that of the one before (growth per sweep).
+    LastGrowth,
+    /// B: the positive root of Theorem 1's F (bisection on the eigendecomposition built here).
+    FRoot,
+    /// B: the largest second difference of F on [0, 2C₀] (200 steps), over max|F| (< 0: strictly concave).
+    FMaxSecondDiff,
+    /// B: the smallest second difference of F on [0, 2C₀], over max|F| (> 0: strictly convex).
+    FMinSecondDiff,
+    /// B: the largest first difference of F on [0, 2C₀] (< 0: decreasing).
+    FMaxFirstDiff,
+    /// A: entries of w that are not exactly 0.
+    NonZero,
+    /// A, C: the smallest primal − dual over the trace (≥ 0 at every kept iterate: weak duality).
+    TraceMinGap,
+    /// B: max|f − f_KRR| / max|f| between the run's f = Kα and kernel ridge at the run's λ₂,
+    /// K(K + nλ₂I)⁻¹y (Proposition 5.1).
+    KrrTwinGap,
+    /// A: card(𝕂) of the polynomial tensor kernel of degree s on d features, C(d + s − 1, s).
+    PolyFeatureCount,
+}
+
+fn num(v: &Value, path: &str) -> Result<f64, String> {
+    super::lookup(v, path)?.as_f64().ok_or_else(|| format!("`{path}` is not a number"))
+}
+
+fn vector(v: &Value, path: &str) -> Result<Vec<f64>, String> {
+    super::lookup(v, path)?
+        .as_array()
+        .ok_or_else(|| format!("`{path}` is not an array"))?
+        .iter()
+        .map(|x| x.as_f64().ok_or_else(|| format!("`{path}` has a non-number")))
+        .collect()
+}
+
+/// The Gaussian width μ of the spec (k = exp(−‖x − x′‖²/μ)): `fixed`, or the heuristic mean
+/// squared pairwise distance (paper B's choice), computed here.
+fn width(spec: &Value, x: &DMatrix<f64>) -> Result<f64, String> {
+    let kind = super::lookup(spec, "kernel.kind")?;
+    let kind = kind.as_str().unwrap_or("");
+    if kind != "gaussian" {
+        return Err(format!("needs a Gaussian kernel (the spec's is `{kind}`)"));
+    }
+    if let Ok(mu) = num(spec, "kernel.bandwidth.fixed") {
+        return Ok(mu);
+    }
+    let n = x.nrows();
+    let mut s = 0.0;
+    for i in 0..n {
+        for j in 0..n {
+            s += (x.row(i) - x.row(j)).norm_squared();
+        }
+    }
+    Ok(s / (n * n) as f64)
+}
+
+fn gram(x: &DMatrix<f64>, mu: f64) -> DMatrix<f64> {
+    let n = x.nrows();
+    DMatrix::from_fn(n, n, |i, j| (-(x.row(i) - x.row(j)).norm_squared() / mu).exp())
+}
+
+/// The largest n for which a computation builds an n × n matrix here.
+const MAX_N: usize = 2000;
+
+/// The data's x and y and the Gaussian Gram matrix built here.
+type DataGram = (DMatrix<f64>, DVector<f64>, DMatrix<f64>);
+
+fn data_gram(spec: &Spec, spec_v: &Value) -> Result<DataGram, String> {
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    if data.n() > MAX_N {
+        return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
+    }
+    let mu = width(spec_v, &data.x)?;
+    let k = gram(&data.x, mu);
+    Ok((data.x, data.y, k))
+}
+
+fn solve(a: DMatrix<f64>, b: &DVector<f64>) -> Result<DVector<f64>, String> {
+    a.cholesky()
+        .map(|c| c.solve(b))
+        .ok_or_else(|| "the closed form's matrix is not positive definite".to_string())
+}
+
+/// Theorem 1's F(C) = (Σ 4dᵢy′ᵢ²/(2dᵢ + λmnC)²)^(m/2−1) − C over the eigenvalues above n·ε·max.
+fn theorem1_f(d: &[f64], yp: &[f64], lambda: f64, m: f64, c: f64) -> f64 {
+    let n = d.len() as f64;
+    let s: f64 = d
+        .iter()
+        .zip(yp)
+        .filter(|(di, _)| **di > 0.0)
+        .map(|(di, y)| 4.0 * di * y * y / (2.0 * di + lambda * m * n * c).powi(2))
+        .sum();
+    s.powf(m / 2.0 - 1.0) - c
+}
+
+/// Evaluate `what` on the step's spec and report.
+pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result<f64, String> {
+    match what {
+        Compute::RlsObjective => {
+            let (_, y, k) = data_gram(spec, spec_v)?;
+            let lambda = num(spec_v, "lambda")?;
+            let n = y.len();
+            let c = solve(&k + DMatrix::identity(n, n) * lambda, &y)?;
+            let z = &k * &c;
+            Ok((&z - &y).norm_squared() / (2.0 * lambda) + z.dot(&c) / 2.0)
+        }
+        Compute::KrrNorm => {
+            let (_, y, k) = data_gram(spec, spec_v)?;
+            let lambda = num(spec_v, "lambda")?;
+            let n = y.len();
+            let a = solve(&k + DMatrix::identity(n, n) * (n as f64 * lambda), &y)?;
+            Ok((&k * &a).dot(&a).max(0.0).sqrt())
+        }
+        Compute::KktViolation | Compute::StrictlyActive | Compute::OnEdge => {
+            let (_, y, k) = data_gram(spec, spec_v)?;
+            let lambda = num(spec_v, "lambda")?;
+            let c = DVector::from_vec(vector(report, "solution.c")?);
+            if c.len() != y.len() {
+                return Err("solution.c has the wrong length".into());
+            }
+            let z = &k * &c;
+            let cap = 1.0 / lambda;
+            let loss = super::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
+            let tol = 1e-5;
+            let (mut worst, mut active, mut edge) = (0.0f64, 0usize, 0usize);
+            for i in 0..y.len() {
+                let (ci, yi, zi) = (c[i], y[i], z[i]);
+                // The subgradient set of the loss at zᵢ, scaled by 1/λ, must contain −(−cᵢ) = cᵢ
+                // (0 ∈ ∂f(Kc) + c with f = Σ L/λ and ∂L taken with respect to f(xᵢ), sign −).
+                let v = match loss.as_str() {
+                    "square" => (ci - (yi - zi) / lambda).abs(),
+                    "hinge" => {
+                        let m = yi * zi;
+                        let yc = yi * ci;
+                        if m < 1.0 - tol {
+                            active += 1;
+                            (yc - cap).abs()
+                        } else if m > 1.0 + tol {
+                            ci.abs()
+                        } else {
+                            if ci != 0.0 {
+                                edge += 1;
+                            }
+                            (-yc).max(yc - cap).max(0.0)
+                        }
+                    }
+                    "eps_insensitive" => {
+                        let eps = num(spec_v, "loss.eps")?;
+                        let r = yi - zi;
+                        if r.abs() > eps + tol {
+                            active += 1;
+                            (ci - r.signum() * cap).abs()
+                        } else if r.abs() < eps - tol {
+                            ci.abs()
+                        } else {
+                            if ci != 0.0 {
+                                edge += 1;
+                            }
+                            (-(ci * r.signum())).max(ci.abs() - cap).max(0.0)
+                        }
+                    }
+                    other => {
+                        return Err(format!(
+                            "KKT conditions for the `{other}` loss are not written here"
+                        ))
+                    }
+                };
+                worst = worst.max(v);
+            }
+            Ok(match what {
+                Compute::KktViolation => worst / cap,
+                Compute::StrictlyActive => active as f64,
+                _ => edge as f64,
+            })
+        }
+        Compute::GramNorm | Compute::GramMinEigRatio => {
+            let (_, _, k) = data_gram(spec, spec_v)?;
+            let e = SymmetricEigen::new(k).eigenvalues;
+            let max = e.max();
+            Ok(if what == Compute::GramNorm { max } else { e.min() / max })
+        }
+        Compute::MinPairDistance => {
+            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            let n = data.n().min(MAX_N);
+            let mut best = f64::INFINITY;
+            for i in 0..n {
+                for j in 0..i {
+                    best = best.min((data.x.row(i) - data.x.row(j)).norm());
+                }
+            }
+            Ok(best)
+        }
+        Compute::Recovered | Compute::AboveTau => {
+            let w = vector(report, "solution.w")?;
+            let max = w.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            if what == Compute::AboveTau {
+                return Ok(w.iter().filter(|x| x.abs() > 0.1 * max).count() as f64);
+            }
+            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            let truth = data.w_true.ok_or("the data have no generating w*")?;
+            let support: Vec<usize> = (0..truth.len()).filter(|&j| truth[j] != 0.0).collect();
+            let mut order: Vec<usize> = (0..w.len()).collect();
+            order.sort_by(|&a, &b| w[b].abs().total_cmp(&w[a].abs()));
+            Ok(order.iter().take(support.len()).filter(|j| support.contains(j)).count() as f64)
+        }
+        Compute::MedianStep => {
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let mut s: Vec<f64> =
+                trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
+            if s.is_empty() {
+                return Err("the trace has no accepted step".into());
+            }
+            s.sort_by(f64::total_cmp);
+            Ok(s[s.len() / 2])
+        }
+        Compute::LastGrowth => {
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let h: Vec<f64> = trace.iter().filter_map(|r| r.get("max_h")?.as_f64()).collect();
+            if h.len() < 2 || h[h.len() - 2] == 0.0 {
+                return Err("the trace has fewer than two max|h| values".into());
+            }
+            Ok(h[h.len() - 1] / h[h.len() - 2])
+        }
+        Compute::FRoot
+        | Compute::FMaxSecondDiff
+        | Compute::FMinSecondDiff
+        | Compute::FMaxFirstDiff => {
+            let (_, y, k) = data_gram(spec, spec_v)?;
+            let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
+            let eig = SymmetricEigen::new(k);
+            let n = y.len();
+            let dmax = eig.eigenvalues.max();
+            let d: Vec<f64> = eig
+                .eigenvalues
+                .iter()
+                .map(|&v| if v > n as f64 * f64::EPSILON * dmax { v } else { 0.0 })
+                .collect();
+            let yp: Vec<f64> = (0..n).map(|i| eig.eigenvectors.column(i).dot(&y)).collect();
+            let f = |c: f64| theorem1_f(&d, &yp, lambda, m, c);
+            if f(0.0) <= 0.0 {
+                return Err("F(0) ≤ 0: no positive root".into());
+            }
+            let (mut lo, mut hi) = (0.0, 1.0);
+            let mut guard = 0;
+            while f(hi) > 0.0 {
+                hi *= 2.0;
+                guard += 1;
+                if guard > 200 {
+                    return Err("F has no sign change below 2²⁰⁰".into());
+                }
+            }
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if f(mid) > 0.0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            let root = 0.5 * (lo + hi);
+            if what == Compute::FRoot {
+                return Ok(root);
+            }
+            let h = 2.0 * root / 200.0;
+            let v: Vec<f64> = (0..=200).map(|i| f(i as f64 * h)).collect();
+            let scale = v.iter().fold(0.0f64, |a, x| a.max(x.abs()));
+            let d1: Vec<f64> = v.windows(2).map(|w| w[1] - w[0]).collect();
+            let d2: Vec<f64> = d1.windows(2).map(|w| (w[1] - w[0]) / scale).collect();
+            Ok(match what {
+                Compute::FMaxSecondDiff => d2.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                Compute::FMinSecondDiff => d2.iter().copied().fold(f64::INFINITY, f64::min),
+                _ => d1.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            })
+        }
+        Compute::NonZero => {
+            Ok(vector(report, "solution.w")?.iter().filter(|x| **x != 0.0).count() as f64)
+        }
+        Compute::TraceMinGap => {
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let gaps: Vec<f64> = trace
+                .iter()
+                .filter_map(|r| Some(r.get("primal")?.as_f64()? - r.get("dual")?.as_f64()?))
+                .collect();
+            if gaps.is_empty() {
+                return Err("the trace has no primal and dual values".into());
+            }
+            Ok(gaps.into_iter().fold(f64::INFINITY, f64::min))
+        }
+        Compute::KrrTwinGap => {
+            let (_, y, k) = data_gram(spec, spec_v)?;
+            let l2 = num(report, "solution.lambda2")?;
+            let alpha = DVector::from_vec(vector(report, "solution.alpha")?);
+            let n = y.len();
+            if alpha.len() != n {
+                return Err("solution.alpha has the wrong length".into());
+            }
+            let f = &k * &alpha;
+            let a = solve(&k + DMatrix::identity(n, n) * (n as f64 * l2), &y)?;
+            let g = &k * &a;
+            Ok((&f - &g).amax() / f.amax())
+        }
+        Compute::PolyFeatureCount => {
+            let d = num(spec_v, "data.d")?;
+            let s = num(spec_v, "model.kernel.degree")?;
+            let mut r = 1.0;
+            let mut i = 1.0;
+            while i <= s {
+                r = r * (d - 1.0 + i) / i;
+                i += 1.0;
+            }
+            Ok(r)
+        }
+    }
+}
