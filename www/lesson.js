@@ -11,6 +11,7 @@
 // lessons that exist; no URL text is ever put into the page as markup.
 import { $, lessonMode, isTypingField, spaceIsOwn } from './common.js';
 import { LESSONS } from './lessons.js';
+import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-embed.js';
 
 /** `{ id, step }` from `#lesson=<id>&step=<k>` when both are valid, else null. */
 export function lessonFromHash() {
@@ -86,7 +87,7 @@ function addControlsToggle() {
 export function attachClassroom() {
   addClassroomToggle();
   addControlsToggle();
-  setClassroom(classroomFromUrl());
+  setClassroom(classroomFromUrl() || (lessonEmbedKind() !== null && lessonFromHash() !== null));
 }
 
 /**
@@ -106,7 +107,7 @@ const panelMarkup = (keys) => `
     <p class="lesson-runrow"><button id="lesson-run" type="button">Run it</button> <span id="lesson-status" role="status" aria-live="polite"></span></p>
     <div id="lesson-explain" class="lesson-explain" hidden></div>
     <div class="lesson-nav"><button id="lesson-prev" type="button">← Previous</button> <button id="lesson-next" type="button">Next →</button> <button id="lesson-exit" type="button">Leave the lesson</button></div>
-    <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>`;
+    <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>${lessonEmbedMarkup}`;
 
 export function attachLessons(api, paper) {
   attachClassroom();
@@ -116,6 +117,7 @@ export function attachLessons(api, paper) {
   let watching = false;
   let loading = Promise.resolve(); // the step's load (a page may load asynchronously)
   let actionDone = false; // the step's action (if any) has finished
+  attachLessonEmbed(() => (cur ? { id: cur.id, step: cur.step } : null), lessonFromHash()?.id === paper);
 
   const lessonOf = () => LESSONS[cur.id];
 
