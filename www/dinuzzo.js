@@ -383,7 +383,7 @@ function wire() {
 const PAPER_C_NAMES = { hinge: 'L1-SVM', squared_hinge: 'L2-SVM', square: 'RLS', absolute: 'RLA', eps_insensitive: 'SVR' };
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_dinuzzo_bg.wasm', import.meta.url) });
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (PAPER_C_NAMES[c.kind] ? `${PAPER_C_NAMES[c.kind]} (${c.label})` : c.label));
   ({ state: pg, spec } = startFromHash((s) => new DinuzzoPlayground(JSON.stringify(s)), JSON.parse(dinuzzoDefaultSpec())));

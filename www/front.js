@@ -134,7 +134,7 @@ function frame(now) {
 }
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_front_bg.wasm', import.meta.url) });
   performance.mark('kplay:init');
   buildNext();
   // Classroom mode for the links: ?classroom=1 on every Explore and Lesson link (and in this URL).

@@ -718,7 +718,7 @@ function wire() {
 }
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
   defaults = snapshotForm();
   applyHash();
   syncVisibility();

@@ -362,7 +362,7 @@ function wire() {
 }
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_perceptron_bg.wasm', import.meta.url) });
   const start = startFromHash((s) => new PerceptronPlayground(JSON.stringify(s)), JSON.parse(perceptronDefaultSpec()));
   pg = start.state;
   const spec = start.spec;
