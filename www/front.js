@@ -134,7 +134,9 @@ function frame(now) {
 }
 
 async function main() {
-  await init({ module_or_path: new URL('./pkg/kernel_playground_front_bg.wasm', import.meta.url) });
+  // Compiled during parsing by wasm-early.js when it could; else fetched and compiled here.
+  const compiled = self.kplayWasm ? await self.kplayWasm.catch(() => null) : null;
+  await init({ module_or_path: compiled ?? new URL('./pkg/kernel_playground_front_bg.wasm', import.meta.url) });
   performance.mark('kplay:init');
   buildNext();
   // Classroom mode for the links: ?classroom=1 on every Explore and Lesson link (and in this URL).
