@@ -50,6 +50,9 @@ tools-node:
 	@[ -d $(E2E)/node_modules/playwright-core ] && [ -x $(WASM_OPT) ] || { echo "+ npm ci ($(E2E))"; cd $(E2E) && npm ci --no-audit --no-fund; }
 
 ## ---- build ---------------------------------------------------------------------------------
+# Then one wasm per page group with only the exports its scripts use (tools/wasm-split.mjs: the
+# front page and embed.html, and each paper page with its workers); the full module stays for the
+# timing pages.
 # wasm-opt from npm's binaryen (a JS build; Debian's binaryen 108 breaks wasm-bindgen's output).
 # The features are the ones rustc's wasm32 target emits by default.
 WASM_OPT := $(E2E)/node_modules/.bin/wasm-opt
@@ -61,6 +64,7 @@ build: tools-web tools-node
 	wasm-bindgen --target web --out-dir www/pkg --no-typescript $(WASM)
 	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/kernel_playground_bg.wasm -o www/pkg/kernel_playground_bg.wasm
 	@printf 'wasm: %s bytes raw, %s bytes gzipped\n' "$$(stat -c %s www/pkg/kernel_playground_bg.wasm)" "$$(gzip -9c www/pkg/kernel_playground_bg.wasm | wc -c)"
+	node tools/wasm-split.mjs --wasm-opt $(WASM_OPT)
 
 # dist/: what a static host serves (docs/deploy.md): hashed names, relative URLs, the build stamp,
 # the service worker's precache list, .gz/.br copies. `make serve` serves exactly this folder

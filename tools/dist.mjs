@@ -200,7 +200,10 @@ out.set('.nojekyll', Buffer.alloc(0));
 
 // The service worker: the stamp and the files to precache (the pages and every file they use;
 // the timing pages bench*.html are served but not precached).
-const precache = ['./', ...PAGES, ...[...out.keys()].filter((f) => !f.endsWith('.html') && !/^(bench|\.|_headers$)/.test(f))].sort();
+// The full wasm (pkg/kernel_playground_bg.*.wasm) is only the timing pages': every page loads its
+// own group's (tools/wasm-split.mjs).
+const precache = ['./', ...PAGES, ...[...out.keys()].filter((f) => !f.endsWith('.html') && !/^(bench|\.|_headers$)/.test(f)
+  && !/^pkg\/kernel_playground_bg\.[0-9a-f]{10}\.wasm$/.test(f))].sort();
 let sw = src.get('sw.js').toString();
 const swBuild = `const BUILD = ${JSON.stringify(stamp)};`;
 const swList = `const PRECACHE = ${JSON.stringify(precache, null, 1).replace(/\n\s*/g, ' ')};`;
@@ -231,9 +234,10 @@ if (COMPRESS) {
     compressed += gz.length + br.length;
   }
 }
-const wasm = [...out.keys()].find((f) => f.endsWith('.wasm'));
-const wb = out.get(wasm);
 const kb = (n) => `${(n / 1024).toFixed(0)} KB`;
 console.log(`dist: ${OUT} — build ${stamp}`);
 console.log(`dist: ${out.size} files, ${kb(total)}${COMPRESS ? ` (+ ${kb(compressed)} of .gz/.br copies)` : ''}; ${precache.length} precached by sw.js`);
-console.log(`dist: ${wasm}: ${kb(wb.length)} raw, ${kb(zlib.gzipSync(wb, { level: 9 }).length)} gzip${COMPRESS ? `, ${kb(fs.statSync(path.join(OUT, `${wasm}.br`)).size)} brotli` : ''}`);
+for (const wasm of [...out.keys()].filter((f) => f.endsWith('.wasm')).sort()) {
+  const wb = out.get(wasm);
+  console.log(`dist: ${wasm}: ${kb(wb.length)} raw, ${kb(zlib.gzipSync(wb, { level: 9 }).length)} gzip${COMPRESS ? `, ${kb(fs.statSync(path.join(OUT, `${wasm}.br`)).size)} brotli` : ''}`);
+}

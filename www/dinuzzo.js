@@ -368,7 +368,7 @@ function wire() {
 
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_dinuzzo_bg.wasm', import.meta.url) });
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.paper_c ? `${c.paper_c} (${c.label})` : c.label));
   buildLossParamFields($('loss').closest('label'));

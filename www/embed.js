@@ -100,7 +100,7 @@ async function main() {
   if (m) {
     try { spec = JSON.parse(decodeURIComponent(m[1])); } catch { fail('the spec in the link could not be read: the default is shown'); }
   }
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_front_bg.wasm', import.meta.url) });
   const c = $('plot');
   c.setAttribute('aria-label', `live: ${plot.label}`);
   $('open').href = `${plot.page}${spec ? `#spec=${encodeURIComponent(JSON.stringify(spec))}` : ''}`;

@@ -4,6 +4,7 @@
 import { dataCsv } from './pkg/kernel_playground.js';
 import { showError } from './common.js';
 import { BUILD } from './build.js';
+import { lessonEmbedCode } from './lesson-embed.js';
 
 /** Offer `blob` as a download named `name`. */
 export function download(name, blob) {
@@ -35,7 +36,7 @@ const EMBED = { 'lp.html': 'a-convergence', 'mrlsr.html': 'b-fit', 'dinuzzo.html
 
 /**
  * The iframe tag that embeds this page's main plot with `spec` (JSON text), or null; during a
- * lesson (`#lesson=a&step=3`), the lesson from that step in classroom mode, with Prev / Next.
+ * lesson (`#lesson=a&step=3`), the lesson from that step with Prev / Next (lesson-embed.js).
  */
 export function embedCode(spec) {
   const file = location.pathname.split('/').pop() || 'index.html';
@@ -43,10 +44,7 @@ export function embedCode(spec) {
   if (!plot) return null;
   const attr = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
   const lesson = location.hash.match(/^#lesson=([a-z]+)(?:&step=(\d{1,3}))?$/);
-  if (lesson) {
-    const src = new URL(`${file}?classroom=1#lesson=${lesson[1]}&step=${lesson[2] ?? 1}`, location.href).href;
-    return `<iframe src="${attr(src)}" width="1280" height="720" style="border:0;max-width:100%" title="Kernel Playground: lesson" loading="lazy"></iframe>`;
-  }
+  if (lesson) return lessonEmbedCode(lesson[1], Number(lesson[2] ?? 1), 'lesson');
   const src = new URL(`embed.html?plot=${plot}#spec=${encodeURIComponent(spec)}`, location.href).href;
   return `<iframe src="${attr(src)}" width="640" height="420" style="border:0;max-width:100%" title="Kernel Playground: live plot" loading="lazy"></iframe>`;
 }

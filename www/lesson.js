@@ -16,6 +16,7 @@
 import { $, lessonMode, isTypingField, spaceIsOwn } from './common.js';
 import { renderText, quoteNumber } from './lesson-text.js';
 import { checkLesson } from './pkg/kernel_playground.js';
+import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-embed.js';
 
 /** The built-in lessons: id → file (relative to the page). */
 export const BUILTIN = { a: 'lessons/a.json', b: 'lessons/b.json', c: 'lessons/c.json', d: 'lessons/d.json' };
@@ -158,7 +159,7 @@ function addControlsToggle() {
 export function attachClassroom() {
   addClassroomToggle();
   addControlsToggle();
-  setClassroom(classroomFromUrl());
+  setClassroom(classroomFromUrl() || (lessonEmbedKind() !== null && lessonFromHash() !== null));
 }
 
 /**
@@ -178,7 +179,7 @@ const panelMarkup = (keys) => `
     <p class="lesson-runrow"><button id="lesson-run" type="button">Run it</button> <span id="lesson-status" role="status" aria-live="polite"></span></p>
     <div id="lesson-explain" class="lesson-explain" hidden></div>
     <div class="lesson-nav"><button id="lesson-prev" type="button">← Previous</button> <button id="lesson-next" type="button">Next →</button> <button id="lesson-exit" type="button">Leave the lesson</button></div>
-    <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>`;
+    <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>${lessonEmbedMarkup}`;
 
 /** The "Open a lesson…" button (a file picker) and the line that reports a bad lesson. */
 function addLessonOpener(openText) {
@@ -244,6 +245,7 @@ export function attachLessons(api, paper) {
   let watching = false;
   let loading = Promise.resolve(); // the step's load (a page may load asynchronously)
   let actionDone = false; // the step's action (if any) has finished
+  attachLessonEmbed(() => (cur ? { id: cur.id, step: cur.step, data: cur.data } : null), [paper, 'own'].includes(lessonFromHash()?.id));
 
   const lessonOf = () => cur.lesson;
 

@@ -448,7 +448,7 @@ function loadSpec(s) {
 }
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_lp_bg.wasm', import.meta.url) });
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
   buildLossParamFields($('loss').closest('label'));

@@ -11,7 +11,7 @@
 // answers to requests it no longer wants (and terminates the worker to cancel).
 import init, { mrlsrEigen, mrlsrEquivalence, MrlsrSelection } from './pkg/kernel_playground.js';
 
-const ready = init();
+const ready = init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
 
 function fail(id, e) {
   postMessage({ id, type: 'error', message: String(e?.message ?? e) });

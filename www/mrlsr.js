@@ -715,7 +715,7 @@ function wire() {
 }
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
   kernels(kernelCatalogue);
   for (const f of buildKernelFields($('kernel'), $('poly-fields'))) {
     f.addEventListener('change', () => { syncVisibility(); build(); });

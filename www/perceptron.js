@@ -357,7 +357,7 @@ function wire() {
 }
 
 async function main() {
-  await init();
+  await init({ module_or_path: new URL('./pkg/kernel_playground_perceptron_bg.wasm', import.meta.url) });
   kernels(kernelCatalogue);
   const built = buildKernelFields($('kernel'), $('lap-sigma').closest('label'));
   for (const f of built) f.addEventListener('change', apply);

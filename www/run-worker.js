@@ -16,7 +16,7 @@ self.onmessage = async (ev) => {
   const { spec, index, wantTensor } = ev.data ?? {};
   let stage = 'init';
   try {
-    ready ??= init();
+    ready ??= init({ module_or_path: new URL('./pkg/kernel_playground_lp_bg.wasm', import.meta.url) });
     await ready;
     rw ??= new RunWorker();
     stage = 'start';

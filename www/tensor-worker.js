@@ -13,7 +13,7 @@ self.onmessage = async (ev) => {
   let stage = 'init';
   try {
     const { spec, maxBytes } = ev.data ?? {};
-    await init();
+    await init({ module_or_path: new URL('./pkg/kernel_playground_lp_bg.wasm', import.meta.url) });
     stage = 'start';
     b = new TensorBuilder(typeof spec === 'string' ? spec : JSON.stringify(spec), maxBytes ?? undefined);
     stage = 'build';

@@ -102,6 +102,12 @@ test('offline after the first visit: the network cut and the server gone, every 
     await page.click('#lesson-run');
     await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
     assert.equal(await page.locator('#r-status').innerText(), 'converged');
+    // A lesson step's embed (lesson-embed.js) offline too.
+    await page.goto(`${server.url}lp.html?embed=step&speed=max#lesson=a&step=2`);
+    await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.embed), 'step');
+    await page.click('#lesson-run');
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
     assert.deepEqual(errors, []);
   } finally {
     await ctx.close();
@@ -189,16 +195,24 @@ test('embeds: "Copy embed code" gives an iframe of the page\'s main plot (in a l
     assert.equal(spec.paper, 'dinuzzo');
     assert.deepEqual(errors, []);
     await ctx.close();
-    // During a lesson, the code embeds the lesson from the current step, in classroom mode.
+    // During a lesson, the export panel's code embeds the lesson from the current step (Prev / Next);
+    // the lesson player's own "Copy embed code" embeds this step alone or the lesson from it.
     const les = await openPage(b, `${server.url}lp.html#lesson=a&step=2`);
     await les.page.click('#copy-embed');
     const lessonCode = await les.page.locator('#embed-code').inputValue();
-    assert.match(lessonCode, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/course\/kplay\/lp\.html\?classroom=1#lesson=a&amp;step=2" width="1280" height="720" [^>]*title="Kernel Playground: lesson"[^>]*><\/iframe>$/);
+    assert.match(lessonCode, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/course\/kplay\/lp\.html\?embed=lesson#lesson=a&amp;step=2" width="1280" height="720" [^>]*title="Kernel Playground: lesson a"[^>]*><\/iframe>$/);
+    await les.page.click('#lesson-embed-copy'); // "this step alone" is the default
+    const stepCode = await les.page.locator('#lesson-embed-code').inputValue();
+    assert.match(stepCode, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/course\/kplay\/lp\.html\?embed=step#lesson=a&amp;step=2" width="1280" height="720" [^>]*title="Kernel Playground: lesson a, step 2"[^>]*><\/iframe>$/);
+    await les.page.selectOption('#lesson-embed-kind', 'lesson');
+    await les.page.click('#lesson-embed-copy');
+    assert.equal(await les.page.locator('#lesson-embed-code').inputValue(), lessonCode);
     assert.deepEqual(les.errors, []);
     await les.ctx.close();
     // A course page (outside the site's folder) with those iframes and one for each other paper.
     const frames = [code.replace('width="640" height="420"', 'width="480" height="320"'),
-      lessonCode.replace('?classroom=1#', '?classroom=1&amp;speed=max#')];
+      lessonCode.replace('?embed=lesson#', '?embed=lesson&amp;speed=max#'),
+      stepCode.replace('?embed=step#', '?embed=step&amp;speed=max#').replace('width="1280" height="720"', 'width="960" height="600"')];
     for (const plot of ['a-convergence', 'b-fit', 'd-boundary']) {
       frames.push(`<iframe src="kplay/embed.html?plot=${plot}" width="480" height="320" style="border:0" title="${plot}"></iframe>`);
     }
@@ -211,15 +225,31 @@ test('embeds: "Copy embed code" gives an iframe of the page\'s main plot (in a l
     await host.goto(`${server.url.replace(/kplay\/$/, '')}index.html`);
     const embeds = host.frames().filter((f) => /embed\.html/.test(f.url()));
     assert.equal(embeds.length, 4);
-    // The lesson: step 2 in classroom mode; Run it explains, Next goes on to step 3.
-    const lf = host.frames().find((f) => /lp\.html/.test(f.url()));
+    // The lesson: step 2 in classroom mode without the page around it; Run it explains, Next goes on to step 3.
+    const lf = host.frames().find((f) => /lp\.html\?embed=lesson/.test(f.url()));
     await lf.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
     assert.equal(await lf.evaluate(() => document.body.dataset.lessonStep), '2');
     assert.equal(await lf.evaluate(() => document.body.dataset.classroom), '1');
+    assert.equal(await lf.evaluate(() => document.body.dataset.embed), 'lesson');
+    for (const sel of ['body > header', 'body > footer', '#lesson-exit', '.export', '#lesson-embed-copy']) assert.equal(await lf.locator(sel).isVisible(), false, sel);
     await lf.click('#lesson-run');
     await lf.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
     await lf.click('#lesson-next');
     await lf.waitForFunction(() => document.body.dataset.lessonStep === '3');
+    // One step alone: no Prev / Next (and → stays on it); Run it plays it to its explanation.
+    const sf = host.frames().find((f) => /lp\.html\?embed=step/.test(f.url()));
+    await sf.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+    await (await sf.frameElement()).scrollIntoViewIfNeeded(); // the panel is fixed in its frame: bring the frame in view
+    assert.equal(await sf.evaluate(() => document.body.dataset.embed), 'step');
+    assert.equal(await sf.evaluate(() => document.body.dataset.lessonStep), '2');
+    for (const sel of ['body > header', '#lesson-prev', '#lesson-next', '#lesson-exit']) assert.equal(await sf.locator(sel).isVisible(), false, sel);
+    assert.ok(await sf.locator('#lesson-run').isVisible());
+    await sf.locator('#lesson-step-title').press('ArrowRight');
+    assert.equal(await sf.evaluate(() => document.body.dataset.lessonStep), '2');
+    await sf.click('#lesson-run');
+    await sf.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
+    assert.equal(await sf.evaluate(() => document.body.dataset.lessonStep), '2');
+    await host.screenshot({ path: path.join(ROOT, 'tests/e2e/test-results/embed-course.png'), fullPage: true });
     for (const f of embeds) {
       await f.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
       const plot = await f.evaluate(() => document.body.dataset.plot);

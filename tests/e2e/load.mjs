@@ -17,6 +17,7 @@ const TIMEOUT_S = Number(process.env.LOAD_TIMEOUT_S || 300);
 
 // What a page loads: its html, then every file it names, recursively (the references dist.mjs wrote).
 const REF = /(["'])((?:\.\/)*[A-Za-z0-9_\-./]+\.(?:js|css|wasm|webmanifest))\1/g;
+const FULL_WASM = /^pkg\/kernel_playground_bg\.[0-9a-f]{10}\.wasm$/;
 function closure(page) {
   const seen = new Set([page]);
   const todo = [page];
@@ -25,6 +26,8 @@ function closure(page) {
     if (!/\.(html|js)$/.test(f)) continue;
     for (const m of readFileSync(path.join(DIST, f), 'utf8').matchAll(REF)) {
       const r = path.posix.normalize(path.posix.join(path.posix.dirname(f), m[2]));
+      // The glue names the full wasm as its default; the pages pass their own (tools/wasm-split.mjs).
+      if (FULL_WASM.test(r)) continue;
       if (!seen.has(r) && existsSync(path.join(DIST, r))) { seen.add(r); todo.push(r); }
     }
   }
