@@ -89,6 +89,7 @@ lint: tools-rust
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 	python3 tools/check-imports.py
+	python3 tools/check-lengths.py
 
 test-native: tools-rust
 	cargo test

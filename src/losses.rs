@@ -5,6 +5,9 @@
 //!
 //! Convention: `L(y, t)` with `y` the target (or a ±1 label) and `t` the prediction; the
 //! conjugate is taken in `t`: `L*(y, s) = sup_t s·t − L(y, t)`.
+//!
+//! Long file: the loss catalogue is one file by design — adding a loss edits this file alone
+//! (issue 20); each loss's value, conjugate, prox, resolvent and envelope sit side by side.
 
 use crate::fmath;
 use serde::{Deserialize, Serialize};
