@@ -20,7 +20,7 @@ fn eigendecomposition(c: &mut Criterion) {
         let kernel = GAUSS.resolve(&data.x).unwrap();
         g.bench_with_input(BenchmarkId::new("gram_plus_eigen", n), &n, |b, _| {
             b.iter(|| {
-                MrlsrModel::with_kernel(black_box(&data.x), black_box(&data.y), kernel).unwrap()
+                MrlsrModel::with_kernel(black_box(&data.x), black_box(&data.y), kernel.clone()).unwrap()
             })
         });
     }
@@ -37,13 +37,13 @@ fn adopt(c: &mut Criterion) {
     for &n in &[500usize, 1000] {
         let data = Friedman1 { n, sigma: 1.0, seed: 1 }.generate().unwrap();
         let kernel = GAUSS.resolve(&data.x).unwrap();
-        let payload = EigenPayload::compute(&data.x, &data.y, kernel).unwrap();
+        let payload = EigenPayload::compute(&data.x, &data.y, kernel.clone()).unwrap();
         g.bench_with_input(BenchmarkId::new("with_kernel_and_eigen", n), &n, |b, _| {
             b.iter(|| {
                 MrlsrModel::with_kernel_and_eigen(
                     black_box(&data.x),
                     black_box(&data.y),
-                    kernel,
+                    kernel.clone(),
                     payload.clone(),
                 )
                 .unwrap()

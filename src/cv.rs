@@ -304,7 +304,7 @@ pub fn cv_grids(
     for fold in &fold_list {
         let train = subset(data, &fold.train)?;
         let test = subset(data, &fold.test)?;
-        let model = MrlsrModel::with_kernel(&train.x, &train.y, kernel)?;
+        let model = MrlsrModel::with_kernel(&train.x, &train.y, kernel.clone())?;
         let cross = kernel.cross(&test.x, &train.x)?;
         for (g, (ms, lambdas)) in grids.iter().enumerate() {
             for (i, &m) in ms.iter().enumerate() {
@@ -428,10 +428,13 @@ pub fn equivalence_experiment(
     let parts = split_parts(data.n(), cfg.parts, cfg.seed)?;
     let sets: Vec<Dataset> = parts.iter().map(|p| subset(data, p)).collect::<Result<_>>()?;
     let z1 = &sets[0];
-    let cv = cv_grid(z1, kernel, &[cfg.m], &cfg.lambdas, cfg.folds, cfg.seed.wrapping_add(1))?;
+    let cv =
+        cv_grid(z1, kernel.clone(), &[cfg.m], &cfg.lambdas, cfg.folds, cfg.seed.wrapping_add(1))?;
     let lambda = cv.best_lambda;
-    let models: Vec<MrlsrModel> =
-        sets.iter().map(|s| MrlsrModel::with_kernel(&s.x, &s.y, kernel)).collect::<Result<_>>()?;
+    let models: Vec<MrlsrModel> = sets
+        .iter()
+        .map(|s| MrlsrModel::with_kernel(&s.x, &s.y, kernel.clone()))
+        .collect::<Result<_>>()?;
     let lambda2 = models[0].fit_theorem1(cfg.m, lambda)?.lambda2;
     let mut out_parts = Vec::with_capacity(models.len());
     let mut curves = Vec::with_capacity(models.len());
@@ -560,14 +563,14 @@ pub fn model_selection(
     let two = [2.0];
     let mut cvs = cv_grids(
         &train,
-        kernel,
+        kernel.clone(),
         &[(&cfg.ms, &cfg.lambdas), (&two, &cfg.lambda2s)],
         cfg.folds,
         cfg.seed.wrapping_add(1),
     )?;
     let krr_cv = cvs.pop().ok_or_else(|| KpError::NonFinite("empty cross-validation".into()))?;
     let mrlsr_cv = cvs.pop().ok_or_else(|| KpError::NonFinite("empty cross-validation".into()))?;
-    let model = MrlsrModel::with_kernel(&train.x, &train.y, kernel)?;
+    let model = MrlsrModel::with_kernel(&train.x, &train.y, kernel.clone())?;
     let cross = kernel.cross(&test.x, &train.x)?;
     let best = model.fit(mrlsr_cv.best_m, mrlsr_cv.best_lambda)?;
     let mrlsr_test_rmse = scaled_rmse(&test.y, &(&cross * best.best_alpha(model.n())))?;
@@ -665,7 +668,7 @@ impl ModelSelectionRun {
                 let fold = &self.folds[self.fold];
                 let tr = subset(&self.train, &fold.train)?;
                 let te = subset(&self.train, &fold.test)?;
-                let model = MrlsrModel::with_kernel(&tr.x, &tr.y, self.kernel)?;
+                let model = MrlsrModel::with_kernel(&tr.x, &tr.y, self.kernel.clone())?;
                 let cross = self.kernel.cross(&te.x, &tr.x)?;
                 self.current = Some((model, cross, te.y));
                 self.cursor = (0, 0);
@@ -739,7 +742,7 @@ impl ModelSelectionRun {
             finish_grid(&self.grids[0].0, &self.grids[0].1, &self.sums[0], k, self.failures[0])?;
         let krr_cv =
             finish_grid(&self.grids[1].0, &self.grids[1].1, &self.sums[1], k, self.failures[1])?;
-        let model = MrlsrModel::with_kernel(&self.train.x, &self.train.y, self.kernel)?;
+        let model = MrlsrModel::with_kernel(&self.train.x, &self.train.y, self.kernel.clone())?;
         let cross = self.kernel.cross(&self.test.x, &self.train.x)?;
         let best = model.fit(mrlsr_cv.best_m, mrlsr_cv.best_lambda)?;
         let mrlsr_test_rmse = scaled_rmse(&self.test.y, &(&cross * best.best_alpha(model.n())))?;

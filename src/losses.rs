@@ -16,7 +16,7 @@ use crate::error::{KpError, Result};
 
 /// A convex loss `L(y, t)`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields, from = "strict::Loss")]
 pub enum Loss {
     /// `(t − y)²/2` (paper A eq. 7; paper C "RLS").
     Square,
@@ -37,6 +37,41 @@ pub enum Loss {
     /// `1 − μ < m < 1`, `1 − m − μ/2` for `m ≤ 1 − μ`; labels ±1. Its conjugate
     /// `σ + μσ²/2` on `σ = ys ∈ [−1, 0]` makes both papers' dual steps closed forms.
     SmoothedHinge { smoothing: f64 },
+}
+
+/// The spec's form of [`Loss`], read strictly: serde's `deny_unknown_fields` does not reach a
+/// unit variant of an internally tagged enum (`{"kind": "square", "x": 1}` would pass), so every
+/// variant here is a struct variant, and an unknown field is an error naming it.
+mod strict {
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Loss {
+        Square {},
+        Absolute {},
+        EpsInsensitive { eps: f64 },
+        Huber { rho: f64 },
+        Hinge {},
+        SquaredHinge {},
+        Logistic {},
+        SmoothedHinge { smoothing: f64 },
+    }
+
+    impl From<Loss> for super::Loss {
+        fn from(l: Loss) -> Self {
+            match l {
+                Loss::Square {} => Self::Square,
+                Loss::Absolute {} => Self::Absolute,
+                Loss::EpsInsensitive { eps } => Self::EpsInsensitive { eps },
+                Loss::Huber { rho } => Self::Huber { rho },
+                Loss::Hinge {} => Self::Hinge,
+                Loss::SquaredHinge {} => Self::SquaredHinge,
+                Loss::Logistic {} => Self::Logistic,
+                Loss::SmoothedHinge { smoothing } => Self::SmoothedHinge { smoothing },
+            }
+        }
+    }
 }
 
 /// Paper C's box-constrained dual of a loss: `(q, box for y ≥ 0, box for y < 0)`

@@ -168,7 +168,7 @@ fn payload_inputs_are_checked_like_the_model() {
     let data = friedman(30, 1);
     let k = GAUSS.resolve(&data.x).unwrap();
     let zeros = DVector::zeros(30);
-    assert!(EigenPayload::compute(&data.x, &zeros, k)
+    assert!(EigenPayload::compute(&data.x, &zeros, k.clone())
         .unwrap_err()
         .to_string()
         .contains("every target is 0"));

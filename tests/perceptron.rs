@@ -76,7 +76,7 @@ fn measured_margin(pb: &PerceptronProblem) -> Margin {
 fn gram_is_normalized_signed_and_decision_function_agrees() {
     let (x, y) = separable(30, 0.2, 1);
     for k in [Kernel::Linear, Kernel::Polynomial { degree: 3, offset: 1.0 }, gaussian()] {
-        let pb = problem(&x, &y, k);
+        let pb = problem(&x, &y, k.clone());
         let g = pb.gram();
         let r = k.resolve(&x).unwrap();
         for i in 0..30 {
@@ -544,7 +544,7 @@ proptest! {
     ) {
         let n = coords.len() / 2;
         let x = DMatrix::from_fn(n, 2, |i, j| coords[2 * i + j]);
-        let k = [Kernel::Linear, Kernel::Polynomial { degree: 2, offset: 0.0 }, gaussian()][kind];
+        let k = [Kernel::Linear, Kernel::Polynomial { degree: 2, offset: 0.0 }, gaussian()][kind].clone();
         if let Ok(pb) = PerceptronProblem::new(&x, &labels, &k) {
             let pb = Arc::new(pb);
             for algo in [PerceptronAlgorithm::Nvn { epsilon: eps }, PerceptronAlgorithm::Isnkpvn { gamma, epsilon: eps },

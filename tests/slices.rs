@@ -37,7 +37,7 @@ proptest! {
     /// allows, budget 0) is bit-identical to the one-task `cross`.
     #[test]
     fn cross_job_equals_cross(m in 1usize..300, n in 1usize..300, d in 1usize..4, seed in 0u64..1000, k in 0usize..5) {
-        let kernel = kernels()[k];
+        let kernel = kernels()[k].clone();
         let a = points(m, d, seed);
         let b = points(n, d, seed + 1);
         let rk = kernel.resolve(&b).expect("resolves");
@@ -178,13 +178,13 @@ fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
     let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
     let rk = kernel.resolve(&data.x).expect("resolves");
     let direct = MrlsrModel::from_dataset(&data, &kernel).expect("model");
-    let payload = EigenPayload::compute(&data.x, &data.y, rk).expect("eigen");
-    let mut job = CrossJob::gram(rk, data.x.clone()).expect("job");
+    let payload = EigenPayload::compute(&data.x, &data.y, rk.clone()).expect("eigen");
+    let mut job = CrossJob::gram(rk.clone(), data.x.clone()).expect("job");
     while !job.advance(0.0).expect("advances") {}
     let adopted = MrlsrModel::with_gram_and_eigen(
         &data.x,
         &data.y,
-        rk,
+        rk.clone(),
         job.finish().expect("K"),
         payload.clone(),
     )

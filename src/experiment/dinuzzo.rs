@@ -300,7 +300,7 @@ impl Preparation {
             Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, needs_norm)
         } else {
             let rk = spec.kernel.resolve(&d.x)?;
-            let job = CrossJob::gram(rk, d.x.clone())?;
+            let job = CrossJob::gram(rk.clone(), d.x.clone())?;
             Stage::Gram { d, regression, view, rk, job }
         };
         Ok(Some(Self { stage: Some(stage), needs_norm }))

@@ -446,7 +446,7 @@ impl GramBuild {
         let data = build_data(&spec.data, PAGE_MAX_N)?;
         let rk = spec.kernel.resolve(&data.x)?;
         let job = CrossJob::gram(rk, data.x)?;
-        Ok(Self { data: spec.data.clone(), kernel: spec.kernel, job: Some(job) })
+        Ok(Self { data: spec.data.clone(), kernel: spec.kernel.clone(), job: Some(job) })
     }
 
     /// Build for up to `budget_ms` (at least one block); true when K is complete.

@@ -53,6 +53,19 @@ pub fn kernel_catalogue() -> String {
     serde_json::to_string(&info).unwrap_or_else(|_| "[]".into())
 }
 
+/// A kernel expression (`gaussian(mu=0.5) + 0.1·linear`, [`crate::kernels::expr`]) as the
+/// spec's kernel JSON text; an error naming the character otherwise.
+#[wasm_bindgen(js_name = parseKernel)]
+pub fn parse_kernel(text: &str) -> Result<String, JsError> {
+    crate::kernels::expr::json_of_text(text).map_err(js_err)
+}
+
+/// A spec's kernel (JSON text) written as the expression [`parse_kernel`] reads back.
+#[wasm_bindgen(js_name = kernelText)]
+pub fn kernel_text(json: &str) -> Result<String, JsError> {
+    crate::kernels::expr::text_of_json(json).map_err(js_err)
+}
+
 /// The race lanes' colours as JSON text (`["#1f77b4", …]`, [`crate::plot_style::RACE_COLORS`]):
 /// the race tables' swatches match the curves.
 #[wasm_bindgen(js_name = raceColors)]

@@ -328,7 +328,7 @@ impl SessionPreparation {
         let (x, y) = build_points(&spec.data)?;
         PerceptronProblem::check_data(&x, &y)?;
         let kernel = spec.kernel.resolve(&x)?;
-        let job = CrossJob::gram(kernel, x.clone())?;
+        let job = CrossJob::gram(kernel.clone(), x.clone())?;
         Ok(Self { spec, x, y, stage: Some(Stage::Gram { job, kernel }) })
     }
 

@@ -54,7 +54,7 @@ impl RegularizationProblem {
                         .into(),
             });
         };
-        CrossJob::new(*rk, points, x.clone())
+        CrossJob::new(rk.clone(), points, x.clone())
     }
 }
 

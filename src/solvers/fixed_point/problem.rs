@@ -67,10 +67,15 @@ impl RegularizationProblem {
         }
         let rk = kernel.resolve(x)?;
         let op = match repr {
-            Representation::Gram => return Self::with_gram(x, y, rk, rk.gram(x)?, loss, lambda),
-            Representation::KernelRows => {
-                Operator::Rows { x: x.clone(), kernel: rk, sq: ResolvedKernel::squared_norms(x) }
+            Representation::Gram => {
+                let k = rk.gram(x)?;
+                return Self::with_gram(x, y, rk, k, loss, lambda);
             }
+            Representation::KernelRows => Operator::Rows {
+                x: x.clone(),
+                kernel: rk.clone(),
+                sq: ResolvedKernel::squared_norms(x),
+            },
             Representation::Features => {
                 if rk != ResolvedKernel::Linear {
                     return Err(KpError::Parameter {

@@ -460,7 +460,7 @@ impl MrlsrModel {
     }
     /// The resolved kernel.
     pub fn kernel(&self) -> ResolvedKernel {
-        self.kernel
+        self.kernel.clone()
     }
     /// The Gram matrix K.
     pub fn gram(&self) -> &DMatrix<f64> {

@@ -162,7 +162,7 @@ impl PerceptronProblem {
     }
     /// The kernel with its bandwidth resolved.
     pub fn kernel(&self) -> ResolvedKernel {
-        self.kernel
+        self.kernel.clone()
     }
 
     /// `‖v‖_G = √(vᵀGv)` (clamped at 0 against rounding).

@@ -1,4 +1,9 @@
-//! Pair kernels `k(x, x')` and their Gram matrices, shared by papers B, C and D.
+//! Pair kernels `k(x, x')` and their Gram matrices, shared by papers B, C and D, and their
+//! algebra: sums, products and positive scalings of kernels are kernels (the sum of positive
+//! semi-definite matrices is one, and so is their entrywise product by Schur's product theorem),
+//! as scikit-learn's kernel algebra allows. Composites are ours, in none of the papers.
+
+pub mod expr;
 
 use crate::fmath;
 use nalgebra::{DMatrix, DVector};
@@ -16,9 +21,11 @@ pub enum Bandwidth {
     Fixed(f64),
 }
 
-/// A positive semi-definite pair kernel.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+/// A positive semi-definite pair kernel: one of the catalogue's, or a sum, product or positive
+/// scaling of kernels (`{"kind": "sum", "of": [k₁, k₂]}`, `{"kind": "scaled", "scale": 2,
+/// "of": k}`; written `k₁ + k₂`, `2·k` in [`expr`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields, from = "strict::Kernel")]
 pub enum Kernel {
     /// `k(x, x') = ⟨x, x'⟩`.
     Linear,
@@ -33,7 +40,54 @@ pub enum Kernel {
     /// `k(x, x') = (1 + √3 r/ℓ) exp(−√3 r/ℓ)`, `r = ‖x − x'‖`; positive definite on distinct
     /// points in every dimension (Rasmussen & Williams, eq. 4.17), once differentiable.
     Matern32 { length: f64 },
+    /// `k(x, x') = Σ_t k_t(x, x')`: 2 to [`MAX_TERMS`] kernels.
+    Sum { of: Vec<Kernel> },
+    /// `k(x, x') = Π_t k_t(x, x')`: 2 to [`MAX_TERMS`] kernels.
+    Product { of: Vec<Kernel> },
+    /// `k(x, x') = s·k₀(x, x')` with `s > 0` finite.
+    Scaled { scale: f64, of: Box<Kernel> },
 }
+
+/// The spec's form of [`Kernel`], read strictly: serde's `deny_unknown_fields` does not reach
+/// a unit variant of an internally tagged enum (`{"kind": "linear", "x": 1}` would pass), so
+/// every variant here is a struct variant, and an unknown field is an error naming it.
+mod strict {
+    use super::Bandwidth;
+    use serde::Deserialize;
+
+    #[derive(Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    pub enum Kernel {
+        Linear {},
+        Polynomial { degree: u32, offset: f64 },
+        Gaussian { bandwidth: Bandwidth },
+        Laplacian { sigma: f64 },
+        Matern32 { length: f64 },
+        Sum { of: Vec<super::Kernel> },
+        Product { of: Vec<super::Kernel> },
+        Scaled { scale: f64, of: Box<super::Kernel> },
+    }
+
+    impl From<Kernel> for super::Kernel {
+        fn from(k: Kernel) -> Self {
+            match k {
+                Kernel::Linear {} => Self::Linear,
+                Kernel::Polynomial { degree, offset } => Self::Polynomial { degree, offset },
+                Kernel::Gaussian { bandwidth } => Self::Gaussian { bandwidth },
+                Kernel::Laplacian { sigma } => Self::Laplacian { sigma },
+                Kernel::Matern32 { length } => Self::Matern32 { length },
+                Kernel::Sum { of } => Self::Sum { of },
+                Kernel::Product { of } => Self::Product { of },
+                Kernel::Scaled { scale, of } => Self::Scaled { scale, of },
+            }
+        }
+    }
+}
+
+/// At most this many catalogue kernels in one composite (a lecturer's `k₁ + k₂·k₃` has three).
+pub const MAX_TERMS: usize = 8;
+/// At most this nesting depth of sums, products and scalings.
+pub const MAX_DEPTH: usize = 4;
 
 /// One numeric parameter of a kernel, declared once (name, range, default) for the pages' fields.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -129,6 +183,9 @@ impl Kernel {
                     MATERN,
                     true,
                 ),
+                Kernel::Sum { .. } => ("sum", "sum", "k₁ + k₂ + …", &[], false),
+                Kernel::Product { .. } => ("product", "product", "k₁ · k₂ · …", &[], false),
+                Kernel::Scaled { .. } => ("scaled", "scaled", "s · k, s > 0", &[], false),
             };
         KernelInfo {
             kind,
@@ -143,8 +200,9 @@ impl Kernel {
 }
 
 /// A kernel with every parameter checked and the Gaussian bandwidth resolved to a number
-/// (serialized as `{"kind": "gaussian", "mu": …}`, what `kplay run` reports).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// (serialized as `{"kind": "gaussian", "mu": …}`, what `kplay run` reports); composites hold
+/// their resolved terms.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ResolvedKernel {
     Linear,
@@ -152,6 +210,9 @@ pub enum ResolvedKernel {
     Gaussian { mu: f64 },
     Laplacian { sigma: f64 },
     Matern32 { length: f64 },
+    Sum { of: Vec<ResolvedKernel> },
+    Product { of: Vec<ResolvedKernel> },
+    Scaled { scale: f64, of: Box<ResolvedKernel> },
 }
 
 /// The zero `m × n` matrix for the cross kernel of the rows of `a` and `b`: dimensions checked,
@@ -174,6 +235,21 @@ fn kernel_matrix_zeros(a: &DMatrix<f64>, b: &DMatrix<f64>) -> Result<DMatrix<f64
     crate::budget::zeros("data.n", "the kernel matrix", a.nrows(), b.nrows())
 }
 
+/// A term's error, its field path moved under the composite's: `kernel.sigma` of term 2
+/// becomes `kernel.of[1].sigma` (the form of a spec's parse errors).
+fn nest(e: KpError, step: &str) -> KpError {
+    let (path, reason) = match e {
+        KpError::Parameter { name, reason } => (name.to_string(), reason),
+        KpError::Spec(m) => match m.split_once(": ") {
+            Some((p, r)) if p.starts_with("kernel") => (p.to_string(), r.to_string()),
+            _ => return KpError::Spec(m),
+        },
+        other => return other,
+    };
+    let rest = path.strip_prefix("kernel").unwrap_or(&path);
+    KpError::Spec(format!("kernel.{step}{rest}: {reason}"))
+}
+
 /// `μ = (1/n²) Σ_ij ‖x_i − x_j‖²`, computed in O(nd) as `2·(mean ‖x‖² − ‖mean x‖²)`.
 pub fn bandwidth_heuristic(x: &DMatrix<f64>) -> f64 {
     let n = x.nrows() as f64;
@@ -186,8 +262,73 @@ pub fn bandwidth_heuristic(x: &DMatrix<f64>) -> f64 {
 }
 
 impl Kernel {
-    /// Check the parameters and resolve the bandwidth on the training inputs `x` (rows).
+    /// Check the parameters and resolve the bandwidth on the training inputs `x` (rows); a
+    /// composite is checked as a whole first (2 to [`MAX_TERMS`] terms in all, nested at most
+    /// [`MAX_DEPTH`] deep, positive finite scales), then term by term, an error naming the term.
     pub fn resolve(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
+        let (leaves, depth) = self.size();
+        if leaves > MAX_TERMS || depth > MAX_DEPTH {
+            return Err(KpError::Parameter {
+                name: "kernel",
+                reason: format!(
+                    "a composite kernel may hold at most {MAX_TERMS} kernels nested at most \
+                     {MAX_DEPTH} deep (this one: {leaves} kernels, depth {depth})"
+                ),
+            });
+        }
+        self.resolve_checked(x)
+    }
+
+    /// (catalogue kernels, nesting depth) of this kernel; a catalogue kernel is (1, 0).
+    pub fn size(&self) -> (usize, usize) {
+        match self {
+            Kernel::Sum { of } | Kernel::Product { of } => {
+                of.iter().map(Kernel::size).fold((0, 1), |(n, d), (ln, ld)| (n + ln, d.max(ld + 1)))
+            }
+            Kernel::Scaled { of, .. } => {
+                let (n, d) = of.size();
+                (n, d + 1)
+            }
+            _ => (1, 0),
+        }
+    }
+
+    /// Whether this is a sum, product or scaling of kernels.
+    pub fn is_composite(&self) -> bool {
+        matches!(self, Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. })
+    }
+
+    fn resolve_checked(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
+        let terms = |of: &[Kernel], what: &str| -> Result<Vec<ResolvedKernel>> {
+            if of.len() < 2 {
+                return Err(KpError::Parameter {
+                    name: "kernel.of",
+                    reason: format!("a {what} needs at least 2 kernels (got {})", of.len()),
+                });
+            }
+            of.iter()
+                .enumerate()
+                .map(|(i, k)| k.resolve_checked(x).map_err(|e| nest(e, &format!("of[{i}]"))))
+                .collect()
+        };
+        match self {
+            Kernel::Sum { of } => Ok(ResolvedKernel::Sum { of: terms(of, "sum")? }),
+            Kernel::Product { of } => Ok(ResolvedKernel::Product { of: terms(of, "product")? }),
+            Kernel::Scaled { scale, of } => {
+                if !(scale.is_finite() && *scale > 0.0) {
+                    return Err(KpError::Parameter {
+                        name: "kernel.scale",
+                        reason: format!("must be a finite number > 0 (got {scale})"),
+                    });
+                }
+                let inner = of.resolve_checked(x).map_err(|e| nest(e, "of"))?;
+                Ok(ResolvedKernel::Scaled { scale: *scale, of: Box::new(inner) })
+            }
+            leaf => leaf.resolve_leaf(x),
+        }
+    }
+
+    fn resolve_leaf(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
         match *self {
             Kernel::Linear => Ok(ResolvedKernel::Linear),
             Kernel::Polynomial { degree, offset } => {
@@ -238,6 +379,9 @@ impl Kernel {
                 }
                 Ok(ResolvedKernel::Matern32 { length })
             }
+            Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => {
+                self.resolve_checked(x)
+            }
         }
     }
 }
@@ -245,6 +389,12 @@ impl Kernel {
 impl ResolvedKernel {
     /// `k(a, b)` for two input vectors of equal length.
     pub fn eval(&self, a: &[f64], b: &[f64]) -> f64 {
+        match self {
+            ResolvedKernel::Sum { of } => return of.iter().map(|k| k.eval(a, b)).sum(),
+            ResolvedKernel::Product { of } => return of.iter().map(|k| k.eval(a, b)).product(),
+            ResolvedKernel::Scaled { scale, of } => return scale * of.eval(a, b),
+            _ => {}
+        }
         match *self {
             ResolvedKernel::Linear => dot(a, b),
             ResolvedKernel::Polynomial { degree, offset } => {
@@ -255,7 +405,58 @@ impl ResolvedKernel {
             | ResolvedKernel::Matern32 { .. } => {
                 self.of_squared_distance(a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum())
             }
+            ResolvedKernel::Sum { .. }
+            | ResolvedKernel::Product { .. }
+            | ResolvedKernel::Scaled { .. } => f64::NAN,
         }
+    }
+
+    /// The terms' values combined as this composite combines them: `acc` holds the first
+    /// term's, `t` each further term's in turn (`fill(k, t)` writes term `k`'s values into `t`).
+    fn combine<T>(
+        &self,
+        acc: &mut T,
+        fill: &mut dyn FnMut(&ResolvedKernel, &mut T),
+        fresh: &dyn Fn() -> T,
+        add: &dyn Fn(&mut T, &T),
+        mul: &dyn Fn(&mut T, &T),
+        scale: &dyn Fn(&mut T, f64),
+    ) {
+        match self {
+            ResolvedKernel::Sum { of } | ResolvedKernel::Product { of } => {
+                let sum = matches!(self, ResolvedKernel::Sum { .. });
+                let mut first = true;
+                for k in of {
+                    if first {
+                        k.combine(acc, fill, fresh, add, mul, scale);
+                        first = false;
+                    } else {
+                        let mut t = fresh();
+                        k.combine(&mut t, fill, fresh, add, mul, scale);
+                        if sum {
+                            add(acc, &t)
+                        } else {
+                            mul(acc, &t)
+                        }
+                    }
+                }
+            }
+            ResolvedKernel::Scaled { scale: s, of } => {
+                of.combine(acc, fill, fresh, add, mul, scale);
+                scale(acc, *s);
+            }
+            leaf => fill(leaf, acc),
+        }
+    }
+
+    /// Whether this is a sum, product or scaling of kernels.
+    pub fn is_composite(&self) -> bool {
+        matches!(
+            self,
+            ResolvedKernel::Sum { .. }
+                | ResolvedKernel::Product { .. }
+                | ResolvedKernel::Scaled { .. }
+        )
     }
 
     /// A distance kernel's value at squared distance `d2` (NaN for the other kernels, which
@@ -268,7 +469,7 @@ impl ResolvedKernel {
                 let u = 3f64.sqrt() * d2.sqrt() / length;
                 (1.0 + u) * fmath::exp(-u)
             }
-            ResolvedKernel::Linear | ResolvedKernel::Polynomial { .. } => f64::NAN,
+            _ => f64::NAN,
         }
     }
 
@@ -293,6 +494,18 @@ impl ResolvedKernel {
         i: usize,
         out: &mut DVector<f64>,
     ) {
+        if self.is_composite() {
+            let n = out.len();
+            self.combine(
+                out,
+                &mut |k, t| k.gram_row_into(x, sq, i, t),
+                &|| DVector::zeros(n),
+                &|a, b| *a += b,
+                &|a, b| a.component_mul_assign(b),
+                &|a, s| *a *= s,
+            );
+            return;
+        }
         let xi: DVector<f64> = x.row(i).transpose();
         out.gemv(1.0, x, &xi, 0.0);
         self.finish_row(sq, sq[i], out);
@@ -302,7 +515,10 @@ impl ResolvedKernel {
     /// inner products `⟨x_j, b⟩` with `‖b‖² = sq_b`.
     fn finish_row(&self, sq: &DVector<f64>, sq_b: f64, out: &mut DVector<f64>) {
         match *self {
-            ResolvedKernel::Linear => {}
+            ResolvedKernel::Linear
+            | ResolvedKernel::Sum { .. }
+            | ResolvedKernel::Product { .. }
+            | ResolvedKernel::Scaled { .. } => {}
             ResolvedKernel::Polynomial { degree, offset } => {
                 out.apply(|v| *v = (*v + offset).powi(degree as i32));
             }
@@ -319,6 +535,18 @@ impl ResolvedKernel {
 
     /// The diagonal `k(x_i, x_i)` with the arithmetic of [`Self::gram_row_into`].
     pub fn gram_diagonal(&self, x: &DMatrix<f64>, sq: &DVector<f64>) -> DVector<f64> {
+        if self.is_composite() {
+            let mut out = DVector::zeros(x.nrows());
+            self.combine(
+                &mut out,
+                &mut |k, t| *t = k.gram_diagonal(x, sq),
+                &|| DVector::zeros(x.nrows()),
+                &|a, b| *a += b,
+                &|a, b| a.component_mul_assign(b),
+                &|a, s| *a *= s,
+            );
+            return out;
+        }
         let mut out = DVector::from_iterator(
             x.nrows(),
             x.row_iter().map(|r| {
@@ -334,7 +562,10 @@ impl ResolvedKernel {
             }),
         );
         match *self {
-            ResolvedKernel::Linear => {}
+            ResolvedKernel::Linear
+            | ResolvedKernel::Sum { .. }
+            | ResolvedKernel::Product { .. }
+            | ResolvedKernel::Scaled { .. } => {}
             ResolvedKernel::Polynomial { degree, offset } => {
                 out.apply(|v| *v = (*v + offset).powi(degree as i32))
             }
@@ -356,12 +587,49 @@ impl ResolvedKernel {
     }
 
     /// The cross-kernel matrix `K_ij = k(a_i, b_j)` between the rows of `a` (m × d) and `b` (n × d).
+    /// A composite's matrix is built a block of columns at a time (each term's block, then
+    /// combined), so it needs one m × n matrix and a few blocks, not one matrix per term.
     pub fn cross(&self, a: &DMatrix<f64>, b: &DMatrix<f64>) -> Result<DMatrix<f64>> {
+        if self.is_composite() {
+            let mut k = kernel_matrix_zeros(a, b)?;
+            let n = b.nrows();
+            let width = (JOB_BLOCK_ENTRIES / a.nrows().max(1)).clamp(1, n.max(1));
+            let mut start = 0;
+            while start < n {
+                let w = width.min(n - start);
+                let rows = b.rows(start, w).into_owned();
+                let mut failed = None;
+                let mut block = DMatrix::zeros(a.nrows(), w);
+                self.combine(
+                    &mut block,
+                    &mut |t, m| match t.cross(a, &rows) {
+                        Ok(v) => *m = v,
+                        Err(e) => failed = Some(e),
+                    },
+                    &|| DMatrix::zeros(a.nrows(), w),
+                    &|x, y| *x += y,
+                    &|x, y| x.component_mul_assign(y),
+                    &|x, s| *x *= s,
+                );
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                k.columns_mut(start, w).copy_from(&block);
+                start += w;
+            }
+            if k.iter().any(|v| !v.is_finite()) {
+                return Err(KpError::NonFinite("a kernel value overflowed".into()));
+            }
+            return Ok(k);
+        }
         // Then the same product `a bᵀ` nalgebra's `*` computes.
         let mut k = kernel_matrix_zeros(a, b)?;
         k.gemm(1.0, a, &b.transpose(), 0.0);
         match *self {
-            ResolvedKernel::Linear => {}
+            ResolvedKernel::Linear
+            | ResolvedKernel::Sum { .. }
+            | ResolvedKernel::Product { .. }
+            | ResolvedKernel::Scaled { .. } => {}
             ResolvedKernel::Polynomial { degree, offset } => {
                 k.apply(|v| *v = (*v + offset).powi(degree as i32));
             }
