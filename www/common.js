@@ -247,10 +247,22 @@ let kernelCat = null;
  * The core's pair-kernel catalogue (src/kernels.rs `Kernel::info()`: kind, label, formula,
  * pair, needs_bandwidth, parameters with ranges and defaults, bandwidth), read once after `init()`.
  */
-export function kernels(kernelCatalogue) {
+export function kernels(kernelCatalogue, algebra) {
   if (!kernelCat) kernelCat = JSON.parse(kernelCatalogue());
+  if (algebra) kernelAlgebra = algebra;
   return kernelCat;
 }
+
+/**
+ * The core's kernel-expression conversions (src/kernels/expr.rs through the wasm exports
+ * `parseKernel` and `kernelText`), passed in by each page: `parse(text)` → the spec's kernel
+ * JSON text, `text(json)` → the expression. Sums, products and positive scalings of kernels
+ * (ours, not the papers') are chosen as "expression" in the kernel select.
+ */
+let kernelAlgebra = null;
+/** The kernel select's value for a composite kernel typed as an expression. */
+export const EXPRESSION = 'expression';
+const COMPOSITE = new Set(['sum', 'product', 'scaled']);
 
 /** The catalogue entry of one kernel kind (null when the catalogue does not know it). */
 export function kernelInfo(kind) {
@@ -271,8 +283,26 @@ export function buildKernelFields(select, anchor) {
     o.textContent = `${k.label} ${k.formula}`;
     return o;
   }));
+  if (kernelAlgebra) {
+    const o = document.createElement('option');
+    o.value = EXPRESSION;
+    o.textContent = 'expression: k₁ + k₂, s·k, k₁·k₂ (ours)';
+    select.append(o);
+  }
   if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
   const made = [];
+  if (kernelAlgebra && !document.getElementById('kernel-expr')) {
+    const label = document.createElement('label');
+    label.dataset.kernelParam = EXPRESSION;
+    label.title = 'Kernels added (+), multiplied (· or *) and scaled by a positive number, e.g. gaussian(mu=0.5) + 0.1·linear. Kinds: '
+      + (kernelCat ?? []).map((k) => k.kind + (k.parameters.length ? `(${k.parameters.map((p) => `${p.name}=…`).join(', ')})` : k.bandwidth ? '(mu=…)' : '')).join(', ');
+    label.hidden = true;
+    const input = document.createElement('input');
+    Object.assign(input, { id: 'kernel-expr', type: 'text', size: 28, spellcheck: false, value: 'gaussian(mu=0.5) + 0.1·linear' });
+    input.setAttribute('aria-label', 'kernel expression');
+    label.append('k = ', input);
+    made.push(label);
+  }
   for (const k of kernelCat ?? []) {
     for (const p of k.parameters) {
       if (document.getElementById(p.field)) continue;
@@ -302,6 +332,13 @@ export function showKernelFields(kind) {
  * the core checks again). The Gaussian's bandwidth is read by the page.
  */
 export function kernelFromFields(kind) {
+  if (kind === EXPRESSION && kernelAlgebra) {
+    try {
+      return JSON.parse(kernelAlgebra.parse($('kernel-expr').value));
+    } catch (e) {
+      throw new Error(String(e.message ?? e));
+    }
+  }
   const info = kernelInfo(kind);
   if (!info) throw new Error(`kernel: unknown kernel “${kind}”`);
   const spec = { kind };
@@ -317,6 +354,13 @@ export function kernelFromFields(kind) {
 
 /** Put a kernel spec's plain parameters into their fields. */
 export function kernelToFields(k) {
+  if (COMPOSITE.has(k?.kind) && kernelAlgebra) {
+    // Throws the core's message naming the field for a malformed composite.
+    $('kernel-expr').value = kernelAlgebra.text(JSON.stringify(k));
+    $('kernel').value = EXPRESSION;
+    showKernelFields(EXPRESSION);
+    return;
+  }
   for (const p of kernelInfo(k.kind)?.parameters ?? []) if (k[p.name] !== undefined) $(p.field).value = String(k[p.name]);
 }
 

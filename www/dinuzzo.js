@@ -1,6 +1,6 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, kernelCatalogue, raceColors } from './pkg/kernel_playground.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
@@ -372,7 +372,7 @@ async function main() {
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.paper_c ? `${c.paper_c} (${c.label})` : c.label));
   buildLossParamFields($('loss').closest('label'));
-  kernels(kernelCatalogue);
+  kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   for (const f of buildKernelFields($('kernel'), $('offset').closest('label'))) f.addEventListener('change', () => apply());
   ({ state: pg, spec } = startFromHash((s) => new DinuzzoPlayground(JSON.stringify(s)), JSON.parse(dinuzzoDefaultSpec())));
   controlsFromSpec(spec);

@@ -3,7 +3,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, kernelCatalogue, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -219,41 +219,20 @@ function saveHash(now = true) {
   else if (!hashTimer) hashTimer = setTimeout(write, HASH_MIN_MS);
 }
 
-const isInt = (v, lo, hi) => Number.isInteger(v) && v >= lo && v <= hi;
-const isNum = (v, lo, hi) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi;
 
 /** Put a state from a link into the form; throws a readable message for anything unusable. */
 function controlsFromState(h) {
   if (typeof h !== 'object' || h === null) throw new Error('not a settings object');
   const d = h.data ?? {};
   if (d.kind === 'csv') throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
-  if (d.kind !== 'sine' && d.kind !== 'friedman') throw new Error(`unknown data set “${d.kind}”`);
-  const nMax = Number($('n').max);
-  if (!isInt(d.n, 2, nMax)) throw new Error(`n must be an integer in 2..${nMax} (got ${JSON.stringify(d.n)})`);
-  if (!isNum(d.sigma, 0, 1e6)) throw new Error(`σ must be a number ≥ 0 (got ${JSON.stringify(d.sigma)})`);
-  if (!isInt(d.seed, 0, Number.MAX_SAFE_INTEGER)) throw new Error(`seed must be a non-negative integer (got ${JSON.stringify(d.seed)})`);
-  const k = h.kernel ?? {};
-  if (k.kind === 'gaussian') {
-    if (k.bandwidth !== 'heuristic' && !(k.bandwidth && isNum(k.bandwidth.fixed, Number.MIN_VALUE, Infinity))) {
-      throw new Error(`the Gaussian μ must be "heuristic" or {"fixed": a positive number} (got ${JSON.stringify(k.bandwidth)})`);
-    }
-  } else if (k.kind === 'polynomial') {
-    if (!isInt(k.degree, 1, 50)) throw new Error(`the polynomial degree must be an integer in 1..50 (got ${JSON.stringify(k.degree)})`);
-    if (!isNum(k.offset, 0, Infinity)) throw new Error(`the polynomial offset must be ≥ 0 (got ${JSON.stringify(k.offset)})`);
-  } else if (!kernelInfo(k.kind)) {
-    throw new Error(`unknown kernel “${k.kind}”`);
-  } else {
-    for (const p of kernelInfo(k.kind).parameters) {
-      if (!isNum(k[p.name], p.min_exclusive ? Math.max(p.min, 0) + Number.MIN_VALUE : p.min, Infinity)) throw new Error(`kernel.${p.name}: ${p.symbol} must be a number ${p.min_exclusive ? '>' : '≥'} ${p.min} (got ${JSON.stringify(k[p.name])})`);
-    }
-  }
+  // The core's strict parser and checks (unknown fields, types, n, kernel, m, λ, sel): a message
+  // naming the field. What stays here is only what the form itself cannot show.
+  checkMrlsrSpec(JSON.stringify(h));
   const mMin = Number($('m').min);
   const mMax = Number($('m').max);
-  if (!isNum(h.m, mMin, mMax)) throw new Error(`m must lie in ${mMin}..${mMax} (got ${JSON.stringify(h.m)})`);
-  if (!isNum(h.lambda, Number.MIN_VALUE, 1e6)) throw new Error(`λ must be a positive number (got ${JSON.stringify(h.lambda)})`);
+  if (!(h.m >= mMin && h.m <= mMax)) throw new Error(`m: this page's slider covers ${mMin}..${mMax} (got ${h.m}); \`kplay run\` takes any m in (0, 100]`);
+  const k = h.kernel;
   const sel = h.sel ?? {};
-  if (sel.n !== undefined && !isInt(sel.n, 20, Number($('sel-n').max))) throw new Error(`the model-selection n must be an integer in 20..${$('sel-n').max}`);
-  if (sel.folds !== undefined && !isInt(sel.folds, 2, 10)) throw new Error('the model-selection folds must be an integer in 2..10');
   // Everything checked: fill the form.
   $('data-kind').value = d.kind;
   $('n').value = String(d.n);
@@ -272,7 +251,7 @@ function controlsFromState(h) {
   syncVisibility();
 }
 
-const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu', 'degree', 'offset', 'lap-sigma', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
+const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'kernel-expr', 'mu', 'degree', 'offset', 'lap-sigma', 'matern-length', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
 
 function snapshotForm() {
   const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
@@ -716,7 +695,7 @@ function wire() {
 
 async function main() {
   await init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
-  kernels(kernelCatalogue);
+  kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   for (const f of buildKernelFields($('kernel'), $('poly-fields'))) {
     f.addEventListener('change', () => { syncVisibility(); build(); });
   }

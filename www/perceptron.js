@@ -1,6 +1,6 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
-import init, { PerceptronPlayground, perceptronDefaultSpec, kernelCatalogue, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
+import init, { PerceptronPlayground, perceptronDefaultSpec, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { attachLessons } from './lesson.js';
@@ -358,7 +358,7 @@ function wire() {
 
 async function main() {
   await init({ module_or_path: new URL('./pkg/kernel_playground_perceptron_bg.wasm', import.meta.url) });
-  kernels(kernelCatalogue);
+  kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   const built = buildKernelFields($('kernel'), $('lap-sigma').closest('label'));
   for (const f of built) f.addEventListener('change', apply);
   const start = startFromHash((s) => new PerceptronPlayground(JSON.stringify(s)), JSON.parse(perceptronDefaultSpec()));

@@ -375,6 +375,22 @@ pub fn equivalence(
 /// A page spec checked without the O(n³) step: parsed, data built within [`PAGE_MAX_N`],
 /// kernel resolved. Returns the data.
 pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
+    crate::solvers::mrlsr::check_m(spec.m)?;
+    crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
+    if let Some(sel) = spec.sel {
+        if !(20..=PAGE_MAX_N).contains(&sel.n) {
+            return Err(KpError::Parameter {
+                name: "sel.n",
+                reason: format!("the model-selection n must lie in 20..={PAGE_MAX_N} (got {})", sel.n),
+            });
+        }
+        if !(2..=10).contains(&sel.folds) {
+            return Err(KpError::Parameter {
+                name: "sel.folds",
+                reason: format!("the model-selection folds must lie in 2..=10 (got {})", sel.folds),
+            });
+        }
+    }
     let data = build_data(&spec.data, PAGE_MAX_N)?;
     spec.kernel.resolve(&data.x)?;
     Ok(data)

@@ -194,7 +194,8 @@ pub use eigen::{symmetric_eigen, EigenPayload, EIGEN_CHECK_TOL};
 pub use root::{MrlsrSolve, RootSolve, RootStatus, RootStep};
 pub use scan::FSamples;
 
-fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
+/// λ > 0 finite (eq. 4), else a message naming `name`.
+pub(crate) fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
     if !(lambda.is_finite() && lambda > 0.0) {
         return Err(KpError::Parameter {
             name,
@@ -204,7 +205,8 @@ fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
     Ok(())
 }
 
-fn check_m(m: f64) -> Result<()> {
+/// m > 0 finite and ≤ 100 (above, ‖f‖^m overflows), else a message naming `m`.
+pub(crate) fn check_m(m: f64) -> Result<()> {
     if !(m.is_finite() && m > 0.0) {
         return Err(KpError::Parameter {
             name: "m",
