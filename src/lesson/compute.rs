@@ -55,6 +55,25 @@ pub enum Compute {
     KrrTwinGap,
     /// A: card(𝕂) of the polynomial tensor kernel of degree s on d features, C(d + s − 1, s).
     PolyFeatureCount,
+    // ---- Paper A (Salzo–Suykens–Rosasco), issue 19 section 2: eq. (10), Proposition 3.2,
+    // eq. (14). Built here from the data and the run's α (X, y, p, γ of the spec).
+    /// A, eq. (10): max_j |wⱼ − J_q(Xᵀα)ⱼ| / max|w|, the run's w against the representer
+    /// theorem applied here to the run's α (features path, linear kernel).
+    RepresenterGap,
+    /// A, Proposition 3.2 with the gap: √([(2ᵖq)(Λ(α) + γ‖y‖²/2)]^((2−p)/p) · gap(α) / C_p),
+    /// Λ, F and gap(α) = F(J_q(Xᵀα)) + Λ(α) ≥ Λ(α) − min Λ computed here from the run's α;
+    /// C_p = (p − 1)/2 is ours (the paper leaves C_p unspecified; proof in docs/paper-a.md).
+    Prop32Bound,
+    /// A: ‖w − w̄‖_p between the run's w and w̄ of dual Newton at relative gap 10⁻¹³ (another
+    /// algorithm at a tighter tolerance, run here).
+    DistToOptimum,
+    /// A, eq. (14) / Remark 2.4 (q = 4): max_m |f_α(x_m) − ⟨w, Φ(x_m)⟩| / max_m |⟨w, Φ(x_m)⟩|, with
+    /// f_α(x) = Σ_ijk K(x_i, x_j, x_k, x) α_i α_j α_k summed here over the tensor kernel (linear or
+    /// polynomial s ≤ 2) and w = J_q(Φ_n*α) from explicit features (x, or the pairs x_t x_u).
+    PredictorFeatureGap,
+    /// A, eq. (14) and the KKT conditions (eq. 23, square loss): max_m |f_α(x_m) − (y_m − α_m/γ)|
+    /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`.
+    PredictorKkt,
 }
 
 fn num(v: &Value, path: &str) -> Result<f64, String> {
@@ -128,6 +147,164 @@ fn theorem1_f(d: &[f64], yp: &[f64], lambda: f64, m: f64, c: f64) -> f64 {
         .map(|(di, y)| 4.0 * di * y * y / (2.0 * di + lambda * m * n * c).powi(2))
         .sum();
     s.powf(m / 2.0 - 1.0) - c
+}
+
+// ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
+
+/// p, q = p/(p − 1) and γ of a paper A spec.
+fn lp_params(spec_v: &Value) -> Result<(f64, f64, f64), String> {
+    let p = num(spec_v, "model.p")?;
+    let gamma = num(spec_v, "model.gamma")?;
+    if !(p > 1.0 && p < 2.0) {
+        return Err(format!("p = {p} is not in (1, 2)"));
+    }
+    Ok((p, p / (p - 1.0), gamma))
+}
+
+/// J_r(u) = sign(u)|u|^(r−1), the duality map of (1/r)|·|^r, component-wise.
+fn duality_map(u: &DVector<f64>, r: f64) -> DVector<f64> {
+    u.map(|v| v.signum() * v.abs().powf(r - 1.0))
+}
+
+/// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1).
+fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
+    let kind = match super::lookup(spec_v, "model.kernel.kind") {
+        Ok(k) => k.as_str().unwrap_or("").to_string(),
+        Err(_) => "linear".to_string(),
+    };
+    match kind.as_str() {
+        "linear" => Ok(1),
+        "polynomial" => Ok(num(spec_v, "model.kernel.degree")? as u32),
+        other => Err(format!("the `{other}` tensor kernel is not written here")),
+    }
+}
+
+/// The largest n for the n³ tensor sums of eq. (14) built here.
+const MAX_N_TENSOR_SUM: usize = 40;
+
+/// f_α(x_m) = Σ_ijk K(x_i, x_j, x_k, x_m) α_i α_j α_k for every training point (eq. 14, q = 4),
+/// the tensor kernel K = (Σ_t x_it x_jt x_kt x_mt)^s evaluated here entry by entry.
+fn tensor_predictions(x: &DMatrix<f64>, alpha: &DVector<f64>, s: u32) -> Result<Vec<f64>, String> {
+    let (n, d) = (x.nrows(), x.ncols());
+    if n > MAX_N_TENSOR_SUM {
+        return Err(format!("n = {n} is above {MAX_N_TENSOR_SUM} for the tensor sum built here"));
+    }
+    let mut out = vec![0.0; n];
+    let mut prod = vec![0.0; d];
+    for (m, o) in out.iter_mut().enumerate() {
+        let mut f = 0.0;
+        for i in 0..n {
+            for j in 0..n {
+                for t in 0..d {
+                    prod[t] = x[(i, t)] * x[(j, t)] * x[(m, t)];
+                }
+                for k in 0..n {
+                    let mut sum = 0.0;
+                    for t in 0..d {
+                        sum += prod[t] * x[(k, t)];
+                    }
+                    f += sum.powi(s as i32) * alpha[i] * alpha[j] * alpha[k];
+                }
+            }
+        }
+        *o = f;
+    }
+    Ok(out)
+}
+
+/// ⟨w, Φ(x_m)⟩ with w = J_4(Φ_n*α) from explicit features: Φ(x) = x (s = 1) or the ordered
+/// pairs x_t x_u (s = 2, whose 4-fold products sum to (Σ_t x_1t⋯x_4t)²).
+fn feature_predictions(x: &DMatrix<f64>, alpha: &DVector<f64>, s: u32) -> Result<Vec<f64>, String> {
+    match s {
+        1 => {
+            let w = duality_map(&(x.transpose() * alpha), 4.0);
+            Ok((x * w).iter().copied().collect())
+        }
+        2 => {
+            let u = x.transpose() * DMatrix::from_diagonal(alpha) * x;
+            let w = u.map(|v| v * v * v);
+            Ok((0..x.nrows())
+                .map(|m| {
+                    let r = x.row(m).transpose();
+                    (&w * &r).dot(&r)
+                })
+                .collect())
+        }
+        _ => Err(format!("features of the polynomial kernel of degree {s} are not written here")),
+    }
+}
+
+fn lp_alpha(report: &Value, n: usize) -> Result<DVector<f64>, String> {
+    let alpha = DVector::from_vec(vector(report, "solution.alpha")?);
+    if alpha.len() != n {
+        return Err("solution.alpha has the wrong length".into());
+    }
+    Ok(alpha)
+}
+
+/// Evaluate paper A's section-2 computations (see [`Compute`]).
+fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result<f64, String> {
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let (x, y) = (&data.x, &data.y);
+    let (p, q, gamma) = lp_params(spec_v)?;
+    let alpha = lp_alpha(report, x.nrows())?;
+    let pnorm = |v: &DVector<f64>| v.iter().map(|t| t.abs().powf(p)).sum::<f64>().powf(1.0 / p);
+    match what {
+        Compute::RepresenterGap | Compute::Prop32Bound => {
+            if lp_kernel_degree(spec_v)? != 1 {
+                return Err("written here for the linear kernel (features X)".into());
+            }
+            let u = x.transpose() * &alpha;
+            let w = duality_map(&u, q);
+            if what == Compute::RepresenterGap {
+                let rw = DVector::from_vec(vector(report, "solution.w")?);
+                if rw.len() != w.len() {
+                    return Err("solution.w has the wrong length".into());
+                }
+                return Ok((&rw - &w).amax() / rw.amax());
+            }
+            let lambda = u.iter().map(|t| t.abs().powf(q)).sum::<f64>() / q
+                + alpha.norm_squared() / (2.0 * gamma)
+                - y.dot(&alpha);
+            let f = gamma / 2.0 * (x * &w - y).norm_squared()
+                + w.iter().map(|t| t.abs().powf(p)).sum::<f64>() / p;
+            let gap = (f + lambda).max(0.0);
+            let cp = (p - 1.0) / 2.0;
+            let scale =
+                (2f64.powf(p) * q * (lambda + gamma * y.norm_squared() / 2.0)).powf((2.0 - p) / p);
+            Ok((scale * gap / cp).sqrt())
+        }
+        Compute::DistToOptimum => {
+            let w = DVector::from_vec(vector(report, "solution.w")?);
+            let mut v = spec_v.clone();
+            super::set_path(&mut v, "solver.algorithm", Value::from("dual_newton"))?;
+            super::set_path(&mut v, "solver.tol", Value::from(1e-13))?;
+            let tight = super::parse_spec("dist_to_optimum", super::Page::Lp, &v)?;
+            let r = engine::run(&tight).map_err(|e| format!("dual Newton: {e}"))?.to_json();
+            let wbar = DVector::from_vec(vector(&r, "solution.w")?);
+            if wbar.len() != w.len() {
+                return Err("solution.w has the wrong length".into());
+            }
+            Ok(pnorm(&(w - wbar)))
+        }
+        Compute::PredictorFeatureGap | Compute::PredictorKkt => {
+            if (q - 4.0).abs() > 1e-9 {
+                return Err(format!("eq. (14) is summed here for q = 4 (this spec's q is {q})"));
+            }
+            let s = lp_kernel_degree(spec_v)?;
+            let f = tensor_predictions(x, &alpha, s)?;
+            if what == Compute::PredictorKkt {
+                let worst = (0..f.len())
+                    .map(|m| (f[m] - (y[m] - alpha[m] / gamma)).abs())
+                    .fold(0.0, f64::max);
+                return Ok(worst / y.amax());
+            }
+            let g = feature_predictions(x, &alpha, s)?;
+            let scale = g.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            Ok(f.iter().zip(&g).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max) / scale)
+        }
+        other => Err(format!("{other:?} is not one of paper A's section-2 computations")),
+    }
 }
 
 /// Evaluate `what` on the step's spec and report.
@@ -336,6 +513,11 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             let g = &k * &a;
             Ok((&f - &g).amax() / f.amax())
         }
+        Compute::RepresenterGap
+        | Compute::Prop32Bound
+        | Compute::DistToOptimum
+        | Compute::PredictorFeatureGap
+        | Compute::PredictorKkt => eval_lp(what, spec, spec_v, report),
         Compute::PolyFeatureCount => {
             let d = num(spec_v, "data.d")?;
             let s = num(spec_v, "model.kernel.degree")?;

@@ -134,14 +134,24 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.ok((f2 - fStar) / f2 <= rg && f2 >= fStar * (1 - 1e-12), `(F − F*)/F = ${(f2 - fStar) / f2} vs rel gap ${rg}`);
   assert.ok(await num(page, '#r-iter') < r[1].iter);
   await next(page, 2);
-  // 3. Approximately sparse: few of the 300 entries above τ; the top 5 find most true features.
+  // 3. Proposition 3.2: stopped at relative gap ≤ 1e-4, more iterations than step 2, fewer than step 1;
+  //    the page's F(w) is within the relative gap of F* (kplay at 1e-13).
   await runStep(page, 3, n);
+  const rg3 = await num(page, '#r-relgap');
+  assert.ok(rg3 <= 1e-4);
+  const it3 = await num(page, '#r-iter');
+  assert.ok(it3 < r[1].iter, `step 3: ${it3} iterations`);
+  const f3 = await num(page, '#r-primal');
+  assert.ok((f3 - fStar) / f3 <= rg3, `(F − F*)/F = ${(f3 - fStar) / f3} vs rel gap ${rg3}`);
+  await next(page, 3);
+  // 4. Approximately sparse: few of the 300 entries above τ; the top 5 find most true features.
+  await runStep(page, 4, n);
   r[3] = { iter: await num(page, '#r-iter'), rec: await recovery(page) };
   assert.ok(r[3].rec.above < 30, `entries above τ: ${r[3].rec.above}`);
   assert.ok(r[3].rec.recovered >= 3);
-  await next(page, 3);
-  // 4. p = 1.1: over ten times the iterations, fewer entries above τ, all 5 true features found.
-  await runStep(page, 4, n);
+  await next(page, 4);
+  // 5. p = 1.1: over ten times the iterations, fewer entries above τ, all 5 true features found.
+  await runStep(page, 5, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   r[4] = { iter: await num(page, '#r-iter'), rec: await recovery(page) };
   assert.ok(r[4].iter > 10 * r[3].iter, `${r[4].iter} vs ${r[3].iter}`);
@@ -151,50 +161,53 @@ test('lesson A can be walked from the first step to the last, each claim checked
   // The explanation's reading: at q = 11 the line search accepts smaller steps λ than at q = 4
   // (median accepted step of each native run).
   const median = (v) => { const w = [...v].sort((x, y) => x - y); return w[w.length >> 1]; };
-  const step3 = median(native(L.steps[2].spec).trace.map((t) => t.step).filter((x) => x > 0));
-  const step4 = median(native(L.steps[3].spec).trace.map((t) => t.step).filter((x) => x > 0));
+  const step3 = median(native(L.steps[3].spec).trace.map((t) => t.step).filter((x) => x > 0));
+  const step4 = median(native(L.steps[4].spec).trace.map((t) => t.step).filter((x) => x > 0));
   assert.ok(step4 < step3, `median accepted step: p = 1.1 ${step4}, p = 4/3 ${step3}`);
-  await next(page, 4);
-  // 5. Primal GD: stops at the 500 cap with a relative gap above 1e-2.
-  await runStep(page, 5, n);
+  await next(page, 5);
+  // 6. Primal GD: stops at the 500 cap with a relative gap above 1e-2.
+  await runStep(page, 6, n);
   assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-iter'), 500);
   assert.ok(await num(page, '#r-relgap') > 1e-2);
-  await next(page, 5);
-  // 6. FISTA: 3000 iterations, relative gap between 1e-8 and 1e-4.
-  await runStep(page, 6, n);
+  await next(page, 6);
+  // 7. FISTA: 3000 iterations, relative gap between 1e-8 and 1e-4.
+  await runStep(page, 7, n);
   assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-iter'), 3000);
   const g6 = await num(page, '#r-relgap');
   assert.ok(g6 > 1e-8 && g6 < 1e-4, `FISTA rel gap ${g6}`);
-  await next(page, 6);
-  // 7. Dual Newton: a handful of iterations, the same F as step 1.
-  await runStep(page, 7, n);
+  await next(page, 7);
+  // 8. Dual Newton (ours): a handful of iterations, the same F as step 1.
+  await runStep(page, 8, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(await num(page, '#r-iter') <= 10);
   assert.ok(Math.abs(await num(page, '#r-primal') - r[1].primal) <= 2e-8 * r[1].primal);
-  await next(page, 7);
-  // 8. Rule (19), n ≤ 2·card(𝕂)^(1/3): it holds for the step's polynomial kernel (card(𝕂) = C(d+s−1, s))
-  //    and would fail for the linear kernel on the same data (card(𝕂) = d), as the text says.
-  {
-    const sp = L.steps[7].spec;
-    const binom = (a, b) => { let r = 1; for (let i = 1; i <= b; i++) r = (r * (a - b + i)) / i; return r; };
-    const { n: n8, d: d8 } = sp.data;
-    const card = binom(d8 + sp.model.kernel.degree - 1, sp.model.kernel.degree);
+  await next(page, 8);
+  // 9–11. Rule (19), n ≤ 2·card(𝕂)^(1/3), holds for each tensor step's polynomial kernel
+  //    (card(𝕂) = C(d+s−1, s)); step 9's n would fail it for the linear kernel, as its text says.
+  const binom = (a, b) => { let r = 1; for (let i = 1; i <= b; i++) r = (r * (a - b + i)) / i; return r; };
+  for (const k of [9, 10, 11]) {
+    const sp = L.steps[k - 1].spec;
+    const card = binom(sp.data.d + sp.model.kernel.degree - 1, sp.model.kernel.degree);
     assert.equal(sp.model.kernel.kind, 'polynomial');
-    assert.ok(n8 <= 2 * Math.cbrt(card), `rule (19): n = ${n8} vs 2·card^(1/3) = ${2 * Math.cbrt(card)}`);
-    assert.ok(n8 > 2 * Math.cbrt(d8), 'with the linear kernel the tensor would not pay');
+    assert.equal(sp.model.path, 'tensor');
+    assert.ok(sp.data.n <= 2 * Math.cbrt(card), `step ${k}, rule (19): n = ${sp.data.n} vs 2·card^(1/3) = ${2 * Math.cbrt(card)}`);
   }
-  // 8. Tensor path: the cost is shown before the build; the same F as the features path (kplay).
-  assert.equal(await page.evaluate(() => document.body.dataset.build), 'needed');
-  assert.match(await text(page, '#tensor-cost'), /Before the build/);
-  await runStep(page, 8, n);
-  assert.equal(await text(page, '#r-status'), 'converged');
-  const feat = structuredClone(L.steps[7].spec);
-  delete feat.model.path;
-  const fFeat = native(feat).primal;
-  const f8 = await num(page, '#r-primal');
-  assert.ok(Math.abs(f8 - fFeat) <= 1e-7 * fFeat, `tensor ${f8} vs features ${fFeat}`);
+  assert.ok(L.steps[8].spec.data.n > 2 * Math.cbrt(L.steps[8].spec.data.d), 'with the linear kernel the tensor would not pay');
+  // Each tensor step: the cost is shown before the build; the same F as the features path (kplay).
+  for (const k of [9, 10, 11]) {
+    if (k > 9) await next(page, k - 1);
+    assert.equal(await page.evaluate(() => document.body.dataset.build), 'needed');
+    assert.match(await text(page, '#tensor-cost'), /Before the build/);
+    await runStep(page, k, n);
+    assert.equal(await text(page, '#r-status'), 'converged');
+    const feat = structuredClone(L.steps[k - 1].spec);
+    delete feat.model.path;
+    const fFeat = native(feat).primal;
+    const fk = await num(page, '#r-primal');
+    assert.ok(Math.abs(fk - fFeat) <= 1e-7 * fFeat, `step ${k}: tensor ${fk} vs features ${fFeat}`);
+  }
   assert.ok(await page.locator('#lesson-next').isDisabled(), 'the last step has no Next');
   assert.deepEqual(errors, []);
   await ctx.close();

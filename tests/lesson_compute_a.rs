@@ -1,0 +1,117 @@
+//! Paper A's lesson computations (src/lesson/compute.rs, issue 19 section 2) on cases with a
+//! known answer: the representer theorem (eq. 10) against a perturbed w; Proposition 3.2's bound
+//! at α = 0, where Λ(0) = 0 and the gap is γ‖y‖²/2 in closed form, and against ‖w̄‖_p there; the
+//! predictor of eq. (14) at α = e₁, where the tensor sum collapses to one kernel value per point.
+
+use kernel_playground::engine;
+use kernel_playground::lesson::compute::{eval, Compute};
+use kernel_playground::lesson::{parse_spec, Page};
+use nalgebra::{DMatrix, DVector};
+use serde_json::{json, Value};
+
+const P: f64 = 4.0 / 3.0;
+const GAMMA: f64 = 10.0;
+
+fn spec_value(kernel: Value) -> Value {
+    json!({
+        "data": {"kind": "sparse_regression", "n": 6, "d": 5, "k": 2, "sigma": 0.05, "seed": 3},
+        "model": {"problem": "lp_regression", "p": P, "gamma": GAMMA, "kernel": kernel},
+        "solver": {"tol": 1e-8, "max_iter": 5000, "algorithm": "dual_gradient"}
+    })
+}
+
+fn report(alpha: &DVector<f64>, w: Option<&DVector<f64>>) -> Value {
+    json!({"solution": {
+        "alpha": alpha.iter().copied().collect::<Vec<_>>(),
+        "w": w.map(|w| w.iter().copied().collect::<Vec<_>>()),
+    }})
+}
+
+fn setup(kernel: Value) -> (engine::Spec, Value, DMatrix<f64>, DVector<f64>) {
+    let v = spec_value(kernel);
+    let spec = parse_spec("spec", Page::Lp, &v).expect("spec");
+    let data = engine::data(&spec).expect("data");
+    (spec, v, data.x, data.y)
+}
+
+fn cube(u: &DVector<f64>) -> DVector<f64> {
+    u.map(|t| t * t * t)
+}
+
+#[test]
+fn representer_gap_measures_a_known_perturbation() {
+    let (spec, v, x, _) = setup(json!({"kind": "linear"}));
+    let alpha = DVector::from_fn(x.nrows(), |i, _| 0.3 - 0.1 * i as f64);
+    let w = cube(&(x.transpose() * &alpha)); // J_4(u) = u³
+    let exact = eval(Compute::RepresenterGap, &spec, &v, &report(&alpha, Some(&w))).unwrap();
+    assert!(exact < 1e-14, "{exact}");
+    let mut bumped = w.clone();
+    let delta = 1e-3 * w.amax();
+    bumped[2] += delta;
+    let gap = eval(Compute::RepresenterGap, &spec, &v, &report(&alpha, Some(&bumped))).unwrap();
+    let expected = delta / bumped.amax();
+    assert!((gap - expected).abs() <= 1e-9 * expected, "{gap} vs {expected}");
+}
+
+#[test]
+fn prop32_bound_at_alpha_zero_is_the_closed_form_and_holds() {
+    let (spec, v, x, y) = setup(json!({"kind": "linear"}));
+    let alpha = DVector::zeros(x.nrows());
+    let w = DVector::zeros(x.ncols());
+    let r = report(&alpha, Some(&w));
+    // α = 0: Λ(0) = 0, w(0) = 0, F(0) = γ‖y‖²/2, so the gap is γ‖y‖²/2.
+    let q = P / (P - 1.0);
+    let g = GAMMA * y.norm_squared() / 2.0;
+    let cp = (P - 1.0) / 2.0;
+    let expected = ((2f64.powf(P) * q * g).powf((2.0 - P) / P) * g / cp).sqrt();
+    let bound = eval(Compute::Prop32Bound, &spec, &v, &r).unwrap();
+    assert!((bound - expected).abs() <= 1e-12 * expected, "{bound} vs {expected}");
+    // With w = 0 the distance is ‖w̄‖_p, which Proposition 3.2 bounds.
+    let dist = eval(Compute::DistToOptimum, &spec, &v, &r).unwrap();
+    assert!(dist > 0.0 && dist <= bound, "‖w̄‖_p = {dist}, bound {bound}");
+}
+
+#[test]
+fn dist_to_optimum_is_zero_at_the_optimum() {
+    let (spec, v, _, _) = setup(json!({"kind": "linear"}));
+    let mut tight = v.clone();
+    tight["solver"] = json!({"tol": 1e-13, "algorithm": "dual_newton"});
+    let run = engine::run(&parse_spec("spec", Page::Lp, &tight).unwrap()).unwrap().to_json();
+    let dist = eval(Compute::DistToOptimum, &spec, &v, &run).unwrap();
+    assert!(dist < 1e-10, "{dist}");
+}
+
+#[test]
+fn predictor_at_a_unit_alpha_is_one_kernel_value() {
+    for (kernel, s) in
+        [(json!({"kind": "linear"}), 1), (json!({"kind": "polynomial", "degree": 2}), 2)]
+    {
+        let (spec, v, x, y) = setup(kernel);
+        let n = x.nrows();
+        let mut alpha = DVector::zeros(n);
+        alpha[0] = 1.0;
+        let r = report(&alpha, None);
+        // f(x_m) = K(x₁, x₁, x₁, x_m) = (Σ_t x_1t³ x_mt)^s.
+        let f: Vec<f64> = (0..n)
+            .map(|m| (0..x.ncols()).map(|t| x[(0, t)].powi(3) * x[(m, t)]).sum::<f64>().powi(s))
+            .collect();
+        let expected =
+            (0..n).map(|m| (f[m] - (y[m] - alpha[m] / GAMMA)).abs()).fold(0.0, f64::max) / y.amax();
+        let kkt = eval(Compute::PredictorKkt, &spec, &v, &r).unwrap();
+        assert!((kkt - expected).abs() <= 1e-12 * expected, "s = {s}: {kkt} vs {expected}");
+        // Any α: the tensor sum equals ⟨J_4(Φ*α), Φ(x)⟩ from the features.
+        let alpha = DVector::from_fn(n, |i, _| ((i * 7 % 5) as f64 - 2.0) * 0.2);
+        let gap = eval(Compute::PredictorFeatureGap, &spec, &v, &report(&alpha, None)).unwrap();
+        assert!(gap < 1e-12, "s = {s}: {gap}");
+    }
+}
+
+#[test]
+fn predictor_refuses_what_it_does_not_sum() {
+    let (spec, mut v, x, _) = setup(json!({"kind": "polynomial", "degree": 3}));
+    let r = report(&DVector::zeros(x.nrows()), None);
+    assert!(eval(Compute::PredictorFeatureGap, &spec, &v, &r).unwrap_err().contains("degree 3"));
+    v["model"]["p"] = json!(1.1);
+    let e = eval(Compute::PredictorKkt, &spec, &v, &r).unwrap_err();
+    assert!(e.contains("q = 4"), "{e}");
+}
