@@ -226,12 +226,15 @@ const isNum = (v, lo, hi) => typeof v === 'number' && Number.isFinite(v) && v >=
 function controlsFromState(h) {
   if (typeof h !== 'object' || h === null) throw new Error('not a settings object');
   const d = h.data ?? {};
-  if (d.kind === 'csv') throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
-  if (d.kind !== 'sine' && d.kind !== 'friedman') throw new Error(`unknown data set “${d.kind}”`);
+  // A CSV's text comes only inside a lesson's spec (a lesson step that removes one point); a
+  // link never carries it. The core parses and checks the text (sizes, columns) when it builds.
+  const csvInline = d.kind === 'csv' && typeof d.text === 'string';
+  if (d.kind === 'csv' && !csvInline) throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
+  if (!csvInline && d.kind !== 'sine' && d.kind !== 'friedman') throw new Error(`unknown data set “${d.kind}”`);
   const nMax = Number($('n').max);
-  if (!isInt(d.n, 2, nMax)) throw new Error(`n must be an integer in 2..${nMax} (got ${JSON.stringify(d.n)})`);
-  if (!isNum(d.sigma, 0, 1e6)) throw new Error(`σ must be a number ≥ 0 (got ${JSON.stringify(d.sigma)})`);
-  if (!isInt(d.seed, 0, Number.MAX_SAFE_INTEGER)) throw new Error(`seed must be a non-negative integer (got ${JSON.stringify(d.seed)})`);
+  if (!csvInline && !isInt(d.n, 2, nMax)) throw new Error(`n must be an integer in 2..${nMax} (got ${JSON.stringify(d.n)})`);
+  if (!csvInline && !isNum(d.sigma, 0, 1e6)) throw new Error(`σ must be a number ≥ 0 (got ${JSON.stringify(d.sigma)})`);
+  if (!csvInline && !isInt(d.seed, 0, Number.MAX_SAFE_INTEGER)) throw new Error(`seed must be a non-negative integer (got ${JSON.stringify(d.seed)})`);
   const k = h.kernel ?? {};
   if (k.kind === 'gaussian') {
     if (k.bandwidth !== 'heuristic' && !(k.bandwidth && isNum(k.bandwidth.fixed, Number.MIN_VALUE, Infinity))) {
@@ -256,9 +259,13 @@ function controlsFromState(h) {
   if (sel.folds !== undefined && !isInt(sel.folds, 2, 10)) throw new Error('the model-selection folds must be an integer in 2..10');
   // Everything checked: fill the form.
   $('data-kind').value = d.kind;
-  $('n').value = String(d.n);
-  $('sigma').value = String(d.sigma);
-  $('seed').value = String(d.seed);
+  if (csvInline) {
+    csvText = d.text;
+  } else {
+    $('n').value = String(d.n);
+    $('sigma').value = String(d.sigma);
+    $('seed').value = String(d.seed);
+  }
   $('kernel').value = k.kind;
   if (k.kind === 'gaussian') {
     $('mu-heuristic').checked = k.bandwidth === 'heuristic';
