@@ -61,8 +61,9 @@ fn a_false_claim_fails_naming_step_and_claim() {
         "!=" => "==",
         other => panic!("not flippable: {other}"),
     };
-    // Lesson B (fast): step 3's claim `smaller` (λ₂ < λ) and step 4's `above` (C₀ > 1).
-    for (step, claim) in [(2usize, "smaller"), (3, "above")] {
+    // Lesson B (fast): step 7's claim `smaller` (λ₂ < λ), step 3's `above` (C₀ > 1), step 9's
+    // `moved` (one point removed moves λ₂ by > 1 %) and step 10's `bound` (Theorem 3).
+    for (step, claim) in [(6usize, "smaller"), (2, "above"), (8, "moved"), (9, "bound")] {
         let mut v = lesson_value("b");
         let claims = v["steps"][step]["claims"].as_array_mut().expect("claims");
         let c = claims.iter_mut().find(|c| c["id"] == claim).expect("the claim");

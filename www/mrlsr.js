@@ -224,7 +224,10 @@ function saveHash(now = true) {
 function controlsFromState(h) {
   if (typeof h !== 'object' || h === null) throw new Error('not a settings object');
   const d = h.data ?? {};
-  if (d.kind === 'csv') throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
+  // A CSV's text comes only inside a lesson's spec (a lesson step that removes one point); a
+  // link never carries it. The core parses and checks the text (sizes, columns) when it builds.
+  const csvInline = d.kind === 'csv' && typeof d.text === 'string';
+  if (d.kind === 'csv' && !csvInline) throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
   // The core's strict parser and checks (unknown fields, types, n, kernel, m, λ, sel): a message
   // naming the field. What stays here is only what the form itself cannot show.
   checkMrlsrSpec(JSON.stringify(h));
@@ -235,9 +238,13 @@ function controlsFromState(h) {
   const sel = h.sel ?? {};
   // Everything checked: fill the form.
   $('data-kind').value = d.kind;
-  $('n').value = String(d.n);
-  $('sigma').value = String(d.sigma);
-  $('seed').value = String(d.seed);
+  if (csvInline) {
+    csvText = d.text;
+  } else {
+    $('n').value = String(d.n);
+    $('sigma').value = String(d.sigma);
+    $('seed').value = String(d.seed);
+  }
   $('kernel').value = k.kind;
   if (k.kind === 'gaussian') {
     $('mu-heuristic').checked = k.bandwidth === 'heuristic';

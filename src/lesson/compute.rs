@@ -55,6 +55,24 @@ pub enum Compute {
     KrrTwinGap,
     /// A: card(𝕂) of the polynomial tensor kernel of degree s on d features, C(d + s − 1, s).
     PolyFeatureCount,
+    // ---- Paper B, uniform stability (Definition 4.2: A(λ, Z) against A(λ, Zⁱ), Zⁱ = Z minus
+    // its i-th point, at the same λ). Each removes every point in turn from the step's data
+    // (a fixed Gaussian μ: the heuristic one would change the kernel with the sample) and
+    // solves M-RLSR on Zⁱ by Theorem 1 here (our eigendecomposition and bisection on F).
+    /// B: maxᵢ |λ₂(λ, Zⁱ) − λ₂(λ, Z)| / λ₂(λ, Z), λ₂ = (m/2)C₀λ (Proposition 5.1's Φ).
+    LooMaxLambda2Change,
+    /// B: λ₂(λ, Zⁱ*) for the point i* whose removal moves λ₂ the most.
+    LooWorstLambda2,
+    /// B: at that i*, ‖f_M(λ, Zⁱ*) − f_KRR(λ₂(λ, Z), Zⁱ*)‖_H / ‖f_M(λ, Zⁱ*)‖_H: kernel ridge
+    /// at the λ₂ of the full sample, refitted on Zⁱ*, against M-RLSR at λ on Zⁱ*.
+    LooFixedLambda2Gap,
+    /// B: at that i*, the same with kernel ridge at Zⁱ*'s own λ₂(λ, Zⁱ*) (≈ 0: weak equivalence).
+    LooOwnLambda2Gap,
+    /// B: maxᵢ ‖f_Z − f_Zⁱ‖_H for M-RLSR at (m, λ) (the quantity Theorem 3's proof bounds).
+    LooMaxChange,
+    /// B: Theorem 3's bound on ‖f_Z − f_Zⁱ‖_H, (2^(m−2) Cκ/(λn))^(1/(m−1)) with
+    /// C = 2(C_y + κ(C_y²/λ)^(1/m)) (Lemma D.2), C_y = maxᵢ|yᵢ| on Z, κ = 1 (Gaussian k(x, x) = 1).
+    Theorem3Bound,
     // ---- Paper A (Salzo–Suykens–Rosasco), issue 19 section 2: eq. (10), Proposition 3.2,
     // eq. (14). Built here from the data and the run's α (X, y, p, γ of the spec).
     /// A, eq. (10): max_j |wⱼ − J_q(Xᵀα)ⱼ| / max|w|, the run's w against the representer
@@ -147,6 +165,136 @@ fn theorem1_f(d: &[f64], yp: &[f64], lambda: f64, m: f64, c: f64) -> f64 {
         .map(|(di, y)| 4.0 * di * y * y / (2.0 * di + lambda * m * n * c).powi(2))
         .sum();
     s.powf(m / 2.0 - 1.0) - c
+}
+
+/// Theorem 1's positive root C₀ of F by bisection (F(0) > 0 needed), over the eigenvalues `d`
+/// (numerically zero ones set to 0) and y′ = Qᵀy.
+fn f_root(d: &[f64], yp: &[f64], lambda: f64, m: f64) -> Result<f64, String> {
+    let f = |c: f64| theorem1_f(d, yp, lambda, m, c);
+    if f(0.0) <= 0.0 {
+        return Err("F(0) ≤ 0: no positive root".into());
+    }
+    let (mut lo, mut hi) = (0.0, 1.0);
+    let mut guard = 0;
+    while f(hi) > 0.0 {
+        hi *= 2.0;
+        guard += 1;
+        if guard > 200 {
+            return Err("F has no sign change below 2²⁰⁰".into());
+        }
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(0.5 * (lo + hi))
+}
+
+/// K's eigenvalues (numerically zero ones, below n·ε·max, set to 0) and y′ = Qᵀy, with Q.
+fn spectrum(k: DMatrix<f64>, y: &DVector<f64>) -> (Vec<f64>, Vec<f64>, DMatrix<f64>) {
+    let eig = SymmetricEigen::new(k);
+    let n = y.len();
+    let dmax = eig.eigenvalues.max();
+    let d: Vec<f64> = eig
+        .eigenvalues
+        .iter()
+        .map(|&v| if v > n as f64 * f64::EPSILON * dmax { v } else { 0.0 })
+        .collect();
+    let yp: Vec<f64> = (0..n).map(|i| eig.eigenvectors.column(i).dot(y)).collect();
+    (d, yp, eig.eigenvectors)
+}
+
+/// Paper B: M-RLSR on (K, y) by Theorem 1 (eq. 5), α = Q·2y′/(2d + λmnC₀); returns (α, C₀).
+fn mrlsr_fit(
+    k: &DMatrix<f64>,
+    y: &DVector<f64>,
+    lambda: f64,
+    m: f64,
+) -> Result<(DVector<f64>, f64), String> {
+    let n = y.len();
+    let (d, yp, q) = spectrum(k.clone(), y);
+    let c0 = f_root(&d, &yp, lambda, m)?;
+    let ap = DVector::from_fn(n, |i, _| {
+        if d[i] > 0.0 {
+            2.0 * yp[i] / (2.0 * d[i] + lambda * m * n as f64 * c0)
+        } else {
+            0.0
+        }
+    });
+    Ok((q * ap, c0))
+}
+
+/// ‖Σ aᵢk(·, xᵢ)‖_H = √(aᵀKa).
+fn h_norm(k: &DMatrix<f64>, a: &DVector<f64>) -> f64 {
+    (k * a).dot(a).max(0.0).sqrt()
+}
+
+/// K and y without point i.
+fn drop_point(k: &DMatrix<f64>, y: &DVector<f64>, i: usize) -> (DMatrix<f64>, DVector<f64>) {
+    (k.clone().remove_row(i).remove_column(i), y.clone().remove_row(i))
+}
+
+/// α of the n − 1 points of Zⁱ put back into n coordinates (0 at i).
+fn pad(a: &DVector<f64>, i: usize) -> DVector<f64> {
+    a.clone().insert_row(i, 0.0)
+}
+
+/// Paper B, uniform stability: one value of the `Loo…`/`Theorem3Bound` family.
+fn loo(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    if num(spec_v, "kernel.bandwidth.fixed").is_err() {
+        return Err("needs a fixed Gaussian μ (the heuristic μ changes with the sample, and \
+                    with it the kernel)"
+            .into());
+    }
+    let (_, y, k) = data_gram(spec, spec_v)?;
+    let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
+    let n = y.len();
+    if n < 3 {
+        return Err("needs n ≥ 3".into());
+    }
+    if m.is_nan() || m <= 1.0 {
+        return Err("needs m > 1 (Theorem 1)".into());
+    }
+    if what == Compute::Theorem3Bound {
+        let cy = y.amax();
+        let kappa = 1.0;
+        let c = 2.0 * (cy + kappa * (cy * cy / lambda).powf(1.0 / m));
+        return Ok((2f64.powf(m - 2.0) * c * kappa / (lambda * n as f64)).powf(1.0 / (m - 1.0)));
+    }
+    let (alpha, c0) = mrlsr_fit(&k, &y, lambda, m)?;
+    let l2 = m / 2.0 * c0 * lambda;
+    let mut worst = (0usize, f64::NEG_INFINITY, 0.0);
+    let mut change = 0.0f64;
+    for i in 0..n {
+        let (ki, yi) = drop_point(&k, &y, i);
+        let (ai, ci) = mrlsr_fit(&ki, &yi, lambda, m)?;
+        let l2i = m / 2.0 * ci * lambda;
+        let moved = (l2i - l2).abs() / l2;
+        if moved > worst.1 {
+            worst = (i, moved, l2i);
+        }
+        if what == Compute::LooMaxChange {
+            change = change.max(h_norm(&k, &(&alpha - pad(&ai, i))));
+        }
+    }
+    let (i, moved, l2i) = worst;
+    Ok(match what {
+        Compute::LooMaxLambda2Change => moved,
+        Compute::LooWorstLambda2 => l2i,
+        Compute::LooMaxChange => change,
+        _ => {
+            let (ki, yi) = drop_point(&k, &y, i);
+            let (ai, _) = mrlsr_fit(&ki, &yi, lambda, m)?;
+            let l = if what == Compute::LooOwnLambda2Gap { l2i } else { l2 };
+            let nn = (n - 1) as f64;
+            let b = solve(&ki + DMatrix::identity(n - 1, n - 1) * (nn * l), &yi)?;
+            h_norm(&ki, &(&ai - b)) / h_norm(&ki, &ai)
+        }
+    })
 }
 
 // ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
@@ -441,37 +589,9 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         | Compute::FMaxFirstDiff => {
             let (_, y, k) = data_gram(spec, spec_v)?;
             let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
-            let eig = SymmetricEigen::new(k);
-            let n = y.len();
-            let dmax = eig.eigenvalues.max();
-            let d: Vec<f64> = eig
-                .eigenvalues
-                .iter()
-                .map(|&v| if v > n as f64 * f64::EPSILON * dmax { v } else { 0.0 })
-                .collect();
-            let yp: Vec<f64> = (0..n).map(|i| eig.eigenvectors.column(i).dot(&y)).collect();
+            let (d, yp, _) = spectrum(k, &y);
             let f = |c: f64| theorem1_f(&d, &yp, lambda, m, c);
-            if f(0.0) <= 0.0 {
-                return Err("F(0) ≤ 0: no positive root".into());
-            }
-            let (mut lo, mut hi) = (0.0, 1.0);
-            let mut guard = 0;
-            while f(hi) > 0.0 {
-                hi *= 2.0;
-                guard += 1;
-                if guard > 200 {
-                    return Err("F has no sign change below 2²⁰⁰".into());
-                }
-            }
-            for _ in 0..200 {
-                let mid = 0.5 * (lo + hi);
-                if f(mid) > 0.0 {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            let root = 0.5 * (lo + hi);
+            let root = f_root(&d, &yp, lambda, m)?;
             if what == Compute::FRoot {
                 return Ok(root);
             }
@@ -529,5 +649,11 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             }
             Ok(r)
         }
+        Compute::LooMaxLambda2Change
+        | Compute::LooWorstLambda2
+        | Compute::LooFixedLambda2Gap
+        | Compute::LooOwnLambda2Gap
+        | Compute::LooMaxChange
+        | Compute::Theorem3Bound => loo(what, spec, spec_v),
     }
 }

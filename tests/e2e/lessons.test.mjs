@@ -551,19 +551,14 @@ test('lesson B can be walked from the first step to the last, each claim checked
   await runStep(page, 2, n);
   const c0 = await num(page, '#r-c0');
   const norm2 = await num(page, '#r-norm');
+  const l2 = await num(page, '#r-lambda2');
   assert.ok(c0 < 1);
   assert.ok(rel(c0, norm2 ** -0.5) < 1e-6, `C₀ ${c0} vs ‖f‖^-0.5 ${norm2 ** -0.5}`);
   const iters = await num(page, '#r-iters');
   assert.ok(iters >= 1 && iters <= 60, `a few dozen root-solve iterations: ${iters}`);
   await next(page, 2);
-  // 3. λ₂ = (m/2) C₀ λ, below λ.
+  // 3. m = 3: C₀ = ‖f‖ > 1, λ₂ > λ.
   await runStep(page, 3, n);
-  const l2 = await num(page, '#r-lambda2');
-  assert.ok(rel(l2, 0.75 * (await num(page, '#r-c0')) * lambda) < 1e-6);
-  assert.ok(l2 < lambda);
-  await next(page, 3);
-  // 4. m = 3: C₀ = ‖f‖ > 1, λ₂ > λ.
-  await runStep(page, 4, n);
   const c3 = await num(page, '#r-c0');
   assert.ok(c3 > 1 && rel(c3, await num(page, '#r-norm')) < 1e-6);
   assert.ok(await num(page, '#r-lambda2') > lambda);
@@ -571,7 +566,7 @@ test('lesson B can be walked from the first step to the last, each claim checked
   // μ and our Jacobi eigensolver): its root is the page's C₀ at m = 1.5 and m = 3; F is strictly concave
   // at m = 1.5 and strictly convex and decreasing at m = 3 (not concave: the Appendix C erratum).
   {
-    const sp = { paper: 'mrlsr', ...LESSONS.b.steps[3].spec };
+    const sp = { paper: 'mrlsr', ...LESSONS.b.steps[2].spec };
     const { X, y } = nativeData(sp);
     const nn = X.length;
     let mu = 0;
@@ -609,24 +604,30 @@ test('lesson B can be walked from the first step to the last, each claim checked
     const normKrr = Math.sqrt(dd.reduce((acc, di, i) => acc + (di * yp[i] ** 2) / (di + nn * lambda) ** 2, 0));
     assert.ok(rel(norm1, normKrr) < 1e-6, `m = 2: ‖f‖ ${norm1} vs (K + nλI)⁻¹y's ${normKrr}`);
   }
-  await next(page, 4);
-  // 5. λ = 1e-6: ‖f‖ more than ten times step 2's.
-  await runStep(page, 5, n);
+  await next(page, 3);
+  // 4. λ = 1e-6: ‖f‖ more than ten times step 2's.
+  await runStep(page, 4, n);
   assert.ok(await num(page, '#r-norm') > 10 * norm2);
   assert.ok(await num(page, '#r-lambda2') < l2, 'λ₂ shrinks too');
-  await next(page, 5);
-  // 6. m = 1: outside Theorem 1, one positive root.
-  await runStep(page, 6, n);
+  await next(page, 4);
+  // 5. m = 1: outside Theorem 1, one positive root.
+  await runStep(page, 5, n);
   assert.equal(await page.evaluate(() => document.body.dataset.kind), 'outside');
   assert.match(await text(page, '#outside'), /one positive root/);
-  await next(page, 6);
-  // 7. m = 0.5: two positive roots, a local minimum and a saddle.
-  await runStep(page, 7, n);
+  await next(page, 5);
+  // 6. m = 0.5: two positive roots, a local minimum and a saddle.
+  await runStep(page, 6, n);
   assert.equal(await page.evaluate(() => document.body.dataset.kind), 'outside');
   const out = await text(page, '#outside');
   assert.match(out, /F has 2 positive root/);
   assert.match(out, /local minimum/);
   assert.match(out, /saddle/);
+  await next(page, 6);
+  // 7. The kernel ridge twin (fixed μ = 0.1): λ₂ = (m/2) C₀ λ, below λ.
+  await runStep(page, 7, n);
+  const l2z = await num(page, '#r-lambda2');
+  assert.ok(rel(l2z, 0.75 * (await num(page, '#r-c0')) * lambda) < 1e-6);
+  assert.ok(l2z < lambda);
   await next(page, 7);
   // 8. Equivalence: zero difference on Z₁, positive on Z₂..Z₄.
   await runStep(page, 8, n);
@@ -634,6 +635,19 @@ test('lesson B can be walked from the first step to the last, each claim checked
   assert.equal(diffs.length, 4);
   assert.ok(diffs[0] <= 1e-10, `Z1 ${diffs[0]}`);
   for (const d of diffs.slice(1)) assert.ok(d > 1e-4, `Z2..Z4 ${diffs}`);
+  await next(page, 8);
+  // 9. Step 7's sample without one point (CSV in the step), same (m, λ): λ₂ moves by more than 1 %,
+  // to the value kplay lesson check computes by removing that point (tests/lessons.rs).
+  await runStep(page, 9, n);
+  assert.equal(await page.locator('#data-kind').inputValue(), 'csv');
+  assert.equal(await text(page, '#r-nd'), '99 × 1');
+  const l2i = await num(page, '#r-lambda2');
+  assert.ok(Math.abs(l2i - l2z) / l2z > 0.01, `λ₂ ${l2i} vs step 7's ${l2z}`);
+  await next(page, 9);
+  // 10. m = 3 on step 7's sample: λ₂ = (3/2) C₀ λ.
+  await runStep(page, 10, n);
+  assert.equal(await text(page, '#r-nd'), '100 × 1');
+  assert.ok(rel(await num(page, '#r-lambda2'), 1.5 * (await num(page, '#r-c0')) * lambda) < 1e-6);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -1,0 +1,123 @@
+//! Paper B's leave-one-out computations for lessons (src/lesson/compute.rs, the uniform
+//! stability block): checked against the engine run on each Zⁱ written out as CSV (another
+//! code path: the engine's Newton solve on its own eigendecomposition), against the closed
+//! form at m = 2 (Φ(λ, Z) = λ for every Z), and against Theorem 3's formula evaluated here.
+
+use kernel_playground::engine::{self, Paper, Spec};
+use kernel_playground::lesson::compute::{eval, Compute};
+use nalgebra::{DMatrix, DVector};
+use serde_json::{json, Value};
+
+fn spec_value(m: f64, data: Value) -> Value {
+    json!({"data": data, "kernel": {"kind": "gaussian", "bandwidth": {"fixed": 0.1}},
+           "m": m, "lambda": 1e-3})
+}
+
+fn sine(n: usize) -> Value {
+    json!({"kind": "sine", "n": n, "sigma": 0.2, "seed": 3})
+}
+
+fn parse(v: &Value) -> Spec {
+    Spec::from_json_for(Paper::Mrlsr, &v.to_string()).expect("spec")
+}
+
+fn run(v: &Value) -> Value {
+    engine::run(&parse(v)).expect("run").to_json()
+}
+
+fn compute(what: Compute, v: &Value) -> f64 {
+    eval(what, &parse(v), v, &run(v)).expect("computation")
+}
+
+fn num(r: &Value, path: &[&str]) -> f64 {
+    path.iter().fold(r, |v, k| &v[*k]).as_f64().expect("number")
+}
+
+fn alpha(r: &Value) -> DVector<f64> {
+    let a: Vec<f64> =
+        r["solution"]["alpha"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect();
+    DVector::from_vec(a)
+}
+
+/// The data as rows (x, y), and each Zⁱ as CSV text (full precision: Rust's shortest
+/// round-trip formatting).
+fn rows(v: &Value) -> Vec<(f64, f64)> {
+    let d = engine::data(&parse(v)).expect("data");
+    (0..d.n()).map(|i| (d.x[(i, 0)], d.y[i])).collect()
+}
+
+fn csv_without(rows: &[(f64, f64)], i: usize) -> String {
+    let mut s = String::from("x,y\n");
+    for (j, (x, y)) in rows.iter().enumerate() {
+        if j != i {
+            s.push_str(&format!("{x:?},{y:?}\n"));
+        }
+    }
+    s
+}
+
+#[test]
+fn leave_one_out_matches_the_engine_on_each_smaller_sample() {
+    let n = 14;
+    let v = spec_value(1.5, sine(n));
+    let full = run(&v);
+    let l2 = num(&full, &["solution", "lambda2"]);
+    let a = alpha(&full);
+    let pts = rows(&v);
+    let k = DMatrix::from_fn(n, n, |i, j| (-(pts[i].0 - pts[j].0).powi(2) / 0.1).exp());
+    let (mut worst, mut worst_l2, mut change) = (0.0f64, 0.0, 0.0f64);
+    for i in 0..n {
+        let r = run(&spec_value(1.5, json!({"kind": "csv", "text": csv_without(&pts, i)})));
+        let l2i = num(&r, &["solution", "lambda2"]);
+        let moved = (l2i - l2).abs() / l2;
+        if moved > worst {
+            worst = moved;
+            worst_l2 = l2i;
+        }
+        let d = &a - alpha(&r).insert_row(i, 0.0);
+        change = change.max((&k * &d).dot(&d).sqrt());
+    }
+    assert!(worst > 0.0, "removing a point must move λ₂ at m = 1.5");
+    let got = compute(Compute::LooMaxLambda2Change, &v);
+    assert!((got - worst).abs() <= 1e-6 * worst, "max change {got} vs engine {worst}");
+    let got = compute(Compute::LooWorstLambda2, &v);
+    assert!((got - worst_l2).abs() <= 1e-6 * worst_l2, "worst λ₂ {got} vs engine {worst_l2}");
+    let got = compute(Compute::LooMaxChange, &v);
+    assert!((got - change).abs() <= 1e-4 * change, "max ‖f_Z − f_Zⁱ‖ {got} vs engine {change}");
+    // Kernel ridge at Zⁱ's own λ₂ is M-RLSR on Zⁱ; at Z's λ₂ it is not.
+    let own = compute(Compute::LooOwnLambda2Gap, &v);
+    let fixed = compute(Compute::LooFixedLambda2Gap, &v);
+    assert!(own <= 1e-6, "own-λ₂ gap {own}");
+    assert!(fixed > 100.0 * own.max(1e-12), "fixed-λ₂ gap {fixed} vs own {own}");
+}
+
+#[test]
+fn at_m_2_the_map_does_not_depend_on_the_sample() {
+    let v = spec_value(2.0, sine(20));
+    assert_eq!(compute(Compute::LooMaxLambda2Change, &v), 0.0);
+    assert!((compute(Compute::LooWorstLambda2, &v) - 1e-3).abs() <= 1e-15);
+    assert!(compute(Compute::LooFixedLambda2Gap, &v) <= 1e-6);
+}
+
+#[test]
+fn theorem3_bound_is_the_formula() {
+    let v = spec_value(3.0, sine(20));
+    let cy = rows(&v).iter().fold(0.0f64, |a, p| a.max(p.1.abs()));
+    let (lambda, n, m) = (1e-3, 20.0, 3.0);
+    let c = 2.0 * (cy + (cy * cy / lambda).powf(1.0 / m));
+    let want = (2.0 * c / (lambda * n)).sqrt();
+    let got = compute(Compute::Theorem3Bound, &v);
+    assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
+}
+
+#[test]
+fn the_heuristic_width_is_refused() {
+    let mut v = spec_value(1.5, sine(10));
+    v["kernel"]["bandwidth"] = json!("heuristic");
+    let e = eval(Compute::LooMaxChange, &parse(&v), &v, &run(&v)).unwrap_err();
+    assert!(e.contains("fixed Gaussian μ"), "{e}");
+    let mut v = spec_value(1.0, sine(10));
+    v["m"] = json!(1.0);
+    let e = eval(Compute::LooMaxChange, &parse(&v), &v, &run(&v)).unwrap_err();
+    assert!(e.contains("m > 1"), "{e}");
+}
