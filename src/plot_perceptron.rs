@@ -256,14 +256,16 @@ pub fn draw_boundary<DB: DrawingBackend>(
                 )))?;
                 let what =
                     if rho < 0.0 { "largest ball in the hull" } else { "distance to the hull" };
-                format!("grey: hull of yᵢxᵢ/‖xᵢ‖; green: {what}, |ρ_K| = {:.3}", rho.abs())
+                format!("grey: hull of the yᵢxᵢ/‖xᵢ‖; green: {what}, |ρ_K| = {:.3}", rho.abs())
             } else {
-                "grey: hull of yᵢxᵢ/‖xᵢ‖".to_string()
+                "grey: hull of the yᵢxᵢ/‖xᵢ‖".to_string()
             };
+            // Anchored by its bottom, so it stays inside the plot at any scale.
+            let pos = Pos::new(HPos::Left, VPos::Bottom);
             chart.draw_series(std::iter::once(Text::new(
                 label,
                 (a + 0.02 * (b - a), c + 0.03 * (d - c)),
-                font.clone().color(&BALL),
+                font.clone().color(&BALL).pos(pos),
             )))?;
         }
         let tip = (rr * wx, rr * wy);
