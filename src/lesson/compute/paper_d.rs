@@ -36,7 +36,7 @@ pub fn plane_rho(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     for i in 0..n {
         let (a, b) = (data.x[(i, 0)], data.x[(i, 1)]);
         let r = a.hypot(b);
-        if !(r > 0.0) {
+        if r.is_nan() || r <= 0.0 {
             return Err(format!("point {i} is the origin: K(x, x) = 0"));
         }
         v.push((data.y[i] * a / r, data.y[i] * b / r));
@@ -85,7 +85,7 @@ pub fn trace_min_norm_p(report: &Value) -> Result<f64, String> {
 pub fn p_top3_mass(report: &Value) -> Result<f64, String> {
     let mut p = super::vector(report, "solution.p")?;
     let total: f64 = p.iter().sum();
-    if !(total > 0.0) || p.iter().any(|x| *x < 0.0) {
+    if total.is_nan() || total <= 0.0 || p.iter().any(|x| *x < 0.0) {
         return Err("solution.p is not a point of the simplex".into());
     }
     p.sort_by(|a, b| b.total_cmp(a));
