@@ -349,7 +349,7 @@ fn plane_depth(g: &DMatrix<f64>) -> Option<(f64, DVector<f64>)> {
 }
 
 /// Andrew's monotone chain; counter-clockwise, collinear points dropped.
-fn convex_hull(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
+pub fn convex_hull(pts: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut v: Vec<(f64, f64)> = pts.to_vec();
     v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     v.dedup();

@@ -17,6 +17,10 @@ type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::Err
 pub const POS: RGBColor = crate::plot_style::CLASS_POS;
 /// Colour of the −1 class (and of negative decision values).
 pub const NEG: RGBColor = crate::plot_style::CLASS_NEG;
+/// The hull of the `y_i x_i/‖x_i‖` (Theorem 3).
+const HULL: RGBColor = RGBColor(90, 90, 90);
+/// The circle of radius |ρ_K| about the origin.
+const BALL: RGBColor = RGBColor(0, 128, 64);
 const ARROW: RGBColor = RGBColor(106, 61, 154);
 const MIN_G: RGBColor = RGBColor(44, 140, 44);
 const P_COL: RGBColor = RGBColor(106, 61, 154);
@@ -114,6 +118,10 @@ pub struct BoundaryScene<'a> {
     pub p: Option<&'a [f64]>,
     /// `Σ p_i y_i x_i/‖x_i‖` (linear kernel); its length is `‖p‖_G ≤ 1`.
     pub arrow: Option<[f64; 2]>,
+    /// With the arrow: the hull of the `y_i x_i/‖x_i‖` (vertices, same unit frame) and ρ_K (NaN:
+    /// not drawn yet); the circle of radius |ρ_K| about 0 is the largest ball inside the hull
+    /// when ρ_K < 0 (Theorem 3) and the hull's distance from 0 when ρ_K > 0 (Lemma 3).
+    pub hull: Option<(&'a [(f64, f64)], f64)>,
     /// Decision values on a `gx × gy` grid over the view, drawn as rectangles (for backends
     /// without image support; the page puts [`heatmap_rgba`] instead and passes None).
     pub heat: Option<(&'a [f64], usize, usize)>,
@@ -223,6 +231,43 @@ pub fn draw_boundary<DB: DrawingBackend>(
                 .chunks(2)
                 .map(|seg| PathElement::new(seg.to_vec(), ARROW.mix(0.5).stroke_width(thin))),
         )?;
+        if let Some((hull, rho)) = scene.hull.filter(|h| h.0.len() >= 2) {
+            let mut poly: Vec<(f64, f64)> = hull.iter().map(|&(u, v)| (rr * u, rr * v)).collect();
+            poly.push(poly[0]);
+            chart.draw_series(std::iter::once(Polygon::new(
+                poly.clone(),
+                HULL.mix(0.10).filled(),
+            )))?;
+            chart.draw_series(std::iter::once(PathElement::new(
+                poly,
+                HULL.stroke_width(look.stroke(1.5)),
+            )))?;
+            let label = if rho.is_finite() {
+                let r = rr * rho.abs();
+                let ball: Vec<(f64, f64)> = (0..=96)
+                    .map(|k| {
+                        let t = k as f64 / 96.0 * std::f64::consts::TAU;
+                        (r * t.cos(), r * t.sin())
+                    })
+                    .collect();
+                chart.draw_series(std::iter::once(PathElement::new(
+                    ball,
+                    BALL.stroke_width(look.stroke(2.0)),
+                )))?;
+                let what =
+                    if rho < 0.0 { "largest ball in the hull" } else { "distance to the hull" };
+                format!("grey: hull of the yᵢxᵢ/‖xᵢ‖; green: {what}, |ρ_K| = {:.3}", rho.abs())
+            } else {
+                "grey: hull of the yᵢxᵢ/‖xᵢ‖".to_string()
+            };
+            // Anchored by its bottom, so it stays inside the plot at any scale.
+            let pos = Pos::new(HPos::Left, VPos::Bottom);
+            chart.draw_series(std::iter::once(Text::new(
+                label,
+                (a + 0.02 * (b - a), c + 0.03 * (d - c)),
+                font.clone().color(&BALL).pos(pos),
+            )))?;
+        }
         let tip = (rr * wx, rr * wy);
         let aw = look.stroke(2.5);
         chart.draw_series(std::iter::once(PathElement::new(
@@ -534,10 +579,12 @@ mod tests {
             y: &y,
             p: Some(&[0.5, 0.5]),
             arrow: Some([0.1, 0.2]),
+            hull: Some((&[(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)], -0.7)),
             heat: Some((&f, 2, 2)),
         };
         let svg = boundary_svg([-1.0, 1.0, -1.0, 1.0], &scene, 300, 200).unwrap();
         assert!(svg.contains("<svg") && svg.contains("circle"));
+        assert!(svg.contains("green: largest ball in the hull, |ρ_K| = 0.700"));
         let mut t = String::new();
         {
             let root = SVGBackend::with_string(&mut t, (300, 200)).into_drawing_area();

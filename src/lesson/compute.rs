@@ -9,6 +9,8 @@ use serde_json::Value;
 
 use crate::engine::{self, Spec};
 
+mod paper_d;
+
 /// What to compute (docs/lessons.md lists the papers each applies to).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -92,6 +94,15 @@ pub enum Compute {
     /// A, eq. (14) and the KKT conditions (eq. 23, square loss): max_m |f_α(x_m) − (y_m − α_m/γ)|
     /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`.
     PredictorKkt,
+    // Paper D (Ramdas–Peña): src/lesson/compute/paper_d.rs.
+    /// D: ρ_K of the linear kernel on 2-D data by brute force over directions, from the data
+    /// alone: −ρ_K is the radius of the largest ball about 0 inside the hull of the yᵢxᵢ/‖xᵢ‖
+    /// when negative (Theorem 3), ρ_K the hull's distance from 0 when positive (Lemma 3).
+    PlaneRho,
+    /// D: the least ‖p_k‖_G over the run's trace (Lemma 3: each is ≥ ρ_K).
+    TraceMinNormP,
+    /// D: the share of Σ pᵢ held by the three largest pᵢ of the run's p.
+    PTop3Mass,
 }
 
 fn num(v: &Value, path: &str) -> Result<f64, String> {
@@ -638,6 +649,9 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         | Compute::DistToOptimum
         | Compute::PredictorFeatureGap
         | Compute::PredictorKkt => eval_lp(what, spec, spec_v, report),
+        Compute::PlaneRho => paper_d::plane_rho(spec, spec_v),
+        Compute::TraceMinNormP => paper_d::trace_min_norm_p(report),
+        Compute::PTop3Mass => paper_d::p_top3_mass(report),
         Compute::PolyFeatureCount => {
             let d = num(spec_v, "data.d")?;
             let s = num(spec_v, "model.kernel.degree")?;

@@ -168,7 +168,7 @@ pub fn draw_hand_points(
     let root = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| js_err("no 2-D context on the canvas"))?
         .into_drawing_area();
-    let scene = BoundaryScene { x: &x, y: &y, p: None, arrow: None, heat: None };
+    let scene = BoundaryScene { x: &x, y: &y, p: None, arrow: None, hull: None, heat: None };
     draw_boundary(&root, view, &scene, dpr, true).map_err(js_err)?;
     Ok(())
 }
@@ -427,7 +427,8 @@ impl PerceptronPlayground {
             let root = CanvasBackend::with_canvas_object(canvas)
                 .ok_or_else(|| js_err("no 2-D context on the canvas"))?
                 .into_drawing_area();
-            let scene = BoundaryScene { x: &[], y: &[], p: None, arrow: None, heat: None };
+            let scene =
+                BoundaryScene { x: &[], y: &[], p: None, arrow: None, hull: None, heat: None };
             self.rect = draw_boundary(&root, self.view, &scene, dpr, true).map_err(js_err)?;
             return Ok(());
         };
@@ -494,7 +495,17 @@ impl PerceptronPlayground {
         let y: Vec<f64> = session.problem.y().iter().copied().collect();
         let p = session.p();
         let arrow = session.combination();
-        let scene = BoundaryScene { x: &x, y: &y, p: p.as_deref(), arrow, heat: None };
+        let hull = arrow.and_then(|_| session.feature_hull());
+        // The circle of radius |ρ_K| once the run has ended (it would answer a prediction).
+        let rho = if session.finished() { session.margin.rho } else { f64::NAN };
+        let scene = BoundaryScene {
+            x: &x,
+            y: &y,
+            p: p.as_deref(),
+            arrow,
+            hull: hull.as_deref().map(|h| (h, rho)),
+            heat: None,
+        };
         let root = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?
             .into_drawing_area();

@@ -283,44 +283,61 @@ test('lesson D can be walked from the first step to the last, each claim checked
   assert.equal(m5.sep, 'inseparable');
   assert.ok(m5.upper < 0);
   await next(page, 5);
-  // 6. NVN: a verified ε-certificate; it proves only ρ_K ≤ ε (Lemma 3). The margin readout, computed
-  //    apart from NVN (margin.rs), is what says ρ_K < 0 here, and it is consistent with Lemma 3.
+  // 6. NVN on slightly overlapping clouds: a verified ε-certificate; it proves only ρ_K ≤ ε (Lemma 3,
+  //    checked at the upper end of the certified interval). The margin readout, computed apart from NVN
+  //    (margin.rs), is what says ρ_K < 0 here.
   await runStep(page, 6, n);
   const eps6 = await certificate(page);
   const m6 = await margin(page);
   assert.ok(m6.upper < 0, `ρ_K ${m6.rho}`);
-  assert.ok(m6.lower <= eps6.normG, 'Lemma 3: ρ_K ≤ ‖p‖_G');
+  assert.ok(m6.upper <= eps6.normG, 'Lemma 3: ρ_K ≤ ‖p‖_G');
+  assert.ok(await num(page, '#r-iter') > 10, 'NVN moved weight');
   await next(page, 6);
-  // 7. Circles, linear kernel: certificate, ρ_K < 0.
+  // 7. Theorem 3: the overlap of step 5 with NVN; a certificate, ρ_K < 0 (the hull and the ball are drawn).
   await runStep(page, 7, n);
   await certificate(page);
   assert.ok((await margin(page)).upper < 0);
   await next(page, 7);
-  // 8. Circles, Gaussian kernel: separator, ρ_K > 0.
+  // 8. Lemma 3 along a run: separable, ε < ρ_K, so NVN ends with a separator and ‖p‖_G ≥ ρ_K.
   await runStep(page, 8, n);
   await separator(page);
   const m8 = await margin(page);
   assert.equal(m8.sep, 'separable');
-  assert.ok(m8.lower > 0);
+  assert.ok(LESSONS.d.steps[7].spec.algorithm.epsilon < m8.lower);
+  assert.ok(await num(page, '#r-normp') >= m8.upper, 'Lemma 3: ‖p‖_G ≥ ρ_K');
   await next(page, 8);
-  // 9, 10. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
+  // 9. The same data with ε above ρ_K: an ε-certificate on separable data.
   await runStep(page, 9, n);
-  await certificate(page);
+  const eps9 = await certificate(page);
+  const m9 = await margin(page);
+  assert.ok(m9.lower > 0 && m9.upper < eps9.eps, `0 < ρ_K < ε: ${m9.rho}, ${eps9.eps}`);
+  assert.ok(m9.upper <= eps9.normG, 'Lemma 3');
   await next(page, 9);
-  // 10. Theorem 4's hypothesis for a separator, ε < ρ_K: step 10 runs on step 8's data and kernel, whose
-  //     certified ρ_K (lower end) is above the step's ε.
-  const s8 = LESSONS.d.steps[7].spec;
-  const s10 = LESSONS.d.steps[9].spec;
-  assert.deepEqual([s10.data, s10.kernel], [s8.data, s8.kernel]);
-  assert.ok(s10.algorithm.epsilon < m8.lower, `ε = ${s10.algorithm.epsilon} vs ρ_K ≥ ${m8.lower}`);
+  // 10. Circles, Gaussian kernel: separator, ρ_K > 0.
   await runStep(page, 10, n);
+  await separator(page);
+  const m10 = await margin(page);
+  assert.equal(m10.sep, 'separable');
+  assert.ok(m10.lower > 0);
+  await next(page, 10);
+  // 11, 12. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
+  await runStep(page, 11, n);
+  await certificate(page);
+  await next(page, 11);
+  // 12. Theorem 4's hypothesis for a separator, ε < ρ_K: step 12 runs on step 10's data and kernel, whose
+  //     certified ρ_K (lower end) is above the step's ε.
+  const s10 = LESSONS.d.steps[9].spec;
+  const s12 = LESSONS.d.steps[11].spec;
+  assert.deepEqual([s12.data, s12.kernel], [s10.data, s10.kernel]);
+  assert.ok(s12.algorithm.epsilon < m10.lower, `ε = ${s12.algorithm.epsilon} vs ρ_K ≥ ${m10.lower}`);
+  await runStep(page, 12, n);
   await separator(page);
   assert.ok(await page.locator('#lesson-next').isDisabled());
   // ← goes back a step (keyboard), → forward.
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '9');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '11');
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '10');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '12');
   assert.deepEqual(errors, []);
   await ctx.close();
 });

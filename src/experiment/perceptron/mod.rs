@@ -550,6 +550,21 @@ impl Session {
         let w = self.problem.linear_combination(&p)?;
         (w.len() == 2).then(|| [w[0], w[1]])
     }
+
+    /// For the linear kernel on 2-D data, the vertices (counter-clockwise) of the convex hull of
+    /// the `y_i x_i/‖x_i‖` — the set `Σ p_i y_i x_i/‖x_i‖` ranges over as p ranges over the
+    /// simplex (Theorem 3's conv(Yφ̃_X)).
+    pub fn feature_hull(&self) -> Option<Vec<(f64, f64)>> {
+        let n = self.problem.n();
+        let v: Vec<(f64, f64)> = (0..n)
+            .map(|i| {
+                let mut e = vec![0.0; n];
+                e[i] = 1.0;
+                self.problem.linear_combination(&e).filter(|w| w.len() == 2).map(|w| (w[0], w[1]))
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(crate::margin::convex_hull(&v))
+    }
 }
 
 /// One racer's result (the race itself is [`crate::engine::perceptron::PerceptronRace`]).

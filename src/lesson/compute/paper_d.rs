@@ -1,0 +1,155 @@
+//! Paper D's independent computations (Ramdas–Peña): ρ_K of a 2-D linear kernel by brute force
+//! over directions (Lemma 3 / Theorem 3, without G, the min-norm solver or a hull), the least
+//! ‖p_k‖_G over a run's trace (Lemma 3 along the run) and the weight of a certificate's three
+//! heaviest points.
+
+use serde_json::Value;
+
+use crate::engine::{self, Spec};
+
+/// The largest n for [`plane_rho`] (O(n³) arithmetic).
+const MAX_PLANE_N: usize = 600;
+
+/// ρ_K for the linear kernel on 2-D data, from the data alone. With vᵢ = yᵢxᵢ/‖xᵢ‖ (so that
+/// ⟨vᵢ, vⱼ⟩ = G_ij) and w ranging over unit vectors of the plane (the data span it),
+/// ρ_K = sup_w minᵢ ⟨w, vᵢ⟩ (eq. (2)) = −min_u h(u) with the support function
+/// h(u) = maxᵢ ⟨u, vᵢ⟩ of the hull of the vᵢ. On the arc where one vᵢ is active h is
+/// ‖vᵢ‖cos(θ − θᵢ), whose only interior minimum is at u = −vᵢ/‖vᵢ‖; elsewhere the minimum is at
+/// a breakpoint, where two vᵢ tie: u ⟂ vᵢ − vⱼ. So min h over those candidates is exact. When
+/// the origin is inside the hull, −ρ_K = min h is the distance from the origin to the nearest
+/// edge line, the radius of the largest ball about 0 inside the hull (Theorem 3); when it is
+/// outside, ρ_K is the distance from 0 to the hull (Lemma 3's minimax).
+pub fn plane_rho(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    let kind = super::super::lookup(spec_v, "kernel.kind")?;
+    if kind.as_str() != Some("linear") {
+        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
+    }
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    if data.x.ncols() != 2 {
+        return Err(format!("needs 2-D data (d = {})", data.x.ncols()));
+    }
+    let n = data.n();
+    if n > MAX_PLANE_N {
+        return Err(format!("n = {n} is above {MAX_PLANE_N} for the brute force"));
+    }
+    let mut v = Vec::with_capacity(n);
+    for i in 0..n {
+        let (a, b) = (data.x[(i, 0)], data.x[(i, 1)]);
+        let r = a.hypot(b);
+        if r.is_nan() || r <= 0.0 {
+            return Err(format!("point {i} is the origin: K(x, x) = 0"));
+        }
+        v.push((data.y[i] * a / r, data.y[i] * b / r));
+    }
+    plane_rho_of(&v)
+}
+
+/// [`plane_rho`] on the vectors vᵢ themselves (unit or not).
+pub fn plane_rho_of(v: &[(f64, f64)]) -> Result<f64, String> {
+    let h =
+        |u: (f64, f64)| v.iter().map(|p| u.0 * p.0 + u.1 * p.1).fold(f64::NEG_INFINITY, f64::max);
+    // The data must span the plane (else the sup over the span is not a sup over the plane).
+    let spans = v.iter().any(|a| v.iter().any(|b| (a.0 * b.1 - a.1 * b.0).abs() > 1e-12));
+    if !spans {
+        return Err("the points yᵢxᵢ/‖xᵢ‖ are collinear: rank 1".into());
+    }
+    let mut best = f64::INFINITY;
+    for (i, a) in v.iter().enumerate() {
+        let r = a.0.hypot(a.1);
+        if r > 0.0 {
+            best = best.min(h((-a.0 / r, -a.1 / r)));
+        }
+        for b in &v[..i] {
+            let (dx, dy) = (a.0 - b.0, a.1 - b.1);
+            let len = dx.hypot(dy);
+            if len > 1e-15 {
+                let u = (-dy / len, dx / len);
+                best = best.min(h(u)).min(h((-u.0, -u.1)));
+            }
+        }
+    }
+    Ok(-best)
+}
+
+/// The least ‖p_k‖_G over the run's trace (every recorded iterate; Lemma 3 says each is ≥ ρ_K).
+pub fn trace_min_norm_p(report: &Value) -> Result<f64, String> {
+    let trace = super::super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+    let v: Vec<f64> = trace.iter().filter_map(|r| r.get("norm_p_g")?.as_f64()).collect();
+    if v.is_empty() {
+        return Err("the trace has no ‖p_k‖_G (the algorithm keeps no p)".into());
+    }
+    Ok(v.into_iter().fold(f64::INFINITY, f64::min))
+}
+
+/// The sum of the three largest pᵢ of the run's p, over Σ pᵢ.
+pub fn p_top3_mass(report: &Value) -> Result<f64, String> {
+    let mut p = super::vector(report, "solution.p")?;
+    let total: f64 = p.iter().sum();
+    if total.is_nan() || total <= 0.0 || p.iter().any(|x| *x < 0.0) {
+        return Err("solution.p is not a point of the simplex".into());
+    }
+    p.sort_by(|a, b| b.total_cmp(a));
+    Ok(p.iter().take(3).sum::<f64>() / total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::margin::{margin, MarginOptions};
+    use nalgebra::DMatrix;
+    use serde_json::json;
+
+    fn spec(points: &[[f64; 3]]) -> (Spec, Value) {
+        let v = json!({"paper": "perceptron", "data": {"kind": "points", "points": points},
+            "kernel": {"kind": "linear"}, "algorithm": {"kind": "perceptron"}});
+        (Spec::from_json(&v.to_string()).expect("spec"), v)
+    }
+
+    #[test]
+    fn known_margins_of_a_square_and_a_segment() {
+        // v = (1,0), (0,1), (−1,0), (0,−1): the origin at depth 1/√2 inside the square.
+        let (s, v) = spec(&[[2.0, 0.0, 1.0], [0.0, 1.0, 1.0], [-3.0, 0.0, 1.0], [0.0, 5.0, -1.0]]);
+        let r = plane_rho(&s, &v).unwrap();
+        assert!((r + 0.5f64.sqrt()).abs() < 1e-12, "{r}");
+        // v = (1,0), (0,1): the hull is a segment at distance 1/√2 from the origin.
+        let (s, v) = spec(&[[1.0, 0.0, 1.0], [0.0, -1.0, -1.0]]);
+        let r = plane_rho(&s, &v).unwrap();
+        assert!((r - 0.5f64.sqrt()).abs() < 1e-12, "{r}");
+        // Nearest hull point a vertex: v = (1,0), (0.6, ±0.8) gives ρ = cos(0) … = 0.6.
+        let r = plane_rho_of(&[(1.0, 0.0), (0.6, 0.8), (0.6, -0.8)]).unwrap();
+        assert!((r - 0.6).abs() < 1e-12, "{r}");
+        // Collinear: refused.
+        assert!(plane_rho_of(&[(1.0, 0.0), (-1.0, 0.0)]).is_err());
+    }
+
+    #[test]
+    fn agrees_with_the_min_norm_solver_on_random_data() {
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        for shift in [-0.3, 0.0, 0.4, 1.5] {
+            let v: Vec<(f64, f64)> = (0..25)
+                .map(|_| {
+                    let (a, b) = (rnd() + shift, rnd());
+                    let r = a.hypot(b);
+                    (a / r, b / r)
+                })
+                .collect();
+            let g = DMatrix::from_fn(25, 25, |i, j| v[i].0 * v[j].0 + v[i].1 * v[j].1);
+            let m = margin(&g, &MarginOptions::default()).unwrap();
+            let r = plane_rho_of(&v).unwrap();
+            assert!(r >= m.lower - 1e-9 && r <= m.upper + 1e-9, "{r} vs {m:?}");
+        }
+    }
+
+    #[test]
+    fn trace_and_weights() {
+        let rep = json!({"trace": [{"norm_p_g": 0.5}, {"norm_p_g": 0.2}, {"min_g_alpha": 1.0}],
+            "solution": {"p": [0.1, 0.5, 0.05, 0.3, 0.05]}});
+        assert_eq!(trace_min_norm_p(&rep).unwrap(), 0.2);
+        assert!((p_top3_mass(&rep).unwrap() - 0.9).abs() < 1e-12);
+        assert!(trace_min_norm_p(&json!({"trace": []})).is_err());
+    }
+}
