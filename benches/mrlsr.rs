@@ -20,7 +20,8 @@ fn eigendecomposition(c: &mut Criterion) {
         let kernel = GAUSS.resolve(&data.x).unwrap();
         g.bench_with_input(BenchmarkId::new("gram_plus_eigen", n), &n, |b, _| {
             b.iter(|| {
-                MrlsrModel::with_kernel(black_box(&data.x), black_box(&data.y), kernel.clone()).unwrap()
+                MrlsrModel::with_kernel(black_box(&data.x), black_box(&data.y), kernel.clone())
+                    .unwrap()
             })
         });
     }

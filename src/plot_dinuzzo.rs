@@ -7,10 +7,15 @@
 //! * [`draw_regression`]: the regression curve with its ε-tube (RLS / RLA / SVR).
 //! * [`draw_log_series`]: several positive quantities against the sweep on a log₁₀ axis (duality
 //!   gap, residual, objective; or the race of the five solvers).
+//! * [`draw_primal_dual`]: the primal F and the dual D against the sweep (linear values, log
+//!   sweep axis): coordinate descent raises D in every sweep while F may rise (Theorem 4's erratum).
 //! * [`draw_theorem5`]: a loss beside its Moreau–Yosida envelope, and the eigenvalues of
 //!   `K_α = αK − I` (Theorem 5).
 //!
 //! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
+//!
+//! Long file: the five plots of page C share its frame, tick and legend helpers; its tests are
+//! the last 130 lines.
 
 use std::ops::Range;
 
@@ -499,9 +504,63 @@ pub fn draw_log_series<DB: DrawingBackend>(
     root.present()
 }
 
+/// Series against the sweep from sweep 1 on a log₁₀ sweep axis with linear values (paper C: the
+/// primal F(c) and the Fenchel dual D(c), whose rises and falls a log value axis would hide).
+pub fn draw_primal_dual<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    series: &[Series],
+    scale: f64,
+) -> PResult<(), DB> {
+    root.fill(&WHITE)?;
+    let look = Look::new(scale);
+    let s = look.s;
+    let pts: Vec<Vec<(f64, f64)>> = series
+        .iter()
+        .map(|sr| {
+            let p: Vec<(f64, f64)> =
+                sr.points.iter().copied().filter(|p| p.0 >= 1.0 && p.1.is_finite()).collect();
+            thin(&p, 1500)
+        })
+        .collect();
+    let (mut lo, mut hi) = pts
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    if !(lo.is_finite() && hi > lo) {
+        (lo, hi) = if lo.is_finite() { (lo - 1.0, lo + 1.0) } else { (0.0, 1.0) };
+    }
+    let pad = 0.05 * (hi - lo);
+    let xmax = pts.iter().flatten().map(|p| p.0).fold(10.0f64, f64::max);
+    let mut chart = ChartBuilder::on(root)
+        .margin((8.0 * s) as i32)
+        .margin_right((22.0 * s) as i32)
+        .x_label_area_size((34.0 * s) as i32)
+        .y_label_area_size((52.0 * s) as i32)
+        .build_cartesian_2d((1f64..xmax).log_scale(), (lo - pad)..(hi + pad))?;
+    chart
+        .configure_mesh()
+        .x_desc("sweep (log scale)")
+        .x_label_formatter(&int_label)
+        .y_labels(6)
+        .y_label_formatter(&move |v: &f64| tick(*v, hi - lo))
+        .label_style(look.font())
+        .axis_desc_style(look.font())
+        .light_line_style(GRID_COLOR)
+        .draw()?;
+    for (sr, p) in series.iter().zip(&pts) {
+        let w = look.stroke(2.0);
+        chart
+            .draw_series(LineSeries::new(p.iter().copied(), sr.color.stroke_width(w)))?
+            .label(sr.name.to_string())
+            .legend(look.swatch(sr.color, w));
+    }
+    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    root.present()
+}
+
 /// Theorem 5 as a picture: left, the loss `L(y, t)/λ` beside its Moreau–Yosida envelope
 /// `f_α(t)`; right, the eigenvalues of `K_α = αK − I` in increasing order (negative ones red:
-/// the reformulated kernel is indefinite). `eig_note` is printed under the eigenvalues.
+/// the reformulated kernel is not positive semidefinite). `eig_note` is printed under them.
 pub fn draw_theorem5<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     envelope: &[EnvelopePoint],
@@ -735,5 +794,16 @@ mod tests {
             draw_log_series(&root, &s, "sweep", Some((1e-8, "δ")), 1.0).unwrap();
         }
         assert!(svg2.contains("gap"));
+        let mut svg3 = String::new();
+        let d = [Series {
+            name: "dual D(c)",
+            color: RACE_COLORS[1],
+            points: vec![(0.0, 0.0), (1.0, 2.0), (30.0, 5.0)],
+            dashed: false,
+        }];
+        let root = SVGBackend::with_string(&mut svg3, (400, 300)).into_drawing_area();
+        draw_primal_dual(&root, &d, 1.0).unwrap();
+        drop(root);
+        assert!(svg3.contains("dual D(c)"));
     }
 }

@@ -162,6 +162,8 @@ function draw(all) {
     drawMap(all);
     const conv = $('conv');
     pg.drawConvergence(conv, sizeCanvas(conv));
+    const fd = $('fd');
+    pg.drawPrimalDual(fd, sizeCanvas(fd));
     if (all) {
       const t5 = $('theorem5');
       pg.drawTheorem5(t5, sizeCanvas(t5));

@@ -302,6 +302,30 @@ pub fn convergence_series<'a>(
     ]
 }
 
+/// The primal F(c) and the Fenchel dual D(c) of one run against the sweep (paper C: coordinate
+/// descent is exact ascent on D, so D never falls while F may rise; Theorem 4's erratum).
+pub fn primal_dual_series(s: &DinuzzoSolver) -> Vec<crate::plot_dinuzzo::Series<'static>> {
+    use crate::plot_dinuzzo::Series;
+    use plotters::style::RGBColor;
+    let pts = |f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> {
+        s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect()
+    };
+    vec![
+        Series {
+            name: "primal F(c)",
+            color: RGBColor(31, 119, 180),
+            points: pts(|r| r.objective),
+            dashed: false,
+        },
+        Series {
+            name: "dual D(c)",
+            color: RGBColor(214, 39, 40),
+            points: pts(|r| r.dual),
+            dashed: false,
+        },
+    ]
+}
+
 /// The tolerance δ of a method.
 pub fn tolerance(m: &Method) -> f64 {
     match m {

@@ -381,7 +381,10 @@ pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
         if !(20..=PAGE_MAX_N).contains(&sel.n) {
             return Err(KpError::Parameter {
                 name: "sel.n",
-                reason: format!("the model-selection n must lie in 20..={PAGE_MAX_N} (got {})", sel.n),
+                reason: format!(
+                    "the model-selection n must lie in 20..={PAGE_MAX_N} (got {})",
+                    sel.n
+                ),
             });
         }
         if !(2..=10).contains(&sel.folds) {

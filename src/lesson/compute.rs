@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::engine::{self, Spec};
 
+mod paper_c;
 mod paper_d;
 
 /// What to compute (docs/lessons.md lists the papers each applies to).
@@ -103,6 +104,26 @@ pub enum Compute {
     TraceMinNormP,
     /// D: the share of Σ pᵢ held by the three largest pᵢ of the run's p.
     PTop3Mass,
+    // ---- Paper C (Dinuzzo), lesson C's main results (issue 19 §2): src/lesson/compute/paper_c.rs.
+    /// C: max|cᵢ − (−J₁(zᵢ − cᵢ))|·λ with z = Kc built here and −J₁ Table 1's printed operator at
+    /// α = 1 (where the printed entries hold): eq. 7's residual for the run's c.
+    Table1Residual,
+    /// C: the same with Table 1's formula as printed, read at the fixed point's step α (v = αz − c):
+    /// large at a solution when α ≠ 1 (DIGEST erratum).
+    Table1PrintedAtStep,
+    /// C: the same with the operator derived at the step α, −J_α(v) = α·P_α(v/α).
+    Table1CorrectedAtStep,
+    /// C: the largest fall of the dual D from one sweep to the next over the trace, over max|D|.
+    DualMaxDrop,
+    /// C: sweeps of the trace in which the primal F rose (by more than 10⁻¹²·|F|).
+    PrimalRises,
+    /// C: the largest rise of F in one sweep of the trace.
+    PrimalMaxRise,
+    /// C: max|∇F₁(c)|·λ of Theorem 5's functional at α = 1, F₁(c) = f₁(K₁c) + cᵀK₁c/2, K₁ = K − I.
+    Theorem5Gradient,
+    /// C: the smallest F₁(c + tu) − F₁(c), t ∈ {±10⁻², ±10⁻¹, ±1}, u K₁'s lowest eigenvector
+    /// (< 0: the run's c is not a minimizer of F₁).
+    Theorem5Descent,
 }
 
 fn num(v: &Value, path: &str) -> Result<f64, String> {
@@ -652,6 +673,48 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         Compute::PlaneRho => paper_d::plane_rho(spec, spec_v),
         Compute::TraceMinNormP => paper_d::trace_min_norm_p(report),
         Compute::PTop3Mass => paper_d::p_top3_mass(report),
+        Compute::Table1Residual
+        | Compute::Table1PrintedAtStep
+        | Compute::Table1CorrectedAtStep
+        | Compute::Theorem5Gradient
+        | Compute::Theorem5Descent => {
+            let (_, y, k) = data_gram(spec, spec_v)?;
+            let lambda = num(spec_v, "lambda")?;
+            let c = DVector::from_vec(vector(report, "solution.c")?);
+            if c.len() != y.len() {
+                return Err("solution.c has the wrong length".into());
+            }
+            let loss = super::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
+            let eps = if loss == "eps_insensitive" { num(spec_v, "loss.eps")? } else { 0.0 };
+            let step = || num(report, "solution.alpha");
+            use paper_c::Operator as Op;
+            match what {
+                Compute::Table1Residual => {
+                    paper_c::fixed_point_residual(&k, &y, &c, &loss, lambda, eps, Op::TableAtOne)
+                }
+                Compute::Table1PrintedAtStep => {
+                    let op = Op::PrintedAt(step()?);
+                    paper_c::fixed_point_residual(&k, &y, &c, &loss, lambda, eps, op)
+                }
+                Compute::Table1CorrectedAtStep => {
+                    let op = Op::CorrectedAt(step()?);
+                    paper_c::fixed_point_residual(&k, &y, &c, &loss, lambda, eps, op)
+                }
+                Compute::Theorem5Gradient => {
+                    let k1 = &k - DMatrix::identity(y.len(), y.len());
+                    paper_c::theorem5_gradient(&k1, &y, &c, &loss, lambda, eps)
+                }
+                _ => paper_c::theorem5_descent(&k, &y, &c, &loss, lambda, eps),
+            }
+        }
+        Compute::DualMaxDrop | Compute::PrimalRises | Compute::PrimalMaxRise => {
+            let pd = paper_c::primal_dual(report)?;
+            Ok(match what {
+                Compute::DualMaxDrop => paper_c::dual_max_drop(&pd),
+                Compute::PrimalRises => paper_c::primal_rises(&pd),
+                _ => paper_c::primal_max_rise(&pd),
+            })
+        }
         Compute::PolyFeatureCount => {
             let d = num(spec_v, "data.d")?;
             let s = num(spec_v, "model.kernel.degree")?;

@@ -569,6 +569,17 @@ impl DinuzzoPlayground {
         pd::draw_log_series(&root, &series, "sweep", Some((tol, "δ")), dpr).map_err(js_err)
     }
 
+    /// The primal F(c) and the dual D(c) of the run shown against the sweep (linear values, log
+    /// sweep axis; paper C, Theorem 4's erratum: coordinate descent is ascent on D).
+    #[wasm_bindgen(js_name = drawPrimalDual)]
+    pub fn draw_primal_dual(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
+        let root = backend.into_drawing_area();
+        let series = self.selected().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
+        pd::draw_primal_dual(&root, &series, dpr).map_err(js_err)
+    }
+
     /// Theorem 5: the loss beside its Moreau–Yosida envelope at the solver's α, and the
     /// eigenvalues of `K_α = αK − I` (on the leading block of at most [`EIG_CAP`] points).
     #[wasm_bindgen(js_name = drawTheorem5)]

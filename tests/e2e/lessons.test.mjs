@@ -463,6 +463,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
   sw[5] = await num(page, '#r-sweep');
   assert.ok(sw[5] >= 1000 && sw[5] <= 1400, `step 6 quotes "about 1200 sweeps": ${sw[5]}`);
   const gap5 = await num(page, '#r-gap');
+  const f5 = await num(page, '#r-objective');
   // The KKT conditions of the hinge loss with f(z) = Σ L/λ (0 ∈ ∂f(Kc) + c), checked on kplay's solution
   // with z = Kc from our own Gram matrix: yᵢcᵢ = 1/λ exactly strictly inside the margin (yᵢzᵢ < 1),
   // 0 ≤ yᵢcᵢ ≤ 1/λ on it, cᵢ = 0 beyond it.
@@ -546,6 +547,46 @@ test('lesson C can be walked from the first step to the last, each claim checked
     }
     assert.equal(run8.solution.support.length, k8, 'the page and kplay count the same support vectors');
     assert.equal(edge, k8, 'every support vector on the edge of the tube');
+  }
+  await next(page, 8);
+  // 9. Step 5's SVM with the randomized cyclic rule: converged to step 5's F. Coordinate descent is ascent on
+  //    the dual: on kplay's trace F rises in many sweeps while D never falls (up to rounding).
+  await runStep(page, 9, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(Math.abs(await num(page, '#r-objective') - f5) <= 1e-6 * Math.abs(f5), 'the same optimum as step 5');
+  {
+    const run9 = native({ paper: 'dinuzzo', ...LESSONS.c.steps[8].spec });
+    const P = run9.trace.map((t) => t.primal);
+    const D = run9.trace.map((t) => t.dual);
+    const scale = Math.max(...D.map(Math.abs));
+    let rises = 0;
+    let drop = -Infinity;
+    for (let k = 1; k < P.length; k++) {
+      if (P[k] - P[k - 1] > 1e-12 * Math.abs(P[k - 1])) rises++;
+      drop = Math.max(drop, (D[k - 1] - D[k]) / scale);
+    }
+    assert.ok(rises > 100, `F rose in ${rises} sweeps`);
+    assert.ok(drop <= 1e-12, `the dual's largest fall ${drop}`);
+  }
+  await next(page, 9);
+  // 10. Theorem 5 at α = 1 on the SVM with λ = 1: kplay's c is a stationary point of F₁(c) = f₁(K₁c) + cᵀK₁c/2
+  //     (K₁ = K − I from our Gram matrix; the hinge envelope's proximal map written here), and K₁ is indefinite.
+  await runStep(page, 10, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[9].spec };
+    const { X, y } = nativeData(sp);
+    const K = gaussGram(X, sp.kernel.bandwidth.fixed);
+    const cc = native(sp).solution.c;
+    const lam = sp.lambda;
+    const K1c = (v) => K.map((r, i) => r.reduce((acc, kij, j) => acc + kij * v[j], 0) - v[i]);
+    const x = K1c(cc);
+    const prox = (yi, xi) => (yi * xi >= 1 ? xi : yi * xi + 1 / lam < 1 ? xi + yi / lam : yi);
+    const grad = K1c(x.map((xi, i) => xi - prox(y[i], xi) + cc[i]));
+    const worst = Math.max(...grad.map(Math.abs)) * lam;
+    assert.ok(worst < 1e-6, `∇F₁ at kplay's c: ${worst}`);
+    assert.deepEqual([sp.data, sp.kernel], [LESSONS.c.steps[2].spec.data, LESSONS.c.steps[2].spec.kernel]);
+    assert.ok(c3.eig.values[0] < 1 && c3.normK > 1, 'K − I is indefinite (step 3\'s eigenvalues)');
   }
   assert.deepEqual(errors, []);
   await ctx.close();

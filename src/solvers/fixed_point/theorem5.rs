@@ -1,6 +1,6 @@
 //! Theorem 5 (Dinuzzo): the fixed point of eq. 10 is a stationary point of a functional built
-//! from the loss's Moreau envelope and K_α = αK − I (indefinite in general, so "stationary", not
-//! "minimizer"); the envelope curve and K_α's spectrum the page draws.
+//! from the loss's Moreau envelope and K_α = αK − I (not positive semidefinite once α·k_min < 1,
+//! so "stationary", not "minimizer"); the envelope curve and K_α's spectrum the page draws.
 
 use super::*;
 
@@ -93,7 +93,7 @@ pub fn theorem5_functional(
 }
 
 /// The eigenvalues of `K_α = αK − I` in increasing order (Theorem 5: `α·μ_i − 1` for the
-/// eigenvalues `μ_i` of K; negative ones make the reformulated kernel indefinite).
+/// eigenvalues `μ_i` of K; negative ones: the reformulated kernel is not positive semidefinite).
 pub fn k_alpha_eigenvalues(problem: &RegularizationProblem, alpha: f64) -> Result<Vec<f64>> {
     if !(alpha.is_finite() && alpha > 0.0) {
         return Err(KpError::Parameter {
