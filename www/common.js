@@ -286,7 +286,7 @@ export function buildKernelFields(select, anchor) {
   if (kernelAlgebra) {
     const o = document.createElement('option');
     o.value = EXPRESSION;
-    o.textContent = 'expression: k₁ + k₂, s·k, k₁·k₂ (ours)';
+    o.textContent = 'expression k₁ + s·k₂ (ours)';
     select.append(o);
   }
   if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
@@ -298,7 +298,7 @@ export function buildKernelFields(select, anchor) {
       + (kernelCat ?? []).map((k) => k.kind + (k.parameters.length ? `(${k.parameters.map((p) => `${p.name}=…`).join(', ')})` : k.bandwidth ? '(mu=…)' : '')).join(', ');
     label.hidden = true;
     const input = document.createElement('input');
-    Object.assign(input, { id: 'kernel-expr', type: 'text', size: 28, spellcheck: false, value: 'gaussian(mu=0.5) + 0.1·linear' });
+    Object.assign(input, { id: 'kernel-expr', type: 'text', size: 24, spellcheck: false, value: 'gaussian(mu=0.5) + 0.1·linear' });
     input.setAttribute('aria-label', 'kernel expression');
     label.append('k = ', input);
     made.push(label);
