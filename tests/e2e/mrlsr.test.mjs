@@ -305,9 +305,12 @@ test('a malformed or out-of-range link shows a message and falls back to the def
   const good = { data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m: 1.5, lambda: 1e-3 };
   const cases = [
     ['%7Bnot%20json', /could not be read/],
-    [encodeURIComponent(JSON.stringify({ ...good, m: 7 })), /m must lie in 0\.1\.\.4/],
-    [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, n: 50000 } })), /n must be an integer in 2\.\.2000/],
-    [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /μ/],
+    [encodeURIComponent(JSON.stringify({ ...good, m: 7 })), /m: this page's slider covers 0\.1\.\.4/],
+    // The core's checks (checkMrlsrSpec), each message naming the field.
+    [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, n: 5000 } })), /data\.n: n = 5000 is above this page's eigendecomposition budget of 2000/],
+    [encodeURIComponent(JSON.stringify({ ...good, lambda: -1 })), /lambda: must be a positive finite number/],
+    [encodeURIComponent(JSON.stringify({ ...good, extra: 1 })), /unknown field `extra`/],
+    [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /kernel\.mu/],
     [encodeURIComponent(JSON.stringify({ ...good, data: { kind: 'csv' } })), /CSV/],
     [encodeURIComponent(JSON.stringify([1, 2])), /not valid/],
   ];
