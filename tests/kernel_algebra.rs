@@ -3,6 +3,8 @@
 //! field reads, and in papers B, C and D. Each composite Gram matrix is checked against the
 //! terms' own Gram matrices combined here entry by entry, and each run against a closed form.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use kernel_playground::engine::{self, Spec, Stop};
 use kernel_playground::kernels::{expr, Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use kernel_playground::rng::Rng;
