@@ -1,5 +1,7 @@
 // Helpers shared by the pages: number formatting, error box, high-DPI canvas sizing, URL-hash state.
 
+import { specText, writeSpec } from './url.js';
+
 export const $ = (id) => document.getElementById(id);
 
 /** Short, readable number: fixed for moderate magnitudes, exponent otherwise. */
@@ -87,9 +89,8 @@ export function readNumber(id, label) {
 
 /** The spec in the URL hash (`#spec=<URI-encoded JSON>`), or null; throws on malformed JSON. */
 export function specFromHash() {
-  const m = location.hash.match(/^#spec=(.*)$/);
-  if (!m) return null;
-  return JSON.parse(decodeURIComponent(m[1]));
+  const text = specText();
+  return text === null ? null : JSON.parse(text);
 }
 
 /**
@@ -131,7 +132,7 @@ export function writeHash(json) {
   } catch {
     // not JSON: written as it is
   }
-  history.replaceState(null, '', `${location.pathname}${location.search}#spec=${encodeURIComponent(text)}`);
+  writeSpec(text);
 }
 
 /** Mark a (re)start of a run on <body data-run-id>, so a restart is observable. */

@@ -1,8 +1,9 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, controlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
+import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -42,7 +43,7 @@ function count(id, label) {
   return v;
 }
 
-function dataFromControls() {
+function dataFromControls(base) {
   const kind = $('data-kind').value;
   if (kind === 'classification') {
     return { kind, shape: shapeFromControls(), n: count('n', 'n'), label_noise: readNumber('label-noise', 'label noise'), seed: count('seed', 'seed') };
@@ -52,32 +53,53 @@ function dataFromControls() {
   }
   if (kind === 'csv') return csvData ?? { kind: 'csv' };
   // Points: keep the list the clicks built (or start from the data on screen).
-  if (spec.data.kind === 'points') return structuredClone(spec.data);
+  if (base.data.kind === 'points') return structuredClone(base.data);
   return { kind: 'points', points: currentPoints(), view: pg ? Array.from(pg.view()) : [-2, 2, -2, 2] };
 }
 
-function methodFromControls() {
+function methodFromControls(base) {
   const tol = readNumber('tol', 'δ');
+  // The sweep cap and the random rule's seed have no control: the run's (or a link's) stay.
+  const max_sweeps = base?.method?.max_sweeps ?? 20000;
   if ($('algorithm').value === 'fixed_point') {
     const r = $('alpha-rule').value;
     const step = r === 'fixed' ? { kind: 'fixed', value: readNumber('alpha', 'α') } : { kind: r };
-    return { kind: 'fixed_point', step, tol, max_sweeps: 20000 };
+    return { kind: 'fixed_point', step, tol, max_sweeps };
   }
-  const m = { kind: 'coordinate', rule: $('rule').value, seed: 1, tol, max_sweeps: 20000 };
+  const m = { kind: 'coordinate', rule: $('rule').value, seed: base?.method?.seed ?? 1, tol, max_sweeps };
   // Absent when off, so the paper's rules keep their links.
   if ($('shrinking').checked) m.shrinking = true;
   return m;
 }
 
-function specFromControls() {
+/** The controls as a spec; `base` (the spec shown, by default the run's) lends what has no
+ *  control: the clicked points, the sweep cap and the seed. */
+function specFromControls(base = spec) {
   return {
-    data: dataFromControls(),
+    data: dataFromControls(base),
     loss: lossFromControls(),
     lambda: readNumber('lambda', 'λ'),
     kernel: kernelFromControls(),
-    method: methodFromControls(),
+    method: methodFromControls(base),
     race: $('race').checked,
   };
+}
+
+/** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
+const showSpec = bindControls({ paper: 'dinuzzo', lose: controlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
+
+/** Make `s` the page's run with its controls, or show why not (the current run stays). */
+function loadSpec(s) {
+  const before = spec;
+  try {
+    showSpec(s, before);
+  } catch (e) {
+    showError(e.message ?? String(e));
+    return false;
+  }
+  if (applySpec(s)) return true;
+  if (before) controlsFromSpec(before);
+  return false;
 }
 
 function controlsFromSpec(s) {
@@ -362,9 +384,7 @@ function wire() {
     apply();
   });
   attachCopyLink($('copy-link'));
-  followSpecHash((s) => {
-    if (applySpec(s)) controlsFromSpec(s);
-  });
+  followSpecHash(loadSpec);
   window.addEventListener('resize', () => draw(true));
 }
 
@@ -376,7 +396,10 @@ async function main() {
   buildLossParamFields($('loss').closest('label'));
   kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   for (const f of buildKernelFields($('kernel'), $('offset').closest('label'))) f.addEventListener('change', () => apply());
-  ({ state: pg, spec } = startFromHash((s) => new DinuzzoPlayground(JSON.stringify(s)), JSON.parse(dinuzzoDefaultSpec())));
+  ({ state: pg, spec } = startFromHash((s) => {
+    showSpec(s, null);
+    return new DinuzzoPlayground(JSON.stringify(s));
+  }, JSON.parse(dinuzzoDefaultSpec())));
   controlsFromSpec(spec);
   wire();
   restarted();
@@ -390,7 +413,7 @@ async function main() {
   });
   attachLessons({
     load: (s) => {
-      if (applySpec(s)) controlsFromSpec(s);
+      loadSpec(s);
       setPlaying(false);
     },
     player,

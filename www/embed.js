@@ -5,6 +5,7 @@
 // access beyond the site's own files; the pages' CSP.
 import init, { Playground, defaultSpec, MrlsrPage, DinuzzoPlayground, dinuzzoDefaultSpec, PerceptronPlayground, perceptronDefaultSpec } from './pkg/kernel_playground.js';
 import { $, sizeCanvas } from './common.js';
+import { queryParam, specText } from './url.js';
 
 const MRLSR_DEFAULT = { data: { kind: 'sine', n: 40, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m: 1.5, lambda: 1e-3 };
 
@@ -91,14 +92,15 @@ function fail(msg) {
 }
 
 async function main() {
-  const q = new URLSearchParams(location.search);
-  const name = q.get('plot') || 'a-convergence';
+  const name = queryParam('plot') || 'a-convergence';
   const plot = PLOTS[name];
   if (!plot) { fail(`no plot “${name}”: one of ${Object.keys(PLOTS).join(', ')}`); return; }
   let spec = null;
-  const m = location.hash.match(/^#spec=(.*)$/);
-  if (m) {
-    try { spec = JSON.parse(decodeURIComponent(m[1])); } catch { fail('the spec in the link could not be read: the default is shown'); }
+  try {
+    const text = specText();
+    if (text !== null) spec = JSON.parse(text);
+  } catch {
+    fail('the spec in the link could not be read: the default is shown');
   }
   await init({ module_or_path: new URL('./pkg/kernel_playground_front_bg.wasm', import.meta.url) });
   const c = $('plot');

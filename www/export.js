@@ -3,6 +3,7 @@
 // the run, the run as JSON (spec + summary + trace + solution + the build), the trace and the data as CSV.
 import { dataCsv } from './pkg/kernel_playground.js';
 import { showError } from './common.js';
+import { readUrl } from './url.js';
 import { BUILD } from './build.js';
 import { lessonEmbedCode } from './lesson-embed.js';
 
@@ -43,7 +44,7 @@ export function embedCode(spec) {
   const plot = EMBED[file];
   if (!plot) return null;
   const attr = (s) => s.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
-  const lesson = location.hash.match(/^#lesson=([a-z]+)(?:&step=(\d{1,3}))?$/);
+  const lesson = readUrl().hash.match(/^lesson=([a-z]+)(?:&step=(\d{1,3}))?$/);
   if (lesson) return lessonEmbedCode(lesson[1], Number(lesson[2] ?? 1), 'lesson');
   const src = new URL(`embed.html?plot=${plot}#spec=${encodeURIComponent(spec)}`, location.href).href;
   return `<iframe src="${attr(src)}" width="640" height="420" style="border:0;max-width:100%" title="Kernel Playground: live plot" loading="lazy"></iframe>`;

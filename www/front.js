@@ -3,6 +3,7 @@
 // rests for a moment on its last picture, then starts again. No mathematics here.
 import init, { Playground, MrlsrPage, DinuzzoPlayground, dinuzzoDefaultSpec, PerceptronPlayground, perceptronDefaultSpec } from './pkg/kernel_playground.js';
 import { $, sizeCanvas } from './common.js';
+import { queryParam, writeUrl } from './url.js';
 
 const REST_MS = 1500; // the last picture of a finished run stays this long
 let paused = false;
@@ -147,10 +148,10 @@ async function main() {
       const [path, hash] = base[i].split('#');
       a.setAttribute('href', `${path}${on ? '?classroom=1' : ''}${hash ? `#${hash}` : ''}`);
     });
-    history.replaceState(null, '', `${location.pathname}${on ? '?classroom=1' : ''}`);
+    writeUrl({ query: { classroom: on ? '1' : null } });
     document.body.dataset.classroom = on ? '1' : '0';
   };
-  $('front-classroom').checked = new URLSearchParams(location.search).get('classroom') === '1';
+  $('front-classroom').checked = queryParam('classroom') === '1';
   setClassroom($('front-classroom').checked);
   $('front-classroom').addEventListener('change', () => setClassroom($('front-classroom').checked));
   // Moving pictures wait for a click when the system asks for reduced motion.

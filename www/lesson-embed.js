@@ -6,12 +6,13 @@
 // Everything here works from the lesson's id and step number (lesson.js's `#lesson=<id>&step=<k>`),
 // never from the lesson's content; no URL text is put into the page as markup.
 import { $ } from './common.js';
+import { queryParam } from './url.js';
 
 const KINDS = ['step', 'lesson'];
 
 /** 'step' or 'lesson' from `?embed=`, else null. */
 export function lessonEmbedKind() {
-  const k = new URLSearchParams(location.search).get('embed');
+  const k = queryParam('embed');
   return KINDS.includes(k) ? k : null;
 }
 

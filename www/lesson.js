@@ -13,8 +13,9 @@
 // explanation. The state lives in the URL: `#lesson=a&step=5`; `?classroom=1` (or the Classroom
 // button) hides the controls the step does not use and enlarges type and plots for a projector.
 // Keyboard: ←/→ = previous/next step.
-import { $, lessonMode, isTypingField, spaceIsOwn } from './common.js';
+import { $, lessonMode, isTypingField, spaceIsOwn, showError } from './common.js';
 import { renderText, quoteNumber } from './lesson-text.js';
+import { readUrl, queryParam, writeUrl } from './url.js';
 import { checkLesson } from './pkg/kernel_playground.js';
 import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-embed.js';
 
@@ -26,9 +27,10 @@ export const MAX_LESSON_BYTES = 256 * 1024;
 
 /** `{ id, step, data? }` from `#lesson=<id>&step=<k>` or `#lesson-data=<b64>&step=<k>`, else null. */
 export function lessonFromHash() {
-  const b = location.hash.match(/^#lesson=([a-d])(?:&step=(\d{1,3}))?$/);
+  const { hash } = readUrl();
+  const b = hash.match(/^lesson=([a-d])(?:&step=(\d{1,3}))?$/);
   if (b) return { id: b[1], step: Number(b[2] ?? 1) };
-  const d = location.hash.match(/^#lesson-data=([jz][A-Za-z0-9_-]{1,400000})(?:&step=(\d{1,3}))?$/);
+  const d = hash.match(/^lesson-data=([jz][A-Za-z0-9_-]{1,400000})(?:&step=(\d{1,3}))?$/);
   if (d) return { id: 'own', data: d[1], step: Number(d[2] ?? 1) };
   return null;
 }
@@ -98,21 +100,14 @@ export function parseLesson(text) {
 // its own #spec= before attachLessons runs (this module is evaluated before the page's script).
 if (lessonFromHash()) lessonMode.active = true;
 
-const classroomFromUrl = () => new URLSearchParams(location.search).get('classroom') === '1';
-
-function setQuery(key, value) {
-  const q = new URLSearchParams(location.search);
-  if (value === null) q.delete(key); else q.set(key, value);
-  const qs = q.toString();
-  history.replaceState(null, '', `${location.pathname}${qs ? `?${qs}` : ''}${location.hash}`);
-}
+const classroomFromUrl = () => queryParam('classroom') === '1';
 
 /** Classroom mode on or off (body class, URL flag, button state). */
 function setClassroom(on) {
   document.body.classList.toggle('classroom', on);
   document.documentElement.classList.toggle('classroom', on); // the root size: every rem grows
   document.body.dataset.classroom = on ? '1' : '0';
-  setQuery('classroom', on ? '1' : null);
+  writeUrl({ query: { classroom: on ? '1' : null } });
   const b = $('classroom-toggle');
   if (b) {
     b.setAttribute('aria-pressed', String(on));
@@ -251,7 +246,7 @@ export function attachLessons(api, paper) {
 
   function writeLessonHash() {
     const which = cur.data ? `lesson-data=${cur.data}` : `lesson=${cur.id}`;
-    history.replaceState(null, '', `${location.pathname}${location.search}#${which}&step=${cur.step}`);
+    writeUrl({ hash: `${which}&step=${cur.step}` });
   }
 
   function setPhase(phase) {
@@ -319,9 +314,22 @@ export function attachLessons(api, paper) {
     $('lesson-next').disabled = cur.step === L.steps.length;
     markUses(step);
     writeLessonHash();
-    loading = Promise.resolve(api.load(structuredClone(step.spec)));
+    loading = loadStep(step);
     if (step.speed && !api.player.urlSpeed) api.player.setRate(step.speed === 'max' ? Infinity : step.speed, false);
     setPhase('predict');
+  }
+
+  /** Load a step's spec into the page; a spec the page refuses (a value its controls cannot
+   *  hold, form.js) shows the page's message naming the step and the field, never an uncaught
+   *  error. */
+  function loadStep(step) {
+    const failed = (e) => showError(`Lesson step ${cur.step}: ${e.message ?? e}`);
+    try {
+      return Promise.resolve(api.load(structuredClone(step.spec))).catch(failed);
+    } catch (e) {
+      failed(e);
+      return Promise.resolve();
+    }
   }
 
   function go(k) {
@@ -351,7 +359,7 @@ export function attachLessons(api, paper) {
   async function run() {
     const step = lessonOf().steps[cur.step - 1];
     const me = cur;
-    if (cur.phase === 'explained') loading = Promise.resolve(api.load(structuredClone(step.spec)));
+    if (cur.phase === 'explained') loading = loadStep(step);
     setPhase('running');
     await loading;
     if (cur !== me) return; // the class moved on meanwhile
@@ -376,7 +384,7 @@ export function attachLessons(api, paper) {
     document.body.classList.remove('in-lesson');
     delete document.body.dataset.lesson;
     api.player.arrowsTaken = false;
-    history.replaceState(null, '', `${location.pathname}${location.search}`);
+    writeUrl({ hash: '' });
   });
   // Reset (the button or r) takes the run back to its start: the explanation of the run that is
   // gone goes with it. Paused, the step asks again (Run it); playing (Play after the end), the

@@ -1,8 +1,9 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
-import init, { Playground, defaultSpec, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
+import init, { Playground, defaultSpec, controlsLose, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
+import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -28,8 +29,10 @@ function writeHash() {
 
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
 
-function specFromControls() {
-  const s = structuredClone(spec);
+/** The controls as a spec; `base` (the spec shown, by default the run's) lends the fields the
+ *  page has no control for (the iteration cap, the linesearch's δ and θ, …). */
+function specFromControls(base = spec) {
+  const s = structuredClone(base);
   const kind = $('data-kind').value;
   if (kind === 'sparse_regression') {
     s.data = { kind, n: readNumber('n', 'n'), d: readNumber('d', 'd'), k: readNumber('k', 'k'),
@@ -410,11 +413,16 @@ function wire() {
       const s = specFromHash();
       if (!s) return;
       const fresh = new Playground(JSON.stringify(s));
+      try {
+        showSpec(s, spec);
+      } catch (e) {
+        fresh.free();
+        throw e;
+      }
       stopWorker();
       stopPreset();
       pg = fresh;
       spec = s;
-      controlsFromSpec(spec);
       showBuildBox();
       restarted();
       clearError();
@@ -427,9 +435,19 @@ function wire() {
   });
 }
 
-/** Make `s` the page's run, paused at iteration 0 (a lesson step). */
+/** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
+const showSpec = bindControls({ paper: 'lp', lose: controlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
+
+/** Make `s` the page's run, paused at iteration 0 (a lesson step); throws (the current run and
+ *  its controls stay) when the spec is invalid or the controls cannot hold it. */
 function loadSpec(s) {
   const fresh = new Playground(JSON.stringify(s));
+  try {
+    showSpec(s, spec);
+  } catch (e) {
+    fresh.free();
+    throw e;
+  }
   stopWorker();
   stopPreset();
   if (pg) pg.free();
@@ -438,7 +456,6 @@ function loadSpec(s) {
   racing = false;
   delete document.body.dataset.race;
   renderRaceTable($('race-table'), [], []);
-  controlsFromSpec(spec);
   showBuildBox();
   restarted();
   clearError();
@@ -452,7 +469,16 @@ async function main() {
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
   buildLossParamFields($('loss').closest('label'));
-  ({ state: pg, spec } = startFromHash((s) => new Playground(JSON.stringify(s)), JSON.parse(defaultSpec())));
+  ({ state: pg, spec } = startFromHash((s) => {
+    const fresh = new Playground(JSON.stringify(s));
+    try {
+      showSpec(s, null);
+    } catch (e) {
+      fresh.free();
+      throw e;
+    }
+    return fresh;
+  }, JSON.parse(defaultSpec())));
   // A large link's data (up to 10⁶ values) took a task of its own: draw in the next one, so
   // neither blocks the page for long (issue 13).
   await new Promise((resolve) => setTimeout(resolve, 0));

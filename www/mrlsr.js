@@ -3,7 +3,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, controlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -256,6 +256,13 @@ function controlsFromState(h) {
   if (sel.n !== undefined) $('sel-n').value = String(sel.n);
   if (sel.folds !== undefined) $('sel-folds').value = String(sel.folds);
   syncVisibility();
+  // The form read back must be the spec asked for (form.js's rule, the core's comparison): a
+  // value a control cannot hold (m between the slider's 0.01 steps) is refused, naming the field.
+  const back = formState();
+  if (csvInline) back.data = d;
+  if (h.sel === undefined) delete back.sel;
+  const lost = controlsLose('mrlsr', JSON.stringify(h), JSON.stringify(back));
+  if (lost) throw new Error(lost);
 }
 
 const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'kernel-expr', 'mu', 'degree', 'offset', 'lap-sigma', 'matern-length', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
@@ -715,7 +722,13 @@ async function main() {
   const stand = { engine: { ended: () => true }, setPlaying() {}, setRate() {}, urlSpeed: true, arrowsTaken: false };
   const inLesson = attachLessons({
     load: (s) => {
-      controlsFromState(s);
+      const keep = snapshotForm();
+      try {
+        controlsFromState(s);
+      } catch (e) {
+        restoreForm(keep);
+        throw e;
+      }
       syncVisibility();
       return build();
     },

@@ -1,8 +1,9 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
-import init, { PerceptronPlayground, perceptronDefaultSpec, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
+import init, { PerceptronPlayground, perceptronDefaultSpec, controlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
+import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -58,9 +59,17 @@ function algoSpec() {
   return { kind: a };
 }
 
-function specFromControls() {
-  return { data: dataSpec(), kernel: kernelSpec(), algorithm: algoSpec(), max_iter: readNumber('maxiter', 'iteration cap') };
+/** The controls as a spec; `base` (the spec shown, by default the run's) lends the fields the
+ *  page has no control for (the margin search's tolerances). */
+function specFromControls(base = pg ? JSON.parse(pg.specJson()) : null) {
+  const s = { data: dataSpec(), kernel: kernelSpec(), algorithm: algoSpec(), max_iter: readNumber('maxiter', 'iteration cap') };
+  if (base && base.margin) s.margin = base.margin;
+  return s;
 }
+
+/** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
+const showSpec = bindControls({ paper: 'perceptron', lose: controlsLose, toControls: controlsFromSpec, fromControls: specFromControls });
+const shownSpec = () => (pg && valid ? JSON.parse(pg.specJson()) : null);
 
 function controlsFromSpec(s) {
   const d = s.data;
@@ -351,7 +360,7 @@ function wire() {
   window.addEventListener('resize', () => { drawAll(); drawRace(); });
   attachCopyLink($('copy-link'));
   followSpecHash((s) => {
-    controlsFromSpec(s);
+    showSpec(s, shownSpec());
     apply();
   });
 }
@@ -361,7 +370,10 @@ async function main() {
   kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   const built = buildKernelFields($('kernel'), $('lap-sigma').closest('label'));
   for (const f of built) f.addEventListener('change', apply);
-  const start = startFromHash((s) => new PerceptronPlayground(JSON.stringify(s)), JSON.parse(perceptronDefaultSpec()));
+  const start = startFromHash((s) => {
+    showSpec(s, null);
+    return new PerceptronPlayground(JSON.stringify(s));
+  }, JSON.parse(perceptronDefaultSpec()));
   pg = start.state;
   const spec = start.spec;
   valid = true;
@@ -382,7 +394,7 @@ async function main() {
   });
   attachLessons({
     load: (s) => {
-      controlsFromSpec(s);
+      showSpec(s, shownSpec());
       apply();
       setPlaying(false);
     },

@@ -9,6 +9,7 @@
 // - Reset goes back to iteration 0 and keeps the play/pause state.
 // The page supplies an engine; the player owns no mathematics.
 import { $, isTypingField, spaceIsOwn } from './common.js';
+import { queryParam, writeUrl } from './url.js';
 
 /** The speed ladder (iterations per second); the last rung is "max". */
 export const SPEEDS = [1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200, 500, 1000, 2000, Infinity];
@@ -19,7 +20,7 @@ const speedText = (r, unit) => (r === Infinity ? 'max' : `${r} ${unit}/s`);
 
 /** `?speed=` from the URL: a number of iterations per second or "max"; null when absent. */
 export function speedFromUrl() {
-  const raw = new URLSearchParams(location.search).get('speed');
+  const raw = queryParam('speed');
   if (raw === null) return null;
   if (raw === 'max') return Infinity;
   const v = Number(raw);
@@ -93,9 +94,7 @@ export class Player {
     this.owed = 0;
     this.showSpeed();
     if (!toUrl) return;
-    const q = new URLSearchParams(location.search);
-    q.set('speed', r === Infinity ? 'max' : String(r));
-    history.replaceState(null, '', `${location.pathname}?${q}${location.hash}`);
+    writeUrl({ query: { speed: r === Infinity ? 'max' : String(r) } });
   }
 
   showSpeed() {

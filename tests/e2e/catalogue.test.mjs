@@ -40,7 +40,7 @@ test('page C and page D: the Laplacian kernel runs (C converges; D separates the
   assert.equal(spec.kernel.kind, 'laplacian');
   await ctx.close();
 
-  const circles = JSON.stringify({ paper: 'perceptron', data: { kind: 'generated', set: { shape: { kind: 'circles', noise: 0.05, factor: 0.5 }, n: 80, label_noise: 0, seed: 1 } },
+  const circles = JSON.stringify({ paper: 'perceptron', data: { kind: 'generated', set: { shape: { kind: 'circles', noise: 0.05, factor: 0.45 }, n: 80, label_noise: 0, seed: 1 } },
     kernel: { kind: 'laplacian', sigma: 0.5 }, algorithm: { kind: 'perceptron' }, max_iter: 100000 });
   const d = await openPage(env.b, `${env.url}perceptron.html#spec=${encodeURIComponent(circles)}`);
   await waitStatus(d.page, 'separator');
