@@ -193,3 +193,120 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
     assert!(err.contains("budget"), "{err}");
     assert!(v.tensor_build_within(u64::MAX).is_ok());
 }
+
+// ---- the page's state machine, natively (engine::lp_page, issue 20) ------------------------
+
+mod page {
+    use kernel_playground::engine::lp_page::{LpPage, RacePhase};
+    use kernel_playground::engine::Spec;
+    use kernel_playground::stepper::Stop;
+
+    const SPEC: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":60,"k":3,"sigma":0.05,"seed":4},
+        "model":{"problem":"lp_regression","p":1.3333333333333333,"gamma":5},
+        "solver":{"algorithm":"dual_gradient","tol":1e-10,"max_iter":5000}}"#;
+
+    fn with(edit: impl Fn(&mut serde_json::Value)) -> String {
+        let mut v: serde_json::Value = serde_json::from_str(SPEC).unwrap();
+        edit(&mut v);
+        v.to_string()
+    }
+
+    #[test]
+    fn a_run_to_its_end_is_kplay_runs_and_step_after_the_end_advances_nothing() {
+        let mut page = LpPage::new(SPEC).unwrap();
+        while page.run_for(50.0) > 0 {}
+        let (last, stop, phase) = page.last();
+        assert_eq!((stop, phase), (Stop::Converged, "solving"));
+        // The CLI's run of the same spec (engine::run, its own loop): the same iterations and bits.
+        let report = kernel_playground::engine::run(&Spec::from_json(SPEC).unwrap()).unwrap();
+        assert_eq!(report.iterations, last.iter);
+        assert_eq!(report.last.primal.map(f64::to_bits), Some(last.primal.to_bits()));
+        assert_eq!(report.data_digest, page.digest());
+        assert_eq!(page.step(), 0);
+        assert_eq!(page.last().0.iter, last.iter);
+        page.restart().unwrap();
+        assert_eq!(page.last().0.iter, 0);
+        assert_eq!(page.step(), 1);
+    }
+
+    #[test]
+    fn a_new_p_keeps_the_data_and_new_data_regenerate_them() {
+        let mut page = LpPage::new(SPEC).unwrap();
+        let x0 = page.valid().data.x.clone();
+        let d0 = page.digest().to_string();
+        page.update(&with(|v| v["model"]["p"] = 1.5.into())).unwrap();
+        assert_eq!(page.digest(), d0);
+        assert_eq!(page.valid().data.x, x0);
+        assert_eq!(page.valid().p, 1.5);
+        page.update(&with(|v| v["data"]["seed"] = 5.into())).unwrap();
+        assert_ne!(page.digest(), d0);
+        // A bad spec is refused with the field named, and the state stays.
+        let d1 = page.digest().to_string();
+        let e = page.update(&with(|v| v["model"]["p"] = 3.0.into())).unwrap_err().to_string();
+        assert!(e.contains('p'), "{e}");
+        assert_eq!(page.digest(), d1);
+        assert_eq!(page.valid().p, 1.5);
+    }
+
+    #[test]
+    fn the_tensor_path_waits_for_its_tensor_keeps_it_across_gamma_and_drops_it_for_a_new_q() {
+        let tensor = with(|v| {
+            v["data"]["d"] = 5.into();
+            v["data"]["n"] = 12.into();
+            v["model"]["path"] = "tensor".into();
+        });
+        let mut page = LpPage::new(&tensor).unwrap();
+        assert_eq!(page.last().2, "needs_build");
+        assert_eq!(page.step(), 0);
+        assert!(page.start_race().unwrap_err().to_string().contains("model.path"));
+        let key = page.valid().tensor_key().unwrap();
+        let values = page.valid().build_tensor().unwrap().into_values();
+        // Another experiment's key is refused and nothing changes.
+        assert!(page.adopt_tensor("other", values.clone(), 1.0).is_err());
+        assert!(!page.has_tensor());
+        page.adopt_tensor(&key, values, 12.5).unwrap();
+        assert!(page.has_tensor());
+        assert_eq!(page.build_ms(), 12.5);
+        assert_eq!(page.last().2, "solving");
+        assert_eq!(page.step(), 1);
+        // γ does not enter the tensor: kept. q does (p = 6/5 → q = 6): dropped.
+        let mut v: serde_json::Value = serde_json::from_str(&tensor).unwrap();
+        v["model"]["gamma"] = 9.into();
+        page.update(&v.to_string()).unwrap();
+        assert!(page.has_tensor());
+        v["model"]["p"] = 1.2.into();
+        page.update(&v.to_string()).unwrap();
+        assert!(!page.has_tensor());
+        assert_eq!(page.last().2, "needs_build");
+    }
+
+    #[test]
+    fn the_page_race_and_kplay_race_give_the_same_standings() {
+        let mut page = LpPage::new(SPEC).unwrap();
+        assert!(matches!(page.race_phase(), RacePhase::Idle));
+        page.start_race().unwrap();
+        assert!(matches!(page.race_phase(), RacePhase::Reference(_)));
+        let mut lanes = None;
+        for _ in 0..100_000 {
+            page.race_for(5.0).unwrap();
+            if let RacePhase::Lanes(job, race) = page.race_phase() {
+                if !race.running() {
+                    let f_star = race.target().map(|t| t.f_star).unwrap();
+                    lanes = Some((f_star, job.reference_iter(), race.standings()));
+                    break;
+                }
+            }
+        }
+        let (f_star, reference_iter, standings) = lanes.expect("the race ends");
+        let cli = kernel_playground::engine::lp::race(&kernel_playground::experiment::lp::Experiment::from_json(SPEC).unwrap()).unwrap();
+        assert_eq!(cli["f_star"].as_f64().unwrap().to_bits(), f_star.to_bits());
+        assert_eq!(cli["reference_newton_iterations"].as_u64().unwrap() as usize, reference_iter);
+        let cli_lanes = cli["lanes"].as_array().unwrap();
+        assert_eq!(cli_lanes.len(), standings.len());
+        for (c, s) in cli_lanes.iter().zip(&standings) {
+            assert_eq!(c["algorithm"].as_str().unwrap(), s.algorithm);
+            assert_eq!(c["iterations"].as_u64().unwrap() as usize, s.iterations, "{}", s.algorithm);
+            assert_eq!(c["status"].as_str().unwrap(), s.status.word(), "{}", s.algorithm);
+        }
+    }
+}

@@ -13,10 +13,12 @@
 
 pub mod dinuzzo;
 pub mod lp;
+pub mod lp_page;
 pub mod mrlsr;
 pub mod perceptron;
 pub mod plots;
 pub mod race;
+pub mod shown;
 
 pub use plots::svg_plots;
 

@@ -13,9 +13,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::engine::{self, race::Standing};
-use crate::experiment::lp::{
-    count_above, top_k_recovery, Experiment, GramTensor, PathSpec, Run, StepRecord, ValidExperiment,
-};
+use crate::engine::lp_page::{LpPage, RacePhase};
+use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec, StepRecord};
 use crate::stepper::Stop;
 
 /// Install the panic hook so that a bug shows in the console with its message.
@@ -58,6 +57,17 @@ pub fn kernel_catalogue() -> String {
 #[wasm_bindgen(js_name = parseKernel)]
 pub fn parse_kernel(text: &str) -> Result<String, JsError> {
     crate::kernels::expr::json_of_text(text).map_err(js_err)
+}
+
+/// The message a page shows when its controls cannot hold the spec it was asked to show
+/// ([`crate::engine::shown::controls_lose`]): `asked` is the spec put into the controls, `shown`
+/// the spec read back from them, `paper` the page's paper tag. `undefined` when they are the same
+/// experiment; an error (naming the field) when either does not parse.
+#[wasm_bindgen(js_name = controlsLose)]
+pub fn controls_lose(paper: &str, asked: &str, shown: &str) -> Result<Option<String>, JsError> {
+    let paper = crate::spec_json::Paper::from_tag(paper)
+        .ok_or_else(|| JsError::new(&format!("paper: unknown paper “{paper}”")))?;
+    crate::engine::shown::controls_lose(paper, asked, shown).map_err(js_err)
 }
 
 /// A spec's kernel (JSON text) written as the expression [`parse_kernel`] reads back.
@@ -107,17 +117,12 @@ struct Summary {
     algorithm: String,
 }
 
-/// One experiment and its running solver (features path at once; tensor path after the
-/// Gram tensor, built off the main thread by a `TensorBuilder` in a Web Worker, is adopted by
-/// `adoptTensor`).
+/// Paper A's page: a thin wrapper over [`crate::engine::lp_page::LpPage`], which holds the
+/// experiment, its run, its Gram tensor (built by a `TensorBuilder` in a Web Worker and adopted
+/// by `adoptTensor`) and its race, and makes every decision natively.
 #[wasm_bindgen]
 pub struct Playground {
-    valid: ValidExperiment,
-    run: Option<Run>,
-    tensor: Option<GramTensor>,
-    build_ms: f64,
-    race: Option<engine::lp::RaceJob>,
-    digest: String,
+    page: LpPage,
 }
 
 /// A value as plain JSON-compatible JavaScript (maps as objects).
@@ -156,53 +161,24 @@ impl Playground {
     /// Validate a JSON spec, build its data and start the solver at α = 0 (features path).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<Playground, JsError> {
-        let spec = Experiment::from_json(spec_json).map_err(js_err)?;
-        let valid = spec.validate().map_err(js_err)?;
-        let digest = valid.data.digest();
-        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
-        me.restart().map_err(js_err)?;
-        Ok(me)
+        Ok(Self { page: LpPage::new(spec_json).map_err(js_err)? })
     }
 
-    fn restart(&mut self) -> crate::Result<()> {
-        self.race = None;
-        self.run = match (self.valid.checked.path, &self.tensor) {
-            (PathSpec::Features, _) => Some(self.valid.start()?),
-            (PathSpec::Tensor, Some(t)) => Some(self.valid.start_with_tensor(t.clone())?),
-            (PathSpec::Tensor, None) => None,
-        };
-        Ok(())
-    }
-
-    /// Apply a new spec. The data are regenerated only if the data part changed, so moving
-    /// the p or γ slider restarts the solver on the same data, and the Gram tensor is kept
-    /// while its `tensorKey` is unchanged. On error the old run is kept.
+    /// Apply a new spec ([`LpPage::update`]: the data are regenerated only if the data part
+    /// changed; the Gram tensor is kept while its key is unchanged). On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
-        let spec = Experiment::from_json(spec_json).map_err(js_err)?;
-        let old_key = self.valid.tensor_key();
-        if spec.data == self.valid.spec.data {
-            self.valid.retune(spec).map_err(js_err)?;
-        } else {
-            self.valid = spec.validate().map_err(js_err)?;
-            self.digest = self.valid.data.digest();
-        }
-        // The tensor depends on the data, the kernel and q only: keep it across γ, loss or
-        // algorithm changes.
-        if self.valid.tensor_key() != old_key {
-            self.tensor = None;
-        }
-        self.restart().map_err(js_err)
+        self.page.update(spec_json).map_err(js_err)
     }
 
     /// Restart the solver from α = 0 on the same data (the built tensor is kept).
     pub fn reset(&mut self) -> Result<(), JsError> {
-        self.restart().map_err(js_err)
+        self.page.restart().map_err(js_err)
     }
 
     /// The Gram tensor's cost, shown before the build (null on the features path).
     #[wasm_bindgen(js_name = tensorCost)]
     pub fn tensor_cost(&self) -> Result<JsValue, JsError> {
-        match self.valid.tensor_cost().map_err(js_err)? {
+        match self.page.valid().tensor_cost().map_err(js_err)? {
             None => Ok(JsValue::NULL),
             Some(c) => {
                 #[derive(Serialize)]
@@ -228,13 +204,13 @@ impl Playground {
     /// features path. Equal to `TensorBuilder.key` for the same spec.
     #[wasm_bindgen(js_name = tensorKey)]
     pub fn tensor_key(&self) -> Option<String> {
-        self.valid.tensor_key()
+        self.page.valid().tensor_key()
     }
 
     /// Whether the Gram tensor is in place (tensor path) — then the solve runs.
     #[wasm_bindgen(js_name = hasTensor)]
     pub fn has_tensor(&self) -> bool {
-        self.tensor.is_some()
+        self.page.has_tensor()
     }
 
     /// Adopt the Gram tensor built by a `TensorBuilder` (in a Web Worker) for the spec with
@@ -247,37 +223,27 @@ impl Playground {
         build_ms: f64,
         key: &str,
     ) -> Result<(), JsError> {
-        let t = self.valid.tensor_from_values(key, values).map_err(js_err)?;
-        let old = self.tensor.replace(t);
-        if let Err(e) = self.restart() {
-            self.tensor = old;
-            return Err(js_err(e));
-        }
-        self.build_ms = if build_ms.is_finite() && build_ms >= 0.0 { build_ms } else { f64::NAN };
-        Ok(())
+        self.page.adopt_tensor(key, values, build_ms).map_err(js_err)
     }
 
     /// Milliseconds the adopted Gram tensor took to build (NaN if not reported).
     #[wasm_bindgen(getter, js_name = buildMs)]
     pub fn build_ms(&self) -> f64 {
-        self.build_ms
+        self.page.build_ms()
     }
 
     /// Advance exactly one iteration while the run is going; after it has ended (converged, at
     /// the cap, stalled, non-finite) nothing advances, on every page alike, and the summary's
     /// `steps_this_call` is 0 so the page can say so.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let did = self.run.as_mut().map(|r| r.step().is_some() as usize).unwrap_or(0);
+        let did = self.page.step();
         self.summary_with(did)
     }
 
     /// Advance while the run is going and `budget_ms` has not elapsed (at least one step).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = self
-            .run
-            .as_mut()
-            .map_or(0, |run| crate::clock::within(budget_ms, || run.step().is_some()));
+        let k = self.page.run_for(budget_ms);
         self.summary_with(k)
     }
 
@@ -287,23 +253,8 @@ impl Playground {
     }
 
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
-        let (r, status, phase) = match &self.run {
-            Some(run) => (run.last(), run.status, "solving"),
-            None => {
-                let z = StepRecord {
-                    iter: 0,
-                    primal: f64::NAN,
-                    dual: f64::NAN,
-                    gap: f64::NAN,
-                    rel_gap: f64::NAN,
-                    step: 0.0,
-                    backtracks: 0,
-                    time_ms: 0.0,
-                    elapsed_ms: 0.0,
-                };
-                (z, Stop::Running, "needs_build")
-            }
-        };
+        let (r, status, phase) = self.page.last();
+        let valid = self.page.valid();
         to_js(&Summary {
             iter: r.iter,
             primal: r.primal,
@@ -316,17 +267,17 @@ impl Playground {
             elapsed_ms: r.elapsed_ms,
             status,
             steps_this_call: steps,
-            n: self.valid.data.n(),
-            d: self.valid.data.d(),
-            digest: self.digest.clone(),
+            n: valid.data.n(),
+            d: valid.data.d(),
+            digest: self.page.digest().to_string(),
             phase,
-            algorithm: self.valid.spec.solver.algorithm.clone(),
+            algorithm: valid.spec.solver.algorithm.clone(),
         })
     }
 
     /// The per-iteration records so far.
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        match &self.run {
+        match self.page.run() {
             Some(r) => to_js(&r.trace),
             None => to_js(&Vec::<StepRecord>::new()),
         }
@@ -334,22 +285,22 @@ impl Playground {
 
     /// The current primal iterate w in the original features (empty if not available).
     pub fn w(&self) -> Vec<f64> {
-        self.run
-            .as_ref()
-            .and_then(|r| self.valid.weights(r))
+        self.page
+            .run()
+            .and_then(|r| self.page.valid().weights(r))
             .map(|w| w.as_slice().to_vec())
             .unwrap_or_default()
     }
 
     /// The bit digest of the data (equal to `kplay digest` on the same spec).
     pub fn digest(&self) -> String {
-        self.digest.clone()
+        self.page.digest().to_string()
     }
 
     /// The spec as JSON text (for the URL hash).
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
-        self.valid.spec.to_json()
+        self.page.valid().spec.to_json()
     }
 
     /// Support recovery of the current w: top-k against the true spikes, and how many
@@ -357,7 +308,7 @@ impl Playground {
     pub fn recovery(&self, threshold_frac: f64) -> Result<JsValue, JsError> {
         let w = self.w();
         let max_abs = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        let (k, recovered) = match &self.valid.data.w_true {
+        let (k, recovered) = match &self.page.valid().data.w_true {
             Some(t) if t.len() == w.len() => top_k_recovery(&w, t.as_slice()),
             _ => (0, 0),
         };
@@ -368,7 +319,7 @@ impl Playground {
     #[wasm_bindgen(js_name = drawConvergence)]
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
-        let trace = self.run.as_ref().map(|r| r.trace.as_slice()).unwrap_or(&[]);
+        let trace = self.page.run().map(|r| r.trace.as_slice()).unwrap_or(&[]);
         crate::plot::draw_convergence(&root, trace, dpr).map_err(js_err)
     }
 
@@ -382,7 +333,7 @@ impl Playground {
         threshold_frac: Option<f64>,
     ) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
-        let w_true = self.valid.data.w_true.as_ref().map(|v| v.as_slice());
+        let w_true = self.page.valid().data.w_true.as_ref().map(|v| v.as_slice());
         let w = self.w();
         let max_abs = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         crate::plot::draw_spikes_threshold(
@@ -398,19 +349,19 @@ impl Playground {
     /// Whether the data are 2-D (the predictor is drawn as a heatmap) or 1-D (a curve).
     #[wasm_bindgen(js_name = inputDim)]
     pub fn input_dim(&self) -> usize {
-        self.valid.data.d()
+        self.page.valid().data.d()
     }
 
     /// The 2-D predictor (Remark 2.4) as an RGBA image `w × h` over the data's bounding box
     /// (plus 10 %), with the f = 0 level set and the training points.
     #[wasm_bindgen(js_name = predictorImage)]
     pub fn predictor_image(&self, w: usize, h: usize) -> Result<Vec<u8>, JsError> {
-        let run = self.run.as_ref().ok_or_else(|| js_err("the solve has not started"))?;
-        let x = &self.valid.data.x;
+        let run = self.page.run().ok_or_else(|| js_err("the solve has not started"))?;
+        let x = &self.page.valid().data.x;
         if x.ncols() != 2 || w < 2 || h < 2 {
             return Err(js_err("the heatmap needs 2-D inputs"));
         }
-        let pred = self.valid.predictor(run).map_err(js_err)?;
+        let pred = self.page.valid().predictor(run).map_err(js_err)?;
         let range = |j: usize| {
             let (lo, hi) = x
                 .column(j)
@@ -425,7 +376,7 @@ impl Playground {
             .map(|i| {
                 let gx = (x[(i, 0)] - xr.0) / (xr.1 - xr.0) * (w - 1) as f64;
                 let gy = (x[(i, 1)] - yr.0) / (yr.1 - yr.0) * (h - 1) as f64;
-                (gx, gy, self.valid.data.y[i])
+                (gx, gy, self.page.valid().data.y[i])
             })
             .collect();
         Ok(crate::plot::heatmap_rgba(&values, w, h, &pts))
@@ -434,12 +385,12 @@ impl Playground {
     /// The 1-D predictor curve (d = 1) with the training points.
     #[wasm_bindgen(js_name = drawPredictor1d)]
     pub fn draw_predictor_1d(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let run = self.run.as_ref().ok_or_else(|| js_err("the solve has not started"))?;
-        let x = &self.valid.data.x;
+        let run = self.page.run().ok_or_else(|| js_err("the solve has not started"))?;
+        let x = &self.page.valid().data.x;
         if x.ncols() != 1 {
             return Err(js_err("the curve needs 1-D inputs"));
         }
-        let pred = self.valid.predictor(run).map_err(js_err)?;
+        let pred = self.page.valid().predictor(run).map_err(js_err)?;
         let (lo, hi) = x
             .column(0)
             .iter()
@@ -453,7 +404,7 @@ impl Playground {
             &xs,
             &fs,
             x.column(0).as_slice(),
-            self.valid.data.y.as_slice(),
+            self.page.valid().data.y.as_slice(),
             dpr,
         )
         .map_err(js_err)
@@ -463,45 +414,33 @@ impl Playground {
     /// by `raceFor`, then every applicable algorithm in turn.
     #[wasm_bindgen(js_name = startRace)]
     pub fn start_race(&mut self) -> Result<(), JsError> {
-        if self.valid.checked.path != PathSpec::Features {
-            return Err(js_err("the race runs on the features path"));
-        }
-        self.race = Some(engine::lp::RaceJob::new(&self.valid, None).map_err(js_err)?);
-        Ok(())
+        self.page.start_race().map_err(js_err)
     }
 
     /// Advance the race for about `budget_ms`; returns its state.
     #[wasm_bindgen(js_name = raceFor)]
     pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        if let Some(job) = self.race.as_mut() {
-            job.advance(&self.valid, budget_ms).map_err(js_err)?;
-        }
+        self.page.race_for(budget_ms).map_err(js_err)?;
         self.race_state()
     }
 
     fn race_state(&self) -> Result<JsValue, JsError> {
-        if let Some(r) = self.race.as_ref().and_then(|j| j.reference()) {
-            return to_js(&RaceState {
+        to_js(&match self.page.race_phase() {
+            RacePhase::Idle => {
+                RaceState { phase: "idle", f_star: f64::NAN, reference_iter: 0, lanes: vec![] }
+            }
+            RacePhase::Reference(r) => RaceState {
                 phase: "reference",
                 f_star: f64::NAN,
                 reference_iter: r.last().iter,
                 lanes: vec![],
-            });
-        }
-        let Some((job, race)) = self.race.as_ref().and_then(|j| j.race().map(|r| (j, r))) else {
-            return to_js(&RaceState {
-                phase: "idle",
-                f_star: f64::NAN,
-                reference_iter: 0,
-                lanes: vec![],
-            });
-        };
-        let f_star = race.target().map_or(f64::NAN, |t| t.f_star);
-        to_js(&RaceState {
-            phase: if race.running() { "racing" } else { "done" },
-            f_star,
-            reference_iter: job.reference_iter(),
-            lanes: race.standings(),
+            },
+            RacePhase::Lanes(job, race) => RaceState {
+                phase: if race.running() { "racing" } else { "done" },
+                f_star: race.target().map_or(f64::NAN, |t| t.f_star),
+                reference_iter: job.reference_iter(),
+                lanes: race.standings(),
+            },
         })
     }
 
@@ -509,19 +448,20 @@ impl Playground {
     #[wasm_bindgen(js_name = drawRace)]
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
-        let curves: Vec<engine::lp::RaceCurve> = match self.race.as_ref().and_then(|j| j.race()) {
-            Some(r) => engine::lp::race_curves(r),
-            None => vec![],
+        let phase = self.page.race_phase();
+        let curves: Vec<engine::lp::RaceCurve> = match &phase {
+            RacePhase::Lanes(_, r) => engine::lp::race_curves(r),
+            _ => vec![],
         };
-        let waiting = if self.race.as_ref().is_some_and(|j| j.reference().is_some()) {
+        let waiting = if matches!(phase, RacePhase::Reference(_)) {
             Some("Computing F* with the dual Newton method to machine precision…")
-        } else if self.valid.checked.path != PathSpec::Features {
+        } else if self.page.valid().checked.path != PathSpec::Features {
             Some("The race runs on the features path: choose path = features, then press Race.")
         } else {
             None
         };
         match waiting {
-            Some(text) if self.race.as_ref().and_then(|j| j.race()).is_none() => {
+            Some(text) if !matches!(phase, RacePhase::Lanes(..)) => {
                 crate::plot::draw_message(&root, text, dpr).map_err(js_err)
             }
             _ => crate::plot::draw_race(&root, &curves, dpr).map_err(js_err),
