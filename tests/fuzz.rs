@@ -304,6 +304,15 @@ fn fuzz_hand_points() {
     });
 }
 
+/// A composite kernel (a sum with a scaled product inside), the base the fuzzers mutate: a
+/// hostile leaf (a scale of −1, NaN, a huge nesting, an unknown kind) must be a message.
+fn composite() -> Value {
+    json!({"kind": "sum", "of": [
+        {"kind": "gaussian", "bandwidth": {"fixed": 0.5}},
+        {"kind": "scaled", "scale": 0.1, "of": {"kind": "product", "of": [{"kind": "linear"}, {"kind": "polynomial", "degree": 2, "offset": 1}]}}
+    ]})
+}
+
 /// Paper D: its page spec (a core type) through `Session::new`, stepped.
 #[test]
 fn fuzz_paper_d_specs() {
@@ -343,6 +352,8 @@ fn fuzz_paper_d_specs() {
         ),
     ];
     bases.push(json!({"data": {"kind": "points", "points": [[0.5, 0.5, 1], [-0.5, -0.4, -1], [1, 0.2, 1]]}, "kernel": lin, "algorithm": {"kind": "perceptron"}, "max_iter": 100}));
+    // Kernel sums, products and scalings (src/kernels/expr.rs): their leaves mutated too.
+    bases.push(gen(json!({"kind": "xor", "noise": 0.1}), composite(), json!({"kind": "nvn", "epsilon": 0.01})));
     let with_points = (mutated(bases), points(), any::<bool>()).prop_map(|(mut v, p, swap)| {
         if swap {
             v["data"] = json!({"kind": "points", "points": p});
@@ -389,6 +400,8 @@ fn fuzz_paper_c_specs() {
     }
     let pts = json!({"kind": "points", "points": [[0.5, 0.5, 1], [-0.5, -0.4, -1]], "view": [-2, 2, -2, 2]});
     bases.push(spec(&pts, json!({"kind": "logistic"}), &json!({"kind": "linear"}), &cd("cyclic")));
+    bases.push(spec(&moons, json!({"kind": "hinge"}), &composite(), &cd("cyclic")));
+    bases.push(spec(&reg, json!({"kind": "square"}), &composite(), &fp));
     let with_points = (mutated(bases), points(), 0u8..4).prop_map(|(mut v, p, k)| {
         if k == 0 {
             v["data"] = json!({"kind": "points", "points": p, "view": [-2, 2, -2, 2]});
@@ -423,6 +436,7 @@ fn fuzz_paper_b_specs() {
         json!({"data": {"kind": "friedman", "n": 40, "sigma": 0.2, "seed": 1}, "kernel": {"kind": "gaussian", "bandwidth": {"fixed": 0.5}}, "m": 0.5, "lambda": 1e-2}),
         json!({"data": {"kind": "sine", "n": 30, "sigma": 0.2, "seed": 1}, "kernel": {"kind": "polynomial", "degree": 3, "offset": 1}, "m": 1.0, "lambda": 1e-3}),
         json!({"data": {"kind": "csv", "text": "a,y\n1,2\n2,3\n3,5\n"}, "kernel": {"kind": "linear"}, "m": 2, "lambda": 0.1}),
+        json!({"data": {"kind": "sine", "n": 30, "sigma": 0.2, "seed": 1}, "kernel": composite(), "m": 1.5, "lambda": 1e-3}),
     ];
     let with_csv = (mutated(bases), csv_text(), any::<bool>()).prop_map(|(mut v, t, swap)| {
         if swap {
@@ -468,4 +482,45 @@ fn fuzz_lesson_files() {
         }
     });
     assert!(tried > accepted, "some mutated lessons are refused");
+}
+
+/// `kplay --time-limit SECONDS` with hostile values (text, 0, negatives, NaN, inf, huge, tiny,
+/// exponents): every one exits 0 with a result (`time_limit` or a finished run) or exits 2 with a
+/// message naming `--time-limit`; never a panic (exit 101) or a signal.
+#[test]
+fn fuzz_time_limit_option() {
+    let dir = std::env::temp_dir().join(format!("kplay-fuzz-time-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let spec = dir.join("spec.json");
+    std::fs::write(&spec, r#"{"paper": "perceptron", "data": {"kind": "generated", "set": {"shape": {"kind": "blobs", "margin": 0.3, "spread": 0.5}, "n": 20, "label_noise": 0.0, "seed": 1}}, "kernel": {"kind": "linear"}, "algorithm": {"kind": "perceptron"}}"#).expect("spec");
+    let value = prop_oneof![
+        Just("0".to_string()),
+        Just("-1".to_string()),
+        Just("NaN".to_string()),
+        Just("inf".to_string()),
+        Just("1e400".to_string()),
+        Just("1e-320".to_string()),
+        Just("".to_string()),
+        Just("--".to_string()),
+        (1e-9f64..1e10).prop_map(|x| format!("{x}")),
+        "[ -~]{0,12}",
+    ];
+    let (tried, accepted) = fuzz("--time-limit values", value, |v| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kplay"))
+            .args(["--time-limit", v.as_str(), "run"])
+            .arg(&spec)
+            .output()
+            .expect("kplay runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => true,
+            Some(2) => {
+                assert!(stderr.contains("--time-limit"), "{v:?}: {stderr}");
+                false
+            }
+            other => panic!("--time-limit {v:?}: exit {other:?}: {stderr}"),
+        }
+    });
+    assert!(accepted > 0 && tried > accepted, "both kinds of value were tried");
+    let _ = std::fs::remove_dir_all(&dir);
 }

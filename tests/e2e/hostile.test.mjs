@@ -70,6 +70,18 @@ const HASHES_A = [
   ...mutations(BASE_A, 12, 1),
 ];
 
+// Kernel sums, products and scalings (issue 20): deep nesting, many leaves, bad scales, and the
+// leaves of a composite mutated like every other field.
+const COMPOSITE = { kind: 'sum', of: [{ kind: 'gaussian', bandwidth: { fixed: 0.5 } }, { kind: 'scaled', scale: 0.1, of: { kind: 'product', of: [{ kind: 'linear' }, { kind: 'polynomial', degree: 2, offset: 1 }] } }] };
+const nested = (depth) => (depth === 0 ? { kind: 'linear' } : { kind: 'scaled', scale: 2, of: nested(depth - 1) });
+const HOSTILE_KERNELS = [
+  nested(400),
+  { kind: 'sum', of: Array.from({ length: 5000 }, () => ({ kind: 'linear' })) },
+  { kind: 'scaled', scale: -1, of: { kind: 'linear' } },
+  { kind: 'scaled', scale: 1e308, of: { kind: 'product', of: [{ kind: 'polynomial', degree: 30, offset: 1e10 }, { kind: 'polynomial', degree: 30, offset: 1e10 }] } },
+  { kind: 'sum', of: [] },
+  { kind: 'product', of: [{ kind: 'sum', of: [{ kind: 'linear', x: 1 }] }] },
+];
 const pts = (k, v) => Array.from({ length: k }, (_, i) => [v * ((i % 7) - 3) / 3 || 0.5, v * ((i % 5) - 2) / 2 || -0.5, i % 2 ? 1 : -1]);
 const BASE_C = {
   data: { kind: 'classification', shape: { kind: 'moons', noise: 0.15 }, n: 200, label_noise: 0.05, seed: 1 },
@@ -88,6 +100,8 @@ const HASHES_C = [
   specC({ lambda: 1e-320 }),
   specC({ race: true, data: { kind: 'classification', shape: { kind: 'moons', noise: 0.15 }, n: 2500, label_noise: 0.05, seed: 1 } }),
   ...mutations(BASE_C, 12, 2),
+  ...HOSTILE_KERNELS.map((kernel) => specC({ kernel })),
+  ...mutations({ ...BASE_C, kernel: COMPOSITE }, 4, 5),
 ];
 
 const BASE_D = {
@@ -102,6 +116,8 @@ const HASHES_D = [
   JSON.stringify({ ...BASE_D, max_iter: 0 }),
   JSON.stringify({ ...BASE_D, kernel: { kind: 'gaussian', bandwidth: { fixed: 1e-320 } } }),
   ...mutations(BASE_D, 12, 3),
+  ...HOSTILE_KERNELS.map((kernel) => JSON.stringify({ ...BASE_D, kernel })),
+  ...mutations({ ...BASE_D, kernel: COMPOSITE }, 4, 6),
 ];
 
 const BASE_B = { data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m: 1.5, lambda: 1e-3 };
@@ -111,6 +127,8 @@ const HASHES_B = [
   JSON.stringify({ ...BASE_B, data: { kind: 'csv', text: 'a,a,y\n1,2,3\n' } }),
   JSON.stringify({ ...BASE_B, m: 1e308, lambda: -1 }),
   ...mutations(BASE_B, 8, 4),
+  ...HOSTILE_KERNELS.slice(0, 3).map((kernel) => JSON.stringify({ ...BASE_B, kernel })),
+  ...mutations({ ...BASE_B, kernel: COMPOSITE }, 3, 7),
 ];
 
 /** Load `file#spec=hash` in a fresh page, check it is alive, and return what it showed. */
