@@ -303,6 +303,10 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     let ys: Vec<f64> = curves.iter().flatten().filter_map(|&v| lg(v)).chain(lg(chosen.1)).collect();
     let (x0, x1) = range_of(xs.iter());
     let (y0, y1) = range_of(ys.iter());
+    // As many x labels ("1e-8", about 40 px at scale 1) as fit side by side with a gap, so they
+    // never overlap on a narrow canvas (a phone, the classroom layout).
+    let width = f64::from(root.dim_in_pixel().0) - 60.0 * s;
+    let fit = ((width / (48.0 * s)).floor() as usize).max(2);
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
         .x_label_area_size((34.0 * s) as i32)
@@ -313,7 +317,7 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
         .y_desc("λ₂")
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
-        .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
+        .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14).min(fit))
         .y_labels(((y1 - y0).ceil() as usize + 1).clamp(2, 14))
         .draw()?;
     let w = look.stroke(2.0);

@@ -1384,3 +1384,95 @@ fn bad_option_values_name_their_field() {
         .to_string()
         .contains("bool"));
 }
+
+// ---- the page's state machine, natively (engine::dinuzzo_page, issue 20) -------------------
+
+mod page {
+    use kernel_playground::engine::dinuzzo_page::DinuzzoPage;
+    use kernel_playground::engine::{Paper, Spec};
+
+    fn default_with(edit: impl Fn(&mut serde_json::Value)) -> String {
+        let mut v = Spec::default_for(Paper::Dinuzzo).to_value();
+        edit(&mut v);
+        v.to_string()
+    }
+
+    #[test]
+    fn a_page_run_to_its_end_is_kplay_runs() {
+        let spec = default_with(|v| v["data"]["n"] = 80.into());
+        let mut page = DinuzzoPage::new(&spec).unwrap();
+        assert!(page.ready(), "a small problem is ready at once");
+        while page.run_for(50.0) > 0 {}
+        assert!(!page.running());
+        let shown = page.selected().unwrap();
+        let last = *shown.trace().last().unwrap();
+        let report = kernel_playground::engine::run(&Spec::from_json(&spec).unwrap()).unwrap();
+        assert_eq!(report.iterations, last.sweep);
+        assert_eq!(report.last.primal.map(f64::to_bits), Some(last.objective.to_bits()));
+        assert_eq!(page.step(), 0, "a step after the end advances nothing");
+        page.reset().unwrap();
+        assert_eq!(page.step(), 1);
+    }
+
+    #[test]
+    fn a_new_solver_reuses_the_problem_and_a_new_lambda_builds_another() {
+        // n² = 490 000: a new problem is built in slices, a reused one is ready at once.
+        let spec = default_with(|v| v["data"]["n"] = 700.into());
+        let mut page = DinuzzoPage::new(&spec).unwrap();
+        while !page.prepare(f64::INFINITY).unwrap() {}
+        let k0 = page.built().unwrap().problem.dense_gram();
+        let mut randomized: serde_json::Value = serde_json::from_str(&spec).unwrap();
+        randomized["method"]["rule"] = "randomized_cyclic".into();
+        let parsed =
+            kernel_playground::engine::dinuzzo_page::parse(&randomized.to_string()).unwrap();
+        assert!(page.same_problem(&parsed));
+        page.update(&randomized.to_string()).unwrap();
+        assert!(
+            !page.preparing().contains("kernel matrix"),
+            "the built Gram matrix is reused: {}",
+            page.preparing()
+        );
+        assert!(page.prepare(f64::INFINITY).unwrap());
+        assert!(page.map().is_some(), "and the decision map's kernel values");
+        assert_eq!(page.built().unwrap().problem.dense_gram(), k0);
+        // A bad λ on a large problem shows when the problem is prepared: the field named, and
+        // the previous run (ready, its λ) comes back.
+        let mut bad = randomized.clone();
+        bad["lambda"] = (-1.0).into();
+        let err = match page.update(&bad.to_string()) {
+            Err(e) => e.to_string(),
+            Ok(()) => page.prepare(f64::INFINITY).unwrap_err().to_string(),
+        };
+        assert!(err.contains("lambda") || err.contains('λ'), "{err}");
+        assert_eq!(page.spec().lambda, 0.1);
+        assert!(page.ready() && page.selected().is_some());
+        let mut other = randomized.clone();
+        other["lambda"] = 0.5.into();
+        let parsed = kernel_playground::engine::dinuzzo_page::parse(&other.to_string()).unwrap();
+        assert!(!page.same_problem(&parsed));
+        page.update(&other.to_string()).unwrap();
+        assert!(
+            page.preparing().contains("kernel matrix"),
+            "a new λ is a new problem: {}",
+            page.preparing()
+        );
+        while !page.prepare(f64::INFINITY).unwrap() {}
+        assert_eq!(page.spec().lambda, 0.5);
+    }
+
+    #[test]
+    fn a_large_problem_is_prepared_in_slices_before_it_steps() {
+        let spec = default_with(|v| v["data"]["n"] = 700.into());
+        let mut page = DinuzzoPage::new(&spec).unwrap();
+        assert!(!page.ready(), "n² = 490 000 is built in slices");
+        assert_eq!(page.step(), 0, "nothing steps before the problem is built");
+        let mut slices = 0;
+        while !page.prepare(2.0).unwrap() {
+            slices += 1;
+            assert!(page.preparing().starts_with("computing the "), "{}", page.preparing());
+        }
+        assert!(slices > 0);
+        assert!(page.ready() && page.map().is_some() && page.preparing().is_empty());
+        assert_eq!(page.step(), 1);
+    }
+}

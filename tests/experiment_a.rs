@@ -245,7 +245,7 @@ mod page {
         let e = page.update(&with(|v| v["model"]["p"] = 3.0.into())).unwrap_err().to_string();
         assert!(e.contains('p'), "{e}");
         assert_eq!(page.digest(), d1);
-        assert_eq!(page.valid().p, 1.5);
+        assert_eq!(page.valid().p, 4.0 / 3.0, "the spec before the refused one");
     }
 
     #[test]
@@ -254,6 +254,7 @@ mod page {
             v["data"]["d"] = 5.into();
             v["data"]["n"] = 12.into();
             v["model"]["path"] = "tensor".into();
+            v["solver"]["algorithm"] = "prox_dual".into();
         });
         let mut page = LpPage::new(&tensor).unwrap();
         assert_eq!(page.last().2, "needs_build");
@@ -298,7 +299,10 @@ mod page {
             }
         }
         let (f_star, reference_iter, standings) = lanes.expect("the race ends");
-        let cli = kernel_playground::engine::lp::race(&kernel_playground::experiment::lp::Experiment::from_json(SPEC).unwrap()).unwrap();
+        let cli = kernel_playground::engine::lp::race(
+            &kernel_playground::experiment::lp::Experiment::from_json(SPEC).unwrap(),
+        )
+        .unwrap();
         assert_eq!(cli["f_star"].as_f64().unwrap().to_bits(), f_star.to_bits());
         assert_eq!(cli["reference_newton_iterations"].as_u64().unwrap() as usize, reference_iter);
         let cli_lanes = cli["lanes"].as_array().unwrap();

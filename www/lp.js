@@ -412,13 +412,7 @@ function wire() {
     try {
       const s = specFromHash();
       if (!s) return;
-      const fresh = new Playground(JSON.stringify(s));
-      try {
-        showSpec(s, spec);
-      } catch (e) {
-        fresh.free();
-        throw e;
-      }
+      const fresh = playgroundFor(s, spec);
       stopWorker();
       stopPreset();
       pg = fresh;
@@ -438,16 +432,23 @@ function wire() {
 /** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
 const showSpec = bindControls({ paper: 'lp', lose: controlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
 
-/** Make `s` the page's run, paused at iteration 0 (a lesson step); throws (the current run and
- *  its controls stay) when the spec is invalid or the controls cannot hold it. */
-function loadSpec(s) {
+/** A new Playground for `s`, its spec put into the controls; throws (the controls keep showing
+ *  `current`) when the spec is invalid or the controls cannot hold it. */
+function playgroundFor(s, current) {
   const fresh = new Playground(JSON.stringify(s));
   try {
-    showSpec(s, spec);
+    showSpec(s, current);
   } catch (e) {
     fresh.free();
     throw e;
   }
+  return fresh;
+}
+
+/** Make `s` the page's run, paused at iteration 0 (a lesson step); throws (the current run and
+ *  its controls stay) when the spec is invalid or the controls cannot hold it. */
+function loadSpec(s) {
+  const fresh = playgroundFor(s, spec);
   stopWorker();
   stopPreset();
   if (pg) pg.free();
@@ -469,16 +470,7 @@ async function main() {
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
   buildLossParamFields($('loss').closest('label'));
-  ({ state: pg, spec } = startFromHash((s) => {
-    const fresh = new Playground(JSON.stringify(s));
-    try {
-      showSpec(s, null);
-    } catch (e) {
-      fresh.free();
-      throw e;
-    }
-    return fresh;
-  }, JSON.parse(defaultSpec())));
+  ({ state: pg, spec } = startFromHash((s) => playgroundFor(s, null), JSON.parse(defaultSpec())));
   // A large link's data (up to 10⁶ values) took a task of its own: draw in the next one, so
   // neither blocks the page for long (issue 13).
   await new Promise((resolve) => setTimeout(resolve, 0));

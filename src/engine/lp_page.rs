@@ -37,8 +37,7 @@ impl LpPage {
     pub fn new(spec_json: &str) -> Result<Self> {
         let valid = Experiment::from_json(spec_json)?.validate()?;
         let digest = valid.data.digest();
-        let mut me =
-            Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
+        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
         me.restart()?;
         Ok(me)
     }

@@ -38,8 +38,7 @@ fn diff_at(
             let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
             keys.sort();
             keys.dedup();
-            keys.into_iter()
-                .find_map(|k| diff_at(join(&path, k), x.get(k), y.get(k)))
+            keys.into_iter().find_map(|k| diff_at(join(&path, k), x.get(k), y.get(k)))
         }
         (Some(Value::Array(x)), Some(Value::Array(y))) if x.len() == y.len() => x
             .iter()
@@ -121,7 +120,8 @@ mod tests {
     #[test]
     fn a_lost_field_is_refused_with_its_name() {
         let asked = r#"{"paper":"perceptron","algorithm":{"kind":"perceptron"},"data":{"kind":"generated","set":{"label_noise":0.0,"n":60,"seed":1,"shape":{"kind":"blobs","margin":0.05,"spread":0.3}}},"kernel":{"kind":"linear"},"max_iter":100000}"#;
-        let shown = asked.replace("\"margin\":0.05,\"spread\":0.3", "\"margin\":0.05,\"spread\":0.5");
+        let shown =
+            asked.replace("\"margin\":0.05,\"spread\":0.3", "\"margin\":0.05,\"spread\":0.5");
         let msg = controls_lose(Paper::Perceptron, asked, &shown).unwrap().unwrap();
         assert!(msg.starts_with("data.set.shape.spread: "), "{msg}");
         assert!(msg.contains("0.3") && msg.contains("0.5"), "{msg}");

@@ -12,7 +12,6 @@
 //! the optimum are not refused for differences below rounding. The gap is the sum of the
 //! Fenchel–Young gaps ([`Loss::dual_gap_term`]); for the square loss `(γ/2)‖∇Λ(α)‖²`.
 
-use crate::fmath;
 use nalgebra::DVector;
 use web_time::Instant;
 
@@ -83,16 +82,10 @@ fn lambda_of(
     (sum, mag)
 }
 
-/// `g'(a)` and `g''(a)` of the dual term (square or logistic; see the module docs).
-fn dual_term_derivatives(loss: &Loss, y: f64, a: f64, gamma: f64) -> (f64, f64) {
-    match loss {
-        Loss::Logistic => {
-            let b = y * a;
-            let c = gamma - b;
-            (y * (fmath::ln(b) - fmath::ln(c)), gamma / (b * c))
-        }
-        _ => (a / gamma - y, 1.0 / gamma),
-    }
+/// `g'(a)`, `g''(a)` of the dual term ([`Loss::dual_term_derivatives`]); `new` admits only the
+/// losses that have them, so the NaN never shows (it would stop the run as non-finite).
+fn derivatives(loss: &Loss, y: f64, a: f64, gamma: f64) -> (f64, f64) {
+    loss.dual_term_derivatives(y, a, gamma).unwrap_or((f64::NAN, f64::NAN))
 }
 
 impl<P: DualPolynomial> DualNewton<P> {
@@ -102,7 +95,7 @@ impl<P: DualPolynomial> DualNewton<P> {
     pub fn new(poly: P, y: DVector<f64>, cfg: NewtonConfig) -> Result<Self> {
         let n = poly.n();
         let q = poly.q();
-        if !matches!(cfg.loss, Loss::Square | Loss::Logistic) {
+        if !cfg.loss.capabilities().smooth_dual {
             return Err(KpError::Parameter {
                 name: "solver.algorithm",
                 reason: format!(
@@ -121,10 +114,7 @@ impl<P: DualPolynomial> DualNewton<P> {
         if !(cfg.theta.is_finite() && cfg.theta > 0.0 && cfg.theta < 1.0) {
             return Err(KpError::LinesearchParam { name: "theta", value: cfg.theta });
         }
-        let alpha = match cfg.loss {
-            Loss::Logistic => y.map(|v| 0.5 * cfg.gamma * v),
-            _ => DVector::zeros(n),
-        };
+        let alpha = y.map(|v| cfg.loss.dual_newton_start(v, cfg.gamma));
         let mut gradp = DVector::zeros(n);
         let pval = poly.value_grad(&alpha, &mut gradp);
         let mut me = Self {
@@ -148,8 +138,7 @@ impl<P: DualPolynomial> DualNewton<P> {
     fn refresh(&mut self) {
         let (loss, gamma) = (self.cfg.loss, self.cfg.gamma);
         for i in 0..self.grad.len() {
-            self.grad[i] =
-                self.gradp[i] + dual_term_derivatives(&loss, self.y[i], self.alpha[i], gamma).0;
+            self.grad[i] = self.gradp[i] + derivatives(&loss, self.y[i], self.alpha[i], gamma).0;
         }
         (self.lambda, self.lambda_mag) = lambda_of(&loss, self.pval, &self.alpha, &self.y, gamma);
         self.eval =
@@ -207,8 +196,7 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         }
         let mut h = self.poly.hessian(&self.alpha);
         for i in 0..h.nrows() {
-            h[(i, i)] +=
-                dual_term_derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
+            h[(i, i)] += derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
         }
         if !h.iter().all(|v| v.is_finite()) {
             return Err(Stop::NonFinite);

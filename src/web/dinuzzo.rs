@@ -1,9 +1,7 @@
-//! The wasm shell of paper C's page (Dinuzzo): a JSON spec in (data, loss, λ, kernel, solver,
-//! race), the core's problem and solvers stepped, summaries out, plots drawn into canvases.
-//! No mathematics here: everything is a call into `solvers::{fixed_point, coordinate}`,
-//! `datasets::plane` and `plot_dinuzzo`.
+//! The wasm shell of paper C's page (Dinuzzo): a JSON spec in, the core's page state machine
+//! ([`crate::engine::dinuzzo_page::DinuzzoPage`]) stepped, summaries out, plots drawn into
+//! canvases. No mathematics and no decisions here.
 
-use nalgebra::DMatrix;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use serde::Serialize;
@@ -12,43 +10,22 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::datasets::plane::{self, Regression1d};
-use crate::engine::dinuzzo::{method_index, method_name};
-use crate::engine::race::{Race, Standing};
-use crate::engine::{self, Paper, Spec};
+use crate::datasets::plane::Regression1d;
+use crate::engine::dinuzzo::method_name;
+use crate::engine::dinuzzo_page::DinuzzoPage;
+use crate::engine::race::Standing;
+use crate::engine::{self, Spec};
 use crate::experiment::dinuzzo::{
-    envelope_curve, k_alpha_eigenvalues_of_block, uses_kernel_rows, Built, DataSpec, DecisionMap,
-    DinuzzoSolver, DinuzzoSpec, Preparation,
+    envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSolver, DinuzzoSpec,
 };
-use crate::kernels::CrossJob;
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
-/// Cross-kernel entries cached for the heatmap (8 bytes each): the grid's side is chosen so
-/// side² · n stays within this.
-const MAP_CACHE: usize = 4_000_000;
-/// Problems with n² up to this are built at once when a spec is applied (a few ms); larger
-/// ones are built in slices by [`DinuzzoPlayground::prepare`], one per frame.
-const SYNC_GRAM: usize = 250_000;
-/// Decision maps with (grid points × n) up to this are computed at once (the default page's).
-const SYNC_MAP: usize = 1_500_000;
-
 /// The default spec as JSON text.
 #[wasm_bindgen(js_name = dinuzzoDefaultSpec)]
 pub fn dinuzzo_default_spec() -> String {
     Spec::Dinuzzo(DinuzzoSpec::default()).to_json()
-}
-
-fn parse(spec_json: &str) -> Result<DinuzzoSpec, JsError> {
-    match Spec::from_json_for(Paper::Dinuzzo, spec_json).map_err(js_err)? {
-        Spec::Dinuzzo(s) => Ok(s),
-        _ => Err(js_err("paper: not a paper-C spec")),
-    }
-}
-
-fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Race<DinuzzoSolver>, JsError> {
-    engine::dinuzzo::start(built, spec).map_err(js_err)
 }
 
 /// What the page shows after each frame.
@@ -82,123 +59,21 @@ struct Summary {
     preparing: String,
 }
 
-/// Paper C's experiment and its running solver(s).
+/// Paper C's page: a thin wrapper over [`crate::engine::dinuzzo_page::DinuzzoPage`] (the spec,
+/// its problem prepared in slices, the solver or race, the decision map, the reuse and fallback
+/// decisions), plus what only drawing needs: the K_α eigenvalues of the Theorem 5 plot and the
+/// last map's frame (for clicks).
 #[wasm_bindgen]
 pub struct DinuzzoPlayground {
-    spec: DinuzzoSpec,
-    built: Option<Built>,
-    /// The running solver, or the race's five: one race either way ([`engine::race::Race`]).
-    runs: Race<DinuzzoSolver>,
-    /// The lane shown (the spec's method).
-    sel: usize,
-    map: Option<(DecisionMap, usize, usize)>,
+    page: DinuzzoPage,
     eig: Option<(f64, Vec<f64>)>,
     frame: Option<PlotFrame>,
-    /// The problem being built in slices (Gram matrix, ‖K‖₂), until ready.
-    prep: Option<Preparation>,
-    /// The decision map's cross kernel being built in slices, with the grid's shape.
-    map_job: Option<(CrossJob, usize, usize)>,
-    /// The run to restore if the preparation of a new spec fails.
-    fallback: Option<Box<DinuzzoPlayground>>,
 }
 
 impl DinuzzoPlayground {
-    fn selected(&self) -> Option<&DinuzzoSolver> {
-        self.runs.lanes().get(self.sel).map(|l| &l.solver)
-    }
-
-    /// Sweeps of the shown lane so far (to count a call's steps).
-    fn sel_steps(&self) -> usize {
-        self.runs.lanes().get(self.sel).map_or(0, |l| l.steps)
-    }
-
-    /// A playground for `spec` (reusing built data and Gram matrix when given): the data are
-    /// generated and checked at once, the O(n²) work runs in slices ([`Self::prepare`]); small
-    /// problems are ready on return.
-    fn from_spec(spec: DinuzzoSpec, reuse: Option<&Built>) -> Result<Self, JsError> {
-        let prep = match reuse {
-            Some(b) => Some(Preparation::from_built(b.clone(), &spec)),
-            None => Preparation::new(&spec).map_err(js_err)?,
-        };
-        let small = prep.as_ref().is_none_or(|p| p.n().saturating_mul(p.n()) <= SYNC_GRAM);
-        let mut s = Self {
-            spec,
-            built: None,
-            runs: Race::new(Vec::new()),
-            sel: 0,
-            map: None,
-            eig: None,
-            frame: None,
-            prep,
-            map_job: None,
-            fallback: None,
-        };
-        if small {
-            s.advance(f64::INFINITY)?;
-        }
-        Ok(s)
-    }
-
-    /// The grid of the decision map (or the regression curve's abscissae) and its shape.
-    fn map_points(&self, b: &Built) -> Result<(DMatrix<f64>, usize, usize), JsError> {
-        if b.regression {
-            let (x0, x1) = (
-                b.x.iter().copied().fold(f64::INFINITY, f64::min),
-                b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            );
-            let m = 240usize;
-            return Ok((
-                DMatrix::from_fn(m, 1, |i, _| x0 + (x1 - x0) * i as f64 / (m - 1) as f64),
-                m,
-                1,
-            ));
-        }
-        let view = self.view();
-        let side = ((MAP_CACHE as f64 / b.problem.n().max(1) as f64).sqrt() as usize).clamp(24, 80);
-        let g = plane::grid(view[0], view[1], view[2], view[3], side, side).map_err(js_err)?;
-        Ok((g, side, side))
-    }
-
-    /// Advance the preparation, then the map; true when both are done.
-    fn advance(&mut self, budget_ms: f64) -> Result<bool, JsError> {
-        let t0 = web_time::Instant::now();
-        if let Some(p) = &mut self.prep {
-            if !p.advance(budget_ms, &self.spec).map_err(js_err)? {
-                return Ok(false);
-            }
-            let built = self.prep.take().and_then(Preparation::built);
-            if let Some(b) = &built {
-                self.runs = start(b, &self.spec)?;
-                let want = method_index(&self.spec.method);
-                self.sel = self.runs.lanes().iter().position(|l| l.key == want).unwrap_or(0);
-                if self.map.is_none() {
-                    let (pts, nx, ny) = self.map_points(b)?;
-                    let mut job = b.problem.decision_map_job(pts).map_err(js_err)?;
-                    if (nx * ny).saturating_mul(b.problem.n()) <= SYNC_MAP {
-                        job.advance(f64::INFINITY).map_err(js_err)?;
-                    }
-                    self.map_job = Some((job, nx, ny));
-                }
-            }
-            self.built = built;
-        }
-        if let Some((job, nx, ny)) = &mut self.map_job {
-            let left = (budget_ms - t0.elapsed().as_secs_f64() * 1e3).max(0.0);
-            if !job.advance(left).map_err(js_err)? {
-                return Ok(false);
-            }
-            let (nx, ny) = (*nx, *ny);
-            if let Some((job, _, _)) = self.map_job.take() {
-                self.map = Some((DecisionMap::from_job(job).map_err(js_err)?, nx, ny));
-            }
-        }
-        self.fallback = None;
-        Ok(true)
-    }
-
     /// α of the solver shown: the fixed point's α, or coordinate descent's `1/k_ii` of the first kept row.
     fn shown_alpha(&self) -> Option<f64> {
-        match self.selected()? {
+        match self.page.selected()? {
             DinuzzoSolver::FixedPoint(s) => Some(s.alpha()),
             DinuzzoSolver::Coordinate(s) => {
                 let d = s.problem().diagonal();
@@ -208,10 +83,10 @@ impl DinuzzoPlayground {
     }
 
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
-        let race = if self.spec.race { self.runs.standings() } else { Vec::new() };
-        let method = method_name(&self.spec.method);
-        let Some(s) = self.selected() else {
-            let regression = matches!(self.spec.data, DataSpec::Regression { .. });
+        let race = if self.page.spec().race { self.page.runs().standings() } else { Vec::new() };
+        let method = method_name(&self.page.spec().method);
+        let Some(s) = self.page.selected() else {
+            let regression = matches!(self.page.spec().data, DataSpec::Regression { .. });
             return to_js(&Summary {
                 empty: true,
                 regression,
@@ -226,7 +101,7 @@ impl DinuzzoPlayground {
                 max_h: f64::NAN,
                 skipped: 0,
                 support: 0,
-                status: if self.ready() { "empty".into() } else { "preparing".into() },
+                status: if self.page.ready() { "empty".into() } else { "preparing".into() },
                 message: None,
                 warnings: Vec::new(),
                 alpha: None,
@@ -234,10 +109,10 @@ impl DinuzzoPlayground {
                 elapsed_ms: 0.0,
                 steps_this_call: steps,
                 race,
-                digest: crate::experiment::dinuzzo::dataset(&self.spec.data)
+                digest: crate::experiment::dinuzzo::dataset(&self.page.spec().data)
                     .map(|d| d.digest())
                     .unwrap_or_default(),
-                preparing: self.preparing(),
+                preparing: self.page.preparing(),
             });
         };
         let r = s.trace().last().copied();
@@ -251,7 +126,7 @@ impl DinuzzoPlayground {
             .unwrap_or_default();
         to_js(&Summary {
             empty: false,
-            regression: self.built.as_ref().is_some_and(|b| b.regression),
+            regression: self.page.built().is_some_and(|b| b.regression),
             n: s.problem().n(),
             dropped: s.problem().dropped().len(),
             method,
@@ -267,8 +142,8 @@ impl DinuzzoPlayground {
             message: s.message().map(String::from),
             warnings: {
                 let mut w = s.warnings().to_vec();
-                if let Some(b) = &self.built {
-                    w.extend(engine::dinuzzo::race_note(b, &self.spec));
+                if let Some(b) = self.page.built() {
+                    w.extend(engine::dinuzzo::race_note(b, self.page.spec()));
                 }
                 w
             },
@@ -278,11 +153,11 @@ impl DinuzzoPlayground {
             steps_this_call: steps,
             race,
             digest: self
-                .built
-                .as_ref()
+                .page
+                .built()
                 .map(crate::experiment::dinuzzo::digest_of)
                 .unwrap_or_default(),
-            preparing: self.preparing(),
+            preparing: self.page.preparing(),
         })
     }
 }
@@ -292,35 +167,15 @@ impl DinuzzoPlayground {
     /// Validate a JSON spec, build the data and the problem, and start the solver(s) at c = 0.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<DinuzzoPlayground, JsError> {
-        let spec = parse(spec_json)?;
-        Self::from_spec(spec, None)
+        Ok(Self { page: DinuzzoPage::new(spec_json).map_err(js_err)?, eig: None, frame: None })
     }
 
-    /// Apply a new spec; the data and the Gram matrix are kept when only the solver or the race
-    /// changed. On error the old run is kept.
+    /// Apply a new spec ([`DinuzzoPage::update`]: the data and the Gram matrix are kept when
+    /// only the solver or the race changed). On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
-        let spec = parse(spec_json)?;
-        let same_problem = self.ready()
-            && spec.data == self.spec.data
-            && spec.loss == self.spec.loss
-            && spec.lambda == self.spec.lambda
-            && spec.kernel == self.spec.kernel
-            && uses_kernel_rows(&spec.method) == uses_kernel_rows(&self.spec.method);
-        let mut next = if same_problem {
-            Self::from_spec(spec, self.built.as_ref())?
-        } else {
-            Self::from_spec(spec, None)?
-        };
-        if same_problem {
-            next.map_job = None;
-            next.map = self.map.take();
-        }
-        let ready = next.ready();
-        let old = std::mem::replace(self, next);
-        if !ready {
-            // Kept until the new problem is ready: a failure there restores it.
-            self.fallback = Some(Box::new(old)).filter(|o| o.ready());
-        }
+        self.page.update(spec_json).map_err(js_err)?;
+        self.eig = None;
+        self.frame = None;
         Ok(())
     }
 
@@ -328,69 +183,43 @@ impl DinuzzoPlayground {
     /// kernel); returns true when the run is ready to step. If it fails, the previous run is
     /// restored and the error returned.
     pub fn prepare(&mut self, budget_ms: f64) -> Result<bool, JsError> {
-        match self.advance(budget_ms) {
-            Ok(done) => Ok(done),
-            Err(e) => {
-                if let Some(old) = self.fallback.take() {
-                    *self = *old;
-                } else {
-                    self.prep = None;
-                    self.map_job = None;
-                }
-                Err(e)
-            }
-        }
+        self.page.prepare(budget_ms).map_err(js_err)
     }
 
     /// Whether the run is ready to step (the problem is built; the map may still be computing).
     pub fn ready(&self) -> bool {
-        self.prep.is_none()
+        self.page.ready()
     }
 
     /// What is being prepared, for the page's progress readout (empty when ready), e.g.
     /// "building the kernel matrix: 45 %".
     #[wasm_bindgen(js_name = preparing)]
     pub fn preparing(&self) -> String {
-        if let Some(p) = &self.prep {
-            let (what, f) = p.progress();
-            return format!("computing the {what}: {:.0} %", 100.0 * f);
-        }
-        if let Some((job, _, _)) = &self.map_job {
-            return format!(
-                "computing the decision map's kernel values: {:.0} %",
-                100.0 * job.fraction()
-            );
-        }
-        String::new()
+        self.page.preparing()
     }
 
     /// Restart the solver(s) from c = 0 on the same problem.
     pub fn reset(&mut self) -> Result<(), JsError> {
-        if let Some(b) = &self.built {
-            self.runs = start(b, &self.spec)?;
-        }
-        Ok(())
+        self.page.reset().map_err(js_err)
     }
 
     /// One sweep of every running solver (even paused); returns the summary.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let before = self.sel_steps();
-        self.runs.step_round();
-        self.summary_with(self.sel_steps() - before)
+        let k = self.page.step();
+        self.summary_with(k)
     }
 
     /// Sweep the running solver(s) in turn until none runs or `budget_ms` has elapsed (at least
     /// one round).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let before = self.sel_steps();
-        self.runs.run_for(budget_ms);
-        self.summary_with(self.sel_steps() - before)
+        let k = self.page.run_for(budget_ms);
+        self.summary_with(k)
     }
 
     /// True while any solver is still running.
     pub fn running(&self) -> bool {
-        self.runs.running()
+        self.page.running()
     }
 
     /// The current state for the readouts.
@@ -401,26 +230,17 @@ impl DinuzzoPlayground {
     /// The spec as JSON text (for the URL hash).
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
-        Spec::Dinuzzo(self.spec.clone()).to_json()
+        Spec::Dinuzzo(self.page.spec().clone()).to_json()
     }
 
     /// The window of the map `[x_min, x_max, y_min, y_max]` (kept fixed while the user clicks).
     pub fn view(&self) -> Vec<f64> {
-        match (&self.spec.data, &self.built) {
-            (DataSpec::Points { view, .. }, _) => view.to_vec(),
-            (_, Some(b)) => b.view.to_vec(),
-            _ => vec![-2.0, 2.0, -2.0, 2.0],
-        }
+        self.page.view()
     }
 
     /// The current 2-D data as a flat `[x₁, x₂, label, …]` list (to start editing by clicks).
     pub fn points(&self) -> Vec<f64> {
-        match &self.built {
-            Some(b) if !b.regression => {
-                b.x.row_iter().zip(b.y.iter()).flat_map(|(r, &l)| [r[0], r[1], l]).collect()
-            }
-            _ => Vec::new(),
-        }
+        self.page.points()
     }
 
     /// Data coordinates `[x₁, x₂]` of a canvas backing-store pixel of the last map drawn, or an
@@ -436,7 +256,7 @@ impl DinuzzoPlayground {
 
     /// The per-sweep records of the solver shown.
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        match self.selected() {
+        match self.page.selected() {
             Some(s) => to_js(&s.trace()),
             None => to_js(&Vec::<u8>::new()),
         }
@@ -444,7 +264,7 @@ impl DinuzzoPlayground {
 
     /// The coefficients c of the solver shown.
     pub fn coefficients(&self) -> Vec<f64> {
-        self.selected().map(|s| s.c().as_slice().to_vec()).unwrap_or_default()
+        self.page.selected().map(|s| s.c().as_slice().to_vec()).unwrap_or_default()
     }
 
     /// Draw the decision function (heatmap, zero level, margins ±1, support vectors ringed) or
@@ -454,9 +274,9 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let view = self.view();
+        let view = self.page.view();
         let (xr, yr) = ((view[0], view[1]), (view[2], view[3]));
-        if let (Some(b), None) = (&self.built, &self.map) {
+        if let (Some(b), None) = (self.page.built(), self.page.map()) {
             // The map's kernel values are still being computed: the points alone, and progress.
             let pts: Vec<PointMark> = if b.regression {
                 Vec::new()
@@ -471,25 +291,25 @@ impl DinuzzoPlayground {
                 1.0,
                 &[],
                 &pts,
-                Some(&self.preparing()),
+                Some(&self.page.preparing()),
                 dpr,
             )
             .map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
         }
-        let Some(b) = &self.built else {
-            let note = if self.preparing().is_empty() {
+        let Some(b) = self.page.built() else {
+            let note = if self.page.preparing().is_empty() {
                 "click or tap: add a point of the chosen class".to_string()
             } else {
-                self.preparing()
+                self.page.preparing()
             };
             let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &[], Some(&note), dpr)
                 .map_err(js_err)?;
             self.frame = Some(f);
             return Ok(());
         };
-        let Some(s) = self.selected() else { return Ok(()) };
+        let Some(s) = self.page.selected() else { return Ok(()) };
         let c = s.c();
         if b.regression {
             let (x0, x1) = (
@@ -497,7 +317,7 @@ impl DinuzzoPlayground {
                 b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max),
             );
             let m = 240usize;
-            let Some((map, _, _)) = &self.map else { return Ok(()) };
+            let Some((map, _, _)) = self.page.map() else { return Ok(()) };
             let f = map.evaluate(s.problem(), c).map_err(js_err)?;
             let curve: Vec<(f64, f64)> =
                 (0..m).map(|i| (x0 + (x1 - x0) * i as f64 / (m - 1) as f64, f[i])).collect();
@@ -505,8 +325,8 @@ impl DinuzzoPlayground {
                 curve.iter().map(|&(x, _)| (x, Regression1d::truth(x))).collect();
             let data: Vec<(f64, f64, bool)> =
                 (0..b.y.len()).map(|i| (b.x[(i, 0)], b.y[i], c[i] != 0.0)).collect();
-            let eps = self.spec.loss.tube_width();
-            let show_truth = matches!(self.spec.data, DataSpec::Regression { .. });
+            let eps = self.page.spec().loss.tube_width();
+            let show_truth = matches!(self.page.spec().data, DataSpec::Regression { .. });
             let f = pd::draw_regression(
                 &root,
                 &data,
@@ -519,7 +339,7 @@ impl DinuzzoPlayground {
             self.frame = Some(f);
             return Ok(());
         }
-        let Some((map, nx, ny)) = &self.map else { return Ok(()) };
+        let Some((map, nx, ny)) = self.page.map() else { return Ok(()) };
         let vals = map.evaluate(s.problem(), c).map_err(js_err)?;
         let maxabs =
             vals.iter().fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { m });
@@ -559,13 +379,13 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let tol = engine::dinuzzo::tolerance(&self.spec.method);
-        let runs: Vec<(usize, &DinuzzoSolver)> = if self.spec.race {
-            self.runs.lanes().iter().map(|l| (l.key, &l.solver)).collect()
+        let tol = engine::dinuzzo::tolerance(&self.page.spec().method);
+        let runs: Vec<(usize, &DinuzzoSolver)> = if self.page.spec().race {
+            self.page.runs().lanes().iter().map(|l| (l.key, &l.solver)).collect()
         } else {
-            self.selected().map(|s| (self.sel, s)).into_iter().collect()
+            self.page.selected().map(|s| (self.page.selected_key(), s)).into_iter().collect()
         };
-        let series = engine::dinuzzo::convergence_series(&runs, self.spec.race);
+        let series = engine::dinuzzo::convergence_series(&runs, self.page.spec().race);
         pd::draw_log_series(&root, &series, "sweep", Some((tol, "δ")), dpr).map_err(js_err)
     }
 
@@ -576,7 +396,8 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let series = self.selected().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
+        let series =
+            self.page.selected().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
         pd::draw_primal_dual(&root, &series, dpr).map_err(js_err)
     }
 
@@ -588,18 +409,18 @@ impl DinuzzoPlayground {
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
         let alpha = self.shown_alpha().unwrap_or(1.0);
-        let loss = self.spec.loss;
-        let lambda = self.spec.lambda;
-        let y = if loss.is_classification() || !self.built.as_ref().is_some_and(|b| b.regression) {
+        let loss = self.page.spec().loss;
+        let lambda = self.page.spec().lambda;
+        let y = if loss.is_classification() || !self.page.built().is_some_and(|b| b.regression) {
             1.0
         } else {
             0.0
         };
         let (t0, t1) = if y == 1.0 { (-2.0, 3.0) } else { (-2.5, 2.5) };
         let env = envelope_curve(loss, y, alpha, lambda, t0, t1, 241).map_err(js_err)?;
-        let n = self.built.as_ref().map(|b| b.problem.n()).unwrap_or(0);
+        let n = self.page.built().map(|b| b.problem.n()).unwrap_or(0);
         if self.eig.as_ref().is_none_or(|e| e.0 != alpha) {
-            let ev = match &self.built {
+            let ev = match self.page.built() {
                 Some(b) => {
                     k_alpha_eigenvalues_of_block(&b.problem, EIG_CAP, alpha).map_err(js_err)?
                 }

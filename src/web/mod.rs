@@ -12,8 +12,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{self, race::Standing};
 use crate::engine::lp_page::{LpPage, RacePhase};
+use crate::engine::{self, race::Standing};
 use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec, StepRecord};
 use crate::stepper::Stop;
 

@@ -261,8 +261,7 @@ pub(crate) fn check_cache_mib(cache_mib: Option<f64>) -> Result<()> {
 /// closed-form resolvents, a safeguarded Newton solve with exponentials (about a thousand, as
 /// measured) for the logistic loss. Shrinking only lowers it.
 pub fn greedy_sweep_work(loss: Loss, n: usize) -> f64 {
-    let per = if loss == Loss::Logistic { 1000.0 } else { 4.0 };
-    per * (n as f64) * (n as f64)
+    loss.resolvent_work() * (n as f64) * (n as f64)
 }
 
 /// Coordinate descent of paper C as a steppable state; one [`Self::step`] is one macro-iteration

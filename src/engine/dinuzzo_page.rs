@@ -1,0 +1,299 @@
+//! Paper C's page as a state machine, natively (issue 20: the page's state machines move from
+//! `src/web/` into the core). One spec; its problem, built at once when small or in slices (the
+//! Gram matrix, ‖K‖₂, then the decision map's cross kernel) one frame at a time; the running
+//! solver or the race's lanes; the decision map. Every decision the page makes — reuse the data
+//! and the Gram matrix when only the solver or the race changed, fall back to the previous run
+//! when a new problem fails to build — is made and tested here; the wasm `DinuzzoPlayground`
+//! only translates and draws.
+
+use nalgebra::DMatrix;
+
+use crate::datasets::plane;
+use crate::engine::dinuzzo::method_index;
+use crate::engine::race::Race;
+use crate::engine::{Paper, Spec};
+use crate::error::{KpError, Result};
+use crate::experiment::dinuzzo::{
+    uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoSolver, DinuzzoSpec, Preparation,
+};
+use crate::kernels::CrossJob;
+
+/// Cross-kernel entries cached for the heatmap (8 bytes each): the grid's side is chosen so
+/// side² · n stays within this.
+const MAP_CACHE: usize = 4_000_000;
+/// Problems with n² up to this are built at once when a spec is applied (a few ms); larger
+/// ones are built in slices by [`DinuzzoPage::prepare`], one per frame.
+const SYNC_GRAM: usize = 250_000;
+/// Decision maps with (grid points × n) up to this are computed at once (the default page's).
+const SYNC_MAP: usize = 1_500_000;
+
+/// Parse a paper-C spec strictly (its own tag or none), one message naming the field.
+pub fn parse(spec_json: &str) -> Result<DinuzzoSpec> {
+    match Spec::from_json_for(Paper::Dinuzzo, spec_json)? {
+        Spec::Dinuzzo(s) => Ok(s),
+        _ => Err(KpError::Spec("paper: not a paper-C spec".into())),
+    }
+}
+
+/// Paper C's page experiment.
+pub struct DinuzzoPage {
+    spec: DinuzzoSpec,
+    built: Option<Built>,
+    /// The running solver, or the race's five: one race either way ([`Race`]).
+    runs: Race<DinuzzoSolver>,
+    /// The lane shown (the spec's method).
+    sel: usize,
+    map: Option<(DecisionMap, usize, usize)>,
+    /// The problem being built in slices (Gram matrix, ‖K‖₂), until ready.
+    prep: Option<Preparation>,
+    /// The decision map's cross kernel being built in slices, with the grid's shape.
+    map_job: Option<(CrossJob, usize, usize)>,
+    /// The run to restore if the preparation of a new spec fails.
+    fallback: Option<Box<DinuzzoPage>>,
+}
+
+impl DinuzzoPage {
+    /// Parse and check a spec, generate its data, and start the solver(s) at c = 0 (a large
+    /// problem's O(n²) work waits for [`Self::prepare`]).
+    pub fn new(spec_json: &str) -> Result<Self> {
+        Self::from_spec(parse(spec_json)?, None)
+    }
+
+    /// A page for `spec` (reusing built data and Gram matrix when given): the data are
+    /// generated and checked at once, the O(n²) work runs in slices ([`Self::prepare`]); small
+    /// problems are ready on return.
+    fn from_spec(spec: DinuzzoSpec, reuse: Option<&Built>) -> Result<Self> {
+        let prep = match reuse {
+            Some(b) => Some(Preparation::from_built(b.clone(), &spec)),
+            None => Preparation::new(&spec)?,
+        };
+        let small = prep.as_ref().is_none_or(|p| p.n().saturating_mul(p.n()) <= SYNC_GRAM);
+        let mut s = Self {
+            spec,
+            built: None,
+            runs: Race::new(Vec::new()),
+            sel: 0,
+            map: None,
+            prep,
+            map_job: None,
+            fallback: None,
+        };
+        if small {
+            s.advance(f64::INFINITY)?;
+        }
+        Ok(s)
+    }
+
+    /// Apply a new spec; the data and the Gram matrix (and the decision map's kernel values)
+    /// are kept when only the solver or the race changed. On error the old run is kept; a new
+    /// problem that fails while it is prepared in slices restores it ([`Self::prepare`]).
+    pub fn update(&mut self, spec_json: &str) -> Result<()> {
+        let spec = parse(spec_json)?;
+        let same_problem = self.same_problem(&spec);
+        let mut next = if same_problem {
+            Self::from_spec(spec, self.built.as_ref())?
+        } else {
+            Self::from_spec(spec, None)?
+        };
+        if same_problem {
+            next.map_job = None;
+            next.map = self.map.take();
+        }
+        let ready = next.ready();
+        let old = std::mem::replace(self, next);
+        if !ready {
+            // Kept until the new problem is ready: a failure there restores it.
+            self.fallback = Some(Box::new(old)).filter(|o| o.ready());
+        }
+        Ok(())
+    }
+
+    /// Whether `spec` poses the same problem as the page's (data, loss, λ, kernel, and whether
+    /// the solver reads kernel rows): then the built problem is reused.
+    pub fn same_problem(&self, spec: &DinuzzoSpec) -> bool {
+        self.ready()
+            && spec.data == self.spec.data
+            && spec.loss == self.spec.loss
+            && spec.lambda == self.spec.lambda
+            && spec.kernel == self.spec.kernel
+            && uses_kernel_rows(&spec.method) == uses_kernel_rows(&self.spec.method)
+    }
+
+    /// The grid of the decision map (or the regression curve's abscissae) and its shape.
+    fn map_points(&self, b: &Built) -> Result<(DMatrix<f64>, usize, usize)> {
+        if b.regression {
+            let (x0, x1) = (
+                b.x.iter().copied().fold(f64::INFINITY, f64::min),
+                b.x.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            );
+            let m = 240usize;
+            return Ok((
+                DMatrix::from_fn(m, 1, |i, _| x0 + (x1 - x0) * i as f64 / (m - 1) as f64),
+                m,
+                1,
+            ));
+        }
+        let view = self.view();
+        let side = ((MAP_CACHE as f64 / b.problem.n().max(1) as f64).sqrt() as usize).clamp(24, 80);
+        let g = plane::grid(view[0], view[1], view[2], view[3], side, side)?;
+        Ok((g, side, side))
+    }
+
+    /// Advance the preparation, then the map; true when both are done.
+    fn advance(&mut self, budget_ms: f64) -> Result<bool> {
+        let t0 = web_time::Instant::now();
+        if let Some(p) = &mut self.prep {
+            if !p.advance(budget_ms, &self.spec)? {
+                return Ok(false);
+            }
+            let built = self.prep.take().and_then(Preparation::built);
+            if let Some(b) = &built {
+                self.runs = crate::engine::dinuzzo::start(b, &self.spec)?;
+                let want = method_index(&self.spec.method);
+                self.sel = self.runs.lanes().iter().position(|l| l.key == want).unwrap_or(0);
+                if self.map.is_none() {
+                    let (pts, nx, ny) = self.map_points(b)?;
+                    let mut job = b.problem.decision_map_job(pts)?;
+                    if (nx * ny).saturating_mul(b.problem.n()) <= SYNC_MAP {
+                        job.advance(f64::INFINITY)?;
+                    }
+                    self.map_job = Some((job, nx, ny));
+                }
+            }
+            self.built = built;
+        }
+        if let Some((job, nx, ny)) = &mut self.map_job {
+            let left = (budget_ms - t0.elapsed().as_secs_f64() * 1e3).max(0.0);
+            if !job.advance(left)? {
+                return Ok(false);
+            }
+            let (nx, ny) = (*nx, *ny);
+            if let Some((job, _, _)) = self.map_job.take() {
+                self.map = Some((DecisionMap::from_job(job)?, nx, ny));
+            }
+        }
+        self.fallback = None;
+        Ok(true)
+    }
+
+    /// Spend up to `budget_ms` on the O(n²) preparation (Gram matrix, ‖K‖₂, the map's cross
+    /// kernel); true when everything is ready. If it fails, the previous run is restored (when
+    /// there was one) and the error returned.
+    pub fn prepare(&mut self, budget_ms: f64) -> Result<bool> {
+        match self.advance(budget_ms) {
+            Ok(done) => Ok(done),
+            Err(e) => {
+                if let Some(old) = self.fallback.take() {
+                    *self = *old;
+                } else {
+                    self.prep = None;
+                    self.map_job = None;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether the run is ready to step (the problem is built; the map may still be computing).
+    pub fn ready(&self) -> bool {
+        self.prep.is_none()
+    }
+
+    /// What is being prepared, for a progress readout (empty when ready), e.g.
+    /// "computing the kernel matrix: 45 %".
+    pub fn preparing(&self) -> String {
+        if let Some(p) = &self.prep {
+            let (what, f) = p.progress();
+            return format!("computing the {what}: {:.0} %", 100.0 * f);
+        }
+        if let Some((job, _, _)) = &self.map_job {
+            return format!(
+                "computing the decision map's kernel values: {:.0} %",
+                100.0 * job.fraction()
+            );
+        }
+        String::new()
+    }
+
+    /// Restart the solver(s) from c = 0 on the same problem.
+    pub fn reset(&mut self) -> Result<()> {
+        if let Some(b) = &self.built {
+            self.runs = crate::engine::dinuzzo::start(b, &self.spec)?;
+        }
+        Ok(())
+    }
+
+    /// Sweeps of the shown lane so far.
+    fn sel_steps(&self) -> usize {
+        self.runs.lanes().get(self.sel).map_or(0, |l| l.steps)
+    }
+
+    /// One sweep of every running solver; the sweeps the shown lane made (0 after its end).
+    pub fn step(&mut self) -> usize {
+        let before = self.sel_steps();
+        self.runs.step_round();
+        self.sel_steps() - before
+    }
+
+    /// Sweep the running solver(s) in turn until none runs or `budget_ms` has elapsed (at least
+    /// one round); the sweeps the shown lane made.
+    pub fn run_for(&mut self, budget_ms: f64) -> usize {
+        let before = self.sel_steps();
+        self.runs.run_for(budget_ms);
+        self.sel_steps() - before
+    }
+
+    /// True while any solver is still running.
+    pub fn running(&self) -> bool {
+        self.runs.running()
+    }
+
+    /// The solver shown (the spec's method; in a race its lane).
+    pub fn selected(&self) -> Option<&DinuzzoSolver> {
+        self.runs.lanes().get(self.sel).map(|l| &l.solver)
+    }
+
+    /// The lane key of the solver shown.
+    pub fn selected_key(&self) -> usize {
+        self.sel
+    }
+
+    /// The spec.
+    pub fn spec(&self) -> &DinuzzoSpec {
+        &self.spec
+    }
+
+    /// The built problem (once ready).
+    pub fn built(&self) -> Option<&Built> {
+        self.built.as_ref()
+    }
+
+    /// The race (one lane when the spec races nothing).
+    pub fn runs(&self) -> &Race<DinuzzoSolver> {
+        &self.runs
+    }
+
+    /// The decision map's kernel values and the grid's shape (once computed).
+    pub fn map(&self) -> Option<&(DecisionMap, usize, usize)> {
+        self.map.as_ref()
+    }
+
+    /// The window of the map `[x_min, x_max, y_min, y_max]` (kept fixed while the user clicks).
+    pub fn view(&self) -> Vec<f64> {
+        match (&self.spec.data, &self.built) {
+            (DataSpec::Points { view, .. }, _) => view.to_vec(),
+            (_, Some(b)) => b.view.to_vec(),
+            _ => vec![-2.0, 2.0, -2.0, 2.0],
+        }
+    }
+
+    /// The current 2-D data as a flat `[x₁, x₂, label, …]` list (to start editing by clicks).
+    pub fn points(&self) -> Vec<f64> {
+        match &self.built {
+            Some(b) if !b.regression => {
+                b.x.row_iter().zip(b.y.iter()).flat_map(|(r, &l)| [r[0], r[1], l]).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
