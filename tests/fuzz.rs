@@ -353,7 +353,11 @@ fn fuzz_paper_d_specs() {
     ];
     bases.push(json!({"data": {"kind": "points", "points": [[0.5, 0.5, 1], [-0.5, -0.4, -1], [1, 0.2, 1]]}, "kernel": lin, "algorithm": {"kind": "perceptron"}, "max_iter": 100}));
     // Kernel sums, products and scalings (src/kernels/expr.rs): their leaves mutated too.
-    bases.push(gen(json!({"kind": "xor", "noise": 0.1}), composite(), json!({"kind": "nvn", "epsilon": 0.01})));
+    bases.push(gen(
+        json!({"kind": "xor", "noise": 0.1}),
+        composite(),
+        json!({"kind": "nvn", "epsilon": 0.01}),
+    ));
     let with_points = (mutated(bases), points(), any::<bool>()).prop_map(|(mut v, p, swap)| {
         if swap {
             v["data"] = json!({"kind": "points", "points": p});
