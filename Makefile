@@ -51,8 +51,9 @@ tools-node:
 
 ## ---- build ---------------------------------------------------------------------------------
 # Then one wasm per page group with only the exports its scripts use (tools/wasm-split.mjs: the
-# front page and embed.html, and each paper page with its workers); the full module stays for the
-# timing pages.
+# front page and embed.html, and each paper page with its workers), each linked again from the
+# LTO object that tools/wasm-link/wasm-ld (the wasm32 linker, .cargo/config.toml) kept; the full
+# module stays for the timing pages.
 # wasm-opt from npm's binaryen (a JS build; Debian's binaryen 108 breaks wasm-bindgen's output).
 # The features are the ones rustc's wasm32 target emits by default.
 WASM_OPT := $(E2E)/node_modules/.bin/wasm-opt
@@ -64,7 +65,7 @@ build: tools-web tools-node
 	wasm-bindgen --target web --out-dir www/pkg --no-typescript $(WASM)
 	$(WASM_OPT) $(WASM_OPT_FLAGS) www/pkg/kernel_playground_bg.wasm -o www/pkg/kernel_playground_bg.wasm
 	@printf 'wasm: %s bytes raw, %s bytes gzipped\n' "$$(stat -c %s www/pkg/kernel_playground_bg.wasm)" "$$(gzip -9c www/pkg/kernel_playground_bg.wasm | wc -c)"
-	node tools/wasm-split.mjs --wasm-opt $(WASM_OPT)
+	node tools/wasm-split.mjs --wasm-opt $(WASM_OPT) --link $(TARGET_DIR)/wasm32-unknown-unknown/release/deps/kernel_playground.link
 
 # dist/: what a static host serves (docs/deploy.md): hashed names, relative URLs, the build stamp,
 # the service worker's precache list, .gz/.br copies. `make serve` serves exactly this folder
