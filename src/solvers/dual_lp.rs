@@ -82,23 +82,132 @@ const ROWS: usize = 4;
 /// Columns per tile of the row pass: two tiles of 4 KB (`Xᵀ∇Λ`, `Xᵀα`) held in L1.
 const TILE: usize = 512;
 
-/// `⟨a, b⟩` with four accumulators (fixed order: the same bits natively and in wasm).
-#[inline]
-fn dot4(a: &[f64], b: &[f64]) -> f64 {
-    let mut acc = [0.0f64; 4];
-    let (ca, cb) = (a.chunks_exact(4), b.chunks_exact(4));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (x, y) in ca.zip(cb) {
-        acc[0] += x[0] * y[0];
-        acc[1] += x[1] * y[1];
-        acc[2] += x[2] * y[2];
-        acc[3] += x[3] * y[3];
+/// `[⟨x_k, w⟩]_k` for `B` rows at once, each with four accumulators: accumulator `l` adds
+/// `x[4c + l]·w[4c + l]` for c = 0, 1, … (a multiplication, then an addition: no fused
+/// multiply-add), the four are combined as `(a₀ + a₁) + (a₂ + a₃)`, then the last `d mod 4` terms
+/// are added in order. On a 4-lane vector unit (AVX2) the four accumulators are the lanes of one
+/// register; otherwise four scalars (which the compiler pairs into SSE2 / simd128 registers). The
+/// same IEEE operations in the same order either way: the same bits natively and in wasm.
+#[inline(always)]
+fn dot4_rows<S: pulp::Simd, const B: usize>(simd: S, rows: [&[f64]; B], w: &[f64]) -> [f64; B] {
+    let n4 = w.len() / 4 * 4;
+    let mut acc = [[0.0f64; 4]; B];
+    if S::F64_LANES == 4 {
+        let wc = S::as_simd_f64s(&w[..n4]).0;
+        let mut rc: [&[S::f64s]; B] = [&[]; B];
+        for k in 0..B {
+            rc[k] = S::as_simd_f64s(&rows[k][..n4]).0;
+        }
+        let mut v = [simd.splat_f64s(0.0); B];
+        for (c, &wv) in wc.iter().enumerate() {
+            for k in 0..B {
+                v[k] = simd.add_f64s(v[k], simd.mul_f64s(rc[k][c], wv));
+            }
+        }
+        for k in 0..B {
+            S::as_mut_simd_f64s(&mut acc[k]).0[0] = v[k];
+        }
+    } else {
+        let wc = w[..n4].as_chunks::<4>().0;
+        let mut rc: [&[[f64; 4]]; B] = [&[]; B];
+        for k in 0..B {
+            rc[k] = rows[k][..n4].as_chunks::<4>().0;
+        }
+        for (c, wv) in wc.iter().enumerate() {
+            for k in 0..B {
+                let x = &rc[k][c];
+                acc[k][0] += x[0] * wv[0];
+                acc[k][1] += x[1] * wv[1];
+                acc[k][2] += x[2] * wv[2];
+                acc[k][3] += x[3] * wv[3];
+            }
+        }
     }
-    let mut s = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    for (x, y) in ra.iter().zip(rb) {
-        s += x * y;
+    let mut out = [0.0f64; B];
+    for k in 0..B {
+        let mut s = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
+        for (x, y) in rows[k][n4..w.len()].iter().zip(&w[n4..]) {
+            s += x * y;
+        }
+        out[k] = s;
     }
-    s
+    out
+}
+
+/// One pass over the rows of X for [`DualLp`]'s `refresh`: `r = Xw − y`, `∇Λ = r + α/γ`,
+/// `Xᵀ∇Λ` and `Xᵀα`. A `pulp` operation, so that `pulp::Arch::dispatch` compiles it for the CPU's
+/// vector unit (issue 21 §2); every helper it calls is `#[inline(always)]` for that reason.
+struct RowPass<'a> {
+    data: &'a [f64],
+    d: usize,
+    w: &'a [f64],
+    y: &'a [f64],
+    alpha: &'a [f64],
+    gamma: f64,
+    r: &'a mut [f64],
+    grad: &'a mut [f64],
+    xtg: &'a mut [f64],
+    xta: &'a mut [f64],
+}
+
+impl pulp::WithSimd for RowPass<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(mut self, simd: S) {
+        let n = self.r.len();
+        let mut i0 = 0;
+        while i0 + ROWS <= n {
+            self.block::<S, ROWS>(simd, i0);
+            i0 += ROWS;
+        }
+        // The last n mod ROWS rows one at a time (the same order: rows i = 0, 1, … into each sum).
+        for i in i0..n {
+            self.block::<S, 1>(simd, i);
+        }
+    }
+}
+
+impl RowPass<'_> {
+    /// Rows `i0 .. i0 + B`: their residuals first (each row read once from memory, the `B` dot
+    /// products in one sweep over `w`), then their contributions to `Xᵀ∇Λ` and `Xᵀα` tile by tile
+    /// with each element of the two sums held in a register across the `B` rows (re-read from
+    /// cache). Every element adds the rows in order i = 0, 1, …: the same bits as one row at a
+    /// time.
+    #[inline(always)]
+    fn block<S: pulp::Simd, const B: usize>(&mut self, simd: S, i0: usize) {
+        let (d, data) = (self.d, self.data);
+        let mut rows: [&[f64]; B] = [&[]; B];
+        for (k, row) in rows.iter_mut().enumerate() {
+            *row = &data[(i0 + k) * d..(i0 + k + 1) * d];
+        }
+        let dots = dot4_rows(simd, rows, self.w);
+        let (mut gs, mut als) = ([0.0f64; B], [0.0f64; B]);
+        for k in 0..B {
+            let i = i0 + k;
+            let ri = dots[k] - self.y[i];
+            let (ai, gi) = (self.alpha[i], ri + self.alpha[i] / self.gamma);
+            self.r[i] = ri;
+            self.grad[i] = gi;
+            (gs[k], als[k]) = (gi, ai);
+        }
+        for t0 in (0..d).step_by(TILE) {
+            let t1 = (t0 + TILE).min(d);
+            let (zg, za) = (&mut self.xtg[t0..t1], &mut self.xta[t0..t1]);
+            let mut tile: [&[f64]; B] = [&[]; B];
+            for k in 0..B {
+                tile[k] = &rows[k][t0..t1];
+            }
+            for (j, (g, a)) in zg.iter_mut().zip(za.iter_mut()).enumerate() {
+                let (mut gv, mut av) = (*g, *a);
+                for k in 0..B {
+                    let x = tile[k][j];
+                    gv += gs[k] * x;
+                    av += als[k] * x;
+                }
+                (*g, *a) = (gv, av);
+            }
+        }
+    }
 }
 
 impl DualLp {
@@ -154,39 +263,21 @@ impl DualLp {
         self.s = sum4(&self.upow);
         self.xtg.fill(0.0);
         self.xta.fill(0.0);
-        let w = self.w.as_slice();
-        let (xtg, xta) = (self.xtg.as_mut_slice(), self.xta.as_mut_slice());
-        // Rows in blocks of ROWS: their residuals first (each row read once from memory), then
-        // their contributions to `Xᵀ∇Λ` and `Xᵀα` tile by tile, so a tile of the two sums stays
-        // in L1 across the block's rows (re-read from cache) instead of streaming both d-vectors
-        // through the caches once per row. Every element still adds the rows in order i = 0, 1, …:
-        // the same bits as one row at a time.
-        let d = self.xt.nrows();
-        let data = self.xt.as_slice();
-        let (mut gs, mut als) = ([0.0f64; ROWS], [0.0f64; ROWS]);
-        for i0 in (0..self.xt.ncols()).step_by(ROWS) {
-            let b = ROWS.min(self.xt.ncols() - i0);
-            for k in 0..b {
-                let i = i0 + k;
-                let ri = dot4(&data[i * d..(i + 1) * d], w) - self.y[i];
-                let (ai, gi) = (self.alpha[i], ri + self.alpha[i] / self.gamma);
-                self.r[i] = ri;
-                self.grad[i] = gi;
-                (gs[k], als[k]) = (gi, ai);
-            }
-            for t0 in (0..d).step_by(TILE) {
-                let t1 = (t0 + TILE).min(d);
-                let (zg, za) = (&mut xtg[t0..t1], &mut xta[t0..t1]);
-                for k in 0..b {
-                    let row = &data[(i0 + k) * d + t0..(i0 + k) * d + t1];
-                    let (gi, ai) = (gs[k], als[k]);
-                    for ((g, a), &x) in zg.iter_mut().zip(za.iter_mut()).zip(row) {
-                        *g += gi * x;
-                        *a += ai * x;
-                    }
-                }
-            }
-        }
+        // The row pass, compiled for the best vector unit this CPU has (pulp: AVX2 natively when
+        // present, SSE2 otherwise, simd128 in wasm) — the same IEEE operations in the same order
+        // on every path (no fused multiply-add, no reassociation), so the same bits (issue 21).
+        pulp::Arch::new().dispatch(RowPass {
+            data: self.xt.as_slice(),
+            d: self.xt.nrows(),
+            w: self.w.as_slice(),
+            y: self.y.as_slice(),
+            alpha: self.alpha.as_slice(),
+            gamma: self.gamma,
+            r: self.r.as_mut_slice(),
+            grad: self.grad.as_mut_slice(),
+            xtg: self.xtg.as_mut_slice(),
+            xta: self.xta.as_mut_slice(),
+        });
         self.primal = 0.5 * self.gamma * self.r.norm_squared() + self.s / self.p;
         self.lambda = self.s / self.q + self.alpha.norm_squared() / (2.0 * self.gamma)
             - self.y.dot(&self.alpha);
