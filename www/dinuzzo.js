@@ -1,6 +1,6 @@
 // Paper C's page: form controls → spec → wasm (DinuzzoPlayground); solver sweeps run inside a
 // per-frame time budget; the wasm module draws. No mathematics here.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec, controlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, dinuzzoControlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
 import { bindControls } from './form.js';
@@ -86,7 +86,7 @@ function specFromControls(base = spec) {
 }
 
 /** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
-const showSpec = bindControls({ paper: 'dinuzzo', lose: controlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
+const showSpec = bindControls({ lose: dinuzzoControlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
 
 /** Make `s` the page's run with its controls, or show why not (the current run stays). */
 function loadSpec(s) {

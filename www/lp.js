@@ -1,6 +1,6 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
-import init, { Playground, defaultSpec, controlsLose, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
+import init, { Playground, defaultSpec, lpControlsLose, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { bindControls } from './form.js';
@@ -430,7 +430,7 @@ function wire() {
 }
 
 /** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
-const showSpec = bindControls({ paper: 'lp', lose: controlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
+const showSpec = bindControls({ lose: lpControlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
 
 /** A new Playground for `s`, its spec put into the controls; throws (the controls keep showing
  *  `current`) when the spec is invalid or the controls cannot hold it. */

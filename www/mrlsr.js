@@ -3,7 +3,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, controlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -261,7 +261,7 @@ function controlsFromState(h) {
   const back = formState();
   if (csvInline) back.data = d;
   if (h.sel === undefined) delete back.sel;
-  const lost = controlsLose('mrlsr', JSON.stringify(h), JSON.stringify(back));
+  const lost = mrlsrControlsLose(JSON.stringify(h), JSON.stringify(back));
   if (lost) throw new Error(lost);
 }
 

@@ -1,6 +1,6 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
-import init, { PerceptronPlayground, perceptronDefaultSpec, controlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
+import init, { PerceptronPlayground, perceptronDefaultSpec, perceptronControlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { bindControls } from './form.js';
@@ -68,7 +68,7 @@ function specFromControls(base = pg ? JSON.parse(pg.specJson()) : null) {
 }
 
 /** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
-const showSpec = bindControls({ paper: 'perceptron', lose: controlsLose, toControls: controlsFromSpec, fromControls: specFromControls });
+const showSpec = bindControls({ lose: perceptronControlsLose, toControls: controlsFromSpec, fromControls: specFromControls });
 const shownSpec = () => (pg && valid ? JSON.parse(pg.specJson()) : null);
 
 function controlsFromSpec(s) {

@@ -6,11 +6,11 @@
 //! back to the page's constant), so the page refuses the spec with the message built here, which
 //! names the field. Ours, not the papers'.
 
+use serde::{de::DeserializeOwned, Serialize};
 use serde_json::Value;
 
-use super::Spec;
-use crate::error::Result;
-use crate::spec_json::Paper;
+use crate::error::{KpError, Result};
+use crate::spec_json::{parse_as, Paper};
 
 /// The first field (in key order) where two JSON values differ: its dotted path (`data.set.n`,
 /// `points[3]`), and the value on each side (`None` when the field is absent there). Numbers
@@ -67,12 +67,19 @@ fn shown(v: &Option<Value>) -> String {
 }
 
 /// `None` when the spec a page read back from its controls (`shown`) is the spec it was asked to
-/// show (`asked`), both parsed as `paper`'s spec and compared in full; otherwise the message a
-/// page shows, naming the first field that differs. An `asked` spec that does not parse is its
-/// own parse error; a `shown` one that does not parse names its field too.
-pub fn controls_lose(paper: Paper, asked: &str, shown_json: &str) -> Result<Option<String>> {
-    let a = Spec::from_json_for(paper, asked)?.to_value();
-    let b = Spec::from_json_for(paper, shown_json)?.to_value();
+/// show (`asked`), both parsed as `paper`'s spec type `T` and compared in full; otherwise the
+/// message a page shows, naming the first field that differs. An `asked` spec that does not
+/// parse is its own parse error; a `shown` one that does not parse names its field too. Generic
+/// in the spec type so that each page's wasm holds only its own paper's parser.
+pub fn controls_lose_as<T: Serialize + DeserializeOwned>(
+    paper: Paper,
+    asked: &str,
+    shown_json: &str,
+) -> Result<Option<String>> {
+    let value = |text: &str| -> Result<Value> {
+        serde_json::to_value(parse_as::<T>(paper, text)?).map_err(|e| KpError::Spec(e.to_string()))
+    };
+    let (a, b) = (value(asked)?, value(shown_json)?);
     Ok(first_difference(&a, &b).map(|(path, x, y)| {
         format!(
             "{path}: this page's controls cannot hold {} (they would run {}); `kplay run` runs the spec as written",
@@ -80,6 +87,18 @@ pub fn controls_lose(paper: Paper, asked: &str, shown_json: &str) -> Result<Opti
             shown(&y)
         )
     }))
+}
+
+/// [`controls_lose_as`] for any paper, by its tag.
+pub fn controls_lose(paper: Paper, asked: &str, shown_json: &str) -> Result<Option<String>> {
+    use crate::experiment::perceptron::PerceptronSpec;
+    use crate::experiment::{dinuzzo::DinuzzoSpec, lp::Experiment, mrlsr::MrlsrSpec};
+    match paper {
+        Paper::Lp => controls_lose_as::<Experiment>(paper, asked, shown_json),
+        Paper::Mrlsr => controls_lose_as::<MrlsrSpec>(paper, asked, shown_json),
+        Paper::Dinuzzo => controls_lose_as::<DinuzzoSpec>(paper, asked, shown_json),
+        Paper::Perceptron => controls_lose_as::<PerceptronSpec>(paper, asked, shown_json),
+    }
 }
 
 #[cfg(test)]
@@ -112,7 +131,7 @@ mod tests {
     #[test]
     fn a_spec_and_its_own_defaults_are_the_same_experiment() {
         for paper in Paper::ALL {
-            let full = Spec::default_for(paper).to_json();
+            let full = crate::engine::Spec::default_for(paper).to_json();
             assert_eq!(controls_lose(paper, &full, &full).unwrap(), None, "{paper:?}");
         }
     }

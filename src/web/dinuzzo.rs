@@ -440,3 +440,15 @@ impl DinuzzoPlayground {
         pd::draw_theorem5(&root, &env, name, alpha, ev, &note, dpr).map_err(js_err)
     }
 }
+
+/// Paper C's page: the message shown when its controls cannot hold the spec it was
+/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+#[wasm_bindgen(js_name = dinuzzoControlsLose)]
+pub fn dinuzzo_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
+    crate::engine::shown::controls_lose_as::<DinuzzoSpec>(
+        crate::spec_json::Paper::Dinuzzo,
+        asked,
+        shown,
+    )
+    .map_err(js_err)
+}

@@ -59,15 +59,13 @@ pub fn parse_kernel(text: &str) -> Result<String, JsError> {
     crate::kernels::expr::json_of_text(text).map_err(js_err)
 }
 
-/// The message a page shows when its controls cannot hold the spec it was asked to show
-/// ([`crate::engine::shown::controls_lose`]): `asked` is the spec put into the controls, `shown`
-/// the spec read back from them, `paper` the page's paper tag. `undefined` when they are the same
-/// experiment; an error (naming the field) when either does not parse.
-#[wasm_bindgen(js_name = controlsLose)]
-pub fn controls_lose(paper: &str, asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    let paper = crate::spec_json::Paper::from_tag(paper)
-        .ok_or_else(|| JsError::new(&format!("paper: unknown paper “{paper}”")))?;
-    crate::engine::shown::controls_lose(paper, asked, shown).map_err(js_err)
+/// Page A: the message shown when its controls cannot hold the spec it was asked to show
+/// ([`crate::engine::shown::controls_lose_as`]): `asked` is the spec put into the controls,
+/// `shown` the spec read back from them. `undefined` when they are the same experiment.
+#[wasm_bindgen(js_name = lpControlsLose)]
+pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
+    crate::engine::shown::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
+        .map_err(js_err)
 }
 
 /// A spec's kernel (JSON text) written as the expression [`parse_kernel`] reads back.

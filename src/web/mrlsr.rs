@@ -470,3 +470,15 @@ pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Re
     let best = g.check().map_err(js_err)?;
     plot::draw_heatmap(&root, &g.ms, &g.lambdas, &g.rmse, Some(best), dpr).map_err(js_err)
 }
+
+/// Paper B's page: the message shown when its controls cannot hold the spec it was
+/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+#[wasm_bindgen(js_name = mrlsrControlsLose)]
+pub fn mrlsr_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
+    crate::engine::shown::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
+        crate::spec_json::Paper::Mrlsr,
+        asked,
+        shown,
+    )
+    .map_err(js_err)
+}

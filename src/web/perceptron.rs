@@ -577,3 +577,15 @@ pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
     }
     to_js(&rows)
 }
+
+/// Paper D's page: the message shown when its controls cannot hold the spec it was
+/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+#[wasm_bindgen(js_name = perceptronControlsLose)]
+pub fn perceptron_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
+    crate::engine::shown::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
+        crate::spec_json::Paper::Perceptron,
+        asked,
+        shown,
+    )
+    .map_err(js_err)
+}
