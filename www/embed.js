@@ -150,7 +150,7 @@ async function main() {
   document.body.dataset.plot = name;
   document.body.dataset.ready = '1';
   // Autoplay unless the embedding page asks otherwise (?autoplay=0) or the reader prefers less motion.
-  if (q.get('autoplay') !== '0' && !window.matchMedia('(prefers-reduced-motion: reduce)').matches) setPlaying(true);
+  if (queryParam('autoplay') !== '0' && !window.matchMedia('(prefers-reduced-motion: reduce)').matches) setPlaying(true);
   requestAnimationFrame(frame);
 }
 
