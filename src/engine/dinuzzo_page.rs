@@ -253,7 +253,7 @@ impl DinuzzoPage {
         self.runs.lanes().get(self.sel).map(|l| &l.solver)
     }
 
-    /// The lane key of the solver shown.
+    /// The position, among the race's lanes, of the solver shown.
     pub fn selected_key(&self) -> usize {
         self.sel
     }
