@@ -93,3 +93,24 @@ test('paper B isolated (threads) and not (one thread): both run, same results to
     env.b.newContext = origNew;
   }
 });
+
+test('a static host without the headers: the service worker makes the next visit isolated, and paper B then runs threaded', async () => {
+  const ctx = await env.b.newContext();
+  await ctx.addInitScript(RECORD);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${env.plain.url}mrlsr.html?speed=max`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), false, 'first visit: no headers, not isolated');
+  assert.equal(await page.evaluate(() => window.__eigenThreads), 1);
+  await page.waitForFunction(() => !!navigator.serviceWorker?.controller, null, { timeout: 60000 });
+  await page.reload();
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), true, 'served by the service worker: isolated');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.equal(await page.evaluate(() => window.__eigenThreads), Math.min(8, cores), 'the threaded build');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
