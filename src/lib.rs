@@ -30,6 +30,7 @@ pub mod lesson;
 pub mod losses;
 pub mod lp;
 pub mod margin;
+pub mod par;
 pub mod plot;
 pub mod plot_dinuzzo;
 pub mod plot_mrlsr;

@@ -179,8 +179,10 @@ impl DualPolynomial for FeaturePolynomial {
 }
 
 /// `X diag(c) Xᵀ` for X (n × d, column-major) and weights `c` (length d): the lower half by
-/// `faer`'s matrix product (`Par::Seq`: the page has one thread), summed over blocks of columns
-/// of X so that only one block (about 2 MB) is copied and scaled at a time, then mirrored.
+/// `faer`'s matrix product, summed over blocks of columns of X so that only one block (about
+/// 2 MB) is copied and scaled at a time, then mirrored. The product runs on
+/// [`crate::par::threads`] threads; faer splits it by blocks of the output, each summed in the
+/// same order, so the bits do not depend on the count (tests/threads.rs).
 pub fn weighted_gram(x: &DMatrix<f64>, c: &[f64]) -> DMatrix<f64> {
     use faer::linalg::matmul::triangular::{matmul, BlockStructure};
     let (n, d) = x.shape();
@@ -215,7 +217,7 @@ pub fn weighted_gram(x: &DMatrix<f64>, c: &[f64]) -> DMatrix<f64> {
             rhs,
             BlockStructure::Rectangular,
             1.0,
-            faer::Par::Seq,
+            crate::par::faer_par(),
         );
         j0 += b;
     }

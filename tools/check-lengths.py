@@ -16,7 +16,7 @@ LIMIT = 800
 def sources():
     for top, ext in (("src", ".rs"), ("www", ".js")):
         for root, dirs, files in os.walk(os.path.join(ROOT, top)):
-            dirs[:] = [d for d in dirs if d not in ("pkg", "node_modules")]
+            dirs[:] = [d for d in dirs if d not in ("pkg", "pkg-threads", "node_modules")]
             for f in files:
                 if f.endswith(ext):
                     yield os.path.join(root, f)

@@ -201,9 +201,11 @@ out.set('.nojekyll', Buffer.alloc(0));
 // The service worker: the stamp and the files to precache (the pages and every file they use;
 // the timing pages bench*.html are served but not precached).
 // The full wasm (pkg/kernel_playground_bg.*.wasm) is only the timing pages': every page loads its
-// own group's (tools/wasm-split.mjs).
+// own group's (tools/wasm-split.mjs). The threaded build (pkg-threads/, issue 21) is not
+// precached either: only an isolated page's paper-B worker loads it, and the service worker
+// caches it then (hashed: cache first); offline without it, the worker uses one thread.
 const precache = ['./', ...PAGES, ...[...out.keys()].filter((f) => !f.endsWith('.html') && !/^(bench|\.|_headers$)/.test(f)
-  && !/^pkg\/kernel_playground_bg\.[0-9a-f]{10}\.wasm$/.test(f))].sort();
+  && !/^pkg\/kernel_playground_bg\.[0-9a-f]{10}\.wasm$/.test(f) && !f.startsWith('pkg-threads/'))].sort();
 let sw = src.get('sw.js').toString();
 const swBuild = `const BUILD = ${JSON.stringify(stamp)};`;
 const swList = `const PRECACHE = ${JSON.stringify(precache, null, 1).replace(/\n\s*/g, ' ')};`;

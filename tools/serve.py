@@ -7,8 +7,13 @@ python3 -m http.server, plus what a room of a hundred students needs from a lect
 - HTTP/1.1 keep-alive;
 - the pre-compressed copies dist/ holds (x.br, x.gz) when the browser accepts them;
 - the headers docs/deploy.md asks of a host: application/wasm, text/javascript,
-  application/manifest+json; hashed files cached for a year, everything else revalidated.
-Usage: python3 tools/serve.py [--port 8000] [--bind 127.0.0.1] [--directory dist]
+  application/manifest+json; hashed files cached for a year, everything else revalidated;
+- cross-origin isolation (issue 21): `Cross-Origin-Opener-Policy: same-origin` and
+  `Cross-Origin-Embedder-Policy: require-corp` on every response, so `crossOriginIsolated` is
+  true and paper B's worker loads the threaded wasm (SharedArrayBuffer); `--no-isolation` leaves
+  them out, as a plain static host does (the pages then use the one-thread build, or the service
+  worker adds the headers: www/sw.js).
+Usage: python3 tools/serve.py [--port 8000] [--bind 127.0.0.1] [--directory dist] [--no-isolation]
 """
 import argparse
 import http.server
@@ -72,6 +77,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         return f
 
+    def end_headers(self):
+        if self.server.isolate:
+            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            # cross-origin, not same-origin: the site is meant to be framed by course pages
+            # (embed.html, ?embed=step), and a course page that is itself isolated may only
+            # frame documents that allow it. Our own page's requests are same-origin anyway.
+            self.send_header("Cross-Origin-Resource-Policy", "cross-origin")
+        super().end_headers()
+
     def _caching(self):
         clean = self.path.split("?", 1)[0]
         cc = "public, max-age=31536000, immutable" if HASHED.search(clean) else "no-cache"
@@ -81,6 +96,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 class Server(http.server.ThreadingHTTPServer):
     request_queue_size = 512
     daemon_threads = True
+    isolate = True
 
 
 def main():
@@ -88,11 +104,13 @@ def main():
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--bind", default="127.0.0.1")
     p.add_argument("--directory", default="dist")
+    p.add_argument("--no-isolation", action="store_true", help="no COOP/COEP headers")
     a = p.parse_args()
     if not os.path.isdir(a.directory):
         sys.exit(f"{a.directory} is missing: run make dist")
     handler = lambda *args, **kw: Handler(*args, directory=a.directory, **kw)  # noqa: E731
     with Server((a.bind, a.port), handler) as s:
+        s.isolate = not a.no_isolation
         host, port = s.server_address[:2]
         print(f"Serving HTTP on {host} port {port} (http://{host}:{port}/) ...", flush=True)
         try:

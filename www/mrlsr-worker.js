@@ -4,27 +4,67 @@
 // the page builds the data from the same spec (deterministic generator, same bits); the page
 // checks the eigendecomposition it receives against its own Gram matrix. No mathematics here.
 //
-// In:  {id, type: 'eigen', spec}                      -> {id, type: 'eigen', n, digest, eigen_ms, values, vectors}
+// In:  {id, type: 'eigen', spec}                      -> {id, type: 'eigen', n, digest, eigen_ms, threads, values, vectors}
 //      {id, type: 'selection', spec}                  -> {id, type: 'progress', done, total, grid?} …, {id, type: 'selection', result}
 //      {id, type: 'equivalence', spec, parts, folds, seed} -> {id, type: 'equivalence', report}
 // Any failure -> {id, type: 'error', message}. The page tags requests with `id` and ignores
 // answers to requests it no longer wants (and terminates the worker to cancel).
+//
+// Threads (issue 21 §3): when the page is cross-origin isolated (COOP/COEP headers from
+// `make serve`, or from the service worker, www/sw.js) this worker loads the threaded build
+// (pkg-threads/, `make build-threads`: shared memory, wasm-bindgen-rayon's pool of workers) and
+// the eigendecomposition runs on every core (at most 8); otherwise, or if anything in that path
+// fails, the one-thread build as before. The eigendecomposition then agrees to rounding, not to
+// the bit (faer's parallel reductions; tolerance in src/par.rs, tested by tests/threads.rs).
 import init, { mrlsrEigen, mrlsrEquivalence, MrlsrSelection } from './pkg/kernel_playground.js';
 
-const ready = init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
+// The engine in use: the one-thread glue's exports, or the threaded glue's (same names).
+let E = { mrlsrEigen, mrlsrEquivalence, MrlsrSelection };
+let threads = 1;
+const POOL_TIMEOUT_MS = 15000;
+
+async function loadThreaded() {
+  const cores = Math.min(8, navigator.hardwareConcurrency || 1);
+  if (self.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function' || cores < 2) return null;
+  try {
+    const m = await import('./pkg-threads/kernel_playground.js');
+    await m.default({ module_or_path: new URL('./pkg-threads/kernel_playground_bg.wasm', import.meta.url) });
+    // A pool that cannot start (e.g. a host's CSP header forbidding blob: workers) never answers:
+    // give up after POOL_TIMEOUT_MS and use one thread.
+    let timer;
+    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('the thread pool did not start')), POOL_TIMEOUT_MS); });
+    await Promise.race([m.initThreadPool(cores), timeout]).finally(() => clearTimeout(timer));
+    threads = m.setThreads(cores);
+    return m;
+  } catch (e) {
+    console.warn(`threaded engine unavailable, using one thread: ${e?.message ?? e}`);
+    return null;
+  }
+}
+
+const ready = (async () => {
+  const m = await loadThreaded();
+  if (m) {
+    E = { mrlsrEigen: m.mrlsrEigen, mrlsrEquivalence: m.mrlsrEquivalence, MrlsrSelection: m.MrlsrSelection };
+  } else {
+    threads = 1;
+    await init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
+  }
+  self.kplayThreads = threads; // read by the e2e tests (tests/e2e/threads.test.mjs)
+})();
 
 function fail(id, e) {
   postMessage({ id, type: 'error', message: String(e?.message ?? e) });
 }
 
 async function eigen(id, spec) {
-  const r = mrlsrEigen(JSON.stringify(spec));
-  postMessage({ id, type: 'eigen', n: r.n, digest: r.digest, eigen_ms: r.eigen_ms, values: r.values, vectors: r.vectors },
+  const r = E.mrlsrEigen(JSON.stringify(spec));
+  postMessage({ id, type: 'eigen', n: r.n, digest: r.digest, eigen_ms: r.eigen_ms, threads, values: r.values, vectors: r.vectors },
     [r.values.buffer, r.vectors.buffer]);
 }
 
 function selection(id, spec) {
-  const sel = new MrlsrSelection(JSON.stringify(spec));
+  const sel = new E.MrlsrSelection(JSON.stringify(spec));
   try {
     let fold = -1;
     for (;;) {
@@ -50,7 +90,7 @@ function selection(id, spec) {
 
 function equivalence(id, spec, parts, folds, seed) {
   postMessage({ id, type: 'progress', done: 0, total: 1 });
-  const report = mrlsrEquivalence(JSON.stringify(spec), parts, folds, seed);
+  const report = E.mrlsrEquivalence(JSON.stringify(spec), parts, folds, seed);
   postMessage({ id, type: 'equivalence', report });
 }
 

@@ -5,6 +5,12 @@
 //  - pages and everything else: network first (revalidated), the cached copy when the network
 //    fails or hangs for more than NET_TIMEOUT_MS.
 // Every URL is relative to this file, so the site works under any sub-path.
+// Cross-origin isolation for static hosts that cannot send headers (issue 21 §3, the
+// coi-serviceworker technique): every response this worker gives a page carries
+// `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp`,
+// so from the next navigation on the page is `crossOriginIsolated` and paper B's worker may load
+// the threaded build. All the site's files are same-origin, so require-corp blocks nothing. No
+// forced reload: the first visit simply runs on one thread.
 const BUILD = 'dev';
 const PRECACHE = [];
 const CACHE = `kplay-${BUILD}`;
@@ -36,6 +42,17 @@ const pageKey = (url) => {
   return u.href;
 };
 
+// The response with the isolation headers (an opaque or error response is left as it is).
+// CORP cross-origin so that a course page (isolated or not) may still frame embed.html.
+function isolated(res) {
+  if (!res || res.status === 0 || res.type === 'opaque') return res;
+  const headers = new Headers(res.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  headers.set('Cross-Origin-Resource-Policy', 'cross-origin');
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
 async function cacheFirst(req) {
   const hit = await caches.match(req);
   if (hit) return hit;
@@ -64,5 +81,5 @@ self.addEventListener('fetch', (event) => {
   if (req.method !== 'GET') return;
   const url = new URL(req.url);
   if (url.origin !== location.origin || !url.href.startsWith(self.registration.scope)) return;
-  event.respondWith(HASHED.test(url.pathname) ? cacheFirst(req) : networkFirst(req));
+  event.respondWith((HASHED.test(url.pathname) ? cacheFirst(req) : networkFirst(req)).then(isolated));
 });

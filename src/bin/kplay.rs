@@ -36,7 +36,10 @@ options (anywhere):
   --budget-gib G                 set the memory budget to G GiB (default: 8 GiB, or less when the
                                  machine has less memory available or a lower address-space limit)
   --time-limit SECONDS           end `run` and `race` cleanly after SECONDS: status `time_limit`,
-                                 with the iterate, measures and trace reached by then";
+                                 with the iterate, measures and trace reached by then
+  --threads N                    use N threads (default 1) where it pays: paper B's
+                                 eigendecomposition, kernel matrices (the same bits for every
+                                 N; the eigendecomposition agrees to rounding, tests/threads.rs)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -86,7 +89,7 @@ fn err(e: KpError) -> String {
     e.to_string()
 }
 
-/// Take `--budget-gib G` and `--time-limit SECONDS` (anywhere) out of the arguments, install
+/// Take `--budget-gib G`, `--time-limit SECONDS` and `--threads N` (anywhere) out of the arguments, install
 /// the CLI budget (by default [`Budget::cli_for_machine`]) and the deadline they name.
 fn budget_flag(args: &[String]) -> Result<Vec<String>, String> {
     let mut rest = Vec::new();
@@ -108,6 +111,12 @@ fn budget_flag(args: &[String]) -> Result<Vec<String>, String> {
             }
             let deadline = web_time::Instant::now() + std::time::Duration::from_secs_f64(secs);
             kernel_playground::clock::set_deadline(Some(deadline));
+        } else if a == "--threads" {
+            let v = it.next().ok_or("--threads needs a number of threads")?;
+            let n: usize = v
+                .parse()
+                .map_err(|_| format!("--threads: `{v}` is not a whole number of threads"))?;
+            kernel_playground::par::set_threads(n).map_err(err)?;
         } else {
             rest.push(a.clone());
         }

@@ -622,6 +622,28 @@ impl ResolvedKernel {
             }
             return Ok(k);
         }
+        let n = b.nrows();
+        if crate::par::threads() > 1 && a.nrows().saturating_mul(n) >= 2 * JOB_BLOCK_ENTRIES {
+            // Blocks of columns in parallel, each exactly as a `CrossJob` block (the same bits as
+            // the sequential matrix, tested by tests/threads.rs).
+            let mut k = kernel_matrix_zeros(a, b)?;
+            let m = a.nrows();
+            let width = n.div_ceil(4 * crate::par::threads()).max(1);
+            // Column-major: the columns [s, s + w) of K are one contiguous chunk.
+            let results = crate::par::for_each_chunk(k.as_mut_slice(), width * m, |c, chunk| {
+                let (s, w) = (c * width, chunk.len() / m);
+                let block = self.cross_plain(a, &b.rows(s, w).into_owned())?;
+                chunk.copy_from_slice(block.as_slice());
+                Ok(())
+            });
+            results.into_iter().collect::<Result<Vec<()>>>()?;
+            return Ok(k);
+        }
+        self.cross_plain(a, b)
+    }
+
+    /// [`Self::cross`] of a kernel that is not composite, on one thread.
+    fn cross_plain(&self, a: &DMatrix<f64>, b: &DMatrix<f64>) -> Result<DMatrix<f64>> {
         // Then the same product `a bᵀ` nalgebra's `*` computes.
         let mut k = kernel_matrix_zeros(a, b)?;
         k.gemm(1.0, a, &b.transpose(), 0.0);

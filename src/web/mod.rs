@@ -28,6 +28,19 @@ pub(crate) fn js_err(e: impl std::fmt::Display) -> JsError {
     JsError::new(&e.to_string())
 }
 
+/// The threaded build's pool (wasm-bindgen-rayon): `await initThreadPool(n)` in a Web Worker of
+/// a cross-origin isolated page starts n workers sharing this module's memory (issue 21 §3).
+#[cfg(feature = "threads")]
+pub use wasm_bindgen_rayon::init_thread_pool;
+
+/// Use `n` threads in the parallel loops of [`crate::par`] (after `initThreadPool(n)` in the
+/// threaded build); returns the count in use. The one-thread build accepts only 1.
+#[wasm_bindgen(js_name = setThreads)]
+pub fn set_threads(n: usize) -> Result<usize, JsError> {
+    crate::par::set_threads(n).map_err(js_err)?;
+    Ok(crate::par::threads())
+}
+
 /// The default experiment as JSON text.
 #[wasm_bindgen(js_name = defaultSpec)]
 pub fn default_spec() -> String {

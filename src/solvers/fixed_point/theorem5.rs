@@ -150,10 +150,9 @@ pub fn k_alpha_eigenvalues_of_block(
             faer::Mat::<f64>::from_fn(m, m, |i, j| block[(i, j)])
         }
     };
-    let values = a
-        .self_adjoint_eigenvalues(faer::Side::Lower)
-        .map_err(|_| KpError::NonFinite("the eigenvalues of K did not converge".into()))?;
-    let mut ev: Vec<f64> = values.iter().map(|&v| alpha * v - 1.0).collect();
+    let (values, _) = crate::par::self_adjoint_evd(a.as_ref(), false)
+        .ok_or_else(|| KpError::NonFinite("the eigenvalues of K did not converge".into()))?;
+    let mut ev: Vec<f64> = values.column_vector().iter().map(|&v| alpha * v - 1.0).collect();
     ev.sort_by(f64::total_cmp);
     Ok(ev)
 }

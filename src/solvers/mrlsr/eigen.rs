@@ -24,10 +24,11 @@ pub fn symmetric_eigen(gram: &DMatrix<f64>) -> Result<(DVector<f64>, DMatrix<f64
         return Err(KpError::NonFinite("an entry of K".into()));
     }
     let a = faer::Mat::<f64>::from_fn(n, n, |i, j| gram[(i, j)]);
-    let eig = a.self_adjoint_eigen(faer::Side::Lower).map_err(|_| {
+    let (s, u) = crate::par::self_adjoint_evd(a.as_ref(), true).ok_or_else(|| {
         KpError::NonFinite("the symmetric eigendecomposition of K did not converge".into())
     })?;
-    let (s, u) = (eig.S().column_vector(), eig.U());
+    let u = u.ok_or_else(|| KpError::NonFinite("the eigenvectors of K".into()))?;
+    let s = s.column_vector();
     let values = DVector::from_fn(n, |i, _| s[i]);
     let vectors = DMatrix::from_fn(n, n, |i, j| u[(i, j)]);
     if values.iter().any(|v| !v.is_finite()) || vectors.iter().any(|v| !v.is_finite()) {
