@@ -20,30 +20,24 @@ WASM := $(TARGET_DIR)/wasm32-unknown-unknown/release/kernel_playground.wasm
 E2E := tests/e2e
 APT_UPDATED := /tmp/.kplay-apt-updated
 
-.PHONY: tools-nightly build-threads lint dist bench-dist load bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
+.PHONY: tools-rust-src build-threads lint dist bench-dist load bench-peers soak test-e2e-throttled bench-web serve test build tools tools-rust tools-web tools-browser tools-node test-native test-wasm test-e2e bench clean-pkg
 
 ## ---- installs (idempotent) ---------------------------------------------------------------
-tools: tools-rust tools-nightly tools-web tools-browser tools-node
+tools: tools-rust tools-rust-src tools-web tools-browser tools-node
 
 tools-rust:
 	@command -v cargo >/dev/null || { echo "cargo is missing: install Rust with rustup first"; exit 1; }
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown \
 	  || { echo "+ rustup target add wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
 
-# The threaded wasm build (issue 21 §3) needs a nightly with rust-src (-Z build-std rebuilds std
-# with atomics). Pinned by date; a `nightly` toolchain of that date already installed is used as is.
-NIGHTLY_DATE := 2026-05-20
-NIGHTLY := $(shell if rustup run nightly-$(NIGHTLY_DATE) rustc -V >/dev/null 2>&1; then echo nightly-$(NIGHTLY_DATE); \
-  elif grep -qs '^date = "$(NIGHTLY_DATE)"' "$$(rustup run nightly rustc --print sysroot 2>/dev/null)/lib/rustlib/multirust-channel-manifest.toml"; then echo nightly; \
-  else echo nightly-$(NIGHTLY_DATE); fi)
-
-tools-nightly: tools-rust
-	@rustup run $(NIGHTLY) rustc -V >/dev/null 2>&1 \
-	  || { echo "+ rustup toolchain install $(NIGHTLY)"; rustup toolchain install $(NIGHTLY) --profile minimal; }
-	@rustup component list --toolchain $(NIGHTLY) --installed | grep -q '^rust-src' \
-	  || { echo "+ rustup component add rust-src --toolchain $(NIGHTLY)"; rustup component add rust-src --toolchain $(NIGHTLY); }
-	@rustup target list --toolchain $(NIGHTLY) --installed | grep -qx wasm32-unknown-unknown \
-	  || { echo "+ rustup target add wasm32-unknown-unknown --toolchain $(NIGHTLY)"; rustup target add wasm32-unknown-unknown --toolchain $(NIGHTLY); }
+# The threaded wasm build (issue 21 §3) rebuilds std with atomics (-Z build-std), which needs the
+# standard library's source. It uses the SAME compiler as the one-thread build (the active
+# toolchain, with RUSTC_BOOTSTRAP=1 for -Z build-std) rather than a nightly: a nightly's own libm
+# and codegen changed the last bits of a 5000-iteration FISTA run between the two builds, and
+# the page ↔ CLI promise is bits (tests/e2e/threads.test.mjs compares the builds).
+tools-rust-src: tools-rust
+	@rustup component list --installed | grep -q '^rust-src' \
+	  || { echo "+ rustup component add rust-src"; rustup component add rust-src; }
 
 tools-web: tools-rust
 	@if [ "$$(wasm-bindgen --version 2>/dev/null | awk '{print $$2}')" != "$(WBG_VERSION)" ]; then \
@@ -92,8 +86,8 @@ THREADS_RUSTFLAGS := -C target-feature=+atomics,+bulk-memory,+simd128 -C link-ar
   -C link-arg=--import-memory -C link-arg=--max-memory=4294967296 -C link-arg=--export=__wasm_init_tls \
   -C link-arg=--export=__tls_size -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base
 
-build-threads: tools-nightly tools-web tools-node
-	CARGO_TARGET_DIR=$(THREADS_TARGET_DIR) RUSTFLAGS="$(THREADS_RUSTFLAGS)" cargo +$(NIGHTLY) build --release \
+build-threads: tools-rust-src tools-web tools-node
+	CARGO_TARGET_DIR=$(THREADS_TARGET_DIR) RUSTFLAGS="$(THREADS_RUSTFLAGS)" RUSTC_BOOTSTRAP=1 cargo build --release \
 	  --target wasm32-unknown-unknown --lib --features threads -Z build-std=panic_abort,std
 	wasm-bindgen --target web --out-dir www/pkg-threads --no-typescript $(THREADS_WASM)
 	$(WASM_OPT) $(WASM_OPT_FLAGS) --enable-threads www/pkg-threads/kernel_playground_bg.wasm -o www/pkg-threads/kernel_playground_bg.wasm

@@ -10,7 +10,7 @@
 //! matrices and that tolerance for the eigendecomposition and for `kplay run` on paper B.
 //!
 //! Natively rayon is always compiled in (`kplay --threads N` calls [`set_threads`]); in wasm only
-//! the `threads` build has it (nightly, `+atomics`, `make build-threads`), where the page's worker
+//! the `threads` build has it (`+atomics`, std rebuilt, `make build-threads`), where the page's worker
 //! starts wasm-bindgen-rayon's pool and then calls `setThreads`. Everywhere else [`threads`] is 1.
 //! The default is 1 thread, so a library user and the tests get the sequential code unless they
 //! ask.

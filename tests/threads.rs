@@ -18,6 +18,7 @@ use kernel_playground::lp::weighted_gram;
 use kernel_playground::par;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::mrlsr::symmetric_eigen;
+use kernel_playground::tensor::{GramTensorBuild, TensorKernel, TensorKernelConfig};
 use nalgebra::DMatrix;
 
 fn bits(m: &DMatrix<f64>) -> Vec<u64> {
@@ -89,6 +90,44 @@ fn compute() -> (Vec<f64>, Vec<Vec<u64>>) {
         }
         out.push(bits(&h));
     }
+    // Paper A's Gram tensor (eq. 15), built in slices of 50 values (blocks in parallel, one per
+    // thread, appended in order): the same bits for every count; independently, every 7th value
+    // against the kernel of its tuple from the definition (Σ_k Π_l x_{i_l k}, then the link).
+    for (n, d, q, kernel) in
+        [(23, 7, 4, TensorKernel::Polynomial { degree: 2 }), (11, 4, 6, TensorKernel::Exponential)]
+    {
+        let x = points(n, d, 40 + q as u64).map(|v| 0.5 * v);
+        let cfg = TensorKernelConfig::new(kernel, q).unwrap();
+        let mut b = GramTensorBuild::new(&x, cfg, 1 << 30).unwrap();
+        while !b.is_done() {
+            b.advance(50).unwrap();
+        }
+        let t = b.finish().unwrap();
+        let mut tuple = vec![0usize; q];
+        for (rank, &v) in t.values().iter().enumerate() {
+            if rank % 7 == 0 {
+                let s: f64 =
+                    (0..d).map(|k| tuple.iter().map(|&i| x[(i, k)]).product::<f64>()).sum();
+                let direct = match kernel {
+                    TensorKernel::Polynomial { degree } => s.powi(degree as i32),
+                    _ => s.exp(),
+                };
+                assert!((v - direct).abs() <= 1e-12 * direct.abs().max(1.0), "{tuple:?}");
+            }
+            // The next sorted tuple i1 ≤ … ≤ iq in colex order (the tensor's storage order).
+            let mut j = 0;
+            while j < q && tuple[j] == if j + 1 < q { tuple[j + 1] } else { n - 1 } {
+                j += 1;
+            }
+            if j < q {
+                tuple[j] += 1;
+                for l in tuple.iter_mut().take(j) {
+                    *l = 0;
+                }
+            }
+        }
+        out.push(t.values().iter().map(|v| v.to_bits()).collect());
+    }
     (values, out)
 }
 
@@ -105,7 +144,10 @@ fn results_do_not_depend_on_the_number_of_threads() {
         assert_eq!(par::threads(), n);
         let (values, many) = compute();
         for (c, (x, y)) in one.iter().zip(&many).enumerate() {
-            assert!(x == y, "matrix {c} (kernel, then Hessian) differs between 1 and {n} threads");
+            assert!(
+                x == y,
+                "result {c} (kernels, Hessians, tensors) differs between 1 and {n} threads"
+            );
         }
         let worst = values1.iter().zip(&values).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
         println!("eigenvalues, 1 vs {n} threads: max |Δλ| = {worst:e} (‖K‖₂ = {top:e})");
@@ -170,6 +212,37 @@ fn kplay_run_is_the_same_with_one_and_three_threads() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "--threads {bad}");
         assert!(String::from_utf8_lossy(&out.stderr).contains("threads"));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `kplay --threads N race` runs the lanes on N threads, each lane to its own end on one thread:
+/// every lane's status, iterations and measures are those of `--threads 1` (the JSON equal but for
+/// the times), on papers A (with the reference run), C and D.
+#[test]
+fn kplay_race_lanes_in_parallel_end_where_they_end_on_one_thread() {
+    let dir = std::env::temp_dir().join(format!("kplay-race-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for paper in ["lp", "dinuzzo", "perceptron"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_kplay")).args(["spec", paper]).output().unwrap();
+        assert!(out.status.success());
+        let spec = dir.join(format!("{paper}.json"));
+        std::fs::write(&spec, &out.stdout).unwrap();
+        let race = |threads: &str| {
+            let out = Command::new(env!("CARGO_BIN_EXE_kplay"))
+                .args(["--threads", threads, "race"])
+                .arg(&spec)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{paper}: {}", String::from_utf8_lossy(&out.stderr));
+            let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            strip_times(&mut v);
+            v
+        };
+        let one = race("1");
+        let lanes = one["lanes"].as_array().map_or(0, Vec::len);
+        assert!(lanes >= 2, "{paper}: {lanes} lanes in {one}");
+        assert_eq!(one, race("3"), "{paper}: kplay race with 1 and 3 threads");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -122,7 +122,7 @@ function stopWorker() {
   return true;
 }
 
-/** Build the Gram tensor of `specJson` in a module worker; resolves to { values, build_ms, key }. */
+/** Build the Gram tensor of `specJson` in a module worker; resolves to { values, build_ms, key, threads }. */
 function buildTensor(specJson, onProgress) {
   stopWorker();
   const worker = new Worker(new URL('./tensor-worker.js', import.meta.url), { type: 'module' });
@@ -188,7 +188,7 @@ async function startBuild() {
     document.body.dataset.build = 'done';
     document.body.dataset.buildMs = m.build_ms.toFixed(1);
     $('build-progress').value = 1;
-    $('build-readout').textContent = `built: ${m.values.length} values in ${(m.build_ms / 1000).toFixed(2)} s`;
+    $('build-readout').textContent = `built: ${m.values.length} values in ${(m.build_ms / 1000).toFixed(2)} s${m.threads > 1 ? ` on ${m.threads} threads` : ''}`;
     restarted();
     setPlaying(true);
     showSummary(pg.summary());

@@ -10,48 +10,16 @@
 // Any failure -> {id, type: 'error', message}. The page tags requests with `id` and ignores
 // answers to requests it no longer wants (and terminates the worker to cancel).
 //
-// Threads (issue 21 §3): when the page is cross-origin isolated (COOP/COEP headers from
-// `make serve`, or from the service worker, www/sw.js) this worker loads the threaded build
-// (pkg-threads/, `make build-threads`: shared memory, wasm-bindgen-rayon's pool of workers) and
-// the eigendecomposition runs on every core (at most 8); otherwise, or if anything in that path
-// fails, the one-thread build as before. The eigendecomposition then agrees to rounding, not to
-// the bit (faer's parallel reductions; tolerance in src/par.rs, tested by tests/threads.rs).
+// Threads (issue 21 §3): www/threaded.js loads the threaded build when the page is cross-origin
+// isolated (the eigendecomposition then runs on every core, at most 8, and agrees with one
+// thread to rounding: src/par.rs, tests/threads.rs), the one-thread group otherwise.
 import init, { mrlsrEigen, mrlsrEquivalence, MrlsrSelection } from './pkg/kernel_playground.js';
+import { loadEngine } from './threaded.js';
 
-// The engine in use: the one-thread glue's exports, or the threaded glue's (same names).
-let E = { mrlsrEigen, mrlsrEquivalence, MrlsrSelection };
+let E = null;
 let threads = 1;
-const POOL_TIMEOUT_MS = 15000;
-
-async function loadThreaded() {
-  const cores = Math.min(8, navigator.hardwareConcurrency || 1);
-  if (self.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function' || cores < 2) return null;
-  try {
-    const m = await import('./pkg-threads/kernel_playground.js');
-    await m.default({ module_or_path: new URL('./pkg-threads/kernel_playground_bg.wasm', import.meta.url) });
-    // A pool that cannot start (e.g. a host's CSP header forbidding blob: workers) never answers:
-    // give up after POOL_TIMEOUT_MS and use one thread.
-    let timer;
-    const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('the thread pool did not start')), POOL_TIMEOUT_MS); });
-    await Promise.race([m.initThreadPool(cores), timeout]).finally(() => clearTimeout(timer));
-    threads = m.setThreads(cores);
-    return m;
-  } catch (e) {
-    console.warn(`threaded engine unavailable, using one thread: ${e?.message ?? e}`);
-    return null;
-  }
-}
-
-const ready = (async () => {
-  const m = await loadThreaded();
-  if (m) {
-    E = { mrlsrEigen: m.mrlsrEigen, mrlsrEquivalence: m.mrlsrEquivalence, MrlsrSelection: m.MrlsrSelection };
-  } else {
-    threads = 1;
-    await init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) });
-  }
-  self.kplayThreads = threads; // read by the e2e tests (tests/e2e/threads.test.mjs)
-})();
+const ready = loadEngine(() => init({ module_or_path: new URL('./pkg/kernel_playground_mrlsr_bg.wasm', import.meta.url) }),
+  { mrlsrEigen, mrlsrEquivalence, MrlsrSelection }).then((r) => ({ E, threads } = r));
 
 function fail(id, e) {
   postMessage({ id, type: 'error', message: String(e?.message ?? e) });

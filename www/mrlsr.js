@@ -467,7 +467,7 @@ function adopt(s, d) {
     showSummary(page.summary());
     draw();
     bump('builds');
-    setStatus(`ready (eigendecomposition ${(d.eigen_ms / 1000).toFixed(2)} s in the worker; adopted and checked in ${adoptMs.toFixed(0)} ms)`);
+    setStatus(`ready (eigendecomposition ${(d.eigen_ms / 1000).toFixed(2)} s in the worker${d.threads > 1 ? ` on ${d.threads} threads` : ''}; adopted and checked in ${adoptMs.toFixed(0)} ms)`);
     if (at.lambda !== lambdaOr(at.lambda) || readM() !== at.m) scheduleRefit();
   } catch (e) {
     showError(String(e.message ?? e));

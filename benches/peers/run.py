@@ -253,6 +253,7 @@ def main():
                      f"SVC(kernel=\"precomputed\") tol {res['np1'].get('tol')}; F* = {fstar:.10g} (ours {ref_ours['objective']:.10g}, SVC {ref_svc['objective']:.10g}, b = {ref_svc['intercept']:.1e})"])
 
     # ---- the browser ---------------------------------------------------------------------------
+    threaded = {}  # row index -> (ms in the threaded build, threads)
     if not os.environ.get("PEERS_NO_WEB"):
         spec_file = os.path.join(tmp, "web-specs.json")
         with open(spec_file, "w") as f:
@@ -276,23 +277,37 @@ def main():
                 rows[row_i][4] = r["ms"] if r["reached"] else None
                 rows[row_i][5] += (f"; wasm: greedy pairs + shrinking {r['sweeps']} sweeps, {r['ms']:.1f} ms warm ({r['cold_ms']:.1f} ms on the "
                                    "page's first run, which includes Chromium's optimizing compile)" + ("" if r["reached"] else " (target not reached)"))
-            k = len(web_specs)
-            for n, ms in web["eigen"].items():
-                for row in rows:
+            # Threads (issue 21 §3): the one-thread figures above come from a plain server; the
+            # threaded ones from tools/serve.py (cross-origin isolated), in the page's workers.
+            for i, (one, many) in enumerate(zip(web["newton"]["one"], web["newton"]["threads"])):
+                if one and many:
+                    rows[web_rows[i]][4] = one["solver_ms"]
+                    threaded[web_rows[i]] = (many["solver_ms"], many["threads"])
+                    rows[web_rows[i]][5] += (f"; in the preset worker: one thread {one['solver_ms']:.0f} ms, {many['threads']} threads "
+                                             f"{many['solver_ms']:.0f} ms, {many['iterations']} iterations")
+            for n, e in web["eigen"].items():
+                for j, row in enumerate(rows):
                     if row[0].startswith(f"B · Gram eigendecomposition, n = {n} "):
-                        row[4] = ms
+                        row[4] = e["ms"]
+                        t = web["eigen_threads"].get(n)
+                        if t:
+                            threaded[j] = (t["ms"], t["threads"])
     loads.append(load_avg())
 
     lines = [f"Load average before / after: {loads[0]} / {loads[1]} (2 cores). Times are the median of {REPS} alternating runs; "
              "ratios below 1 mean we are faster. numpy 1 = `OPENBLAS_NUM_THREADS=1`, numpy N = OpenBLAS's default threads; "
              "OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset for the peers.", "",
-             "| workload | ours native | numpy 1 | numpy N | ours ÷ numpy 1 | ours ÷ numpy N | Chromium (wasm) | wasm ÷ native | notes |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for label, o, p1, pn, w, note in rows:
+             "| workload | ours native | numpy 1 | numpy N | ours ÷ numpy 1 | ours ÷ numpy N | Chromium (wasm, 1 thread) | wasm ÷ native "
+             "| Chromium threaded (threads) | threaded ÷ native | notes |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for i, (label, o, p1, pn, w, note) in enumerate(rows):
         r1 = o / p1 if o and p1 else None
         rn = o / pn if o and pn else None
         rw = w / o if w and o else None
-        lines.append(f"| {label} | {fmt(o)} | {fmt(p1)} | {fmt(pn)} | {fmt(r1)} | {fmt(rn)} | {fmt(w)} | {fmt(rw)} | {note} |")
+        tm, tn = threaded.get(i, (None, None))
+        tcell = f"{fmt(tm)} ({tn})" if tm else "–"
+        rt = tm / o if tm and o else None
+        lines.append(f"| {label} | {fmt(o)} | {fmt(p1)} | {fmt(pn)} | {fmt(r1)} | {fmt(rn)} | {fmt(w)} | {fmt(rw)} | {tcell} | {fmt(rt)} | {note} |")
     lines.append("")
     lines += [f"- {n}" for n in notes]
     table = "\n".join(lines)

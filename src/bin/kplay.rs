@@ -37,9 +37,10 @@ options (anywhere):
                                  machine has less memory available or a lower address-space limit)
   --time-limit SECONDS           end `run` and `race` cleanly after SECONDS: status `time_limit`,
                                  with the iterate, measures and trace reached by then
-  --threads N                    use N threads (default 1) where it pays: paper B's
-                                 eigendecomposition, kernel matrices (the same bits for every
-                                 N; the eigendecomposition agrees to rounding, tests/threads.rs)";
+  --threads N                    use N threads (default 1) where it pays: a race's lanes, paper
+                                 B's eigendecomposition, kernel matrices, paper A's Newton
+                                 Hessian and Gram tensor (the same bits for every N; paper B's
+                                 eigendecomposition agrees to rounding, tests/threads.rs)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -228,7 +228,7 @@ pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
     let racing = DinuzzoSpec { race: true, ..spec.clone() };
     // The CLI races any n its budget allows (the page's n ≤ MAX_RACE_N is a frame-time limit).
     let mut race = racers(&built, &spec.method)?;
-    race.run();
+    race.run_parallel();
     let selected = method_index(&spec.method);
     let lanes: Vec<serde_json::Value> = race
         .standings()

@@ -109,7 +109,7 @@ impl RaceJob {
             self.advance(valid, 0.0)?;
         }
         if let Some(race) = self.race.as_mut() {
-            race.run();
+            race.run_parallel();
         }
         Ok(())
     }

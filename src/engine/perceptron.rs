@@ -79,6 +79,12 @@ impl PerceptronRace {
         self.race.run();
     }
 
+    /// Every lane to its end, the lanes on [`crate::par::threads`] threads (see
+    /// [`Race::run_parallel`]).
+    pub fn run_parallel(&mut self) {
+        self.race.run_parallel();
+    }
+
     /// Whether every algorithm has finished.
     pub fn finished(&self) -> bool {
         !self.race.running()
@@ -153,7 +159,7 @@ pub fn race(spec: &PerceptronSpec) -> Result<Value> {
         _ => {}
     }
     let mut race = PerceptronRace::new(&session, epsilon, delta, gamma)?;
-    race.run();
+    race.run_parallel();
     Ok(json!({"paper": "perceptron", "margin": session.margin, "lanes": race.lanes_json()}))
 }
 

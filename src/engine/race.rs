@@ -47,6 +47,28 @@ pub struct Lane<S> {
 }
 
 impl<S: Stepper> Lane<S> {
+    /// Up to `chunk` iterations while the lane runs (ending it at `target`); whether it advanced.
+    fn step_chunk(&mut self, chunk: usize, target: Option<Target>) -> bool {
+        if !self.running() {
+            return false;
+        }
+        let mut any = false;
+        let t0 = web_time::Instant::now();
+        for _ in 0..chunk {
+            let Some(r) = self.solver.step() else { break };
+            any = true;
+            self.steps += 1;
+            if target.is_some_and(|t| t.reached(&r)) {
+                self.reached = true;
+            }
+            if !self.running() {
+                break;
+            }
+        }
+        self.ms += crate::clock::ms_since(t0);
+        any
+    }
+
     /// Why the lane ended: [`Stop::Converged`] once the race's target is reached, else the
     /// algorithm's own stop reason ([`Stop::Running`] while it runs).
     pub fn stop(&self) -> Stop {
@@ -127,22 +149,7 @@ impl<S: Stepper> Race<S> {
         let (chunk, target) = (self.chunk, self.target);
         let mut any = false;
         for lane in &mut self.lanes {
-            if !lane.running() {
-                continue;
-            }
-            let t0 = web_time::Instant::now();
-            for _ in 0..chunk {
-                let Some(r) = lane.solver.step() else { break };
-                any = true;
-                lane.steps += 1;
-                if target.is_some_and(|t| t.reached(&r)) {
-                    lane.reached = true;
-                }
-                if !lane.running() {
-                    break;
-                }
-            }
-            lane.ms += crate::clock::ms_since(t0);
+            any |= lane.step_chunk(chunk, target);
         }
         any
     }
@@ -162,6 +169,32 @@ impl<S: Stepper> Race<S> {
                 break;
             }
         }
+    }
+
+    /// [`Self::run`] with the lanes on [`crate::par::threads`] threads (`kplay race --threads
+    /// N`): each lane runs to its own end on one thread, so every lane takes exactly the steps it
+    /// takes in [`Self::run`] (lanes never interact); only the lanes' `ms` and, at a deadline,
+    /// where each lane stands differ.
+    pub fn run_parallel(&mut self)
+    where
+        S: Send,
+    {
+        if crate::par::threads() <= 1 || self.lanes.len() < 2 {
+            return self.run();
+        }
+        let (chunk, target) = (self.chunk, self.target);
+        let timed_out = std::sync::atomic::AtomicBool::new(false);
+        crate::par::for_each_chunk(&mut self.lanes, 1, |_, lanes| {
+            for lane in lanes {
+                while lane.step_chunk(chunk, target) {
+                    if crate::clock::deadline_passed() {
+                        timed_out.store(true, std::sync::atomic::Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        });
+        self.timed_out = timed_out.into_inner();
     }
 
     /// Each lane's standing, in lane order.

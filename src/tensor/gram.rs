@@ -43,9 +43,19 @@ pub struct GramTensorBuild {
     suffix: Vec<usize>,
     more: bool,
     error: Option<KpError>,
+    /// One scratch per thread the build may use ([`crate::par::threads`] when it was created,
+    /// the memory checked for all of them): each block is computed by one thread, in one
+    /// scratch, exactly as on one thread, and appended in order (the same bits for any count).
+    scratch: Vec<BlockScratch>,
+}
+
+/// The work space of one block: `v` (d), the scaled inputs `c` (d × n), the product `m` (n × n)
+/// and the block's values.
+struct BlockScratch {
     v: DVector<f64>,
     c: DMatrix<f64>,
     m: DMatrix<f64>,
+    out: Vec<f64>,
 }
 
 impl GramTensorBuild {
@@ -53,12 +63,19 @@ impl GramTensorBuild {
     pub fn new(x: &DMatrix<f64>, cfg: TensorKernelConfig, max_bytes: u64) -> Result<Self> {
         let (n, d) = x.shape();
         let cost = estimate_cost(n, d, &cfg)?;
-        // Scratch of the build: the inputs twice, the scaled block (d × n) and the product (n × n).
+        // Scratch of the build: the inputs twice, and per thread the scaled block (d × n), the
+        // product (n × n) and one block's values (at most n(n+1)/2).
         let (nu, du) = (n as u64, d as u64);
+        let workers = crate::par::threads();
+        let per_thread = nu
+            .saturating_mul(du)
+            .saturating_add(nu.saturating_mul(nu))
+            .saturating_add(nu.saturating_mul(nu + 1) / 2)
+            .saturating_add(du);
         let scratch = nu
             .saturating_mul(du)
-            .saturating_mul(3)
-            .saturating_add(nu.saturating_mul(nu))
+            .saturating_mul(2)
+            .saturating_add(per_thread.saturating_mul(workers as u64))
             .saturating_mul(8);
         check_budget(
             "the Gram tensor",
@@ -88,9 +105,14 @@ impl GramTensorBuild {
             suffix: vec![0; cfg.q - 2],
             more: true,
             error: None,
-            v: DVector::zeros(d),
-            c: DMatrix::zeros(d, n),
-            m: DMatrix::zeros(n, n),
+            scratch: (0..workers)
+                .map(|_| BlockScratch {
+                    v: DVector::zeros(d),
+                    c: DMatrix::zeros(d, n),
+                    m: DMatrix::zeros(n, n),
+                    out: Vec::with_capacity(n * (n + 1) / 2),
+                })
+                .collect(),
         })
     }
 
@@ -117,57 +139,37 @@ impl GramTensorBuild {
             return Err(e.clone());
         }
         let start = self.values.len();
+        let workers = self.scratch.len().min(crate::par::threads()).max(1);
         while self.more {
-            if let Err(e) = self.build_block() {
-                self.error = Some(e.clone());
-                return Err(e);
+            // The next `workers` blocks (one per thread), each in its own scratch.
+            let mut suffixes = Vec::with_capacity(workers);
+            while self.more && suffixes.len() < workers {
+                suffixes.push(self.suffix.clone());
+                self.more = next_sorted(&mut self.suffix, self.cost.n);
             }
-            self.more = next_sorted(&mut self.suffix, self.cost.n);
+            let (x, xt, cfg) = (&self.x, &self.xt, &self.cfg);
+            let mut work: Vec<(&Vec<usize>, &mut BlockScratch)> =
+                suffixes.iter().zip(self.scratch.iter_mut()).collect();
+            let results = crate::par::for_each_chunk(&mut work, 1, |_, w| {
+                let (suffix, scratch) = &mut w[0];
+                build_block(x, xt, cfg, suffix, scratch)
+            });
+            // Appended in order; the first failing block stops the build where the sequential
+            // loop would: the blocks before it kept, the suffix left at it.
+            for (k, r) in results.into_iter().enumerate() {
+                if let Err(e) = r {
+                    self.suffix.clone_from(&suffixes[k]);
+                    self.more = true;
+                    self.error = Some(e.clone());
+                    return Err(e);
+                }
+                self.values.extend_from_slice(&self.scratch[k].out);
+            }
             if self.values.len() - start >= max_entries {
                 break;
             }
         }
         Ok(self.progress())
-    }
-
-    /// One block: every pair `i1 ≤ i2 ≤ i3` for the current suffix `(i3, …, iq)`.
-    fn build_block(&mut self) -> Result<()> {
-        let s0 = self.suffix[0];
-        let m = s0 + 1;
-        self.v.copy_from(&self.xt.column(s0));
-        for &j in &self.suffix[1..] {
-            self.v.component_mul_assign(&self.xt.column(j));
-        }
-        for i in 0..m {
-            let mut col = self.c.column_mut(i);
-            col.copy_from(&self.xt.column(i));
-            col.component_mul_assign(&self.v);
-        }
-        // Only the upper triangle i1 ≤ i2 is needed: compute it by column panels, each panel
-        // [j0, j0 + b) needing rows 0..j0 + b (about half the flops of the full m × m product).
-        let mut j0 = 0;
-        while j0 < m {
-            let b = BUILD_PANEL.min(m - j0);
-            let mut mp = self.m.view_mut((0, j0), (j0 + b, b));
-            mp.gemm(1.0, &self.x.rows(0, j0 + b), &self.c.columns(j0, b), 0.0);
-            j0 += b;
-        }
-        let mm = &self.m;
-        let block_start = self.values.len();
-        for i2 in 0..m {
-            for i1 in 0..=i2 {
-                let s = mm[(i1, i2)];
-                let k = self.cfg.link(s);
-                if !k.is_finite() {
-                    self.values.truncate(block_start);
-                    let mut tuple = vec![i1, i2];
-                    tuple.extend_from_slice(&self.suffix);
-                    return Err(non_finite_error(&self.cfg, &tuple, s, k));
-                }
-                self.values.push(k);
-            }
-        }
-        Ok(())
     }
 
     /// The finished Gram tensor; an error if the build is not complete.
@@ -187,6 +189,51 @@ impl GramTensorBuild {
         }
         Ok(GramTensor { cfg: self.cfg, n: self.cost.n, d: self.cost.d, values: self.values })
     }
+}
+
+/// One block of the build into `s.out`: every pair `i1 ≤ i2 ≤ i3` for the suffix
+/// `(i3, …, iq)` (eq. 15's values in colex order); an error naming the tuple on a non-finite value.
+fn build_block(
+    x: &DMatrix<f64>,
+    xt: &DMatrix<f64>,
+    cfg: &TensorKernelConfig,
+    suffix: &[usize],
+    s: &mut BlockScratch,
+) -> Result<()> {
+    let s0 = suffix[0];
+    let m = s0 + 1;
+    s.v.copy_from(&xt.column(s0));
+    for &j in &suffix[1..] {
+        s.v.component_mul_assign(&xt.column(j));
+    }
+    for i in 0..m {
+        let mut col = s.c.column_mut(i);
+        col.copy_from(&xt.column(i));
+        col.component_mul_assign(&s.v);
+    }
+    // Only the upper triangle i1 ≤ i2 is needed: compute it by column panels, each panel
+    // [j0, j0 + b) needing rows 0..j0 + b (about half the flops of the full m × m product).
+    let mut j0 = 0;
+    while j0 < m {
+        let b = BUILD_PANEL.min(m - j0);
+        let mut mp = s.m.view_mut((0, j0), (j0 + b, b));
+        mp.gemm(1.0, &x.rows(0, j0 + b), &s.c.columns(j0, b), 0.0);
+        j0 += b;
+    }
+    s.out.clear();
+    for i2 in 0..m {
+        for i1 in 0..=i2 {
+            let sum = s.m[(i1, i2)];
+            let k = cfg.link(sum);
+            if !k.is_finite() {
+                let mut tuple = vec![i1, i2];
+                tuple.extend_from_slice(suffix);
+                return Err(non_finite_error(cfg, &tuple, sum, k));
+            }
+            s.out.push(k);
+        }
+    }
+    Ok(())
 }
 
 fn non_finite_error(cfg: &TensorKernelConfig, tuple: &[usize], s: f64, k: f64) -> KpError {

@@ -1,14 +1,66 @@
-// The browser column of `make bench-peers` (benches/peers/run.py; not a test): paper A's specs on
-// the timing page bench.html (iterations, solver time in the page) and paper B's
-// eigendecomposition in the page's worker (bench-mrlsr.html). Prints one JSON object.
-// Usage: node bench-peers.mjs SPECS.json N,N,…
+// The browser columns of `make bench-peers` (benches/peers/run.py; not a test): paper A's specs on
+// the timing page bench.html (iterations, solver time in the page, one thread), paper A's Newton
+// specs in the preset worker (run-worker.js) and paper B's eigendecomposition in the page's
+// worker (bench-mrlsr.html), each on a plain server (one thread) and on tools/serve.py
+// (cross-origin isolated: the threaded build, issue 21 §3). Prints one JSON object.
+// Usage: node bench-peers.mjs SPECS.json N,N,… [C-CASES.json]
 import { readFileSync } from 'node:fs';
 import { serve, browser } from './harness.mjs';
 
 const specs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const sizes = process.argv[3] ?? '1000,2000';
-const server = await serve();
+const server = await serve({ plain: true });
+const isolated = await serve();
 const b = await browser();
+
+/** Each Newton spec in a fresh run worker of a page served by `srv` (twice, the second timed). */
+async function newtonInWorker(srv) {
+  const ctx = await b.newContext();
+  await ctx.addInitScript(() => {
+    window.__workerUrls = [];
+    const W = window.Worker;
+    window.Worker = class extends W { constructor(...a) { super(...a); window.__workerUrls.push(String(a[0])); } };
+  });
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}lp.html`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
+  // The page's own worker URL (hashed in dist/): a preset starts it; cancel at once.
+  await page.click('#preset-small');
+  await page.waitForFunction(() => window.__workerUrls.some((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u)), null, { timeout: 60000 });
+  await page.click('#preset-cancel');
+  const out = [];
+  for (const [i, spec] of specs.entries()) {
+    if (spec.solver?.algorithm !== 'dual_newton') { out.push(null); continue; }
+    out.push(await page.evaluate(async (spec) => {
+      const url = window.__workerUrls.find((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u));
+      const w = new Worker(url, { type: 'module' });
+      const once = () => new Promise((resolve, reject) => {
+        w.onmessage = (ev) => { if (ev.data.type === 'row') resolve(ev.data); else if (ev.data.type === 'error') reject(new Error(ev.data.message)); };
+        w.onerror = (ev) => reject(new Error(ev.message));
+        w.postMessage({ spec: JSON.stringify(spec), index: 0 });
+      });
+      const cold = await once();
+      const warm = await once();
+      w.terminate();
+      return { threads: warm.threads, iterations: warm.iter, solver_ms: warm.solve_ms, cold_ms: cold.solve_ms };
+    }, spec));
+  }
+  await ctx.close();
+  return out;
+}
+
+/** Paper B's eigendecomposition in the page's worker (bench-mrlsr.html) on `srv`. */
+async function eigenOn(srv, page) {
+  const out = {};
+  await page.goto(`${srv.url}bench-mrlsr.html?n=${sizes}&main=&refit=500&reps=30`);
+  await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 3600000 });
+  const err = await page.locator('#error').innerText();
+  if (err) throw new Error(err);
+  const r = JSON.parse(await page.evaluate(() => document.body.dataset.results));
+  for (const [n, w] of Object.entries(r.worker)) out[n] = { ms: w.eigen_ms, threads: w.threads ?? 1 };
+  return out;
+}
+
 try {
   const ctx = await b.newContext();
   const page = await ctx.newPage();
@@ -19,15 +71,15 @@ try {
   await page.waitForFunction(() => document.body.dataset.done, null, { timeout: 3600000 });
   const all = JSON.parse(await page.locator('#out').innerText()).results;
   const a = specs.map((_, i) => ({ iterations: all[2 * i + 1].iterations, solver_ms: all[2 * i + 1].solver_ms, cold_ms: all[2 * i].solver_ms }));
-  const eigen = {};
+  let eigen = {};
+  let eigenThreads = {};
   if (sizes) {
-    await page.goto(`${server.url}bench-mrlsr.html?n=${sizes}&main=&refit=500&reps=30`);
-    await page.waitForFunction(() => document.body.dataset.ready, null, { timeout: 3600000 });
-    const err = await page.locator('#error').innerText();
-    if (err) throw new Error(err);
-    const r = JSON.parse(await page.evaluate(() => document.body.dataset.results));
-    for (const [n, w] of Object.entries(r.worker)) eigen[n] = w.eigen_ms;
+    eigen = await eigenOn(server, page);
+    const ictx = await b.newContext();
+    eigenThreads = await eigenOn(isolated, await ictx.newPage());
+    await ictx.close();
   }
+  const newton = { one: await newtonInWorker(server), threads: await newtonInWorker(isolated) };
   let c = [];
   if (process.argv[4]) {
     const cases = JSON.parse(readFileSync(process.argv[4], 'utf8'));
@@ -55,9 +107,10 @@ try {
       return out;
     }, cases);
   }
-  console.log(JSON.stringify({ a, eigen, c }));
+  console.log(JSON.stringify({ a, eigen, eigen_threads: eigenThreads, newton, c }));
   await ctx.close();
 } finally {
   await b.close();
   await server.stop();
+  await isolated.stop();
 }

@@ -114,3 +114,76 @@ test('a static host without the headers: the service worker makes the next visit
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+// Paper A (issue 21 §3): the preset worker (www/run-worker.js) runs on the threaded build when
+// the page is isolated; the Newton Hessian (faer's product split by output blocks) and the Gram
+// tensor (blocks in parallel) are the same bits with any number of threads (tests/threads.rs),
+// so the small preset's table is identical, cell for cell, under both servers. This also checks
+// that the two wasm builds compute alike: a threaded build from another compiler (a nightly's
+// std) changed the last bit of the 5000-iteration FISTA rows.
+const RECORD_ROWS = () => {
+  window.__rows = [];
+  window.__workerUrls = [];
+  const W = window.Worker;
+  window.Worker = class extends W {
+    constructor(...a) {
+      super(...a);
+      window.__workerUrls.push(String(a[0]));
+      this.addEventListener('message', (ev) => {
+        if (ev.data?.type === 'row') window.__rows.push({ threads: ev.data.threads, iter: ev.data.iter, status: ev.data.status, primal: ev.data.primal });
+      });
+    }
+  };
+};
+
+async function presetAt(url) {
+  const ctx = await env.b.newContext();
+  await ctx.addInitScript(RECORD_ROWS);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${url}lp.html`);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
+  await page.click('#preset-small');
+  await page.waitForFunction(() => ['done', 'failed'].includes(document.body.dataset.preset), null, { timeout: 300000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.preset), 'done');
+  const table = await page.evaluate(() => [...document.querySelectorAll('#preset-table tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent)));
+  const rows = await page.evaluate(() => window.__rows);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  // A Newton job large enough for faer's parallel product (n = 200, d = 20 000), straight to a
+  // run worker of this page: its objective bits and iterations.
+  const newton = await page.evaluate(async () => {
+    // The preset's worker URL (hashed in dist/).
+    const url = window.__workerUrls.find((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u));
+    const w = new Worker(url, { type: 'module' });
+    const spec = { data: { kind: 'sparse_regression', n: 200, d: 20000, k: 10, sigma: 0.05, seed: 3 },
+      model: { problem: 'lp_regression', p: 4 / 3, gamma: 10 }, solver: { algorithm: 'dual_newton', tol: 1e-10, max_iter: 100 } };
+    const row = await new Promise((resolve, reject) => {
+      w.onmessage = (ev) => { if (ev.data.type === 'row') resolve(ev.data); else if (ev.data.type === 'error') reject(new Error(ev.data.message)); };
+      w.onerror = (ev) => reject(new Error(ev.message));
+      w.postMessage({ spec: JSON.stringify(spec), index: 0 });
+    });
+    w.terminate();
+    return { threads: row.threads, iter: row.iter, status: row.status, primal: row.primal, solve_ms: row.solve_ms };
+  });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+  return { table, rows, cores, newton };
+}
+
+test('paper A isolated (threads) and not: the preset worker runs threaded or not, with the same table and the same Newton bits', async () => {
+  const iso = await presetAt(env.isolated.url);
+  const plain = await presetAt(env.plain.url);
+  const want = Math.min(8, iso.cores);
+  assert.ok(iso.rows.length >= 10 && iso.rows.every((r) => r.threads === want), `isolated rows' threads: ${JSON.stringify(iso.rows.map((r) => r.threads))}`);
+  assert.ok(plain.rows.every((r) => r.threads === 1), 'plain: one thread');
+  assert.deepEqual(iso.table, plain.table.map((r, i) => r.map((c, j) => (j === 3 ? iso.table[i][3] : c))), 'the table, but for the solve times');
+  assert.deepEqual(iso.rows.map(({ iter, status, primal }) => [iter, status, primal]), plain.rows.map(({ iter, status, primal }) => [iter, status, primal]));
+  assert.equal(iso.newton.threads, want);
+  assert.equal(plain.newton.threads, 1);
+  assert.equal(iso.newton.status, 'converged');
+  assert.equal(iso.newton.iter, plain.newton.iter, 'Newton iterations');
+  assert.equal(iso.newton.primal, plain.newton.primal, 'Newton objective: the same bits');
+  console.log(`# paper A Newton n = 200, d = 20 000: ${iso.newton.iter} iterations; ${want} threads ${iso.newton.solve_ms.toFixed(0)} ms, one ${plain.newton.solve_ms.toFixed(0)} ms`);
+});

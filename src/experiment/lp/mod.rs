@@ -210,8 +210,9 @@ pub struct ValidExperiment {
 }
 
 /// A paper-A solver behind one interface: steppable, with its dual iterate and (features path)
-/// its primal weights, so the page, the CLI and a race treat every algorithm alike.
-pub trait PaperASolver: Solver {
+/// its primal weights, so the page, the CLI and a race treat every algorithm alike (`Send`: a
+/// race runs its lanes on threads, `kplay race --threads N`).
+pub trait PaperASolver: Solver + Send {
     /// The dual iterate α (None for the primal solvers).
     fn alpha(&self) -> Option<DVector<f64>>;
     /// The primal weights w in feature space (None when they are not available: tensor path).

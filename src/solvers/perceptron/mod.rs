@@ -454,8 +454,9 @@ impl Stepper for Capped {
     }
 }
 
-/// A paper-D algorithm as an explicit steppable state.
-pub trait KernelPerceptron {
+/// A paper-D algorithm as an explicit steppable state (`Send`: a race runs its lanes on threads,
+/// `kplay race --threads N`).
+pub trait KernelPerceptron: Send {
     /// Which algorithm and parameters.
     fn algorithm(&self) -> PerceptronAlgorithm;
     /// The record of the current iterate.
