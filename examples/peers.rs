@@ -300,6 +300,11 @@ fn svm(args: &[String]) -> Res<()> {
 
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    // KPLAY_THREADS=N: ours on N threads (as `kplay --threads N`; issue 21 §3).
+    if let Ok(v) = std::env::var("KPLAY_THREADS") {
+        let n: usize = v.parse().map_err(|_| format!("KPLAY_THREADS: `{v}` is not a number"))?;
+        kernel_playground::par::set_threads(n).map_err(|e| e.to_string())?;
+    }
     match args.first().map(String::as_str) {
         Some("stream") => stream(arg(&args, 1, "N")?, arg(&args, 2, "D")?),
         Some("tensor") => tensor(arg(&args, 1, "N")?, arg(&args, 2, "D")?, &arg::<String>(&args, 3, "PREFIX")?),

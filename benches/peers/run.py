@@ -43,6 +43,9 @@ def run_json(cmd, env=BASE):
     return json.loads(out.strip().splitlines()[-1])
 
 
+CORES = os.cpu_count() or 1  # ours on every core: kplay --threads / KPLAY_THREADS (issue 21 §3)
+
+
 def alternate(runners):
     """Run each (name, thunk) REPS times, reversing the order every other round; keep, for each,
     the run with the median time (the lower middle one for an even REPS) and every time in `runs_ms`,
@@ -118,6 +121,11 @@ def main():
             r = run_json([KPLAY, "--budget-gib", "40", "run", path])
             return {"ms": r["time_ms"], "iterations": r["iterations"], "each": [t["time_ms"] for t in r["trace"][1:]]}
 
+        def ours_threads(path=path):
+            # `kplay --threads N` (issue 21 §3): the Newton Hessian on every core.
+            r = run_json([KPLAY, "--threads", str(CORES), "--budget-gib", "40", "run", path])
+            return {"ms": r["time_ms"], "iterations": r["iterations"]}
+
         def peer(cmd, env, args=args):
             return lambda: run_json([PY, PEERS_PY, cmd] + args, env)
 
@@ -125,6 +133,8 @@ def main():
             runners = [("ours", ours), ("plain1", peer("a-plain", ONE)), ("plainN", peer("a-plain", DEFAULT)), ("match1", peer("a-gd", ONE))]
         else:
             runners = [("ours", ours), ("np1", peer("a-newton", ONE)), ("npN", peer("a-newton", DEFAULT))]
+            if CORES > 1:
+                runners.append(("oursN", ours_threads))
         res = alternate(runners)
         print(json.dumps({k: {f: v.get(f) for f in ("ms", "iterations", "runs_ms")} for k, v in res.items()}), file=sys.stderr, flush=True)
         its = {k: v["iterations"] for k, v in res.items()}
@@ -164,7 +174,8 @@ def main():
         else:
             rows.append([f"A · dual Newton, n = 200, d = {dtxt}, p = {ptxt} (ms, whole solve)", div(res["ours"]), div(res["np1"]), div(res["npN"]), None,
                          f"iterations {its['ours']} / {its['np1']} / {its['npN']}" + ("" if len(set(its.values())) == 1 else " (DIFFER)")
-                         + f"; range over {REPS} runs: ours {spread('ours')}, numpy 1 {spread('np1')}"])
+                         + f"; range over {REPS} runs: ours {spread('ours')}, numpy 1 {spread('np1')}"
+                         + (f"; ours natively on {CORES} threads {res['oursN']['ms']:.0f} ms ({res['ours']['ms'] / res['oursN']['ms']:.2f}× one thread)" if "oursN" in res else "")])
 
     # ---- paper B: eigendecomposition + refit ----------------------------------------------------
     for n in [int(v) for v in os.environ.get("PEERS_EIGEN_N", "1000,2000").split(",") if v and "b" in PARTS]:
@@ -173,14 +184,17 @@ def main():
         cmd_py = [PY, PEERS_PY, "eigh", prefix, str(n)]
         res = alternate([("ours", lambda: dict(ms=run_json([PEERS, "eigen", str(n), prefix])["eigen_ms"])),
                          ("np1", lambda: dict(ms=run_json(cmd_py, ONE)["eigen_ms"])),
-                         ("npN", lambda: dict(ms=run_json(cmd_py, DEFAULT)["eigen_ms"]))]) if REPS > 1 else {
+                         ("npN", lambda: dict(ms=run_json(cmd_py, DEFAULT)["eigen_ms"]))]
+                        + ([("oursN", lambda: dict(ms=run_json([PEERS, "eigen", str(n), prefix], dict(BASE, KPLAY_THREADS=str(CORES)))["eigen_ms"]))]
+                           if CORES > 1 else [])) if REPS > 1 else {
             "ours": dict(ms=first["eigen_ms"]), "np1": dict(ms=run_json(cmd_py, ONE)["eigen_ms"]), "npN": dict(ms=run_json(cmd_py, DEFAULT)["eigen_ms"])}
         py1 = run_json(cmd_py, ONE)
         refit_py = py1["refit_ms"]
         rows.append([f"B · Gram eigendecomposition, n = {n} (ms)", res["ours"]["ms"], res["np1"]["ms"], res["npN"]["ms"], None,
                      f"refit: ours {first['refit_ms']:.3f} ms, numpy {refit_py:.3f} ms (each: the root C₀ + α + the fitted values, m = 1.2 / 1.5 / 3); "
                      f"numpy's eigendecomposition is the faster of numpy.linalg.eigh and scipy.linalg.eigh "
-                     f"(one thread: " + ", ".join(f"{k} {v:.0f} ms" for k, v in py1["eigen_all_ms"].items()) + ")"])
+                     f"(one thread: " + ", ".join(f"{k} {v:.0f} ms" for k, v in py1["eigen_all_ms"].items()) + ")"
+                     + (f"; ours natively on {CORES} threads {res['oursN']['ms']:.0f} ms ({res['ours']['ms'] / res['oursN']['ms']:.2f}× one thread)" if "oursN" in res else "")])
 
     # ---- paper A: the Gram tensor of Table 2 (q = 4, polynomial degree 2, n = 90, d = 650) -------
     if "t" in PARTS:
