@@ -74,141 +74,8 @@ pub struct DualLp {
     r: DVector<f64>,
 }
 
-/// Rows of X per block of the row pass ([`DualLp`]'s `refresh`). 4, not 8 (issue 21): at d = 10⁵
-/// a block of 8 rows (6.4 MB) outgrows a 4 MB L2 before its second read; 4 rows were 12–17 % faster
-/// per iteration on a loaded machine at d = 10⁴ and 10⁵ (docs/benchmarks.md). Same bits: every
-/// element still adds the rows in order.
-const ROWS: usize = 4;
-/// Columns per tile of the row pass: two tiles of 4 KB (`Xᵀ∇Λ`, `Xᵀα`) held in L1.
-const TILE: usize = 512;
-
-/// `[⟨x_k, w⟩]_k` for `B` rows at once, each with four accumulators: accumulator `l` adds
-/// `x[4c + l]·w[4c + l]` for c = 0, 1, … (a multiplication, then an addition: no fused
-/// multiply-add), the four are combined as `(a₀ + a₁) + (a₂ + a₃)`, then the last `d mod 4` terms
-/// are added in order. On a 4-lane vector unit (AVX2) the four accumulators are the lanes of one
-/// register; otherwise four scalars (which the compiler pairs into SSE2 / simd128 registers). The
-/// same IEEE operations in the same order either way: the same bits natively and in wasm.
-#[inline(always)]
-fn dot4_rows<S: pulp::Simd, const B: usize>(simd: S, rows: [&[f64]; B], w: &[f64]) -> [f64; B] {
-    let n4 = w.len() / 4 * 4;
-    let mut acc = [[0.0f64; 4]; B];
-    if S::F64_LANES == 4 {
-        let wc = S::as_simd_f64s(&w[..n4]).0;
-        let mut rc: [&[S::f64s]; B] = [&[]; B];
-        for k in 0..B {
-            rc[k] = S::as_simd_f64s(&rows[k][..n4]).0;
-        }
-        let mut v = [simd.splat_f64s(0.0); B];
-        for (c, &wv) in wc.iter().enumerate() {
-            for k in 0..B {
-                v[k] = simd.add_f64s(v[k], simd.mul_f64s(rc[k][c], wv));
-            }
-        }
-        for k in 0..B {
-            S::as_mut_simd_f64s(&mut acc[k]).0[0] = v[k];
-        }
-    } else {
-        let wc = w[..n4].as_chunks::<4>().0;
-        let mut rc: [&[[f64; 4]]; B] = [&[]; B];
-        for k in 0..B {
-            rc[k] = rows[k][..n4].as_chunks::<4>().0;
-        }
-        for (c, wv) in wc.iter().enumerate() {
-            for k in 0..B {
-                let x = &rc[k][c];
-                acc[k][0] += x[0] * wv[0];
-                acc[k][1] += x[1] * wv[1];
-                acc[k][2] += x[2] * wv[2];
-                acc[k][3] += x[3] * wv[3];
-            }
-        }
-    }
-    let mut out = [0.0f64; B];
-    for k in 0..B {
-        let mut s = (acc[k][0] + acc[k][1]) + (acc[k][2] + acc[k][3]);
-        for (x, y) in rows[k][n4..w.len()].iter().zip(&w[n4..]) {
-            s += x * y;
-        }
-        out[k] = s;
-    }
-    out
-}
-
-/// One pass over the rows of X for [`DualLp`]'s `refresh`: `r = Xw − y`, `∇Λ = r + α/γ`,
-/// `Xᵀ∇Λ` and `Xᵀα`. A `pulp` operation, so that `pulp::Arch::dispatch` compiles it for the CPU's
-/// vector unit (issue 21 §2); every helper it calls is `#[inline(always)]` for that reason.
-struct RowPass<'a> {
-    data: &'a [f64],
-    d: usize,
-    w: &'a [f64],
-    y: &'a [f64],
-    alpha: &'a [f64],
-    gamma: f64,
-    r: &'a mut [f64],
-    grad: &'a mut [f64],
-    xtg: &'a mut [f64],
-    xta: &'a mut [f64],
-}
-
-impl pulp::WithSimd for RowPass<'_> {
-    type Output = ();
-    #[inline(always)]
-    fn with_simd<S: pulp::Simd>(mut self, simd: S) {
-        let n = self.r.len();
-        let mut i0 = 0;
-        while i0 + ROWS <= n {
-            self.block::<S, ROWS>(simd, i0);
-            i0 += ROWS;
-        }
-        // The last n mod ROWS rows one at a time (the same order: rows i = 0, 1, … into each sum).
-        for i in i0..n {
-            self.block::<S, 1>(simd, i);
-        }
-    }
-}
-
-impl RowPass<'_> {
-    /// Rows `i0 .. i0 + B`: their residuals first (each row read once from memory, the `B` dot
-    /// products in one sweep over `w`), then their contributions to `Xᵀ∇Λ` and `Xᵀα` tile by tile
-    /// with each element of the two sums held in a register across the `B` rows (re-read from
-    /// cache). Every element adds the rows in order i = 0, 1, …: the same bits as one row at a
-    /// time.
-    #[inline(always)]
-    fn block<S: pulp::Simd, const B: usize>(&mut self, simd: S, i0: usize) {
-        let (d, data) = (self.d, self.data);
-        let mut rows: [&[f64]; B] = [&[]; B];
-        for (k, row) in rows.iter_mut().enumerate() {
-            *row = &data[(i0 + k) * d..(i0 + k + 1) * d];
-        }
-        let dots = dot4_rows(simd, rows, self.w);
-        let (mut gs, mut als) = ([0.0f64; B], [0.0f64; B]);
-        for k in 0..B {
-            let i = i0 + k;
-            let ri = dots[k] - self.y[i];
-            let (ai, gi) = (self.alpha[i], ri + self.alpha[i] / self.gamma);
-            self.r[i] = ri;
-            self.grad[i] = gi;
-            (gs[k], als[k]) = (gi, ai);
-        }
-        for t0 in (0..d).step_by(TILE) {
-            let t1 = (t0 + TILE).min(d);
-            let (zg, za) = (&mut self.xtg[t0..t1], &mut self.xta[t0..t1]);
-            let mut tile: [&[f64]; B] = [&[]; B];
-            for k in 0..B {
-                tile[k] = &rows[k][t0..t1];
-            }
-            for (j, (g, a)) in zg.iter_mut().zip(za.iter_mut()).enumerate() {
-                let (mut gv, mut av) = (*g, *a);
-                for k in 0..B {
-                    let x = tile[k][j];
-                    gv += gs[k] * x;
-                    av += als[k] * x;
-                }
-                (*g, *a) = (gv, av);
-            }
-        }
-    }
-}
+mod row_pass;
+use row_pass::RowPass;
 
 impl DualLp {
     /// Start Algorithm 2.1 at α = 0. Parameters must already be validated
@@ -249,11 +116,12 @@ impl DualLp {
             // Integer q ≠ 4: `|u|^(q−1)` by multiplications (issue 21, [`abs_powi`]: within about
             // qε of `pow`'s value, where `pow` costs as much as the rest of the iteration at
             // d = 10⁴), and `|u|^q = |u|^(q−1)·|u|`.
-            for ((w, o), &t) in self.w.iter_mut().zip(self.upow.iter_mut()).zip(self.u.iter()) {
-                let m = abs_powi(t, qi - 1);
-                *w = if t < 0.0 { -m } else { m };
-                *o = m * t.abs();
-            }
+            pulp::Arch::new().dispatch(PowInt {
+                u: self.u.as_slice(),
+                k: qi - 1,
+                w: self.w.as_mut_slice(),
+                upow: &mut self.upow,
+            });
         } else {
             j_map_into(self.u.as_slice(), q, self.w.as_mut_slice());
             for (o, &t) in self.upow.iter_mut().zip(self.u.iter()) {
@@ -365,6 +233,62 @@ impl DualLp {
     }
 }
 
+/// `w = J_q(u)` and `|u|^q` at an integer q as a `pulp` operation: `m = |u|^(q−1)` by
+/// [`abs_powi`]'s binary powering run on four coordinates at once (the same multiplications in
+/// the same order on each lane, so its bits; the per-coordinate loop branches on the exponent's
+/// bits and does not vectorize), `w = sign(u)·m`, `|u|^q = m·|u|`.
+struct PowInt<'a> {
+    u: &'a [f64],
+    k: u32,
+    w: &'a mut [f64],
+    upow: &'a mut [f64],
+}
+
+impl pulp::WithSimd for PowInt<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        let n4 = self.u.len() / LANES * LANES;
+        let (u4, w4, o4) = (
+            self.u[..n4].as_chunks::<LANES>().0,
+            self.w[..n4].as_chunks_mut::<LANES>().0,
+            self.upow[..n4].as_chunks_mut::<LANES>().0,
+        );
+        for ((t, w), o) in u4.iter().zip(w4).zip(o4) {
+            let m = abs_powi_lanes(t, self.k);
+            for l in 0..LANES {
+                w[l] = if t[l] < 0.0 { -m[l] } else { m[l] };
+                o[l] = m[l] * t[l].abs();
+            }
+        }
+        for ((w, o), &t) in self.w[n4..].iter_mut().zip(&mut self.upow[n4..]).zip(&self.u[n4..]) {
+            let m = abs_powi(t, self.k);
+            *w = if t < 0.0 { -m } else { m };
+            *o = m * t.abs();
+        }
+    }
+}
+
+/// [`abs_powi`] on `N` values: the loop over the exponent's bits outside, the lanes inside.
+#[inline(always)]
+fn abs_powi_lanes<const N: usize>(t: &[f64; N], k: u32) -> [f64; N] {
+    let (mut a, mut k, mut r) = (t.map(f64::abs), k, [1.0f64; N]);
+    loop {
+        if k & 1 == 1 {
+            for l in 0..N {
+                r[l] *= a[l];
+            }
+        }
+        k >>= 1;
+        if k == 0 {
+            return r;
+        }
+        for x in a.iter_mut() {
+            *x *= *x;
+        }
+    }
+}
+
 /// `‖·‖_1` of non-negative values with four accumulators (the order of [`crate::lp::norm_pow`], so `‖u‖_q^q` keeps its bits).
 fn sum4(v: &[f64]) -> f64 {
     let mut acc = [0.0f64; 4];
@@ -447,16 +371,19 @@ fn bregman_int_lanes<const N: usize>(u: &[f64; N], h: &[f64; N], q: u32) -> [f64
     }
     // Now ap = a^(q−1), bp = b^(q−1), s = Σ_{i=0}^{q−2} (i + 1) a^i b^(q−2−i).
     let qf = q as f64;
-    std::array::from_fn(|l| {
-        let same = (u[l] > 0.0 && v[l] > 0.0) || (u[l] < 0.0 && v[l] < 0.0);
-        let same_sign = h[l] * h[l] * s[l] / qf;
-        let flip = ap[l] * a[l] * (qf - 1.0) / qf + ap[l] * b[l] + bp[l] * b[l] / qf;
-        if same {
-            same_sign
-        } else {
-            flip
+    let same: [bool; N] =
+        std::array::from_fn(|l| (u[l] > 0.0 && v[l] > 0.0) || (u[l] < 0.0 && v[l] < 0.0));
+    let mut out: [f64; N] = std::array::from_fn(|l| h[l] * h[l] * s[l] / qf);
+    // The sign-flip form only where a lane needs it (rare: its two divisions would otherwise
+    // cost as much as the recurrence).
+    if same.contains(&false) {
+        for l in 0..N {
+            if !same[l] {
+                out[l] = ap[l] * a[l] * (qf - 1.0) / qf + ap[l] * b[l] + bp[l] * b[l] / qf;
+            }
         }
-    })
+    }
+    out
 }
 
 /// [`bregman_term`] with `|u|^q` given (computed once per iterate, not once per trial step).
@@ -540,5 +467,36 @@ impl Solver for DualLp {
         let mut rec = self.current();
         rec.time_ms = dt;
         Ok(rec)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pulp::WithSimd;
+
+    /// The four-lane powering of `refresh` gives [`abs_powi`]'s bits, coordinate by coordinate,
+    /// on every path, with `w = sign(u)|u|^(q−1)` and `|u|^q = |u|^(q−1)·|u|`.
+    #[test]
+    fn lanes_powering_matches_abs_powi_bit_for_bit() {
+        let u: Vec<f64> =
+            (0..23).map(|i| (i as f64 - 11.0) * 0.37 + if i == 5 { -0.0 } else { 0.0 }).collect();
+        for k in [1, 2, 3, 4, 10, 20, 31] {
+            for path in 0..2 {
+                let (mut w, mut upow) = (vec![0.0; u.len()], vec![0.0; u.len()]);
+                let op = PowInt { u: &u, k, w: &mut w, upow: &mut upow };
+                if path == 0 {
+                    pulp::Arch::new().dispatch(op);
+                } else {
+                    op.with_simd(pulp::Scalar::new());
+                }
+                for (j, &t) in u.iter().enumerate() {
+                    let m = abs_powi(t, k);
+                    let want_w = if t < 0.0 { -m } else { m };
+                    assert_eq!(w[j].to_bits(), want_w.to_bits(), "w, k = {k}, j = {j}");
+                    assert_eq!(upow[j].to_bits(), (m * t.abs()).to_bits(), "|u|^q, k = {k}");
+                }
+            }
+        }
     }
 }
