@@ -138,6 +138,9 @@ impl DualPolynomial for FeaturePolynomial {
             grad.fill(0.0);
             return 0.0;
         }
+        if crate::par::threads() > 1 && n.saturating_mul(d) >= PAR_MIN_ENTRIES {
+            return self.value_grad_parallel(alpha, grad);
+        }
         let g = grad.as_mut_slice();
         // norm_pow's order: four accumulators over the chunks of four, then the rest in turn.
         let full = d - d % 4;
@@ -175,6 +178,56 @@ impl DualPolynomial for FeaturePolynomial {
         let weights: Vec<f64> =
             u.iter().map(|&t| (self.q - 1.0) * abs_pow(t, self.q - 2.0)).collect();
         weighted_gram(&self.x, &weights)
+    }
+}
+
+/// Below this many entries of X, [`FeaturePolynomial::value_grad`] stays on one thread.
+const PAR_MIN_ENTRIES: usize = 1 << 18;
+
+impl FeaturePolynomial {
+    /// [`DualPolynomial::value_grad`] on [`crate::par::threads`] threads, with the same bits:
+    /// the columns' `u_j = ⟨x_j, α⟩`, `J_q(u_j)` and `|u_j|^q` in parallel (each column by one
+    /// thread, the same dot product), then `∇P = X·J_q(u)` by bands of rows (each entry summed
+    /// over j in order, as the one-thread loop does), then `Σ|u_j|^q` in [`norm_pow`]'s order.
+    fn value_grad_parallel(&self, alpha: &DVector<f64>, grad: &mut DVector<f64>) -> f64 {
+        let (n, d) = self.x.shape();
+        let q = self.q;
+        let threads = crate::par::threads();
+        let mut terms = vec![[0.0f64; 2]; d];
+        let width = d.div_ceil(4 * threads).max(64);
+        crate::par::for_each_chunk(&mut terms, width, |c, out| {
+            for (k, o) in out.iter_mut().enumerate() {
+                let u = self.x.column(c * width + k).dot(alpha);
+                *o = [j_scalar(u, q), abs_pow(u, q)];
+            }
+        });
+        let data = self.x.as_slice();
+        let band = n.div_ceil(threads).max(1);
+        crate::par::for_each_chunk(grad.as_mut_slice(), band, |b, g| {
+            let r0 = b * band;
+            for (j, t) in terms.iter().enumerate() {
+                let c = &data[j * n + r0..j * n + r0 + g.len()];
+                if j == 0 {
+                    for (o, &v) in g.iter_mut().zip(c) {
+                        *o = v * t[0];
+                    }
+                } else {
+                    for (o, &v) in g.iter_mut().zip(c) {
+                        *o += v * t[0];
+                    }
+                }
+            }
+        });
+        let full = d - d % 4;
+        let mut acc = [0.0f64; 4];
+        for (j, t) in terms[..full].iter().enumerate() {
+            acc[j % 4] += t[1];
+        }
+        let mut total = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+        for t in &terms[full..] {
+            total += t[1];
+        }
+        total / q
     }
 }
 

@@ -14,7 +14,7 @@ use std::process::Command;
 
 use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::kernels::{Bandwidth, Kernel};
-use kernel_playground::lp::weighted_gram;
+use kernel_playground::lp::{weighted_gram, DualPolynomial, FeaturePolynomial};
 use kernel_playground::par;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::mrlsr::symmetric_eigen;
@@ -90,6 +90,28 @@ fn compute() -> (Vec<f64>, Vec<Vec<u64>>) {
         }
         out.push(bits(&h));
     }
+    // Paper A's P(α) = (1/q)‖Xᵀα‖_q^q and ∇P = X·J_q(Xᵀα) from the features (the Newton
+    // linesearch's evaluation; parallel above 2¹⁸ entries of X): the same bits for every count,
+    // so the parallel path equals the one-thread fused loop; independently, against Xᵀα, J_q
+    // and the sums formed here.
+    for (n, d, q, seed) in [(200, 5000, 4.0, 31), (37, 9001, 11.0, 32), (13, 300, 3.0, 33)] {
+        let x = points(n, d, seed).map(|v| 0.3 * v);
+        let alpha = nalgebra::DVector::from_iterator(n, points(1, n, seed + 7).iter().copied());
+        let fp = FeaturePolynomial { x: x.clone(), q };
+        let mut g = nalgebra::DVector::zeros(n);
+        let v = fp.value_grad(&alpha, &mut g);
+        let u: Vec<f64> = (0..d).map(|j| (0..n).map(|i| x[(i, j)] * alpha[i]).sum()).collect();
+        let direct: f64 = u.iter().map(|t| t.abs().powf(q)).sum::<f64>() / q;
+        assert!((v - direct).abs() <= 1e-10 * direct.abs().max(1.0), "P: {v} vs {direct}");
+        for i in 0..n {
+            let (gi, scale) = (0..d).fold((0.0, 0.0), |(s, a), j| {
+                let t = x[(i, j)] * u[j].signum() * u[j].abs().powf(q - 1.0);
+                (s + t, a + t.abs())
+            });
+            assert!((g[i] - gi).abs() <= 1e-10 * scale.max(1.0), "∇P[{i}]: {} vs {gi}", g[i]);
+        }
+        out.push(std::iter::once(v.to_bits()).chain(g.iter().map(|t| t.to_bits())).collect());
+    }
     // Paper A's Gram tensor (eq. 15), built in slices of 50 values (blocks in parallel, one per
     // thread, appended in order): the same bits for every count; independently, every 7th value
     // against the kernel of its tuple from the definition (Σ_k Π_l x_{i_l k}, then the link).
@@ -146,7 +168,7 @@ fn results_do_not_depend_on_the_number_of_threads() {
         for (c, (x, y)) in one.iter().zip(&many).enumerate() {
             assert!(
                 x == y,
-                "result {c} (kernels, Hessians, tensors) differs between 1 and {n} threads"
+                "result {c} (kernels, Hessians, P and ∇P, tensors) differs between 1 and {n} threads"
             );
         }
         let worst = values1.iter().zip(&values).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
