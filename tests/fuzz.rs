@@ -78,6 +78,18 @@ fn cases() -> u32 {
     std::env::var("KPLAY_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(48)
 }
 
+/// faer's x86 matrix product (private-gemm-x86, used by paper A's Newton Hessian and paper B's
+/// eigensolver) reserves, once per thread, a packing buffer of twice the L3 cache the CPU reports
+/// (600 MiB of address space on a VM that reports a 300 MiB L3; its pages are touched only as far
+/// as the products need). That reservation depends on the machine, not on the spec, so it is
+/// made here, before the counted cases, in the thread that runs them; every allocation a spec
+/// causes is still counted against the budget.
+fn warm_up_faer() {
+    let x = nalgebra::DMatrix::from_element(3, 5, 0.5);
+    let h = kernel_playground::lp::weighted_gram(&x, &[1.0; 5]);
+    assert!((h[(2, 1)] - 1.25).abs() < 1e-15, "{h}");
+}
+
 /// Run `body` on `cases()` generated values; each must not panic (proptest reports a panic
 /// as a failure with the shrunk input) and must stay within the fuzz budget's bytes.
 /// Returns (tried, accepted).
@@ -86,6 +98,7 @@ where
     S::Value: std::fmt::Debug,
 {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    warm_up_faer();
     budget::set_active(FUZZ);
     let mut runner =
         TestRunner::new(Config { cases: cases(), failure_persistence: None, ..Config::default() });
