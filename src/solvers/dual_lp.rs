@@ -74,7 +74,9 @@ pub struct DualLp {
     r: DVector<f64>,
 }
 
+mod bounds;
 mod row_pass;
+use bounds::{TrialBounds, Verdict};
 use row_pass::RowPass;
 
 impl DualLp {
@@ -187,50 +189,60 @@ impl DualLp {
     /// decides the test without the rest of the terms (the rejected trial steps of the
     /// linesearch, most of them, stop early); an accepted step sums every term in the same order.
     fn bregman_within(&self, step: f64, bound: f64) -> Option<f64> {
-        const BLOCK: usize = 256;
-        let q = self.q;
-        let mut acc = [0.0f64; 2];
-        let (u, z) = (self.u.as_slice(), self.xtg.as_slice());
-        let quartic = q == 4.0;
-        let integer = integer_exponent(q);
-        for start in (0..u.len()).step_by(BLOCK) {
-            let end = (start + BLOCK).min(u.len());
-            if quartic {
-                for k in start..end {
-                    acc[k & 1] += bregman_term_q4(u[k], step * z[k]);
-                }
-            } else if let Some(qi) = integer {
-                // Four coordinates at a time (the lanes vectorize; every lane runs the same IEEE
-                // operations as `bregman_term_int`, so the terms have its bits), then the rest.
-                let mut k = start;
-                while k + LANES <= end {
-                    let uk: &[f64; LANES] = u[k..k + LANES].try_into().expect("four");
-                    let zk: &[f64; LANES] = z[k..k + LANES].try_into().expect("four");
-                    let h = zk.map(|zj| step * zj);
-                    let terms = bregman_int_lanes(uk, &h, qi);
-                    for (l, term) in terms.into_iter().enumerate() {
-                        acc[(k + l) & 1] += term;
-                    }
-                    k += LANES;
-                }
-                for k in k..end {
-                    acc[k & 1] += bregman_term_int(u[k], step * z[k], qi);
-                }
-            } else {
-                for k in start..end {
-                    acc[k & 1] += bregman_term_pow(u[k], step * z[k], q, self.upow[k]);
-                }
+        bregman_sum_within(self.u.as_slice(), self.xtg.as_slice(), &self.upow, self.q, step, bound)
+    }
+}
+
+/// [`DualLp::bregman_within`] on slices: `u = Xᵀα`, `z = Xᵀg`, `upow = |u|^q`.
+fn bregman_sum_within(
+    u: &[f64],
+    z: &[f64],
+    upow: &[f64],
+    q: f64,
+    step: f64,
+    bound: f64,
+) -> Option<f64> {
+    const BLOCK: usize = 256;
+    let mut acc = [0.0f64; 2];
+    let quartic = q == 4.0;
+    let integer = integer_exponent(q);
+    for start in (0..u.len()).step_by(BLOCK) {
+        let end = (start + BLOCK).min(u.len());
+        if quartic {
+            for k in start..end {
+                acc[k & 1] += bregman_term_q4(u[k], step * z[k]);
             }
-            let partial = acc[0] + acc[1];
-            if !partial.is_finite() {
-                return Some(partial);
+        } else if let Some(qi) = integer {
+            // Four coordinates at a time (the lanes vectorize; every lane runs the same IEEE
+            // operations as `bregman_term_int`, so the terms have its bits), then the rest.
+            let mut k = start;
+            while k + LANES <= end {
+                let uk: &[f64; LANES] = u[k..k + LANES].try_into().expect("four");
+                let zk: &[f64; LANES] = z[k..k + LANES].try_into().expect("four");
+                let h = zk.map(|zj| step * zj);
+                let terms = bregman_int_lanes(uk, &h, qi);
+                for (l, term) in terms.into_iter().enumerate() {
+                    acc[(k + l) & 1] += term;
+                }
+                k += LANES;
             }
-            if partial > bound {
-                return None;
+            for k in k..end {
+                acc[k & 1] += bregman_term_int(u[k], step * z[k], qi);
+            }
+        } else {
+            for k in start..end {
+                acc[k & 1] += bregman_term_pow(u[k], step * z[k], q, upow[k]);
             }
         }
-        Some(acc[0] + acc[1])
+        let partial = acc[0] + acc[1];
+        if !partial.is_finite() {
+            return Some(partial);
+        }
+        if partial > bound {
+            return None;
+        }
     }
+    Some(acc[0] + acc[1])
 }
 
 /// `w = J_q(u)` and `|u|^q` at an integer q as a `pulp` operation: `m = |u|^(q−1)` by
@@ -440,7 +452,26 @@ impl Solver for DualLp {
         let mut backtracks = 0;
         loop {
             let bound = step * (self.ls.delta - step / (2.0 * self.gamma)) * g2;
-            let b = self.bregman_within(step, bound);
+            // At an integer q the two cheap bounds of `bounds.rs` decide most trial steps with the
+            // decision the full sum would give; the last allowed trial always takes the full sum
+            // (there a non-finite sum means NonFinite, not Stalled).
+            let verdict = match integer_exponent(self.q) {
+                Some(q) if backtracks < self.ls.max_backtracks => {
+                    pulp::Arch::new().dispatch(TrialBounds {
+                        u: self.u.as_slice(),
+                        z: self.xtg.as_slice(),
+                        step,
+                        bound,
+                        q,
+                    })
+                }
+                _ => Verdict::Undecided,
+            };
+            let b = match verdict {
+                Verdict::Accept => Some(bound),
+                Verdict::Reject => None,
+                Verdict::Undecided => self.bregman_within(step, bound),
+            };
             let finite = b.is_some_and(f64::is_finite);
             if b.is_some() && !finite && backtracks >= self.ls.max_backtracks {
                 return Err(Stop::NonFinite);

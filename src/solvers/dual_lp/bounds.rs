@@ -1,0 +1,293 @@
+//! Cheap bounds that decide most trial steps of Algorithm 2.1's linesearch at an integer q
+//! (paper A; issue 21 §1: "the linesearch need not evaluate the Bregman sum in full at every trial
+//! step"), with exactly the decisions of the full evaluation.
+//!
+//! A trial step λ is accepted when the Bregman remainder `B(λ) = Σ_j B_j`,
+//! `B_j = f(u_j − h_j) − f(u_j) + f'(u_j)h_j`, `f(x) = |x|^q/q`, `h_j = λ(Xᵀg)_j`, is at most
+//! `bound = λ(δ − λ/(2γ))‖g‖²` (see [`super::DualLp`]). Taylor's formula with integral remainder,
+//! `B_j = h_j² ∫₀¹ (1 − s) f''(u_j − s h_j) ds` with `f''(x) = (q − 1)|x|^(q−2)` and `|x|` between
+//! its end values on the segment when `u_j` and `u_j − h_j` have one sign (at most the larger end
+//! value always), gives, with `a = |u_j|`, `b = |u_j − h_j|`,
+//!
+//! `(q − 1)/2 · h_j² · min(a, b)^(q−2)  ≤  B_j  ≤  (q − 1)/2 · h_j² · max(a, b)^(q−2)`
+//!
+//! When the sign flips, `B_j = a^q(q − 1)/q + a^(q−1)b + b^q/q ≥ max(a, b)^q/q` is the lower bound
+//! instead (large trial steps flip most coordinates). Both cost two binary powerings, against
+//! the q − 2 steps of the exact form ([`super::bregman_term_int`], 9 at p = 1.1), and they are tight
+//! when the step is small against `u`, as it is on the support late in a run.
+//!
+//! **Same decisions, so the same iterates.** The exact sum as computed is within
+//! `(4q + 2)ε` per term (tests/paper_a.rs) plus `dε/2` for the summation of the true `B`; the
+//! bounds as computed are within `(d/4 + 20)ε` of theirs. A bound decides only with a margin
+//! `κ = 2(8q + d + 32)ε` larger than both together (about 4·10⁻¹¹ at d = 10⁵), only when every
+//! value is finite, `bound ≥ 10⁻²⁸⁰` (no subnormal terms count) and the exact terms cannot
+//! overflow; anything else is [`Verdict::Undecided`] and the caller evaluates the sum in full as
+//! before. The unit tests below check the verdicts against the full evaluation, at bounds within
+//! rounding of `B` too.
+
+/// Coordinates between two early-exit checks of the lower bound.
+const BLOCK: usize = 256;
+/// Lanes of the vectorized loop.
+const LANES: usize = 4;
+
+/// What the bounds say about a trial step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// `B(λ) ≤ bound`, as the full evaluation would find it.
+    Accept,
+    /// `B(λ) > bound`, as the full evaluation would find it.
+    Reject,
+    /// Too close to call (or an edge case): evaluate the sum in full.
+    Undecided,
+}
+
+/// The bounds of one trial step, as a `pulp` operation (vectorized for the CPU's unit).
+pub(super) struct TrialBounds<'a> {
+    /// `u = Xᵀα`.
+    pub u: &'a [f64],
+    /// `z = Xᵀg`.
+    pub z: &'a [f64],
+    /// The trial step λ.
+    pub step: f64,
+    /// `λ(δ − λ/(2γ))‖g‖²`.
+    pub bound: f64,
+    /// The integer exponent q ≥ 3.
+    pub q: u32,
+}
+
+impl pulp::WithSimd for TrialBounds<'_> {
+    type Output = Verdict;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> Verdict {
+        let Self { u, z, step, bound, q } = self;
+        let d = u.len().min(z.len());
+        if q < 3 || !(bound.is_finite() && bound >= 1e-280) {
+            return Verdict::Undecided;
+        }
+        let (qf, k) = (q as f64, q - 2);
+        let (c, inv_q) = (0.5 * (qf - 1.0), 1.0 / qf);
+        let kappa = 2.0 * (8.0 * qf + d as f64 + 32.0) * f64::EPSILON;
+        let (mut lo, mut hi, mut top) = ([0.0f64; LANES], [0.0f64; LANES], [0.0f64; LANES]);
+        let mut start = 0;
+        while start < d {
+            let end = (start + BLOCK).min(d);
+            let mut j = start;
+            while j + LANES <= end {
+                let uj: &[f64; LANES] = u[j..j + LANES].try_into().expect("four");
+                let zj: &[f64; LANES] = z[j..j + LANES].try_into().expect("four");
+                let (l, h, m) = terms(uj, zj, step, k, c, inv_q);
+                for i in 0..LANES {
+                    lo[i] += l[i];
+                    hi[i] += h[i];
+                    top[i] = if m[i] > top[i] { m[i] } else { top[i] };
+                }
+                j += LANES;
+            }
+            for j in j..end {
+                let (l, h, m) = terms(&[u[j]], &[z[j]], step, k, c, inv_q);
+                lo[0] += l[0];
+                hi[0] += h[0];
+                top[0] = if m[0] > top[0] { m[0] } else { top[0] };
+            }
+            // Early exit: every term is ≥ 0, so a lower bound over part of the sum already above
+            // the bound rejects (most rejected trial steps stop in the first block).
+            let low = (lo[0] + lo[1]) + (lo[2] + lo[3]);
+            if low.is_finite() && low * (1.0 - kappa) > bound {
+                return Verdict::Reject;
+            }
+            start = end;
+        }
+        let low = (lo[0] + lo[1]) + (lo[2] + lo[3]);
+        let high = c * ((hi[0] + hi[1]) + (hi[2] + hi[3]));
+        if !(low.is_finite() && high.is_finite()) {
+            return Verdict::Undecided;
+        }
+        if low * (1.0 - kappa) > bound {
+            return Verdict::Reject;
+        }
+        // The exact form's intermediates are at most about 4q²·max(a, b, 1)^(q+2) (|h| ≤ a + b):
+        // accept from the upper bound only when those cannot overflow either.
+        let m = top.iter().fold(1.0f64, |x, &y| x.max(y));
+        let worst = 4.0 * qf * qf * crate::lp::abs_powi(m, q + 2);
+        if worst.is_finite() && worst < 1e300 && high * (1.0 + kappa) <= bound {
+            return Verdict::Accept;
+        }
+        Verdict::Undecided
+    }
+}
+
+/// Per lane: the lower bound of `B_j` (below), `h²·max(a, b)^k` and `max(a, b)`, with
+/// `h = step·z`, `a = |u|`, `b = |u − h|`, `k = q − 2` (binary powering, as [`crate::lp::abs_powi`];
+/// the branch is on the exponent, the same for every lane, so the lanes vectorize).
+#[inline(always)]
+fn terms<const N: usize>(
+    u: &[f64; N],
+    z: &[f64; N],
+    step: f64,
+    k: u32,
+    c: f64,
+    inv_q: f64,
+) -> ([f64; N], [f64; N], [f64; N]) {
+    let (mut h2, mut mx, mut mn, mut same) = ([0.0f64; N], [0.0f64; N], [0.0f64; N], [0.0f64; N]);
+    for l in 0..N {
+        let h = step * z[l];
+        let v = u[l] - h;
+        let (a, b) = (u[l].abs(), v.abs());
+        // Non-short-circuit tests and selects: masks and blends, no branches per lane.
+        let s = ((u[l] > 0.0) & (v > 0.0)) | ((u[l] < 0.0) & (v < 0.0));
+        h2[l] = h * h;
+        mx[l] = if a > b { a } else { b };
+        let lower = if a > b { b } else { a };
+        mn[l] = if s { lower } else { 0.0 };
+        same[l] = if s { 1.0 } else { 0.0 };
+    }
+    let top = mx;
+    let (mut pa, mut pb, mut kk) = ([1.0f64; N], [1.0f64; N], k);
+    loop {
+        if kk & 1 == 1 {
+            for l in 0..N {
+                pa[l] *= mn[l];
+                pb[l] *= mx[l];
+            }
+        }
+        kk >>= 1;
+        if kk == 0 {
+            break;
+        }
+        for l in 0..N {
+            mn[l] *= mn[l];
+            mx[l] *= mx[l];
+        }
+    }
+    let (mut lo, mut hi) = ([0.0f64; N], [0.0f64; N]);
+    for l in 0..N {
+        // Same sign: (q − 1)/2 · h²·min^k. Sign flip: B_j = a^q(q − 1)/q + a^(q−1)b + b^q/q
+        // ≥ max(a, b)^q/q (q − 1 ≥ 1), which large trial steps (most coordinates flip) need.
+        let same_sign = c * (h2[l] * pa[l]);
+        let flip = pb[l] * top[l] * top[l] * inv_q;
+        lo[l] = if same[l] != 0.0 { same_sign } else { flip };
+        hi[l] = h2[l] * pb[l];
+    }
+    (lo, hi, top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::bregman_sum_within;
+    use super::*;
+    use pulp::WithSimd;
+    use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+    /// A value in [−1, 1) from the generator.
+    fn unit(rng: &mut rand_chacha::ChaCha8Rng) -> f64 {
+        (rng.next_u64() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+
+    /// Both paths of the bounds (the CPU's vector unit and plain scalars) must give one verdict.
+    fn verdict(u: &[f64], z: &[f64], step: f64, bound: f64, q: u32) -> Verdict {
+        let op = || TrialBounds { u, z, step, bound, q };
+        let (fast, plain) = (pulp::Arch::new().dispatch(op()), op().with_simd(pulp::Scalar::new()));
+        assert_eq!(fast, plain, "vector and scalar verdicts differ");
+        fast
+    }
+
+    /// The full evaluation's decision, as Algorithm 2.1 takes it: accept iff a finite sum ≤ bound.
+    fn exact_accepts(u: &[f64], z: &[f64], step: f64, bound: f64, q: u32) -> bool {
+        let upow: Vec<f64> = u.iter().map(|&t| crate::lp::abs_powi(t, q)).collect();
+        bregman_sum_within(u, z, &upow, q as f64, step, bound).is_some_and(f64::is_finite)
+    }
+
+    /// Every verdict the bounds give is the full evaluation's decision — including at bounds within
+    /// a few ulps of the sum, where only the margin κ keeps them apart — over random `u` (with
+    /// zeros, tiny and large entries), `z`, steps from 10⁻⁹ to 10 (sign flips included) and every
+    /// integer q the linesearch uses; and small steps (|λz| ≤ 10⁻³|u|) are decided 5 % from the sum.
+    #[test]
+    fn verdicts_are_the_full_sums_decisions() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        let (mut decided, mut cases) = (0usize, 0usize);
+        for case in 0..400 {
+            let d = [1usize, 3, 4, 7, 255, 256, 257, 1029][case % 8];
+            let q = [3u32, 5, 6, 7, 8, 11, 21][case % 7];
+            let scale = 10f64.powi((case % 5) as i32 - 2);
+            let u: Vec<f64> = (0..d)
+                .map(|j| match j % 9 {
+                    0 => 0.0,
+                    1 => 1e-30 * unit(&mut rng),
+                    _ => scale * unit(&mut rng),
+                })
+                .collect();
+            let z: Vec<f64> = (0..d).map(|_| unit(&mut rng)).collect();
+            let small = case % 3 == 0;
+            let step = if small {
+                // |λz_j| ≤ 10⁻³|u_j| on the nonzero u (zero u are left at z = 0 below).
+                1e-3 * u
+                    .iter()
+                    .zip(&z)
+                    .filter(|(t, _)| **t != 0.0)
+                    .map(|(t, s)| t.abs() / s.abs().max(1e-300))
+                    .fold(f64::INFINITY, f64::min)
+                    .min(1.0)
+            } else {
+                10f64.powf(-9.0 + 10.0 * (unit(&mut rng) + 1.0) / 2.0)
+            };
+            let z: Vec<f64> = if small {
+                z.iter().zip(&u).map(|(s, t)| if *t == 0.0 { 0.0 } else { *s }).collect()
+            } else {
+                z
+            };
+            let upow: Vec<f64> = u.iter().map(|&t| crate::lp::abs_powi(t, q)).collect();
+            let b =
+                bregman_sum_within(&u, &z, &upow, q as f64, step, f64::INFINITY).expect("no bound");
+            if !(b.is_finite() && b > 1e-250) {
+                continue;
+            }
+            for r in [-0.5, -0.05, -1e-6, -1e-12, -4e-16, 0.0, 4e-16, 1e-12, 1e-6, 0.05, 0.5, 10.0]
+            {
+                let bound = b * (1.0 + r);
+                let v = verdict(&u, &z, step, bound, q);
+                let exact = exact_accepts(&u, &z, step, bound, q);
+                match v {
+                    Verdict::Accept => {
+                        assert!(exact, "case {case}: accepted, the full sum rejects (r = {r})")
+                    }
+                    Verdict::Reject => {
+                        assert!(!exact, "case {case}: rejected, the full sum accepts (r = {r})")
+                    }
+                    Verdict::Undecided => {}
+                }
+                if r.abs() < 1e-15 {
+                    // Within rounding of B: the bounds must not pretend to know.
+                    assert_eq!(
+                        v,
+                        Verdict::Undecided,
+                        "case {case}: decided within rounding (r = {r})"
+                    );
+                }
+                if small && r.abs() == 0.05 {
+                    cases += 1;
+                    decided += (v != Verdict::Undecided) as usize;
+                    assert_ne!(
+                        v,
+                        Verdict::Undecided,
+                        "case {case}: a small step 5 % from the bound, q = {q}"
+                    );
+                }
+            }
+        }
+        assert!(cases >= 100 && decided == cases, "{decided} of {cases} small-step cases decided");
+    }
+
+    /// The edges hand over to the full evaluation: a bound of 0 or below 10⁻²⁸⁰, a non-finite
+    /// bound, and sums whose exact terms could overflow.
+    #[test]
+    fn edges_are_undecided() {
+        let (u, z) = ([1.0, -2.0, 0.5, 3.0, 0.25], [0.1, 0.2, -0.1, 0.3, 0.0]);
+        for bound in [0.0, -1.0, 1e-300, f64::INFINITY, f64::NAN] {
+            assert_eq!(verdict(&u, &z, 0.01, bound, 11), Verdict::Undecided, "bound {bound}");
+        }
+        let big = [1e40, 1.0, 1.0, 1.0];
+        let zb = [1e-300, 0.0, 0.0, 0.0];
+        assert_eq!(verdict(&big, &zb, 1.0, 1e300, 11), Verdict::Undecided);
+    }
+}
