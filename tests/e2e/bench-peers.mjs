@@ -5,7 +5,7 @@
 // (cross-origin isolated: the threaded build, issue 21 §3). Prints one JSON object.
 // Usage: node bench-peers.mjs SPECS.json N,N,… [C-CASES.json]
 import { readFileSync } from 'node:fs';
-import { serve, browser } from './harness.mjs';
+import { serve, browser, WORKER_SPY, learnRunWorker, runWorkerJob } from './harness.mjs';
 
 const specs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const sizes = process.argv[3] ?? '1000,2000';
@@ -16,34 +16,16 @@ const b = await browser();
 /** Each Newton spec in a fresh run worker of a page served by `srv` (twice, the second timed). */
 async function newtonInWorker(srv) {
   const ctx = await b.newContext();
-  await ctx.addInitScript(() => {
-    window.__workerUrls = [];
-    const W = window.Worker;
-    window.Worker = class extends W { constructor(...a) { super(...a); window.__workerUrls.push(String(a[0])); } };
-  });
+  await ctx.addInitScript(WORKER_SPY, false);
   const page = await ctx.newPage();
   await page.goto(`${srv.url}lp.html`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
-  // The page's own worker URL (hashed in dist/): a preset starts it; cancel at once.
-  await page.click('#preset-small');
-  await page.waitForFunction(() => window.__workerUrls.some((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u)), null, { timeout: 60000 });
-  await page.click('#preset-cancel');
+  await learnRunWorker(page);
   const out = [];
-  for (const [i, spec] of specs.entries()) {
+  for (const spec of specs) {
     if (spec.solver?.algorithm !== 'dual_newton') { out.push(null); continue; }
-    out.push(await page.evaluate(async (spec) => {
-      const url = window.__workerUrls.find((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u));
-      const w = new Worker(url, { type: 'module' });
-      const once = () => new Promise((resolve, reject) => {
-        w.onmessage = (ev) => { if (ev.data.type === 'row') resolve(ev.data); else if (ev.data.type === 'error') reject(new Error(ev.data.message)); };
-        w.onerror = (ev) => reject(new Error(ev.message));
-        w.postMessage({ spec: JSON.stringify(spec), index: 0 });
-      });
-      const cold = await once();
-      const warm = await once();
-      w.terminate();
-      return { threads: warm.threads, iterations: warm.iter, solver_ms: warm.solve_ms, cold_ms: cold.solve_ms };
-    }, spec));
+    const [cold, warm] = await runWorkerJob(page, spec, 2);
+    out.push({ threads: warm.threads, iterations: warm.iter, solver_ms: warm.solve_ms, cold_ms: cold.solve_ms });
   }
   await ctx.close();
   return out;

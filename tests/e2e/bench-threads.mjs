@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, browser, openPage, KPLAY } from './harness.mjs';
+import { serve, browser, openPage, KPLAY, WORKER_SPY, learnRunWorker, runWorkerJob } from './harness.mjs';
 
 const N = Number(process.env.N || 2000);
 const REPS = Number(process.env.REPS || 3);
@@ -56,32 +56,16 @@ const aThreads = {};
 const pages = {};
 for (const kind of ['one', 'threads']) {
   const ctx = await b2.newContext();
-  await ctx.addInitScript(() => {
-    window.__workerUrls = [];
-    const W = window.Worker;
-    window.Worker = class extends W { constructor(...a) { super(...a); window.__workerUrls.push(String(a[0])); } };
-  });
+  await ctx.addInitScript(WORKER_SPY, false);
   const page = await ctx.newPage();
   await page.goto(`${servers2[kind].url}lp.html`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
-  await page.click('#preset-small');
-  await page.waitForFunction(() => window.__workerUrls.some((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u)), null, { timeout: 60000 });
-  await page.click('#preset-cancel');
+  await learnRunWorker(page);
   pages[kind] = page;
 }
 for (let r = 0; r < REPS; r++) {
   for (const kind of ['one', 'threads']) {
-    const row = await pages[kind].evaluate(async (spec) => {
-      const url = window.__workerUrls.find((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u));
-      const w = new Worker(url, { type: 'module' });
-      const row = await new Promise((resolve, reject) => {
-        w.onmessage = (ev) => { if (ev.data.type === 'row') resolve(ev.data); else if (ev.data.type === 'error') reject(new Error(ev.data.message)); };
-        w.onerror = (ev) => reject(new Error(ev.message));
-        w.postMessage({ spec: JSON.stringify(spec), index: 0 });
-      });
-      w.terminate();
-      return { threads: row.threads, iter: row.iter, solve_ms: row.solve_ms, primal: row.primal };
-    }, aSpec);
+    const [row] = await runWorkerJob(pages[kind], aSpec);
     aTimes[kind].push(row.solve_ms);
     aThreads[kind] = row.threads;
     console.log(`A newton ${kind}: ${row.solve_ms.toFixed(0)} ms, ${row.iter} iterations, ${row.threads} threads, F ${row.primal}`);

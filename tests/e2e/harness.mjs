@@ -160,3 +160,61 @@ export async function checkPastedLink(page, edit, n) {
   await page.waitForFunction(() => document.getElementById('error').textContent.includes('could not be read'));
   assert.equal(await page.locator('#n').inputValue(), String(n));
 }
+
+/**
+ * An init script (`ctx.addInitScript(WORKER_SPY, recordRows)`) that records every Worker URL a
+ * page starts in `window.__workerUrls` and, with `recordRows`, every run worker's `row` message
+ * (threads, iterations, status, objective) in `window.__rows`.
+ */
+export const WORKER_SPY = (recordRows) => {
+  window.__workerUrls = [];
+  window.__rows = [];
+  const W = window.Worker;
+  window.Worker = class extends W {
+    constructor(...a) {
+      super(...a);
+      window.__workerUrls.push(String(a[0]));
+      if (recordRows) {
+        this.addEventListener('message', (ev) => {
+          if (ev.data?.type === 'row') window.__rows.push({ threads: ev.data.threads, iter: ev.data.iter, status: ev.data.status, primal: ev.data.primal });
+        });
+      }
+    }
+  };
+};
+
+/**
+ * Paper A's page (`lp.html`, spied by [`WORKER_SPY`]) learns its preset worker's URL (hashed in
+ * dist/): the small preset starts the worker and is cancelled at once. Waits for the URL, not time.
+ */
+export async function learnRunWorker(page) {
+  await page.click('#preset-small');
+  await page.waitForFunction(() => window.__workerUrls.some((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u)), null, { timeout: 60000 });
+  await page.click('#preset-cancel');
+}
+
+/**
+ * Run `spec` in a fresh run worker of the page (after [`learnRunWorker`]) `times` times in a row
+ * and return each `row` message's threads, iterations, status, objective and solve times.
+ */
+export function runWorkerJob(page, spec, times = 1) {
+  return page.evaluate(async ({ spec, times }) => {
+    const url = window.__workerUrls.find((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u));
+    const w = new Worker(url, { type: 'module' });
+    const once = () => new Promise((resolve, reject) => {
+      w.onmessage = (ev) => { if (ev.data.type === 'row') resolve(ev.data); else if (ev.data.type === 'error') reject(new Error(ev.data.message)); };
+      w.onerror = (ev) => reject(new Error(ev.message));
+      w.postMessage({ spec: JSON.stringify(spec), index: 0 });
+    });
+    const rows = [];
+    try {
+      for (let i = 0; i < times; i++) {
+        const r = await once();
+        rows.push({ threads: r.threads, iter: r.iter, status: r.status, primal: r.primal, solve_ms: r.solve_ms });
+      }
+    } finally {
+      w.terminate();
+    }
+    return rows;
+  }, { spec, times });
+}

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, browser, openPage, KPLAY } from './harness.mjs';
+import { serve, browser, openPage, KPLAY, WORKER_SPY, runWorkerJob } from './harness.mjs';
 
 const env = { b: null, isolated: null, plain: null };
 before(async () => {
@@ -121,24 +121,10 @@ test('a static host without the headers: the service worker makes the next visit
 // so the small preset's table is identical, cell for cell, under both servers. This also checks
 // that the two wasm builds compute alike: a threaded build from another compiler (a nightly's
 // std) changed the last bit of the 5000-iteration FISTA rows.
-const RECORD_ROWS = () => {
-  window.__rows = [];
-  window.__workerUrls = [];
-  const W = window.Worker;
-  window.Worker = class extends W {
-    constructor(...a) {
-      super(...a);
-      window.__workerUrls.push(String(a[0]));
-      this.addEventListener('message', (ev) => {
-        if (ev.data?.type === 'row') window.__rows.push({ threads: ev.data.threads, iter: ev.data.iter, status: ev.data.status, primal: ev.data.primal });
-      });
-    }
-  };
-};
 
 async function presetAt(url) {
   const ctx = await env.b.newContext();
-  await ctx.addInitScript(RECORD_ROWS);
+  await ctx.addInitScript(WORKER_SPY, true);
   const page = await ctx.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
@@ -153,20 +139,8 @@ async function presetAt(url) {
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   // A Newton job large enough for faer's parallel product (n = 200, d = 20 000), straight to a
   // run worker of this page: its objective bits and iterations.
-  const newton = await page.evaluate(async () => {
-    // The preset's worker URL (hashed in dist/).
-    const url = window.__workerUrls.find((u) => /\/run-worker(\.[0-9a-f]{10})?\.js$/.test(u));
-    const w = new Worker(url, { type: 'module' });
-    const spec = { data: { kind: 'sparse_regression', n: 200, d: 20000, k: 10, sigma: 0.05, seed: 3 },
-      model: { problem: 'lp_regression', p: 4 / 3, gamma: 10 }, solver: { algorithm: 'dual_newton', tol: 1e-10, max_iter: 100 } };
-    const row = await new Promise((resolve, reject) => {
-      w.onmessage = (ev) => { if (ev.data.type === 'row') resolve(ev.data); else if (ev.data.type === 'error') reject(new Error(ev.data.message)); };
-      w.onerror = (ev) => reject(new Error(ev.message));
-      w.postMessage({ spec: JSON.stringify(spec), index: 0 });
-    });
-    w.terminate();
-    return { threads: row.threads, iter: row.iter, status: row.status, primal: row.primal, solve_ms: row.solve_ms };
-  });
+  const [newton] = await runWorkerJob(page, { data: { kind: 'sparse_regression', n: 200, d: 20000, k: 10, sigma: 0.05, seed: 3 },
+    model: { problem: 'lp_regression', p: 4 / 3, gamma: 10 }, solver: { algorithm: 'dual_newton', tol: 1e-10, max_iter: 100 } });
   assert.deepEqual(errors, []);
   await ctx.close();
   return { table, rows, cores, newton };
