@@ -72,6 +72,8 @@ pub struct DualLp {
     xta: DVector<f64>,
     /// Scratch: the residual `Xw − y`.
     r: DVector<f64>,
+    /// Scratch: the linesearch's heavy coordinates of `u` and `Xᵀg` ([`bounds::gather_heavy`]).
+    heavy: (Vec<f64>, Vec<f64>),
 }
 
 mod bounds;
@@ -106,6 +108,7 @@ impl DualLp {
             xtg: DVector::zeros(d),
             xta: DVector::zeros(d),
             r: DVector::zeros(n),
+            heavy: (Vec::new(), Vec::new()),
         };
         me.refresh();
         me
@@ -450,12 +453,17 @@ impl Solver for DualLp {
         // `Xᵀg` is already known from the pass that computed g.
         let mut step = self.ls.step0;
         let mut backtracks = 0;
+        let integer = integer_exponent(self.q);
+        if integer.is_some() {
+            let (hu, hz) = &mut self.heavy;
+            bounds::gather_heavy(&self.upow, self.u.as_slice(), self.xtg.as_slice(), 256, hu, hz);
+        }
         loop {
             let bound = step * (self.ls.delta - step / (2.0 * self.gamma)) * g2;
             // At an integer q the two cheap bounds of `bounds.rs` decide most trial steps with the
             // decision the full sum would give; the last allowed trial always takes the full sum
             // (there a non-finite sum means NonFinite, not Stalled).
-            let verdict = match integer_exponent(self.q) {
+            let verdict = match integer {
                 Some(q) if backtracks < self.ls.max_backtracks => {
                     pulp::Arch::new().dispatch(TrialBounds {
                         u: self.u.as_slice(),
@@ -463,6 +471,7 @@ impl Solver for DualLp {
                         step,
                         bound,
                         q,
+                        heavy: (&self.heavy.0, &self.heavy.1),
                     })
                 }
                 _ => Verdict::Undecided,

@@ -53,6 +53,55 @@ pub(super) struct TrialBounds<'a> {
     pub bound: f64,
     /// The integer exponent q ≥ 3.
     pub q: u32,
+    /// Some coordinates of `u` and `z` again, gathered (see [`gather_heavy`]): their lower bound
+    /// is tried first, so a rejection does not wait for the pass to reach them.
+    pub heavy: (&'a [f64], &'a [f64]),
+}
+
+/// Gather into `hu`, `hz` the coordinates with the largest `|u_j|^q` (at most `cap`, in order):
+/// where `B` is large, the terms of the largest `|u_j|` dominate it (at p = 1.1 they scale as
+/// `|u_j|^9`), and a rejected trial step close to the accepted one otherwise sums the coordinates
+/// in order until it meets them (at d = 10⁵, p = 1.1, four such trials per iteration went to 83 %
+/// of the coordinates, where one block raised the lower bound from 0.16 to 1.8 times the bound).
+/// The largest are found by binary exponent: a count per octave below the largest, then every
+/// coordinate of the octaves that fit in `cap`. Any subset gives a valid lower bound, so which
+/// coordinates are gathered changes no decision, only how soon.
+pub(super) fn gather_heavy(
+    upow: &[f64],
+    u: &[f64],
+    z: &[f64],
+    cap: usize,
+    hu: &mut Vec<f64>,
+    hz: &mut Vec<f64>,
+) {
+    hu.clear();
+    hz.clear();
+    let top = upow.iter().fold(0.0f64, |m, &v| if v > m { v } else { m });
+    if !(top.is_finite() && top > 0.0) {
+        return;
+    }
+    let exponent = |v: f64| ((v.to_bits() >> 52) & 0x7ff) as i64;
+    let octave = |v: f64| (exponent(top) - exponent(v)).clamp(0, 63) as usize;
+    let mut count = [0usize; 64];
+    for &v in upow {
+        count[octave(v)] += 1;
+    }
+    // The most octaves whose coordinates fit in `cap` (none when the largest octave alone does not).
+    let (mut taken, mut last) = (0usize, None);
+    for (o, &c) in count.iter().enumerate().take(63) {
+        if taken + c > cap {
+            break;
+        }
+        taken += c;
+        last = Some(o);
+    }
+    let Some(last) = last else { return };
+    for (j, &v) in upow.iter().enumerate() {
+        if octave(v) <= last {
+            hu.push(u[j]);
+            hz.push(z[j]);
+        }
+    }
 }
 
 impl pulp::WithSimd for TrialBounds<'_> {
@@ -60,7 +109,7 @@ impl pulp::WithSimd for TrialBounds<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> Verdict {
-        let Self { u, z, step, bound, q } = self;
+        let Self { u, z, step, bound, q, heavy } = self;
         let d = u.len().min(z.len());
         if q < 3 || !(bound.is_finite() && bound >= 1e-280) {
             return Verdict::Undecided;
@@ -68,6 +117,15 @@ impl pulp::WithSimd for TrialBounds<'_> {
         let (qf, k) = (q as f64, q - 2);
         let (c, inv_q) = (0.5 * (qf - 1.0), 1.0 / qf);
         let kappa = 2.0 * (8.0 * qf + d as f64 + 32.0) * f64::EPSILON;
+        // The heavy coordinates first: a lower bound over them alone may already reject.
+        let (hu, hz) = heavy;
+        let mut low = 0.0f64;
+        for (&uj, &zj) in hu.iter().zip(hz) {
+            low += terms(&[uj], &[zj], step, k, c, inv_q).0[0];
+        }
+        if low.is_finite() && low * (1.0 - kappa) > bound {
+            return Verdict::Reject;
+        }
         let (mut lo, mut hi, mut top) = ([0.0f64; LANES], [0.0f64; LANES], [0.0f64; LANES]);
         let mut start = 0;
         while start < d {
@@ -186,7 +244,10 @@ mod tests {
 
     /// Both paths of the bounds (the CPU's vector unit and plain scalars) must give one verdict.
     fn verdict(u: &[f64], z: &[f64], step: f64, bound: f64, q: u32) -> Verdict {
-        let op = || TrialBounds { u, z, step, bound, q };
+        let (mut hu, mut hz) = (Vec::new(), Vec::new());
+        let upow: Vec<f64> = u.iter().map(|&t| crate::lp::abs_powi(t, q)).collect();
+        gather_heavy(&upow, u, z, 7, &mut hu, &mut hz);
+        let op = || TrialBounds { u, z, step, bound, q, heavy: (&hu, &hz) };
         let (fast, plain) = (pulp::Arch::new().dispatch(op()), op().with_simd(pulp::Scalar::new()));
         assert_eq!(fast, plain, "vector and scalar verdicts differ");
         fast
@@ -276,6 +337,39 @@ mod tests {
             }
         }
         assert!(cases >= 100 && decided == cases, "{decided} of {cases} small-step cases decided");
+    }
+
+    /// The heavy coordinates are those of the largest octaves of `|u|^q` that fit in the cap, in
+    /// order; the largest is always among them unless its own octave overflows the cap.
+    #[test]
+    fn heavy_coordinates_are_the_largest_octaves() {
+        let u = [0.1, -3.0, 2.9, 0.0, 1.0, -2.0, 3.1, 0.5];
+        let z: Vec<f64> = (0..u.len()).map(|j| j as f64).collect();
+        let upow: Vec<f64> = u.iter().map(|&t| crate::lp::abs_powi(t, 11)).collect();
+        let (mut hu, mut hz) = (Vec::new(), Vec::new());
+        for cap in 0..=u.len() {
+            gather_heavy(&upow, &u, &z, cap, &mut hu, &mut hz);
+            assert!(hu.len() <= cap, "cap {cap}");
+            // Every gathered coordinate is at least as large as every one left out.
+            let least =
+                hu.iter().map(|&t| crate::lp::abs_powi(t, 11)).fold(f64::INFINITY, f64::min);
+            let left = u
+                .iter()
+                .filter(|t| !hu.contains(t))
+                .map(|&t| crate::lp::abs_powi(t, 11))
+                .fold(0.0, f64::max);
+            assert!(hu.is_empty() || least >= left, "cap {cap}: {hu:?}");
+            for (a, b) in hu.iter().zip(&hz) {
+                assert_eq!(u[*b as usize], *a, "u and z gathered together, in order");
+            }
+            assert!(hz.windows(2).all(|w| w[0] < w[1]), "in order");
+        }
+        gather_heavy(&upow, &u, &z, 3, &mut hu, &mut hz);
+        assert_eq!(
+            hu,
+            vec![-3.0, 2.9, 3.1],
+            "|u|^11: 3.1 and −3 in the top octave, 2.9 in the next, 2 far below"
+        );
     }
 
     /// The edges hand over to the full evaluation: a bound of 0 or below 10⁻²⁸⁰, a non-finite
