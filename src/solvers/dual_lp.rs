@@ -9,7 +9,9 @@
 //! Two facts keep the numbers exact to rounding:
 //! * the linesearch test is evaluated as `λ(δ − λ/(2γ))‖g‖² ≥ B(λ)`, an exact rewriting with
 //!   the Bregman remainder `B` of the polynomial term computed termwise without cancellation
-//!   along `Xᵀα − λXᵀg` (one product `Xᵀg` serves every trial step; each trial costs O(d));
+//!   along `Xᵀα − λXᵀg` (one product `Xᵀg` serves every trial step; each trial costs O(d)); at an
+//!   integer q two cheap bounds on `B` decide most trial steps with the same decision
+//!   (`bounds.rs`), so the iterates are the same bits;
 //! * for the square loss the duality gap equals `(γ/2)‖∇Λ(α)‖²` (expand `F(w(α)) + Λ(α)` with
 //!   `⟨y, α⟩ = ‖Xᵀα‖_q^q − ⟨Xw − y, α⟩`), a sum of squares with no cancellation; the tests check
 //!   it against `F + Λ` computed term by term.
