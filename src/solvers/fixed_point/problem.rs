@@ -359,6 +359,19 @@ impl RegularizationProblem {
         }
     }
 
+    /// The stored Gram matrix's entries (column-major), when the problem stores one.
+    pub fn gram_values(&self) -> Option<&[f64]> {
+        match &self.op {
+            Operator::Gram(k) => Some(k.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// `‖K‖₂` if known (computed or stored), without computing it.
+    pub fn known_norm(&self) -> Option<f64> {
+        self.norm
+    }
+
     /// The dense Gram matrix (formed from `X` for the features representation).
     pub fn dense_gram(&self) -> DMatrix<f64> {
         match &self.op {
