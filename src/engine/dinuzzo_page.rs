@@ -4,7 +4,9 @@
 //! solver or the race's lanes; the decision map. Every decision the page makes — reuse the data
 //! and the Gram matrix when only the solver or the race changed, fall back to the previous run
 //! when a new problem fails to build — is made and tested here; the wasm `DinuzzoPlayground`
-//! only translates and draws.
+//! only translates and draws. A worker may prepare a large problem on every core instead
+//! ([`DinuzzoPage::prepare_all`], [`DinuzzoPage::handover`]) and the page adopt it after its
+//! checks ([`DinuzzoPage::adopt`], issue 21 §3; tests/dinuzzo_prep.rs).
 
 use nalgebra::DMatrix;
 
