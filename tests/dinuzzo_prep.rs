@@ -171,3 +171,27 @@ fn what_does_not_fit_the_spec_is_refused_and_the_page_prepares_in_slices() {
     assert!(adopt(&mut page, &w).is_err());
     assert_eq!(finish(&mut page), want);
 }
+
+#[test]
+fn kc_on_threads_has_the_one_thread_bits() {
+    let spec = spec_with(fixed_point);
+    let mut page = DinuzzoPage::new(&spec).unwrap();
+    while !page.prepare(f64::INFINITY).unwrap() {}
+    let p = &page.built().unwrap().problem;
+    let c = nalgebra::DVector::from_fn(p.n(), |i, _| ((i * 7919) % 101) as f64 / 50.0 - 1.0);
+    kernel_playground::par::set_threads(1).unwrap();
+    let one = p.kc(&c);
+    // And an independent check of the product: K's columns summed directly.
+    let k = p.dense_gram();
+    let direct = &k * &c;
+    assert!((&one - &direct).amax() <= 1e-12 * direct.amax());
+    for t in [2, 3, 4] {
+        kernel_playground::par::set_threads(t).unwrap();
+        let many = p.kc(&c);
+        kernel_playground::par::set_threads(1).unwrap();
+        assert!(
+            many.iter().zip(one.iter()).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{t} threads"
+        );
+    }
+}

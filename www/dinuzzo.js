@@ -19,7 +19,8 @@ let player = null;
 let last = null; // the last summary shown
 let spec = null;
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
-let prepJob = null; // the worker preparing the current problem: { id, worker, t0, threads, timer }
+let prepWorker = null; // the preparation worker, { worker, busy }
+let prepJob = null; // the current problem's request to it: { id, t0, threads, timer }
 let prepSeq = 0;
 let prepShown = 0; // when the worker's progress was last shown
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
@@ -350,11 +351,15 @@ function prepText() {
   return `computing the kernel matrix ${on} in a worker: ${secs} s`;
 }
 
-/** Stop the worker, if any (its answer, should one still come, is ignored). */
+/** Forget the job, if any; a worker still busy on it is terminated (its answer never comes),
+ *  an idle one is kept warm for the next problem (no new start-up: module, wasm, thread pool). */
 function stopPrepJob() {
   if (!prepJob) return;
   clearTimeout(prepJob.timer);
-  prepJob.worker.terminate();
+  if (prepWorker?.busy) {
+    prepWorker.worker.terminate();
+    prepWorker = null;
+  }
   prepJob = null;
   pg?.setPreparingNote(undefined);
 }
@@ -365,14 +370,17 @@ function startPrepJob() {
   $('prep-note').hidden = true;
   if (!pg || !threadsHere() || !pg.offloadable()) return;
   const id = ++prepSeq;
-  let worker;
-  try {
-    worker = new Worker(new URL('./prep-worker.js', import.meta.url), { type: 'module' });
-  } catch (e) {
-    console.warn(`no preparation worker, preparing in slices: ${e.message ?? e}`);
-    return;
+  if (!prepWorker) {
+    try {
+      prepWorker = { worker: new Worker(new URL('./prep-worker.js', import.meta.url), { type: 'module' }), busy: false };
+    } catch (e) {
+      console.warn(`no preparation worker, preparing in slices: ${e.message ?? e}`);
+      return;
+    }
   }
-  const job = { id, worker, t0: performance.now(), threads: 0, timer: 0 };
+  const { worker } = prepWorker;
+  prepWorker.busy = true;
+  const job = { id, t0: performance.now(), threads: 0, timer: 0 };
   prepJob = job;
   document.body.dataset.prepWorker = 'running';
   pg.setPreparingNote('computing the kernel matrix in a worker…');
@@ -402,6 +410,7 @@ function startPrepJob() {
 
 /** The worker's preparation: the page checks it against its own spec and adopts it. */
 function adoptPrepared(job, d) {
+  prepWorker.busy = false;
   stopPrepJob();
   if (!pg || !pg.offloadable()) return;
   const t0 = performance.now();
