@@ -4,7 +4,9 @@
 //! solver or the race's lanes; the decision map. Every decision the page makes — reuse the data
 //! and the Gram matrix when only the solver or the race changed, fall back to the previous run
 //! when a new problem fails to build — is made and tested here; the wasm `DinuzzoPlayground`
-//! only translates and draws.
+//! only translates and draws. A worker may prepare a large problem on every core instead
+//! ([`DinuzzoPage::prepare_all`], [`DinuzzoPage::handover`]) and the page adopt it after its
+//! checks ([`DinuzzoPage::adopt`], issue 21 §3; tests/dinuzzo_prep.rs).
 
 use nalgebra::DMatrix;
 
@@ -14,7 +16,8 @@ use crate::engine::race::Race;
 use crate::engine::{Paper, Spec};
 use crate::error::{KpError, Result};
 use crate::experiment::dinuzzo::{
-    uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoSolver, DinuzzoSpec, Preparation,
+    needs_norm, uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoSolver, DinuzzoSpec,
+    Preparation,
 };
 use crate::kernels::CrossJob;
 
@@ -26,6 +29,22 @@ const MAP_CACHE: usize = 4_000_000;
 const SYNC_GRAM: usize = 250_000;
 /// Decision maps with (grid points × n) up to this are computed at once (the default page's).
 const SYNC_MAP: usize = 1_500_000;
+
+/// Values handed over: their count, and the function that writes them into a page's own
+/// storage of that length ([`DinuzzoPage::adopt`]).
+pub type Fill<'a> = (usize, &'a mut dyn FnMut(&mut [f64]));
+
+/// A prepared problem as a worker hands it to a page ([`DinuzzoPage::handover`]).
+pub struct Handover<'a> {
+    /// The data digest ([`crate::experiment::dinuzzo::digest_of`]).
+    pub digest: String,
+    /// The Gram matrix's entries, column-major (none for the features or kernel-rows forms).
+    pub gram: Option<&'a [f64]>,
+    /// `‖K‖₂` when the spec's solver needs it.
+    pub norm: Option<f64>,
+    /// The decision map's cross kernel, column-major (grid points × data points).
+    pub map: Option<&'a [f64]>,
+}
 
 /// Parse a paper-C spec strictly (its own tag or none), one message naming the field.
 pub fn parse(spec_json: &str) -> Result<DinuzzoSpec> {
@@ -192,6 +211,94 @@ impl DinuzzoPage {
                 Err(e)
             }
         }
+    }
+
+    /// Whether this page's preparation ahead is a whole Gram matrix not yet started (a large
+    /// problem), which a worker may compute on every core and hand over ([`Self::adopt`]).
+    pub fn offloadable(&self) -> bool {
+        self.prep.as_ref().is_some_and(Preparation::gram_pending)
+    }
+
+    /// Everything [`Self::prepare`] computes, at once: the Gram matrix and the map's cross
+    /// kernel on [`crate::par::threads`] threads (the same bits as the slices,
+    /// [`CrossJob::run_to_end`]), then `‖K‖₂` by the same power iteration. For a worker (issue
+    /// 21 §3), which then hands [`Self::handover`] to the page.
+    pub fn prepare_all(&mut self) -> Result<()> {
+        if let Some(p) = &mut self.prep {
+            p.run_to_end(&self.spec)?;
+        }
+        // Starts the run and the map's job (one block of it).
+        self.advance(0.0)?;
+        if let Some((job, _, _)) = &mut self.map_job {
+            job.run_to_end()?;
+        }
+        while !self.advance(f64::INFINITY)? {}
+        Ok(())
+    }
+
+    /// What the preparation produced, for a page to adopt: the data digest, the Gram matrix's
+    /// entries (when the problem stores one), `‖K‖₂` (when the spec's solver needs it) and the
+    /// map's cross kernel (column-major, grid points × data points); `None` until ready.
+    pub fn handover(&self) -> Option<Handover<'_>> {
+        let b = self.built.as_ref()?;
+        Some(Handover {
+            digest: crate::experiment::dinuzzo::digest_of(b),
+            gram: b.problem.gram_values(),
+            norm: if needs_norm(&self.spec) { b.problem.known_norm() } else { None },
+            map: self.map.as_ref().and_then(|(m, _, _)| m.cross_values()),
+        })
+    }
+
+    /// Take a preparation computed elsewhere for this page's spec (a worker's
+    /// [`Self::handover`]) instead of computing it in slices: the digest must be this spec's
+    /// data digest; the Gram matrix (and the map's kernel values) are written into this page's
+    /// own matrices, allocated and budget-checked when the spec was applied, after their sizes
+    /// are checked, and spot-checked ([`CrossJob::adopt`]); `‖K‖₂` within its bounds
+    /// ([`Preparation::adopt_norm`]). Whatever is refused stays to be computed by
+    /// [`Self::prepare`], from where it is, and the error says why: the page never breaks.
+    /// The run is then exactly the sliced one's (tests/dinuzzo_prep.rs).
+    pub fn adopt(
+        &mut self,
+        digest: &str,
+        gram: Fill<'_>,
+        norm: Option<f64>,
+        map: Option<Fill<'_>>,
+    ) -> Result<()> {
+        let Some(p) = &mut self.prep else {
+            return Err(KpError::Parameter {
+                name: "prepared",
+                reason: "this page has no preparation under way".into(),
+            });
+        };
+        let own = p.digest();
+        if digest != own {
+            return Err(KpError::Parameter {
+                name: "prepared",
+                reason: format!("data digest {digest} handed over; this spec's data are {own}"),
+            });
+        }
+        let Some(job) = p.gram_job() else {
+            return Err(KpError::Parameter {
+                name: "prepared",
+                reason: "no whole kernel matrix left to compute here".into(),
+            });
+        };
+        let (len, fill) = gram;
+        job.adopt(len, fill)?;
+        // The matrix is complete: one unit of work builds the problem (and starts ‖K‖₂).
+        self.prepare(0.0)?;
+        if let (Some(v), Some(p)) = (norm, &mut self.prep) {
+            p.adopt_norm(v)?;
+        }
+        // Starts the run and the map's job.
+        if self.prepare(0.0)? {
+            return Ok(());
+        }
+        if let (Some((len, fill)), Some((job, _, _))) = (map, &mut self.map_job) {
+            job.adopt(len, fill)?;
+            self.prepare(0.0)?;
+        }
+        Ok(())
     }
 
     /// Whether the run is ready to step (the problem is built; the map may still be computing).

@@ -256,7 +256,7 @@ pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
 }
 
 /// Whether the spec's solver(s) need `‖K‖₂` (the fixed point's step and its condition (11)).
-fn needs_norm(spec: &DinuzzoSpec) -> bool {
+pub fn needs_norm(spec: &DinuzzoSpec) -> bool {
     spec.race || matches!(spec.method, Method::FixedPoint(_))
 }
 
@@ -371,6 +371,62 @@ impl Preparation {
         }
     }
 
+    /// Run to the end at once, the kernel matrix on [`crate::par::threads`] threads
+    /// ([`CrossJob::run_to_end`]: the same bits as the slices); for a worker.
+    pub fn run_to_end(&mut self, spec: &DinuzzoSpec) -> Result<()> {
+        if let Some(Stage::Gram { job, .. }) = &mut self.stage {
+            job.run_to_end()?;
+        }
+        while !self.advance(f64::INFINITY, spec)? {}
+        Ok(())
+    }
+
+    /// The Gram matrix being built, while nothing else has been computed (to adopt it whole).
+    pub fn gram_job(&mut self) -> Option<&mut CrossJob> {
+        match &mut self.stage {
+            Some(Stage::Gram { job, .. }) if job.fraction() == 0.0 => Some(job),
+            _ => None,
+        }
+    }
+
+    /// Whether the whole Gram matrix is still to be computed ([`Self::gram_job`] is there).
+    pub fn gram_pending(&self) -> bool {
+        matches!(&self.stage, Some(Stage::Gram { job, .. }) if job.fraction() == 0.0)
+    }
+
+    /// The data's digest ([`digest_of`]'s), at any stage.
+    pub fn digest(&self) -> String {
+        match &self.stage {
+            Some(Stage::Gram { d, .. }) => data_digest(&d.x, &d.y),
+            Some(Stage::Norm { built, .. } | Stage::Done(built)) => digest_of(built),
+            None => String::new(),
+        }
+    }
+
+    /// While `‖K‖₂` is to be computed: take `value` instead (the same [`PowerIteration`] run
+    /// elsewhere). Checked against bounds that hold for the power iteration's estimate of a
+    /// symmetric K, `0 ≤ value ≤ max_i Σ_j |K_ij|` (Gershgorin); on failure nothing changes.
+    pub fn adopt_norm(&mut self, value: f64) -> Result<()> {
+        let Some(Stage::Norm { built, .. }) = &mut self.stage else {
+            return Err(bad("norm", "‖K‖₂ is not what this preparation computes now"));
+        };
+        let bound = built.problem.gram_values().map_or(f64::INFINITY, |k| {
+            let n = built.problem.n().max(1);
+            k.chunks(n).map(|c| c.iter().map(|v| v.abs()).sum::<f64>()).fold(0.0, f64::max)
+        });
+        if !(value.is_finite() && value >= 0.0 && value <= bound * (1.0 + 1e-12)) {
+            return Err(bad(
+                "norm",
+                format!("‖K‖₂ = {value} handed over is outside [0, {bound}] (Gershgorin)"),
+            ));
+        }
+        if let Some(Stage::Norm { mut built, .. }) = self.stage.take() {
+            built.problem.set_spectral_norm(&PowerIteration::settled(value));
+            self.stage = Some(Stage::Done(built));
+        }
+        Ok(())
+    }
+
     /// The number of points (the Gram matrix is n × n).
     pub fn n(&self) -> usize {
         match &self.stage {
@@ -405,6 +461,9 @@ impl Preparation {
 /// The data digest of built data ([`Dataset::digest`] of `x` and `y`): the page shows it, and
 /// `kplay digest` prints the same for the same spec.
 pub fn digest_of(built: &Built) -> String {
-    Dataset { x: built.x.clone(), y: built.y.clone(), w_true: None, feature_names: Vec::new() }
-        .digest()
+    data_digest(&built.x, &built.y)
+}
+
+fn data_digest(x: &DMatrix<f64>, y: &DVector<f64>) -> String {
+    Dataset { x: x.clone(), y: y.clone(), w_true: None, feature_names: Vec::new() }.digest()
 }

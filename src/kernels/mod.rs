@@ -4,6 +4,9 @@
 //! as scikit-learn's kernel algebra allows. Composites are ours, in none of the papers.
 
 pub mod expr;
+mod job;
+
+pub use job::CrossJob;
 
 use crate::fmath;
 use nalgebra::{DMatrix, DVector};
@@ -682,77 +685,4 @@ fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// Columns of a [`CrossJob`] computed per block: about this many kernel entries.
-const JOB_BLOCK_ENTRIES: usize = 1 << 15;
-
-/// A cross-kernel (or Gram) matrix computed a block of columns at a time, so a page can spread
-/// an n × n build over animation frames instead of blocking its main thread (issue #13: no task
-/// over 200 ms). Each block is [`ResolvedKernel::cross`] of the rows of `a` against a block of
-/// rows of `b`, so the result is bit-identical to `cross(a, b)` (tested).
-#[derive(Debug, Clone)]
-pub struct CrossJob {
-    kernel: ResolvedKernel,
-    a: DMatrix<f64>,
-    b: DMatrix<f64>,
-    k: DMatrix<f64>,
-    done: usize,
-}
-
-impl CrossJob {
-    /// The `m × n` cross kernel of the rows of `a` against the rows of `b`; the budget is
-    /// checked before the matrix is allocated.
-    pub fn new(kernel: ResolvedKernel, a: DMatrix<f64>, b: DMatrix<f64>) -> Result<Self> {
-        let k = kernel_matrix_zeros(&a, &b)?;
-        Ok(Self { kernel, a, b, k, done: 0 })
-    }
-
-    /// The n × n Gram matrix of the rows of `x` (the budget's kernel limit applies, as for
-    /// [`ResolvedKernel::gram`]).
-    pub fn gram(kernel: ResolvedKernel, x: DMatrix<f64>) -> Result<Self> {
-        crate::budget::active().kernel("data.n", "the n × n Gram matrix", x.nrows())?;
-        Self::new(kernel, x.clone(), x)
-    }
-
-    /// Compute blocks of columns until done or `budget_ms` has elapsed (at least one block);
-    /// returns whether the matrix is complete. Fails (and stays failed) on a non-finite value.
-    pub fn advance(&mut self, budget_ms: f64) -> Result<bool> {
-        let (m, n) = (self.a.nrows(), self.b.nrows());
-        let width = (JOB_BLOCK_ENTRIES / m.max(1)).clamp(1, n.max(1));
-        crate::clock::try_within(budget_ms, || {
-            if self.done >= n {
-                return Ok(false);
-            }
-            let w = width.min(n - self.done);
-            let rows = self.b.rows(self.done, w).into_owned();
-            let block = self.kernel.cross(&self.a, &rows)?;
-            self.k.columns_mut(self.done, w).copy_from(&block);
-            self.done += w;
-            Ok(true)
-        })?;
-        Ok(self.is_done())
-    }
-
-    /// Whether every column has been computed.
-    pub fn is_done(&self) -> bool {
-        self.done == self.b.nrows()
-    }
-
-    /// The fraction of columns computed, in [0, 1].
-    pub fn fraction(&self) -> f64 {
-        if self.b.nrows() == 0 {
-            1.0
-        } else {
-            self.done as f64 / self.b.nrows() as f64
-        }
-    }
-
-    /// Run to the end and return the matrix.
-    pub fn finish(self) -> Result<DMatrix<f64>> {
-        Ok(self.into_parts()?.1)
-    }
-
-    /// Run to the end and return the rows of `a` with the matrix.
-    pub fn into_parts(mut self) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
-        while !self.advance(f64::INFINITY)? {}
-        Ok((self.a, self.k))
-    }
-}
+pub(crate) const JOB_BLOCK_ENTRIES: usize = 1 << 15;

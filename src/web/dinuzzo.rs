@@ -68,6 +68,8 @@ pub struct DinuzzoPlayground {
     page: DinuzzoPage,
     eig: Option<(f64, Vec<f64>)>,
     frame: Option<PlotFrame>,
+    /// What the page says is being prepared, when not [`DinuzzoPage::preparing`] (a worker's).
+    note: Option<String>,
 }
 
 impl DinuzzoPlayground {
@@ -167,7 +169,12 @@ impl DinuzzoPlayground {
     /// Validate a JSON spec, build the data and the problem, and start the solver(s) at c = 0.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<DinuzzoPlayground, JsError> {
-        Ok(Self { page: DinuzzoPage::new(spec_json).map_err(js_err)?, eig: None, frame: None })
+        Ok(Self {
+            page: DinuzzoPage::new(spec_json).map_err(js_err)?,
+            eig: None,
+            frame: None,
+            note: None,
+        })
     }
 
     /// Apply a new spec ([`DinuzzoPage::update`]: the data and the Gram matrix are kept when
@@ -176,6 +183,7 @@ impl DinuzzoPlayground {
         self.page.update(spec_json).map_err(js_err)?;
         self.eig = None;
         self.frame = None;
+        self.note = None;
         Ok(())
     }
 
@@ -184,6 +192,50 @@ impl DinuzzoPlayground {
     /// restored and the error returned.
     pub fn prepare(&mut self, budget_ms: f64) -> Result<bool, JsError> {
         self.page.prepare(budget_ms).map_err(js_err)
+    }
+
+    /// Whether the preparation ahead is a whole kernel matrix not yet started, which a worker
+    /// may compute ([`dinuzzo_prepare`]) for [`Self::adopt_prepared`].
+    pub fn offloadable(&self) -> bool {
+        self.page.offloadable()
+    }
+
+    /// Adopt a worker's preparation ([`dinuzzo_prepare`]'s `digest`, `gram`, `norm`, `map`):
+    /// [`DinuzzoPage::adopt`] checks it against this page's spec and writes it into the
+    /// page's own matrices (no new allocation). On error what was refused is left to
+    /// [`Self::prepare`]'s slices.
+    #[wasm_bindgen(js_name = adoptPrepared)]
+    pub fn adopt_prepared(
+        &mut self,
+        digest: &str,
+        gram: js_sys::Float64Array,
+        norm: Option<f64>,
+        map: Option<js_sys::Float64Array>,
+    ) -> Result<(), JsError> {
+        let mut fill_gram = |d: &mut [f64]| gram.copy_to(d);
+        let mut fill_map = |d: &mut [f64]| {
+            if let Some(m) = &map {
+                m.copy_to(d)
+            }
+        };
+        let map_fill = map
+            .as_ref()
+            .map(|m| (m.length() as usize, &mut fill_map as &mut dyn FnMut(&mut [f64])));
+        let r = self
+            .page
+            .adopt(digest, (gram.length() as usize, &mut fill_gram), norm, map_fill)
+            .map_err(js_err);
+        self.eig = None;
+        self.frame = None;
+        self.note = None;
+        r
+    }
+
+    /// Say `note` on the map while the problem is prepared elsewhere (a worker); `undefined`
+    /// goes back to the page's own progress.
+    #[wasm_bindgen(js_name = setPreparingNote)]
+    pub fn set_preparing_note(&mut self, note: Option<String>) {
+        self.note = note;
     }
 
     /// Whether the run is ready to step (the problem is built; the map may still be computing).
@@ -302,7 +354,7 @@ impl DinuzzoPlayground {
             let note = if self.page.preparing().is_empty() {
                 "click or tap: add a point of the chosen class".to_string()
             } else {
-                self.page.preparing()
+                self.note.clone().unwrap_or_else(|| self.page.preparing())
             };
             let f = pd::draw_decision_map(&root, None, xr, yr, 1.0, &[], &[], Some(&note), dpr)
                 .map_err(js_err)?;
@@ -439,6 +491,38 @@ impl DinuzzoPlayground {
         let name = caps.paper_c.unwrap_or(caps.label);
         pd::draw_theorem5(&root, &env, name, alpha, ev, &note, dpr).map_err(js_err)
     }
+}
+
+/// Paper C's O(n²) preparation for a Web Worker (issue 21 §3): the page's problem built from
+/// the same spec and prepared at once ([`DinuzzoPage::prepare_all`]: the Gram matrix and the
+/// map's kernel values on every thread of the threaded build, then ‖K‖₂ when the solver needs
+/// it). Returns `{n, digest, ms, gram: Float64Array, norm: number|null, map: Float64Array|null}`,
+/// fresh JS buffers the worker transfers to the page for
+/// [`DinuzzoPlayground::adopt_prepared`]. An error for a spec with nothing to prepare.
+#[wasm_bindgen(js_name = dinuzzoPrepare)]
+pub fn dinuzzo_prepare(spec_json: &str) -> Result<JsValue, JsError> {
+    let t0 = web_time::Instant::now();
+    let mut page = DinuzzoPage::new(spec_json).map_err(js_err)?;
+    if !page.offloadable() {
+        return Err(js_err("this spec has no kernel matrix to prepare in a worker"));
+    }
+    page.prepare_all().map_err(js_err)?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    let h = page.handover().ok_or_else(|| js_err("the preparation did not finish"))?;
+    let gram = h.gram.ok_or_else(|| js_err("no Gram matrix was prepared"))?;
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| {
+        js_sys::Reflect::set(&out, &JsValue::from_str(k), v)
+            .map(|_| ())
+            .map_err(|_| js_err("could not build the result object"))
+    };
+    set("n", &JsValue::from_f64(page.built().map_or(0, |b| b.problem.n()) as f64))?;
+    set("digest", &JsValue::from_str(&h.digest))?;
+    set("ms", &JsValue::from_f64(ms))?;
+    set("gram", &js_sys::Float64Array::from(gram).into())?;
+    set("norm", &h.norm.map_or(JsValue::NULL, JsValue::from_f64))?;
+    set("map", &h.map.map_or(JsValue::NULL, |m| js_sys::Float64Array::from(m).into()))?;
+    Ok(out.into())
 }
 
 /// Paper C's page: the message shown when its controls cannot hold the spec it was

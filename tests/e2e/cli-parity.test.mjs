@@ -50,8 +50,9 @@ for (const p of PAGES) {
 }
 
 // At the kernel pages' largest n the Gram matrix, ‖K‖₂ / ρ_K and the map's kernel values are
-// prepared in slices across frames (issue 13: no long main-thread task); the run on the sliced
-// problem is still kplay's, bit for bit (kplay builds it in one piece).
+// prepared in slices across frames (issue 13: no long main-thread task) — on this isolated server
+// page C's in a worker on threads instead (dinuzzo-prep.test.mjs compares both) — and the run is
+// still kplay's, bit for bit (kplay builds it in one piece).
 const LARGE = [
   {
     name: 'C', file: 'dinuzzo.html', paper: 'dinuzzo', field: 'primal',

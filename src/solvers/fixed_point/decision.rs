@@ -65,6 +65,11 @@ impl DecisionMap {
         Ok(Self { points, cross: Some(cross) })
     }
 
+    /// The cached cross kernel's entries (column-major, points × inputs), if cached.
+    pub fn cross_values(&self) -> Option<&[f64]> {
+        self.cross.as_ref().map(|k| k.as_slice())
+    }
+
     /// Number of points.
     pub fn len(&self) -> usize {
         self.points.nrows()

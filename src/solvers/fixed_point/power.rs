@@ -45,6 +45,18 @@ impl PowerIteration {
         Self { v, kv: DVector::zeros(n), est: 0.0, iter: 0, value: None }
     }
 
+    /// A power iteration already settled at `value` (‖K‖₂ computed elsewhere, e.g. by the same
+    /// iteration in a worker), for [`RegularizationProblem::set_spectral_norm`].
+    pub fn settled(value: f64) -> Self {
+        Self {
+            v: DVector::zeros(0),
+            kv: DVector::zeros(0),
+            est: value,
+            iter: 0,
+            value: Some(value),
+        }
+    }
+
     /// One product `Kv`; returns `Some(‖K‖₂)` once settled (1000 products at most).
     pub fn step(&mut self, problem: &RegularizationProblem) -> Option<f64> {
         if self.value.is_some() {

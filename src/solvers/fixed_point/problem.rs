@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// `Kc` with a stored Gram matrix runs on [`crate::par::threads`] threads from this many
+/// entries of K on (a worker's ‖K‖₂, paper C's fixed point natively with `--threads`).
+const PAR_KC_ENTRIES: usize = 1 << 18;
+
 /// How `z = Kc` is computed (paper C, section 3, step 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -238,7 +242,23 @@ impl RegularizationProblem {
     /// `out = Kc` (section 3, step 1; with features, `w = Xᵀc, z = Xw`).
     pub fn kc_into(&self, c: &DVector<f64>, out: &mut DVector<f64>) {
         match &self.op {
-            Operator::Gram(k) => out.gemv(1.0, &**k, c, 0.0),
+            Operator::Gram(k) => {
+                let (n, m) = (k.nrows(), k.ncols());
+                let threads = crate::par::threads();
+                if threads > 1 && n.saturating_mul(m) >= PAR_KC_ENTRIES {
+                    // Bands of rows in parallel: nalgebra's gemv is one axpy per column, entry
+                    // by entry, so each (Kc)_i is summed over j in the same order as on one
+                    // thread, the same bits (tests/dinuzzo_prep.rs).
+                    let band = n.div_ceil(threads).max(1);
+                    crate::par::for_each_chunk(out.as_mut_slice(), band, |b, o| {
+                        let len = o.len();
+                        let mut o = nalgebra::DVectorViewMut::from_slice(o, len);
+                        o.gemv(1.0, &k.rows(b * band, len), c, 0.0);
+                    });
+                } else {
+                    out.gemv(1.0, &**k, c, 0.0);
+                }
+            }
             Operator::Features { x, xt } => {
                 let w = xt * c;
                 out.gemv(1.0, x, &w, 0.0);
@@ -357,6 +377,19 @@ impl RegularizationProblem {
         if let Some(v) = job.value {
             self.norm = Some(v);
         }
+    }
+
+    /// The stored Gram matrix's entries (column-major), when the problem stores one.
+    pub fn gram_values(&self) -> Option<&[f64]> {
+        match &self.op {
+            Operator::Gram(k) => Some(k.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// `‖K‖₂` if known (computed or stored), without computing it.
+    pub fn known_norm(&self) -> Option<f64> {
+        self.norm
     }
 
     /// The dense Gram matrix (formed from `X` for the features representation).
