@@ -4,25 +4,15 @@
 // adopts them; without isolation (python3 -m http.server) the page prepares in slices. Both give
 // the same run, bit for bit, and kplay's. A spec changed while the worker works ignores its
 // answer; a worker that fails leaves the page to its slices. No test checks time.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, browser, openPage, KPLAY } from './harness.mjs';
+import { useBothServers, openPage, KPLAY } from './harness.mjs';
 
-const env = { b: null, isolated: null, plain: null };
-before(async () => {
-  env.isolated = await serve();
-  env.plain = await serve({ plain: true });
-  env.b = await browser();
-});
-after(async () => {
-  await env.b?.close();
-  await env.isolated?.stop();
-  await env.plain?.stop();
-});
+const env = useBothServers();
 
 // The page's largest n (its budget's kernel limit), the fixed point with α = 1/‖K‖₂ (so ‖K‖₂ is part of the preparation).
 const SPEC = {

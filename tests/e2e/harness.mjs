@@ -146,6 +146,26 @@ export function useBrowser() {
   return env;
 }
 
+/**
+ * Like [`useBrowser`], with two servers of dist/ for the calling test file: `env.isolated`
+ * (tools/serve.py, cross-origin isolated: the threaded build) and `env.plain` (Python's
+ * http.server, no headers: one thread), and the browser `env.b`.
+ */
+export function useBothServers() {
+  const env = { b: null, isolated: null, plain: null };
+  before(async () => {
+    env.isolated = await serve();
+    env.plain = await serve({ plain: true });
+    env.b = await browser();
+  });
+  after(async () => {
+    await env.b?.close();
+    await env.isolated?.stop();
+    await env.plain?.stop();
+  });
+  return env;
+}
+
 // A link pasted into the address bar (a `#spec=` hashchange) loads: `edit(spec)` changes the
 // page's current spec, the page starts a new run and shows `n` in `#n`; then a broken link keeps
 // that run and says it "could not be read". Waits for states (run id, message), never for time.

@@ -6,25 +6,15 @@
 // bits, tests/threads.rs); so does kplay --threads 2.
 // The eigen message's `threads` field (www/mrlsr-worker.js) says which build ran: a test-only
 // init script records it from the page's Worker objects.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve, browser, openPage, KPLAY, WORKER_SPY, runWorkerJob } from './harness.mjs';
+import { useBothServers, openPage, KPLAY, WORKER_SPY, runWorkerJob } from './harness.mjs';
 
-const env = { b: null, isolated: null, plain: null };
-before(async () => {
-  env.isolated = await serve();
-  env.plain = await serve({ plain: true });
-  env.b = await browser();
-});
-after(async () => {
-  await env.b?.close();
-  await env.isolated?.stop();
-  await env.plain?.stop();
-});
+const env = useBothServers();
 
 const spec = () => {
   const s = JSON.parse(execFileSync(KPLAY, ['spec', 'mrlsr']).toString());
