@@ -222,6 +222,7 @@ fn bregman_sum_within(
             // operations as `bregman_term_int`, so the terms have its bits), then the rest.
             let mut k = start;
             while k + LANES <= end {
+                // Cannot fail: the slice is exactly LANES long (the loop runs while k + LANES ≤ end ≤ len).
                 let uk: &[f64; LANES] = u[k..k + LANES].try_into().expect("four");
                 let zk: &[f64; LANES] = z[k..k + LANES].try_into().expect("four");
                 let h = zk.map(|zj| step * zj);

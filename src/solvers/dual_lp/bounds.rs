@@ -132,6 +132,7 @@ impl pulp::WithSimd for TrialBounds<'_> {
             let end = (start + BLOCK).min(d);
             let mut j = start;
             while j + LANES <= end {
+                // Cannot fail: the slice is exactly LANES long (the loop runs while j + LANES ≤ end ≤ len).
                 let uj: &[f64; LANES] = u[j..j + LANES].try_into().expect("four");
                 let zj: &[f64; LANES] = z[j..j + LANES].try_into().expect("four");
                 let (l, h, m) = terms(uj, zj, step, k, c, inv_q);
