@@ -6,7 +6,7 @@ and writes it into docs/benchmarks.md between the `peers:begin` / `peers:end` ma
 Not a test: nothing here checks time. It does check that both sides ran the same iterations.
 Environment: PEERS_REPS (default 3: each peer three times, order reversed every other round; the
 median is reported), PEERS_PARTS (default "a,t,b,c": which parts; t = paper A's Gram tensor), PEERS_A_CASES (default
-"1e4:4/3,1e4:1.1,1e5:4/3": paper A's Algorithm 2.1 cases d:p; add 1e5:1.1 for the long one),
+"1e4:4/3,1e4:1.1,1e5:4/3,1e5:1.1": paper A's Algorithm 2.1 cases d:p, the four the issue names),
 PEERS_SVM_N (default "1000,5000"), PEERS_EIGEN_N (default "1000,2000"), PEERS_SVM_REL (default 1e-6),
 PEERS_SVM_PAPER_CAP_S (default 60: seconds each of the paper's three coordinate rules may take, run
 once per n for the notes), PEERS_SVM_CACHE_MIB (default 64: the kernel-row cache of the run without
@@ -90,7 +90,7 @@ def main():
     # script must stop at the same tolerance within one iteration of ours (asserted).
     P_NAMES = {"4/3": 4 / 3, "1.1": 1.1, "5/4": 5 / 4, "6/5": 6 / 5, "8/7": 8 / 7}
     a_cases = []
-    for case in os.environ.get("PEERS_A_CASES", "1e4:4/3,1e4:1.1,1e5:4/3").split(","):
+    for case in os.environ.get("PEERS_A_CASES", "1e4:4/3,1e4:1.1,1e5:4/3,1e5:1.1").split(","):
         dtxt, ptxt = case.split(":")
         d = int(float(dtxt))
         a_cases.append((d, 7 if d == 10_000 else 1, ptxt, "dual_gradient"))
