@@ -139,14 +139,21 @@ impl MinNormSearch {
     pub fn new(g: &DMatrix<f64>, rel_tol: f64, abs_tol: f64, max_iter: usize) -> Result<Self> {
         let n = check_gram(g)?;
         let p = DVector::from_element(n, 1.0 / n as f64);
-        let gp = g * &p;
+        // `Gp` on the first `advance` (so a search replaced before it runs costs nothing).
+        let gp = DVector::zeros(0);
         Ok(Self { p, gp, it: 0, rel_tol, abs_tol, max_iter, done: false })
     }
 
     /// At most `iters` Frank–Wolfe iterations on the same `g`; returns whether the search has
     /// stopped.
     pub fn advance(&mut self, g: &DMatrix<f64>, iters: usize) -> bool {
+        if self.done {
+            return true;
+        }
         let n = self.p.len();
+        if self.gp.len() != n {
+            self.gp = g * &self.p;
+        }
         let (p, gp) = (&mut self.p, &mut self.gp);
         for _ in 0..iters {
             let a = p.dot(gp).max(0.0);
@@ -192,6 +199,46 @@ impl MinNormSearch {
         self.done
     }
 
+    /// The weights `p` (not yet normalized) and the iterations of a stopped search, for a
+    /// worker to hand over ([`Self::resume_stopped`]); `None` while it runs.
+    pub fn stopped_state(&self) -> Option<(&[f64], usize)> {
+        self.done.then_some((self.p.as_slice(), self.it))
+    }
+
+    /// A stopped search at the weights `p` after `it` iterations (a worker's
+    /// [`Self::stopped_state`] on the same `g`), for [`Self::finish`], which normalizes `p` and
+    /// recomputes `Gp` and the bracket from `p` and `g` alone: `min_i (Gp)_i/‖p‖_G ≤ ρ_K ≤ ‖p‖_G`
+    /// holds for every p in the simplex, so weights from elsewhere can widen the bracket, never
+    /// falsify it. Refused: a length other than n, a negative or non-finite weight, a zero sum,
+    /// `it` above `max_iter`.
+    pub fn resume_stopped(
+        g: &DMatrix<f64>,
+        p: Vec<f64>,
+        it: usize,
+        rel_tol: f64,
+        abs_tol: f64,
+        max_iter: usize,
+    ) -> Result<Self> {
+        let n = check_gram(g)?;
+        let bad = |reason: String| KpError::Parameter { name: "margin weights", reason };
+        if p.len() != n {
+            return Err(bad(format!("{} weights handed over for {n} points", p.len())));
+        }
+        if let Some(i) = p.iter().position(|v| !(v.is_finite() && *v >= 0.0)) {
+            return Err(bad(format!("weight {i} is {} (must be finite and ≥ 0)", p[i])));
+        }
+        if p.iter().sum::<f64>() <= 0.0 {
+            return Err(bad("the weights sum to 0".into()));
+        }
+        if it > max_iter {
+            return Err(bad(format!("{it} iterations handed over; the cap is {max_iter}")));
+        }
+        let p = DVector::from_vec(p);
+        // `Gp` is computed by `finish`; `advance` returns at once on a stopped search.
+        let gp = DVector::zeros(0);
+        Ok(Self { p, gp, it, rel_tol, abs_tol, max_iter, done: true })
+    }
+
     /// Iterations done.
     pub fn iterations(&self) -> usize {
         self.it
@@ -206,6 +253,9 @@ impl MinNormSearch {
     pub fn finish(mut self, g: &DMatrix<f64>) -> MinNormPoint {
         let sum = self.p.sum();
         self.p /= sum;
+        if self.gp.len() != self.p.len() {
+            self.gp = DVector::zeros(self.p.len());
+        }
         self.gp.gemv(1.0, g, &self.p, 0.0);
         let a = self.p.dot(&self.gp).max(0.0);
         let m = self.gp.min();

@@ -7,6 +7,7 @@
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec, dinuzzoControlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
+import { PrepWorker } from './prep-client.js';
 import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -19,9 +20,6 @@ let player = null;
 let last = null; // the last summary shown
 let spec = null;
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
-let prepWorker = null; // the preparation worker, { worker, busy }
-let prepJob = null; // the current problem's request to it: { id, t0, threads, timer }
-let prepSeq = 0;
 let prepShown = 0; // when the worker's progress was last shown
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
 let lastMap = 0;
@@ -224,7 +222,7 @@ function showSummary(s) {
   const notes = [];
   if (s.message) notes.push(s.message);
   for (const w of s.warnings) notes.push(w);
-  if (s.preparing) notes.push(`Preparing the run — ${prepJob ? prepText() : s.preparing}.`);
+  if (s.preparing) notes.push(`Preparing the run — ${prep.running ? prep.text() : s.preparing}.`);
   else if (s.empty) notes.push('No data: click or tap the map to add points (of the class chosen under the map; shift-click: the other class).');
   const box = $('notice');
   box.textContent = notes.join(' · ');
@@ -256,7 +254,7 @@ function setPlaying(on) {
 // ---- actions -----------------------------------------------------------------------------
 
 function restarted() {
-  startPrepJob();
+  prep.start(pg.specJson(), pg.offloadable());
   bumpRunId();
   setPlaying(true);
   writeHash(pg.specJson());
@@ -339,104 +337,28 @@ const engine = {
 
 // ---- a large problem prepared in a worker, on every core (issue 21 §3) --------------------
 
-/** Give up on a worker that has not answered by then: the page prepares in slices. */
-const PREP_TIMEOUT_MS = 120000;
-
-/** Whether a worker can prepare on threads here: isolated, shared memory, 2 cores or more. */
-const threadsHere = () => self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' && (navigator.hardwareConcurrency || 1) >= 2;
-
-function prepText() {
-  const secs = ((performance.now() - prepJob.t0) / 1000).toFixed(1);
-  const on = prepJob.threads ? `on ${prepJob.threads} threads` : 'on every core';
-  return `computing the kernel matrix ${on} in a worker: ${secs} s`;
-}
-
-/** Forget the job, if any; a worker still busy on it is terminated (its answer never comes),
- *  an idle one is kept warm for the next problem (no new start-up: module, wasm, thread pool). */
-function stopPrepJob() {
-  if (!prepJob) return;
-  clearTimeout(prepJob.timer);
-  if (prepWorker?.busy) {
-    prepWorker.worker.terminate();
-    prepWorker = null;
-  }
-  prepJob = null;
-  pg?.setPreparingNote(undefined);
-}
-
-/** A new problem to prepare: in a worker on threads where the page allows them. */
-function startPrepJob() {
-  stopPrepJob();
-  $('prep-note').hidden = true;
-  if (!pg || !threadsHere() || !pg.offloadable()) return;
-  const id = ++prepSeq;
-  if (!prepWorker) {
-    try {
-      prepWorker = { worker: new Worker(new URL('./prep-worker.js', import.meta.url), { type: 'module' }), busy: false };
-    } catch (e) {
-      console.warn(`no preparation worker, preparing in slices: ${e.message ?? e}`);
-      return;
-    }
-  }
-  const { worker } = prepWorker;
-  prepWorker.busy = true;
-  const job = { id, t0: performance.now(), threads: 0, timer: 0 };
-  prepJob = job;
-  document.body.dataset.prepWorker = 'running';
-  pg.setPreparingNote('computing the kernel matrix in a worker…');
-  const fallBack = (why) => {
-    if (prepJob !== job) return;
-    console.warn(`the preparation worker gave up (${why}): preparing in slices`);
-    stopPrepJob();
-    document.body.dataset.prepWorker = 'slices';
-  };
-  job.timer = setTimeout(() => fallBack(`no answer in ${PREP_TIMEOUT_MS / 1000} s`), PREP_TIMEOUT_MS);
-  worker.onmessage = (ev) => {
-    const d = ev.data ?? {};
-    if (prepJob !== job || d.id !== id) return; // a stale answer
-    if (d.type === 'started') {
-      job.threads = d.threads;
-      pg.setPreparingNote(`computing the kernel matrix on ${d.threads} threads in a worker…`);
-      drawMap(true);
-    } else if (d.type === 'prepared') adoptPrepared(job, d);
-    else fallBack(d.type === 'error' ? d.message : `unexpected message ${d.type}`);
-  };
-  worker.onerror = (ev) => {
-    ev.preventDefault?.();
-    fallBack(ev.message || 'the worker could not start');
-  };
-  worker.postMessage({ id, type: 'prepare', spec: pg.specJson() });
-}
-
-/** The worker's preparation: the page checks it against its own spec and adopts it. */
-function adoptPrepared(job, d) {
-  prepWorker.busy = false;
-  stopPrepJob();
-  if (!pg || !pg.offloadable()) return;
-  const t0 = performance.now();
-  try {
+const prep = new PrepWorker({
+  paper: 'dinuzzo',
+  what: 'the kernel matrix',
+  note: (text) => pg?.setPreparingNote(text),
+  started: () => drawMap(true),
+  adopt: (d) => {
+    if (!pg || !pg.offloadable()) throw new Error('this page has no kernel matrix left to adopt');
     pg.adoptPrepared(d.digest, d.gram, d.norm ?? undefined, d.map ?? undefined);
-  } catch (e) {
-    // What was refused is prepared in slices from where it is.
-    console.warn(`the worker's preparation was refused (${e.message ?? e}): preparing in slices`);
-    document.body.dataset.prepWorker = 'refused';
-    return;
-  }
-  const ms = performance.now() - t0;
-  document.body.dataset.prepWorker = String(d.threads);
-  const total = ((performance.now() - job.t0) / 1000).toFixed(2);
-  $('prep-note').textContent = `Prepared in a worker on ${d.threads} threads: ${total} s from the new problem to ready (${(d.ms / 1000).toFixed(2)} s computing, adopted and checked in ${ms.toFixed(0)} ms).`;
-  $('prep-note').hidden = false;
-  if (pg.preparing()) return; // what is left (the map's values, if refused) goes in slices
-  document.body.dataset.prepared = String(Number(document.body.dataset.prepared || 0) + 1);
-  showSummary(pg.summary());
-  draw(true);
-}
+  },
+  adopted: () => {
+    if (pg.preparing()) return; // what is left (the map's values, if refused) goes in slices
+    document.body.dataset.prepared = String(Number(document.body.dataset.prepared || 0) + 1);
+    showSummary(pg.summary());
+    draw(true);
+  },
+  status: $('prep-note'),
+});
 
 /** One slice of the preparation of a large problem; on failure the previous run comes back. */
 function prepareSlice(ms) {
   if (!pg || !pg.preparing()) return;
-  if (prepJob) {
+  if (prep.running) {
     // The worker prepares: say how long it has been, a few times a second.
     if (performance.now() - prepShown > 250) {
       prepShown = performance.now();

@@ -3,6 +3,7 @@
 import init, { PerceptronPlayground, perceptronDefaultSpec, perceptronControlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
 import { $, fmt, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
+import { PrepWorker } from './prep-client.js';
 import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -177,7 +178,7 @@ function showSummary(s) {
     const box = $('outcome');
     box.dataset.kind = 'preparing';
     box.dataset.verified = 'false';
-    box.textContent = `Preparing the run — ${s.preparing}.`;
+    box.textContent = `Preparing the run — ${prep.running ? prep.text() : s.preparing}.`;
     document.body.dataset.status = 'preparing';
     document.body.dataset.n = String(s.n);
     return;
@@ -235,6 +236,7 @@ function apply() {
   }
   valid = true;
   racing = false;
+  prep.start(pg.specJson(), pg.offloadable());
   bumpRunId();
   clearError();
   writeHash(pg.specJson());
@@ -304,8 +306,33 @@ const engine = {
   },
 };
 
+// ---- a large data set's kernel matrix prepared in a worker, on every core (issue 21 §3) -----
+
+const prep = new PrepWorker({
+  paper: 'perceptron',
+  what: 'the kernel matrix',
+  note: (text) => pg?.setPreparingNote(text),
+  started: () => showSummary(pg.summary()),
+  adopt: (d) => {
+    if (!pg || !pg.offloadable()) throw new Error('this page has no kernel matrix left to adopt');
+    pg.adoptPrepared(d.digest, d.gram, d.marginP ?? undefined, d.marginIterations ?? undefined);
+  },
+  // ρ_K's bracket from the adopted search (and the heatmap's kernel values) follow in slices.
+  adopted: () => showSummary(pg.summary()),
+  status: $('prep-note'),
+});
+let prepShown = 0; // when the worker's progress was last shown
+
 /** One slice of the preparation (a large data set's G and ρ_K, or the heatmap's kernel values). */
 function prepareSlice(ms) {
+  if (prep.running) {
+    // The worker computes the kernel matrix: say how long it has been, a few times a second.
+    if (performance.now() - prepShown > 250) {
+      prepShown = performance.now();
+      showSummary(pg.summary());
+    }
+    return;
+  }
   const wasReady = pg.ready();
   try {
     const done = pg.prepare(ms);
@@ -377,6 +404,7 @@ async function main() {
   pg = start.state;
   const spec = start.spec;
   valid = true;
+  prep.start(pg.specJson(), pg.offloadable());
   controlsFromSpec(spec);
   wire();
   bumpRunId();

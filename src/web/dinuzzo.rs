@@ -7,7 +7,7 @@ use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{js_err, to_js};
+use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::datasets::plane::Regression1d;
@@ -510,19 +510,15 @@ pub fn dinuzzo_prepare(spec_json: &str) -> Result<JsValue, JsError> {
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let h = page.handover().ok_or_else(|| js_err("the preparation did not finish"))?;
     let gram = h.gram.ok_or_else(|| js_err("no Gram matrix was prepared"))?;
-    let out = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| {
-        js_sys::Reflect::set(&out, &JsValue::from_str(k), v)
-            .map(|_| ())
-            .map_err(|_| js_err("could not build the result object"))
-    };
-    set("n", &JsValue::from_f64(page.built().map_or(0, |b| b.problem.n()) as f64))?;
-    set("digest", &JsValue::from_str(&h.digest))?;
-    set("ms", &JsValue::from_f64(ms))?;
-    set("gram", &js_sys::Float64Array::from(gram).into())?;
-    set("norm", &h.norm.map_or(JsValue::NULL, JsValue::from_f64))?;
-    set("map", &h.map.map_or(JsValue::NULL, |m| js_sys::Float64Array::from(m).into()))?;
-    Ok(out.into())
+    let n = page.built().map_or(0, |b| b.problem.n());
+    js_object(&[
+        ("n", JsValue::from_f64(n as f64)),
+        ("digest", JsValue::from_str(&h.digest)),
+        ("ms", JsValue::from_f64(ms)),
+        ("gram", js_sys::Float64Array::from(gram).into()),
+        ("norm", h.norm.map_or(JsValue::NULL, JsValue::from_f64)),
+        ("map", h.map.map_or(JsValue::NULL, |m| js_sys::Float64Array::from(m).into())),
+    ])
 }
 
 /// Paper C's page: the message shown when its controls cannot hold the spec it was

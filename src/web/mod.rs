@@ -141,6 +141,17 @@ pub(crate) fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_err)
 }
 
+/// A plain JavaScript object of `fields` (e.g. typed arrays a worker transfers, which serde
+/// would copy into plain arrays).
+pub(crate) fn js_object(fields: &[(&str, JsValue)]) -> Result<JsValue, JsError> {
+    let out = js_sys::Object::new();
+    for (k, v) in fields {
+        js_sys::Reflect::set(&out, &JsValue::from_str(k), v)
+            .map_err(|_| js_err("could not build the result object"))?;
+    }
+    Ok(out.into())
+}
+
 fn canvas_root(
     canvas: HtmlCanvasElement,
 ) -> Result<DrawingArea<CanvasBackend, plotters::coord::Shift>, JsError> {

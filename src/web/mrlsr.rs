@@ -8,7 +8,7 @@ use plotters_canvas::CanvasBackend;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{js_err, to_js};
+use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
@@ -386,18 +386,13 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
     let t0 = now_ms();
     let (payload, digest) = mrlsr::page_eigen(&spec).map_err(js_err)?;
     let eigen_ms = now_ms() - t0;
-    let out = js_sys::Object::new();
-    let set = |k: &str, v: &JsValue| {
-        js_sys::Reflect::set(&out, &JsValue::from_str(k), v)
-            .map(|_| ())
-            .map_err(|_| js_err("could not build the result object"))
-    };
-    set("n", &JsValue::from_f64(payload.n as f64))?;
-    set("digest", &JsValue::from_str(&digest))?;
-    set("eigen_ms", &JsValue::from_f64(eigen_ms))?;
-    set("values", &js_sys::Float64Array::from(payload.values.as_slice()).into())?;
-    set("vectors", &js_sys::Float64Array::from(payload.vectors.as_slice()).into())?;
-    Ok(out.into())
+    js_object(&[
+        ("n", JsValue::from_f64(payload.n as f64)),
+        ("digest", JsValue::from_str(&digest)),
+        ("eigen_ms", JsValue::from_f64(eigen_ms)),
+        ("values", js_sys::Float64Array::from(payload.values.as_slice()).into()),
+        ("vectors", js_sys::Float64Array::from(payload.vectors.as_slice()).into()),
+    ])
 }
 
 /// Fig. 1 for a Web Worker: the equivalence experiment of [`MrlsrPage::equivalence`] on the

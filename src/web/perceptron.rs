@@ -7,7 +7,7 @@ use plotters_canvas::CanvasBackend;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use super::{js_err, to_js};
+use super::{js_err, js_object, to_js};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
@@ -123,6 +123,9 @@ pub struct PerceptronPlayground {
     /// Equal-aspect view and plotting rectangle of the last boundary drawing (for clicks).
     view: [f64; 4],
     rect: [i32; 4],
+    /// What the page says is being prepared, when not the preparation's own progress (a
+    /// worker's, [`perceptron_prepare`]).
+    note: Option<String>,
 }
 
 fn not_ready() -> JsError {
@@ -202,6 +205,7 @@ impl PerceptronPlayground {
             heat: None,
             view: [-1.0, 1.0, -1.0, 1.0],
             rect: [0, 0, 1, 1],
+            note: None,
         };
         pg.update(spec_json)?;
         Ok(pg)
@@ -212,6 +216,7 @@ impl PerceptronPlayground {
     /// run stays until it is ready). On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
         let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
+        self.note = None;
         if let Some(s) = self
             .session
             .as_mut()
@@ -264,6 +269,47 @@ impl PerceptronPlayground {
         Ok(true)
     }
 
+    /// Whether the preparation ahead is a whole kernel matrix not yet started, which a worker
+    /// may compute on every core ([`perceptron_prepare`]) for [`Self::adopt_prepared`].
+    pub fn offloadable(&self) -> bool {
+        self.prep.as_ref().is_some_and(SessionPreparation::offloadable)
+    }
+
+    /// Adopt a worker's preparation ([`perceptron_prepare`]'s `digest`, `gram` and, when
+    /// given, `margin_p` with `margin_iterations`): [`SessionPreparation::adopt_kernel_matrix`]
+    /// checks the matrix against this page's spec and writes it into the page's own matrix (no
+    /// new allocation), then [`SessionPreparation::adopt_margin_search`] resumes ρ_K's search
+    /// from the weights. What is refused is computed by the page's slices ([`Self::prepare`]
+    /// goes on from where the preparation is), and the error says why.
+    #[wasm_bindgen(js_name = adoptPrepared)]
+    pub fn adopt_prepared(
+        &mut self,
+        digest: &str,
+        gram: js_sys::Float64Array,
+        margin_p: Option<js_sys::Float64Array>,
+        margin_iterations: Option<f64>,
+    ) -> Result<(), JsError> {
+        self.note = None;
+        let p =
+            self.prep.as_mut().ok_or_else(|| js_err("this page has no preparation under way"))?;
+        p.adopt_kernel_matrix(digest, gram.length() as usize, |d| gram.copy_to(d))
+            .map_err(js_err)?;
+        let (Some(w), Some(it)) = (margin_p, margin_iterations) else {
+            return Ok(());
+        };
+        if !(it.is_finite() && it >= 0.0 && it.fract() == 0.0) {
+            return Err(js_err(format!("marginIterations: a whole number ≥ 0 (got {it})")));
+        }
+        p.adopt_margin_search(w.to_vec(), it as usize).map_err(js_err)
+    }
+
+    /// Say `note` as the progress while the data are prepared elsewhere (a worker);
+    /// `undefined` goes back to the preparation's own progress.
+    #[wasm_bindgen(js_name = setPreparingNote)]
+    pub fn set_preparing_note(&mut self, note: Option<String>) {
+        self.note = note;
+    }
+
     /// Whether the run can step (a session exists and no new one is being prepared).
     pub fn ready(&self) -> bool {
         self.session.is_some() && self.prep.is_none()
@@ -272,6 +318,9 @@ impl PerceptronPlayground {
     /// What is being prepared, for the page's progress readout (empty when nothing is).
     pub fn preparing(&self) -> String {
         if let Some(p) = &self.prep {
+            if let Some(note) = &self.note {
+                return note.clone();
+            }
             let (what, f) = p.progress();
             return format!("computing the {what}: {:.0} %", 100.0 * f);
         }
@@ -576,6 +625,32 @@ pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
         );
     }
     to_js(&rows)
+}
+
+/// Paper D's O(n²) preparation for a Web Worker (issue 21 §3): the page's data built from the
+/// same spec, their kernel matrix computed at once on every thread of the threaded build
+/// ([`SessionPreparation::kernel_matrix_all`], the slices' bits), then ρ_K's min-norm search
+/// run to its stop ([`SessionPreparation::margin_search_all`]). Returns `{n, digest, ms, gram:
+/// Float64Array, marginP: Float64Array, marginIterations}`, fresh JS buffers the worker
+/// transfers to the page for [`PerceptronPlayground::adopt_prepared`].
+#[wasm_bindgen(js_name = perceptronPrepare)]
+pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
+    let t0 = web_time::Instant::now();
+    let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
+    let mut prep = SessionPreparation::new(spec).map_err(js_err)?;
+    let (n, digest) = (prep.n(), prep.digest());
+    // Copied out before G is built from the matrix for the search.
+    let gram = js_sys::Float64Array::from(prep.kernel_matrix_all().map_err(js_err)?);
+    let (p, iterations) = prep.margin_search_all().map_err(js_err)?;
+    let ms = t0.elapsed().as_secs_f64() * 1e3;
+    js_object(&[
+        ("n", JsValue::from_f64(n as f64)),
+        ("digest", JsValue::from_str(&digest)),
+        ("ms", JsValue::from_f64(ms)),
+        ("gram", gram.into()),
+        ("marginP", js_sys::Float64Array::from(p.as_slice()).into()),
+        ("marginIterations", JsValue::from_f64(iterations as f64)),
+    ])
 }
 
 /// Paper D's page: the message shown when its controls cannot hold the spec it was

@@ -1,8 +1,8 @@
 // Shared set-up for the end-to-end tests: serve dist/ (what `make dist` builds from www/, what a
 // host publishes) on loopback with tools/serve.py (Python's http.server, as `make serve`), start Debian's Chromium through
 // playwright-core, and collect console errors.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
@@ -238,3 +238,96 @@ export function runWorkerJob(page, spec, times = 1) {
     return rows;
   }, { spec, times });
 }
+
+/** `kplay run` on a page's link (the spec JSON text): its JSON output. */
+export function kplayLink(link) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'kplay-link-'));
+  const file = path.join(dir, 'spec.json');
+  writeFileSync(file, link);
+  return JSON.parse(execFileSync(KPLAY, ['run', file], { maxBuffer: 1 << 28 }).toString());
+}
+
+/**
+ * Open `file` (the page of paper C or D) on `spec` at `url` (after `init`, an init script) and
+ * run it until `ended()` holds in the page, after the preparation of its large problem (issue
+ * 21 §3: in a worker on threads when isolated, in slices otherwise). Returns the run
+ * (`dataset.run`), how it was prepared (`dataset.prepWorker`), the page's note on it, whether
+ * the page is isolated, the cores, the page's link, and the page, its errors and context.
+ */
+export async function runPrepared(b, url, file, spec, ended, init) {
+  const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
+  if (init) await ctx.addInitScript(init);
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${url}${file}?speed=max#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+  assert.equal(await page.evaluate(() => document.getElementById('error')?.textContent ?? ''), '', 'the link is taken');
+  await page.waitForFunction(() => Number(document.body.dataset.prepared || 0) >= 1, null, { timeout: 240000 });
+  await page.waitForFunction(ended, null, { timeout: 240000 });
+  const out = await page.evaluate(() => ({
+    run: JSON.parse(document.body.dataset.run),
+    worker: document.body.dataset.prepWorker ?? null,
+    note: document.getElementById('prep-note').hidden ? '' : document.getElementById('prep-note').textContent,
+    isolated: self.crossOriginIsolated === true,
+    cores: navigator.hardwareConcurrency,
+    link: decodeURIComponent(location.hash.slice('#spec='.length)),
+  }));
+  return { ...out, page, errors, ctx };
+}
+
+/**
+ * Run `file` (the page of paper C or D) on `spec` under both servers ([`runPrepared`]): isolated,
+ * the problem is prepared in the worker on every core (at most 8) and adopted; plain, in the
+ * page's slices; the two runs are the same (digest, iterations, objective bits) and neither page
+ * logs an error. Returns the isolated run, for the caller's comparison with kplay.
+ */
+export async function preparedBothWays(env, file, spec, ended) {
+  const iso = await runPrepared(env.b, env.isolated.url, file, spec, ended);
+  const plain = await runPrepared(env.b, env.plain.url, file, spec, ended);
+  assert.equal(iso.isolated, true, 'tools/serve.py makes the page cross-origin isolated');
+  assert.equal(plain.isolated, false);
+  assert.ok(iso.cores >= 2, 'this test needs 2 cores');
+  assert.equal(iso.worker, String(Math.min(8, iso.cores)), 'isolated: adopted from the worker on every core (at most 8)');
+  assert.match(iso.note, /worker on \d+ threads/);
+  assert.equal(plain.worker, null, 'not isolated: no worker, slices');
+  console.log(`# ${iso.note}`);
+  assert.deepEqual(iso.run, plain.run, 'digest, iterations and objective bits');
+  for (const r of [iso, plain]) {
+    assert.deepEqual(r.errors, []);
+    await r.ctx.close();
+  }
+  return iso;
+}
+
+/**
+ * Open `file` (the page of paper C or D) on `spec` at the isolated server, set its seed to 2
+ * while the worker prepares `spec`'s problem, and run the new spec until `ended()`: the run, the
+ * page's link, how it was prepared, the cores, and the page's errors (the context is closed).
+ */
+export async function seedChangedWhilePreparing(env, file, spec, ended) {
+  const { page, errors, ctx } = await openPage(env.b, `${env.isolated.url}${file}?speed=max#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+  await page.waitForFunction(() => document.body.dataset.ready === '1' && document.body.dataset.prepWorker === 'running', null, { timeout: 120000 });
+  await page.fill('#seed', '2');
+  await page.dispatchEvent('#seed', 'change');
+  await page.waitForFunction(() => Number(document.body.dataset.prepared || 0) >= 1, null, { timeout: 240000 });
+  await page.waitForFunction(ended, null, { timeout: 240000 });
+  const out = await page.evaluate(() => ({
+    run: JSON.parse(document.body.dataset.run),
+    link: decodeURIComponent(location.hash.slice('#spec='.length)),
+    worker: document.body.dataset.prepWorker,
+    cores: navigator.hardwareConcurrency,
+  }));
+  await ctx.close();
+  return { ...out, errors };
+}
+
+/** An init script: the page's preparation worker fails to load (a missing script). */
+export const BROKEN_PREP_WORKER = () => {
+  const W = window.Worker;
+  window.Worker = class extends W {
+    constructor(url, opts) {
+      super(String(url).includes('prep-worker') ? new URL('./no-such-worker.js', location.href) : url, opts);
+    }
+  };
+};

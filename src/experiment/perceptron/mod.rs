@@ -14,8 +14,8 @@ pub use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorC
 
 use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
-use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
-use crate::margin::{margin_from, Margin, MarginOptions, MinNormSearch, Separability};
+use crate::kernels::{Kernel, ResolvedKernel};
+use crate::margin::{Margin, MarginOptions, Separability};
 use crate::solvers::perceptron::bounds;
 use crate::solvers::perceptron::{
     start, KernelPerceptron, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord,
@@ -290,20 +290,15 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
     Ok((ds.x, ds.y.iter().copied().collect()))
 }
 
-enum Stage {
-    Gram { job: CrossJob, kernel: ResolvedKernel },
-    Margin { problem: Arc<PerceptronProblem>, search: MinNormSearch },
-}
-
-/// A [`Session`] built in resumable stages, so a page can spread the O(n²) work over animation
-/// frames (issue #13: no main-thread task over 200 ms at the page's largest n): G by column
-/// blocks ([`CrossJob`]), then the min-norm search of ρ_K's bracket ([`MinNormSearch`]). The
-/// session equals [`Session::new`]'s bit for bit ([`Session::new`] runs this to its end).
-pub struct SessionPreparation {
-    spec: PerceptronSpec,
-    x: DMatrix<f64>,
-    y: Vec<f64>,
-    stage: Option<Stage>,
+/// The 64-bit digest of 2-D points and their labels ([`crate::data::Dataset::digest`]).
+fn points_digest(x: &DMatrix<f64>, y: &[f64]) -> String {
+    crate::data::Dataset {
+        x: x.clone(),
+        y: nalgebra::DVector::from_column_slice(y),
+        w_true: None,
+        feature_names: Vec::new(),
+    }
+    .digest()
 }
 
 /// The iteration cap is a safety net, not a cost estimate (issue 20): any cap ≥ 1 is accepted;
@@ -314,100 +309,6 @@ fn check_max_iter(max_iter: usize) -> Result<()> {
         return Err(KpError::Parameter { name: "max_iter", reason: "at least 1 (got 0)".into() });
     }
     Ok(())
-}
-
-/// Frank–Wolfe iterations of the min-norm search per check of the clock (each O(n)).
-const SEARCH_CHUNK: usize = 64;
-
-impl SessionPreparation {
-    /// Validate the spec and the data, and allocate G (after the budget check).
-    pub fn new(spec: PerceptronSpec) -> Result<Self> {
-        check_max_iter(spec.max_iter)?;
-        spec.algorithm.validate()?;
-        spec.margin.unwrap_or_default().options()?;
-        let (x, y) = build_points(&spec.data)?;
-        PerceptronProblem::check_data(&x, &y)?;
-        let kernel = spec.kernel.resolve(&x)?;
-        let job = CrossJob::gram(kernel.clone(), x.clone())?;
-        Ok(Self { spec, x, y, stage: Some(Stage::Gram { job, kernel }) })
-    }
-
-    /// The number of points.
-    pub fn n(&self) -> usize {
-        self.x.nrows()
-    }
-
-    /// The spec being prepared.
-    pub fn spec(&self) -> &PerceptronSpec {
-        &self.spec
-    }
-
-    /// Work until done or `budget_ms` has elapsed (at least one unit); `Some(session)` when
-    /// done. After an error the preparation is spent.
-    pub fn advance(&mut self, budget_ms: f64) -> Result<Option<Session>> {
-        let t0 = web_time::Instant::now();
-        loop {
-            let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
-            let next = match self.stage.take() {
-                None => {
-                    return Err(KpError::Parameter {
-                        name: "data",
-                        reason: "this preparation failed earlier; start again".into(),
-                    })
-                }
-                Some(Stage::Gram { mut job, kernel }) => {
-                    if job.advance(left)? {
-                        let problem = Arc::new(PerceptronProblem::with_kernel_matrix(
-                            &self.x,
-                            &self.y,
-                            kernel,
-                            job.finish()?,
-                        )?);
-                        let o = self.spec.margin.unwrap_or_default().options()?;
-                        let search =
-                            MinNormSearch::new(problem.gram(), o.rel_tol, o.zero_tol, o.max_iter)?;
-                        Stage::Margin { problem, search }
-                    } else {
-                        Stage::Gram { job, kernel }
-                    }
-                }
-                Some(Stage::Margin { problem, mut search }) => {
-                    if search.advance(problem.gram(), SEARCH_CHUNK) {
-                        let margin = margin_from(
-                            problem.gram(),
-                            &self.spec.margin.unwrap_or_default().options()?,
-                            search.finish(problem.gram()),
-                        )?;
-                        return Session::from_parts(
-                            self.spec.clone(),
-                            &self.x,
-                            &self.y,
-                            problem,
-                            margin,
-                        )
-                        .map(Some);
-                    }
-                    Stage::Margin { problem, search }
-                }
-            };
-            self.stage = Some(next);
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                return Ok(None);
-            }
-        }
-    }
-
-    /// What is being computed and how far, for a progress readout.
-    pub fn progress(&self) -> (&'static str, f64) {
-        match &self.stage {
-            Some(Stage::Gram { job, .. }) => ("normalized Gram matrix G", job.fraction()),
-            Some(Stage::Margin { search, .. }) => (
-                "margin ρ_K (min-norm point)",
-                search.iterations() as f64 / search.max_iter() as f64,
-            ),
-            None => ("failed", 0.0),
-        }
-    }
 }
 
 impl Session {
@@ -429,18 +330,11 @@ impl Session {
         problem: Arc<PerceptronProblem>,
         margin: Margin,
     ) -> Result<Self> {
-        let (x, y) = (x.clone(), y.to_vec());
         let n = problem.n();
         let q0 = nalgebra::DVector::from_element(n, 1.0 / n as f64);
         let q0_norm_g = problem.norm_g(&q0);
-        let view = view_box(&x, matches!(spec.data, DataSpec::Points { .. }));
-        let digest = crate::data::Dataset {
-            x,
-            y: nalgebra::DVector::from_vec(y),
-            w_true: None,
-            feature_names: Vec::new(),
-        }
-        .digest();
+        let view = view_box(x, matches!(spec.data, DataSpec::Points { .. }));
+        let digest = points_digest(x, y);
         let state = start(problem.clone(), spec.algorithm)?;
         let trace = vec![state.record()];
         Ok(Self { spec, problem, margin, q0_norm_g, view, digest, state, trace, elapsed_ms: 0.0 })
@@ -582,7 +476,9 @@ pub struct RaceEntry {
     pub ms: f64,
 }
 
+mod prepare;
 mod timing;
+pub use prepare::SessionPreparation;
 pub use timing::{run_timing_workload, timing_workloads, WorkloadRow};
 
 /// A session is paper D's [`Stepper`]: its algorithm to a verified outcome or the cap, timed;
