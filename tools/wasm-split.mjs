@@ -136,7 +136,12 @@ function relink(group, keep, out) {
   }
   const renamed = path.join(tmp, 'renamed.wasm');
   fs.writeFileSync(renamed, renameImports(fs.readFileSync(path.join(tmp, 'kernel_playground_bg.wasm')), rename));
-  execFileSync(WASM_OPT, ['-O2', ...FEATURES, renamed, '-o', out]);
+  // Functions with one caller are inlined only up to 100 instructions (binaryen's default: any
+  // size). A group has fewer callers per function than the full module, so -O2 alone merged far
+  // more into its hot functions, and V8 ran them slower: paper B's n = 2000 eigendecomposition
+  // in Node took 4.6–4.9 s in B's group against 3.5 s in the full module, 3.6–3.8 s with this
+  // limit (in Chromium's one-thread worker 7.7–8.5 s against 5.1–6.6 s); the same size gzipped.
+  execFileSync(WASM_OPT, ['-O2', ...FEATURES, '--one-caller-inline-max-function-size', '100', renamed, '-o', out]);
   fs.rmSync(tmp, { recursive: true, force: true });
 }
 
