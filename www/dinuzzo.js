@@ -20,7 +20,6 @@ let player = null;
 let last = null; // the last summary shown
 let spec = null;
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
-let prepShown = 0; // when the worker's progress was last shown
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
 let lastMap = 0;
 
@@ -358,14 +357,8 @@ const prep = new PrepWorker({
 /** One slice of the preparation of a large problem; on failure the previous run comes back. */
 function prepareSlice(ms) {
   if (!pg || !pg.preparing()) return;
-  if (prep.running) {
-    // The worker prepares: say how long it has been, a few times a second.
-    if (performance.now() - prepShown > 250) {
-      prepShown = performance.now();
-      showSummary(pg.summary());
-    }
-    return;
-  }
+  // The worker prepares: its progress, a few times a second.
+  if (prep.tick(() => showSummary(pg.summary()))) return;
   try {
     const done = pg.prepare(ms);
     showSummary(pg.summary());

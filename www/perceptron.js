@@ -321,18 +321,11 @@ const prep = new PrepWorker({
   adopted: () => showSummary(pg.summary()),
   status: $('prep-note'),
 });
-let prepShown = 0; // when the worker's progress was last shown
 
 /** One slice of the preparation (a large data set's G and ρ_K, or the heatmap's kernel values). */
 function prepareSlice(ms) {
-  if (prep.running) {
-    // The worker computes the kernel matrix: say how long it has been, a few times a second.
-    if (performance.now() - prepShown > 250) {
-      prepShown = performance.now();
-      showSummary(pg.summary());
-    }
-    return;
-  }
+  // The worker prepares: its progress, a few times a second.
+  if (prep.tick(() => showSummary(pg.summary()))) return;
   const wasReady = pg.ready();
   try {
     const done = pg.prepare(ms);

@@ -33,6 +33,19 @@ export class PrepWorker {
     this.worker = null; // { worker, busy }
     this.job = null; // the current problem's request: { id, t0, threads, timer }
     this.seq = 0;
+    this.shown = 0; // when the progress was last shown
+  }
+
+  /** In the page's per-frame tick while a request is under way (the page must not prepare in
+   *  slices meanwhile): calls `show` (the page's readout of `text()`) a few times a second.
+   *  Returns whether a request is under way. */
+  tick(show) {
+    if (!this.job) return false;
+    if (performance.now() - this.shown > 250) {
+      this.shown = performance.now();
+      show();
+    }
+    return true;
   }
 
   /** Whether a request is under way (the page shows `text()` instead of its own progress). */

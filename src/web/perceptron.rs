@@ -300,6 +300,14 @@ impl PerceptronPlayground {
         if !(it.is_finite() && it >= 0.0 && it.fract() == 0.0) {
             return Err(js_err(format!("marginIterations: a whole number ≥ 0 (got {it})")));
         }
+        // The length before the copy: no allocation sized by what was handed over.
+        if w.length() as usize != p.n() {
+            return Err(js_err(format!(
+                "marginP: {} weights handed over for {} points",
+                w.length(),
+                p.n()
+            )));
+        }
         p.adopt_margin_search(w.to_vec(), it as usize).map_err(js_err)
     }
 
