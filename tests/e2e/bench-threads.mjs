@@ -19,16 +19,28 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 const b = await browser();
 const servers = { one: await serve({ plain: true }), threads: await serve() };
 const times = { one: [], threads: [] };
+// The page's first eigendecomposition runs in a fresh V8 isolate: the whole call in V8's baseline
+// code (a wasm function gets its optimizing tier only for later calls). A second job in the same
+// page (a new seed) runs what a class sees from then on; both are reported.
+const later = { one: [], threads: [] };
 const loadBefore = load();
+const eigenText = async (page) => {
+  await page.waitForFunction(() => document.body.dataset.busy === '0' && !!document.body.dataset.run
+    && /n = \d+/.test(document.getElementById('r-eigen').textContent), null, { timeout: 600000 });
+  return page.locator('#r-eigen').innerText();
+};
 for (let r = 0; r < REPS; r++) {
   for (const kind of ['one', 'threads']) {
     const { page, ctx } = await openPage(b, `${servers[kind].url}mrlsr.html#spec=${encodeURIComponent(JSON.stringify(spec))}`);
-    await page.waitForFunction(() => document.body.dataset.busy === '0' && !!document.body.dataset.run
-      && /n = \d+/.test(document.getElementById('r-eigen').textContent), null, { timeout: 600000 });
-    const txt = await page.locator('#r-eigen').innerText();
+    const txt = await eigenText(page);
     const iso = await page.evaluate(() => self.crossOriginIsolated);
     times[kind].push(Number(txt.replace(/ ms.*/, '')));
-    console.log(`${kind}: ${txt} (crossOriginIsolated ${iso})`);
+    const next = { ...spec, data: { ...spec.data, seed: spec.data.seed + 1 } };
+    await page.evaluate((h) => { document.getElementById('r-eigen').textContent = ''; location.hash = h; },
+      `#spec=${encodeURIComponent(JSON.stringify(next))}`);
+    const txt2 = await eigenText(page);
+    later[kind].push(Number(txt2.replace(/ ms.*/, '')));
+    console.log(`${kind}: first ${txt}, second ${txt2} (crossOriginIsolated ${iso})`);
     await ctx.close();
   }
 }
@@ -87,7 +99,8 @@ const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)].toFixe
 console.log(`\nload before / after: ${loadBefore} / ${load()}`);
 console.log(`| n = ${N} | 1 thread | 2 threads | speed-up (best) |`);
 console.log('| --- | --- | --- | --- |');
-console.log(`| Chromium worker, eigendecomposition (ms, best / median of ${REPS}) | ${best(times.one)} / ${med(times.one)} | ${best(times.threads)} / ${med(times.threads)} | ${(Math.min(...times.one) / Math.min(...times.threads)).toFixed(2)} |`);
+console.log(`| Chromium worker, the page's first eigendecomposition (ms, best / median of ${REPS}) | ${best(times.one)} / ${med(times.one)} | ${best(times.threads)} / ${med(times.threads)} | ${(Math.min(...times.one) / Math.min(...times.threads)).toFixed(2)} |`);
+console.log(`| Chromium worker, a second one in the same page (ms, best / median of ${REPS}) | ${best(later.one)} / ${med(later.one)} | ${best(later.threads)} / ${med(later.threads)} | ${(Math.min(...later.one) / Math.min(...later.threads)).toFixed(2)} |`);
 console.log(`| kplay run, whole process (ms, best / median of ${REPS}) | ${best(native[1])} / ${med(native[1])} | ${best(native[2])} / ${med(native[2])} | ${(Math.min(...native[1]) / Math.min(...native[2])).toFixed(2)} |`);
 console.log(`\n| A dual Newton, n = 200, d = ${A_D}, p = 4/3 | 1 thread | ${aThreads.threads} threads | speed-up (best) |`);
 console.log('| --- | --- | --- | --- |');
