@@ -587,7 +587,8 @@ pub fn run_to_outcome(
     Ok((Outcome::of(state, problem)?, trace))
 }
 
-#[cfg(test)]
+// Native only: proptest is a native dev-dependency (the wasm tests run in Chromium).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
