@@ -43,7 +43,9 @@ const REFRESH_EVERY: usize = 64;
 pub enum IndexRule {
     /// `1, …, ℓ` in every macro-iteration.
     Cyclic,
-    /// Alternate `1, …, ℓ` with the reverse `ℓ − 1, …, 1`.
+    /// Alternate `1, …, ℓ` with the reverse `ℓ − 1, …, 1` (section 4, rule 2). With shrinking
+    /// (ours) over the active indices, the reverse sweep skips its first index only when the
+    /// forward sweep updated it last.
     AitkenDoubleSweep,
     /// A fresh random permutation in every macro-iteration (seeded).
     RandomizedCyclic,
@@ -320,6 +322,9 @@ pub struct CoordinateDescent {
     updates: u64,
     rng: Rng,
     forward: bool,
+    /// The index the last sweep updated last: the Aitken reverse sweep skips its first index
+    /// only when it is this one (with shrinking, the order changes between sweeps).
+    last_visited: Option<usize>,
     skipped: usize,
     sweep: usize,
     elapsed_ms: f64,
@@ -401,6 +406,7 @@ impl CoordinateDescent {
             updates: 0,
             rng: Rng::new(cfg.seed),
             forward: true,
+            last_visited: None,
             skipped: 0,
             sweep: 0,
             elapsed_ms: 0.0,
@@ -529,19 +535,28 @@ impl CoordinateDescent {
         } else {
             self.prepare_order();
             let m = self.order.len();
-            if self.cfg.rule == IndexRule::AitkenDoubleSweep && !self.forward {
-                // Reverse sweep ℓ − 1, …, 1: the last index was just updated.
-                for k in (0..m.saturating_sub(1)).rev() {
+            let visited = if self.cfg.rule == IndexRule::AitkenDoubleSweep && !self.forward {
+                // Reverse sweep ℓ − 1, …, 1 (section 4, rule 2): index ℓ was just updated. With
+                // shrinking the order may have changed since the forward sweep (an un-shrink
+                // brings coordinates back), and an index the forward sweep did not update is
+                // visited, or its h would stay stale and max|h| could never certify the stop.
+                let end =
+                    if m > 0 && self.last_visited == Some(self.order[m - 1]) { m - 1 } else { m };
+                for k in (0..end).rev() {
                     let i = self.order[k];
                     self.update(i);
                 }
+                self.last_visited = if end > 0 { Some(self.order[0]) } else { self.last_visited };
+                end
             } else {
                 for k in 0..m {
                     let i = self.order[k];
                     self.update(i);
                 }
-            }
-            self.updates += m as u64;
+                self.last_visited = self.order.last().copied().or(self.last_visited);
+                m
+            };
+            self.updates += visited as u64;
             self.forward = !self.forward;
             self.sweep += 1;
             self.refresh_z();
