@@ -91,6 +91,35 @@ fn label_or_target(loss: &Loss, y: f64) -> f64 {
     }
 }
 
+/// The logistic dual prox solves `step·logit(b/γ) + b = y v` (`b = y a`) numerically; on a grid
+/// far wider than the property test's (|v| to 60, step and γ over six decades) its result
+/// satisfies the condition in the form `b = γσ((y v − b)/step)`, which needs no logit of a
+/// value rounded to 0 or γ.
+#[test]
+fn logistic_prox_dual_satisfies_its_optimality_condition_on_a_wide_grid() {
+    let sig = |x: f64| if x >= 0.0 { 1.0 / (1.0 + (-x).exp()) } else { x.exp() / (1.0 + x.exp()) };
+    for y in [-1.0, 1.0] {
+        for step in [1e-3, 0.05, 1.0, 20.0, 1e3] {
+            for gamma in [1e-3, 0.2, 1.0, 14.2, 1e3] {
+                for k in -240..=240 {
+                    let v = 0.25 * k as f64;
+                    let a = Loss::Logistic.prox_dual(y, v, step, gamma);
+                    let b = y * a;
+                    assert!((0.0..=gamma).contains(&b), "b = {b} outside [0, {gamma}]");
+                    let res = (gamma * sig((y * v - b) / step) - b).abs();
+                    // Rounding in b (relative ε) moves the right side by γ/(4 step) times it.
+                    let tol = 1e-13 * (1.0 + gamma)
+                        + 4.0 * f64::EPSILON * (v.abs() + gamma) * (1.0 + gamma / step);
+                    assert!(
+                        res <= tol,
+                        "y={y} v={v} step={step} γ={gamma}: b={b}, residual {res:e}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
