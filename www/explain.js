@@ -37,7 +37,7 @@ export const EXPLAIN = {
   },
   c: {
     'r-method': ['The solver shown: fixed point (Jacobi) or coordinate descent (Gauss–Seidel) and its rule.', '', 'Both solve the same fixed-point equation (Theorem 1).'],
-    'r-sweep': ['Sweeps so far: one fixed-point iteration, or one pass of coordinate updates (n of them; n − 1 on the Aitken rule’s reverse sweeps, fewer with shrinking).', '', 'Comparable work per sweep for both solvers.'],
+    'r-sweep': ['Sweeps so far: one fixed-point iteration, or one pass of coordinate updates: n for the greedy rules (the last sweep may end early, at the stop), n − 1 on the Aitken rule’s reverse sweeps, only the active coordinates when a cyclic rule shrinks.', '', 'Comparable work per sweep for both solvers.'],
     'r-objective': ['The regularized objective.', M('<mi>F</mi><mo>(</mo><mi>c</mi><mo>)</mo><mo>=</mo><mi>f</mi><mo>(</mo><mi>K</mi><mi>c</mi><mo>)</mo><mo>+</mo><mfrac><mrow><msup><mi>c</mi><mo>⊤</mo></msup><mi>K</mi><mi>c</mi></mrow><mn>2</mn></mfrac>'), 'f(z) = Σ L(yᵢ, zᵢ)/λ.'],
     'r-gap': ['The duality gap F(c) − D(c) with the Fenchel dual D.', '', 'An upper bound on F(c) − min F.'],
     'r-residual': ['How far c is from satisfying the fixed-point equation (at α = 1).', M('<munder><mo>max</mo><mi>i</mi></munder><mrow><mo>|</mo><msub><mi>c</mi><mi>i</mi></msub><mo>+</mo><msub><mi>J</mi><mn>1</mn></msub><mo>(</mo><msub><mrow><mo>(</mo><mi>K</mi><mi>c</mi><mo>)</mo></mrow><mi>i</mi></msub><mo>−</mo><msub><mi>c</mi><mi>i</mi></msub><mo>)</mo><mo>|</mo></mrow>'), 'Zero exactly at a solution (Theorem 1).'],
