@@ -5,10 +5,12 @@
 // **bold**, *italic*, `code`, \x (a literal x), {=id} (the number a claim of the step states).
 // Math: $…$ inline and $$…$$ as a paragraph of its own, a TeX subset turned into MathML
 // elements: letters → <mi>, numbers → <mn>, other characters → <mo>, x_a, x^b, x_a^b, {groups},
-// \frac{a}{b}, \sqrt{a}, \text{…}, \bar{x}, \tilde{x}, \sum \max \min \sup \log \sign \diag,
-// \quad, \top, \nabla, \left( … \right) (the delimiters only), \{ \} \| \,. The commands
-// accepted are the same list as the Rust parser's (src/lesson/mod.rs TEX_COMMANDS), so a file
-// `kplay lesson check` accepts renders here.
+// \frac{a}{b}, \sqrt{a}, \text{…}, \mathbb{K}, accents, \left( … \right) (the delimiters
+// only), \{ \} \| \, and the named commands of www/tex-commands.js — generated from the Rust
+// parser's one list (src/lesson/tex.rs), so a file `kplay lesson check` accepts renders here.
+// Characters are read by code point, so a letter outside the BMP (𝕂) stays one letter.
+
+import { TEX_WORDS, TEX_SYMBOLS, TEX_LETTERS, TEX_LARGE } from './tex-commands.js';
 
 const MATHML = 'http://www.w3.org/1998/Math/MathML';
 const mm = (tag, ...kids) => {
@@ -21,11 +23,15 @@ const tok = (tag, text) => {
   e.textContent = text;
   return e;
 };
-const WORDS = { max: 'max', min: 'min', sup: 'sup', log: 'log', sign: 'sign', diag: 'diag' };
-const SYMBOLS = { top: ['mo', '⊤'], nabla: ['mo', '∇'], sum: ['mo', '∑'] };
+// Words whose subscript goes under them in display math (max over i, lim, argmin).
+const UNDER = new Set(['max', 'min', 'sup', 'inf', 'lim', 'argmin', 'argmax']);
+const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+const BB = { C: 'ℂ', H: 'ℍ', N: 'ℕ', P: 'ℙ', Q: 'ℚ', R: 'ℝ', Z: 'ℤ' };
+/** The double-struck form of a Latin capital (𝕂 for K). */
+const doubleStruck = (t) => [...t].map((c) => BB[c] ?? (/[A-Z]/.test(c) ? String.fromCodePoint(0x1d538 + c.charCodeAt(0) - 65) : c)).join('');
 
-/** Parse TeX-subset `src` into a list of MathML nodes. */
-function parseMath(src) {
+/** Parse TeX-subset `src` into a list of MathML nodes (`display`: limits under large operators). */
+function parseMath(src, display = false) {
   let i = 0;
   const peek = () => src[i];
   function command() {
@@ -72,15 +78,28 @@ function parseMath(src) {
       if (name === 'frac') { const a = group(); const b = group(); return mm('mfrac', a, b); }
       if (name === 'sqrt') return mm('msqrt', group());
       if (name === 'text' || name === 'mathrm' || name === 'operatorname') return tok('mtext', rawGroup());
-      if (name === 'bar' || name === 'tilde') {
-        const o = mm('mover', group(), tok('mo', name === 'bar' ? '¯' : '˜'));
+      if (name === 'mathbb') return tok('mi', doubleStruck(rawGroup()));
+      if (name === 'bar' || name === 'tilde' || name === 'hat') {
+        const o = mm('mover', group(), tok('mo', { bar: '¯', tilde: '˜', hat: 'ˆ' }[name]));
         o.setAttribute('accent', 'true');
         return o;
       }
       if (name === 'quad') { const s = mm('mspace'); s.setAttribute('width', '1em'); return s; }
       if (name === 'left' || name === 'right') return atom();
-      if (WORDS[name]) return tok('mi', WORDS[name]);
-      if (SYMBOLS[name]) return tok(...SYMBOLS[name]);
+      if (own(TEX_WORDS, name)) {
+        const w = tok('mi', TEX_WORDS[name]);
+        w.setAttribute('mathvariant', 'normal');
+        if (UNDER.has(name)) w.dataset.limits = '1';
+        return w;
+      }
+      if (own(TEX_LARGE, name)) {
+        const o = tok('mo', TEX_LARGE[name]);
+        o.setAttribute('largeop', 'true');
+        o.dataset.limits = '1';
+        return o;
+      }
+      if (own(TEX_SYMBOLS, name)) return tok('mo', TEX_SYMBOLS[name]);
+      if (own(TEX_LETTERS, name)) return tok('mi', TEX_LETTERS[name]);
       return tok('mtext', `\\${name}`); // unknown: shown as text (the Rust parser rejects it)
     }
     if (/[0-9.]/.test(c)) {
@@ -90,10 +109,11 @@ function parseMath(src) {
       i = j;
       return tok('mn', t);
     }
-    i++;
-    if (/\p{L}/u.test(c)) return tok('mi', c);
-    if (c === "'") return tok('mo', '′');
-    return tok('mo', c);
+    const ch = String.fromCodePoint(src.codePointAt(i)); // one code point, not half a surrogate pair
+    i += ch.length;
+    if (/\p{L}/u.test(ch)) return tok('mi', ch);
+    if (ch === "'") return tok('mo', '′');
+    return tok('mo', ch);
   }
   function seq(end) {
     const out = [];
@@ -107,9 +127,10 @@ function parseMath(src) {
         while (src[i] === ' ') i++;
         if (src[i] === '_' && !sub) { i++; sub = group(); } else if (src[i] === '^' && !sup) { i++; sup = group(); } else break;
       }
-      if (sub && sup) base = mm('msubsup', base, sub, sup);
-      else if (sub) base = mm('msub', base, sub);
-      else if (sup) base = mm('msup', base, sup);
+      const under = display && base.dataset?.limits === '1';
+      if (sub && sup) base = mm(under ? 'munderover' : 'msubsup', base, sub, sup);
+      else if (sub) base = mm(under ? 'munder' : 'msub', base, sub);
+      else if (sup) base = mm(under ? 'mover' : 'msup', base, sup);
       out.push(base);
     }
     return out;
@@ -118,7 +139,7 @@ function parseMath(src) {
 }
 
 function math(src, display) {
-  const m = mm('math', mm('mrow', ...parseMath(src)));
+  const m = mm('math', mm('mrow', ...parseMath(src, display)));
   if (display) m.setAttribute('display', 'block');
   return m;
 }

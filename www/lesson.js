@@ -16,7 +16,7 @@
 import { $, lessonMode, isTypingField, spaceIsOwn, showError } from './common.js';
 import { renderText, quoteNumber } from './lesson-text.js';
 import { readUrl, queryParam, writeUrl } from './url.js';
-import { checkLesson } from './pkg/kernel_playground.js';
+import { resolveLesson } from './pkg/kernel_playground.js';
 import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-embed.js';
 
 /** The built-in lessons: id → file (relative to the page). */
@@ -91,9 +91,11 @@ export async function decodeLesson(data) {
  *  an Error whose message names the field. */
 export function parseLesson(text) {
   if (text.length > MAX_LESSON_BYTES) throw new Error(`the lesson is over ${MAX_LESSON_BYTES} bytes`);
-  const msg = checkLesson(text);
-  if (msg) throw new Error(msg);
-  return JSON.parse(text);
+  // The core resolves it (a step's `patch` merged into the previous step's spec), so the page
+  // runs exactly the specs `kplay lesson check` runs.
+  const out = JSON.parse(resolveLesson(text));
+  if (out.error) throw new Error(out.error);
+  return out.lesson;
 }
 
 // A lesson link owns the URL hash from the start: the page's start-up must not overwrite it with

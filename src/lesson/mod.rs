@@ -7,6 +7,8 @@
 
 pub mod check;
 pub mod compute;
+pub mod elements;
+pub mod tex;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -60,6 +62,16 @@ pub enum Page {
 }
 
 impl Page {
+    /// The page's file name (`dinuzzo.html`), as a lesson names it.
+    pub fn file(self) -> &'static str {
+        match self {
+            Page::Lp => "lp.html",
+            Page::Mrlsr => "mrlsr.html",
+            Page::Dinuzzo => "dinuzzo.html",
+            Page::Perceptron => "perceptron.html",
+        }
+    }
+
     /// The paper whose spec the page runs.
     pub fn paper(self) -> Paper {
         match self {
@@ -112,8 +124,16 @@ pub struct FitTo {
 pub struct Step {
     /// The step's heading.
     pub title: String,
-    /// The page's spec (the page's own fields; parsed by [`Spec::from_json_for`]).
-    pub spec: Value,
+    /// The page's spec (the page's own fields; parsed by [`Spec::from_json_for`]); `None` when
+    /// the step gives a [`Step::patch`] instead (after [`Lesson::parse`], always `Some`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<Value>,
+    /// What changes from the previous step's spec, as a JSON merge patch (RFC 7386: an object's
+    /// fields replace or, when `null`, remove the previous ones; any other value replaces):
+    /// exactly one of `spec` and `patch`, and the first step gives `spec`. [`Lesson::parse`]
+    /// resolves it into `spec`, so the page and `kplay lesson check` run the same spec.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Value>,
     /// Paper B: the fit's (m, λ) (with `action: "fit"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<FitTo>,
@@ -436,29 +456,6 @@ pub fn text_placeholders(field: &str, text: &str) -> Result<Vec<String>, String>
     Ok(ids)
 }
 
-/// The TeX commands the page's math renderer knows (www/lesson-text.js).
-pub const TEX_COMMANDS: &[&str] = &[
-    "frac",
-    "sqrt",
-    "text",
-    "sum",
-    "max",
-    "min",
-    "sup",
-    "log",
-    "sign",
-    "diag",
-    "quad",
-    "left",
-    "right",
-    "top",
-    "mathrm",
-    "operatorname",
-    "bar",
-    "tilde",
-    "nabla",
-];
-
 fn math_ok(field: &str, m: &str) -> Result<(), String> {
     let mut depth = 0i32;
     let chars: Vec<char> = m.chars().collect();
@@ -484,11 +481,18 @@ fn math_ok(field: &str, m: &str) -> Result<(), String> {
                     i += 2;
                     continue;
                 }
-                if !TEX_COMMANDS.contains(&name.as_str()) {
-                    return Err(format!(
-                        "{field}: unknown math command \\{name} (known: {})",
-                        TEX_COMMANDS.join(", ")
-                    ));
+                if !tex::known(&name) {
+                    let shown: String = name.chars().take(40).collect();
+                    let near = tex::TEX
+                        .iter()
+                        .map(|(n, _)| (elements::distance(&name, n), *n))
+                        .filter(|(d, _)| *d <= 2)
+                        .min();
+                    let hint = match near {
+                        Some((_, n)) => format!("; did you mean \\{n}?"),
+                        None => " (docs/lessons.md lists the commands)".to_string(),
+                    };
+                    return Err(format!("{field}: unknown math command \\{shown}{hint}"));
                 }
                 i = j;
                 continue;
@@ -549,8 +553,27 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
 }
 
 /// A step's spec with its `to` applied.
+/// RFC 7386 JSON merge patch: `patch`'s object fields replace `target`'s (recursively), a
+/// `null` field removes one, and a patch that is not an object replaces `target` whole.
+pub fn merge_patch(target: &Value, patch: &Value) -> Value {
+    let Value::Object(p) = patch else { return patch.clone() };
+    let mut out = match target {
+        Value::Object(t) => t.clone(),
+        _ => serde_json::Map::new(),
+    };
+    for (k, v) in p {
+        if v.is_null() {
+            out.remove(k);
+        } else {
+            let merged = merge_patch(out.get(k).unwrap_or(&Value::Null), v);
+            out.insert(k.clone(), merged);
+        }
+    }
+    Value::Object(out)
+}
+
 fn effective_spec(step: &Step) -> Value {
-    let mut v = step.spec.clone();
+    let mut v = step.spec.clone().unwrap_or(Value::Null);
     if let (Some(to), Value::Object(m)) = (&step.to, &mut v) {
         if let Some(x) = to.m {
             m.insert("m".into(), x.into());
@@ -592,7 +615,32 @@ impl Lesson {
         lesson.validate()
     }
 
-    fn validate(self) -> Result<Parsed, String> {
+    /// Resolve every step's `patch` against the previous step's spec into `spec` (docs/lessons.md).
+    fn resolve_patches(&mut self) -> Result<(), String> {
+        let mut previous: Option<Value> = None;
+        for (i, s) in self.steps.iter_mut().enumerate() {
+            let f = format!("steps[{i}]");
+            let spec = match (s.spec.take(), s.patch.take(), &previous) {
+                (Some(_), Some(_), _) => {
+                    return Err(format!("{f}: give `spec` or `patch`, not both"));
+                }
+                (None, None, _) => return Err(format!("{f}: missing `spec` (or `patch`)")),
+                (None, Some(_), None) => {
+                    return Err(format!("{f}.patch: the first step gives a whole `spec`"));
+                }
+                (None, Some(p), Some(_)) if !p.is_object() => {
+                    return Err(format!("{f}.patch: must be a JSON object"));
+                }
+                (None, Some(p), Some(prev)) => merge_patch(prev, &p),
+                (Some(v), None, _) => v,
+            };
+            previous = Some(spec.clone());
+            s.spec = Some(spec);
+        }
+        Ok(())
+    }
+
+    fn validate(mut self) -> Result<Parsed, String> {
         if self.format != 1 {
             return Err(format!("format: this is format 1 (got {})", self.format));
         }
@@ -600,6 +648,7 @@ impl Lesson {
         if self.steps.is_empty() || self.steps.len() > MAX_STEPS {
             return Err(format!("steps: 1 to {MAX_STEPS} steps (got {})", self.steps.len()));
         }
+        self.resolve_patches()?;
         let mut specs = Vec::new();
         let mut spec_values = Vec::new();
         for (i, s) in self.steps.iter().enumerate() {
@@ -609,12 +658,15 @@ impl Lesson {
             if s.uses.len() > 24 {
                 return Err(format!("{f}.uses: at most 24 element ids"));
             }
-            for (j, u) in s.uses.iter().chain(s.figures.iter().flatten()).enumerate() {
-                let ok = !u.is_empty()
-                    && u.len() <= 40
-                    && u.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-                if !ok {
-                    return Err(format!("{f}.uses[{j}]: `{u}` is not an element id"));
+            if s.figures.as_ref().is_some_and(|v| v.len() > 24) {
+                return Err(format!("{f}.figures: at most 24 element ids"));
+            }
+            let named = s.uses.iter().map(|u| ("uses", u)).enumerate();
+            let figures = s.figures.iter().flatten().map(|u| ("figures", u)).enumerate();
+            for (j, (list, u)) in named.chain(figures) {
+                if !elements::known(self.page, u) {
+                    let m = elements::unknown_message(self.page, u);
+                    return Err(format!("{f}.{list}[{j}]: {m}"));
                 }
             }
             match &s.speed {
@@ -732,5 +784,17 @@ pub fn check_lesson(json: &str) -> String {
     match Lesson::parse(json) {
         Ok(_) => String::new(),
         Err(e) => e,
+    }
+}
+
+/// The wasm export the pages open a lesson with: `{"lesson": …}`, the lesson as the parser
+/// resolved it (every step's `patch` merged into a whole `spec`, so the page runs exactly what
+/// `kplay lesson check` runs), or `{"error": "…"}` naming the field.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = resolveLesson)]
+pub fn resolve_lesson(json: &str) -> String {
+    match Lesson::parse(json) {
+        Ok(p) => serde_json::json!({ "lesson": p.lesson }).to_string(),
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
     }
 }
