@@ -50,7 +50,7 @@ export const EXPLAIN = {
     map: ['The decision function (or regression curve) of the current c.', M('<mi>f</mi><mo>(</mo><mi>x</mi><mo>)</mo><mo>=</mo><munder><mo>∑</mo><mi>i</mi></munder><msub><mi>c</mi><mi>i</mi></msub><mi>k</mi><mo>(</mo><msub><mi>x</mi><mi>i</mi></msub><mo>,</mo><mi>x</mi><mo>)</mo>'), 'Ringed points are support vectors; click to add points.'],
     conv: ['Gap, residual, max|h| and objective against the sweep, log scale.', '', 'Linear convergence shows as a straight line.'],
     fd: ['The primal F(c) and the Fenchel dual D(c) against the sweep.', '', 'D ≤ min F ≤ F (weak duality). Each coordinate-descent update maximizes D exactly along one coordinate, so D never falls while F can rise — not an exact line search on F, as the proof of Theorem 4 says.'],
-    theorem5: ['The loss next to its Moreau–Yosida envelope (Theorem 5).', '', 'A solution of the non-smooth problem is a stationary point of a smooth functional (Theorem 5) — not necessarily a minimizer: K_α = αK − I is not positive semidefinite as soon as α·k_min < 1 (indefinite when also α‖K‖₂ > 1).'],
+    theorem5: ['The loss next to its Moreau–Yosida envelope (Theorem 5).', '', 'A solution of the non-smooth problem that satisfies (7) is a stationary point of a smooth functional (Theorem 5) — not necessarily a minimizer: K_α = αK − I is not positive semidefinite as soon as α·k_min < 1 (indefinite when also α‖K‖₂ > 1).'],
   },
   d: {
     'r-n': ['Number of points.', '', 'The bounds grow with n only through log n or √n.'],
