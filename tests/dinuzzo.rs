@@ -577,7 +577,12 @@ fn divergence_is_detected_above_two_over_norm() {
     assert!(s.warnings().iter().any(|w| w.contains("2/‖K‖₂")), "the α is flagged at the start");
     let st = s.run();
     assert_eq!(st, StopReason::Diverged);
-    assert!(s.message().unwrap().contains("2/‖K‖₂"));
+    let msg = s.message().unwrap();
+    assert!(msg.contains("2/‖K‖₂"), "{msg}");
+    // Theorem 2 under (11) gives F(cᵏ) → min F (the iterates converge only under Theorem 3's
+    // conditions): the message must not call (11) sufficient "for convergence".
+    assert!(msg.contains("sufficient for F(cᵏ) → min F, not necessary"), "{msg}");
+    assert!(!msg.contains("for convergence"), "{msg}");
     assert!(s.trace().len() < 1000, "detected early, after {} sweeps", s.trace().len());
     // Just below the bound it converges (RLS, K positive definite).
     let mut ok = FixedPoint::new(

@@ -12,7 +12,7 @@ const MAX_PLANE_N: usize = 600;
 
 /// ρ_K for the linear kernel on 2-D data, from the data alone. With vᵢ = yᵢxᵢ/‖xᵢ‖ (so that
 /// ⟨vᵢ, vⱼ⟩ = G_ij) and w ranging over unit vectors of the plane (the data span it),
-/// ρ_K = sup_w minᵢ ⟨w, vᵢ⟩ (eq. (2)) = −min_u h(u) with the support function
+/// ρ_K = sup_w minᵢ ⟨w, vᵢ⟩ (eq. (5), its α-form Lemma 3) = −min_u h(u) with the support function
 /// h(u) = maxᵢ ⟨u, vᵢ⟩ of the hull of the vᵢ. On the arc where one vᵢ is active h is
 /// ‖vᵢ‖cos(θ − θᵢ), whose only interior minimum is at u = −vᵢ/‖vᵢ‖; elsewhere the minimum is at
 /// a breakpoint, where two vᵢ tie: u ⟂ vᵢ − vⱼ. So min h over those candidates is exact. When

@@ -6,9 +6,9 @@
 //! `z_i = k_iᵀc; v_i = z_i/k_ii − c_i; t = S_i(v_i); h_i = t − c_i; c_i = t`.
 //!
 //! Beyond the paper, three options in the same framework (every update is still the exact
-//! coordinate minimization `c_i ← S_i(v_i)` of problem (2), for every loss), the ones libsvm
-//! uses: the **greedy** index rule ([`IndexRule::Greedy`]: update the coordinate whose exact
-//! step increases the dual most, with `z = Kc` kept up to date), **shrinking**
+//! coordinate step `c_i ← S_i(v_i)`, exact ascent on the dual of problem (2), for every loss), the
+//! ones libsvm uses: the **greedy** index rule ([`IndexRule::Greedy`]: update the coordinate with
+//! the largest exact step `|h_j|`, with `z = Kc` kept up to date), **shrinking**
 //! ([`CoordinateConfig::shrinking`]: coordinates held at a bound are set aside, and the stop is
 //! certified on all of them), and a bounded **kernel-row cache** for a kernel that is not stored
 //! ([`super::fixed_point::Representation::KernelRows`], [`CoordinateConfig::cache_mib`]).
@@ -52,7 +52,7 @@ pub enum IndexRule {
     /// Not one of the paper's rules (Gauss–Southwell, as libsvm's maximal-violation choice):
     /// after every update, compute the exact step `h_j = S_j(v_j) − c_j` of every (active)
     /// coordinate from the maintained `z = Kc`, and update the one with the largest `|h_j|` —
-    /// the paper's own stopping quantity. The step is the exact coordinate minimizer, so it
+    /// the paper's own stopping quantity. The step is the exact coordinate maximizer of the dual, so it
     /// carries second-order information (for the square and hinge losses it is the clipped
     /// Newton step `g_j/k_jj`). One sweep is ℓ updates (ℓ the number of kept coordinates),
     /// the work of a cyclic sweep; the last sweep ends early when every `|h_j|` is below δ.
@@ -60,7 +60,7 @@ pub enum IndexRule {
     /// the current iterate, not the last sweep's changes.
     Greedy,
     /// Not one of the paper's rules, nor a one-coordinate step (block coordinate descent in the
-    /// paper's framework: exact minimization of problem (2), through its dual, over two
+    /// paper's framework: exact maximization of the dual of problem (2) over two
     /// coordinates at once, as libsvm's SMO does). The first coordinate i is Greedy's (the
     /// largest exact step `|h_i|`); the second j maximizes the gain of its exact conditional
     /// step after i's, with the curvature `k_jj + q − k_ij²/(k_ii + q)` of the joint 2-D

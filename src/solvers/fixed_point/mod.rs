@@ -336,7 +336,7 @@ impl FixedPoint {
                 format!("the change |Δc| grew from {:.3e} to {:.3e}", self.first_h, h)
             };
             self.message = Some(format!(
-                "diverged at sweep {}: α = {:.4e} exceeds 2/‖K‖₂ = {:.4e} (condition (11) of Theorem 2, sufficient for convergence but not necessary), and {how}",
+                "diverged at sweep {}: α = {:.4e} exceeds 2/‖K‖₂ = {:.4e} (condition (11) of Theorem 2: sufficient for F(cᵏ) → min F, not necessary), and {how}",
                 rec.sweep,
                 self.alpha,
                 2.0 / self.norm_k

@@ -184,7 +184,9 @@ impl KernelPerceptron for Nkp {
 /// With `a = pᵀGp` and `b = (Gp)_j`, the line search
 /// `θ = argmin_{t∈[0,1]} ‖(1−t)w + t y_j φ̃_j‖²` is `θ = clamp((a − b)/(a − 2b + 1), 0, 1)`.
 /// Stops with a certificate when `‖p‖_G ≤ ε` (within `1/ε²` iterations when infeasible), and —
-/// as Epelman–Freund note, the paper's §5 — with the separator α = p when `Gp > 0`.
+/// our addition: Algorithm 5 as printed has only the certificate exit; §5 remarks, after
+/// Epelman–Freund, that NVN's iterate also solves a feasible primal — with the separator α = p
+/// when `Gp > 0`.
 pub struct Nvn {
     problem: Arc<PerceptronProblem>,
     epsilon: f64,
