@@ -32,7 +32,10 @@ export function showStepPlot(smoothly = true) {
   const fig = c.closest('figure');
   const target = fig && fig.getBoundingClientRect().height <= window.innerHeight ? fig : c;
   const smooth = smoothly && !window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  if (smooth) smoothScrolling = true;
+  if (smooth) {
+    smoothScrolling = true;
+    document.body.dataset.plotScroll = 'moving';
+  }
   target.scrollIntoView({ block: 'start', behavior: smooth ? 'smooth' : 'auto' });
   document.body.dataset.plotFollowed = String(Number(document.body.dataset.plotFollowed || 0) + 1);
   return true;
@@ -73,6 +76,7 @@ export function attachPhone() {
       recheck = false;
       showStepPlot(false);
     }
+    body.dataset.plotScroll = 'still';
   });
   // A tap (a click) on a plot that started a new run: the run id changed between the window's
   // capture listener (before the page's handler) and its bubble listener (after it).

@@ -99,6 +99,7 @@ for (const [id, L] of Object.entries(LESSONS)) {
       if (!before) await page.waitForFunction((f) => Number(document.body.dataset.plotFollowed ?? 0) > f, followed);
       await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 180000 });
       // The scroll (smooth where motion is allowed) ends with the plot wholly on screen.
+      await page.waitForFunction(() => document.body.dataset.plotScroll !== 'moving', null, { timeout: 10000 });
       await page.waitForFunction(() => {
         const figs = [...document.querySelectorAll('section.plots figure.lesson-uses')].filter((f) => f.getClientRects().length > 0);
         const c = (figs[0] ?? document.querySelector('section.plots figure'))?.querySelector('canvas');
