@@ -178,7 +178,10 @@ test('the lesson embed in a 760 px course column: question, Run it, plot and exp
     assert.equal(Math.round(frameBox.height), 720);
     const f = host.frames().find((x) => x.url().includes('?embed=lesson'));
     await f.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
-    const n = Math.min(2, L.steps.length);
+    // Two steps each by default; KPLAY_EMBED_ALL=1 walks every step.
+    const n = process.env.KPLAY_EMBED_ALL ? L.steps.length : Math.min(2, L.steps.length);
+    const heights = [];
+    const shown = []; // % of the explanation in view without scrolling its box
     for (let k = 1; k <= n; k++) {
       const where = `lesson ${id} step ${k} in a 760 px column`;
       await f.waitForFunction((k) => document.body.dataset.lessonStep === String(k) && document.body.dataset.lessonPhase === 'predict', k);
@@ -199,6 +202,7 @@ test('the lesson embed in a 760 px course column: question, Run it, plot and exp
             predict: box(document.getElementById('lesson-predict')),
             run: box(document.getElementById('lesson-run')),
             explain: box(document.getElementById('lesson-explain')),
+            explainShown: (() => { const e = document.getElementById('lesson-explain'); return e.scrollHeight > 0 ? Math.min(1, e.clientHeight / e.scrollHeight) : 1; })(),
             fieldsets: [...document.querySelectorAll('section.controls fieldset')].filter((x) => x.getClientRects().length > 0).length,
             readouts: [...document.querySelectorAll('.readouts dd')].filter((x) => x.getClientRects().length > 0 && !x.classList.contains('lesson-uses')).length,
           };
@@ -213,6 +217,10 @@ test('the lesson embed in a 760 px course column: question, Run it, plot and exp
         assert.deepEqual(g.scroll, [0, 0], `${where} (${phase}): the frame does not scroll`);
         assert.ok(g.canvases.length >= 1, `${where}: a plot`);
         g.canvases.forEach((c, i) => inside(c, `plot ${i + 1}`));
+        if (phase === 'explained') {
+          heights.push(Math.min(...g.canvases.map((c) => c.h)));
+          shown.push(Math.round(100 * g.explainShown));
+        }
         assert.ok(Math.min(...g.canvases.map((c) => c.h)) >= 200, `${where}: the plot keeps a readable height (${g.canvases.map((c) => c.h)})`);
         inside(g.run, 'Run it');
         inside(g.predict, 'the question');
@@ -227,6 +235,7 @@ test('the lesson embed in a 760 px course column: question, Run it, plot and exp
       }
       if (k < n) await f.click('#lesson-next');
     }
+    console.log(`lesson ${id} in a 760 × 720 frame: ${n} steps, plot heights ${heights.map(Math.round).join(' ')} px; explanation in view ${shown.join(' ')} %`);
     assert.deepEqual(errors, []);
     await ctx.close();
   }
