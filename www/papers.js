@@ -28,7 +28,7 @@ export const PAPERS = Object.freeze({
     authors: ['Julien Audiffren', 'Hachem Kadri'],
     title: 'Equivalence of Learning Algorithms',
     year: 2014,
-    venue: 'preprint, HAL hal-01003191 (submitted 10 June 2014)',
+    venue: 'HAL preprint hal-01003191, submitted 10 June 2014',
     url: 'https://hal.science/hal-01003191',
     dated: null,
   }),
