@@ -7,6 +7,7 @@
 // never from the lesson's content; no URL text is put into the page as markup.
 import { $ } from './common.js';
 import { queryParam } from './url.js';
+import { attachPhone } from './phone.js';
 
 const KINDS = ['step', 'lesson'];
 
@@ -44,6 +45,7 @@ export const lessonEmbedMarkup = `
  * as usual); for one step, ←/→ do not leave it. Call after the panel's markup is in place.
  */
 export function attachLessonEmbed(current, inLesson) {
+  attachPhone();
   $('lesson-embed-copy')?.addEventListener('click', async () => {
     const cur = current();
     const code = cur && lessonEmbedCode(cur.id, cur.step, $('lesson-embed-kind').value, cur.data);

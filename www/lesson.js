@@ -400,6 +400,14 @@ export function attachLessons(api, paper) {
       if (!watching) { watching = true; requestAnimationFrame(watch); }
     }
   });
+  // Hook for phones (issue 32 §10, www/phone.js): a tap on a plot that changed the data started a
+  // new run; the explanation of the old one goes, the new run waits at its start, the step asks
+  // its question again (Run it runs it on the new data).
+  window.addEventListener('kplay:data-changed', () => {
+    if (!cur || cur.phase === 'running' || lessonOf().steps[cur.step - 1].action) return;
+    api.player.setPlaying(false);
+    setPhase('predict');
+  });
   api.player.onPlaying?.push(() => { if (cur && cur.phase === 'running') showStatus(); });
   // The lesson's keys work whatever control has focus (after the speed slider was touched, →
   // is the next step, not a faster speed), except while typing in a text or number field.

@@ -1,0 +1,100 @@
+// The four papers this site teaches: one catalogue, read by the front page (a line under each
+// card) and by each paper page (a line under its header). Every fact here is printed in the paper
+// text the project works from (/work/shared/papers/, see docs/design.md): the title page, and an
+// address only where the text itself prints one. Where the text prints no year, venue or address,
+// the entry has none (null) and the page says so; nothing here is filled in from memory.
+//
+//  - A: title page of salzo-suykens-rosasco-lp-tensor-kernels.txt (no date, venue or identifier;
+//    the arXiv number in its references, 1603.05876, is another paper's).
+//  - B: the HAL cover page of audiffren-kadri-equivalence-mrlsr.txt ("Preprint submitted on
+//    10 Jun 2014", "HAL Id: hal-01003191 https://hal.science/hal-01003191").
+//  - C: title page of dinuzzo-fixed-point-coordinate-descent.txt (dated "July 2, 2018"; no venue).
+//  - D: title page of ramdas-pena-smoothed-kernel-perceptrons.txt (no date, venue or identifier).
+
+/** id → { page, authors, title, year, venue, url, dated }: `year`, `venue`, `url` null where the
+ *  text prints none; `dated` the date the text carries when it is not a publication year. */
+export const PAPERS = Object.freeze({
+  a: Object.freeze({
+    page: 'lp.html',
+    authors: ['Saverio Salzo', 'Johan A. K. Suykens', 'Lorenzo Rosasco'],
+    title: 'Solving ℓp-norm regularization with tensor kernels',
+    year: null,
+    venue: null,
+    url: null,
+    dated: null,
+  }),
+  b: Object.freeze({
+    page: 'mrlsr.html',
+    authors: ['Julien Audiffren', 'Hachem Kadri'],
+    title: 'Equivalence of Learning Algorithms',
+    year: 2014,
+    venue: 'HAL preprint hal-01003191, submitted 10 June 2014',
+    url: 'https://hal.science/hal-01003191',
+    dated: null,
+  }),
+  c: Object.freeze({
+    page: 'dinuzzo.html',
+    authors: ['Francesco Dinuzzo'],
+    title: 'Fixed-point and coordinate descent algorithms for regularized kernel methods',
+    year: null,
+    venue: null,
+    url: null,
+    dated: 'the version we use is dated 2 July 2018',
+  }),
+  d: Object.freeze({
+    page: 'perceptron.html',
+    authors: ['Aaditya Ramdas', 'Javier Peña'],
+    title: 'Margins, Kernels and Non-linear Smoothed Perceptrons',
+    year: null,
+    venue: null,
+    url: null,
+    dated: null,
+  }),
+});
+
+/** "A, B and C". */
+const names = (list) => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`);
+
+/**
+ * Fill `el` with paper `id`'s reference, built as DOM nodes: "Paper: authors, *title* (year,
+ * venue) — read it at <address>", or, where the text prints no address, a note that it does not.
+ */
+export function renderPaperRef(el, id) {
+  const p = PAPERS[id];
+  if (!p) return;
+  el.replaceChildren();
+  el.dataset.paperFilled = id;
+  const add = (node) => el.append(node);
+  const label = document.createElement('span');
+  label.className = 'paper-ref-label';
+  label.textContent = 'Paper: ';
+  add(label);
+  add(document.createTextNode(`${names(p.authors)}, `));
+  const t = document.createElement('cite');
+  t.textContent = p.title;
+  add(t);
+  const facts = [p.year, p.venue, p.dated].filter((x) => x !== null && x !== undefined);
+  if (facts.length) add(document.createTextNode(` (${facts.join(', ')})`));
+  add(document.createTextNode('. '));
+  if (p.url) {
+    const a = document.createElement('a');
+    a.className = 'paper-link';
+    a.href = p.url;
+    a.rel = 'noopener';
+    a.textContent = `Read it at ${new URL(p.url).host}`;
+    add(a);
+  } else {
+    const n = document.createElement('span');
+    n.className = 'paper-nolink';
+    const missing = [p.year === null && p.dated === null ? 'year' : null, p.venue === null ? 'venue' : null, 'public address'].filter(Boolean);
+    n.textContent = `The text we work from prints no ${names(missing).replace(' and ', ' or ')}: look it up by its title.`;
+    add(n);
+  }
+}
+
+/** Every `[data-paper-ref]` element of the page gets its paper's reference. */
+export function fillPaperRefs(root = document) {
+  for (const el of root.querySelectorAll('[data-paper-ref]')) renderPaperRef(el, el.dataset.paperRef);
+}
+
+if (typeof document !== 'undefined') fillPaperRefs();
