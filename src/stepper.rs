@@ -187,7 +187,7 @@ impl Stall {
             return false;
         }
         let since = self.iter - self.last_progress;
-        since >= STALL_MIN_WINDOW.max(self.iter / 2)
+        since >= STALL_MIN_WINDOW && 2 * since >= self.iter
     }
 }
 

@@ -7,9 +7,9 @@ use serde_json::{json, Value};
 
 use super::race::{Race, Target};
 use super::{Paper, Report, Stop};
-use crate::stepper::Watch;
 use crate::error::Result;
 use crate::experiment::lp::{self, Experiment, LpRun, ValidExperiment};
+use crate::stepper::Watch;
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
@@ -113,7 +113,8 @@ impl RaceJob {
                 self.reference_iter = r.last().iter;
                 self.reference_stop = stop;
                 self.reference_best = lp::reference_value(r).unwrap_or(f64::NAN);
-                let f_star = if stop == Stop::TimeLimit { None } else { Some(lp::reference_value(r)?) };
+                let f_star =
+                    if stop == Stop::TimeLimit { None } else { Some(lp::reference_value(r)?) };
                 self.reference = None;
                 let race = if let Some(f_star) = f_star {
                     let tol = race_tolerance(valid.spec.solver.tol);

@@ -368,7 +368,11 @@ mod tests {
 
     impl Stepper for Flat {
         fn record(&self) -> Record {
-            Record { iter: self.k, primal: Some(0.5f64.powi(self.k.min(10) as i32)), ..Record::default() }
+            Record {
+                iter: self.k,
+                primal: Some(0.5f64.powi(self.k.min(10) as i32)),
+                ..Record::default()
+            }
         }
         fn step(&mut self) -> Option<Record> {
             self.k += 1;
