@@ -717,7 +717,7 @@ fn paper_c_slow_runs_converge_and_below_rounding_every_rule_stalls() {
             r.status.word(),
             r.iterations
         );
-        assert!(r.iterations > 4000, "{loss} {m}: a slow case, {}", r.iterations);
+        assert!(r.iterations > 500, "{loss} {m}: a slow case, {}", r.iterations);
     }
     let below = [
         ("square", fp(5e-324, u64::MAX)),
