@@ -183,7 +183,9 @@ fn a_time_limited_race_claims_no_convergence_it_did_not_reach() {
         let s = stdout(&kplay(&["spec", paper], dir.path()));
         let v = race_json(&dir, &s, &["--time-limit", "1e-9"]);
         for l in v["lanes"].as_array().unwrap() {
-            assert_eq!(l["status"], "time_limit", "{paper}: {l}");
+            // Still running → `time_limit`; D's SNKP may already be a verified separator at α₀.
+            let ok = l["status"] == "time_limit" || l["verified"] == true;
+            assert!(ok && l["status"] != "converged", "{paper}: {l}");
         }
     }
 }
