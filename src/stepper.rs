@@ -19,9 +19,10 @@ pub enum Stop {
     Converged,
     /// The iteration (sweep) cap came first.
     MaxIterations,
-    /// A: the linesearch found no decrease above rounding, or the gap made no progress for
-    /// [`crate::solvers::STALL_WINDOW`] iterations; C: `max|h|` made none for as many sweeps —
-    /// the iterate is as accurate as floating point allows (ours, not the papers').
+    /// The algorithm's own step cannot move (A: the linesearch found no decrease above
+    /// rounding), or the executor's rule ([`Stall`]) found that no certificate measure has
+    /// improved beyond rounding for as long as the run had improved before — the iterate is as
+    /// accurate as floating point allows (ours, not the papers').
     Stalled,
     /// A value overflowed.
     NonFinite,
@@ -100,6 +101,145 @@ pub trait Stepper {
     /// The paper's solution vectors as JSON (A: `w`, `alpha`; B: `alpha`, `C0`, `lambda2`;
     /// C: `c`; D: `alpha`, `p`).
     fn solution(&self) -> Value;
+    /// The executor has ended the run with `stop` (its stall rule or the deadline): an
+    /// algorithm that reports its status elsewhere (a page's readout) records it; by default
+    /// nothing (the executor keeps the reason itself).
+    fn halt(&mut self, _stop: Stop) {}
+}
+
+/// Iterations a run may go without progress before [`Stall`] may end it, at least (ours).
+pub const STALL_MIN_WINDOW: usize = 200;
+
+/// A measure improves only by more than this many ulps of its scale (ours).
+pub const STALL_ULPS: f64 = 16.0;
+
+/// The executor's stall rule, one for every algorithm of every paper and every command (`kplay
+/// run`, `kplay race`, the pages, the lessons): a run has stalled when none of its certificate
+/// measures has improved beyond rounding level for [`STALL_MIN_WINDOW`] iterations **and** for
+/// at least as many iterations as it took to reach its best (iteration `i`, last progress at
+/// `b`: stalled once `i − b ≥ max(STALL_MIN_WINDOW, i/2)`, i.e. at `max(b + 200, 2b)`).
+///
+/// The measures are those the record carries: the primal objective (falling), the dual (rising)
+/// and the duality gap (falling) — or, for a method without a gap (B's root), its residual
+/// `|F(C)|` — and C's `max|h|` (falling) while the gap is above its rounding level (once the gap
+/// certifies the objective to rounding, a smaller step is noise). Progress is a new best by more
+/// than [`STALL_ULPS`] ulps of the measure's scale: `|primal|`, `|dual|`, `max(|primal|,
+/// |dual|)` for the gap (a difference of the two, whose rounding is theirs), the value itself
+/// otherwise. The
+/// best-so-far, not the latest value, is compared, so a method that is not monotone (FISTA,
+/// C's primal under coordinate ascent) is judged by what it has reached, and the window grows
+/// with the run, so a method whose oscillation period grows (FISTA's momentum) is never cut
+/// while its best still improves now and then; a run at rounding level ends in at most twice
+/// the iterations it needed to get there. A record with none of these measures (D's
+/// perceptrons, which end at their own certificates or cap) never stalls.
+#[derive(Debug, Clone, Copy)]
+pub struct Stall {
+    best: [f64; 5],
+    last_progress: usize,
+    iter: usize,
+}
+
+impl Default for Stall {
+    fn default() -> Self {
+        Self { best: [f64::NAN; 5], last_progress: 0, iter: 0 }
+    }
+}
+
+impl Stall {
+    /// Observe one step's record (not the starting point's); true once the run has stalled.
+    pub fn observe(&mut self, r: &Record) -> bool {
+        self.iter += 1;
+        let p = r.primal.filter(|v| v.is_finite());
+        let d = r.dual.filter(|v| v.is_finite());
+        let ulp = STALL_ULPS * f64::EPSILON;
+        let gap_scale = match (p, d) {
+            (Some(p), Some(d)) => Some(p.abs().max(d.abs())),
+            _ => None,
+        };
+        // Every measure as (value to minimize, its rounding scale).
+        let residual = if r.gap.is_none() { r.residual.map(f64::abs) } else { None };
+        let gap = r.gap.filter(|g| g.is_finite()).map(|g| (g, gap_scale.unwrap_or(g.abs())));
+        // Once the gap certifies the objective to rounding, a smaller step is noise.
+        let gap_at_rounding = gap.is_some_and(|(g, scale)| g.abs() <= ulp * scale);
+        let max_h = r.max_h.filter(|_| !gap_at_rounding);
+        let measures = [
+            p.map(|v| (v, v.abs())),
+            d.map(|v| (-v, v.abs())),
+            gap,
+            max_h.map(|h| (h, h.abs())),
+            residual.map(|v| (v, v)),
+        ];
+        let mut watched = false;
+        let mut progress = false;
+        for (best, m) in self.best.iter_mut().zip(measures) {
+            let Some((v, scale)) = m else { continue };
+            if !v.is_finite() {
+                continue;
+            }
+            watched = true;
+            if best.is_nan() || v < *best - ulp * scale {
+                *best = v;
+                progress = true;
+            }
+        }
+        if progress || !watched {
+            self.last_progress = self.iter;
+            return false;
+        }
+        let since = self.iter - self.last_progress;
+        since >= STALL_MIN_WINDOW && 2 * since >= self.iter
+    }
+}
+
+/// The executor's stop rules for one run of any [`Stepper`]: its [`Stall`] rule and the
+/// process-wide deadline (`kplay --time-limit`, [`crate::clock::set_deadline`]). [`Run`], each
+/// lane of a race and the pages step through it, so every command ends alike.
+#[derive(Debug, Clone, Default)]
+pub struct Watch {
+    stall: Stall,
+    ended: Option<Stop>,
+}
+
+impl Watch {
+    /// One step of `s` unless the run has ended; after it, the stall rule and the deadline may
+    /// end the run ([`Stepper::halt`] tells the algorithm).
+    pub fn step<S: Stepper + ?Sized>(&mut self, s: &mut S) -> Option<Record> {
+        if self.ended.is_some() {
+            return None;
+        }
+        let r = s.step()?;
+        if s.stop() == Stop::Running {
+            if self.stall.observe(&r) {
+                self.end(s, Stop::Stalled);
+            } else if crate::clock::deadline_passed() {
+                self.end(s, Stop::TimeLimit);
+            }
+        }
+        Some(r)
+    }
+
+    /// End the run with `stop` (the executor's reason) and tell the algorithm.
+    pub fn end<S: Stepper + ?Sized>(&mut self, s: &mut S, stop: Stop) {
+        self.ended = Some(stop);
+        s.halt(stop);
+    }
+
+    /// The executor's reason, if it ended the run.
+    pub fn ended(&self) -> Option<Stop> {
+        self.ended
+    }
+
+    /// Why the run of `s` ended, or running.
+    pub fn stop<S: Stepper + ?Sized>(&self, s: &S) -> Stop {
+        self.ended.unwrap_or_else(|| s.stop())
+    }
+}
+
+/// Step `s` to its end under the executor's rules ([`Watch`]); returns why it ended.
+pub fn run_to_end<S: Stepper + ?Sized>(s: &mut S) -> Stop {
+    let mut w = Watch::default();
+    while w.step(s).is_some() {}
+    w.stop(s)
 }
 
 /// A bounded trace ([`crate::budget::push_bounded`]): at most the active budget's `trace`
@@ -133,28 +273,26 @@ impl Trace {
     }
 }
 
-/// The one driver: steps any [`Stepper`], keeps its bounded [`Trace`], and runs within a
-/// time budget (the page's frame) or to the end (the CLI and the tests).
+/// The one driver: steps any [`Stepper`] under the executor's stop rules ([`Watch`]: stall,
+/// deadline), keeps its bounded [`Trace`], and runs within a time budget (the page's frame) or
+/// to the end (the CLI and the tests).
 pub struct Run {
     stepper: Box<dyn Stepper>,
     trace: Trace,
-    /// Set when the driver, not the algorithm, ended the run (the time limit).
-    ended: Option<Stop>,
+    /// The executor's stop rules (stall, deadline).
+    watch: Watch,
 }
 
 impl Run {
     /// Wrap a stepper at its starting point.
     pub fn new(stepper: Box<dyn Stepper>) -> Self {
         let first = stepper.record();
-        Self { stepper, trace: Trace::new(first), ended: None }
+        Self { stepper, trace: Trace::new(first), watch: Watch::default() }
     }
 
-    /// One iteration unless the run has ended.
+    /// One iteration unless the run has ended (the stall rule and the deadline apply).
     pub fn step(&mut self) -> Option<Record> {
-        if self.ended.is_some() {
-            return None;
-        }
-        let r = self.stepper.step()?;
+        let r = self.watch.step(self.stepper.as_mut())?;
         self.trace.push(r);
         Some(r)
     }
@@ -168,17 +306,16 @@ impl Run {
     /// Step to the end, or until the process-wide deadline (`kplay --time-limit`) has passed:
     /// then the run ends with [`Stop::TimeLimit`] and keeps its partial trace and iterate.
     pub fn run(&mut self) -> Stop {
-        while self.step().is_some() {
-            if crate::clock::deadline_passed() {
-                self.ended = Some(Stop::TimeLimit);
-            }
+        if self.stop() == Stop::Running && crate::clock::deadline_passed() {
+            self.watch.end(self.stepper.as_mut(), Stop::TimeLimit);
         }
+        while self.step().is_some() {}
         self.stop()
     }
 
     /// Why it ended, or running.
     pub fn stop(&self) -> Stop {
-        self.ended.unwrap_or_else(|| self.stepper.stop())
+        self.watch.stop(self.stepper.as_ref())
     }
 
     /// The latest record.
@@ -194,5 +331,111 @@ impl Run {
     /// The trace (bounded).
     pub fn trace(&self) -> Vec<Record> {
         self.trace.records()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A test-only algorithm: `primal(k)` after k steps, ending only at `cap`.
+    struct Seq {
+        k: usize,
+        cap: usize,
+        f: fn(usize) -> f64,
+    }
+
+    impl Stepper for Seq {
+        fn record(&self) -> Record {
+            Record { iter: self.k, primal: Some((self.f)(self.k)), ..Record::default() }
+        }
+        fn step(&mut self) -> Option<Record> {
+            (self.k < self.cap).then(|| {
+                self.k += 1;
+                self.record()
+            })
+        }
+        fn stop(&self) -> Stop {
+            if self.k < self.cap {
+                Stop::Running
+            } else {
+                Stop::MaxIterations
+            }
+        }
+        fn solution(&self) -> Value {
+            Value::Null
+        }
+    }
+
+    fn run(f: fn(usize) -> f64, cap: usize) -> (Stop, usize) {
+        let mut r = Run::new(Box::new(Seq { k: 0, cap, f }));
+        let stop = r.run();
+        (stop, r.last().iter)
+    }
+
+    #[test]
+    fn a_run_at_rounding_level_stalls_at_max_of_last_progress_plus_200_and_twice_it() {
+        // Improves by 1e-3 relative until iteration b, then repeats its value: stalls at
+        // max(b + 200, 2b) exactly.
+        fn until_100(k: usize) -> f64 {
+            1.0 + 1e-3 * (100usize.saturating_sub(k)) as f64
+        }
+        fn until_5000(k: usize) -> f64 {
+            1.0 + 1e-3 * (5000usize.saturating_sub(k)) as f64
+        }
+        assert_eq!(run(until_100, 1_000_000), (Stop::Stalled, 300));
+        assert_eq!(run(until_5000, 1_000_000), (Stop::Stalled, 10_000));
+        // Changes of a few ulps are rounding, not progress.
+        fn noise(k: usize) -> f64 {
+            1.0 - (k % 7) as f64 * f64::EPSILON
+        }
+        let (stop, it) = run(noise, 1_000_000);
+        assert_eq!(stop, Stop::Stalled);
+        assert!(it <= 200 + 7, "{it}");
+    }
+
+    #[test]
+    fn a_method_that_oscillates_with_a_growing_period_but_still_improves_never_stalls() {
+        // A new best (by 1e-9 relative) only when ⌊log₁.₅(k + 1)⌋ steps up, with rises of 0.5
+        // in between: the gaps between improvements grow by half each time, past any fixed
+        // window, but stay under half the run.
+        fn growing(k: usize) -> f64 {
+            let level = |k: usize| ((k + 1) as f64).ln().div_euclid(1.5f64.ln()) as i32;
+            let best = 1.0 + 1e-9 * (100 - level(k)) as f64;
+            if k == 0 || level(k) != level(k - 1) {
+                best
+            } else {
+                best + 0.5
+            }
+        }
+        assert_eq!(run(growing, 1 << 20), (Stop::MaxIterations, 1 << 20));
+        // The same with a fixed window of 1 000 iterations would have stalled.
+        let gaps = (1..1usize << 20).filter(|&k| growing(k) < 1.2).collect::<Vec<_>>();
+        assert!(gaps.windows(2).any(|w| w[1] - w[0] > 100_000), "{gaps:?}");
+        // A record without a certificate measure (D's perceptrons) never stalls.
+        struct Mute(usize);
+        impl Stepper for Mute {
+            fn record(&self) -> Record {
+                Record { iter: self.0, min_g_alpha: Some(-1.0), ..Record::default() }
+            }
+            fn step(&mut self) -> Option<Record> {
+                (self.0 < 5000).then(|| {
+                    self.0 += 1;
+                    self.record()
+                })
+            }
+            fn stop(&self) -> Stop {
+                if self.0 < 5000 {
+                    Stop::Running
+                } else {
+                    Stop::MaxIterations
+                }
+            }
+            fn solution(&self) -> Value {
+                Value::Null
+            }
+        }
+        let mut r = Run::new(Box::new(Mute(0)));
+        assert_eq!(r.run(), Stop::MaxIterations);
     }
 }

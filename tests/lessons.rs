@@ -159,3 +159,43 @@ fn malformed_lessons_name_the_field() {
     let huge = format!("{{\"title\": \"{}\"}}", "x".repeat(300_000));
     assert!(Lesson::parse(&huge).unwrap_err().contains("at most"));
 }
+
+/// Issue 36 item 3: a lesson's claims are bounded when the file is parsed. Lesson B's step 10
+/// asks `loo_max_lambda2_change` (n refits, ≈ 10·n⁴ operations); at n = 2 000 (the issue's file:
+/// n = 400 already took 34 s) the lesson is refused naming the step, the claim, the computation
+/// and the largest n that fits — and that n is accepted.
+#[test]
+fn a_lesson_claim_over_its_cost_bound_is_refused_at_parse_time() {
+    let mut v = lesson_value("b");
+    v["steps"][9]["spec"]["data"]["n"] = json!(2000);
+    let e = parse_err(&v, 0);
+    for needle in ["steps[9].claims[0]", "moves", "loo_max_lambda2_change", "n ≤"] {
+        assert!(e.contains(needle), "{needle:?} not in {e}");
+    }
+    assert!(e.len() < 400, "a line or two: {e}");
+    let fit: usize = e.rsplit("n ≤ ").next().unwrap().trim().replace(' ', "").parse().unwrap();
+    assert!((100..2000).contains(&fit), "{e}");
+    v["steps"][9]["spec"]["data"]["n"] = json!(fit);
+    assert!(Lesson::parse(&v.to_string()).is_ok(), "n = {fit} fits");
+    v["steps"][9]["spec"]["data"]["n"] = json!(fit + 20);
+    assert!(Lesson::parse(&v.to_string()).is_err(), "n = {} does not", fit + 20);
+}
+
+/// Issue 36 item 3: `--time-limit` applies to `kplay lesson check`: the claims it cuts are
+/// reported as not run, and the check exits 1 with a message saying why.
+#[test]
+fn the_time_limit_applies_to_lesson_check() {
+    let kplay = env!("CARGO_BIN_EXE_kplay");
+    let good = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/lessons/b.json");
+    let out = Command::new(kplay)
+        .args(["--time-limit", "1e-9", "lesson", "check"])
+        .arg(&good)
+        .output()
+        .expect("kplay");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("NOT RUN step 1 claim c0"), "{stdout}");
+    assert!(!stdout.contains("PASS"), "nothing ran after the limit: {stdout}");
+    assert!(stderr.contains("time limit") && stderr.contains("not run"), "{stderr}");
+}

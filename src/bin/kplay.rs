@@ -36,7 +36,9 @@ options (anywhere):
   --budget-gib G                 set the memory budget to G GiB (default: 8 GiB, or less when the
                                  machine has less memory available or a lower address-space limit)
   --time-limit SECONDS           end `run` and `race` cleanly after SECONDS: status `time_limit`,
-                                 with the iterate, measures and trace reached by then
+                                 with the iterate, measures and trace reached by then (a race
+                                 whose reference F* is cut judges no lane); `lesson check`
+                                 reports the claims it did not reach as not run, exit 1
   --threads N                    use N threads (default 1) where it pays: a race's lanes, paper
                                  B's eigendecomposition, kernel matrices, paper A's Newton
                                  Hessian and Gram tensor (the same bits for every N; paper B's
@@ -141,6 +143,14 @@ fn lesson_check(args: &[String]) -> Result<(), String> {
     let parsed = lesson::Lesson::parse(&text).map_err(|e| format!("{path}: {e}"))?;
     let results = lesson::check::check(&parsed);
     emit(&lesson::check::render(&parsed, &results))?;
+    let not_run = results.iter().filter(|r| r.not_run).count();
+    if not_run > 0 {
+        eprintln!(
+            "kplay: {path}: the time limit came first: {not_run} of {} claim(s) not run",
+            results.len()
+        );
+        return Err(CLAIMS_FAILED.into());
+    }
     let failed: Vec<String> = results
         .iter()
         .filter(|r| !r.pass)

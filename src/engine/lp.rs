@@ -9,6 +9,7 @@ use super::race::{Race, Target};
 use super::{Paper, Report, Stop};
 use crate::error::Result;
 use crate::experiment::lp::{self, Experiment, LpRun, ValidExperiment};
+use crate::stepper::Watch;
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
@@ -67,8 +68,14 @@ pub fn race_tolerance(tol: f64) -> f64 {
 /// every applicable algorithm against it ([`race_of`], tolerance [`race_tolerance`]).
 pub struct RaceJob {
     reference: Option<lp::Run>,
+    /// The executor's stop rules over the reference run (stall, deadline).
+    watch: Watch,
     race: Option<Race<lp::Run>>,
     reference_iter: usize,
+    /// How the reference run ended (running until it has).
+    reference_stop: Stop,
+    /// The best primal value the reference run reached (F* once it has ended by itself).
+    reference_best: f64,
     tensor: Option<GramTensor>,
 }
 
@@ -76,22 +83,51 @@ impl RaceJob {
     /// Start with the reference run (on the tensor path, on the built Gram tensor).
     pub fn new(valid: &ValidExperiment, tensor: Option<GramTensor>) -> Result<Self> {
         let reference = valid.reference_run(tensor.as_ref())?;
-        Ok(Self { reference: Some(reference), race: None, reference_iter: 0, tensor })
+        Ok(Self {
+            reference: Some(reference),
+            watch: Watch::default(),
+            race: None,
+            reference_iter: 0,
+            reference_stop: Stop::Running,
+            reference_best: f64::NAN,
+            tensor,
+        })
     }
 
     /// Work for about `budget_ms` (at least one step): the reference run, then the race's rounds.
+    /// A reference run cut by the deadline (`kplay --time-limit`) gives no F*: the race is then
+    /// started without a target, so no lane is judged converged against a value that is not the
+    /// optimum, and every lane stands at `time_limit`.
     pub fn advance(&mut self, valid: &ValidExperiment, budget_ms: f64) -> Result<()> {
         let t0 = web_time::Instant::now();
         if let Some(r) = self.reference.as_mut() {
-            crate::clock::within(budget_ms, || {
-                !crate::clock::deadline_passed() && r.step().is_some()
-            });
-            if r.status != Stop::Running || crate::clock::deadline_passed() {
-                let f_star = lp::reference_value(r)?;
+            let watch = &mut self.watch;
+            if r.status == Stop::Running && crate::clock::deadline_passed() {
+                watch.end(r, Stop::TimeLimit);
+            }
+            if watch.ended().is_none() {
+                crate::clock::within(budget_ms, || watch.step(r).is_some());
+            }
+            let stop = watch.stop(r);
+            if stop != Stop::Running {
                 self.reference_iter = r.last().iter;
+                self.reference_stop = stop;
+                self.reference_best = lp::reference_value(r).unwrap_or(f64::NAN);
+                let f_star =
+                    if stop == Stop::TimeLimit { None } else { Some(lp::reference_value(r)?) };
                 self.reference = None;
-                let tol = race_tolerance(valid.spec.solver.tol);
-                self.race = Some(race_of(valid, f_star, tol, self.tensor.as_ref())?);
+                let race = if let Some(f_star) = f_star {
+                    let tol = race_tolerance(valid.spec.solver.tol);
+                    race_of(valid, f_star, tol, self.tensor.as_ref())?
+                } else {
+                    let lanes = valid
+                        .race_lanes(self.tensor.as_ref())?
+                        .into_iter()
+                        .enumerate()
+                        .map(|(k, (name, run))| (k, name, run));
+                    Race::new(lanes)
+                };
+                self.race = Some(race);
             }
         }
         let left = budget_ms - crate::clock::ms_since(t0);
@@ -99,6 +135,21 @@ impl RaceJob {
             race.run_for(left);
         }
         Ok(())
+    }
+
+    /// How the reference run for F* ended: `converged`, `stalled` (at rounding: its best is
+    /// F*), `max_iterations`, or `time_limit` (cut: no F*, the lanes are not judged); running
+    /// while it runs.
+    pub fn reference_stop(&self) -> Stop {
+        match &self.reference {
+            Some(r) => self.watch.stop(r),
+            None => self.reference_stop,
+        }
+    }
+
+    /// The smallest primal value the ended reference run reached (NaN before).
+    pub fn reference_best(&self) -> f64 {
+        self.reference_best
     }
 
     /// Run to the end (the CLI), or until `kplay --time-limit` passes: the reference run, then
@@ -143,12 +194,26 @@ pub fn race(spec: &Experiment) -> Result<Value> {
     let race = job.race().ok_or_else(|| {
         crate::error::KpError::NonFinite("the race did not start: no reference F*".into())
     })?;
-    let f_star = race.target().map_or(f64::NAN, |t| t.f_star);
     let lanes: Vec<Value> = race.standings().iter().map(|s| s.to_json()).collect();
-    Ok(json!({
+    let mut out = json!({
         "paper": "lp",
-        "f_star": f_star,
+        "f_star": race.target().map(|t| t.f_star),
         "reference_newton_iterations": job.reference_iter(),
+        "reference_status": job.reference_stop().word(),
         "lanes": lanes,
-    }))
+    });
+    if race.target().is_none() {
+        out["reference_best_primal"] = json!(finite_or_null(job.reference_best()));
+        out["note"] = Value::String(format!(
+            "the reference run for F* ({}) was cut by the time limit at iteration {}: F* is unknown (its best primal value is only an upper bound), so no lane is judged converged against it",
+            valid.reference_algorithm().unwrap_or("dual_newton"),
+            job.reference_iter()
+        ));
+    }
+    Ok(out)
+}
+
+/// A finite number, or JSON null.
+fn finite_or_null(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }

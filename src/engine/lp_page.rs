@@ -7,13 +7,15 @@
 use crate::engine::lp::RaceJob;
 use crate::error::{KpError, Result};
 use crate::experiment::lp::{Experiment, GramTensor, PathSpec, Run, StepRecord, ValidExperiment};
-use crate::stepper::Stop;
+use crate::stepper::{Stop, Watch};
 
 /// One page experiment: the checked spec and its data, the run (none on the tensor path until
 /// the Gram tensor is adopted), the tensor, the race.
 pub struct LpPage {
     valid: ValidExperiment,
     run: Option<Run>,
+    /// The executor's stop rules over `run` (stall, deadline).
+    watch: Watch,
     tensor: Option<GramTensor>,
     build_ms: f64,
     race: Option<RaceJob>,
@@ -37,7 +39,15 @@ impl LpPage {
     pub fn new(spec_json: &str) -> Result<Self> {
         let valid = Experiment::from_json(spec_json)?.validate()?;
         let digest = valid.data.digest();
-        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
+        let mut me = Self {
+            valid,
+            run: None,
+            watch: Watch::default(),
+            tensor: None,
+            build_ms: 0.0,
+            race: None,
+            digest,
+        };
         me.restart()?;
         Ok(me)
     }
@@ -45,6 +55,7 @@ impl LpPage {
     /// Restart the solver from α = 0 on the same data (a built tensor is kept); ends a race.
     pub fn restart(&mut self) -> Result<()> {
         self.race = None;
+        self.watch = Watch::default();
         self.run = match (self.valid.checked.path, &self.tensor) {
             (PathSpec::Features, _) => Some(self.valid.start()?),
             (PathSpec::Tensor, Some(t)) => Some(self.valid.start_with_tensor(t.clone())?),
@@ -88,12 +99,16 @@ impl LpPage {
     /// One iteration while the run is going: 1 if it advanced, 0 after the end (converged, at
     /// the cap, stalled, non-finite) or before the tensor is in place.
     pub fn step(&mut self) -> usize {
-        self.run.as_mut().map_or(0, |r| r.step().is_some() as usize)
+        let watch = &mut self.watch;
+        self.run.as_mut().map_or(0, |r| watch.step(r).is_some() as usize)
     }
 
     /// Iterations while the run is going and `budget_ms` has not elapsed (at least one step).
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        self.run.as_mut().map_or(0, |run| crate::clock::within(budget_ms, || run.step().is_some()))
+        let watch = &mut self.watch;
+        self.run
+            .as_mut()
+            .map_or(0, |run| crate::clock::within(budget_ms, || watch.step(run).is_some()))
     }
 
     /// The last record, the stop reason and the phase (`solving`, or `needs_build` on the

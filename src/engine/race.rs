@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Record, Stepper, Stop};
+use crate::stepper::Watch;
 
 /// A reference optimum: a lane has won once its primal objective is within `tol` of `f_star`
 /// (relative), `(F(x_k) − F*)/|F*| ≤ tol` (paper A's race, F* from dual Newton).
@@ -44,6 +45,8 @@ pub struct Lane<S> {
     pub steps: usize,
     /// Whether the race's [`Target`] has been reached.
     reached: bool,
+    /// The executor's stop rules (stall, deadline), as for any [`crate::stepper::Run`].
+    watch: Watch,
 }
 
 impl<S: Stepper> Lane<S> {
@@ -55,7 +58,7 @@ impl<S: Stepper> Lane<S> {
         let mut any = false;
         let t0 = web_time::Instant::now();
         for _ in 0..chunk {
-            let Some(r) = self.solver.step() else { break };
+            let Some(r) = self.watch.step(&mut self.solver) else { break };
             any = true;
             self.steps += 1;
             if target.is_some_and(|t| t.reached(&r)) {
@@ -70,12 +73,13 @@ impl<S: Stepper> Lane<S> {
     }
 
     /// Why the lane ended: [`Stop::Converged`] once the race's target is reached, else the
-    /// algorithm's own stop reason ([`Stop::Running`] while it runs).
+    /// executor's reason (stalled, time limit) or the algorithm's own ([`Stop::Running`] while
+    /// it runs).
     pub fn stop(&self) -> Stop {
         if self.reached {
             Stop::Converged
         } else {
-            self.solver.stop()
+            self.watch.stop(&self.solver)
         }
     }
 
@@ -108,6 +112,7 @@ impl<S: Stepper> Race<S> {
                 ms: 0.0,
                 steps: 0,
                 reached: false,
+                watch: Watch::default(),
             })
             .collect();
         Self { lanes, chunk: 1, target: None, timed_out: false }
@@ -163,9 +168,12 @@ impl<S: Stepper> Race<S> {
     /// Every lane to its end, or until the process-wide deadline (`kplay --time-limit`) has
     /// passed: then the lanes still running stand at [`Stop::TimeLimit`].
     pub fn run(&mut self) {
-        while self.step_round() {
+        loop {
             if crate::clock::deadline_passed() {
                 self.timed_out = true;
+                break;
+            }
+            if !self.step_round() {
                 break;
             }
         }
@@ -186,9 +194,12 @@ impl<S: Stepper> Race<S> {
         let timed_out = std::sync::atomic::AtomicBool::new(false);
         crate::par::for_each_chunk(&mut self.lanes, 1, |_, lanes| {
             for lane in lanes {
-                while lane.step_chunk(chunk, target) {
+                loop {
                     if crate::clock::deadline_passed() {
                         timed_out.store(true, std::sync::atomic::Ordering::Relaxed);
+                        break;
+                    }
+                    if !lane.step_chunk(chunk, target) {
                         break;
                     }
                 }
@@ -348,5 +359,42 @@ mod tests {
         let mut done = Race::new(lanes(&[5])).with_target(Target { f_star: 1.0, tol: 0.0 });
         assert!(!done.running() && !done.step_round());
         assert_eq!(done.lanes()[0].steps, 0);
+    }
+
+    /// `primal = 2^-min(k, 10)`: improves for 10 steps, then sits at rounding level forever.
+    struct Flat {
+        k: usize,
+    }
+
+    impl Stepper for Flat {
+        fn record(&self) -> Record {
+            Record {
+                iter: self.k,
+                primal: Some(0.5f64.powi(self.k.min(10) as i32)),
+                ..Record::default()
+            }
+        }
+        fn step(&mut self) -> Option<Record> {
+            self.k += 1;
+            Some(self.record())
+        }
+        fn stop(&self) -> Stop {
+            Stop::Running
+        }
+        fn solution(&self) -> Value {
+            Value::Null
+        }
+    }
+
+    #[test]
+    fn every_lane_stalls_by_the_executors_rule_as_a_run_does() {
+        for chunk in [1, 64] {
+            let mut race = Race::new([(0, "flat".to_string(), Flat { k: 0 })]).chunked(chunk);
+            race.run();
+            let s = race.standings();
+            assert_eq!((s[0].status, s[0].iterations), (Stop::Stalled, 210), "chunk {chunk}");
+        }
+        let mut run = crate::stepper::Run::new(Box::new(Flat { k: 0 }));
+        assert_eq!((run.run(), run.last().iter), (Stop::Stalled, 210));
     }
 }

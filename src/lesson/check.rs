@@ -54,7 +54,14 @@ pub struct ClaimResult {
     pub rhs: String,
     /// Whether it holds.
     pub pass: bool,
+    /// The time limit (`kplay --time-limit`) came first: the claim was not evaluated, or its
+    /// inputs were cut ([`NOT_RUN`]).
+    pub not_run: bool,
 }
+
+/// Why a claim was not evaluated: the process-wide deadline ([`crate::clock::set_deadline`])
+/// passed before or while it ran (a step's run cut at `time_limit` is not a result to judge).
+pub const NOT_RUN: &str = "not run: the time limit came first";
 
 fn as_val(v: &Value, path: &str) -> Result<Val, String> {
     match v {
@@ -148,12 +155,36 @@ impl Runs<'_> {
     }
 
     fn claim(&mut self, k: usize, c: &Claim) -> ClaimResult {
+        let cut = |step: usize| ClaimResult {
+            step,
+            id: c.id.clone(),
+            says: c.says.clone(),
+            lhs: Err(NOT_RUN.into()),
+            rhs: String::new(),
+            pass: false,
+            not_run: true,
+        };
+        if crate::clock::deadline_passed() {
+            return cut(k + 1);
+        }
         let lhs = self.eval(k, &c.lhs);
         let (rhs, pass) = match self.judge(k, c, &lhs) {
             Ok(x) => x,
             Err(e) => (format!("error: {e}"), false),
         };
-        ClaimResult { step: k + 1, id: c.id.clone(), says: c.says.clone(), lhs, rhs, pass }
+        // A claim finished after the deadline may rest on a run or a computation it cut.
+        if crate::clock::deadline_passed() {
+            return cut(k + 1);
+        }
+        ClaimResult {
+            step: k + 1,
+            id: c.id.clone(),
+            says: c.says.clone(),
+            lhs,
+            rhs,
+            pass,
+            not_run: false,
+        }
     }
 
     fn judge(
@@ -222,6 +253,13 @@ pub fn render(parsed: &Parsed, results: &[ClaimResult]) -> String {
             Ok(v) => v.to_string(),
             Err(e) => format!("error: {e}"),
         };
+        if r.not_run {
+            s.push_str(&format!(
+                "  NOT RUN step {} claim {}: {} — {NOT_RUN}\n",
+                r.step, r.id, r.says
+            ));
+            continue;
+        }
         s.push_str(&format!(
             "  {} step {} claim {}: {} — measured {} {}\n",
             if r.pass { "PASS" } else { "FAIL" },
@@ -232,7 +270,17 @@ pub fn render(parsed: &Parsed, results: &[ClaimResult]) -> String {
             r.rhs
         ));
     }
-    let failed = results.iter().filter(|r| !r.pass).count();
-    s.push_str(&format!("{} claims, {} failed\n", results.len(), failed));
+    let not_run = results.iter().filter(|r| r.not_run).count();
+    let failed = results.iter().filter(|r| !r.pass && !r.not_run).count();
+    if not_run > 0 {
+        s.push_str(&format!(
+            "{} claims, {} failed, {} not run (the time limit came first)\n",
+            results.len(),
+            failed,
+            not_run
+        ));
+    } else {
+        s.push_str(&format!("{} claims, {} failed\n", results.len(), failed));
+    }
     s
 }

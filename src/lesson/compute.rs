@@ -126,6 +126,114 @@ pub enum Compute {
     Theorem5Descent,
 }
 
+/// The most operations one claim's computation may cost (the page runs the same claims; about
+/// a few seconds natively). Checked when the lesson is parsed ([`check_costs`]).
+pub const CLAIM_FLOPS: f64 = 2e10;
+
+/// What a computation costs on n points of dimension d, in operations (an estimate of its
+/// leading term), and what that is in words.
+fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
+    let gram = n * n * d;
+    match what {
+        Compute::LooMaxLambda2Change
+        | Compute::LooWorstLambda2
+        | Compute::LooFixedLambda2Gap
+        | Compute::LooOwnLambda2Gap
+        | Compute::LooMaxChange => (
+            gram + 10.0 * n * n * n * n,
+            "refits M-RLSR once per left-out point (n eigendecompositions of an (n − 1) × (n − 1) matrix, ≈ 10·n⁴ operations)",
+        ),
+        Compute::RlsObjective
+        | Compute::KrrNorm
+        | Compute::GramNorm
+        | Compute::GramMinEigRatio
+        | Compute::FRoot
+        | Compute::FMaxSecondDiff
+        | Compute::FMinSecondDiff
+        | Compute::FMaxFirstDiff
+        | Compute::KrrTwinGap
+        | Compute::Theorem5Descent => (
+            gram + 10.0 * n * n * n,
+            "factors or diagonalizes the n × n Gram matrix (≈ 10·n³ operations)",
+        ),
+        Compute::DistToOptimum => (
+            50.0 * (gram + n * n * n / 3.0),
+            "runs dual Newton to a relative gap of 10⁻¹³ (up to ≈ 50 Hessians of n² · d and their factorizations)",
+        ),
+        _ => (gram, "builds the n × n Gram matrix or scans the pairs of points (≈ n²·d operations)"),
+    }
+}
+
+/// The computations a claim's quantity asks for, with the (0-based) step whose data each reads.
+fn computes(q: &super::Quantity, step: usize, out: &mut Vec<(Compute, usize)>) {
+    use super::Quantity as Q;
+    match q {
+        Q::Compute(c) => out.push((*c, step)),
+        Q::StepCompute(k, c) => out.push((*c, k.saturating_sub(1))),
+        Q::Add(b) | Q::Sub(b) | Q::Mul(b) | Q::Div(b) | Q::Pow(b) => {
+            computes(&b[0], step, out);
+            computes(&b[1], step, out);
+        }
+        Q::Ln(a) | Q::Sqrt(a) | Q::Abs(a) => computes(a, step, out),
+        _ => {}
+    }
+}
+
+/// Refuse a lesson whose claims would cost more than [`CLAIM_FLOPS`] each, naming the step,
+/// the claim, the computation, its cost and the largest n that fits (checked at parse time, so
+/// `kplay lesson check` and the page refuse it before running anything).
+pub fn check_costs(parsed: &super::Parsed) -> Result<(), String> {
+    let mut sizes: Vec<Option<(f64, f64)>> = vec![None; parsed.specs.len()];
+    for (i, step) in parsed.lesson.steps.iter().enumerate() {
+        for (j, c) in step.claims.iter().enumerate() {
+            let mut asked = Vec::new();
+            computes(&c.lhs, i, &mut asked);
+            for q in c.rhs.iter().chain(c.range.iter().flatten()) {
+                computes(q, i, &mut asked);
+            }
+            for (what, k) in asked {
+                let Some(spec) = parsed.specs.get(k) else { continue };
+                let (n, d) = match sizes[k] {
+                    Some(nd) => nd,
+                    None => {
+                        // The data as the claim reads them; data that cannot be built are the
+                        // claim's own error when it runs.
+                        let Ok(data) = engine::data(spec) else { continue };
+                        let nd = (data.n() as f64, data.d().max(1) as f64);
+                        sizes[k] = Some(nd);
+                        nd
+                    }
+                };
+                let (ops, how) = cost(what, n, d);
+                if ops > CLAIM_FLOPS {
+                    // The largest n within the bound (cost grows with n).
+                    let (mut fit, mut over) = (1.0f64, n);
+                    while over - fit > 1.0 {
+                        let mid = ((fit + over) / 2.0).floor();
+                        if cost(what, mid, d).0 > CLAIM_FLOPS {
+                            over = mid;
+                        } else {
+                            fit = mid;
+                        }
+                    }
+                    let name = serde_json::to_value(what)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "steps[{i}].claims[{j}] (`{}`): {{\"compute\": \"{name}\"}} on step {}'s data {how}: about {ops:.1e} at n = {}, over the {CLAIM_FLOPS:.0e} a lesson claim may cost; use n ≤ {}",
+                        c.id,
+                        k + 1,
+                        crate::budget::group(n),
+                        crate::budget::group(fit),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn num(v: &Value, path: &str) -> Result<f64, String> {
     super::lookup(v, path)?.as_f64().ok_or_else(|| format!("`{path}` is not a number"))
 }
@@ -302,6 +410,9 @@ fn loo(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     let mut worst = (0usize, f64::NEG_INFINITY, 0.0);
     let mut change = 0.0f64;
     for i in 0..n {
+        if crate::clock::deadline_passed() {
+            return Err(super::check::NOT_RUN.into());
+        }
         let (ki, yi) = drop_point(&k, &y, i);
         let (ai, ci) = mrlsr_fit(&ki, &yi, lambda, m)?;
         let l2i = m / 2.0 * ci * lambda;

@@ -772,7 +772,9 @@ impl Lesson {
                 }
             }
         }
-        Ok(Parsed { lesson: self, specs, spec_values })
+        let parsed = Parsed { lesson: self, specs, spec_values };
+        compute::check_costs(&parsed)?;
+        Ok(parsed)
     }
 }
 

@@ -54,6 +54,12 @@ impl Stepper for DinuzzoSolver {
     fn stop(&self) -> Stop {
         Stop::from(self.status())
     }
+    fn halt(&mut self, stop: Stop) {
+        // Paper C's own stop vocabulary has no time limit: the executor keeps that reason.
+        if stop == Stop::Stalled {
+            self.halt_stalled();
+        }
+    }
     fn solution(&self) -> serde_json::Value {
         let support = self.support();
         // The page's readouts too: support size, step α and ‖K‖₂ of the fixed point, the

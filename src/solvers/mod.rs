@@ -122,7 +122,8 @@ pub trait Solver {
     fn step(&mut self) -> Result<StepRecord, Stop>;
 }
 
-/// Runs a solver against a tolerance and an iteration cap, keeping the trace.
+/// Runs a solver against a tolerance and an iteration cap, keeping the trace. Stalls are the
+/// executor's to decide ([`crate::stepper::Watch`]), which ends a driver by [`Driver::halt`].
 pub struct Driver<S: Solver> {
     pub solver: S,
     pub tol: f64,
@@ -133,63 +134,6 @@ pub struct Driver<S: Solver> {
     pub status: Stop,
     /// Most records the trace keeps (the budget's `trace` when the driver was made).
     pub trace_cap: usize,
-    /// Watches the objectives and the gap: no progress for [`STALL_WINDOW`] iterations stops
-    /// the run as [`Stop::Stalled`].
-    stall: StallWatch,
-}
-
-/// Iterations without progress after which a run stops as [`Stop::Stalled`] (ours, not the
-/// papers'): with the iteration cap a safety net and no refusal by `max_iter × cost`, a run
-/// whose tolerance lies below what floating point can certify must still end by itself (dual
-/// Newton with `tol` 5e-324 otherwise reports the same gap ≈ 1e-29 forever).
-pub const STALL_WINDOW: usize = 1000;
-
-/// A measure's improvement counts as progress only beyond this many ulps of its own size.
-pub const STALL_ULPS: f64 = 16.0;
-
-/// Stall detection, one rule for every iterative method of the crate (papers A and C): a run
-/// has stalled when, for [`STALL_WINDOW`] iterations in a row, none of its measures — the
-/// primal objective (falling), the dual objective (rising), the duality gap (falling) and a
-/// method's own step measure such as C's `max|h|` (falling) — has made a new best by more
-/// than [`STALL_ULPS`] ulps of itself: every change is rounding. A slow method still moves
-/// its objectives by far more than that over so many iterations; a method at rounding level
-/// makes new bests beyond 16 ulps ever more rarely.
-#[derive(Debug, Clone, Copy)]
-pub struct StallWatch {
-    best: [f64; 4],
-    since: usize,
-}
-
-impl Default for StallWatch {
-    fn default() -> Self {
-        Self { best: [f64::INFINITY; 4], since: 0 }
-    }
-}
-
-impl StallWatch {
-    /// Observe one iteration's primal, dual, gap and step measure (NaN for a measure the
-    /// method does not have); true once the run has stalled.
-    pub fn stalled(&mut self, primal: f64, dual: f64, gap: f64, step: f64) -> bool {
-        // Every measure as one to minimize.
-        let values = [primal, -dual, gap, step];
-        let mut progress = false;
-        for (best, v) in self.best.iter_mut().zip(values) {
-            if v.is_nan() {
-                continue;
-            }
-            let margin = STALL_ULPS * f64::EPSILON * v.abs();
-            if !best.is_finite() || v < *best - margin {
-                *best = v;
-                progress = true;
-            }
-        }
-        if progress {
-            self.since = 0;
-            return false;
-        }
-        self.since += 1;
-        self.since >= STALL_WINDOW
-    }
 }
 
 impl<S: Solver> Driver<S> {
@@ -204,7 +148,6 @@ impl<S: Solver> Driver<S> {
             trace: vec![first],
             status,
             trace_cap: crate::budget::active().trace,
-            stall: StallWatch::default(),
         }
     }
 
@@ -222,8 +165,6 @@ impl<S: Solver> Driver<S> {
                     self.status = Stop::Converged;
                 } else if rec.iter >= self.max_iter {
                     self.status = Stop::MaxIterations;
-                } else if self.stall.stalled(rec.primal, rec.dual, rec.gap, f64::NAN) {
-                    self.status = Stop::Stalled;
                 }
                 Some(rec)
             }
@@ -231,6 +172,13 @@ impl<S: Solver> Driver<S> {
                 self.status = st;
                 None
             }
+        }
+    }
+
+    /// The executor ended the run (its stall rule or the deadline).
+    pub fn halt(&mut self, stop: Stop) {
+        if self.status == Stop::Running {
+            self.status = stop;
         }
     }
 
@@ -251,10 +199,19 @@ impl<S: Solver> Driver<S> {
         self.step()
     }
 
-    /// Step until the run ends.
+    /// Step until the run ends, under the executor's stall rule ([`crate::stepper::Stall`]) and
+    /// deadline; the driver itself stops only at the tolerance, the cap and the solver's own
+    /// reasons.
     pub fn run(&mut self) -> Stop {
-        while self.status == Stop::Running {
-            self.step();
+        let mut stall = crate::stepper::Stall::default();
+        while let Some(r) = self.step() {
+            if self.status == Stop::Running {
+                if stall.observe(&Record::from(&r)) {
+                    self.status = Stop::Stalled;
+                } else if crate::clock::deadline_passed() {
+                    self.status = Stop::TimeLimit;
+                }
+            }
         }
         self.status
     }

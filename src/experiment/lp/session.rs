@@ -530,6 +530,9 @@ impl Stepper for LpRun {
     fn stop(&self) -> Stop {
         self.run.status
     }
+    fn halt(&mut self, stop: Stop) {
+        self.run.halt(stop);
+    }
     fn solution(&self) -> Value {
         let w = self.valid.weights(&self.run).map(|w| w.as_slice().to_vec());
         let alpha = self.run.solver.alpha().map(|a| a.as_slice().to_vec());
@@ -548,6 +551,9 @@ impl Stepper for Run {
     }
     fn stop(&self) -> Stop {
         self.status
+    }
+    fn halt(&mut self, stop: Stop) {
+        Driver::halt(self, stop);
     }
     fn solution(&self) -> Value {
         let w = self.solver.w().map(|w| w.as_slice().to_vec());

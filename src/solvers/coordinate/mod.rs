@@ -329,8 +329,6 @@ pub struct CoordinateDescent {
     sweep: usize,
     elapsed_ms: f64,
     status: StopReason,
-    /// Stall detection on `max|h|` ([`super::StallWatch`]).
-    stall: super::StallWatch,
     message: Option<String>,
     warnings: Vec<String>,
     trace: Vec<SweepRecord>,
@@ -411,7 +409,6 @@ impl CoordinateDescent {
             sweep: 0,
             elapsed_ms: 0.0,
             status: StopReason::Running,
-            stall: super::StallWatch::default(),
             message: None,
             warnings,
             trace: Vec::new(),
@@ -575,16 +572,28 @@ impl CoordinateDescent {
             self.status = StopReason::Converged;
         } else if rec.sweep >= self.cfg.max_sweeps {
             self.status = StopReason::MaxSweeps;
-        } else if self.stall.stalled(rec.objective, rec.dual, rec.gap, rec.max_h) {
-            self.status = StopReason::Stalled;
-            self.message = Some(super::fixed_point::stalled_message(rec.sweep, self.cfg.tol));
         }
         Some(rec)
     }
 
-    /// Step until the run stops.
+    /// The executor's stall rule ended the run ([`crate::stepper::Watch`]).
+    pub fn halt_stalled(&mut self) {
+        if self.status == StopReason::Running {
+            self.status = StopReason::Stalled;
+            self.message = Some(super::fixed_point::stalled_message(self.sweep, self.cfg.tol));
+        }
+    }
+
+    /// Step until the run stops, under the executor's stall rule ([`crate::stepper::Stall`]).
     pub fn run(&mut self) -> StopReason {
-        while self.step().is_some() {}
+        let mut stall = crate::stepper::Stall::default();
+        while let Some(r) = self.step() {
+            if self.status == StopReason::Running
+                && stall.observe(&crate::stepper::Record::from(&r))
+            {
+                self.halt_stalled();
+            }
+        }
         self.status
     }
 
@@ -709,10 +718,17 @@ impl DinuzzoSolver {
             Self::Coordinate(s) => s.step(),
         }
     }
-    /// Step until the run stops.
+    /// Step until the run stops, under the executor's rules ([`crate::stepper::run_to_end`]).
     pub fn run(&mut self) -> StopReason {
-        while self.step().is_some() {}
+        crate::stepper::run_to_end(self);
         self.status()
+    }
+    /// The executor's stall rule ended the run.
+    pub fn halt_stalled(&mut self) {
+        match self {
+            Self::FixedPoint(s) => s.halt_stalled(),
+            Self::Coordinate(s) => s.halt_stalled(),
+        }
     }
     /// The coefficients c.
     pub fn c(&self) -> &DVector<f64> {

@@ -75,16 +75,17 @@ pub enum StopReason {
     Diverged,
     /// A value overflowed.
     NonFinite,
-    /// `max|h|` made no progress for [`super::STALL_WINDOW`] sweeps (it sits at rounding level
-    /// above a tolerance floating point cannot reach): ours, not the paper's.
+    /// The executor's stall rule ([`crate::stepper::Stall`]) ended the run: no measure improved
+    /// beyond rounding for as long as it had improved before (a tolerance floating point cannot
+    /// reach): ours, not the paper's.
     Stalled,
 }
 
 /// The message of a [`StopReason::Stalled`] run.
 pub fn stalled_message(sweep: usize, tol: f64) -> String {
     format!(
-        "stalled at sweep {sweep}: max|h| has not fallen for {} sweeps (rounding level); the tolerance δ = {tol:e} is below what floating point reaches on this problem",
-        super::STALL_WINDOW
+        "stalled at sweep {sweep}: neither max|h| nor the objectives and the gap have improved beyond rounding for at least {} sweeps and half the run; the tolerance δ = {tol:e} is below what floating point reaches on this problem",
+        crate::stepper::STALL_MIN_WINDOW
     )
 }
 
@@ -171,8 +172,6 @@ pub struct FixedPoint {
     best_h: f64,
     since_best: usize,
     growth_run: usize,
-    /// Stall detection on `max|h|` ([`super::StallWatch`]).
-    stall: super::StallWatch,
     sweep: usize,
     elapsed_ms: f64,
     status: StopReason,
@@ -223,7 +222,6 @@ impl FixedPoint {
             best_h: f64::INFINITY,
             since_best: 0,
             growth_run: 0,
-            stall: super::StallWatch::default(),
             sweep: 0,
             elapsed_ms: 0.0,
             status: StopReason::Running,
@@ -345,15 +343,27 @@ impl FixedPoint {
         }
         if rec.sweep >= self.cfg.max_sweeps {
             self.status = StopReason::MaxSweeps;
-        } else if self.stall.stalled(rec.objective, rec.dual, rec.gap, h) {
-            self.status = StopReason::Stalled;
-            self.message = Some(stalled_message(rec.sweep, self.cfg.tol));
         }
     }
 
-    /// Step until the run stops.
+    /// The executor's stall rule ended the run ([`crate::stepper::Watch`]).
+    pub fn halt_stalled(&mut self) {
+        if self.status == StopReason::Running {
+            self.status = StopReason::Stalled;
+            self.message = Some(stalled_message(self.sweep, self.cfg.tol));
+        }
+    }
+
+    /// Step until the run stops, under the executor's stall rule ([`crate::stepper::Stall`]).
     pub fn run(&mut self) -> StopReason {
-        while self.step().is_some() {}
+        let mut stall = crate::stepper::Stall::default();
+        while let Some(r) = self.step() {
+            if self.status == StopReason::Running
+                && stall.observe(&crate::stepper::Record::from(&r))
+            {
+                self.halt_stalled();
+            }
+        }
         self.status
     }
 
