@@ -1,7 +1,7 @@
 //! The element catalogue of lesson steps (`src/lesson/elements.rs`) against the pages' HTML and
 //! docs/lessons.md, and the parser's refusal of an unknown id (issue 35 §4).
 
-use kernel_playground::lesson::{elements, tex, Lesson, Page};
+use kernel_playground::lesson::{elements, measures, tex, Lesson, Page};
 use std::collections::BTreeSet;
 
 const PAGES: [Page; 4] = [Page::Lp, Page::Mrlsr, Page::Dinuzzo, Page::Perceptron];
@@ -234,4 +234,64 @@ fn a_step_given_as_a_patch_runs_the_spec_written_out() {
     bad["steps"][1]["patch"] = serde_json::json!({"lambda": "x"});
     let e = Lesson::parse(&bad.to_string()).unwrap_err();
     assert!(e.contains("steps[1].spec"), "a bad patched value names the step's spec: {e}");
+}
+
+#[test]
+fn docs_lessons_md_lists_the_measures() {
+    generated_section("measures", &measures::markdown());
+}
+
+/// The measures catalogue against real reports: every top-level and `solution.` field of the
+/// built-in lessons' runs (and each paper's default spec) is catalogued, and every catalogued
+/// field occurs in one of them.
+#[test]
+fn the_measures_catalogue_is_what_the_runs_report() {
+    use std::collections::BTreeMap;
+    let mut seen: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for id in ["a", "b", "c", "d"] {
+        let text =
+            std::fs::read_to_string(root(&format!("www/lessons/{id}.json"))).expect("lesson");
+        let parsed = Lesson::parse(&text).expect("lesson parses");
+        let page = parsed.lesson.page;
+        let mut specs: Vec<kernel_playground::engine::Spec> = parsed.specs;
+        specs.push(kernel_playground::engine::Spec::default_for(page.paper()));
+        let keys = seen.entry(page.file()).or_default();
+        for spec in &specs {
+            let Ok(report) = kernel_playground::engine::run(spec) else { continue };
+            let v = report.to_json();
+            for (k, x) in v.as_object().expect("a report is an object") {
+                keys.insert(k.clone());
+                if k == "solution" {
+                    for s in x
+                        .as_object()
+                        .map(|o| o.keys().cloned().collect::<Vec<_>>())
+                        .unwrap_or_default()
+                    {
+                        keys.insert(format!("solution.{s}"));
+                    }
+                }
+            }
+        }
+        let mut listed: BTreeSet<String> =
+            measures::top(page).iter().map(|m| m.field.to_string()).collect();
+        listed.extend(measures::solution(page).iter().map(|m| format!("solution.{}", m.field)));
+        let missing: Vec<_> = keys.difference(&listed).collect();
+        assert!(missing.is_empty(), "{}: reported but not catalogued: {missing:?}", page.file());
+        let never: Vec<_> = listed.difference(keys).collect();
+        assert!(never.is_empty(), "{}: catalogued but never reported: {never:?}", page.file());
+    }
+}
+
+#[test]
+fn a_misspelt_measure_is_refused_naming_the_claim_and_the_nearest_measure() {
+    let text = std::fs::read_to_string(root("www/lessons/c.json")).expect("lesson c");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["steps"][1]["claims"][0]["lhs"] = serde_json::json!({"run": "iteration"});
+    let e = Lesson::parse(&v.to_string()).unwrap_err();
+    assert!(e.contains("steps[1].claims[0].lhs.run: \"iteration\" is not a measure of dinuzzo.html runs; did you mean \"iterations\"?"), "{e}");
+    v["steps"][1]["claims"][0]["lhs"] = serde_json::json!({"step": [1, "solution.suport.len"]});
+    let e = Lesson::parse(&v.to_string()).unwrap_err();
+    assert!(e.contains("did you mean \"solution.support\"?"), "{e}");
+    v["steps"][1]["claims"][0]["lhs"] = serde_json::json!({"run": "solution.support.len"});
+    assert!(Lesson::parse(&v.to_string()).is_ok(), "deeper segments are free");
 }

@@ -8,6 +8,7 @@
 pub mod check;
 pub mod compute;
 pub mod elements;
+pub mod measures;
 pub mod tex;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -347,23 +348,37 @@ fn finite(field: &str, x: f64) -> Result<(), String> {
 }
 
 /// Check a quantity's references and depth; `step` is the 1-based step it belongs to.
-fn quantity_ok(field: &str, q: &Quantity, step: usize, depth: usize) -> Result<(), String> {
+/// A measure path of a run of `page` (docs/lessons.md: the measures a claim may read).
+fn measure_ok(field: &str, page: Page, p: &str) -> Result<(), String> {
+    path_ok(field, p)?;
+    measures::check(page, p).map_err(|e| format!("{field}: {e}"))
+}
+
+fn quantity_ok(
+    field: &str,
+    page: Page,
+    q: &Quantity,
+    step: usize,
+    depth: usize,
+) -> Result<(), String> {
     if depth > MAX_DEPTH {
         return Err(format!("{field}: nested deeper than {MAX_DEPTH}"));
     }
-    let sub =
-        |name: &str, q: &Quantity| quantity_ok(&format!("{field}.{name}"), q, step, depth + 1);
+    let sub = |name: &str, q: &Quantity| {
+        quantity_ok(&format!("{field}.{name}"), page, q, step, depth + 1)
+    };
     match q {
         Quantity::Value(Literal::Num(x)) => finite(&format!("{field}.value"), *x),
         Quantity::Value(Literal::Text(t)) => short(&format!("{field}.value"), t, MAX_SHORT),
-        Quantity::Run(p) | Quantity::Spec(p) => path_ok(field, p),
+        Quantity::Run(p) => measure_ok(&format!("{field}.run"), page, p),
+        Quantity::Spec(p) => path_ok(field, p),
         Quantity::Step(k, p) => {
             if *k == 0 || *k >= step {
                 return Err(format!(
                     "{field}.step: {k} is not an earlier step (steps count from 1; this is step {step})"
                 ));
             }
-            path_ok(&format!("{field}.step"), p)
+            measure_ok(&format!("{field}.step"), page, p)
         }
         Quantity::Rerun(r) => {
             if r.set.is_empty() || r.set.len() > 16 {
@@ -372,7 +387,7 @@ fn quantity_ok(field: &str, q: &Quantity, step: usize, depth: usize) -> Result<(
             for k in r.set.keys() {
                 path_ok(&format!("{field}.rerun.set"), k)?;
             }
-            path_ok(&format!("{field}.rerun.of"), &r.of)
+            measure_ok(&format!("{field}.rerun.of"), page, &r.of)
         }
         Quantity::Compute(_) => Ok(()),
         Quantity::StepCompute(k, _) => {
@@ -728,11 +743,11 @@ impl Lesson {
                 }
                 short(&format!("{cf}.says"), &c.says, MAX_SHORT)?;
                 short(&format!("{cf}.reference"), &c.reference, MAX_SHORT)?;
-                quantity_ok(&format!("{cf}.lhs"), &c.lhs, i + 1, 0)?;
+                quantity_ok(&format!("{cf}.lhs"), self.page, &c.lhs, i + 1, 0)?;
                 match (c.rel, &c.rhs, &c.range) {
                     (Relation::Between, None, Some(r)) => {
-                        quantity_ok(&format!("{cf}.range[0]"), &r[0], i + 1, 0)?;
-                        quantity_ok(&format!("{cf}.range[1]"), &r[1], i + 1, 0)?;
+                        quantity_ok(&format!("{cf}.range[0]"), self.page, &r[0], i + 1, 0)?;
+                        quantity_ok(&format!("{cf}.range[1]"), self.page, &r[1], i + 1, 0)?;
                     }
                     (Relation::Between, _, _) => {
                         return Err(format!(
@@ -740,7 +755,7 @@ impl Lesson {
                         ))
                     }
                     (_, Some(r), None) => {
-                        quantity_ok(&format!("{cf}.rhs"), r, i + 1, 0)?;
+                        quantity_ok(&format!("{cf}.rhs"), self.page, r, i + 1, 0)?;
                         if matches!(r, Quantity::Value(Literal::Num(_))) {
                             quotable.insert(c.id.clone());
                         }
