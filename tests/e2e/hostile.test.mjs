@@ -5,7 +5,7 @@
 // must never reach innerHTML: a markup payload in every string field must not become an element.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser } from './harness.mjs';
+import { useBrowser, openPage } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -302,10 +302,10 @@ test('embed.html?plot=b-fit decomposes in page B\'s worker and plays', async () 
   assert.ok(workers.some((u) => u.includes('mrlsr-worker')), `page B's worker: ${workers.join(', ')}`);
   assert.equal(await page.locator('#error').isVisible(), false, await page.locator('#error').innerText());
   // A spec the core refuses is still named (by MrlsrGram's checks, before any worker).
-  await page.goto(`${env.url}embed.html?plot=b-fit#spec=${encodeURIComponent(JSON.stringify({ ...spec, lambda: -1 }))}`);
+  await page.goto(`${env.url}embed.html?plot=b-fit&autoplay=0#spec=${encodeURIComponent(JSON.stringify({ ...spec, lambda: -1 }))}`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
   const msg = await page.locator('#error').innerText();
-  assert.ok(msg.includes('cannot be embedded') && msg.includes('lambda'), msg);
+  assert.ok(msg.includes('cannot be embedded') && msg.includes('λ'), msg);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
