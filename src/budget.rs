@@ -21,6 +21,12 @@ use crate::error::{KpError, Result};
 pub struct Budget {
     /// Where the limits apply, for messages: "in the page", "of the CLI".
     pub scope: &'static str,
+    /// How to raise the limits that scale with the memory limit ([`Budget::bytes`], the data
+    /// cells, the kernel's n, the work of a step, the CSV bytes), appended to their messages
+    /// after the scope: " (raise it with --budget-gib)" on the CLI, empty elsewhere. The other
+    /// limits (n, d, points, trace, CSV shape, a lesson's size) are fixed, and their messages
+    /// say no such thing (issue 36: a 300 KB lesson was told to use `--budget-gib`).
+    pub raise: &'static str,
     /// Largest single user-sized allocation (a matrix, a Hessian, a Gram matrix or tensor), bytes.
     pub bytes: u64,
     /// Largest number of data values n·d generated or read.
@@ -58,6 +64,7 @@ impl Budget {
     /// build within about 200 ms (measured in docs/robustness.md).
     pub const PAGE: Budget = Budget {
         scope: "in the page",
+        raise: "",
         bytes: GIB,
         cells: 1_000_000,
         n: 20_000,
@@ -75,6 +82,7 @@ impl Budget {
     /// but no frame to fit in, so paper-scale data (200 × 100 000) and long runs are allowed.
     pub const PAGE_WORKER: Budget = Budget {
         scope: "in the page's worker",
+        raise: "",
         cells: 25_000_000,
         step_flops: 2e10,
         trace: 10_000,
@@ -83,6 +91,7 @@ impl Budget {
 
     const CLI_BASE: Budget = Budget {
         scope: "",
+        raise: "",
         bytes: GIB,
         cells: 25_000_000,
         n: 25_000_000,
@@ -98,7 +107,8 @@ impl Budget {
 
     /// The native CLI: 8 GiB for any one allocation (raise with `kplay --budget-gib`).
     pub const CLI: Budget = Budget {
-        scope: "of the CLI (raise it with --budget-gib)",
+        scope: "of the CLI",
+        raise: " (raise it with --budget-gib)",
         bytes: 8 * GIB,
         cells: 25_000_000,
         n: 25_000_000,
@@ -159,9 +169,10 @@ impl Budget {
         Err(param(
             field,
             format!(
-                "{what}: {detail} → {}; the limit {} is {}",
+                "{what}: {detail} → {}; the limit {}{} is {}",
                 bytes_text(need),
                 self.scope,
+                self.raise,
                 bytes_text(self.bytes as f64)
             ),
         ))
@@ -196,12 +207,13 @@ impl Budget {
             return Err(param(
                 n_field,
                 format!(
-                    "the data need n·d = {} · {} = {} values ({}); the limit {} is {} values",
+                    "the data need n·d = {} · {} = {} values ({}); the limit {}{} is {} values",
                     group(n as f64),
                     group(d as f64),
                     group(cells),
                     bytes_text(8.0 * cells),
                     self.scope,
+                    self.raise,
                     group(self.cells as f64)
                 ),
             ));
@@ -217,10 +229,11 @@ impl Budget {
             return Err(param(
                 field,
                 format!(
-                    "{what}: n = {} → {} kernel entries to build in one task; the limit {} is n = {}",
+                    "{what}: n = {} → {} kernel entries to build in one task; the limit {}{} is n = {}",
                     group(n as f64),
                     group((n as f64) * (n as f64)),
                     self.scope,
+                    self.raise,
                     group(self.kernel_n as f64)
                 ),
             ));
@@ -236,9 +249,10 @@ impl Budget {
             return Err(param(
                 field,
                 format!(
-                    "{what}: one iteration costs {} operations; the limit {} is {}",
+                    "{what}: one iteration costs {} operations; the limit {}{} is {}",
                     sci(flops),
                     self.scope,
+                    self.raise,
                     sci(self.step_flops)
                 ),
             ));
@@ -425,10 +439,30 @@ pub fn view_box(field: &'static str, v: &[f64; 4]) -> Result<()> {
     ))
 }
 
-/// Read a text file named by the user (a spec, a CSV `path`) within `limit` bytes: refused
-/// unless it is a regular file (a FIFO or a device would block or never end), and refused at
-/// the limit instead of reading on until the memory runs out.
+/// Read a text file named by the user (a spec, a CSV `path`) within `limit` bytes, a limit of
+/// the budget in force (its message says how to raise it): refused unless it is a regular file
+/// (a FIFO or a device would block or never end), and refused at the limit instead of reading
+/// on until the memory runs out. One leading UTF-8 byte-order mark is dropped, as the browser's
+/// UTF-8 decoding drops it, so a file reads the same in `kplay` and in the page.
 pub fn read_text_file(path: &std::path::Path, what: &str, limit: u64) -> Result<String> {
+    let b = active();
+    let rule = format!("the limit {}{} is {}", b.scope, b.raise, bytes_text(limit as f64));
+    read_limited(path, what, limit, &rule)
+}
+
+/// [`read_text_file`] for a file whose size limit is fixed, not the budget's (a lesson file:
+/// 256 KiB in the page and in `kplay` alike); `rule` says the limit, e.g. "a lesson file is at
+/// most 256 KiB (a fixed limit of the lesson format)".
+pub fn read_text_file_fixed(
+    path: &std::path::Path,
+    what: &str,
+    limit: u64,
+    rule: &str,
+) -> Result<String> {
+    read_limited(path, what, limit, rule)
+}
+
+fn read_limited(path: &std::path::Path, what: &str, limit: u64, rule: &str) -> Result<String> {
     use std::io::Read;
     let shown = path.display();
     let meta = std::fs::metadata(path)
@@ -440,10 +474,8 @@ pub fn read_text_file(path: &std::path::Path, what: &str, limit: u64) -> Result<
     }
     if meta.len() > limit {
         return Err(KpError::Spec(format!(
-            "{what} `{shown}` has {}; the limit {} is {}",
-            bytes_text(meta.len() as f64),
-            active().scope,
-            bytes_text(limit as f64)
+            "{what} `{shown}` has {}; {rule}",
+            bytes_text(meta.len() as f64)
         )));
     }
     let file = std::fs::File::open(path)
@@ -454,9 +486,11 @@ pub fn read_text_file(path: &std::path::Path, what: &str, limit: u64) -> Result<
         .map_err(|e| KpError::Spec(format!("cannot read {what} `{shown}`: {e}")))?;
     if text.len() as u64 > limit {
         return Err(KpError::Spec(format!(
-            "{what} `{shown}` grew past the limit of {} while being read",
-            bytes_text(limit as f64)
+            "{what} `{shown}` grew past its limit while being read; {rule}"
         )));
+    }
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
     }
     Ok(text)
 }

@@ -165,7 +165,7 @@ impl CsvSource {
             (Some(t), _) => parse_csv(t),
             (None, Some(p)) => Err(KpError::Parameter {
                 name: "data.text",
-                reason: format!("the file `{p}` was not read (a `path` works in a kplay spec file; a page needs the file itself)"),
+                reason: format!("the file `{}` was not read (a `path` works in a kplay spec file; a page needs the file itself)", crate::error::clip(p)),
             }),
             (None, None) => Err(KpError::Parameter { name: "data.text", reason: "choose a CSV file (a link does not carry the file)".into() }),
         }
@@ -215,7 +215,10 @@ pub fn parse_csv(text: &str) -> Result<Dataset> {
             return Err(KpError::Csv(format!("column {} of the header has no name", c + 1)));
         }
         if !seen.insert(name.as_str()) {
-            return Err(KpError::Csv(format!("the header names column `{name}` twice")));
+            return Err(KpError::Csv(format!(
+                "the header names column `{}` twice",
+                crate::error::clip(name)
+            )));
         }
     }
     let y_col = names.iter().position(|h| h == "y").ok_or_else(|| {

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{KpError, Result};
+use crate::error::{clip, clip_quoted, shorten_expected, KpError, Result};
 
 /// Which paper a spec belongs to (the `paper` tag of the JSON spec).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,24 +47,123 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
+        let inner = shorten_expected(&clip_quoted(&inner.to_string()));
         if path == "." {
-            KpError::Spec(inner.to_string())
+            KpError::Spec(inner)
         } else {
-            KpError::Spec(format!("{path}: {inner}"))
+            KpError::Spec(format!("{}: {inner}", clip(&path)))
         }
     })
 }
 
 /// Parse JSON text into a value: the whole text must be one JSON value (trailing characters,
 /// such as a second object or stray brackets, are an error).
+/// A leading UTF-8 byte-order mark is skipped, as the browser's UTF-8 decoding skips it, so a
+/// file saved with one reads the same in the page and in `kplay` (issue 36).
 pub(crate) fn json_value(text: &str) -> Result<Value> {
-    serde_json::from_str::<Value>(text).map_err(|e| {
-        if e.to_string().contains("trailing characters") {
+    parse_json(text).map_err(|e| {
+        if e.contains("trailing characters") {
             KpError::Spec(format!("text after the spec's closing brace: {e}"))
         } else {
-            KpError::Spec(format!("not valid JSON: {e}"))
+            KpError::Spec(e)
         }
     })
+}
+
+/// `text` without one leading UTF-8 byte-order mark (U+FEFF), which the browser's UTF-8
+/// decoding drops too.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// Parse JSON text (one leading byte-order mark skipped) into a value; the message on failure:
+/// "not valid JSON: …", or for a number too large for f64 (serde_json's "number out of range")
+/// the field and the number, `kernel.scale: 1e309 is out of range …`. Every spec and lesson
+/// parser reads its JSON through here.
+pub fn parse_json(text: &str) -> std::result::Result<Value, String> {
+    let text = without_bom(text);
+    serde_json::from_str::<Value>(text).map_err(|e| {
+        let m = e.to_string();
+        if m.contains("number out of range") {
+            if let Some((path, lit)) = overflowing_number(text) {
+                let lit = clip(&lit);
+                let why = "out of range: a number must be finite, at most about 1.8e308 in size";
+                return if path.is_empty() {
+                    format!("{lit} is {why}")
+                } else {
+                    format!("{}: {lit} is {why}", clip(&path))
+                };
+            }
+        }
+        format!("not valid JSON: {m}")
+    })
+}
+
+/// The path (`kernel.of[1].scale`, as serde_path_to_error writes it) and the text of the first
+/// number literal in `text` that overflows f64, found by a small scan of the JSON's structure.
+fn overflowing_number(text: &str) -> Option<(String, String)> {
+    enum Frame {
+        Obj(Option<String>),
+        Arr(usize),
+    }
+    let b = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut last_string: Option<String> = None;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'{' => stack.push(Frame::Obj(None)),
+            b'[' => stack.push(Frame::Arr(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => {
+                if let Some(Frame::Arr(k)) = stack.last_mut() {
+                    *k += 1;
+                }
+            }
+            b':' => {
+                if let Some(Frame::Obj(key)) = stack.last_mut() {
+                    *key = last_string.take();
+                }
+            }
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                last_string = text.get(start..i.min(b.len())).map(str::to_string);
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < b.len() && matches!(b[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let lit = &text[start..i];
+                if lit.parse::<f64>().is_ok_and(f64::is_infinite) {
+                    let mut path = String::new();
+                    for f in &stack {
+                        match f {
+                            Frame::Obj(Some(k)) if path.is_empty() => path.push_str(k),
+                            Frame::Obj(Some(k)) => {
+                                path.push('.');
+                                path.push_str(k);
+                            }
+                            Frame::Obj(None) => {}
+                            Frame::Arr(k) => path.push_str(&format!("[{k}]")),
+                        }
+                    }
+                    return Some((path, lit.to_string()));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Split the `paper` tag off a spec object: `Ok(None)` when there is none (an original
@@ -77,11 +176,13 @@ pub(crate) fn take_tag(value: &mut Value) -> Result<Option<Paper>> {
         None => Ok(None),
         Some(Value::String(tag)) => Paper::from_tag(&tag).map(Some).ok_or_else(|| {
             KpError::Spec(format!(
-                "paper: unknown paper `{tag}`; expected one of lp, mrlsr, dinuzzo, perceptron"
+                "paper: unknown paper `{}`; expected one of lp, mrlsr, dinuzzo, perceptron",
+                clip(&tag)
             ))
         }),
         Some(other) => Err(KpError::Spec(format!(
-            "paper: expected a string (lp, mrlsr, dinuzzo or perceptron), got {other}"
+            "paper: expected a string (lp, mrlsr, dinuzzo or perceptron), got {}",
+            clip(&other.to_string())
         ))),
     }
 }

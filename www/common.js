@@ -12,6 +12,16 @@ export function fmt(v, digits = 4) {
   return a >= 1e-3 && a < 1e5 ? v.toPrecision(digits + 2) : v.toExponential(digits);
 }
 
+/** How many characters of a user's string a message echoes (the core's error::ECHO_CHARS). */
+export const ECHO_CHARS = 40;
+
+/** A user's string as a message echoes it: whole up to ECHO_CHARS characters, else its first
+ *  ECHO_CHARS and "… (N characters)", as the core's error::clip writes it (issue 36). */
+export function clip(s) {
+  const chars = [...String(s)];
+  return chars.length <= ECHO_CHARS ? chars.join('') : `${chars.slice(0, ECHO_CHARS).join('')}… (${chars.length} characters)`;
+}
+
 /** Show a message in the page's #error box (role=alert). */
 export function showError(msg) {
   const box = $('error');
@@ -374,7 +384,7 @@ export const CSV_MAX_BYTES = 8 * 1024 * 1024;
  */
 export async function readCsvFile(file) {
   if (file.size > CSV_MAX_BYTES) {
-    throw new Error(`data.text: the file “${file.name}” has ${(file.size / 1048576).toFixed(1)} MB; this page reads CSV files up to ${CSV_MAX_BYTES / 1048576} MB (kplay reads larger ones)`);
+    throw new Error(`data.text: the file “${clip(file.name)}” has ${(file.size / 1048576).toFixed(1)} MB; this page reads CSV files up to ${CSV_MAX_BYTES / 1048576} MB (kplay reads larger ones)`);
   }
   return file.text();
 }

@@ -3,8 +3,8 @@
 // without one, the paper's default). Play / Step / Reset and nothing else; the plot fills the
 // frame. The export panel's "Copy embed code" writes the iframe tag (export.js). No network
 // access beyond the site's own files; the pages' CSP.
-import init, { Playground, defaultSpec, MrlsrPage, DinuzzoPlayground, dinuzzoDefaultSpec, PerceptronPlayground, perceptronDefaultSpec } from './pkg/kernel_playground.js';
-import { $, sizeCanvas } from './common.js';
+import init, { Playground, defaultSpec, MrlsrPage, MrlsrGram, DinuzzoPlayground, dinuzzoDefaultSpec, PerceptronPlayground, perceptronDefaultSpec } from './pkg/kernel_playground.js';
+import { $, sizeCanvas, clip } from './common.js';
 import { queryParam, specText } from './url.js';
 
 const MRLSR_DEFAULT = { data: { kind: 'sine', n: 40, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m: 1.5, lambda: 1e-3 };
@@ -35,9 +35,59 @@ function lp(draw) {
   };
 }
 
-function mrlsr(spec, c) {
+/**
+ * Paper B's eigendecomposition of `sp` in page B's worker (www/mrlsr-worker.js), while the Gram
+ * matrix is built here in slices of a few ms per frame, then adopted and checked as page B does
+ * (MrlsrPage.fromEigenAndGram): no main-thread task of the O(n³) step (issue 36: 3.6 s at
+ * n = 2 000 in `new MrlsrPage`). Rejects with the worker's or the core's message.
+ */
+async function mrlsrPageOffMain(sp) {
+  const json = JSON.stringify(sp);
+  const gram = new MrlsrGram(json); // the spec's checks (a message naming the field) and the data
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    try {
+      if (!gram.advance(8)) requestAnimationFrame(tick);
+    } catch {
+      // a non-finite kernel value: the adoption below rebuilds K and reports it
+    }
+  };
+  requestAnimationFrame(tick);
+  const worker = new Worker(new URL('./mrlsr-worker.js', import.meta.url), { type: 'module' });
+  try {
+    const d = await new Promise((resolve, reject) => {
+      worker.onmessage = (ev) => {
+        const m = ev.data;
+        if (m?.type === 'eigen') resolve(m);
+        else if (m?.type === 'error') reject(new Error(String(m.message)));
+      };
+      worker.onerror = (ev) => { ev.preventDefault(); reject(new Error(`the background worker failed: ${ev.message || 'could not start'}`)); };
+      worker.postMessage({ id: 1, type: 'eigen', spec: sp });
+    });
+    // Finish K in slices (a frame each) before adopting, so adoption only checks.
+    for (;;) {
+      let complete;
+      try {
+        complete = gram.advance(8);
+      } catch {
+        break;
+      }
+      if (complete) break;
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+    done = true;
+    return MrlsrPage.fromEigenAndGram(json, d.values, d.vectors, d.eigen_ms, gram);
+  } finally {
+    done = true;
+    worker.terminate();
+    gram.free();
+  }
+}
+
+async function mrlsr(spec, c) {
   const sp = spec ?? MRLSR_DEFAULT;
-  const page = new MrlsrPage(JSON.stringify(sp));
+  const page = await mrlsrPageOffMain(sp);
   const m = sp.m ?? 1.5;
   const N = 60; // refits per sweep of log10 λ from −5 to 0 and back
   let k = 0;
@@ -93,8 +143,10 @@ function fail(msg) {
 
 async function main() {
   const name = queryParam('plot') || 'a-convergence';
-  const plot = PLOTS[name];
-  if (!plot) { fail(`no plot “${name}”: one of ${Object.keys(PLOTS).join(', ')}`); return; }
+  // Own properties only: `constructor`, `toString` or `__proto__` are names of every object's
+  // prototype, not plots (issue 36: they said "plot.make is not a function").
+  const plot = Object.hasOwn(PLOTS, name) ? PLOTS[name] : null;
+  if (!plot) { fail(`embed.html?plot=: there is no plot “${clip(name)}”; the plots are ${Object.keys(PLOTS).join(', ')}`); return; }
   let spec = null;
   try {
     const text = specText();
@@ -108,10 +160,10 @@ async function main() {
   $('open').href = `${plot.page}${spec ? `#spec=${encodeURIComponent(JSON.stringify(spec))}` : ''}`;
   let k;
   try {
-    k = plot.make(spec, c);
+    k = await plot.make(spec, c);
   } catch (e) {
     fail(`this spec cannot be embedded: ${e.message ?? e} — the paper's default is shown`);
-    k = plot.make(null, c);
+    k = await plot.make(null, c);
   }
   let playing = false;
   let steps = 0;

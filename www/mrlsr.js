@@ -4,7 +4,7 @@
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, readOrShow, attachCopyLink } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -37,7 +37,7 @@ function bump(key) {
 function readInt(id, label) {
   const raw = $(id).value.trim();
   const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v)) throw new Error(`${label}: “${raw}” is not a number`);
+  if (raw === '' || !Number.isFinite(v)) throw new Error(`${label}: “${clip(raw)}” is not a number`);
   return v;
 }
 
@@ -63,7 +63,7 @@ function readM() {
 function readLambda() {
   const raw = $('lambda').value.trim();
   const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v)) throw new Error(`λ: “${raw}” is not a number`);
+  if (raw === '' || !Number.isFinite(v)) throw new Error(`λ: “${clip(raw)}” is not a number`);
   return v;
 }
 
@@ -369,12 +369,20 @@ function lambdaOr(fallback) {
  * adopt it. Resolves when the model is shown, refused, or the computation is cancelled.
  */
 async function build() {
-  const s = readOrShow(spec);
-  if (!s) return;
+  const gen = ++buildGen;
+  let s;
+  try {
+    s = spec();
+  } catch (e) {
+    refuseInput(String(e.message ?? e));
+    return;
+  }
+  formError = null;
   saveHash();
   const json = JSON.stringify(s);
   if (page && page.sameModel(json)) {
     if (cancelJob('eigen')) setStatus('kept the current data and kernel');
+    dropGram();
     scheduleRefit();
     return;
   }
@@ -382,9 +390,7 @@ async function build() {
   try {
     checked = checkMrlsrSpec(json);
   } catch (e) {
-    cancelJob('eigen');
-    showError(String(e.message ?? e));
-    setStatus(page ? 'the previous data and kernel are kept' : 'no model');
+    refuseInput(String(e.message ?? e));
     return;
   }
   cancelJob('equivalence'); // its result would belong to the old data
@@ -398,7 +404,7 @@ async function build() {
     startJob('eigen', { type: 'eigen', spec: s }, {
       eigen(d) {
         hideBusy();
-        adopt(s, d);
+        if (gen === buildGen) adopt(s, d); // only the newest input's result
         resolve();
       },
       error(msg) {
@@ -413,6 +419,27 @@ async function build() {
       },
     });
   });
+}
+
+// Only the newest input's result is adopted (issue 36): every build() takes the next generation,
+// and a form the newest build() refused keeps its message until a newer input is accepted: an
+// earlier input's eigendecomposition is cancelled (and dropped if it answers anyway), and moving
+// m or λ reads the whole form again instead of refitting the older model.
+let buildGen = 0;
+let formError = null;
+
+/** The newest input is refused: show why, stop the computation for an earlier input. */
+function refuseInput(msg) {
+  formError = msg;
+  cancelJob('eigen');
+  dropGram();
+  showError(msg);
+  setStatus(page ? 'the previous data and kernel are kept' : 'no model');
+}
+
+function dropGram() {
+  if (gram) gram.free();
+  gram = null;
 }
 
 // The Gram matrix of the spec being decomposed, built on the main thread in slices of a few ms
@@ -506,6 +533,12 @@ function scheduleRefit() {
 
 /** Refit the current model (also while a new eigendecomposition is computed). */
 function refit() {
+  // The form's newest input was refused: m or λ moving is a new input of the whole form, read
+  // again (the message stays while it is still refused; a refit of the older model would clear it).
+  if (formError) {
+    build();
+    return;
+  }
   if (!page) return;
   let m, lambda;
   try {

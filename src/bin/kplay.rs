@@ -139,7 +139,12 @@ fn lesson_check(args: &[String]) -> Result<(), String> {
         return Err(format!("lesson needs `check LESSON.json`\n{USAGE}"));
     };
     let limit = kernel_playground::lesson::MAX_BYTES as u64;
-    let text = budget::read_text_file(Path::new(path), "lesson", limit).map_err(err)?;
+    let rule = format!(
+        "a lesson file is at most {} (a fixed limit of the lesson format, the same in the page; --budget-gib does not change it)",
+        budget::bytes_text(limit as f64)
+    );
+    let text =
+        budget::read_text_file_fixed(Path::new(path), "lesson", limit, &rule).map_err(err)?;
     let parsed = lesson::Lesson::parse(&text).map_err(|e| format!("{path}: {e}"))?;
     let results = lesson::check::check(&parsed);
     emit(&lesson::check::render(&parsed, &results))?;

@@ -15,7 +15,7 @@
 use std::fmt;
 
 use super::{Bandwidth, Kernel};
-use crate::error::{KpError, Result};
+use crate::error::{clip, KpError, Result};
 
 /// The longest expression accepted, in characters.
 pub const MAX_CHARS: usize = 2_000;
@@ -77,7 +77,19 @@ fn lex(text: &str) -> Result<Vec<(usize, Tok)>> {
                 i += 1;
             }
             let s: String = chars[start..i].iter().collect();
-            let v: f64 = s.parse().map_err(|_| err(start, format!("“{s}” is not a number")))?;
+            let v: f64 =
+                s.parse().map_err(|_| err(start, format!("“{}” is not a number", clip(&s))))?;
+            if !v.is_finite() {
+                // "1e309" parses to infinity: name it instead of letting it reach the spec as
+                // JSON null ("invalid type: null, expected f64", issue 36).
+                return Err(err(
+                    start,
+                    format!(
+                        "{} is out of range: a number must be finite, at most about 1.8e308",
+                        clip(&s)
+                    ),
+                ));
+            }
             out.push((start, Tok::Num(v)));
         } else if c.is_alphabetic() || c == '_' {
             let start = i;
@@ -132,7 +144,14 @@ impl Parser {
                 Some(Tok::Num(v)) => {
                     let v = *v;
                     self.pos += 1;
-                    scale = Some(scale.unwrap_or(1.0) * v);
+                    let s = scale.unwrap_or(1.0) * v;
+                    if !s.is_finite() {
+                        return Err(err(
+                            self.toks[self.pos - 1].0,
+                            format!("the product of the scale factors overflows (… · {v} is out of range)"),
+                        ));
+                    }
+                    scale = Some(s);
                 }
                 _ => factors.push(self.atom()?),
             }
@@ -190,12 +209,12 @@ impl Parser {
             };
             self.pos += 1;
             if !self.eat(&Tok::Eq) {
-                return Err(err(self.at(), format!("expected “=” after “{name}”")));
+                return Err(err(self.at(), format!("expected “=” after “{}”", clip(&name))));
             }
             let value = match self.peek().cloned() {
                 Some(Tok::Num(v)) => Value::Num(v),
                 Some(Tok::Name(w)) => Value::Word(w),
-                _ => return Err(err(self.at(), format!("expected a value for “{name}”"))),
+                _ => return Err(err(self.at(), format!("expected a value for “{}”", clip(&name)))),
             };
             self.pos += 1;
             out.push((at, name, value));
@@ -218,7 +237,7 @@ enum Value {
 fn show(t: &Tok) -> String {
     match t {
         Tok::Num(v) => format!("the number {v}"),
-        Tok::Name(n) => format!("“{n}”"),
+        Tok::Name(n) => format!("“{}”", clip(n)),
         Tok::Plus => "“+”".into(),
         Tok::Times => "“·”".into(),
         Tok::Open => "“(”".into(),
@@ -232,7 +251,10 @@ fn show(t: &Tok) -> String {
 fn leaf(at: usize, name: &str, params: &[(usize, String, Value)]) -> Result<Kernel> {
     let Some(base) = Kernel::ALL.iter().find(|k| k.info().kind == name) else {
         let kinds: Vec<&str> = Kernel::ALL.iter().map(|k| k.info().kind).collect();
-        return Err(err(at, format!("unknown kernel “{name}” (one of {})", kinds.join(", "))));
+        return Err(err(
+            at,
+            format!("unknown kernel “{}” (one of {})", clip(name), kinds.join(", ")),
+        ));
     };
     let info = base.info();
     let mut values: Vec<f64> = info.parameters.iter().map(|p| p.default).collect();
@@ -243,7 +265,10 @@ fn leaf(at: usize, name: &str, params: &[(usize, String, Value)]) -> Result<Kern
                 Value::Num(v) => Bandwidth::Fixed(*v),
                 Value::Word(w) if w == "heuristic" => Bandwidth::Heuristic,
                 Value::Word(w) => {
-                    return Err(err(*pat, format!("μ is a number or “heuristic” (got “{w}”)")))
+                    return Err(err(
+                        *pat,
+                        format!("μ is a number or “heuristic” (got “{}”)", clip(w)),
+                    ))
                 }
             };
             continue;
@@ -257,13 +282,13 @@ fn leaf(at: usize, name: &str, params: &[(usize, String, Value)]) -> Result<Kern
             let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
             return Err(err(
                 *pat,
-                format!("{name} has no parameter “{pname}” (its parameters: {known})"),
+                format!("{name} has no parameter “{}” (its parameters: {known})", clip(pname)),
             ));
         };
         match value {
             Value::Num(v) => values[i] = *v,
             Value::Word(w) => {
-                return Err(err(*pat, format!("{pname} must be a number (got “{w}”)")));
+                return Err(err(*pat, format!("{pname} must be a number (got “{}”)", clip(w))));
             }
         }
     }
@@ -368,15 +393,16 @@ pub fn json_of_text(text: &str) -> Result<String> {
 /// The expression of a kernel's spec JSON (a spec's kernel → the pages' kernel field), read by
 /// the strict spec parser: an unknown field or a wrong type is a message naming it.
 pub fn text_of_json(json: &str) -> Result<String> {
-    let value = crate::spec_json::json_value(json)?;
-    let k: Kernel = crate::spec_json::typed(value).map_err(|e| match e {
-        KpError::Spec(m) => match m.split_once(": ") {
-            Some((path, why)) if !path.contains(' ') => {
-                KpError::Spec(format!("kernel.{path}: {why}"))
-            }
-            _ => KpError::Spec(format!("kernel: {m}")),
+    let k: Kernel = crate::spec_json::json_value(json).and_then(crate::spec_json::typed).map_err(
+        |e| match e {
+            KpError::Spec(m) => match m.split_once(": ") {
+                Some((path, why)) if !path.contains(' ') => {
+                    KpError::Spec(format!("kernel.{path}: {why}"))
+                }
+                _ => KpError::Spec(format!("kernel: {m}")),
+            },
+            other => other,
         },
-        other => other,
-    })?;
+    )?;
     Ok(k.to_string())
 }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::engine::{Paper, Spec};
+use crate::error::{clip, clip_quoted, shorten_expected};
 
 /// The largest lesson file, in bytes (a link carries at most this much too).
 pub const MAX_BYTES: usize = 256 * 1024;
@@ -324,7 +325,7 @@ fn path_ok(field: &str, p: &str) -> Result<(), String> {
     if good {
         Ok(())
     } else {
-        Err(format!("{field}: `{p}` is not a dotted path of letters, digits and _"))
+        Err(format!("{field}: `{}` is not a dotted path of letters, digits and _", clip(p)))
     }
 }
 
@@ -335,7 +336,7 @@ fn id_ok(field: &str, id: &str) -> Result<(), String> {
     if good {
         Ok(())
     } else {
-        Err(format!("{field}: `{id}` must be 1–32 of a–z, 0–9, _ and -"))
+        Err(format!("{field}: `{}` must be 1–32 of a–z, 0–9, _ and -", clip(id)))
     }
 }
 
@@ -460,7 +461,7 @@ pub fn text_placeholders(field: &str, text: &str) -> Result<Vec<String>, String>
                 };
                 let inner = &after[..close];
                 if k % 2 == 1 {
-                    return Err(format!("{pf}: a placeholder {{={inner}}} inside math"));
+                    return Err(format!("{pf}: a placeholder {{={}}} inside math", clip(inner)));
                 }
                 id_ok(&format!("{pf}: placeholder"), inner)?;
                 ids.push(inner.to_string());
@@ -481,7 +482,7 @@ fn math_ok(field: &str, m: &str) -> Result<(), String> {
             '}' => {
                 depth -= 1;
                 if depth < 0 {
-                    return Err(format!("{field}: a `}}` without `{{` in math `{m}`"));
+                    return Err(format!("{field}: a `}}` without `{{` in math `{}`", clip(m)));
                 }
             }
             '\\' => {
@@ -517,7 +518,7 @@ fn math_ok(field: &str, m: &str) -> Result<(), String> {
         i += 1;
     }
     if depth != 0 {
-        return Err(format!("{field}: unbalanced braces in math `{m}`"));
+        return Err(format!("{field}: unbalanced braces in math `{}`", clip(m)));
     }
     Ok(())
 }
@@ -530,16 +531,18 @@ pub fn lookup(v: &Value, path: &str) -> Result<Value, String> {
         cur = match cur {
             Value::Object(m) => match m.get(*seg) {
                 Some(x) => x,
-                None => return Err(format!("`{path}`: no field `{seg}`")),
+                None => return Err(format!("`{}`: no field `{}`", clip(path), clip(seg))),
             },
             Value::Array(a) if *seg == "len" && i + 1 == segs.len() => {
                 return Ok(Value::from(a.len()))
             }
             Value::Array(a) => match seg.parse::<usize>().ok().and_then(|k| a.get(k)) {
                 Some(x) => x,
-                None => return Err(format!("`{path}`: no element `{seg}`")),
+                None => return Err(format!("`{}`: no element `{}`", clip(path), clip(seg))),
             },
-            _ => return Err(format!("`{path}`: `{seg}` is inside a number or word")),
+            _ => {
+                return Err(format!("`{}`: `{}` is inside a number or word", clip(path), clip(seg)))
+            }
         };
     }
     Ok(cur.clone())
@@ -551,12 +554,12 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
     let mut cur = root;
     for seg in &segs[..segs.len() - 1] {
         let Value::Object(m) = cur else {
-            return Err(format!("`{path}`: `{seg}` is inside a non-object"));
+            return Err(format!("`{}`: `{}` is inside a non-object", clip(path), clip(seg)));
         };
         cur = m.entry(seg.to_string()).or_insert_with(|| Value::Object(Default::default()));
     }
     let Value::Object(m) = cur else {
-        return Err(format!("`{path}`: not inside an object"));
+        return Err(format!("`{}`: not inside an object", clip(path)));
     };
     let last = segs[segs.len() - 1].to_string();
     if value.is_null() {
@@ -614,17 +617,21 @@ impl Lesson {
     /// names the field, e.g. `steps[3].claims[1].rel: …`.
     pub fn parse(text: &str) -> Result<Parsed, String> {
         if text.len() > MAX_BYTES {
-            return Err(format!("the lesson is {} bytes; at most {MAX_BYTES}", text.len()));
+            return Err(format!(
+                "the lesson is {} bytes; a lesson is at most {MAX_BYTES} bytes (256 KiB, a fixed limit of the lesson format, the same in the page and in kplay)",
+                text.len()
+            ));
         }
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+        // One leading byte-order mark is skipped (the page's UTF-8 decoding drops it too), and a
+        // number too large for f64 is named with its field (crate::spec_json::parse_json).
+        let value: Value = crate::spec_json::parse_json(text)?;
         let lesson: Lesson = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
-            let inner = e.into_inner();
+            let inner = shorten_expected(&clip_quoted(&e.into_inner().to_string()));
             if path == "." {
-                inner.to_string()
+                inner
             } else {
-                format!("{path}: {inner}")
+                format!("{}: {inner}", clip(&path))
             }
         })?;
         lesson.validate()
@@ -689,7 +696,7 @@ impl Lesson {
                     return Err(format!("{f}.speed: 0.1 to 10⁶ iterations per second, or \"max\""))
                 }
                 Some(Speed::Max(w)) if w != "max" => {
-                    return Err(format!("{f}.speed: a number or \"max\" (got \"{w}\")"))
+                    return Err(format!("{f}.speed: a number or \"max\" (got \"{}\")", clip(w)))
                 }
                 _ => {}
             }

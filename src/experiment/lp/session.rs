@@ -200,7 +200,12 @@ impl ValidExperiment {
                 Box::new(PrimalGd::new(self.feature_poly()?.x, y, primal_cfg, Armijo::default())?)
             }
             "fista" => Box::new(Fista::new(self.feature_poly()?.x, y, primal_cfg, None)?),
-            other => return Err(param("solver.algorithm", format!("unknown algorithm `{other}`"))),
+            other => {
+                return Err(param(
+                    "solver.algorithm",
+                    format!("unknown algorithm `{}`", crate::error::clip(other)),
+                ))
+            }
         })
     }
 
