@@ -128,6 +128,10 @@ pub struct Step {
     /// Extra figures to show (element ids inside them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figures: Option<Vec<String>>,
+    /// Element ids the page hides until the step's run has ended (a caption, readout or label
+    /// that would give the answer away before it; www/lesson.js).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hide_until_run: Option<Vec<String>>,
     /// Play speed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<Speed>,
@@ -610,11 +614,17 @@ impl Lesson {
                 return Err(format!("{f}.uses: at most 24 element ids"));
             }
             for (j, u) in s.uses.iter().chain(s.figures.iter().flatten()).enumerate() {
-                let ok = !u.is_empty()
-                    && u.len() <= 40
-                    && u.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-                if !ok {
+                if !is_element_id(u) {
                     return Err(format!("{f}.uses[{j}]: `{u}` is not an element id"));
+                }
+            }
+            let hide = s.hide_until_run.iter().flatten();
+            if hide.clone().count() > 24 {
+                return Err(format!("{f}.hide_until_run: at most 24 element ids"));
+            }
+            for (j, u) in hide.enumerate() {
+                if !is_element_id(u) {
+                    return Err(format!("{f}.hide_until_run[{j}]: `{u}` is not an element id"));
                 }
             }
             match &s.speed {
@@ -734,3 +744,8 @@ pub fn check_lesson(json: &str) -> String {
         Err(e) => e,
     }
 }
+/// An element id a step may name: 1 to 40 ASCII letters, digits, `-` or `_`.
+fn is_element_id(u: &str) -> bool {
+    !u.is_empty() && u.len() <= 40 && u.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
