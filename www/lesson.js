@@ -128,7 +128,8 @@ export function parseLesson(text) {
 
 // A lesson link owns the URL hash from the start: the page's start-up must not overwrite it with
 // its own #spec= before attachLessons runs (this module is evaluated before the page's script).
-if (lessonFromHash()?.id) lessonMode.active = true;
+const linkAtLoad = lessonFromHash();
+if (linkAtLoad?.id) lessonMode.active = true;
 
 const classroomFromUrl = () => queryParam('classroom') === '1';
 
@@ -688,5 +689,7 @@ export function attachLessons(api, paper) {
   addLessonOpener(openText);
 
   window.addEventListener('hashchange', fromHash);
+  // A link refused outright: the page's start-up has put its own #spec= in the hash by now.
+  if (linkAtLoad?.refused && !lessonFromHash()) linkRefused(linkAtLoad.refused);
   return fromHash();
 }
