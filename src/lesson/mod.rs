@@ -744,8 +744,10 @@ pub fn check_lesson(json: &str) -> String {
         Err(e) => e,
     }
 }
+
 /// An element id a step may name: 1 to 40 ASCII letters, digits, `-` or `_`.
 fn is_element_id(u: &str) -> bool {
-    !u.is_empty() && u.len() <= 40 && u.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !u.is_empty()
+        && u.len() <= 40
+        && u.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
-
