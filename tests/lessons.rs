@@ -146,6 +146,15 @@ fn malformed_lessons_name_the_field() {
         (Box::new(|v| v["steps"][2]["claims"][2]["tol"] = json!(-1)), "steps[2].claims[2].tol"),
         (Box::new(|v| v["steps"][2]["claims"][0]["id"] = json!("Bad Id")), "steps[2].claims[0].id"),
         (Box::new(|v| v["steps"][2]["uses"] = json!(["a\"><img"])), "steps[2].uses"),
+        (
+            Box::new(|v| v["steps"][2]["hide_until_run"] = json!(["fd-caption", "a b"])),
+            "steps[2].hide_until_run[1]",
+        ),
+        (
+            Box::new(|v| v["steps"][2]["hide_until_run"] = json!(vec!["x"; 25])),
+            "steps[2].hide_until_run",
+        ),
+        (Box::new(|v| v["steps"][2]["hide_until_run"] = json!("fd-caption")), "steps[2]"),
         (Box::new(|v| v["steps"][2]["speed"] = json!("fast")), "steps[2].speed"),
     ];
     for (i, (mutate, field)) in cases.iter().enumerate() {

@@ -9,11 +9,13 @@
 // into DOM nodes (never as HTML).
 //
 // A step sets the page to a spec (paused at iteration 0), says what to look at, asks the class
-// to predict, runs when asked (the Run button, or space), and once the run has ended shows the
-// explanation. The state lives in the URL: `#lesson=a&step=5`; `?classroom=1` (or the Classroom
-// button) hides the controls the step does not use and enlarges type and plots for a projector.
-// Keyboard: ←/→ = previous/next step.
-import { $, lessonMode, isTypingField, spaceIsOwn, showError } from './common.js';
+// to predict, runs when asked (the Run button, or a forward key), and once the run has ended
+// shows the explanation (the look text and the question fold to a line each). The state lives in
+// the URL: `#lesson=a&step=5`; `?classroom=1` (or the Classroom button) hides the controls the
+// step does not use and enlarges type and plots for a projector.
+// Keyboard, as a presenter's clicker (reveal.js): PageDown / → / space forward (run, then the
+// next step), PageUp / ← back, Esc leaves a field (docs/teaching.md).
+import { $, lessonMode, isTypingField, showError } from './common.js';
 import { renderText, quoteNumber } from './lesson-text.js';
 import { readUrl, queryParam, writeUrl } from './url.js';
 import { resolveLesson } from './pkg/kernel_playground.js';
@@ -22,17 +24,45 @@ import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-
 /** The built-in lessons: id → file (relative to the page). */
 export const BUILTIN = { a: 'lessons/a.json', b: 'lessons/b.json', c: 'lessons/c.json', d: 'lessons/d.json' };
 const PAGE_OF = { a: 'lp.html', b: 'mrlsr.html', c: 'dinuzzo.html', d: 'perceptron.html' };
+/** The lesson text that folds to a line once the explanation shows. */
+const FOLDS = ['lesson-look', 'lesson-predict'];
 /** The largest lesson (bytes of JSON) a file or link may carry: the Rust parser's MAX_BYTES. */
 export const MAX_LESSON_BYTES = 256 * 1024;
 
-/** `{ id, step, data? }` from `#lesson=<id>&step=<k>` or `#lesson-data=<b64>&step=<k>`, else null. */
+/** The longest lesson data a link may carry (characters of base64url). */
+export const MAX_LINK_DATA = 400000;
+/** A piece of a refused link, quoted in its message: at most 24 characters. */
+const quoted = (x) => `“${x.length > 24 ? `${x.slice(0, 24)}…` : x}”`;
+
+/** `{ id, step, data? }` from `#lesson=<id>&step=<k>` or `#lesson-data=<b64>&step=<k>`; null
+ *  when the hash is not a lesson's. A lesson link the page cannot follow is refused with a
+ *  message (issue 36): `{ refused }` when the lesson itself is refused (the page shows its own
+ *  experiment), `stepRefused` beside a lesson opened at step 1 when only the step is not one. */
 export function lessonFromHash() {
   const { hash } = readUrl();
-  const b = hash.match(/^lesson=([a-d])(?:&step=(\d{1,3}))?$/);
-  if (b) return { id: b[1], step: Number(b[2] ?? 1) };
-  const d = hash.match(/^lesson-data=([jz][A-Za-z0-9_-]{1,400000})(?:&step=(\d{1,3}))?$/);
-  if (d) return { id: 'own', data: d[1], step: Number(d[2] ?? 1) };
-  return null;
+  if (!/^lesson(-data)?=/.test(hash)) return null;
+  const m = hash.match(/^(lesson|lesson-data)=([^&]*)(?:&step=([^&]*))?$/);
+  if (!m) return { refused: 'a lesson link is #lesson=<a, b, c or d>&step=<number> (or #lesson-data=…&step=<number>)' };
+  const out = {};
+  if (m[1] === 'lesson') {
+    if (!/^[a-d]$/.test(m[2])) return { refused: `lesson ${quoted(m[2])} is not a lesson here: the lessons are a, b, c and d` };
+    out.id = m[2];
+  } else {
+    const d = m[2];
+    if (d.length > MAX_LINK_DATA + 1) return { refused: `the link's lesson data has ${d.length} characters; a link carries at most ${MAX_LINK_DATA}` };
+    if (d.length < 2 || !/^[jz]/.test(d)) return { refused: 'the link\'s lesson data is empty or does not start with “j” (JSON) or “z” (compressed)' };
+    if (!/^[jz][A-Za-z0-9_-]+$/.test(d)) return { refused: 'the link\'s lesson data is not base64url (letters, digits, - and _)' };
+    out.id = 'own';
+    out.data = d;
+  }
+  const k = m[3];
+  if (k === undefined) out.step = 1;
+  else if (/^[1-9]\d{0,8}$/.test(k)) out.step = Number(k);
+  else {
+    out.step = 1;
+    out.stepRefused = `step ${quoted(k)} is not a step number (a whole number from 1): showing step 1`;
+  }
+  return out;
 }
 
 const b64ToBytes = (s) => {
@@ -100,7 +130,8 @@ export function parseLesson(text) {
 
 // A lesson link owns the URL hash from the start: the page's start-up must not overwrite it with
 // its own #spec= before attachLessons runs (this module is evaluated before the page's script).
-if (lessonFromHash()) lessonMode.active = true;
+const linkAtLoad = lessonFromHash();
+if (linkAtLoad?.id) lessonMode.active = true;
 
 const classroomFromUrl = () => queryParam('classroom') === '1';
 
@@ -128,6 +159,9 @@ function addClassroomToggle() {
   b.className = 'classroom-toggle';
   b.title = 'for a projector: larger type and plots, only the controls the lesson uses';
   b.addEventListener('click', () => setClassroom(!document.body.classList.contains('classroom')));
+  // A click does not leave the focus on the toggle: space after it is the page's (a lesson's
+  // forward key), not a second click that leaves classroom mode. The keyboard still reaches it.
+  b.addEventListener('mousedown', (ev) => ev.preventDefault());
   nav.after(b);
 }
 
@@ -152,11 +186,50 @@ function addControlsToggle() {
   set(window.matchMedia('(max-width: 600px)').matches);
 }
 
+/** Every plot redrawn on every size change (issue 32): a ResizeObserver on each canvas of the
+ *  page. When a canvas's box no longer matches its backing store (box × devicePixelRatio) — the
+ *  lesson column widened, an outcome box appeared, a plot was shown — the page's own resize
+ *  handler redraws its plots at their new sizes (sizeCanvas), once per frame: a circle stays a
+ *  circle. */
+let plotsObserved = false;
+function observePlots() {
+  if (plotsObserved || typeof ResizeObserver === 'undefined') return;
+  plotsObserved = true;
+  const stale = (c) => {
+    const dpr = window.devicePixelRatio || 1;
+    return c.clientWidth > 0 && c.clientHeight > 0
+      && (Math.round(c.clientWidth * dpr) !== c.width || Math.round(c.clientHeight * dpr) !== c.height);
+  };
+  const canvases = [...document.querySelectorAll('canvas')];
+  let queued = false;
+  let tries = 0;
+  const redraw = () => {
+    if (queued) return;
+    queued = true;
+    // Next frame, not inside the observer: a redraw that moves the layout starts no loop.
+    requestAnimationFrame(() => {
+      queued = false;
+      window.dispatchEvent(new Event('resize'));
+      // A page may put a redraw off (page B waits 100 ms, and draws nothing while its model is
+      // being built): look again, and ask again while a canvas is still stale (a few times).
+      setTimeout(() => {
+        if (canvases.some(stale) && tries++ < 20) redraw();
+        else if (!canvases.some(stale)) tries = 0;
+      }, 250);
+    });
+  };
+  const ro = new ResizeObserver((entries) => {
+    if (entries.some((e) => stale(e.target))) { tries = 0; redraw(); }
+  });
+  for (const c of canvases) ro.observe(c);
+}
+
 /** Classroom mode alone (a page without a lesson). */
 export function attachClassroom() {
+  observePlots();
   addClassroomToggle();
   addControlsToggle();
-  setClassroom(classroomFromUrl() || (lessonEmbedKind() !== null && lessonFromHash() !== null));
+  setClassroom(classroomFromUrl() || (lessonEmbedKind() !== null && !!lessonFromHash()?.id));
 }
 
 /**
@@ -170,13 +243,14 @@ export function attachClassroom() {
 const panelMarkup = (keys) => `
     <div class="lesson-head"><b id="lesson-title"></b> <span id="lesson-count"></span>
       <progress id="lesson-progress" max="1" value="0" aria-label="lesson progress"></progress></div>
+    <p id="lesson-link-note" class="lesson-error" role="alert"></p>
     <h2 id="lesson-step-title" tabindex="-1"></h2>
     <div id="lesson-look" class="lesson-look"></div>
     <div id="lesson-predict" class="lesson-predict"></div>
     <p class="lesson-runrow"><button id="lesson-run" type="button">Run it</button> <span id="lesson-status" role="status" aria-live="polite"></span></p>
-    <div id="lesson-explain" class="lesson-explain" hidden></div>
+    <div id="lesson-explain" class="lesson-explain" tabindex="0" role="region" aria-label="explanation" hidden></div>
     <div class="lesson-nav"><button id="lesson-prev" type="button">← Previous</button> <button id="lesson-next" type="button">Next →</button> <button id="lesson-exit" type="button">Leave the lesson</button></div>
-    <p class="lesson-keys">Keys: ←/→ previous/next step · ${keys}</p>${lessonEmbedMarkup}`;
+    <p class="lesson-keys">Keys (a clicker's): PageDown, → or space forward (run, then the next step) · PageUp or ← back · ↑/↓ scroll the explanation · Esc leaves a field · ${keys}</p>${lessonEmbedMarkup}`;
 
 /** The "Open a lesson…" button (a file picker) and the line that reports a bad lesson. */
 function addLessonOpener(openText) {
@@ -224,6 +298,17 @@ export function lessonError(msg) {
   const e = $('lesson-error');
   if (e) e.textContent = msg ? `This lesson cannot be opened: ${msg}` : '';
   document.body.dataset.lessonError = msg ? '1' : '0';
+  delete document.body.dataset.linkRefused;
+}
+
+/** Say why a lesson link was refused (or only its step), in one or two screen lines. */
+function linkRefused(msg) {
+  // A lesson that opened all the same says it in its panel; else the line beside the buttons.
+  const open = document.body.classList.contains('in-lesson') && $('lesson-link-note');
+  const e = open ? $('lesson-link-note') : $('lesson-error');
+  if (e) e.textContent = `This link was refused: ${msg}.`;
+  document.body.dataset.lessonError = '1';
+  document.body.dataset.linkRefused = msg;
 }
 
 async function openFile(file, openText) {
@@ -237,7 +322,7 @@ const samePage = (page) => PAGE_OF[Object.keys(PAGE_OF).find((k) => PAGE_OF[k] =
 export function attachLessons(api, paper) {
   attachClassroom();
   const panel = $('lesson');
-  if (!panel.firstElementChild) panel.innerHTML = panelMarkup(paper === 'b' ? 'space run' : 'space run/pause · r reset');
+  if (!panel.firstElementChild) panel.innerHTML = panelMarkup(paper === 'b' ? 'a run cannot be paused here' : 'space pauses a run · r reset');
   let cur = null; // { id, step, phase, lesson, data? }
   let watching = false;
   let loading = Promise.resolve(); // the step's load (a page may load asynchronously)
@@ -257,7 +342,56 @@ export function attachLessons(api, paper) {
     $('lesson-run').disabled = phase === 'running';
     $('lesson-run').textContent = phase === 'explained' ? 'Run it again' : 'Run it';
     $('lesson-explain').hidden = phase !== 'explained';
+    for (const id of FOLDS) $(id).classList.remove('open');
+    showFolds();
     showStatus();
+    fitExplanation();
+  }
+
+  /** After the run the look text and the question fold to one line each (a click opens one
+   *  again), so the explanation gets the column. */
+  function showFolds() {
+    for (const id of FOLDS) {
+      const el = $(id);
+      const folded = cur?.phase === 'explained' && !el.classList.contains('open');
+      el.title = cur?.phase !== 'explained' ? '' : folded ? 'a click shows it in full' : 'a click folds it to one line';
+      el.dataset.folded = folded ? '1' : '0'; // clipped on screen only: a screen reader reads it all
+    }
+  }
+
+  /** Classroom mode on a wide screen: once the explanation shows, widen the lesson column (the
+   *  plots shrink, and redraw: observePlots) until the whole explanation is in view, up to 60 %
+   *  of the screen; if it still overflows, the look text's line goes, then the question's. What
+   *  is still too long scrolls in its box (forward keys page through it, ↑/↓ scroll it). */
+  function fitExplanation() {
+    const body = document.body;
+    body.style.removeProperty('--lesson-w');
+    delete body.dataset.lessonFit;
+    if (!cur || cur.phase !== 'explained' || !body.classList.contains('classroom') || !window.matchMedia('(min-width: 901px)').matches) return;
+    const box = $('lesson-explain');
+    const over = () => box.scrollHeight > box.clientHeight + 1;
+    if (!over()) return;
+    const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+    const base = parseFloat(getComputedStyle(body).getPropertyValue('--lesson-w')) || 24;
+    const most = (0.6 * window.innerWidth) / rem;
+    // Not past what the rest of the row can give: the page never scrolls sideways.
+    const se = document.scrollingElement;
+    const wide = () => se.scrollWidth > se.clientWidth;
+    let prev = null;
+    for (let w = base + 2; w <= most + 1.99; w += 2) {
+      body.style.setProperty('--lesson-w', `${Math.min(w, most).toFixed(2)}rem`);
+      if (wide()) {
+        if (prev) body.style.setProperty('--lesson-w', prev);
+        else body.style.removeProperty('--lesson-w');
+        break;
+      }
+      if (!over()) return;
+      prev = body.style.getPropertyValue('--lesson-w');
+    }
+    for (const fit of ['no-look', 'no-look-predict']) {
+      body.dataset.lessonFit = fit;
+      if (!over()) return;
+    }
   }
 
   /** The lesson's status line; a run paused midway says so (not "Running…"). */
@@ -290,6 +424,14 @@ export function attachLessons(api, paper) {
     if (document.body.classList.contains('classroom')) window.dispatchEvent(new Event('resize'));
   }
 
+  /** What would give the step's answer away before its run: the elements the step lists in
+   *  `hide_until_run` (class .lesson-hidden) and those the page marks `data-reveal="after-run"`
+   *  (every step) stay hidden (style.css) until the run has ended and the explanation shows. */
+  function markHidden(step) {
+    for (const el of document.querySelectorAll('.lesson-hidden')) el.classList.remove('lesson-hidden');
+    for (const id of step.hide_until_run ?? []) $(id)?.classList.add('lesson-hidden');
+  }
+
   function show() {
     const L = lessonOf();
     const step = L.steps[cur.step - 1];
@@ -315,6 +457,7 @@ export function attachLessons(api, paper) {
     $('lesson-prev').disabled = cur.step === 1;
     $('lesson-next').disabled = cur.step === L.steps.length;
     markUses(step);
+    markHidden(step);
     writeLessonHash();
     loading = loadStep(step);
     if (step.speed && !api.player.urlSpeed) api.player.setRate(step.speed === 'max' ? Infinity : step.speed, false);
@@ -337,6 +480,7 @@ export function attachLessons(api, paper) {
   function go(k) {
     const n = lessonOf().steps.length;
     if (k < 1 || k > n) return;
+    $('lesson-link-note').textContent = '';
     cur = { ...cur, step: k, phase: 'predict' };
     show();
     $('lesson-step-title').focus({ preventScroll: true });
@@ -379,8 +523,18 @@ export function attachLessons(api, paper) {
   $('lesson-prev').addEventListener('click', () => go(cur.step - 1));
   $('lesson-next').addEventListener('click', () => go(cur.step + 1));
   $('lesson-run').addEventListener('click', run);
+  for (const id of FOLDS) {
+    $(id).addEventListener('click', (ev) => {
+      if (!cur || cur.phase !== 'explained' || ev.target.closest?.('a')) return;
+      $(id).classList.toggle('open');
+      showFolds();
+      fitExplanation();
+    });
+  }
+  window.addEventListener('resize', () => fitExplanation());
   $('lesson-exit').addEventListener('click', () => {
     cur = null;
+    markHidden({});
     lessonMode.active = false;
     panel.hidden = true;
     document.body.classList.remove('in-lesson');
@@ -409,17 +563,65 @@ export function attachLessons(api, paper) {
     setPhase('predict');
   });
   api.player.onPlaying?.push(() => { if (cur && cur.phase === 'running') showStatus(); });
-  // The lesson's keys work whatever control has focus (after the speed slider was touched, →
-  // is the next step, not a faster speed), except while typing in a text or number field.
+  // The keys a presenter's clicker sends (reveal.js's): PageDown, → and space go forward (before
+  // the run: run it; after the explanation: the next step — never a re-run), PageUp and ← back.
+  // They work whatever control has focus: no button, menu, box or slider keeps them (a focused
+  // button does not take space, the speed slider does not take →). A text or number field keeps
+  // → and space while typing; PageDown and PageUp work there too, and Esc leaves the field.
+  // While the step runs, space pauses and resumes it (PageDown and → do nothing). An explanation
+  // too long for its box (only on screens smaller than a projector's 1280 × 720): forward pages
+  // through it before going on, back pages up before going back; ↑/↓ scroll it a line.
+  const explainBox = () => $('lesson-explain');
+  const oneStep = () => document.body.classList.contains('embed-step'); // an embedded step stays
+  const overflows = (box) => !box.hidden && box.scrollHeight > box.clientHeight + 1;
+  function forward() {
+    if (cur.phase === 'predict') { run(); return; }
+    if (cur.phase !== 'explained') return;
+    const box = explainBox();
+    if (overflows(box) && box.scrollTop + box.clientHeight < box.scrollHeight - 1) {
+      box.scrollBy({ top: Math.max(box.clientHeight - 40, 40) });
+      return;
+    }
+    if (!oneStep()) go(cur.step + 1);
+  }
+  function back() {
+    const box = explainBox();
+    if (cur.phase === 'explained' && overflows(box) && box.scrollTop > 0) {
+      box.scrollBy({ top: -Math.max(box.clientHeight - 40, 40) });
+      return;
+    }
+    if (!oneStep()) go(cur.step - 1);
+  }
+  const ownArrows = (t) => t?.tagName === 'SELECT' || (t?.tagName === 'INPUT' && ['range', 'radio'].includes(t.type));
   document.addEventListener('keydown', (ev) => {
     if (!cur || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (isTypingField(ev.target)) return;
-    if (ev.key === 'ArrowLeft') { ev.preventDefault(); go(cur.step - 1); }
-    else if (ev.key === 'ArrowRight') { ev.preventDefault(); go(cur.step + 1); }
-    else if ((ev.key === ' ' || ev.code === 'Space') && cur.phase === 'predict' && !spaceIsOwn(ev.target)) {
+    const t = ev.target;
+    const typing = isTypingField(t);
+    if (ev.key === 'Escape') {
+      if (typing || ownArrows(t)) { t.blur(); ev.preventDefault(); }
+      return;
+    }
+    const space = ev.key === ' ' || ev.code === 'Space';
+    const page = ev.key === 'PageDown' || ev.key === 'PageUp';
+    if (typing && !page) return;
+    const step = lessonOf().steps[cur.step - 1];
+    if (space || ev.key === 'PageDown' || ev.key === 'ArrowRight') {
       ev.preventDefault();
       ev.stopImmediatePropagation();
-      run();
+      if (space && cur.phase === 'running') {
+        if (!step.action) api.player.toggle?.();
+        return;
+      }
+      forward();
+    } else if (ev.key === 'PageUp' || ev.key === 'ArrowLeft') {
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+      back();
+    } else if ((ev.key === 'ArrowDown' || ev.key === 'ArrowUp') && !ownArrows(t) && cur.phase === 'explained') {
+      const box = explainBox();
+      if (t === box || !overflows(box)) return; // the focused box scrolls itself
+      ev.preventDefault();
+      box.scrollBy({ top: ev.key === 'ArrowDown' ? 40 : -40 });
     }
   }, true);
 
@@ -437,12 +639,18 @@ export function attachLessons(api, paper) {
    *  inflated and validated; returns whether the hash names a lesson for this page. */
   function fromHash() {
     const l = lessonFromHash();
-    if (!l || (l.id !== 'own' && l.id !== paper)) {
+    if (l?.refused) linkRefused(l.refused);
+    if (l?.id && l.id !== 'own' && l.id !== paper) {
+      linkRefused(`lesson ${l.id} plays on ${PAGE_OF[l.id]}, not on this page`);
+    }
+    if (!l?.id || (l.id !== 'own' && l.id !== paper)) {
       if (!cur) lessonMode.active = false;
       return false;
     }
     if (cur && cur.id === l.id && cur.data === l.data) {
-      if (l.step !== cur.step) go(l.step);
+      if (l.stepRefused) linkRefused(l.stepRefused);
+      else if (l.step > lessonOf().steps.length) linkRefused(`step ${l.step}: this lesson has ${lessonOf().steps.length} steps`);
+      else if (l.step !== cur.step) go(l.step);
       return true;
     }
     lessonMode.active = true;
@@ -457,6 +665,9 @@ export function attachLessons(api, paper) {
           throw new Error(`page: this lesson plays on ${lesson.page}`);
         }
         start(l.id, lesson, l.step, l.data);
+        const n = lesson.steps.length;
+        if (l.stepRefused) linkRefused(l.stepRefused);
+        else if (l.step > n) linkRefused(`step ${l.step}: this lesson has ${n} steps, showing step ${n}`);
       } catch (e) {
         if (me !== opening) return;
         if (!cur) lessonMode.active = false;
@@ -488,5 +699,7 @@ export function attachLessons(api, paper) {
   addLessonOpener(openText);
 
   window.addEventListener('hashchange', fromHash);
+  // A link refused outright: the page's start-up has put its own #spec= in the hash by now.
+  if (linkAtLoad?.refused && !lessonFromHash()) linkRefused(linkAtLoad.refused);
   return fromHash();
 }

@@ -122,6 +122,18 @@ function showSummary(s) {
     : `Fitted values against the true y on the ${s.n} training points (${s.d} features): M-RLSR (red dots) and KRR at λ₂ (blue circles).`;
 }
 
+/** The equivalence experiment's last report (null before the first), redrawn at every size
+ *  change; before it the two plots are blank at their boxes' sizes (issue 32: a backing store
+ *  always of its box's aspect). */
+let lastEq = null;
+function drawEq() {
+  const b = $('eq-bars');
+  const c = $('eq-curves');
+  const dpr = sizeCanvas(b);
+  sizeCanvas(c);
+  if (lastEq) drawEquivalenceReport(b, c, lastEq, dpr);
+}
+
 function draw() {
   if (!page) return;
   try {
@@ -607,11 +619,8 @@ function showEquivalence(rep) {
     $('eq-table').hidden = false;
     $('eq-summary').textContent = `m = ${rep.m}: λ = ${fmt(rep.lambda, 3)} chosen on Z₁ by CV, λ₂ = ${fmt(rep.lambda2, 4)}. `
       + 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).';
-    const b = $('eq-bars');
-    const c = $('eq-curves');
-    const dpr = sizeCanvas(b);
-    sizeCanvas(c);
-    drawEquivalenceReport(b, c, rep, dpr);
+    lastEq = rep;
+    drawEq();
     clearError();
     bump('eqRuns');
     setStatus('equivalence experiment done');
@@ -736,7 +745,7 @@ function wire() {
   let resizeTimer = null;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(draw, 100);
+    resizeTimer = setTimeout(() => { draw(); drawEq(); }, 100);
   });
 }
 

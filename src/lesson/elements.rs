@@ -112,6 +112,7 @@ const MRLSR: &[Element] = &[
     e("r-c0", R, "C₀, the root of F"),
     e("r-norm", R, "‖f‖_H"),
     e("r-lambda2", R, "the equivalent kernel-ridge λ₂"),
+    e("r-lambda2-label", R, "the λ₂ readout's label (its formula)"),
     e("r-fres", R, "F(C₀)"),
     e("r-obj", R, "the objective"),
     e("r-iters", R, "root-solve iterations"),
@@ -124,6 +125,7 @@ const MRLSR: &[Element] = &[
     e("sel-folds", C, "model selection: folds"),
     e("sel-table", X, "model selection's table"),
     e("fit", P, "data and fitted curves"),
+    e("fit-caption", X, "the fit plot's caption"),
     e("fplot", P, "the function F of Theorem 1"),
     e("eq-bars", P, "RKHS distance per part"),
     e("eq-curves", P, "λ ↦ λ₂ curves"),
@@ -172,6 +174,10 @@ const DINUZZO: &[Element] = &[
     e("conv", P, "gap, residual and objective against the sweep"),
     e("fd", P, "primal F and dual D against the sweep"),
     e("theorem5", P, "Theorem 5: the loss, its envelope, K_α's eigenvalues"),
+    e("map-caption", X, "the map's caption"),
+    e("conv-caption", X, "the convergence plot's caption"),
+    e("fd-caption", X, "the F and D plot's caption"),
+    e("theorem5-caption", X, "Theorem 5's caption"),
 ];
 
 const PERCEPTRON: &[Element] = &[

@@ -150,6 +150,10 @@ pub struct Step {
     /// Extra figures to show (element ids inside them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub figures: Option<Vec<String>>,
+    /// Element ids the page hides until the step's run has ended (a caption, readout or label
+    /// that would give the answer away before it; www/lesson.js).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hide_until_run: Option<Vec<String>>,
     /// Play speed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speed: Option<Speed>,
@@ -689,6 +693,16 @@ impl Lesson {
                 if !elements::known(self.page, u) {
                     let m = elements::unknown_message(self.page, u);
                     return Err(format!("{f}.{list}[{j}]: {m}"));
+                }
+            }
+            let hide = s.hide_until_run.iter().flatten();
+            if hide.clone().count() > 24 {
+                return Err(format!("{f}.hide_until_run: at most 24 element ids"));
+            }
+            for (j, u) in hide.enumerate() {
+                if !elements::known(self.page, u) {
+                    let m = elements::unknown_message(self.page, u);
+                    return Err(format!("{f}.hide_until_run[{j}]: {m}"));
                 }
             }
             match &s.speed {

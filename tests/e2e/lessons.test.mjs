@@ -333,9 +333,12 @@ test('lesson D can be walked from the first step to the last, each claim checked
   await runStep(page, 12, n);
   await separator(page);
   assert.ok(await page.locator('#lesson-next').isDisabled());
-  // ← goes back a step (keyboard), → forward.
+  // ← goes back a step (keyboard); → runs it (a clicker's forward), and after its explanation
+  // goes to the next step.
   await page.keyboard.press('ArrowLeft');
   await page.waitForFunction(() => document.body.dataset.lessonStep === '11');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.body.dataset.lessonStep === '12');
   assert.deepEqual(errors, []);
