@@ -3,7 +3,7 @@
 // A lesson is a data file (docs/lessons.md): the built-in ones are www/lessons/{a,b,c,d}.json;
 // a lecturer's own opens from a file (the "Open a lesson…" button, or dropped on the page) or
 // from a link that carries it (`#lesson-data=<base64url>`: "z" + deflate-raw or "j" + plain
-// JSON). Every lesson, built-in or not, is validated by the wasm `checkLesson` — the Rust parser
+// JSON). Every lesson, built-in or not, is validated and resolved by the wasm `resolveLesson` — the Rust parser
 // `kplay lesson check` uses — before anything of it is shown; an invalid one gives a message
 // naming the field and the page keeps working. Lesson text is rendered by www/lesson-text.js
 // into DOM nodes (never as HTML).

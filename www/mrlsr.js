@@ -1,3 +1,5 @@
+// Long file: page B's whole controller (form, eigendecomposition worker, refits, equivalence and
+// model-selection panels); issue 34's schema-driven www/state.js is what will split it.
 // Paper B's page: translates controls into a spec, keeps one MrlsrPage (data + cached
 // eigendecomposition) and refits it on every m / λ change, draws through the wasm module.
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a

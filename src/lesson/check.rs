@@ -59,9 +59,7 @@ pub struct ClaimResult {
     pub not_run: bool,
 }
 
-/// Why a claim was not evaluated: the process-wide deadline ([`crate::clock::set_deadline`])
-/// passed before or while it ran (a step's run cut at `time_limit` is not a result to judge).
-pub const NOT_RUN: &str = "not run: the time limit came first";
+pub use super::compute::NOT_RUN;
 
 fn as_val(v: &Value, path: &str) -> Result<Val, String> {
     match v {

@@ -1,3 +1,6 @@
+//! Long file: the one catalogue of a claim's independent computations (the enum, its cost bound
+//! and its dispatch); the per-paper bodies live in compute/.
+//!
 //! Independent computations a claim may compare a run with: closed forms, KKT conditions,
 //! eigenvalues of a Gram matrix built here (not by the engine's kernel code), and counts from
 //! the run's solution and the data's generating vector. Each reads the step's data through
@@ -11,6 +14,10 @@ use crate::engine::{self, Spec};
 
 mod paper_c;
 mod paper_d;
+
+/// Why a claim was not evaluated: the process-wide deadline ([`crate::clock::set_deadline`])
+/// passed before or while it ran (a step's run cut at `time_limit` is not a result to judge).
+pub const NOT_RUN: &str = "not run: the time limit came first";
 
 /// What to compute (docs/lessons.md lists the papers each applies to).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -411,7 +418,7 @@ fn loo(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     let mut change = 0.0f64;
     for i in 0..n {
         if crate::clock::deadline_passed() {
-            return Err(super::check::NOT_RUN.into());
+            return Err(NOT_RUN.into());
         }
         let (ki, yi) = drop_point(&k, &y, i);
         let (ai, ci) = mrlsr_fit(&ki, &yi, lambda, m)?;

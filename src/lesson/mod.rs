@@ -9,7 +9,10 @@ pub mod check;
 pub mod compute;
 pub mod elements;
 pub mod measures;
+mod patch;
 pub mod tex;
+
+pub use patch::merge_patch;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -575,25 +578,6 @@ pub fn set_path(root: &mut Value, path: &str, value: Value) -> Result<(), String
 }
 
 /// A step's spec with its `to` applied.
-/// RFC 7386 JSON merge patch: `patch`'s object fields replace `target`'s (recursively), a
-/// `null` field removes one, and a patch that is not an object replaces `target` whole.
-pub fn merge_patch(target: &Value, patch: &Value) -> Value {
-    let Value::Object(p) = patch else { return patch.clone() };
-    let mut out = match target {
-        Value::Object(t) => t.clone(),
-        _ => serde_json::Map::new(),
-    };
-    for (k, v) in p {
-        if v.is_null() {
-            out.remove(k);
-        } else {
-            let merged = merge_patch(out.get(k).unwrap_or(&Value::Null), v);
-            out.insert(k.clone(), merged);
-        }
-    }
-    Value::Object(out)
-}
-
 fn effective_spec(step: &Step) -> Value {
     let mut v = step.spec.clone().unwrap_or(Value::Null);
     if let (Some(to), Value::Object(m)) = (&step.to, &mut v) {
@@ -641,31 +625,6 @@ impl Lesson {
         lesson.validate()
     }
 
-    /// Resolve every step's `patch` against the previous step's spec into `spec` (docs/lessons.md).
-    fn resolve_patches(&mut self) -> Result<(), String> {
-        let mut previous: Option<Value> = None;
-        for (i, s) in self.steps.iter_mut().enumerate() {
-            let f = format!("steps[{i}]");
-            let spec = match (s.spec.take(), s.patch.take(), &previous) {
-                (Some(_), Some(_), _) => {
-                    return Err(format!("{f}: give `spec` or `patch`, not both"));
-                }
-                (None, None, _) => return Err(format!("{f}: missing `spec` (or `patch`)")),
-                (None, Some(_), None) => {
-                    return Err(format!("{f}.patch: the first step gives a whole `spec`"));
-                }
-                (None, Some(p), Some(_)) if !p.is_object() => {
-                    return Err(format!("{f}.patch: must be a JSON object"));
-                }
-                (None, Some(p), Some(prev)) => merge_patch(prev, &p),
-                (Some(v), None, _) => v,
-            };
-            previous = Some(spec.clone());
-            s.spec = Some(spec);
-        }
-        Ok(())
-    }
-
     fn validate(mut self) -> Result<Parsed, String> {
         if self.format != 1 {
             return Err(format!("format: this is format 1 (got {})", self.format));
@@ -674,7 +633,7 @@ impl Lesson {
         if self.steps.is_empty() || self.steps.len() > MAX_STEPS {
             return Err(format!("steps: 1 to {MAX_STEPS} steps (got {})", self.steps.len()));
         }
-        self.resolve_patches()?;
+        patch::resolve(&mut self.steps)?;
         let mut specs = Vec::new();
         let mut spec_values = Vec::new();
         for (i, s) in self.steps.iter().enumerate() {
