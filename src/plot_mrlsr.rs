@@ -15,7 +15,7 @@ use crate::solvers::mrlsr::FSamples;
 pub const MRLSR_COLOR: RGBColor = RGBColor(214, 39, 40);
 /// KRR(λ₂) curve colour.
 pub const KRR_COLOR: RGBColor = RGBColor(31, 119, 180);
-/// KRR(λ₂) drawn wide and light under the M-RLSR curve (they coincide on the training data).
+/// KRR(λ₂) drawn wide and light under the M-RLSR curve (trained on the same data they are the same function).
 pub const KRR_WIDE_COLOR: RGBColor = RGBColor(130, 175, 225);
 /// Data points / truth colour.
 pub const DATA_COLOR: RGBColor = RGBColor(120, 120, 120);

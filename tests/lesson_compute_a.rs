@@ -1,7 +1,8 @@
 //! Paper A's lesson computations (src/lesson/compute.rs, issue 19 section 2) on cases with a
 //! known answer: the representer theorem (eq. 10) against a perturbed w; Proposition 3.2's bound
 //! at α = 0, where Λ(0) = 0 and the gap is γ‖y‖²/2 in closed form, and against ‖w̄‖_p there; the
-//! predictor of eq. (14) at α = e₁, where the tensor sum collapses to one kernel value per point.
+//! predictor of eq. (14) at α = e₁, where the tensor sum collapses to one kernel value per point;
+//! eq. (29)'s factors multiplied over a hand-written trace.
 
 use kernel_playground::engine;
 use kernel_playground::lesson::compute::{eval, Compute};
@@ -114,4 +115,26 @@ fn predictor_refuses_what_it_does_not_sum() {
     v["model"]["p"] = json!(1.1);
     let e = eval(Compute::PredictorKkt, &spec, &v, &r).unwrap_err();
     assert!(e.contains("q = 4"), "{e}");
+}
+
+#[test]
+fn step_factor_decrease_multiplies_eq29_factors_over_the_trace() {
+    let (spec, v, _, _) = setup(json!({"kind": "linear"}));
+    // Records without a positive step (the start, a rejected step) are not iterations of (29).
+    let trace = json!({"trace": [{"step": 0.0}, {"step": 0.1}, {}, {"step": 0.2}]});
+    let got = eval(Compute::StepFactorDecrease, &spec, &v, &trace).unwrap();
+    // δ = 0.5 by default: 1 − (2/γ)λ(1 − δ) = 1 − λ/γ.
+    let expected = 1.0 / ((1.0 - 0.1 / GAMMA) * (1.0 - 0.2 / GAMMA));
+    assert!((got - expected).abs() <= 1e-14 * expected, "{got} vs {expected}");
+    // δ from the spec when given.
+    let mut v25 = v.clone();
+    v25["solver"]["delta"] = json!(0.25);
+    let got = eval(Compute::StepFactorDecrease, &spec, &v25, &trace).unwrap();
+    let expected = 1.0 / ((1.0 - 1.5 * 0.1 / GAMMA) * (1.0 - 1.5 * 0.2 / GAMMA));
+    assert!((got - expected).abs() <= 1e-14 * expected, "{got} vs {expected}");
+    // No accepted step, or a step beyond λ̄'s cap γ/(2(1 − δ)): refused with a message.
+    let none = eval(Compute::StepFactorDecrease, &spec, &v, &json!({"trace": [{"step": 0.0}]}));
+    assert!(none.unwrap_err().contains("no accepted step"));
+    let big = eval(Compute::StepFactorDecrease, &spec, &v, &json!({"trace": [{"step": GAMMA}]}));
+    assert!(big.unwrap_err().contains("non-positive"));
 }

@@ -120,7 +120,7 @@ function showSummary(s) {
       : `Warning: ${s.warning}`;
   body.dataset.kind = s.kind;
   $('fit-caption').textContent = s.d === 1
-    ? 'Data (grey), M-RLSR at (m, λ) (red) and kernel ridge at the weakly equivalent λ₂ (blue): on the training data they coincide.'
+    ? 'Data (grey), M-RLSR at (m, λ) (red) and kernel ridge at λ₂ (blue).'
     : `Fitted values against the true y on the ${s.n} training points (${s.d} features): M-RLSR (red dots) and KRR at λ₂ (blue circles).`;
 }
 

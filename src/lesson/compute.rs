@@ -46,6 +46,10 @@ pub enum Compute {
     AboveTau,
     /// A: the median step the linesearch accepted over the run.
     MedianStep,
+    /// A: 1/Πₘ(1 − (2/γ)λₘ(1 − δ)) over the trace's accepted steps λₘ (δ of the spec, 0.5 by
+    /// default): the decrease of Λ − min Λ that the proof of Theorem 2.2 (eq. 29) guarantees
+    /// over the run, each iteration's factor taken at its own step.
+    StepFactorDecrease,
     /// C: max|h| of the last sweep over that of the one before (growth per sweep).
     LastGrowth,
     /// B: the positive root of Theorem 1's F (bisection on the eigendecomposition built here).
@@ -724,6 +728,26 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             }
             s.sort_by(f64::total_cmp);
             Ok(s[s.len() / 2])
+        }
+        Compute::StepFactorDecrease => {
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let gamma = num(spec_v, "model.gamma")?;
+            let delta =
+                super::lookup(spec_v, "solver.delta").ok().and_then(|v| v.as_f64()).unwrap_or(0.5);
+            let steps: Vec<f64> =
+                trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
+            if steps.is_empty() {
+                return Err("the trace has no accepted step".into());
+            }
+            let mut log_product = 0.0;
+            for l in steps {
+                let factor = 1.0 - 2.0 * l * (1.0 - delta) / gamma;
+                if factor <= 0.0 {
+                    return Err(format!("a step {l} makes Theorem 2.2's factor non-positive"));
+                }
+                log_product += factor.ln();
+            }
+            Ok((-log_product).exp())
         }
         Compute::LastGrowth => {
             let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();

@@ -421,8 +421,8 @@ impl MrlsrModel {
                 duplicate_rows: dups,
                 message: format!(
                     "K is numerically singular: {zero} of {n} eigenvalues are ≤ n·ε·max = {threshold:.3e} ({cause}). \
-                     Theorem 1 still gives the unique minimizer f (the objective depends on α only through f); \
-                     α has no component along those eigenvectors (the minimum-norm α)."
+                     The objective depends on α only through f = Σ αᵢk(·, xᵢ), so α is taken with no component \
+                     along those eigenvectors (the minimum-norm α); for m > 1 Theorem 1 still gives the unique f."
                 ),
             })
         } else {
