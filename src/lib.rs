@@ -32,6 +32,8 @@ pub mod lp;
 pub mod margin;
 pub mod par;
 pub mod plot;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod plot_check;
 pub mod plot_dinuzzo;
 pub mod plot_mrlsr;
 pub mod plot_perceptron;

@@ -9,6 +9,7 @@ use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Light grid lines.
 pub const GRID_COLOR: RGBColor = RGBColor(235, 235, 235);
@@ -91,11 +92,32 @@ impl Look {
         x: Range<f64>,
         y: Range<f64>,
     ) -> DrawResult<Chart2d<'a, DB>, DB> {
+        self.chart_in(root, x_area, Room::default(), x, y)
+    }
+
+    /// [`Look::chart`] with `room` added to the margins (a legend outside the plotting area,
+    /// [`fit_legend`]). The right margin leaves room for half of the last x tick label.
+    pub fn chart_in<'a, DB: DrawingBackend>(
+        &self,
+        root: &'a DrawingArea<DB, Shift>,
+        x_area: f64,
+        room: Room,
+        x: Range<f64>,
+        y: Range<f64>,
+    ) -> DrawResult<Chart2d<'a, DB>, DB> {
         ChartBuilder::on(root)
             .margin(self.px(8.0))
+            .margin_right(self.right_margin() + room.right)
+            .margin_top(self.px(8.0) + room.top)
             .x_label_area_size(self.px(x_area))
             .y_label_area_size(self.px(48.0))
             .build_cartesian_2d(x, y)
+    }
+
+    /// The right margin of a chart: room for half of a 5-character tick label ("10000"), so the
+    /// last x tick label is never clipped.
+    pub fn right_margin(&self) -> i32 {
+        (self.px(8.0)).max((text_width("00000", 12.0 * self.s) / 2.0).ceil() as i32 + self.px(2.0))
     }
 
     /// The mesh with the house fonts and light grid; chain the axis descriptions and `draw()`.
@@ -109,7 +131,10 @@ impl Look {
         DB: DrawingBackend,
     {
         let mut mesh = chart.configure_mesh();
-        mesh.label_style(self.font()).axis_desc_style(self.font()).light_line_style(GRID_COLOR);
+        mesh.label_style(self.font())
+            .axis_desc_style(self.font())
+            .light_line_style(GRID_COLOR)
+            .bold_line_style(GRID_BOLD);
         mesh
     }
 
@@ -156,14 +181,613 @@ pub fn int_label(v: &f64) -> String {
     }
 }
 
-/// Tick label of a log₁₀ axis: `1e{k}` at the integer k, empty between.
+/// Tick label of a log₁₀ axis: `10ᵏ` (Unicode superscript) at the integer k, empty between.
 pub fn pow10_label(v: &f64) -> String {
     let e = v.round() as i32;
     if (v - e as f64).abs() < 1e-6 {
-        format!("1e{e}")
+        format!("10{}", superscript(&e.to_string()).unwrap_or_default())
     } else {
         String::new()
     }
+}
+
+
+/// The mesh's bold grid lines (the light ones are [`GRID_COLOR`]): one colour, so tests can tell
+/// the grid from the data.
+pub const GRID_BOLD: RGBColor = RGBColor(215, 215, 215);
+
+// ---------------------------------------------------------------------------------------------
+// Numbers.
+
+/// A number as a reader writes it: plain with up to 5 significant digits and thin-space groups of
+/// thousands (0.1, 4 861.4, −0.0035) from 10⁻³ to 10⁶, otherwise `m × 10ᵏ` with a Unicode
+/// superscript exponent (2.71 × 10⁹). Zero is "0", non-finite values are written as such.
+pub fn num(v: f64) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    if !v.is_finite() {
+        return if v.is_nan() { "NaN".into() } else if v > 0.0 { "∞".into() } else { "−∞".into() };
+    }
+    let a = v.abs();
+    let sign = if v < 0.0 { "−" } else { "" };
+    if (1e-3..1e6).contains(&a) {
+        // 5 significant digits, trailing zeros dropped.
+        let decimals = (4 - a.log10().floor() as i32).clamp(0, 8) as usize;
+        let mut t = format!("{a:.decimals$}");
+        if t.contains('.') {
+            t = t.trim_end_matches('0').trim_end_matches('.').to_string();
+        }
+        let (int, frac) = match t.split_once('.') {
+            Some((i, f)) => (i.to_string(), Some(f.to_string())),
+            None => (t.clone(), None),
+        };
+        let mut grouped = String::new();
+        let digits: Vec<char> = int.chars().collect();
+        for (k, c) in digits.iter().enumerate() {
+            if k > 0 && (digits.len() - k).is_multiple_of(3) && digits.len() > 4 {
+                grouped.push('\u{2009}');
+            }
+            grouped.push(*c);
+        }
+        match frac {
+            Some(f) => format!("{sign}{grouped}.{f}"),
+            None => format!("{sign}{grouped}"),
+        }
+    } else {
+        let e = a.log10().floor() as i32;
+        let mut m = a / 10f64.powi(e);
+        let mut e = e;
+        if format!("{m:.2}").starts_with("10") {
+            m /= 10.0;
+            e += 1;
+        }
+        let mt = format!("{m:.2}");
+        let mt = mt.trim_end_matches('0').trim_end_matches('.');
+        let exp = superscript(&e.to_string()).unwrap_or_else(|| format!("^{e}"));
+        if mt == "1" {
+            format!("{sign}10{exp}")
+        } else {
+            format!("{sign}{mt} × 10{exp}")
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text: size estimate, sub- and superscripts.
+
+/// Width of one character in em of a sans-serif font (DejaVu/Liberation Sans, rounded up), so
+/// a text box estimated from it holds the text as drawn by a browser or an SVG renderer.
+fn char_em(c: char) -> f64 {
+    match c {
+        '\u{300}'..='\u{36f}' => 0.0,
+        ' ' | 'i' | 'j' | 'l' | '.' | ',' | ':' | ';' | '!' | '|' | '\'' | '\u{2009}' => 0.32,
+        'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '/' | '-' | 'I' | '{' | '}' | '‖' => 0.42,
+        'm' | 'M' | 'W' | '—' => 0.98,
+        'w' | 'Σ' | '∑' | '×' | '%' => 0.84,
+        '₀'..='₉' | 'ᵢ' | 'ⱼ' | 'ₖ' | 'ₘ' | 'ₙ' | 'ₚ' | 'ₐ' | 'ₑ' | 'ₒ' | 'ₓ' | 'ₕ' | 'ₗ' | 'ₛ'
+        | 'ₜ' | 'ᵣ' | 'ᵤ' | 'ᵥ' | '⁰' | '¹' | '²' | '³' | '⁴'..='⁹' | '⁻' | '⁺' | 'ᵐ' | 'ⁿ'
+        | 'ⁱ' | 'ᵏ' | 'ᵀ' => 0.45,
+        c if c.is_ascii_digit() => 0.64,
+        c if c.is_uppercase() => 0.76,
+        _ => 0.64,
+    }
+}
+
+/// Estimated width in pixels of `text` drawn at `size` pixels (sans-serif).
+pub fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().map(char_em).sum::<f64>() * size
+}
+
+/// The box `[left, top, right, bottom]` of a one-line text of `size` pixels anchored at `pos`
+/// with `anchor` (height = `size`): what a label occupies.
+pub fn text_box(text: &str, size: f64, pos: (i32, i32), anchor: Pos) -> [i32; 4] {
+    let w = text_width(text, size).ceil() as i32;
+    let h = size.ceil() as i32;
+    let x0 = match anchor.h_pos {
+        HPos::Left => pos.0,
+        HPos::Center => pos.0 - w / 2,
+        HPos::Right => pos.0 - w,
+    };
+    let y0 = match anchor.v_pos {
+        VPos::Top => pos.1,
+        VPos::Center => pos.1 - h / 2,
+        VPos::Bottom => pos.1 - h,
+    };
+    [x0, y0, x0 + w, y0 + h]
+}
+
+fn sub_char(c: char) -> Option<char> {
+    Some(match c {
+        '0'..='9' => char::from_u32('₀' as u32 + (c as u32 - '0' as u32))?,
+        '+' => '₊',
+        '-' | '−' => '₋',
+        '=' => '₌',
+        '(' => '₍',
+        ')' => '₎',
+        'a' => 'ₐ',
+        'e' => 'ₑ',
+        'o' => 'ₒ',
+        'x' => 'ₓ',
+        'h' => 'ₕ',
+        'k' => 'ₖ',
+        'l' => 'ₗ',
+        'm' => 'ₘ',
+        'n' => 'ₙ',
+        'p' => 'ₚ',
+        's' => 'ₛ',
+        't' => 'ₜ',
+        'i' => 'ᵢ',
+        'j' => 'ⱼ',
+        'r' => 'ᵣ',
+        'u' => 'ᵤ',
+        'v' => 'ᵥ',
+        _ => return None,
+    })
+}
+
+fn sup_char(c: char) -> Option<char> {
+    Some(match c {
+        '0' => '⁰',
+        '1' => '¹',
+        '2' => '²',
+        '3' => '³',
+        '4'..='9' => char::from_u32('⁴' as u32 + (c as u32 - '4' as u32))?,
+        '+' => '⁺',
+        '-' | '−' => '⁻',
+        '=' => '⁼',
+        '(' => '⁽',
+        ')' => '⁾',
+        'n' => 'ⁿ',
+        'i' => 'ⁱ',
+        'm' => 'ᵐ',
+        'k' => 'ᵏ',
+        'a' => 'ᵃ',
+        'b' => 'ᵇ',
+        'd' => 'ᵈ',
+        'e' => 'ᵉ',
+        'p' => 'ᵖ',
+        't' => 'ᵗ',
+        'x' => 'ˣ',
+        'T' => 'ᵀ',
+        '*' => '*',
+        _ => return None,
+    })
+}
+
+/// `text` in Unicode subscript characters, if every character has one.
+pub fn subscript(text: &str) -> Option<String> {
+    text.chars().map(sub_char).collect()
+}
+
+/// `text` in Unicode superscript characters, if every character has one.
+pub fn superscript(text: &str) -> Option<String> {
+    text.chars().map(sup_char).collect()
+}
+
+/// A run of rich text: on the baseline, lowered (subscript) or raised (superscript).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Script {
+    /// On the baseline.
+    Base,
+    /// A subscript with no Unicode form, drawn smaller and lower.
+    Sub,
+    /// A superscript with no Unicode form, drawn smaller and higher.
+    Sup,
+}
+
+/// Split plot text written with TeX-like marks — `x_i`, `x_{KRR(λ₂)}`, `λ‖f‖^m` — into runs:
+/// a mark takes the braced group, or else the letters and digits after it. A sub- or
+/// superscript whose every character has a Unicode form (₀–₉, ᵢ, ₖ, ², ᵐ…) joins the base
+/// text; the others (K, G, H, α, MRLSR…) become their own smaller run.
+pub fn rich_runs(text: &str) -> Vec<(Script, String)> {
+    let mut out: Vec<(Script, String)> = vec![];
+    let push = |out: &mut Vec<(Script, String)>, k: Script, t: &str| {
+        if t.is_empty() {
+            return;
+        }
+        match out.last_mut() {
+            Some((lk, lt)) if *lk == k => lt.push_str(t),
+            _ => out.push((k, t.to_string())),
+        }
+    };
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let mark = (c == '_' || c == '^') && i > 0 && i + 1 < chars.len();
+        if !mark {
+            push(&mut out, Script::Base, &c.to_string());
+            i += 1;
+            continue;
+        }
+        let (group, next) = if chars[i + 1] == '{' {
+            let mut depth = 0;
+            let mut j = i + 1;
+            while j < chars.len() {
+                match chars[j] {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            (chars[i + 2..j.min(chars.len())].iter().collect::<String>(), j + 1)
+        } else {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_alphanumeric() {
+                j += 1;
+            }
+            (chars[i + 1..j].iter().collect::<String>(), j)
+        };
+        if group.is_empty() {
+            push(&mut out, Script::Base, &c.to_string());
+            i += 1;
+            continue;
+        }
+        let (uni, kind) = if c == '_' {
+            (subscript(&group), Script::Sub)
+        } else {
+            (superscript(&group), Script::Sup)
+        };
+        match uni {
+            Some(u) => push(&mut out, Script::Base, &u),
+            None => push(&mut out, kind, &group),
+        }
+        i = next;
+    }
+    out
+}
+
+/// The size of a smaller sub- or superscript run relative to the base text.
+const SCRIPT_SCALE: f64 = 0.72;
+
+/// Width and height in pixels of rich text (see [`rich_runs`]) at `size` pixels.
+pub fn rich_size(text: &str, size: f64) -> (i32, i32) {
+    let w: f64 = rich_runs(text)
+        .iter()
+        .map(|(k, t)| text_width(t, if *k == Script::Base { size } else { SCRIPT_SCALE * size }))
+        .sum();
+    (w.ceil() as i32, size.ceil() as i32)
+}
+
+/// Draw `text` with sub- and superscripts ([`rich_runs`]) on `area` at `pos` (pixels relative to
+/// the area) with `anchor`, `size` pixels, in `color`. Returns the box it occupies (relative to
+/// the area). Every plot draws its own text (titles, legends, labels) through this.
+pub fn draw_rich_text<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    pos: (i32, i32),
+    anchor: Pos,
+    size: f64,
+    color: &RGBColor,
+) -> DrawResult<[i32; 4], DB> {
+    let runs = rich_runs(text);
+    let (w, h) = rich_size(text, size);
+    let x0 = match anchor.h_pos {
+        HPos::Left => pos.0,
+        HPos::Center => pos.0 - w / 2,
+        HPos::Right => pos.0 - w,
+    };
+    // Every run is placed by its vertical centre, so the base runs share one line.
+    let yc = match anchor.v_pos {
+        VPos::Top => pos.1 + h / 2,
+        VPos::Center => pos.1,
+        VPos::Bottom => pos.1 - h / 2,
+    };
+    let mut x = x0 as f64;
+    for (k, t) in &runs {
+        let (sz, dy) = match k {
+            Script::Base => (size, 0.0),
+            Script::Sub => (SCRIPT_SCALE * size, 0.3 * size),
+            Script::Sup => (SCRIPT_SCALE * size, -0.32 * size),
+        };
+        let style = ("sans-serif", sz)
+            .into_font()
+            .color(color)
+            .pos(Pos::new(HPos::Left, VPos::Center));
+        area.draw(&Text::new(t.as_str(), (x.round() as i32, yc + dy.round() as i32), style))?;
+        x += text_width(t, sz);
+    }
+    Ok([x0, yc - h / 2, x0 + w, yc - h / 2 + h])
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a legend or a label must not cover, and where they go.
+
+/// Pixel-space points and boxes (backend pixels) that a legend or a label must not cover: the
+/// drawn points and curve samples of a plot, and the labels already placed.
+#[derive(Debug, Clone, Default)]
+pub struct Obstacles {
+    points: Vec<(i32, i32)>,
+    boxes: Vec<[i32; 4]>,
+}
+
+impl Obstacles {
+    /// A drawn point.
+    pub fn point(&mut self, p: (i32, i32)) {
+        self.points.push(p);
+    }
+
+    /// A marker of radius `r` about `c`: its centre and eight points of its rim.
+    pub fn disc(&mut self, c: (i32, i32), r: i32) {
+        self.points.push(c);
+        let d = (r as f64 * std::f64::consts::FRAC_1_SQRT_2).round() as i32;
+        for (dx, dy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (d, -d), (-d, d), (-d, -d)] {
+            self.points.push((c.0 + dx, c.1 + dy));
+        }
+    }
+
+    /// A polyline, sampled every 2 pixels along its segments (at most 4000 samples a segment).
+    pub fn polyline(&mut self, pts: impl IntoIterator<Item = (i32, i32)>) {
+        let mut prev: Option<(i32, i32)> = None;
+        for p in pts {
+            if let Some(q) = prev {
+                let (dx, dy) = ((p.0 - q.0) as f64, (p.1 - q.1) as f64);
+                let k = ((dx.abs().max(dy.abs()) / 2.0).ceil() as usize).clamp(1, 4000);
+                for j in 1..=k {
+                    let t = j as f64 / k as f64;
+                    self.points.push((
+                        (q.0 as f64 + t * dx).round() as i32,
+                        (q.1 as f64 + t * dy).round() as i32,
+                    ));
+                }
+            } else {
+                self.points.push(p);
+            }
+            prev = Some(p);
+        }
+    }
+
+    /// A placed label or legend: anything placed later must not overlap it.
+    pub fn add_box(&mut self, b: [i32; 4]) {
+        self.boxes.push(b);
+    }
+
+    /// How much a box `b` covers: the points inside it, plus 1000 for each box it overlaps.
+    pub fn cost(&self, b: [i32; 4]) -> usize {
+        let inside = |p: &&(i32, i32)| p.0 >= b[0] && p.0 <= b[2] && p.1 >= b[1] && p.1 <= b[3];
+        let pts = self.points.iter().filter(inside).count();
+        let boxes = self.boxes.iter().filter(|o| overlap(**o, b)).count();
+        pts + 1000 * boxes
+    }
+}
+
+/// Whether two boxes `[left, top, right, bottom]` overlap (touching is not overlapping).
+pub fn overlap(a: [i32; 4], b: [i32; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+/// The candidate box among `boxes` that covers the least of `obs` (the first on a tie), with its
+/// cost.
+pub fn least_covering(boxes: &[[i32; 4]], obs: &Obstacles) -> Option<([i32; 4], usize)> {
+    let mut best: Option<([i32; 4], usize)> = None;
+    for &b in boxes {
+        let c = obs.cost(b);
+        if best.is_none_or(|(_, bc)| c < bc) {
+            best = Some((b, c));
+        }
+    }
+    best
+}
+
+/// Place a label of `size` (w, h) near an anchor: the candidate top-left corners `corners` are
+/// tried in order and the least-covering box is taken (and added to `obs`).
+pub fn place_label(obs: &mut Obstacles, size: (i32, i32), corners: &[(i32, i32)]) -> [i32; 4] {
+    let boxes: Vec<[i32; 4]> =
+        corners.iter().map(|&(x, y)| [x, y, x + size.0, y + size.1]).collect();
+    let (b, _) = least_covering(&boxes, obs).unwrap_or(([0, 0, size.0, size.1], 0));
+    obs.add_box(b);
+    b
+}
+
+/// The pixel rectangle `[left, top, right, bottom]` (backend pixels) of a chart's plotting area.
+pub fn plot_rect<DB: DrawingBackend, CT: CoordTranslate>(chart: &ChartContext<'_, DB, CT>) -> [i32; 4] {
+    let (x, y) = chart.plotting_area().get_pixel_range();
+    [x.start, y.start, x.end, y.end]
+}
+
+/// What a legend row shows left of its text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swatch {
+    /// A line of the colour and stroke width (CSS pixels).
+    Line(RGBColor, f64),
+    /// A dashed line.
+    Dashed(RGBColor, f64),
+    /// A filled dot.
+    Dot(RGBColor),
+    /// A ring.
+    Ring(RGBColor),
+    /// A filled square.
+    Block(RGBColor),
+}
+
+/// A legend: rows of a swatch and a rich-text label, drawn in a translucent white box with a
+/// [`LEGEND_BORDER`] border where it covers no data ([`fit_legend`]).
+#[derive(Debug, Clone)]
+pub struct Legend {
+    rows: Vec<(String, Swatch)>,
+    look: Look,
+    font: f64,
+}
+
+impl Legend {
+    /// A legend of `rows` (label, swatch) in the plots' text size.
+    pub fn new(look: &Look, rows: Vec<(String, Swatch)>) -> Self {
+        Self { rows, look: *look, font: 12.0 }
+    }
+
+    /// A legend in a smaller text (`font` CSS pixels).
+    pub fn with_font(mut self, font: f64) -> Self {
+        self.font = font;
+        self
+    }
+
+    fn size_px(&self) -> f64 {
+        self.font * self.look.s
+    }
+
+    fn pad(&self) -> i32 {
+        self.look.px(5.0)
+    }
+
+    fn swatch_w(&self) -> i32 {
+        self.look.px(20.0)
+    }
+
+    fn row_h(&self) -> i32 {
+        (1.35 * self.size_px()).ceil() as i32
+    }
+
+    /// Whether the legend has any row.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Width and height of the box in backend pixels.
+    pub fn dims(&self) -> (i32, i32) {
+        let text = self.rows.iter().map(|r| rich_size(&r.0, self.size_px()).0).max().unwrap_or(0);
+        let w = 2 * self.pad() + self.swatch_w() + self.look.px(6.0) + text;
+        let h = 2 * self.pad() + self.row_h() * self.rows.len() as i32;
+        (w, h)
+    }
+
+    /// The gap between the legend and the plotting area's edge.
+    pub fn inset(&self) -> i32 {
+        self.look.px(6.0)
+    }
+
+    /// The candidate boxes inside the plotting area `area`: the four corners first (upper right,
+    /// upper left, lower left, lower right), then the middles of the edges.
+    pub fn candidates(&self, area: [i32; 4]) -> Vec<[i32; 4]> {
+        let (w, h) = self.dims();
+        let g = self.inset();
+        let (l, t, r, b) = (area[0] + g, area[1] + g, area[2] - g - w, area[3] - g - h);
+        let (cx, cy) = ((area[0] + area[2] - w) / 2, (area[1] + area[3] - h) / 2);
+        [(r, t), (l, t), (l, b), (r, b), (cx, t), (cx, b), (l, cy), (r, cy)]
+            .iter()
+            .filter(|&&(x, y)| x >= area[0] && y >= area[1] && x + w <= area[2] && y + h <= area[3])
+            .map(|&(x, y)| [x, y, x + w, y + h])
+            .collect()
+    }
+
+    /// Draw the legend in the box `at` (backend pixels) on `root`.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        at: [i32; 4],
+    ) -> DrawResult<(), DB> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let (bx, by) = root.get_base_pixel();
+        let [l, t, r, b] = [at[0] - bx, at[1] - by, at[2] - bx, at[3] - by];
+        root.draw(&Rectangle::new([(l, t), (r, b)], WHITE.mix(0.85).filled()))?;
+        root.draw(&Rectangle::new([(l, t), (r, b)], LEGEND_BORDER.stroke_width(1)))?;
+        let s = self.look.s;
+        for (k, (label, sw)) in self.rows.iter().enumerate() {
+            let yc = t + self.pad() + self.row_h() * k as i32 + self.row_h() / 2;
+            let x0 = l + self.pad();
+            let x1 = x0 + self.swatch_w();
+            let stroke = |v: f64| (v * s).round().max(1.0) as u32;
+            match *sw {
+                Swatch::Line(c, w) => {
+                    root.draw(&PathElement::new(vec![(x0, yc), (x1, yc)], c.stroke_width(stroke(w))))?
+                }
+                Swatch::Dashed(c, w) => {
+                    let d = (x1 - x0) / 5;
+                    for j in [0, 2, 4] {
+                        root.draw(&PathElement::new(
+                            vec![(x0 + j * d, yc), (x0 + (j + 1) * d, yc)],
+                            c.stroke_width(stroke(w)),
+                        ))?;
+                    }
+                }
+                Swatch::Dot(c) => {
+                    root.draw(&Circle::new(((x0 + x1) / 2, yc), self.look.px(3.5), c.filled()))?
+                }
+                Swatch::Ring(c) => root.draw(&Circle::new(
+                    ((x0 + x1) / 2, yc),
+                    self.look.px(4.0),
+                    c.stroke_width(stroke(1.2)),
+                ))?,
+                Swatch::Block(c) => {
+                    let q = self.look.px(5.0);
+                    let m = (x0 + x1) / 2;
+                    root.draw(&Rectangle::new([(m - q, yc - q), (m + q, yc + q)], c.filled()))?
+                }
+            }
+            draw_rich_text(
+                root,
+                label,
+                (x1 + self.look.px(6.0), yc),
+                Pos::new(HPos::Left, VPos::Center),
+                self.size_px(),
+                &RGBColor(30, 30, 30),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Extra room a chart is built with when its legend goes outside the plotting area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Room {
+    /// Extra right margin, backend pixels.
+    pub right: i32,
+    /// Extra top margin, backend pixels.
+    pub top: i32,
+}
+
+/// matplotlib's `loc="best"` computed from what is drawn: build the chart (`build`), collect the
+/// pixels its data will cover and place its labels (`scan`, which returns the obstacles and
+/// whatever the plot needs later), then put the legend in the candidate box of
+/// [`Legend::candidates`] that covers none of them. When every candidate covers something the
+/// chart is built again with room for the legend outside the plotting area — at the right if
+/// it takes at most 40 % of the width, else above — and the legend goes there. Returns the
+/// chart, the legend's box (backend pixels) and `scan`'s value.
+#[allow(clippy::type_complexity)]
+pub fn fit_legend<'a, DB, CT, T>(
+    root: &DrawingArea<DB, Shift>,
+    legend: &Legend,
+    build: impl Fn(Room) -> DrawResult<ChartContext<'a, DB, CT>, DB>,
+    scan: impl Fn(&ChartContext<'a, DB, CT>) -> (Obstacles, T),
+) -> DrawResult<(ChartContext<'a, DB, CT>, [i32; 4], T), DB>
+where
+    DB: DrawingBackend + 'a,
+    CT: CoordTranslate,
+{
+    let chart = build(Room::default())?;
+    let (obs, t) = scan(&chart);
+    if legend.is_empty() {
+        return Ok((chart, [0; 4], t));
+    }
+    let area = plot_rect(&chart);
+    if let Some((b, 0)) = least_covering(&legend.candidates(area), &obs) {
+        return Ok((chart, b, t));
+    }
+    let (w, h) = legend.dims();
+    let gap = legend.inset();
+    let root_w = root.dim_in_pixel().0 as i32;
+    let room = if w + gap <= root_w * 2 / 5 {
+        Room { right: w + gap, top: 0 }
+    } else {
+        Room { right: 0, top: h + gap }
+    };
+    let chart = build(room)?;
+    let (_, t) = scan(&chart);
+    let a = plot_rect(&chart);
+    let b = if room.right > 0 {
+        [a[2] + gap, a[1], a[2] + gap + w, a[1] + h]
+    } else {
+        [a[2] - w, a[1] - gap - h, a[2], a[1] - gap]
+    };
+    Ok((chart, b, t))
 }
 
 #[cfg(test)]
@@ -195,8 +819,8 @@ mod tests {
 
     #[test]
     fn log_axis_labels_only_at_integer_exponents() {
-        assert_eq!(pow10_label(&-3.0), "1e-3");
-        assert_eq!(pow10_label(&2.0), "1e2");
+        assert_eq!(pow10_label(&-3.0), "10⁻³");
+        assert_eq!(pow10_label(&2.0), "10²");
         assert_eq!(pow10_label(&2.5), "");
     }
 }
