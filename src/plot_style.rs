@@ -78,6 +78,12 @@ impl Look {
         ((len as f64 / (50.0 * self.s)) as usize).clamp(2, max.max(2))
     }
 
+    /// How many tick labels, at most `max`, a vertical axis in a plot `len` backing-store pixels
+    /// high takes: about one per 28 CSS pixels of the plots' text scale (the labels never touch).
+    pub fn labels_down(&self, len: u32, max: usize) -> usize {
+        ((len as f64 / (28.0 * self.s)) as usize).clamp(2, max.max(2))
+    }
+
     /// The plots' text: 12 CSS pixels, sans-serif.
     pub fn font(&self) -> FontDesc<'static> {
         self.font_of(12.0)
@@ -136,31 +142,6 @@ impl Look {
             .light_line_style(GRID_COLOR)
             .bold_line_style(GRID_BOLD);
         mesh
-    }
-
-    /// The legend of the labelled series, in a translucent white box at `position`.
-    pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-        &self,
-        chart: &mut ChartContext<'a, DB, CT>,
-        position: SeriesLabelPosition,
-    ) -> DrawResult<(), DB> {
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(LEGEND_BORDER)
-            .label_font(self.font())
-            .draw()
-    }
-
-    /// A legend swatch: a short line of `color` from the legend anchor `(x, y)`.
-    pub fn swatch(
-        &self,
-        color: RGBColor,
-        width: u32,
-    ) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-        let len = self.px(16.0);
-        move |(x, y)| PathElement::new(vec![(x, y), (x + len, y)], color.stroke_width(width))
     }
 }
 
@@ -225,7 +206,7 @@ pub fn num(v: f64) -> String {
         let mut grouped = String::new();
         let digits: Vec<char> = int.chars().collect();
         for (k, c) in digits.iter().enumerate() {
-            if k > 0 && (digits.len() - k).is_multiple_of(3) && digits.len() > 4 {
+            if k > 0 && (digits.len() - k).is_multiple_of(3) && digits.len() > 3 {
                 grouped.push('\u{2009}');
             }
             grouped.push(*c);
@@ -745,43 +726,39 @@ pub struct Room {
 }
 
 /// matplotlib's `loc="best"` computed from what is drawn: build the chart (`build`), collect the
-/// pixels its data will cover and place its labels (`scan`, which returns the obstacles and
-/// whatever the plot needs later), then put the legend in the candidate box of
-/// [`Legend::candidates`] that covers none of them. When every candidate covers something the
-/// chart is built again with room for the legend outside the plotting area — at the right if
-/// it takes at most 40 % of the width, else above — and the legend goes there. Returns the
-/// chart, the legend's box (backend pixels) and `scan`'s value.
-#[allow(clippy::type_complexity)]
-pub fn fit_legend<'a, DB, CT, T>(
-    root: &DrawingArea<DB, Shift>,
+/// plotting area and the pixels its data will cover, with the plot's labels placed (`scan`,
+/// which returns the area, the obstacles and whatever the plot needs later), then put the
+/// legend in the first candidate box of [`Legend::candidates`] that covers none of them (with
+/// 3 px to spare). When every candidate covers something the chart is built again with room
+/// for the legend outside the plotting area — at the right if it takes at most 40 % of the
+/// `width`, else above — and the legend goes there. Returns the chart, the legend's box
+/// (backend pixels) and `scan`'s value.
+pub fn fit_legend<C, T, E>(
+    width: u32,
     legend: &Legend,
-    build: impl Fn(Room) -> DrawResult<ChartContext<'a, DB, CT>, DB>,
-    scan: impl Fn(&ChartContext<'a, DB, CT>) -> (Obstacles, T),
-) -> DrawResult<(ChartContext<'a, DB, CT>, [i32; 4], T), DB>
-where
-    DB: DrawingBackend + 'a,
-    CT: CoordTranslate,
-{
+    build: impl Fn(Room) -> Result<C, E>,
+    scan: impl Fn(&C) -> ([i32; 4], Obstacles, T),
+) -> Result<(C, [i32; 4], T), E> {
     let chart = build(Room::default())?;
-    let (obs, t) = scan(&chart);
+    let (area, obs, t) = scan(&chart);
     if legend.is_empty() {
         return Ok((chart, [0; 4], t));
     }
-    let area = plot_rect(&chart);
-    if let Some((b, 0)) = least_covering(&legend.candidates(area), &obs) {
-        return Ok((chart, b, t));
+    let m = legend.look.px(3.0);
+    for b in legend.candidates(area) {
+        if obs.cost([b[0] - m, b[1] - m, b[2] + m, b[3] + m]) == 0 {
+            return Ok((chart, b, t));
+        }
     }
     let (w, h) = legend.dims();
     let gap = legend.inset();
-    let root_w = root.dim_in_pixel().0 as i32;
-    let room = if w + gap <= root_w * 2 / 5 {
+    let room = if w + gap <= width as i32 * 2 / 5 {
         Room { right: w + gap, top: 0 }
     } else {
         Room { right: 0, top: h + gap }
     };
     let chart = build(room)?;
-    let (_, t) = scan(&chart);
-    let a = plot_rect(&chart);
+    let (a, _, t) = scan(&chart);
     let b = if room.right > 0 {
         [a[2] + gap, a[1], a[2] + gap + w, a[1] + h]
     } else {
@@ -822,5 +799,85 @@ mod tests {
         assert_eq!(pow10_label(&-3.0), "10⁻³");
         assert_eq!(pow10_label(&2.0), "10²");
         assert_eq!(pow10_label(&2.5), "");
+    }
+
+    #[test]
+    fn numbers_plain_where_they_can_be() {
+        assert_eq!(num(0.1), "0.1");
+        assert_eq!(num(4861.4), "4\u{2009}861.4");
+        assert_eq!(num(-0.0035), "−0.0035");
+        assert_eq!(num(214.0), "214");
+        assert_eq!(num(123456.7), "123\u{2009}457");
+        assert_eq!(num(1e-7), "10⁻⁷");
+        assert_eq!(num(2.71e9), "2.71 × 10⁹");
+        assert_eq!(num(9.999e9), "10¹⁰");
+        assert_eq!(num(0.0), "0");
+        assert_eq!(num(f64::NAN), "NaN");
+    }
+
+    #[test]
+    fn sub_and_superscripts_in_unicode_where_they_exist() {
+        let r = |t: &str| rich_runs(t);
+        let base = |t: &str| vec![(Script::Base, t.to_string())];
+        assert_eq!(r("α_i = 1/k_ii"), base("αᵢ = 1/kᵢᵢ"));
+        assert_eq!(r("λ‖f‖^m"), base("λ‖f‖ᵐ"));
+        assert_eq!(r("1/ρ^2"), base("1/ρ²"));
+        assert_eq!(r("ρ_K"), vec![(Script::Base, "ρ".into()), (Script::Sub, "K".into())]);
+        assert_eq!(
+            r("‖p_k‖_G = 0.5"),
+            vec![
+                (Script::Base, "‖pₖ‖".into()),
+                (Script::Sub, "G".into()),
+                (Script::Base, " = 0.5".into())
+            ]
+        );
+        assert_eq!(
+            r("f_{KRR(λ₂)}‖_H"),
+            vec![
+                (Script::Base, "f".into()),
+                (Script::Sub, "KRR(λ₂)".into()),
+                (Script::Base, "‖".into()),
+                (Script::Sub, "H".into())
+            ]
+        );
+        // No mark: unchanged, a lone or trailing mark too.
+        assert_eq!(r("duality gap F − D"), base("duality gap F − D"));
+        assert_eq!(r("a_"), base("a_"));
+        // The smaller run is narrower than the same text on the baseline.
+        assert!(rich_size("ρ_K", 20.0).0 < rich_size("ρK", 20.0).0);
+    }
+
+    #[test]
+    fn the_legend_goes_where_nothing_is_drawn() {
+        let look = Look::new(1.0);
+        let legend = Legend::new(&look, vec![("a curve".into(), Swatch::Line(BLACK, 2.0))]);
+        let area = [50, 10, 650, 310];
+        let (w, h) = legend.dims();
+        // A curve along the top edge: the upper corners are taken, the lower left is free.
+        let mut obs = Obstacles::default();
+        obs.polyline([(50, 30), (650, 30)]);
+        let (chart, b, ()) = fit_legend::<_, _, ()>(
+            720,
+            &legend,
+            |room| Ok((area, room)),
+            |c| (c.0, obs.clone(), ()),
+        )
+        .unwrap();
+        assert_eq!(chart.1, Room::default());
+        assert_eq!(b, [56, 310 - 6 - h, 56 + w, 304]);
+        // Every candidate covered: room is made on the right and the legend goes there.
+        let mut full = Obstacles::default();
+        for y in (10..=310).step_by(4) {
+            full.polyline([(50, y), (650, y)]);
+        }
+        let (chart, b, ()) = fit_legend::<_, _, ()>(
+            720,
+            &legend,
+            |room| Ok(([50, 10, 650 - room.right, 310], room)),
+            |c| (c.0, full.clone(), ()),
+        )
+        .unwrap();
+        assert_eq!(chart.1.right, w + 6);
+        assert!(b[0] > 650 - chart.1.right && b[2] <= 650);
     }
 }
