@@ -75,12 +75,13 @@ pub fn draw_convergence<DB: DrawingBackend>(
             (plot_rect(c), o, ())
         },
     )?;
+    let ph = plot_h(&chart, &look);
     look.mesh(&mut chart)
         .x_desc("iteration")
         .x_label_formatter(&int_label)
         .y_label_formatter(&pow10_label)
-        .y_labels(((hi - lo) as usize + 1).min(12))
-        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(ph, ((hi - lo) as usize + 1).min(12)))
+        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&xmax)))
         .draw()?;
     for (_, pts, color) in series {
         chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(w)))?;
@@ -174,7 +175,7 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
         .x_desc("feature index j")
         .x_label_formatter(&int_label)
         .x_labels(look.labels_along(root.dim_in_pixel().0, 6))
-        .y_labels(7)
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .draw()?;
     chart.draw_series(bars.iter().map(|&(x, lo, hi)| {
         PathElement::new(vec![(x, lo), (x, hi)], EST_COLOR.stroke_width(stroke))
@@ -195,6 +196,16 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
     }
     legend.draw(root, spot)?;
     root.present()
+}
+
+/// The height of a chart's plotting area plus its bottom label band, the length its y tick
+/// labels share.
+fn plot_h<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+    look: &Look,
+) -> u32 {
+    let r = plot_rect(chart);
+    (r[3] - r[1] + look.px(40.0)).max(0) as u32
 }
 
 /// Render both plots of a run into SVG text (native use: `kplay plot`).
@@ -302,7 +313,7 @@ pub fn draw_race<DB: DrawingBackend>(
                     .margin_right(look.right_margin() + room.right)
                     .margin_top(look.px(8.0) + room.top)
                     .x_label_area_size(look.px(40.0))
-                    .top_x_label_area_size(look.px(28.0))
+                    .top_x_label_area_size(look.px(44.0))
                     .y_label_area_size(look.px(48.0))
                     .build_cartesian_2d(0f64..imax, floor..hi)?
                     .set_secondary_coord(0f64..tmax, floor..hi),
@@ -318,13 +329,14 @@ pub fn draw_race<DB: DrawingBackend>(
             (plot_rect(&**c), o, ())
         },
     )?;
+    let ph = plot_h(&*chart, &look);
     look.mesh(&mut chart)
         .x_desc("iteration (solid)")
         .y_desc("(F − F*)/F*")
         .x_label_formatter(&int_label)
         .y_label_formatter(&pow10_label)
-        .y_labels(9)
-        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(ph, 9))
+        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&imax)))
         .draw()?;
     chart
         .configure_secondary_axes()
@@ -377,7 +389,11 @@ pub fn draw_curve_1d<DB: DrawingBackend>(
     let (y0, y1) =
         if y0 < y1 { (y0 - 0.05 * (y1 - y0), y1 + 0.05 * (y1 - y0)) } else { (-1.0, 1.0) };
     let mut chart = look.chart(root, 36.0, x0..x1, y0..y1)?;
-    look.mesh(&mut chart).x_desc("x").draw()?;
+    look.mesh(&mut chart)
+        .x_desc("x")
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 8))
+        .draw()?;
     // At most about 4000 training points are drawn (evenly strided): a canvas draws each
     // circle with its own calls, and n may be 10⁶ (the page's n·d budget with d = 1).
     let stride = (px.len() / 4000).max(1);

@@ -19,8 +19,8 @@ use crate::plot_style::{text_box, GRID_BOLD, GRID_COLOR, LEGEND_BORDER};
 pub enum Prim {
     /// A polyline (lines, paths).
     Path(Vec<(i32, i32)>, (u8, u8, u8)),
-    /// A circle: centre, radius, filled.
-    Circle((i32, i32), i32, bool, (u8, u8, u8)),
+    /// A circle: centre, radius.
+    Circle((i32, i32), i32, (u8, u8, u8)),
     /// A rectangle: box, filled.
     Rect([i32; 4], bool, (u8, u8, u8)),
     /// A filled polygon's vertices.
@@ -99,7 +99,8 @@ impl DrawingBackend for Rec {
     }
     fn draw_circle<S: BackendStyle>(&mut self, p: BackendCoord, r: u32, s: &S, fill: bool) -> R {
         if let Some(c) = rgb(s.color()) {
-            self.prims.borrow_mut().push(Prim::Circle(p, r as i32, fill, c));
+            let _ = fill;
+            self.prims.borrow_mut().push(Prim::Circle(p, r as i32, c));
         }
         Ok(())
     }
@@ -211,7 +212,7 @@ pub fn data_points(prims: &[Prim]) -> Vec<(i32, i32)> {
     for (i, p) in prims.iter().enumerate() {
         let pts: Vec<(i32, i32)> = match p {
             Prim::Path(v, c) if !is_grid(*c) && *c != WHITE_RGB => samples(v),
-            Prim::Circle(c, r, _, col) if *col != WHITE_RGB => {
+            Prim::Circle(c, r, col) if *col != WHITE_RGB => {
                 let mut v = vec![*c];
                 for k in 0..16 {
                     let t = k as f64 / 16.0 * std::f64::consts::TAU;
@@ -283,7 +284,10 @@ pub fn defects(prims: &[Prim], w: u32, h: u32) -> Vec<String> {
 pub const SIZES: [(u32, u32, f64); 2] = [(720, 360, 1.0), (760, 300, 5.0 / 3.0)];
 
 /// Assert that `draw` at every size of [`SIZES`] has no defect.
-pub fn assert_clean(name: &str, draw: impl Fn(&DrawingArea<Rec, Shift>, f64) -> Result<(), String>) {
+pub fn assert_clean(
+    name: &str,
+    draw: impl Fn(&DrawingArea<Rec, Shift>, f64) -> Result<(), String>,
+) {
     let mut all = vec![];
     for (w, h, s) in SIZES {
         let prims = record(w, h, |root| draw(root, s));
@@ -391,9 +395,9 @@ mod per_plot {
         crate::experiment::mrlsr::MrlsrSession::new(s).expect("session")
     }
 
-    fn draw_fit(
+    fn draw_fit<DB: DrawingBackend>(
         session: &crate::experiment::mrlsr::MrlsrSession,
-        root: &DrawingArea<Rec, Shift>,
+        root: &DrawingArea<DB, Shift>,
         s: f64,
     ) -> Result<(), String> {
         use crate::experiment::mrlsr::FitCurves;
@@ -424,14 +428,9 @@ mod per_plot {
                 curves.push(Curve { label, values: &mrlsr, color, dashed: false, width: 2.0 });
                 e(pm::draw_fit_1d(root, &xs, y, &grid, &curves, s))
             }
-            FitCurves::Fitted { mrlsr, krr } => e(pm::draw_pred_vs_true(
-                root,
-                y,
-                &mrlsr,
-                krr.as_deref(),
-                (&mlabel, &klabel),
-                s,
-            )),
+            FitCurves::Fitted { mrlsr, krr } => {
+                e(pm::draw_pred_vs_true(root, y, &mrlsr, krr.as_deref(), (&mlabel, &klabel), s))
+            }
         }
     }
 
@@ -477,7 +476,12 @@ mod per_plot {
         let lambdas: Vec<f64> = (0..10).map(|k| 10f64.powi(k - 7)).collect();
         let rmse: Vec<Vec<f64>> = ms
             .iter()
-            .map(|m| lambdas.iter().map(|l| 0.3 + 0.1 * (m - 2.0).abs() + l.log10().abs() * 0.01).collect())
+            .map(|m| {
+                lambdas
+                    .iter()
+                    .map(|l| 0.3 + 0.1 * (m - 2.0).abs() + l.log10().abs() * 0.01)
+                    .collect()
+            })
             .collect();
         assert_clean("B heatmap", |root, s| {
             e(crate::plot_mrlsr::draw_heatmap(root, &ms, &lambdas, &rmse, Some((3, 4)), s))
@@ -497,7 +501,9 @@ mod per_plot {
         });
     }
 
-    fn dinuzzo(step: usize) -> (crate::experiment::dinuzzo::DinuzzoSpec, crate::experiment::dinuzzo::Built) {
+    fn dinuzzo(
+        step: usize,
+    ) -> (crate::experiment::dinuzzo::DinuzzoSpec, crate::experiment::dinuzzo::Built) {
         let Spec::Dinuzzo(s) = spec('c', step) else { panic!("paper C") };
         let built = crate::experiment::dinuzzo::build(&s).expect("build").expect("points");
         (s, built)
@@ -515,7 +521,13 @@ mod per_plot {
             let series = ed::convergence_series(&refs, s.race);
             let tol = ed::tolerance(&s.method);
             assert_clean(&format!("C{step} convergence"), |root, sc| {
-                e(crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), sc))
+                e(crate::plot_dinuzzo::draw_log_series(
+                    root,
+                    &series,
+                    "sweep",
+                    Some((tol, "δ")),
+                    sc,
+                ))
             });
             let pd = ed::primal_dual_series(&race.lanes()[0].solver);
             assert_clean(&format!("C{step} primal and dual"), |root, sc| {
@@ -572,9 +584,11 @@ mod per_plot {
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         });
-        let data: Vec<(f64, f64, bool)> =
-            (0..60).map(|i| (i as f64 / 10.0 - 3.0, (i as f64 / 10.0 - 3.0).sin(), i % 4 == 0)).collect();
-        let curve: Vec<(f64, f64)> = (0..200).map(|i| (i as f64 * 0.03 - 3.0, (i as f64 * 0.03 - 3.0).sin())).collect();
+        let data: Vec<(f64, f64, bool)> = (0..60)
+            .map(|i| (i as f64 / 10.0 - 3.0, (i as f64 / 10.0 - 3.0).sin(), i % 4 == 0))
+            .collect();
+        let curve: Vec<(f64, f64)> =
+            (0..200).map(|i| (i as f64 * 0.03 - 3.0, (i as f64 * 0.03 - 3.0).sin())).collect();
         assert_clean("C8 regression", |root, s| {
             pdz::draw_regression(root, &data, &curve, 0.2, Some(&curve), s)
                 .map(|_| ())
@@ -642,5 +656,75 @@ mod per_plot {
             })
             .collect();
         assert_clean("D race", |root, s| e(crate::plot_perceptron::draw_race(root, &entries, s)));
+    }
+
+    /// Not a check: writes the SVGs of the cases issue 32 names to `$PLOT_SVG_DIR` (default
+    /// /tmp/plot-svgs) at both sizes, to look at them (`cargo test --release --lib write_svgs
+    /// -- --ignored`).
+    #[test]
+    #[ignore]
+    fn write_svgs() {
+        let dir = std::env::var("PLOT_SVG_DIR").unwrap_or_else(|_| "/tmp/plot-svgs".into());
+        std::fs::create_dir_all(&dir).expect("dir");
+        let out = |name: &str, draw: &dyn Fn(&DrawingArea<SVGBackend, Shift>, f64) -> Result<(), String>| {
+            for (w, h, s) in SIZES {
+                let mut text = String::new();
+                {
+                    let root = SVGBackend::with_string(&mut text, (w, h)).into_drawing_area();
+                    draw(&root, s).expect("draw");
+                }
+                std::fs::write(format!("{dir}/{name}-{w}x{h}.svg"), text).expect("write");
+            }
+        };
+        let (s3, b3) = dinuzzo(3);
+        let mut race = crate::engine::dinuzzo::start(&b3, &s3).expect("start");
+        race.run();
+        let refs: Vec<(usize, &crate::solvers::coordinate::DinuzzoSolver)> =
+            race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
+        let series = crate::engine::dinuzzo::convergence_series(&refs, false);
+        let tol = crate::engine::dinuzzo::tolerance(&s3.method);
+        out("c3-convergence", &|r, s| {
+            e(crate::plot_dinuzzo::draw_log_series(r, &series, "sweep", Some((tol, "δ")), s))
+        });
+        let (trace, w, wt) = lp(5);
+        out("a5-spikes", &|r, s| {
+            e(crate::plot::draw_spikes_threshold(r, &w, wt.as_deref(), Some(0.1), s))
+        });
+        out("a5-convergence", &|r, s| e(crate::plot::draw_convergence(r, &trace, s)));
+        let session = mrlsr_session(lesson_spec('b', 6));
+        let (samples, minimizer) = session.f_samples(400).expect("F");
+        out("b6-f", &|r, s| e(crate::plot_mrlsr::draw_f(r, &samples, minimizer, s)));
+        out("b6-fit", &|r, s| draw_fit(&session, r, s));
+        let mut card = lesson_spec('b', 1);
+        card["data"]["n"] = 40.into();
+        card["m"] = 1.5.into();
+        card["lambda"] = 1e-3.into();
+        let card = mrlsr_session(card);
+        out("card-b-fit", &|r, s| draw_fit(&card, r, s));
+        let s8 = mrlsr_session(lesson_spec('b', 8));
+        let rep = s8.equivalence(4, 10, 1).expect("equivalence");
+        let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
+        out("b8-bars", &|r, s| e(crate::plot_mrlsr::draw_equivalence_bars(r, &values, s)));
+        out("b8-curves", &|r, s| {
+            e(crate::plot_mrlsr::draw_lambda_curves(
+                r,
+                &rep.lambdas,
+                &rep.curves,
+                (rep.lambda, rep.lambda2),
+                s,
+            ))
+        });
+        for step in [2, 4, 7] {
+            let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
+            let mut session = crate::experiment::perceptron::Session::new(sp).expect("session");
+            while session.step() {}
+            let trace: Vec<crate::plot_perceptron::TracePoint> =
+                session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+            let bounds: Vec<(String, f64, bool)> =
+                session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
+            out(&format!("d{step}-trace"), &|r, s| {
+                e(crate::plot_perceptron::draw_trace(r, &trace, &bounds, s))
+            });
+        }
     }
 }

@@ -24,8 +24,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot_style::{
-    draw_rich_text, fit_legend, int_label, num, plot_rect, pow10_label, Legend, Look, Obstacles, Room,
-    Swatch, GRID_BOLD, GRID_COLOR,
+    draw_rich_text, fit_legend, int_label, num, plot_rect, pow10_label, Legend, Look, Obstacles,
+    Room, Swatch, GRID_BOLD, GRID_COLOR,
 };
 use crate::solvers::fixed_point::EnvelopePoint;
 
@@ -228,8 +228,8 @@ pub fn draw_decision_map<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_labels(7)
-        .y_labels(7)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 7))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .label_style(look.font())
@@ -327,8 +327,9 @@ pub fn draw_regression<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .light_line_style(GRID_COLOR)
-        .x_labels(7)
-        .y_labels(7)
+        .bold_line_style(GRID_BOLD)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 7))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .label_style(look.font())
@@ -487,7 +488,9 @@ pub fn draw_log_series<DB: DrawingBackend>(
         },
     )?;
     let span = (hi - lo) as usize;
-    let rows_fit = look.labels_down(root.dim_in_pixel().1, span + 1).max(2) - 1;
+    let [_, top, _, bottom] = plot_rect(&chart);
+    let rows_fit =
+        look.labels_down((bottom - top + look.px(40.0)).max(0) as u32, span + 1).max(2) - 1;
     let step = span.div_ceil(rows_fit.max(1)).max(1);
     chart
         .configure_mesh()
@@ -501,7 +504,7 @@ pub fn draw_log_series<DB: DrawingBackend>(
             }
         })
         .y_labels(span + 1)
-        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&xmax)))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .light_line_style(GRID_COLOR)
@@ -659,7 +662,7 @@ pub fn draw_theorem5<DB: DrawingBackend>(
                 .margin((8.0 * s) as i32)
                 .margin_top((8.0 * s) as i32 + cap_h + room.top)
                 .margin_right((8.0 * s) as i32 + room.right)
-                .x_label_area_size((28.0 * s) as i32)
+                .x_label_area_size((40.0 * s) as i32)
                 .y_label_area_size((40.0 * s) as i32)
                 .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
         },
@@ -689,7 +692,13 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         3.0 * s,
         ec.stroke_width(look.stroke(2.0)),
     ))?;
-    caption(&left, &format!("{loss_name}: L/λ and its envelope f_α, α = {}", num(alpha)), size, cap_h, s)?;
+    caption(
+        &left,
+        &format!("{loss_name}: L/λ and its envelope f_α, α = {}", num(alpha)),
+        size,
+        cap_h,
+        s,
+    )?;
     legend.draw(root, spot)?;
     // Right: eigenvalues of K_α.
     let m = eigenvalues.len().max(1) as f64;
@@ -701,7 +710,8 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(&right)
         .margin((8.0 * s) as i32)
         .margin_top((8.0 * s) as i32 + cap_h)
-        .x_label_area_size((28.0 * s) as i32)
+        .margin_right(look.right_margin())
+        .x_label_area_size((40.0 * s) as i32)
         .y_label_area_size((40.0 * s) as i32)
         .build_cartesian_2d(0f64..m, elo..ehi)?;
     chart

@@ -11,8 +11,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::plot_style::{
-    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend, Look,
-    Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend,
+    Look, Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
 };
 use crate::solvers::mrlsr::FSamples;
 
@@ -80,12 +80,20 @@ pub fn draw_fit_1d<DB: DrawingBackend>(
     let (x0, x1) = range_of(x.iter().chain(grid.iter()));
     let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())));
     let r = (2.5 * s) as i32;
-    let data: Vec<(f64, f64)> =
-        x.iter().zip(y).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| (a, b)).collect();
+    let data: Vec<(f64, f64)> = x
+        .iter()
+        .zip(y)
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(|(&a, &b)| (a, b))
+        .collect();
     let lines: Vec<Vec<(f64, f64)>> = curves
         .iter()
         .map(|c| {
-            grid.iter().zip(c.values).filter(|(_, v)| v.is_finite()).map(|(&a, &b)| (a, b)).collect()
+            grid.iter()
+                .zip(c.values)
+                .filter(|(_, v)| v.is_finite())
+                .map(|(&a, &b)| (a, b))
+                .collect()
         })
         .collect();
     let mut rows = vec![("data".to_string(), Swatch::Dot(DATA_COLOR))];
@@ -110,10 +118,13 @@ pub fn draw_fit_1d<DB: DrawingBackend>(
             (plot_rect(ch), o, ())
         },
     )?;
-    look.mesh(&mut chart).x_desc("x").y_desc("y").x_labels(8).y_labels(7).draw()?;
-    chart.draw_series(
-        data.iter().map(|&p| Circle::new(p, r, DATA_COLOR.mix(0.7).filled())),
-    )?;
+    look.mesh(&mut chart)
+        .x_desc("x")
+        .y_desc("y")
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
+        .draw()?;
+    chart.draw_series(data.iter().map(|&p| Circle::new(p, r, DATA_COLOR.mix(0.7).filled())))?;
     for (c, pts) in curves.iter().zip(lines) {
         let w = (c.width * s).round().max(1.0) as u32;
         let style = c.color.stroke_width(w);
@@ -149,7 +160,11 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
     let (lo, hi) = range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()));
     let r = (2.5 * s) as i32;
     let pairs = |f: &[f64]| -> Vec<(f64, f64)> {
-        y.iter().zip(f).filter(|(a, b)| a.is_finite() && b.is_finite()).map(|(&a, &b)| (a, b)).collect()
+        y.iter()
+            .zip(f)
+            .filter(|(a, b)| a.is_finite() && b.is_finite())
+            .map(|(&a, &b)| (a, b))
+            .collect()
     };
     let kp = krr.map(pairs).unwrap_or_default();
     let mp = pairs(mrlsr);
@@ -170,7 +185,12 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
             (plot_rect(ch), o, ())
         },
     )?;
-    look.mesh(&mut chart).x_desc("true y").y_desc("fitted f(x)").draw()?;
+    look.mesh(&mut chart)
+        .x_desc("true y")
+        .y_desc("fitted f(x)")
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 8))
+        .draw()?;
     chart.draw_series(LineSeries::new(
         vec![(lo, lo), (hi, hi)],
         DATA_COLOR.stroke_width(look.stroke(1.0)),
@@ -304,12 +324,12 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
     let s = look.s;
     let logs: Vec<f64> = values.iter().map(|&v| lg(v).unwrap_or(-17.0).max(-17.0)).collect();
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min).floor() - 1.0;
-    let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 1.0;
+    let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 2.0;
     let (lo, hi) =
-        if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 2.0)) } else { (-17.0, 1.0) };
+        if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 3.0)) } else { (-17.0, 1.0) };
     let n = values.len().max(1) as f64;
     let size = 12.0 * s;
-    let title_h = (1.5 * size).ceil() as i32;
+    let title_h = (2.0 * size).ceil() as i32;
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
         .margin_top((8.0 * s) as i32 + title_h)
@@ -325,7 +345,10 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
         .x_label_formatter(&|v: &f64| {
             let k = (v - 0.5).round();
             if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
-                format!("Z{}", crate::plot_style::subscript(&(k as usize + 1).to_string()).unwrap_or_default())
+                format!(
+                    "Z{}",
+                    crate::plot_style::subscript(&(k as usize + 1).to_string()).unwrap_or_default()
+                )
             } else {
                 String::new()
             }
@@ -363,7 +386,14 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
             (tw, th),
             &[(cx - tw / 2, top - th - g), (cx - tw / 2, top + g), (cx - tw / 2, top - 2 * th - g)],
         );
-        draw_rich_text(root, &text, (b[0] - bx, b[1] - by), Pos::new(HPos::Left, VPos::Top), size, &BLACK)?;
+        draw_rich_text(
+            root,
+            &text,
+            (b[0] - bx, b[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            size,
+            &BLACK,
+        )?;
     }
     root.present()
 }
@@ -439,7 +469,9 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14).min(fit))
-        .y_labels(look.labels_down(root.dim_in_pixel().1, ((y1 - y0).ceil() as usize + 1).clamp(2, 14)))
+        .y_labels(
+            look.labels_down(root.dim_in_pixel().1, ((y1 - y0).ceil() as usize + 1).clamp(2, 14)),
+        )
         .draw()?;
     for (p, pts) in lines.into_iter().enumerate() {
         let color = PART_COLORS[p % PART_COLORS.len()];

@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::perceptron::RaceEntry;
 use crate::plot_style::{
-    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, Legend, Look, Obstacles,
-    Room, Swatch,
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, Legend, Look,
+    Obstacles, Swatch,
 };
 
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -167,8 +167,8 @@ pub fn draw_boundary<DB: DrawingBackend>(
         .configure_mesh()
         .disable_mesh()
         .label_style(look.font())
-        .x_labels(7)
-        .y_labels(7)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 7))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .draw()?;
@@ -312,13 +312,21 @@ pub fn draw_boundary<DB: DrawingBackend>(
         let (tw, th) = rich_size(&text, size);
         let (l, t, r, bt) = (area[0] + g, area[1] + g, area[2] - g - tw, area[3] - g - th);
         let (cx, cy) = ((area[0] + area[2] - tw) / 2, (area[1] + area[3] - th) / 2);
-        let mut corners = vec![(l, t), (r, t), (l, bt), (r, bt), (cx, t), (cx, bt), (l, cy), (r, cy)];
+        let mut corners =
+            vec![(l, t), (r, t), (l, bt), (r, bt), (cx, t), (cx, bt), (l, cy), (r, cy)];
         // Then a row under (or over) each corner, for a second label in the same corner.
         for k in 1..4 {
             corners.extend([(l, t + k * th), (r, t + k * th), (l, bt - k * th), (r, bt - k * th)]);
         }
         let bx0 = place_label(&mut o, (tw, th), &corners);
-        draw_rich_text(root, &text, (bx0[0] - bx, bx0[1] - by), Pos::new(HPos::Left, VPos::Top), size, &color)?;
+        draw_rich_text(
+            root,
+            &text,
+            (bx0[0] - bx, bx0[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            size,
+            &color,
+        )?;
     }
     let px = chart.plotting_area().get_pixel_range();
     root.present()?;
@@ -328,7 +336,11 @@ pub fn draw_boundary<DB: DrawingBackend>(
 fn pow10_label(v: &f64) -> String {
     let e = v.round();
     if (v - e).abs() < 1e-9 {
-        num(10f64.powi(e as i32))
+        if (0.0..=4.0).contains(&e) {
+            num(10f64.powi(e as i32))
+        } else {
+            crate::plot_style::pow10_label(v)
+        }
     } else {
         String::new()
     }
@@ -394,16 +406,20 @@ pub fn draw_trace<DB: DrawingBackend>(
     if !pn.is_empty() {
         rows.push(("‖p_k‖_G".to_string(), Swatch::Line(P_COL, 2.0)));
     }
-    let legend = Legend::new(&look, rows);
     let small = 11.0 * s;
-    // The bounds inside the x range: (x, label, current).
-    let lines: Vec<(f64, String, bool)> = bounds
-        .iter()
-        .filter_map(|(label, it, current)| {
-            let x = lg(*it).filter(|x| *x <= xmax)?;
-            Some((x, format!("{label} = {}", num(it.round())), *current))
-        })
-        .collect();
+    // The bounds inside the x range: (x, tag at the line, current). The legend names them, the
+    // tag at each line is its value: names beside lines a few pixels apart would overprint.
+    let bound_color =
+        |current: bool| if current { RGBColor(0, 0, 0) } else { RGBColor(150, 150, 150) };
+    let mut lines: Vec<(f64, String, bool)> = vec![];
+    for (label, it, current) in bounds {
+        let Some(x) = lg(*it).filter(|x| *x <= xmax) else { continue };
+        let value = num(it.round());
+        let w = if *current { 2.0 } else { 1.0 };
+        rows.push((format!("{label} = {value}"), Swatch::Dashed(bound_color(*current), w)));
+        lines.push((x, value, *current));
+    }
+    let legend = Legend::new(&look, rows);
     let (mut chart, spot, placed) = fit_legend(
         root.dim_in_pixel().0,
         &legend,
@@ -438,18 +454,24 @@ pub fn draw_trace<DB: DrawingBackend>(
                     }
                     let fits = |&(x, _): &(i32, i32)| x >= area[0] && x + tw <= area[2];
                     let inside: Vec<(i32, i32)> = corners.iter().copied().filter(fits).collect();
-                    place_label(&mut o, (tw, th), if inside.is_empty() { &corners } else { &inside })
+                    place_label(
+                        &mut o,
+                        (tw, th),
+                        if inside.is_empty() { &corners } else { &inside },
+                    )
                 })
                 .collect();
             (area, o, placed)
         },
     )?;
+    let pr = plot_rect(&chart);
+    let ph = (pr[3] - pr[1] + look.px(36.0)).max(0) as u32;
     look.mesh(&mut chart)
         .x_desc("iteration k (log scale)")
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
         .x_labels((xmax.ceil() as usize + 1).clamp(2, 12))
-        .y_labels(look.labels_down(root.dim_in_pixel().1, ((hi - lo) as usize + 1).min(12)))
+        .y_labels(look.labels_down(ph, ((hi - lo) as usize + 1).min(12)))
         .draw()?;
     chart.draw_series(mg_neg.iter().map(|&p| Circle::new(p, r, MIN_G.mix(0.3).filled())))?;
     chart.draw_series(LineSeries::new(mg_pos.iter().copied(), MIN_G.stroke_width(w)))?;
@@ -465,13 +487,20 @@ pub fn draw_trace<DB: DrawingBackend>(
     }
     let (bx, by) = root.get_base_pixel();
     for ((x, text, current), b) in lines.iter().zip(&placed) {
-        let col = if *current { RGBColor(0, 0, 0) } else { RGBColor(150, 150, 150) };
+        let col = bound_color(*current);
         let dash: Vec<(f64, f64)> =
             (0..24).map(|i| (*x, lo + (hi - lo) * i as f64 / 23.0)).collect();
         chart.draw_series(dash.chunks(2).map(|seg| {
             PathElement::new(seg.to_vec(), col.stroke_width(if *current { w } else { 1 }))
         }))?;
-        draw_rich_text(root, text, (b[0] - bx, b[1] - by), Pos::new(HPos::Left, VPos::Top), small, &col)?;
+        draw_rich_text(
+            root,
+            text,
+            (b[0] - bx, b[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            small,
+            &col,
+        )?;
     }
     legend.draw(root, spot)?;
     root.present()
@@ -517,7 +546,7 @@ pub fn draw_race<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .x_desc("iterations to the outcome (log scale; black tick = the paper's bound)")
+        .x_desc("iterations, log scale (tick: the paper's bound)")
         .x_label_formatter(&pow10_label)
         .x_labels((xmax.ceil() as usize + 1).clamp(2, 12))
         .y_labels(m * 2 + 1)
@@ -531,7 +560,8 @@ pub fn draw_race<DB: DrawingBackend>(
         })
         .label_style(font.clone())
         .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(crate::plot_style::GRID_COLOR)
+        .bold_line_style(crate::plot_style::GRID_BOLD)
         .draw()?;
     for (k, e) in entries.iter().enumerate() {
         let row = (m - 1 - k) as f64;

@@ -78,6 +78,13 @@ impl Look {
         ((len as f64 / (50.0 * self.s)) as usize).clamp(2, max.max(2))
     }
 
+    /// How many tick labels, at most `max`, fit side by side on a horizontal axis `len`
+    /// backing-store pixels long when the widest reads `widest` (with a 2-em gap between).
+    pub fn labels_fit(&self, len: u32, max: usize, widest: &str) -> usize {
+        let each = text_width(widest, 12.0 * self.s) + 24.0 * self.s;
+        ((len as f64 / each) as usize).clamp(2, max.max(2))
+    }
+
     /// How many tick labels, at most `max`, a vertical axis in a plot `len` backing-store pixels
     /// high takes: about one per 28 CSS pixels of the plots' text scale (the labels never touch).
     pub fn labels_down(&self, len: u32, max: usize) -> usize {
@@ -172,7 +179,6 @@ pub fn pow10_label(v: &f64) -> String {
     }
 }
 
-
 /// The mesh's bold grid lines (the light ones are [`GRID_COLOR`]): one colour, so tests can tell
 /// the grid from the data.
 pub const GRID_BOLD: RGBColor = RGBColor(215, 215, 215);
@@ -188,7 +194,13 @@ pub fn num(v: f64) -> String {
         return "0".into();
     }
     if !v.is_finite() {
-        return if v.is_nan() { "NaN".into() } else if v > 0.0 { "∞".into() } else { "−∞".into() };
+        return if v.is_nan() {
+            "NaN".into()
+        } else if v > 0.0 {
+            "∞".into()
+        } else {
+            "−∞".into()
+        };
     }
     let a = v.abs();
     let sign = if v < 0.0 { "−" } else { "" };
@@ -246,9 +258,36 @@ fn char_em(c: char) -> f64 {
         'f' | 't' | 'r' | '(' | ')' | '[' | ']' | '/' | '-' | 'I' | '{' | '}' | '‖' => 0.42,
         'm' | 'M' | 'W' | '—' => 0.98,
         'w' | 'Σ' | '∑' | '×' | '%' => 0.84,
-        '₀'..='₉' | 'ᵢ' | 'ⱼ' | 'ₖ' | 'ₘ' | 'ₙ' | 'ₚ' | 'ₐ' | 'ₑ' | 'ₒ' | 'ₓ' | 'ₕ' | 'ₗ' | 'ₛ'
-        | 'ₜ' | 'ᵣ' | 'ᵤ' | 'ᵥ' | '⁰' | '¹' | '²' | '³' | '⁴'..='⁹' | '⁻' | '⁺' | 'ᵐ' | 'ⁿ'
-        | 'ⁱ' | 'ᵏ' | 'ᵀ' => 0.45,
+        '₀'..='₉'
+        | 'ᵢ'
+        | 'ⱼ'
+        | 'ₖ'
+        | 'ₘ'
+        | 'ₙ'
+        | 'ₚ'
+        | 'ₐ'
+        | 'ₑ'
+        | 'ₒ'
+        | 'ₓ'
+        | 'ₕ'
+        | 'ₗ'
+        | 'ₛ'
+        | 'ₜ'
+        | 'ᵣ'
+        | 'ᵤ'
+        | 'ᵥ'
+        | '⁰'
+        | '¹'
+        | '²'
+        | '³'
+        | '⁴'..='⁹'
+        | '⁻'
+        | '⁺'
+        | 'ᵐ'
+        | 'ⁿ'
+        | 'ⁱ'
+        | 'ᵏ'
+        | 'ᵀ' => 0.45,
         c if c.is_ascii_digit() => 0.64,
         c if c.is_uppercase() => 0.76,
         _ => 0.64,
@@ -468,10 +507,8 @@ pub fn draw_rich_text<DB: DrawingBackend>(
             Script::Sub => (SCRIPT_SCALE * size, 0.3 * size),
             Script::Sup => (SCRIPT_SCALE * size, -0.32 * size),
         };
-        let style = ("sans-serif", sz)
-            .into_font()
-            .color(color)
-            .pos(Pos::new(HPos::Left, VPos::Center));
+        let style =
+            ("sans-serif", sz).into_font().color(color).pos(Pos::new(HPos::Left, VPos::Center));
         area.draw(&Text::new(t.as_str(), (x.round() as i32, yc + dy.round() as i32), style))?;
         x += text_width(t, sz);
     }
@@ -568,7 +605,9 @@ pub fn place_label(obs: &mut Obstacles, size: (i32, i32), corners: &[(i32, i32)]
 }
 
 /// The pixel rectangle `[left, top, right, bottom]` (backend pixels) of a chart's plotting area.
-pub fn plot_rect<DB: DrawingBackend, CT: CoordTranslate>(chart: &ChartContext<'_, DB, CT>) -> [i32; 4] {
+pub fn plot_rect<DB: DrawingBackend, CT: CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+) -> [i32; 4] {
     let (x, y) = chart.plotting_area().get_pixel_range();
     [x.start, y.start, x.end, y.end]
 }
@@ -630,12 +669,36 @@ impl Legend {
         self.rows.is_empty()
     }
 
-    /// Width and height of the box in backend pixels.
+    /// Width and height of the box in backend pixels (one entry a row).
     pub fn dims(&self) -> (i32, i32) {
         let text = self.rows.iter().map(|r| rich_size(&r.0, self.size_px()).0).max().unwrap_or(0);
         let w = 2 * self.pad() + self.swatch_w() + self.look.px(6.0) + text;
         let h = 2 * self.pad() + self.row_h() * self.rows.len() as i32;
         (w, h)
+    }
+
+    fn entry_w(&self, k: usize) -> i32 {
+        self.swatch_w() + self.look.px(6.0) + rich_size(&self.rows[k].0, self.size_px()).0
+    }
+
+    /// The entries' offsets from the box's top left when they flow in lines at most `max_w`
+    /// wide (the legend above a plot), and the box's size.
+    pub fn flow(&self, max_w: i32) -> (Vec<(i32, i32)>, (i32, i32)) {
+        let gap = self.look.px(14.0);
+        let (mut x, mut line, mut w) = (0, 0, 0);
+        let mut out = vec![];
+        for k in 0..self.rows.len() {
+            let ew = self.entry_w(k);
+            if x > 0 && self.pad() + x + ew + self.pad() > max_w {
+                x = 0;
+                line += 1;
+            }
+            out.push((self.pad() + x, self.pad() + line * self.row_h()));
+            w = w.max(x + ew);
+            x += ew + gap;
+        }
+        let h = 2 * self.pad() + (line + 1) * self.row_h();
+        (out, (w + 2 * self.pad(), h))
     }
 
     /// The gap between the legend and the plotting area's edge.
@@ -671,15 +734,22 @@ impl Legend {
         root.draw(&Rectangle::new([(l, t), (r, b)], WHITE.mix(0.85).filled()))?;
         root.draw(&Rectangle::new([(l, t), (r, b)], LEGEND_BORDER.stroke_width(1)))?;
         let s = self.look.s;
+        // One entry a row in a box of the column's width, else flowing in lines.
+        let offsets: Vec<(i32, i32)> = if at[2] - at[0] == self.dims().0 {
+            (0..self.rows.len())
+                .map(|k| (self.pad(), self.pad() + self.row_h() * k as i32))
+                .collect()
+        } else {
+            self.flow(at[2] - at[0]).0
+        };
         for (k, (label, sw)) in self.rows.iter().enumerate() {
-            let yc = t + self.pad() + self.row_h() * k as i32 + self.row_h() / 2;
-            let x0 = l + self.pad();
+            let yc = t + offsets[k].1 + self.row_h() / 2;
+            let x0 = l + offsets[k].0;
             let x1 = x0 + self.swatch_w();
             let stroke = |v: f64| (v * s).round().max(1.0) as u32;
             match *sw {
-                Swatch::Line(c, w) => {
-                    root.draw(&PathElement::new(vec![(x0, yc), (x1, yc)], c.stroke_width(stroke(w))))?
-                }
+                Swatch::Line(c, w) => root
+                    .draw(&PathElement::new(vec![(x0, yc), (x1, yc)], c.stroke_width(stroke(w))))?,
                 Swatch::Dashed(c, w) => {
                     let d = (x1 - x0) / 5;
                     for j in [0, 2, 4] {
@@ -752,17 +822,21 @@ pub fn fit_legend<C, T, E>(
     }
     let (w, h) = legend.dims();
     let gap = legend.inset();
+    let above = legend.flow(area[2] - area[0]).1;
     let room = if w + gap <= width as i32 * 2 / 5 {
         Room { right: w + gap, top: 0 }
     } else {
-        Room { right: 0, top: h + gap }
+        Room { right: 0, top: above.1 + gap }
     };
     let chart = build(room)?;
     let (a, _, t) = scan(&chart);
     let b = if room.right > 0 {
         [a[2] + gap, a[1], a[2] + gap + w, a[1] + h]
     } else {
-        [a[2] - w, a[1] - gap - h, a[2], a[1] - gap]
+        let (fw, fh) = legend.flow(a[2] - a[0]).1;
+        // Never the column's width, so the drawing flows (see [`Legend::draw`]).
+        let fw = if fw == w { fw + 1 } else { fw };
+        [(a[2] - fw).max(0), a[1] - gap - fh, (a[2] - fw).max(0) + fw, a[1] - gap]
     };
     Ok((chart, b, t))
 }
