@@ -264,7 +264,9 @@ pub fn defects(prims: &[Prim], w: u32, h: u32) -> Vec<String> {
     for (i, (ta, a)) in ts.iter().enumerate() {
         for (tb, b) in &ts[i + 1..] {
             let shrink = |r: [i32; 4]| [r[0] + 1, r[1] + 1, r[2] - 1, r[3] - 1];
-            if crate::plot_style::overlap(shrink(*a), shrink(*b)) {
+            // The same text twice in the same place (plotters' log axis can repeat a tick) reads
+            // as one.
+            if crate::plot_style::overlap(shrink(*a), shrink(*b)) && !(ta == tb && a == b) {
                 out.push(format!("texts overlap: {ta:?} {a:?} and {tb:?} {b:?}"));
             }
         }

@@ -190,7 +190,9 @@ pub fn contour_segments(field: &Field, level: f64) -> Vec<((f64, f64), (f64, f64
 
 /// A tick label with as many decimals as the axis span needs.
 fn tick(v: f64, span: f64) -> String {
-    if span >= 20.0 {
+    if v.abs() >= 1e5 {
+        num(v)
+    } else if span >= 20.0 {
         format!("{v:.0}")
     } else if span >= 2.0 {
         format!("{v:.1}")

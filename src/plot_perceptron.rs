@@ -314,9 +314,15 @@ pub fn draw_boundary<DB: DrawingBackend>(
         let (cx, cy) = ((area[0] + area[2] - tw) / 2, (area[1] + area[3] - th) / 2);
         let mut corners =
             vec![(l, t), (r, t), (l, bt), (r, bt), (cx, t), (cx, bt), (l, cy), (r, cy)];
-        // Then a row under (or over) each corner, for a second label in the same corner.
+        // Then a row under (or over) each corner, for a second label in the same corner, then
+        // anywhere on a grid of half-line steps.
         for k in 1..4 {
             corners.extend([(l, t + k * th), (r, t + k * th), (l, bt - k * th), (r, bt - k * th)]);
+        }
+        let mut y = t;
+        while y <= bt {
+            corners.extend([(l, y), (cx, y), (r, y), ((l + cx) / 2, y), ((cx + r) / 2, y)]);
+            y += (th / 2).max(1);
         }
         let bx0 = place_label(&mut o, (tw, th), &corners);
         draw_rich_text(

@@ -800,8 +800,9 @@ pub struct Room {
 /// which returns the area, the obstacles and whatever the plot needs later), then put the
 /// legend in the first candidate box of [`Legend::candidates`] that covers none of them (with
 /// 3 px to spare). When every candidate covers something the chart is built again with room
-/// for the legend outside the plotting area — at the right if it takes at most 40 % of the
-/// `width`, else above — and the legend goes there. Returns the chart, the legend's box
+/// for the legend outside the plotting area — at the right or above (its entries flowing in
+/// lines), whichever takes the smaller share of the plotting area (the right at most half the
+/// `width`) — and the legend goes there. Returns the chart, the legend's box
 /// (backend pixels) and `scan`'s value.
 pub fn fit_legend<C, T, E>(
     width: u32,
@@ -823,7 +824,11 @@ pub fn fit_legend<C, T, E>(
     let (w, h) = legend.dims();
     let gap = legend.inset();
     let above = legend.flow(area[2] - area[0]).1;
-    let room = if w + gap <= width as i32 * 2 / 5 {
+    // The side that takes the smaller share of the plotting area.
+    let (pw, ph) = ((area[2] - area[0]).max(1) as f64, (area[3] - area[1]).max(1) as f64);
+    let right_share = (w + gap) as f64 / pw;
+    let top_share = (above.1 + gap) as f64 / ph;
+    let room = if right_share <= top_share && w + gap <= width as i32 / 2 {
         Room { right: w + gap, top: 0 }
     } else {
         Room { right: 0, top: above.1 + gap }
@@ -939,19 +944,30 @@ mod tests {
         .unwrap();
         assert_eq!(chart.1, Room::default());
         assert_eq!(b, [56, 310 - 6 - h, 56 + w, 304]);
-        // Every candidate covered: room is made on the right and the legend goes there.
+        // Every candidate covered on a low plot: room is made on the right (a smaller share of
+        // the area than a line above) and the legend goes there.
         let mut full = Obstacles::default();
-        for y in (10..=310).step_by(4) {
+        for y in (10..=610).step_by(4) {
             full.polyline([(50, y), (650, y)]);
         }
         let (chart, b, ()) = fit_legend::<_, _, ()>(
             720,
             &legend,
-            |room| Ok(([50, 10, 650 - room.right, 310], room)),
+            |room| Ok(([50, 10 + room.top, 650 - room.right, 110], room)),
             |c| (c.0, full.clone(), ()),
         )
         .unwrap();
-        assert_eq!(chart.1.right, w + 6);
+        assert_eq!(chart.1, Room { right: w + 6, top: 0 });
         assert!(b[0] > 650 - chart.1.right && b[2] <= 650);
+        // On a tall plot a line above takes the smaller share: the legend goes above it.
+        let (chart, b, ()) = fit_legend::<_, _, ()>(
+            720,
+            &legend,
+            |room| Ok(([50, 10 + room.top, 650 - room.right, 610], room)),
+            |c| (c.0, full.clone(), ()),
+        )
+        .unwrap();
+        assert_eq!(chart.1.right, 0);
+        assert!(chart.1.top > 0 && b[3] <= 10 + chart.1.top);
     }
 }
