@@ -458,6 +458,16 @@ pub fn draw_trace<DB: DrawingBackend>(
                         corners.push((lx - g - tw, y));
                         y += th + g / 2;
                     }
+                    // Then a little farther from the line, where lines a few pixels apart
+                    // leave no room beside it.
+                    let mut y = area[1] + g;
+                    while y + th <= area[3] - g {
+                        for k in 1..4 {
+                            corners.push((lx + g + k * tw / 2, y));
+                            corners.push((lx - g - tw - k * tw / 2, y));
+                        }
+                        y += th / 2 + 1;
+                    }
                     let fits = |&(x, _): &(i32, i32)| x >= area[0] && x + tw <= area[2];
                     let inside: Vec<(i32, i32)> = corners.iter().copied().filter(fits).collect();
                     place_label(
