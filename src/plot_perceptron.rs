@@ -259,7 +259,9 @@ pub fn draw_boundary<DB: DrawingBackend>(
                 poly,
                 HULL.stroke_width(look.stroke(1.5)),
             )))?;
-            labels.push(("grey: hull of the yᵢxᵢ/‖xᵢ‖".to_string(), HULL));
+            // Short labels in the colour of what they name; the figure caption (and the
+            // explainer) says what the hull, the circle and the arrow are.
+            labels.push(("hull".to_string(), HULL));
             if rho.is_finite() {
                 let r = rr * rho.abs();
                 let ball: Vec<(f64, f64)> = (0..=96)
@@ -273,9 +275,7 @@ pub fn draw_boundary<DB: DrawingBackend>(
                     ball,
                     BALL.stroke_width(look.stroke(2.0)),
                 )))?;
-                let what =
-                    if rho < 0.0 { "largest ball in the hull" } else { "distance to the hull" };
-                labels.push((format!("green: {what}, |ρ_K| = {:.3}", rho.abs()), BALL));
+                labels.push((format!("|ρ_K| = {:.3}", rho.abs()), BALL));
             }
         }
         let tip = (rr * wx, rr * wy);
@@ -297,7 +297,7 @@ pub fn draw_boundary<DB: DrawingBackend>(
                 ARROW.filled(),
             )))?;
         }
-        labels.push((format!("Σ pᵢyᵢxᵢ/‖xᵢ‖, length ‖p‖_G = {len:.3}"), ARROW));
+        labels.push((format!("‖p‖_G = {len:.3}"), ARROW));
     }
     // The labels where they cover the fewest points and curves: the corners of the plot, then
     // the middles of its edges, shrunk (to 3/5 at most) to fit its width.
@@ -693,7 +693,7 @@ mod tests {
         let svg = boundary_svg([-1.0, 1.0, -1.0, 1.0], &scene, 300, 200).unwrap();
         assert!(svg.contains("<svg") && svg.contains("circle"));
         // "|ρ_K|" is drawn as "|ρ", a lowered "K" and "| = 0.700".
-        assert!(svg.contains("green: largest ball in the hull, |ρ") && svg.contains("| = 0.700"));
+        assert!(svg.contains("hull") && svg.contains("|ρ") && svg.contains("| = 0.700"));
         let mut t = String::new();
         {
             let root = SVGBackend::with_string(&mut t, (300, 200)).into_drawing_area();
