@@ -38,6 +38,7 @@ pub mod plot_dinuzzo;
 pub mod plot_mrlsr;
 pub mod plot_perceptron;
 pub mod plot_style;
+pub mod plot_text;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;
