@@ -668,7 +668,8 @@ mod per_plot {
     fn write_svgs() {
         let dir = std::env::var("PLOT_SVG_DIR").unwrap_or_else(|_| "/tmp/plot-svgs".into());
         std::fs::create_dir_all(&dir).expect("dir");
-        let out = |name: &str, draw: &dyn Fn(&DrawingArea<SVGBackend, Shift>, f64) -> Result<(), String>| {
+        type Draw<'a> = dyn Fn(&DrawingArea<SVGBackend, Shift>, f64) -> Result<(), String> + 'a;
+        let out = |name: &str, draw: &Draw| {
             for (w, h, s) in SIZES {
                 let mut text = String::new();
                 {
