@@ -32,10 +32,13 @@ pub mod lp;
 pub mod margin;
 pub mod par;
 pub mod plot;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod plot_check;
 pub mod plot_dinuzzo;
 pub mod plot_mrlsr;
 pub mod plot_perceptron;
 pub mod plot_style;
+pub mod plot_text;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

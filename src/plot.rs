@@ -8,7 +8,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::{int_label, lg, pow10_label, Look};
+use crate::plot_style::{
+    fit_legend, int_label, lg, num, plot_rect, pow10_label, Legend, Look, Obstacles, Swatch,
+};
 use crate::solvers::StepRecord;
 
 /// Colours shared by the page's legend and the plots.
@@ -48,31 +50,46 @@ pub fn draw_convergence<DB: DrawingBackend>(
     lo = lo.floor();
     hi = hi.ceil().max(lo + 1.0);
     let xmax = trace.last().map(|r| r.iter).unwrap_or(1).max(1) as f64;
-    let mut chart = look.chart(root, 40.0, 0f64..xmax, lo..hi)?;
-    look.mesh(&mut chart)
-        .x_desc("iteration")
-        .x_label_formatter(&int_label)
-        .y_label_formatter(&pow10_label)
-        .y_labels(((hi - lo) as usize + 1).min(12))
-        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
-        .draw()?;
     let w = look.stroke(2.0);
     let series: [Curve; 3] = [
         ("duality gap", &gap, GAP_COLOR),
         ("primal F(w)", &primal, PRIMAL_COLOR),
         ("dual −Λ(α)", &dual, DUAL_COLOR),
     ];
-    for (name, pts, color) in series {
-        let style = color.stroke_width(w);
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), style))?
-            .label(name)
-            .legend(look.swatch(color, w));
+    let legend = Legend::new(
+        &look,
+        series.iter().map(|(n, _, c)| (n.to_string(), Swatch::Line(*c, 2.0))).collect(),
+    );
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| look.chart_in(root, 40.0, room, 0f64..xmax, lo..hi),
+        |c| {
+            let mut o = Obstacles::default();
+            for (_, pts, _) in &series {
+                o.polyline(pts.iter().map(|p| c.backend_coord(p)));
+                if pts.len() < 60 {
+                    pts.iter().for_each(|p| o.disc(c.backend_coord(p), look.px(2.0)));
+                }
+            }
+            (plot_rect(c), o, ())
+        },
+    )?;
+    let ph = plot_h(&chart, &look);
+    look.mesh(&mut chart)
+        .x_desc("iteration")
+        .x_label_formatter(&int_label)
+        .y_label_formatter(&pow10_label)
+        .y_labels(look.labels_down(ph, ((hi - lo) as usize + 1).min(12)))
+        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&xmax)))
+        .draw()?;
+    for (_, pts, color) in series {
+        chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(w)))?;
         if pts.len() < 60 {
             chart.draw_series(pts.iter().map(|&p| Circle::new(p, look.px(2.0), color.filled())))?;
         }
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -107,52 +124,66 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
         }
     });
     let amp = if amp > 0.0 { amp * 1.1 } else { 1.0 };
-    let mut chart = look.chart(root, 40.0, 0f64..d as f64, -amp..amp)?;
+    let stroke = look.stroke(1.5);
+    let spikes: Vec<(f64, f64)> = w_true
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0.0)
+        .map(|(j, &v)| (j as f64 + 0.5, v))
+        .collect();
+    let threshold = threshold.filter(|t| t.is_finite() && *t > 0.0 && *t < amp);
+    let mut rows = vec![("estimate w".to_string(), Swatch::Block(EST_COLOR))];
+    if w_true.is_some() {
+        rows.push(("true spikes w*".to_string(), Swatch::Ring(TRUE_COLOR)));
+    }
+    let legend = Legend::new(&look, rows);
+    let ring = look.px(4.0);
+    let (mut chart, spot, bars) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| look.chart_in(root, 40.0, room, 0f64..d as f64, -amp..amp),
+        |c| {
+            // One bucket per (device) pixel of the plotting area.
+            let cols = (c.plotting_area().dim_in_pixel().0 as usize).max(1);
+            let per = d.div_ceil(cols).max(1);
+            let mut bars: Vec<(f64, f64, f64)> = Vec::with_capacity(cols);
+            for (b, chunk) in w.chunks(per).enumerate() {
+                let (mut lo, mut hi) = (0.0f64, 0.0f64);
+                for &v in chunk {
+                    if v.is_finite() {
+                        lo = lo.min(v);
+                        hi = hi.max(v);
+                    }
+                }
+                if lo != 0.0 || hi != 0.0 {
+                    bars.push(((b * per) as f64 + 0.5 * per as f64, lo, hi));
+                }
+            }
+            let mut o = Obstacles::default();
+            for &(x, lo, hi) in &bars {
+                o.polyline([c.backend_coord(&(x, lo)), c.backend_coord(&(x, hi))]);
+            }
+            spikes.iter().for_each(|p| o.disc(c.backend_coord(p), ring));
+            for t in threshold.iter().flat_map(|&t| [t, -t]) {
+                o.polyline([c.backend_coord(&(0.0, t)), c.backend_coord(&(d as f64, t))]);
+            }
+            (plot_rect(c), o, bars)
+        },
+    )?;
     look.mesh(&mut chart)
         .x_desc("feature index j")
         .x_label_formatter(&int_label)
         .x_labels(look.labels_along(root.dim_in_pixel().0, 6))
-        .y_labels(7)
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .draw()?;
-    let stroke = look.stroke(1.5);
-    // One bucket per (device) pixel of the plotting area.
-    let cols = (chart.plotting_area().dim_in_pixel().0 as usize).max(1);
-    let per = d.div_ceil(cols).max(1);
-    let mut bars: Vec<(f64, f64, f64)> = Vec::with_capacity(cols);
-    for (b, chunk) in w.chunks(per).enumerate() {
-        let (mut lo, mut hi) = (0.0f64, 0.0f64);
-        for &v in chunk {
-            if v.is_finite() {
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-        }
-        if lo != 0.0 || hi != 0.0 {
-            bars.push(((b * per) as f64 + 0.5 * per as f64, lo, hi));
-        }
-    }
-    chart
-        .draw_series(bars.iter().map(|&(x, lo, hi)| {
-            PathElement::new(vec![(x, lo), (x, hi)], EST_COLOR.stroke_width(stroke))
-        }))?
-        .label("estimate w")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 4), (x + 12, y + 4)], EST_COLOR.filled()));
-    if let Some(t) = w_true {
-        let spikes: Vec<(f64, f64)> = t
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| **v != 0.0)
-            .map(|(j, &v)| (j as f64 + 0.5, v))
-            .collect();
-        chart
-            .draw_series(spikes.iter().map(|&(x, v)| {
-                EmptyElement::at((x, v))
-                    + Circle::new((0, 0), look.px(4.0), TRUE_COLOR.stroke_width(stroke))
-            }))?
-            .label("true spikes w*")
-            .legend(move |(x, y)| Circle::new((x + 6, y), 4, TRUE_COLOR.stroke_width(1)));
-    }
-    if let Some(t) = threshold.filter(|t| t.is_finite() && *t > 0.0 && *t < amp) {
+    chart.draw_series(bars.iter().map(|&(x, lo, hi)| {
+        PathElement::new(vec![(x, lo), (x, hi)], EST_COLOR.stroke_width(stroke))
+    }))?;
+    chart.draw_series(spikes.iter().map(|&(x, v)| {
+        EmptyElement::at((x, v)) + Circle::new((0, 0), ring, TRUE_COLOR.stroke_width(stroke))
+    }))?;
+    if let Some(t) = threshold {
         let gray = RGBColor(120, 120, 120);
         for v in [t, -t] {
             chart.draw_series(DashedLineSeries::new(
@@ -163,8 +194,18 @@ pub fn draw_spikes_threshold<DB: DrawingBackend>(
             ))?;
         }
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
+}
+
+/// The height of a chart's plotting area plus its bottom label band, the length its y tick
+/// labels share.
+fn plot_h<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+    look: &Look,
+) -> u32 {
+    let r = plot_rect(chart);
+    (r[3] - r[1] + look.px(40.0)).max(0) as u32
 }
 
 /// Render both plots of a run into SVG text (native use: `kplay plot`).
@@ -253,39 +294,64 @@ pub fn draw_race<DB: DrawingBackend>(
         .fold(-1.0f64, f64::max)
         .ceil()
         .max(floor + 1.0);
-    let mut chart = ChartBuilder::on(root)
-        .margin(look.px(8.0))
-        .x_label_area_size(look.px(40.0))
-        .top_x_label_area_size(look.px(28.0))
-        .y_label_area_size(look.px(48.0))
-        .build_cartesian_2d(0f64..imax, floor..hi)?
-        .set_secondary_coord(0f64..tmax, floor..hi);
+    let w = look.stroke(2.0);
+    let legend = Legend::new(
+        &look,
+        curves
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (c.0.clone(), Swatch::Line(crate::plot_style::race_color(k), 2.0)))
+            .collect(),
+    );
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| {
+            Ok::<_, DrawingAreaErrorKind<DB::ErrorType>>(
+                ChartBuilder::on(root)
+                    .margin(look.px(8.0))
+                    .margin_right(look.right_margin() + room.right)
+                    .margin_top(look.px(8.0) + room.top)
+                    .x_label_area_size(look.px(40.0))
+                    .top_x_label_area_size(look.px(44.0))
+                    .y_label_area_size(look.px(48.0))
+                    .build_cartesian_2d(0f64..imax, floor..hi)?
+                    .set_secondary_coord(0f64..tmax, floor..hi),
+            )
+        },
+        |c| {
+            let mut o = Obstacles::default();
+            for (_, pts) in curves {
+                o.polyline(pts.iter().map(|p| c.backend_coord(&(p.0, lgc(p.2)))));
+                let sec = c.borrow_secondary();
+                o.polyline(pts.iter().map(|p| sec.backend_coord(&(p.1, lgc(p.2)))));
+            }
+            (plot_rect(&**c), o, ())
+        },
+    )?;
+    let ph = plot_h(&*chart, &look);
     look.mesh(&mut chart)
         .x_desc("iteration (solid)")
         .y_desc("(F − F*)/F*")
         .x_label_formatter(&int_label)
         .y_label_formatter(&pow10_label)
-        .y_labels(9)
-        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(ph, 9))
+        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&imax)))
         .draw()?;
     chart
         .configure_secondary_axes()
         .x_desc("time, ms (dashed)")
-        .x_label_formatter(&|v: &f64| format!("{v:.3}"))
+        .x_label_formatter(&|v: &f64| num(*v))
         .x_labels(look.labels_along(root.dim_in_pixel().0, 6))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .draw()?;
-    let w = look.stroke(2.0);
-    for (k, (name, pts)) in curves.iter().enumerate() {
+    for (k, (_, pts)) in curves.iter().enumerate() {
         let color = crate::plot_style::race_color(k);
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.0, lgc(p.2))),
-                color.stroke_width(w),
-            ))?
-            .label(name.as_str())
-            .legend(look.swatch(color, w));
+        chart.draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, lgc(p.2))),
+            color.stroke_width(w),
+        ))?;
         chart.draw_secondary_series(DashedLineSeries::new(
             pts.iter().map(|p| (p.1, lgc(p.2))).collect::<Vec<_>>(),
             look.px(5.0) as u32,
@@ -293,7 +359,7 @@ pub fn draw_race<DB: DrawingBackend>(
             color.stroke_width(w),
         ))?;
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -323,7 +389,11 @@ pub fn draw_curve_1d<DB: DrawingBackend>(
     let (y0, y1) =
         if y0 < y1 { (y0 - 0.05 * (y1 - y0), y1 + 0.05 * (y1 - y0)) } else { (-1.0, 1.0) };
     let mut chart = look.chart(root, 36.0, x0..x1, y0..y1)?;
-    look.mesh(&mut chart).x_desc("x").draw()?;
+    look.mesh(&mut chart)
+        .x_desc("x")
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 8))
+        .draw()?;
     // At most about 4000 training points are drawn (evenly strided): a canvas draws each
     // circle with its own calls, and n may be 10⁶ (the page's n·d budget with d = 1).
     let stride = (px.len() / 4000).max(1);

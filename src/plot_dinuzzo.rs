@@ -23,7 +23,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::{int_label, pow10_label, Look, GRID_COLOR};
+use crate::plot_style::{
+    draw_rich_text, fit_legend, int_label, num, plot_rect, pow10_label, Legend, Look, Obstacles,
+    Room, Swatch, GRID_BOLD, GRID_COLOR,
+};
 use crate::solvers::fixed_point::EnvelopePoint;
 
 type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -187,7 +190,9 @@ pub fn contour_segments(field: &Field, level: f64) -> Vec<((f64, f64), (f64, f64
 
 /// A tick label with as many decimals as the axis span needs.
 fn tick(v: f64, span: f64) -> String {
-    if span >= 20.0 {
+    if v.abs() >= 1e5 {
+        num(v)
+    } else if span >= 20.0 {
         format!("{v:.0}")
     } else if span >= 2.0 {
         format!("{v:.1}")
@@ -218,14 +223,15 @@ pub fn draw_decision_map<DB: DrawingBackend>(
     let s = look.s;
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
+        .margin_right(look.right_margin())
         .x_label_area_size((28.0 * s) as i32)
         .y_label_area_size((36.0 * s) as i32)
         .build_cartesian_2d(x_range.0..x_range.1, y_range.0..y_range.1)?;
     chart
         .configure_mesh()
         .disable_mesh()
-        .x_labels(7)
-        .y_labels(7)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 7))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .label_style(look.font())
@@ -316,14 +322,16 @@ pub fn draw_regression<DB: DrawingBackend>(
     let (y0, y1) = (y0 - pad, y1 + pad);
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
+        .margin_right(look.right_margin())
         .x_label_area_size((28.0 * s) as i32)
         .y_label_area_size((36.0 * s) as i32)
         .build_cartesian_2d(x0..x1, y0..y1)?;
     chart
         .configure_mesh()
         .light_line_style(GRID_COLOR)
-        .x_labels(7)
-        .y_labels(7)
+        .bold_line_style(GRID_BOLD)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 7))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .label_style(look.font())
@@ -442,14 +450,50 @@ pub fn draw_log_series<DB: DrawingBackend>(
     let lo = lo.floor().max(-20.0);
     let hi = hi.ceil().min(300.0).max(lo + 1.0);
     let xmax = logged.iter().flatten().map(|p| p.0).fold(1.0f64, f64::max);
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .margin_right((22.0 * s) as i32)
-        .x_label_area_size((34.0 * s) as i32)
-        .y_label_area_size((46.0 * s) as i32)
-        .build_cartesian_2d(0f64..xmax, lo..hi)?;
+    let mut rows = vec![];
+    if let Some((_, name)) = reference {
+        rows.push((name.to_string(), Swatch::Dashed(RGBColor(120, 120, 120), 1.0)));
+    }
+    for sr in series {
+        let w = if sr.dashed { 1.5 } else { 2.0 };
+        rows.push((
+            sr.name.to_string(),
+            if sr.dashed { Swatch::Dashed(sr.color, w) } else { Swatch::Line(sr.color, w) },
+        ));
+    }
+    let legend = Legend::new(&look, rows);
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room: Room| {
+            ChartBuilder::on(root)
+                .margin((8.0 * s) as i32)
+                .margin_right((22.0 * s) as i32 + room.right)
+                .margin_top((8.0 * s) as i32 + room.top)
+                .x_label_area_size((34.0 * s) as i32)
+                .y_label_area_size((46.0 * s) as i32)
+                .build_cartesian_2d(0f64..xmax, lo..hi)
+        },
+        |c| {
+            let mut o = Obstacles::default();
+            if let Some((r, _)) = reference {
+                let y = r.log10();
+                o.polyline([c.backend_coord(&(0.0, y)), c.backend_coord(&(xmax, y))]);
+            }
+            for pts in &logged {
+                o.polyline(pts.iter().map(|p| c.backend_coord(p)));
+                if pts.len() == 1 {
+                    o.disc(c.backend_coord(&pts[0]), (2.5 * s) as i32);
+                }
+            }
+            (plot_rect(c), o, ())
+        },
+    )?;
     let span = (hi - lo) as usize;
-    let step = span.div_ceil(10).max(1);
+    let [_, top, _, bottom] = plot_rect(&chart);
+    let rows_fit =
+        look.labels_down((bottom - top + look.px(40.0)).max(0) as u32, span + 1).max(2) - 1;
+    let step = span.div_ceil(rows_fit.max(1)).max(1);
     chart
         .configure_mesh()
         .x_desc(x_desc)
@@ -462,45 +506,42 @@ pub fn draw_log_series<DB: DrawingBackend>(
             }
         })
         .y_labels(span + 1)
-        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&xmax)))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .light_line_style(GRID_COLOR)
+        .bold_line_style(GRID_BOLD)
         .draw()?;
-    if let Some((r, name)) = reference {
+    if let Some((r, _)) = reference {
         let y = r.log10();
         let c = RGBColor(120, 120, 120);
-        chart
-            .draw_series(DashedLineSeries::new(
-                vec![(0.0, y), (xmax, y)],
-                3.0 * s,
-                3.0 * s,
-                c.stroke_width(look.stroke(1.0)),
-            ))?
-            .label(name.to_string())
-            .legend(look.swatch(c, 1));
+        chart.draw_series(DashedLineSeries::new(
+            vec![(0.0, y), (xmax, y)],
+            3.0 * s,
+            3.0 * s,
+            c.stroke_width(look.stroke(1.0)),
+        ))?;
     }
     for (sr, pts) in series.iter().zip(&logged) {
         let color = sr.color;
         let w = look.stroke(if sr.dashed { 1.5 } else { 2.0 });
-        let anno = if sr.dashed {
+        if sr.dashed {
             chart.draw_series(DashedLineSeries::new(
                 pts.iter().copied(),
                 7.0 * s,
                 4.0 * s,
                 color.stroke_width(w),
-            ))?
+            ))?;
         } else {
-            chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(w)))?
-        };
-        anno.label(sr.name.to_string()).legend(look.swatch(color, w));
+            chart.draw_series(LineSeries::new(pts.iter().copied(), color.stroke_width(w)))?;
+        }
         if pts.len() == 1 {
             chart.draw_series(
                 pts.iter().map(|&p| Circle::new(p, (2.5 * s) as i32, color.filled())),
             )?;
         }
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -531,30 +572,46 @@ pub fn draw_primal_dual<DB: DrawingBackend>(
     }
     let pad = 0.05 * (hi - lo);
     let xmax = pts.iter().flatten().map(|p| p.0).fold(10.0f64, f64::max);
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .margin_right((22.0 * s) as i32)
-        .x_label_area_size((34.0 * s) as i32)
-        .y_label_area_size((52.0 * s) as i32)
-        .build_cartesian_2d((1f64..xmax).log_scale(), (lo - pad)..(hi + pad))?;
+    let legend = Legend::new(
+        &look,
+        series.iter().map(|sr| (sr.name.to_string(), Swatch::Line(sr.color, 2.0))).collect(),
+    );
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room: Room| {
+            ChartBuilder::on(root)
+                .margin((8.0 * s) as i32)
+                .margin_right((22.0 * s) as i32 + room.right)
+                .margin_top((8.0 * s) as i32 + room.top)
+                .x_label_area_size((34.0 * s) as i32)
+                .y_label_area_size((52.0 * s) as i32)
+                .build_cartesian_2d((1f64..xmax).log_scale(), (lo - pad)..(hi + pad))
+        },
+        |c| {
+            let mut o = Obstacles::default();
+            for p in &pts {
+                o.polyline(p.iter().map(|q| c.backend_coord(q)));
+            }
+            (plot_rect(c), o, ())
+        },
+    )?;
     chart
         .configure_mesh()
         .x_desc("sweep (log scale)")
         .x_label_formatter(&int_label)
-        .y_labels(6)
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 6))
         .y_label_formatter(&move |v: &f64| tick(*v, hi - lo))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .light_line_style(GRID_COLOR)
+        .bold_line_style(GRID_BOLD)
         .draw()?;
     for (sr, p) in series.iter().zip(&pts) {
         let w = look.stroke(2.0);
-        chart
-            .draw_series(LineSeries::new(p.iter().copied(), sr.color.stroke_width(w)))?
-            .label(sr.name.to_string())
-            .legend(look.swatch(sr.color, w));
+        chart.draw_series(LineSeries::new(p.iter().copied(), sr.color.stroke_width(w)))?;
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -586,47 +643,65 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         hi = 1.0;
     }
     let pad = 0.06 * (hi - lo);
-    let mut chart = ChartBuilder::on(&left)
-        .margin((8.0 * s) as i32)
-        .caption(format!("{loss_name}: L/λ and its envelope f_α, α = {alpha:.3}"), look.font())
-        .x_label_area_size((28.0 * s) as i32)
-        .y_label_area_size((40.0 * s) as i32)
-        .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))?;
+    let size = 12.0 * s;
+    let cap_h = (1.5 * size).ceil() as i32;
+    let (lc, ec) = (RGBColor(40, 40, 40), RGBColor(214, 39, 40));
+    let loss: Vec<(f64, f64)> = envelope.iter().map(|p| (p.t, p.loss)).collect();
+    let env: Vec<(f64, f64)> = envelope.iter().map(|p| (p.t, p.envelope)).collect();
+    let legend = Legend::new(
+        &look,
+        vec![
+            ("loss L(y,t)/λ".to_string(), Swatch::Line(lc, 2.0)),
+            ("Moreau–Yosida f_α".to_string(), Swatch::Dashed(ec, 2.0)),
+        ],
+    )
+    .with_font(10.8);
+    let (mut chart, spot, ()) = fit_legend(
+        left.dim_in_pixel().0,
+        &legend,
+        |room: Room| {
+            ChartBuilder::on(&left)
+                .margin((8.0 * s) as i32)
+                .margin_top((8.0 * s) as i32 + cap_h + room.top)
+                .margin_right((8.0 * s) as i32 + room.right)
+                .x_label_area_size((40.0 * s) as i32)
+                .y_label_area_size((40.0 * s) as i32)
+                .build_cartesian_2d(t0..t1, (lo - pad)..(hi + pad))
+        },
+        |c| {
+            let mut o = Obstacles::default();
+            o.polyline(loss.iter().map(|p| c.backend_coord(p)));
+            o.polyline(env.iter().map(|p| c.backend_coord(p)));
+            (plot_rect(c), o, ())
+        },
+    )?;
     chart
         .configure_mesh()
         .x_desc("prediction t")
         .x_labels(look.labels_along(left.dim_in_pixel().0, 6))
-        .y_labels(6)
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 6))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&move |v: &f64| tick(*v, hi - lo))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .light_line_style(GRID_COLOR)
+        .bold_line_style(GRID_BOLD)
         .draw()?;
-    let (lc, ec) = (RGBColor(40, 40, 40), RGBColor(214, 39, 40));
-    chart
-        .draw_series(LineSeries::new(
-            envelope.iter().map(|p| (p.t, p.loss)),
-            lc.stroke_width(look.stroke(2.0)),
-        ))?
-        .label("loss L(y,t)/λ")
-        .legend(look.swatch(lc, 2));
-    chart
-        .draw_series(DashedLineSeries::new(
-            envelope.iter().map(|p| (p.t, p.envelope)),
-            6.0 * s,
-            3.0 * s,
-            ec.stroke_width(look.stroke(2.0)),
-        ))?
-        .label("Moreau–Yosida f_α")
-        .legend(look.swatch(ec, 2));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .label_font(look.font_of(10.8))
-        .draw()?;
+    chart.draw_series(LineSeries::new(loss.iter().copied(), lc.stroke_width(look.stroke(2.0))))?;
+    chart.draw_series(DashedLineSeries::new(
+        env.iter().copied(),
+        6.0 * s,
+        3.0 * s,
+        ec.stroke_width(look.stroke(2.0)),
+    ))?;
+    caption(
+        &left,
+        &format!("{loss_name}: L/λ and its envelope f_α, α = {}", num(alpha)),
+        size,
+        cap_h,
+        s,
+    )?;
+    legend.draw(root, spot)?;
     // Right: eigenvalues of K_α.
     let m = eigenvalues.len().max(1) as f64;
     let fin = eigenvalues.iter().copied().filter(|v| v.is_finite());
@@ -636,21 +711,24 @@ pub fn draw_theorem5<DB: DrawingBackend>(
     ehi += epad;
     let mut chart = ChartBuilder::on(&right)
         .margin((8.0 * s) as i32)
-        .caption("eigenvalues of K_α = αK − I", look.font())
-        .x_label_area_size((28.0 * s) as i32)
+        .margin_top((8.0 * s) as i32 + cap_h)
+        .margin_right(look.right_margin())
+        .x_label_area_size((40.0 * s) as i32)
         .y_label_area_size((40.0 * s) as i32)
         .build_cartesian_2d(0f64..m, elo..ehi)?;
     chart
         .configure_mesh()
         .x_desc(eig_note)
         .x_labels(look.labels_along(right.dim_in_pixel().0, 5))
-        .y_labels(6)
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 6))
         .x_label_formatter(&int_label)
         .y_label_formatter(&move |v: &f64| tick(*v, ehi - elo))
         .label_style(look.font())
         .axis_desc_style(look.font_of(10.8))
         .light_line_style(GRID_COLOR)
+        .bold_line_style(GRID_BOLD)
         .draw()?;
+    caption(&right, "eigenvalues of K_α = αK − I", size, cap_h, s)?;
     chart.draw_series(std::iter::once(PathElement::new(
         vec![(0.0, 0.0), (m, 0.0)],
         RGBColor(120, 120, 120).stroke_width(1),
@@ -663,6 +741,30 @@ pub fn draw_theorem5<DB: DrawingBackend>(
         },
     ))?;
     root.present()
+}
+
+/// A chart's title centred in the top `h` pixels of `area`, in rich text of `size` pixels,
+/// shrunk (to 3/5 at most) when it would not fit the width.
+fn caption<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    text: &str,
+    size: f64,
+    h: i32,
+    s: f64,
+) -> PResult<(), DB> {
+    let w = area.dim_in_pixel().0 as f64 - 8.0 * s;
+    let full = crate::plot_style::rich_size(text, size).0 as f64;
+    let size = if full > w { (size * w / full).max(0.6 * size) } else { size };
+    let (aw, _) = area.dim_in_pixel();
+    draw_rich_text(
+        area,
+        text,
+        (aw as i32 / 2, (8.0 * s) as i32 + h / 2),
+        Pos::new(HPos::Center, VPos::Center),
+        size,
+        &BLACK,
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,7 +8,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot_style::{lg, pow10_label, Look, GRID_COLOR};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::plot_style::{
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend,
+    Look, Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
+};
 use crate::solvers::mrlsr::FSamples;
 
 /// M-RLSR curve colour.
@@ -30,17 +35,6 @@ pub const PART_COLORS: [RGBColor; 6] = [
 ];
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
-
-fn short(v: f64) -> String {
-    let a = v.abs();
-    if v == 0.0 {
-        "0".into()
-    } else if (1e-2..1e4).contains(&a) {
-        format!("{v:.3}")
-    } else {
-        format!("{v:.2e}")
-    }
-}
 
 fn range_of<'a>(vals: impl Iterator<Item = &'a f64>) -> (f64, f64) {
     let (lo, hi) = vals
@@ -85,42 +79,68 @@ pub fn draw_fit_1d<DB: DrawingBackend>(
     let s = look.s;
     let (x0, x1) = range_of(x.iter().chain(grid.iter()));
     let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())));
-    let mut chart = look.chart(root, 34.0, x0..x1, y0..y1)?;
-    look.mesh(&mut chart).x_desc("x").y_desc("y").x_labels(8).y_labels(7).draw()?;
     let r = (2.5 * s) as i32;
-    chart
-        .draw_series(
-            x.iter()
-                .zip(y)
-                .filter(|(a, b)| a.is_finite() && b.is_finite())
-                .map(|(&a, &b)| Circle::new((a, b), r, DATA_COLOR.mix(0.7).filled())),
-        )?
-        .label("data")
-        .legend(move |(px, py)| Circle::new((px + 6, py), 3, DATA_COLOR.filled()));
+    let data: Vec<(f64, f64)> = x
+        .iter()
+        .zip(y)
+        .filter(|(a, b)| a.is_finite() && b.is_finite())
+        .map(|(&a, &b)| (a, b))
+        .collect();
+    let lines: Vec<Vec<(f64, f64)>> = curves
+        .iter()
+        .map(|c| {
+            grid.iter()
+                .zip(c.values)
+                .filter(|(_, v)| v.is_finite())
+                .map(|(&a, &b)| (a, b))
+                .collect()
+        })
+        .collect();
+    let mut rows = vec![("data".to_string(), Swatch::Dot(DATA_COLOR))];
     for c in curves {
-        let color = c.color;
+        let w = c.width.min(4.0);
+        rows.push((
+            c.label.clone(),
+            if c.dashed { Swatch::Dashed(c.color, w) } else { Swatch::Line(c.color, w) },
+        ));
+    }
+    let legend = Legend::new(&look, rows);
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| look.chart_in(root, 34.0, room, x0..x1, y0..y1),
+        |ch| {
+            let mut o = Obstacles::default();
+            data.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
+            for l in &lines {
+                o.polyline(l.iter().map(|p| ch.backend_coord(p)));
+            }
+            (plot_rect(ch), o, ())
+        },
+    )?;
+    look.mesh(&mut chart)
+        .x_desc("x")
+        .y_desc("y")
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
+        .draw()?;
+    chart.draw_series(data.iter().map(|&p| Circle::new(p, r, DATA_COLOR.mix(0.7).filled())))?;
+    for (c, pts) in curves.iter().zip(lines) {
         let w = (c.width * s).round().max(1.0) as u32;
-        let pts: Vec<(f64, f64)> = grid
-            .iter()
-            .zip(c.values)
-            .filter(|(_, v)| v.is_finite())
-            .map(|(&a, &b)| (a, b))
-            .collect();
-        let style = color.stroke_width(w);
-        let anno = if c.dashed {
+        let style = c.color.stroke_width(w);
+        if c.dashed {
             chart.draw_series(
                 pts.chunks(2)
                     .filter(|p| p.len() == 2)
                     .enumerate()
                     .filter(|(k, _)| k % 2 == 0)
                     .map(move |(_, p)| PathElement::new(p.to_vec(), style)),
-            )?
+            )?;
         } else {
-            chart.draw_series(LineSeries::new(pts, style))?
-        };
-        anno.label(c.label.clone()).legend(look.swatch(color, w));
+            chart.draw_series(LineSeries::new(pts, style))?;
+        }
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -138,34 +158,46 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
     let look = Look::new(scale);
     let s = look.s;
     let (lo, hi) = range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()));
-    let mut chart = look.chart(root, 34.0, lo..hi, lo..hi)?;
-    look.mesh(&mut chart).x_desc("true y").y_desc("fitted f(x)").draw()?;
+    let r = (2.5 * s) as i32;
+    let pairs = |f: &[f64]| -> Vec<(f64, f64)> {
+        y.iter()
+            .zip(f)
+            .filter(|(a, b)| a.is_finite() && b.is_finite())
+            .map(|(&a, &b)| (a, b))
+            .collect()
+    };
+    let kp = krr.map(pairs).unwrap_or_default();
+    let mp = pairs(mrlsr);
+    let mut rows = vec![];
+    if krr.is_some() {
+        rows.push((labels.1.to_string(), Swatch::Ring(KRR_COLOR)));
+    }
+    rows.push((labels.0.to_string(), Swatch::Dot(MRLSR_COLOR)));
+    let legend = Legend::new(&look, rows);
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| look.chart_in(root, 34.0, room, lo..hi, lo..hi),
+        |ch| {
+            let mut o = Obstacles::default();
+            o.polyline([ch.backend_coord(&(lo, lo)), ch.backend_coord(&(hi, hi))]);
+            kp.iter().chain(&mp).for_each(|p| o.disc(ch.backend_coord(p), r));
+            (plot_rect(ch), o, ())
+        },
+    )?;
+    look.mesh(&mut chart)
+        .x_desc("true y")
+        .y_desc("fitted f(x)")
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 8))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 8))
+        .draw()?;
     chart.draw_series(LineSeries::new(
         vec![(lo, lo), (hi, hi)],
         DATA_COLOR.stroke_width(look.stroke(1.0)),
     ))?;
-    let r = (2.5 * s) as i32;
-    if let Some(k) = krr {
-        chart
-            .draw_series(
-                y.iter()
-                    .zip(k)
-                    .filter(|(a, b)| a.is_finite() && b.is_finite())
-                    .map(|(&a, &b)| Circle::new((a, b), r, KRR_COLOR.stroke_width(1))),
-            )?
-            .label(labels.1.to_string())
-            .legend(move |(px, py)| Circle::new((px + 6, py), 4, KRR_COLOR.stroke_width(1)));
-    }
-    chart
-        .draw_series(
-            y.iter()
-                .zip(mrlsr)
-                .filter(|(a, b)| a.is_finite() && b.is_finite())
-                .map(|(&a, &b)| Circle::new((a, b), r, MRLSR_COLOR.mix(0.8).filled())),
-        )?
-        .label(labels.0.to_string())
-        .legend(move |(px, py)| Circle::new((px + 6, py), 4, MRLSR_COLOR.filled()));
-    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    chart.draw_series(kp.iter().map(|&p| Circle::new(p, r, KRR_COLOR.stroke_width(1))))?;
+    chart.draw_series(mp.iter().map(|&p| Circle::new(p, r, MRLSR_COLOR.mix(0.8).filled())))?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -191,8 +223,44 @@ pub fn draw_f<DB: DrawingBackend>(
     let (mut y0, mut y1) = range_of(pts.iter().map(|p| &p.1));
     y0 = y0.min(-1.0);
     y1 = y1.max(1.0);
-    let mut chart = look.chart(root, 34.0, x0..x1, y0..y1)?;
-    let font = look.font();
+    let w = look.stroke(2.0);
+    let r = (6.0 * s) as i32;
+    // The positive roots on the log axis, the minimizer's flagged, with their labels.
+    let roots: Vec<(f64, bool, String)> = samples
+        .roots
+        .iter()
+        .filter_map(|&c| {
+            let l = lg(c)?;
+            let best = minimizer.is_some_and(|mc| (mc - c).abs() <= 1e-9 * c.abs());
+            Some((l, best, format!("C = {}{}", num(c), if best { " (minimizer)" } else { "" })))
+        })
+        .collect();
+    let size = 12.0 * s;
+    let legend = Legend::new(
+        &look,
+        vec![("F(C) (eq. 6), log scale".to_string(), Swatch::Line(KRR_COLOR, 2.0))],
+    );
+    let (mut chart, spot, labels) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| look.chart_in(root, 34.0, room, x0..x1, y0..y1),
+        |ch| {
+            let mut o = Obstacles::default();
+            o.polyline([ch.backend_coord(&(x0, 0.0)), ch.backend_coord(&(x1, 0.0))]);
+            o.polyline(pts.iter().map(|p| ch.backend_coord(p)));
+            roots.iter().for_each(|(l, _, _)| o.disc(ch.backend_coord(&(*l, 0.0)), r));
+            let area = plot_rect(ch);
+            let labels: Vec<[i32; 4]> = roots
+                .iter()
+                .map(|(l, _, text)| {
+                    let (cx, cy) = ch.backend_coord(&(*l, 0.0));
+                    let (tw, th) = rich_size(text, size);
+                    label_spot(&mut o, area, (tw, th), (cx, cy), r + look.px(3.0))
+                })
+                .collect();
+            (area, o, labels)
+        },
+    )?;
     look.mesh(&mut chart)
         .x_desc("C (log scale)")
         .y_desc("ln(G(C)/C), sign of F")
@@ -203,29 +271,45 @@ pub fn draw_f<DB: DrawingBackend>(
         vec![(x0, 0.0), (x1, 0.0)],
         BLACK.stroke_width(look.stroke(1.0)),
     ))?;
-    let w = look.stroke(2.0);
-    chart
-        .draw_series(LineSeries::new(pts, KRR_COLOR.stroke_width(w)))?
-        .label("F(C) (eq. 6), log scale")
-        .legend(look.swatch(KRR_COLOR, w));
-    let r = (6.0 * s) as i32;
-    for &c in &samples.roots {
-        let Some(l) = lg(c) else { continue };
-        let best = minimizer.is_some_and(|mc| (mc - c).abs() <= 1e-9 * c.abs());
-        let style = if best { MRLSR_COLOR.filled() } else { MRLSR_COLOR.stroke_width(w) };
-        chart.draw_series(std::iter::once(Circle::new((l, 0.0), r, style)))?;
-        let text = format!("C = {}{}", short(c), if best { " (minimizer)" } else { "" });
-        chart.draw_series(std::iter::once(Text::new(
+    chart.draw_series(LineSeries::new(pts, KRR_COLOR.stroke_width(w)))?;
+    let (bx, by) = root.get_base_pixel();
+    for ((l, best, text), b) in roots.iter().zip(&labels) {
+        let style = if *best { MRLSR_COLOR.filled() } else { MRLSR_COLOR.stroke_width(w) };
+        chart.draw_series(std::iter::once(Circle::new((*l, 0.0), r, style)))?;
+        draw_rich_text(
+            root,
             text,
-            (l, 0.0),
-            font.clone().color(&MRLSR_COLOR).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Bottom,
-            )),
-        )))?;
+            (b[0] - bx, b[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            size,
+            &MRLSR_COLOR,
+        )?;
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    legend.draw(root, spot)?;
     root.present()
+}
+
+/// A label's box of `size` near the point `(cx, cy)` (a marker of radius `r`): above right,
+/// above left, below right, below left, then farther up and down; inside `area` where it can
+/// be, the least covering of `obs` (the box is added to `obs`).
+fn label_spot(
+    obs: &mut Obstacles,
+    area: [i32; 4],
+    size: (i32, i32),
+    (cx, cy): (i32, i32),
+    r: i32,
+) -> [i32; 4] {
+    let (w, h) = size;
+    let mut corners = vec![];
+    for k in 0..4 {
+        let up = cy - r - h - k * h;
+        let down = cy + r + k * h;
+        corners.extend([(cx + r, up), (cx - r - w, up), (cx + r, down), (cx - r - w, down)]);
+    }
+    let fits =
+        |&(x, y): &(i32, i32)| x >= area[0] && y >= area[1] && x + w <= area[2] && y + h <= area[3];
+    let inside: Vec<(i32, i32)> = corners.iter().copied().filter(fits).collect();
+    place_label(obs, size, if inside.is_empty() { &corners } else { &inside })
 }
 
 /// Fig. 1 (left): `‖f_MRLSR − f_KRR(λ₂)‖_H` per part on a log axis; values at rounding level
@@ -240,12 +324,16 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
     let s = look.s;
     let logs: Vec<f64> = values.iter().map(|&v| lg(v).unwrap_or(-17.0).max(-17.0)).collect();
     let lo = logs.iter().copied().fold(f64::INFINITY, f64::min).floor() - 1.0;
-    let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 1.0;
+    let hi = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max).ceil() + 2.0;
     let (lo, hi) =
-        if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 2.0)) } else { (-17.0, 1.0) };
+        if lo.is_finite() && hi.is_finite() { (lo, hi.max(lo + 3.0)) } else { (-17.0, 1.0) };
     let n = values.len().max(1) as f64;
+    let size = 12.0 * s;
+    let title_h = (2.0 * size).ceil() as i32;
     let mut chart = ChartBuilder::on(root)
         .margin((8.0 * s) as i32)
+        .margin_top((8.0 * s) as i32 + title_h)
+        .margin_right(look.right_margin())
         .x_label_area_size((34.0 * s) as i32)
         .y_label_area_size((52.0 * s) as i32)
         .build_cartesian_2d(0.0..n, lo..hi)?;
@@ -257,32 +345,55 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
         .x_label_formatter(&|v: &f64| {
             let k = (v - 0.5).round();
             if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
-                format!("Z{}", k as usize + 1)
+                format!(
+                    "Z{}",
+                    crate::plot_style::subscript(&(k as usize + 1).to_string()).unwrap_or_default()
+                )
             } else {
                 String::new()
             }
         })
         .y_label_formatter(&pow10_label)
-        .y_labels(((hi - lo) as usize + 1).min(12))
-        .y_desc("‖f_MRLSR − f_KRR(λ₂)‖_H")
+        .y_labels(look.labels_down(root.dim_in_pixel().1, ((hi - lo) as usize + 1).min(12)))
         .label_style(font.clone())
-        .axis_desc_style(font.clone())
+        .axis_desc_style(font)
         .light_line_style(GRID_COLOR)
+        .bold_line_style(GRID_BOLD)
         .draw()?;
+    let area = plot_rect(&chart);
+    let (bx, by) = root.get_base_pixel();
+    draw_rich_text(
+        root,
+        "‖f_{MRLSR} − f_{KRR(λ₂)}‖_H per part (log scale)",
+        (area[0] - bx, area[1] - by - look.px(4.0)),
+        Pos::new(HPos::Left, VPos::Bottom),
+        size,
+        &BLACK,
+    )?;
+    let mut obs = Obstacles::default();
     for (k, (&l, &v)) in logs.iter().zip(values).enumerate() {
         let color = PART_COLORS[k % PART_COLORS.len()];
         chart.draw_series(std::iter::once(Rectangle::new(
             [(k as f64 + 0.2, lo), (k as f64 + 0.8, l)],
             color.mix(0.8).filled(),
         )))?;
-        chart.draw_series(std::iter::once(Text::new(
-            short(v),
-            (k as f64 + 0.2, l),
-            TextStyle::from(font.clone()).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Left,
-                plotters::style::text_anchor::VPos::Bottom,
-            )),
-        )))?;
+        let text = num(v);
+        let (tw, th) = rich_size(&text, size);
+        let (cx, top) = chart.backend_coord(&(k as f64 + 0.5, l));
+        let g = look.px(2.0);
+        let b = place_label(
+            &mut obs,
+            (tw, th),
+            &[(cx - tw / 2, top - th - g), (cx - tw / 2, top + g), (cx - tw / 2, top - 2 * th - g)],
+        );
+        draw_rich_text(
+            root,
+            &text,
+            (b[0] - bx, b[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            size,
+            &BLACK,
+        )?;
     }
     root.present()
 }
@@ -307,43 +418,69 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     // never overlap on a narrow canvas (a phone, the classroom layout).
     let width = f64::from(root.dim_in_pixel().0) - 60.0 * s;
     let fit = ((width / (48.0 * s)).floor() as usize).max(2);
-    let mut chart = ChartBuilder::on(root)
-        .margin((8.0 * s) as i32)
-        .x_label_area_size((34.0 * s) as i32)
-        .y_label_area_size((52.0 * s) as i32)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
+    let w = look.stroke(2.0);
+    let lines: Vec<Vec<(f64, f64)>> = curves
+        .iter()
+        .map(|curve| {
+            xs.iter()
+                .zip(curve)
+                .filter_map(|(&x, &v)| lg(v).filter(|_| x.is_finite()).map(|l| (x, l)))
+                .collect()
+        })
+        .collect();
+    let mark = lg(chosen.0).zip(lg(chosen.1));
+    let r = (6.0 * s) as i32;
+    let mut rows: Vec<(String, Swatch)> = (0..curves.len())
+        .map(|p| {
+            let z = crate::plot_style::subscript(&(p + 1).to_string()).unwrap_or_default();
+            (format!("Z{z}"), Swatch::Line(PART_COLORS[p % PART_COLORS.len()], 2.0))
+        })
+        .collect();
+    if mark.is_some() {
+        rows.push(("chosen (λ, λ₂) on Z₁".to_string(), Swatch::Ring(BLACK)));
+    }
+    let legend = Legend::new(&look, rows);
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| {
+            ChartBuilder::on(root)
+                .margin((8.0 * s) as i32)
+                .margin_right(look.right_margin() + room.right)
+                .margin_top((8.0 * s) as i32 + room.top)
+                .x_label_area_size((34.0 * s) as i32)
+                .y_label_area_size((52.0 * s) as i32)
+                .build_cartesian_2d(x0..x1, y0..y1)
+        },
+        |ch| {
+            let mut o = Obstacles::default();
+            for l in &lines {
+                o.polyline(l.iter().map(|p| ch.backend_coord(p)));
+            }
+            if let Some(m) = mark {
+                o.disc(ch.backend_coord(&m), r);
+            }
+            (plot_rect(ch), o, ())
+        },
+    )?;
     look.mesh(&mut chart)
         .x_desc("λ")
         .y_desc("λ₂")
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14).min(fit))
-        .y_labels(((y1 - y0).ceil() as usize + 1).clamp(2, 14))
+        .y_labels(
+            look.labels_down(root.dim_in_pixel().1, ((y1 - y0).ceil() as usize + 1).clamp(2, 14)),
+        )
         .draw()?;
-    let w = look.stroke(2.0);
-    for (p, curve) in curves.iter().enumerate() {
+    for (p, pts) in lines.into_iter().enumerate() {
         let color = PART_COLORS[p % PART_COLORS.len()];
-        let pts: Vec<(f64, f64)> = xs
-            .iter()
-            .zip(curve)
-            .filter_map(|(&x, &v)| lg(v).filter(|_| x.is_finite()).map(|l| (x, l)))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts, color.stroke_width(w)))?
-            .label(format!("Z{}", p + 1))
-            .legend(look.swatch(color, w));
+        chart.draw_series(LineSeries::new(pts, color.stroke_width(w)))?;
     }
-    if let (Some(a), Some(b)) = (lg(chosen.0), lg(chosen.1)) {
-        chart
-            .draw_series(std::iter::once(Circle::new(
-                (a, b),
-                (6.0 * s) as i32,
-                BLACK.stroke_width(w),
-            )))?
-            .label("chosen (λ, λ₂) on Z₁")
-            .legend(move |(px, py)| Circle::new((px + 6, py), 4, BLACK.stroke_width(1)));
+    if let Some(m) = mark {
+        chart.draw_series(std::iter::once(Circle::new(m, r, BLACK.stroke_width(w))))?;
     }
-    look.legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -399,7 +536,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let xl = move |v: &f64| {
         let k = (v - 0.5).round();
         if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
-            lam.get(k as usize).map(|l| format!("{l:.0e}")).unwrap_or_default()
+            lam.get(k as usize).map(|l| num(*l)).unwrap_or_default()
         } else {
             String::new()
         }
@@ -455,7 +592,7 @@ pub fn draw_heatmap<DB: DrawingBackend>(
             .disable_mesh()
             .disable_x_axis()
             .y_labels(5)
-            .y_label_formatter(&|v: &f64| format!("{:.1e}", 10f64.powf(*v)))
+            .y_label_formatter(&|v: &f64| num(10f64.powf(*v)))
             .label_style(look.font_of(10.0))
             .draw()?;
         let k = 40;

@@ -9,7 +9,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::perceptron::RaceEntry;
-use crate::plot_style::{lg, Look};
+use crate::plot_style::{
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, Legend, Look,
+    Obstacles, Swatch,
+};
 
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -35,7 +38,8 @@ fn layout(scale: f64) -> (i32, i32, i32) {
 /// `w × h` canvas — where the page puts the heatmap image and maps clicks.
 pub fn boundary_rect(w: u32, h: u32, scale: f64) -> [i32; 4] {
     let (m, xl, yl) = layout(scale);
-    [m + yl, m, (w as i32 - m).max(m + yl + 2), (h as i32 - m - xl).max(m + 2)]
+    let mr = Look::new(scale).right_margin();
+    [m + yl, m, (w as i32 - mr).max(m + yl + 2), (h as i32 - m - xl).max(m + 2)]
 }
 
 /// Grow `view` so one data unit has the same length on both axes of `rect` (circles stay round).
@@ -155,16 +159,16 @@ pub fn draw_boundary<DB: DrawingBackend>(
     let [a, b, c, d] = view;
     let mut chart = ChartBuilder::on(root)
         .margin(m)
+        .margin_right(look.right_margin())
         .x_label_area_size(xl)
         .y_label_area_size(yl)
         .build_cartesian_2d(a..b, c..d)?;
-    let font = look.font();
     chart
         .configure_mesh()
         .disable_mesh()
-        .label_style(font.clone())
-        .x_labels(7)
-        .y_labels(7)
+        .label_style(look.font())
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 7))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 7))
         .x_label_formatter(&|v: &f64| format!("{v:.1}"))
         .y_label_formatter(&|v: &f64| format!("{v:.1}"))
         .draw()?;
@@ -194,16 +198,20 @@ pub fn draw_boundary<DB: DrawingBackend>(
     }
     let thin = look.stroke(1.0);
     // The origin (linear separators pass through it).
-    let o = (6.0 * s) as i32;
+    let o_len = (6.0 * s) as i32;
     chart.draw_series(std::iter::once(
         EmptyElement::at((0.0, 0.0))
-            + PathElement::new(vec![(-o, 0), (o, 0)], BLACK.stroke_width(thin))
-            + PathElement::new(vec![(0, -o), (0, o)], BLACK.stroke_width(thin)),
+            + PathElement::new(vec![(-o_len, 0), (o_len, 0)], BLACK.stroke_width(thin))
+            + PathElement::new(vec![(0, -o_len), (0, o_len)], BLACK.stroke_width(thin)),
     ))?;
+    let mut o = Obstacles::default();
+    let mut labels: Vec<(String, RGBColor)> = vec![];
+    let oc = chart.backend_coord(&(0.0, 0.0));
+    o.polyline([(oc.0 - o_len, oc.1), (oc.0 + o_len, oc.1)]);
+    o.polyline([(oc.0, oc.1 - o_len), (oc.0, oc.1 + o_len)]);
     let n = scene.x.len().max(1) as f64;
     let stroke = look.stroke(1.2);
-    chart.draw_series(scene.x.iter().zip(scene.y).enumerate().map(|(i, (&(u, v), &l))| {
-        let col = if l > 0.0 { POS } else { NEG };
+    let mark = |i: usize| {
         let (r, filled) = match scene.p.and_then(|p| p.get(i)) {
             Some(&pi) => {
                 let r = 2.0 + 4.0 * (pi.max(0.0) * n).sqrt();
@@ -211,7 +219,14 @@ pub fn draw_boundary<DB: DrawingBackend>(
             }
             None => (3.5, true),
         };
-        let r = (r * s).round().max(1.0) as i32;
+        ((r * s).round().max(1.0) as i32, filled)
+    };
+    for (i, p) in scene.x.iter().enumerate() {
+        o.disc(chart.backend_coord(p), mark(i).0);
+    }
+    chart.draw_series(scene.x.iter().zip(scene.y).enumerate().map(|(i, (&(u, v), &l))| {
+        let col = if l > 0.0 { POS } else { NEG };
+        let (r, filled) = mark(i);
         let style = if filled { col.mix(0.85).filled() } else { col.stroke_width(stroke) };
         EmptyElement::at((u, v))
             + Circle::new((0, 0), r, style)
@@ -226,6 +241,7 @@ pub fn draw_boundary<DB: DrawingBackend>(
                 (rr * t.cos(), rr * t.sin())
             })
             .collect();
+        o.polyline(circle.iter().map(|p| chart.backend_coord(p)));
         chart.draw_series(
             circle
                 .chunks(2)
@@ -238,11 +254,15 @@ pub fn draw_boundary<DB: DrawingBackend>(
                 poly.clone(),
                 HULL.mix(0.10).filled(),
             )))?;
+            o.polyline(poly.iter().map(|p| chart.backend_coord(p)));
             chart.draw_series(std::iter::once(PathElement::new(
                 poly,
                 HULL.stroke_width(look.stroke(1.5)),
             )))?;
-            let label = if rho.is_finite() {
+            // Short labels in the colour of what they name; the figure caption (and the
+            // explainer) says what the hull, the circle and the arrow are.
+            labels.push(("hull".to_string(), HULL));
+            if rho.is_finite() {
                 let r = rr * rho.abs();
                 let ball: Vec<(f64, f64)> = (0..=96)
                     .map(|k| {
@@ -250,26 +270,17 @@ pub fn draw_boundary<DB: DrawingBackend>(
                         (r * t.cos(), r * t.sin())
                     })
                     .collect();
+                o.polyline(ball.iter().map(|p| chart.backend_coord(p)));
                 chart.draw_series(std::iter::once(PathElement::new(
                     ball,
                     BALL.stroke_width(look.stroke(2.0)),
                 )))?;
-                let what =
-                    if rho < 0.0 { "largest ball in the hull" } else { "distance to the hull" };
-                format!("grey: hull of the yᵢxᵢ/‖xᵢ‖; green: {what}, |ρ_K| = {:.3}", rho.abs())
-            } else {
-                "grey: hull of the yᵢxᵢ/‖xᵢ‖".to_string()
-            };
-            // Anchored by its bottom, so it stays inside the plot at any scale.
-            let pos = Pos::new(HPos::Left, VPos::Bottom);
-            chart.draw_series(std::iter::once(Text::new(
-                label,
-                (a + 0.02 * (b - a), c + 0.03 * (d - c)),
-                font.clone().color(&BALL).pos(pos),
-            )))?;
+                labels.push((format!("|ρ_K| = {:.3}", rho.abs()), BALL));
+            }
         }
         let tip = (rr * wx, rr * wy);
         let aw = look.stroke(2.5);
+        o.polyline([chart.backend_coord(&(0.0, 0.0)), chart.backend_coord(&tip)]);
         chart.draw_series(std::iter::once(PathElement::new(
             vec![(0.0, 0.0), tip],
             ARROW.stroke_width(aw),
@@ -280,16 +291,48 @@ pub fn draw_boundary<DB: DrawingBackend>(
             let hl = 0.05 * (b - a).min(d - c);
             let left = (tip.0 - hl * (ux * 0.87 - uy * 0.5), tip.1 - hl * (uy * 0.87 + ux * 0.5));
             let right = (tip.0 - hl * (ux * 0.87 + uy * 0.5), tip.1 - hl * (uy * 0.87 - ux * 0.5));
+            o.polyline([left, tip, right].iter().map(|p| chart.backend_coord(p)));
             chart.draw_series(std::iter::once(Polygon::new(
                 vec![tip, left, right],
                 ARROW.filled(),
             )))?;
         }
-        chart.draw_series(std::iter::once(Text::new(
-            format!("Σ pᵢyᵢxᵢ/‖xᵢ‖, length ‖p‖_G = {len:.3}"),
-            (a + 0.02 * (b - a), d - 0.04 * (d - c)),
-            font.clone().color(&ARROW),
-        )))?;
+        labels.push((format!("‖p‖_G = {len:.3}"), ARROW));
+    }
+    // The labels where they cover the fewest points and curves: the corners of the plot, then
+    // the middles of its edges, shrunk (to 3/5 at most) to fit its width.
+    let area = plot_rect(&chart);
+    let (bx, by) = root.get_base_pixel();
+    let g = look.px(4.0);
+    for (text, color) in labels {
+        let full = 12.0 * s;
+        let fit = (area[2] - area[0] - 2 * g) as f64;
+        let w0 = rich_size(&text, full).0 as f64;
+        let size = if w0 > fit { (full * fit / w0).max(0.6 * full) } else { full };
+        let (tw, th) = rich_size(&text, size);
+        let (l, t, r, bt) = (area[0] + g, area[1] + g, area[2] - g - tw, area[3] - g - th);
+        let (cx, cy) = ((area[0] + area[2] - tw) / 2, (area[1] + area[3] - th) / 2);
+        let mut corners =
+            vec![(l, t), (r, t), (l, bt), (r, bt), (cx, t), (cx, bt), (l, cy), (r, cy)];
+        // Then a row under (or over) each corner, for a second label in the same corner, then
+        // anywhere on a grid of half-line steps.
+        for k in 1..4 {
+            corners.extend([(l, t + k * th), (r, t + k * th), (l, bt - k * th), (r, bt - k * th)]);
+        }
+        let mut y = t;
+        while y <= bt {
+            corners.extend([(l, y), (cx, y), (r, y), ((l + cx) / 2, y), ((cx + r) / 2, y)]);
+            y += (th / 2).max(1);
+        }
+        let bx0 = place_label(&mut o, (tw, th), &corners);
+        draw_rich_text(
+            root,
+            &text,
+            (bx0[0] - bx, bx0[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            size,
+            &color,
+        )?;
     }
     let px = chart.plotting_area().get_pixel_range();
     root.present()?;
@@ -300,9 +343,9 @@ fn pow10_label(v: &f64) -> String {
     let e = v.round();
     if (v - e).abs() < 1e-9 {
         if (0.0..=4.0).contains(&e) {
-            format!("{}", 10f64.powi(e as i32) as i64)
+            num(10f64.powi(e as i32))
         } else {
-            format!("1e{}", e as i32)
+            crate::plot_style::pow10_label(v)
         }
     } else {
         String::new()
@@ -360,31 +403,96 @@ pub fn draw_trace<DB: DrawingBackend>(
     }
     lo = lo.floor().max(-16.0);
     hi = hi.ceil().max(lo + 1.0);
-    let mut chart = look.chart(root, 36.0, 0f64..xmax, lo..hi)?;
+    let w = look.stroke(2.0);
+    let r = (1.6 * s).round().max(1.0) as i32;
+    let mut rows = vec![
+        ("|min (Gα)ᵢ| while ≤ 0".to_string(), Swatch::Dot(RGBColor(192, 221, 192))),
+        ("min (Gα)ᵢ > 0".to_string(), Swatch::Line(MIN_G, 2.0)),
+    ];
+    if !pn.is_empty() {
+        rows.push(("‖p_k‖_G".to_string(), Swatch::Line(P_COL, 2.0)));
+    }
+    let small = 11.0 * s;
+    // The bounds inside the x range: (x, tag at the line, current). The legend names them, the
+    // tag at each line is its value: names beside lines a few pixels apart would overprint.
+    let bound_color =
+        |current: bool| if current { RGBColor(0, 0, 0) } else { RGBColor(150, 150, 150) };
+    let mut lines: Vec<(f64, String, bool)> = vec![];
+    for (label, it, current) in bounds {
+        let Some(x) = lg(*it).filter(|x| *x <= xmax) else { continue };
+        let value = num(it.round());
+        let w = if *current { 2.0 } else { 1.0 };
+        rows.push((format!("{label} = {value}"), Swatch::Dashed(bound_color(*current), w)));
+        lines.push((x, value, *current));
+    }
+    let legend = Legend::new(&look, rows);
+    let (mut chart, spot, placed) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| look.chart_in(root, 36.0, room, 0f64..xmax, lo..hi),
+        |c| {
+            let mut o = Obstacles::default();
+            mg_neg.iter().for_each(|p| o.disc(c.backend_coord(p), r));
+            o.polyline(mg_pos.iter().map(|p| c.backend_coord(p)));
+            o.polyline(pn.iter().map(|p| c.backend_coord(p)));
+            if mg_pos.len() < 60 {
+                mg_pos.iter().for_each(|p| o.disc(c.backend_coord(p), r + 1));
+            }
+            if pn.len() < 60 {
+                pn.iter().for_each(|p| o.disc(c.backend_coord(p), r + 1));
+            }
+            for (x, _, _) in &lines {
+                o.polyline([c.backend_coord(&(*x, lo)), c.backend_coord(&(*x, hi))]);
+            }
+            let area = plot_rect(c);
+            let g = look.px(4.0);
+            let placed: Vec<[i32; 4]> = lines
+                .iter()
+                .map(|(x, text, _)| {
+                    let (tw, th) = rich_size(text, small);
+                    let lx = c.backend_coord(&(*x, lo)).0;
+                    let mut corners = vec![];
+                    let mut y = area[1] + g;
+                    while y + th <= area[3] - g {
+                        corners.push((lx + g, y));
+                        corners.push((lx - g - tw, y));
+                        y += th + g / 2;
+                    }
+                    // Then a little farther from the line, where lines a few pixels apart
+                    // leave no room beside it.
+                    let mut y = area[1] + g;
+                    while y + th <= area[3] - g {
+                        for k in 1..4 {
+                            corners.push((lx + g + k * tw / 2, y));
+                            corners.push((lx - g - tw - k * tw / 2, y));
+                        }
+                        y += th / 2 + 1;
+                    }
+                    let fits = |&(x, _): &(i32, i32)| x >= area[0] && x + tw <= area[2];
+                    let inside: Vec<(i32, i32)> = corners.iter().copied().filter(fits).collect();
+                    place_label(
+                        &mut o,
+                        (tw, th),
+                        if inside.is_empty() { &corners } else { &inside },
+                    )
+                })
+                .collect();
+            (area, o, placed)
+        },
+    )?;
+    let pr = plot_rect(&chart);
+    let ph = (pr[3] - pr[1] + look.px(36.0)).max(0) as u32;
     look.mesh(&mut chart)
         .x_desc("iteration k (log scale)")
         .x_label_formatter(&pow10_label)
         .y_label_formatter(&pow10_label)
         .x_labels((xmax.ceil() as usize + 1).clamp(2, 12))
-        .y_labels(((hi - lo) as usize + 1).min(12))
+        .y_labels(look.labels_down(ph, ((hi - lo) as usize + 1).min(12)))
         .draw()?;
-    let w = look.stroke(2.0);
-    let r = (1.6 * s).round().max(1.0) as i32;
-    chart
-        .draw_series(mg_neg.iter().map(|&p| Circle::new(p, r, MIN_G.mix(0.3).filled())))?
-        .label("|min (Gα)ᵢ| while ≤ 0")
-        .legend(move |(x, y)| Circle::new((x + 8, y), 3, MIN_G.mix(0.3).filled()));
-    chart
-        .draw_series(LineSeries::new(mg_pos.iter().copied(), MIN_G.stroke_width(w)))?
-        .label("min (Gα)ᵢ > 0")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], MIN_G.stroke_width(2)));
+    chart.draw_series(mg_neg.iter().map(|&p| Circle::new(p, r, MIN_G.mix(0.3).filled())))?;
+    chart.draw_series(LineSeries::new(mg_pos.iter().copied(), MIN_G.stroke_width(w)))?;
     if !pn.is_empty() {
-        chart
-            .draw_series(LineSeries::new(pn.iter().copied(), P_COL.stroke_width(w)))?
-            .label("‖p_k‖_G")
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 16, y)], P_COL.stroke_width(2))
-            });
+        chart.draw_series(LineSeries::new(pn.iter().copied(), P_COL.stroke_width(w)))?;
     }
     // Markers too, so a run of a few iterations is visible.
     if mg_pos.len() < 60 {
@@ -393,29 +501,24 @@ pub fn draw_trace<DB: DrawingBackend>(
     if pn.len() < 60 {
         chart.draw_series(pn.iter().map(|&p| Circle::new(p, r + 1, P_COL.filled())))?;
     }
-    let small = look.font_of(11.0);
-    for (k, (label, it, current)) in bounds.iter().enumerate() {
-        let Some(x) = lg(*it) else { continue };
-        if x > xmax {
-            continue;
-        }
-        let col = if *current { RGBColor(0, 0, 0) } else { RGBColor(150, 150, 150) };
+    let (bx, by) = root.get_base_pixel();
+    for ((x, text, current), b) in lines.iter().zip(&placed) {
+        let col = bound_color(*current);
         let dash: Vec<(f64, f64)> =
-            (0..24).map(|i| (x, lo + (hi - lo) * i as f64 / 23.0)).collect();
+            (0..24).map(|i| (*x, lo + (hi - lo) * i as f64 / 23.0)).collect();
         chart.draw_series(dash.chunks(2).map(|seg| {
             PathElement::new(seg.to_vec(), col.stroke_width(if *current { w } else { 1 }))
         }))?;
-        let ty = hi - (hi - lo) * (0.06 + 0.07 * k as f64);
-        // Labels right of the line in the left part of the plot, left of it otherwise.
-        let anchor = if x > 0.55 * xmax { HPos::Right } else { HPos::Left };
-        let style = small.clone().color(&col).pos(Pos::new(anchor, VPos::Center));
-        chart.draw_series(std::iter::once(Text::new(
-            format!(" {label} = {it:.0} "),
-            (x, ty),
-            style,
-        )))?;
+        draw_rich_text(
+            root,
+            text,
+            (b[0] - bx, b[1] - by),
+            Pos::new(HPos::Left, VPos::Top),
+            small,
+            &col,
+        )?;
     }
-    look.legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+    legend.draw(root, spot)?;
     root.present()
 }
 
@@ -459,7 +562,7 @@ pub fn draw_race<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .x_desc("iterations to the outcome (log scale; black tick = the paper's bound)")
+        .x_desc("iterations, log scale (tick: the paper's bound)")
         .x_label_formatter(&pow10_label)
         .x_labels((xmax.ceil() as usize + 1).clamp(2, 12))
         .y_labels(m * 2 + 1)
@@ -473,9 +576,9 @@ pub fn draw_race<DB: DrawingBackend>(
         })
         .label_style(font.clone())
         .axis_desc_style(font.clone())
-        .light_line_style(RGBColor(235, 235, 235))
+        .light_line_style(crate::plot_style::GRID_COLOR)
+        .bold_line_style(crate::plot_style::GRID_BOLD)
         .draw()?;
-    let small = look.font_of(11.0);
     for (k, e) in entries.iter().enumerate() {
         let row = (m - 1 - k) as f64;
         let col = match e.outcome.as_str() {
@@ -507,20 +610,25 @@ pub fn draw_race<DB: DrawingBackend>(
             ),
             o => format!("{} {o}", e.iterations),
         };
+        let (bx, by) = root.get_base_pixel();
+        let (px, py) = chart.backend_coord(&(x.max(0.02), row + 0.5));
+        let g = look.px(4.0);
+        let size = 11.0 * s;
         if x > 0.6 * xmax {
-            let style = small.clone().color(&WHITE).pos(Pos::new(HPos::Right, VPos::Center));
-            chart.draw_series(std::iter::once(Text::new(
-                format!("{tag} "),
-                (x, row + 0.5),
-                style,
-            )))?;
+            let pos = Pos::new(HPos::Right, VPos::Center);
+            draw_rich_text(root, &tag, (px - g - bx, py - by), pos, size, &WHITE)?;
         } else {
-            let style = small.clone().color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
-            chart.draw_series(std::iter::once(Text::new(
-                format!(" {tag}"),
-                (x.max(0.02), row + 0.5),
-                style,
-            )))?;
+            // Right of the bar, and right of the bound's tick if the text would cross it.
+            let tw = rich_size(&tag, size).0;
+            let tick = e.bound.and_then(lg).filter(|b| *b <= xmax);
+            let mut left = px + g;
+            if let Some(t) = tick.map(|b| chart.backend_coord(&(b, row)).0) {
+                if t >= left - g && t <= left + tw + g {
+                    left = t + g;
+                }
+            }
+            let pos = Pos::new(HPos::Left, VPos::Center);
+            draw_rich_text(root, &tag, (left - bx, py - by), pos, size, &BLACK)?;
         }
     }
     root.present()
@@ -584,7 +692,8 @@ mod tests {
         };
         let svg = boundary_svg([-1.0, 1.0, -1.0, 1.0], &scene, 300, 200).unwrap();
         assert!(svg.contains("<svg") && svg.contains("circle"));
-        assert!(svg.contains("green: largest ball in the hull, |ρ_K| = 0.700"));
+        // "|ρ_K|" is drawn as "|ρ", a lowered "K" and "| = 0.700".
+        assert!(svg.contains("hull") && svg.contains("|ρ") && svg.contains("| = 0.700"));
         let mut t = String::new();
         {
             let root = SVGBackend::with_string(&mut t, (300, 200)).into_drawing_area();

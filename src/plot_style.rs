@@ -9,6 +9,9 @@ use plotters::coord::ranged1d::{Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+pub use crate::plot_text::*;
 
 /// Light grid lines.
 pub const GRID_COLOR: RGBColor = RGBColor(235, 235, 235);
@@ -77,6 +80,19 @@ impl Look {
         ((len as f64 / (50.0 * self.s)) as usize).clamp(2, max.max(2))
     }
 
+    /// How many tick labels, at most `max`, fit side by side on a horizontal axis `len`
+    /// backing-store pixels long when the widest reads `widest` (with a 2-em gap between).
+    pub fn labels_fit(&self, len: u32, max: usize, widest: &str) -> usize {
+        let each = text_width(widest, 12.0 * self.s) + 24.0 * self.s;
+        ((len as f64 / each) as usize).clamp(2, max.max(2))
+    }
+
+    /// How many tick labels, at most `max`, a vertical axis in a plot `len` backing-store pixels
+    /// high takes: about one per 28 CSS pixels of the plots' text scale (the labels never touch).
+    pub fn labels_down(&self, len: u32, max: usize) -> usize {
+        ((len as f64 / (28.0 * self.s)) as usize).clamp(2, max.max(2))
+    }
+
     /// The plots' text: 12 CSS pixels, sans-serif.
     pub fn font(&self) -> FontDesc<'static> {
         self.font_of(12.0)
@@ -91,11 +107,32 @@ impl Look {
         x: Range<f64>,
         y: Range<f64>,
     ) -> DrawResult<Chart2d<'a, DB>, DB> {
+        self.chart_in(root, x_area, Room::default(), x, y)
+    }
+
+    /// [`Look::chart`] with `room` added to the margins (a legend outside the plotting area,
+    /// [`fit_legend`]). The right margin leaves room for half of the last x tick label.
+    pub fn chart_in<'a, DB: DrawingBackend>(
+        &self,
+        root: &'a DrawingArea<DB, Shift>,
+        x_area: f64,
+        room: Room,
+        x: Range<f64>,
+        y: Range<f64>,
+    ) -> DrawResult<Chart2d<'a, DB>, DB> {
         ChartBuilder::on(root)
             .margin(self.px(8.0))
+            .margin_right(self.right_margin() + room.right)
+            .margin_top(self.px(8.0) + room.top)
             .x_label_area_size(self.px(x_area))
             .y_label_area_size(self.px(48.0))
             .build_cartesian_2d(x, y)
+    }
+
+    /// The right margin of a chart: room for half of a 5-character tick label ("10000"), so the
+    /// last x tick label is never clipped.
+    pub fn right_margin(&self) -> i32 {
+        (self.px(8.0)).max((text_width("00000", 12.0 * self.s) / 2.0).ceil() as i32 + self.px(2.0))
     }
 
     /// The mesh with the house fonts and light grid; chain the axis descriptions and `draw()`.
@@ -109,33 +146,11 @@ impl Look {
         DB: DrawingBackend,
     {
         let mut mesh = chart.configure_mesh();
-        mesh.label_style(self.font()).axis_desc_style(self.font()).light_line_style(GRID_COLOR);
+        mesh.label_style(self.font())
+            .axis_desc_style(self.font())
+            .light_line_style(GRID_COLOR)
+            .bold_line_style(GRID_BOLD);
         mesh
-    }
-
-    /// The legend of the labelled series, in a translucent white box at `position`.
-    pub fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
-        &self,
-        chart: &mut ChartContext<'a, DB, CT>,
-        position: SeriesLabelPosition,
-    ) -> DrawResult<(), DB> {
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(LEGEND_BORDER)
-            .label_font(self.font())
-            .draw()
-    }
-
-    /// A legend swatch: a short line of `color` from the legend anchor `(x, y)`.
-    pub fn swatch(
-        &self,
-        color: RGBColor,
-        width: u32,
-    ) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-        let len = self.px(16.0);
-        move |(x, y)| PathElement::new(vec![(x, y), (x + len, y)], color.stroke_width(width))
     }
 }
 
@@ -156,14 +171,349 @@ pub fn int_label(v: &f64) -> String {
     }
 }
 
-/// Tick label of a log₁₀ axis: `1e{k}` at the integer k, empty between.
+/// Tick label of a log₁₀ axis: `10ᵏ` (Unicode superscript) at the integer k, empty between.
 pub fn pow10_label(v: &f64) -> String {
     let e = v.round() as i32;
     if (v - e as f64).abs() < 1e-6 {
-        format!("1e{e}")
+        format!("10{}", superscript(&e.to_string()).unwrap_or_default())
     } else {
         String::new()
     }
+}
+
+/// The mesh's bold grid lines (the light ones are [`GRID_COLOR`]): one colour, so tests can tell
+/// the grid from the data.
+pub const GRID_BOLD: RGBColor = RGBColor(215, 215, 215);
+
+// ---------------------------------------------------------------------------------------------
+// What a legend or a label must not cover, and where they go.
+
+/// Pixel-space points and boxes (backend pixels) that a legend or a label must not cover: the
+/// drawn points and curve samples of a plot, and the labels already placed.
+#[derive(Debug, Clone, Default)]
+pub struct Obstacles {
+    points: Vec<(i32, i32)>,
+    boxes: Vec<[i32; 4]>,
+}
+
+impl Obstacles {
+    /// A drawn point.
+    pub fn point(&mut self, p: (i32, i32)) {
+        self.points.push(p);
+    }
+
+    /// A marker of radius `r` about `c`: its centre and eight points of its rim.
+    pub fn disc(&mut self, c: (i32, i32), r: i32) {
+        self.points.push(c);
+        let d = (r as f64 * std::f64::consts::FRAC_1_SQRT_2).round() as i32;
+        for (dx, dy) in [(r, 0), (-r, 0), (0, r), (0, -r), (d, d), (d, -d), (-d, d), (-d, -d)] {
+            self.points.push((c.0 + dx, c.1 + dy));
+        }
+    }
+
+    /// A polyline, sampled every 2 pixels along its segments (at most 4000 samples a segment).
+    pub fn polyline(&mut self, pts: impl IntoIterator<Item = (i32, i32)>) {
+        let mut prev: Option<(i32, i32)> = None;
+        for p in pts {
+            if let Some(q) = prev {
+                let (dx, dy) = ((p.0 - q.0) as f64, (p.1 - q.1) as f64);
+                let k = ((dx.abs().max(dy.abs()) / 2.0).ceil() as usize).clamp(1, 4000);
+                for j in 1..=k {
+                    let t = j as f64 / k as f64;
+                    self.points.push((
+                        (q.0 as f64 + t * dx).round() as i32,
+                        (q.1 as f64 + t * dy).round() as i32,
+                    ));
+                }
+            } else {
+                self.points.push(p);
+            }
+            prev = Some(p);
+        }
+    }
+
+    /// A placed label or legend: anything placed later must not overlap it.
+    pub fn add_box(&mut self, b: [i32; 4]) {
+        self.boxes.push(b);
+    }
+
+    /// How much a box `b` covers: the points inside it, plus 1000 for each box it overlaps.
+    pub fn cost(&self, b: [i32; 4]) -> usize {
+        let inside = |p: &&(i32, i32)| p.0 >= b[0] && p.0 <= b[2] && p.1 >= b[1] && p.1 <= b[3];
+        let pts = self.points.iter().filter(inside).count();
+        let boxes = self.boxes.iter().filter(|o| overlap(**o, b)).count();
+        pts + 1000 * boxes
+    }
+}
+
+/// Whether two boxes `[left, top, right, bottom]` overlap (touching is not overlapping).
+pub fn overlap(a: [i32; 4], b: [i32; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+/// The candidate box among `boxes` that covers the least of `obs` (the first on a tie), with its
+/// cost.
+pub fn least_covering(boxes: &[[i32; 4]], obs: &Obstacles) -> Option<([i32; 4], usize)> {
+    let mut best: Option<([i32; 4], usize)> = None;
+    for &b in boxes {
+        let c = obs.cost(b);
+        if best.is_none_or(|(_, bc)| c < bc) {
+            best = Some((b, c));
+        }
+    }
+    best
+}
+
+/// Place a label of `size` (w, h) near an anchor: the candidate top-left corners `corners` are
+/// tried in order and the least-covering box is taken (and added to `obs`).
+pub fn place_label(obs: &mut Obstacles, size: (i32, i32), corners: &[(i32, i32)]) -> [i32; 4] {
+    let boxes: Vec<[i32; 4]> =
+        corners.iter().map(|&(x, y)| [x, y, x + size.0, y + size.1]).collect();
+    let (b, _) = least_covering(&boxes, obs).unwrap_or(([0, 0, size.0, size.1], 0));
+    obs.add_box(b);
+    b
+}
+
+/// The pixel rectangle `[left, top, right, bottom]` (backend pixels) of a chart's plotting area.
+pub fn plot_rect<DB: DrawingBackend, CT: CoordTranslate>(
+    chart: &ChartContext<'_, DB, CT>,
+) -> [i32; 4] {
+    let (x, y) = chart.plotting_area().get_pixel_range();
+    [x.start, y.start, x.end, y.end]
+}
+
+/// What a legend row shows left of its text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Swatch {
+    /// A line of the colour and stroke width (CSS pixels).
+    Line(RGBColor, f64),
+    /// A dashed line.
+    Dashed(RGBColor, f64),
+    /// A filled dot.
+    Dot(RGBColor),
+    /// A ring.
+    Ring(RGBColor),
+    /// A filled square.
+    Block(RGBColor),
+}
+
+/// A legend: rows of a swatch and a rich-text label, drawn in a translucent white box with a
+/// [`LEGEND_BORDER`] border where it covers no data ([`fit_legend`]).
+#[derive(Debug, Clone)]
+pub struct Legend {
+    rows: Vec<(String, Swatch)>,
+    look: Look,
+    font: f64,
+}
+
+impl Legend {
+    /// A legend of `rows` (label, swatch) in the plots' text size.
+    pub fn new(look: &Look, rows: Vec<(String, Swatch)>) -> Self {
+        Self { rows, look: *look, font: 12.0 }
+    }
+
+    /// A legend in a smaller text (`font` CSS pixels).
+    pub fn with_font(mut self, font: f64) -> Self {
+        self.font = font;
+        self
+    }
+
+    fn size_px(&self) -> f64 {
+        self.font * self.look.s
+    }
+
+    fn pad(&self) -> i32 {
+        self.look.px(5.0)
+    }
+
+    fn swatch_w(&self) -> i32 {
+        self.look.px(20.0)
+    }
+
+    fn row_h(&self) -> i32 {
+        (1.35 * self.size_px()).ceil() as i32
+    }
+
+    /// Whether the legend has any row.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Width and height of the box in backend pixels (one entry a row).
+    pub fn dims(&self) -> (i32, i32) {
+        let text = self.rows.iter().map(|r| rich_size(&r.0, self.size_px()).0).max().unwrap_or(0);
+        let w = 2 * self.pad() + self.swatch_w() + self.look.px(6.0) + text;
+        let h = 2 * self.pad() + self.row_h() * self.rows.len() as i32;
+        (w, h)
+    }
+
+    fn entry_w(&self, k: usize) -> i32 {
+        self.swatch_w() + self.look.px(6.0) + rich_size(&self.rows[k].0, self.size_px()).0
+    }
+
+    /// The entries' offsets from the box's top left when they flow in lines at most `max_w`
+    /// wide (the legend above a plot), and the box's size.
+    pub fn flow(&self, max_w: i32) -> (Vec<(i32, i32)>, (i32, i32)) {
+        let gap = self.look.px(14.0);
+        let (mut x, mut line, mut w) = (0, 0, 0);
+        let mut out = vec![];
+        for k in 0..self.rows.len() {
+            let ew = self.entry_w(k);
+            if x > 0 && self.pad() + x + ew + self.pad() > max_w {
+                x = 0;
+                line += 1;
+            }
+            out.push((self.pad() + x, self.pad() + line * self.row_h()));
+            w = w.max(x + ew);
+            x += ew + gap;
+        }
+        let h = 2 * self.pad() + (line + 1) * self.row_h();
+        (out, (w + 2 * self.pad(), h))
+    }
+
+    /// The gap between the legend and the plotting area's edge.
+    pub fn inset(&self) -> i32 {
+        self.look.px(6.0)
+    }
+
+    /// The candidate boxes inside the plotting area `area`: the four corners first (upper right,
+    /// upper left, lower left, lower right), then the middles of the edges.
+    pub fn candidates(&self, area: [i32; 4]) -> Vec<[i32; 4]> {
+        let (w, h) = self.dims();
+        let g = self.inset();
+        let (l, t, r, b) = (area[0] + g, area[1] + g, area[2] - g - w, area[3] - g - h);
+        let (cx, cy) = ((area[0] + area[2] - w) / 2, (area[1] + area[3] - h) / 2);
+        [(r, t), (l, t), (l, b), (r, b), (cx, t), (cx, b), (l, cy), (r, cy)]
+            .iter()
+            .filter(|&&(x, y)| x >= area[0] && y >= area[1] && x + w <= area[2] && y + h <= area[3])
+            .map(|&(x, y)| [x, y, x + w, y + h])
+            .collect()
+    }
+
+    /// Draw the legend in the box `at` (backend pixels) on `root`.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        at: [i32; 4],
+    ) -> DrawResult<(), DB> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let (bx, by) = root.get_base_pixel();
+        let [l, t, r, b] = [at[0] - bx, at[1] - by, at[2] - bx, at[3] - by];
+        root.draw(&Rectangle::new([(l, t), (r, b)], WHITE.mix(0.85).filled()))?;
+        root.draw(&Rectangle::new([(l, t), (r, b)], LEGEND_BORDER.stroke_width(1)))?;
+        let s = self.look.s;
+        // One entry a row in a box of the column's width, else flowing in lines.
+        let offsets: Vec<(i32, i32)> = if at[2] - at[0] == self.dims().0 {
+            (0..self.rows.len())
+                .map(|k| (self.pad(), self.pad() + self.row_h() * k as i32))
+                .collect()
+        } else {
+            self.flow(at[2] - at[0]).0
+        };
+        for (k, (label, sw)) in self.rows.iter().enumerate() {
+            let yc = t + offsets[k].1 + self.row_h() / 2;
+            let x0 = l + offsets[k].0;
+            let x1 = x0 + self.swatch_w();
+            let stroke = |v: f64| (v * s).round().max(1.0) as u32;
+            match *sw {
+                Swatch::Line(c, w) => root
+                    .draw(&PathElement::new(vec![(x0, yc), (x1, yc)], c.stroke_width(stroke(w))))?,
+                Swatch::Dashed(c, w) => {
+                    let d = (x1 - x0) / 5;
+                    for j in [0, 2, 4] {
+                        root.draw(&PathElement::new(
+                            vec![(x0 + j * d, yc), (x0 + (j + 1) * d, yc)],
+                            c.stroke_width(stroke(w)),
+                        ))?;
+                    }
+                }
+                Swatch::Dot(c) => {
+                    root.draw(&Circle::new(((x0 + x1) / 2, yc), self.look.px(3.5), c.filled()))?
+                }
+                Swatch::Ring(c) => root.draw(&Circle::new(
+                    ((x0 + x1) / 2, yc),
+                    self.look.px(4.0),
+                    c.stroke_width(stroke(1.2)),
+                ))?,
+                Swatch::Block(c) => {
+                    let q = self.look.px(5.0);
+                    let m = (x0 + x1) / 2;
+                    root.draw(&Rectangle::new([(m - q, yc - q), (m + q, yc + q)], c.filled()))?
+                }
+            }
+            draw_rich_text(
+                root,
+                label,
+                (x1 + self.look.px(6.0), yc),
+                Pos::new(HPos::Left, VPos::Center),
+                self.size_px(),
+                &RGBColor(30, 30, 30),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Extra room a chart is built with when its legend goes outside the plotting area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Room {
+    /// Extra right margin, backend pixels.
+    pub right: i32,
+    /// Extra top margin, backend pixels.
+    pub top: i32,
+}
+
+/// matplotlib's `loc="best"` computed from what is drawn: build the chart (`build`), collect the
+/// plotting area and the pixels its data will cover, with the plot's labels placed (`scan`,
+/// which returns the area, the obstacles and whatever the plot needs later), then put the
+/// legend in the first candidate box of [`Legend::candidates`] that covers none of them (with
+/// 3 px to spare). When every candidate covers something the chart is built again with room
+/// for the legend outside the plotting area — at the right or above (its entries flowing in
+/// lines), whichever takes the smaller share of the plotting area (the right at most half the
+/// `width`) — and the legend goes there. Returns the chart, the legend's box
+/// (backend pixels) and `scan`'s value.
+pub fn fit_legend<C, T, E>(
+    width: u32,
+    legend: &Legend,
+    build: impl Fn(Room) -> Result<C, E>,
+    scan: impl Fn(&C) -> ([i32; 4], Obstacles, T),
+) -> Result<(C, [i32; 4], T), E> {
+    let chart = build(Room::default())?;
+    let (area, obs, t) = scan(&chart);
+    if legend.is_empty() {
+        return Ok((chart, [0; 4], t));
+    }
+    let m = legend.look.px(3.0);
+    for b in legend.candidates(area) {
+        if obs.cost([b[0] - m, b[1] - m, b[2] + m, b[3] + m]) == 0 {
+            return Ok((chart, b, t));
+        }
+    }
+    let (w, h) = legend.dims();
+    let gap = legend.inset();
+    let above = legend.flow(area[2] - area[0]).1;
+    // The side that takes the smaller share of the plotting area.
+    let (pw, ph) = ((area[2] - area[0]).max(1) as f64, (area[3] - area[1]).max(1) as f64);
+    let right_share = (w + gap) as f64 / pw;
+    let top_share = (above.1 + gap) as f64 / ph;
+    let room = if right_share <= top_share && w + gap <= width as i32 / 2 {
+        Room { right: w + gap, top: 0 }
+    } else {
+        Room { right: 0, top: above.1 + gap }
+    };
+    let chart = build(room)?;
+    let (a, _, t) = scan(&chart);
+    let b = if room.right > 0 {
+        [a[2] + gap, a[1], a[2] + gap + w, a[1] + h]
+    } else {
+        let (fw, fh) = legend.flow(a[2] - a[0]).1;
+        // Never the column's width, so the drawing flows (see [`Legend::draw`]).
+        let fw = if fw == w { fw + 1 } else { fw };
+        [(a[2] - fw).max(0), a[1] - gap - fh, (a[2] - fw).max(0) + fw, a[1] - gap]
+    };
+    Ok((chart, b, t))
 }
 
 #[cfg(test)]
@@ -195,8 +545,53 @@ mod tests {
 
     #[test]
     fn log_axis_labels_only_at_integer_exponents() {
-        assert_eq!(pow10_label(&-3.0), "1e-3");
-        assert_eq!(pow10_label(&2.0), "1e2");
+        assert_eq!(pow10_label(&-3.0), "10⁻³");
+        assert_eq!(pow10_label(&2.0), "10²");
         assert_eq!(pow10_label(&2.5), "");
+    }
+
+    #[test]
+    fn the_legend_goes_where_nothing_is_drawn() {
+        let look = Look::new(1.0);
+        let legend = Legend::new(&look, vec![("a curve".into(), Swatch::Line(BLACK, 2.0))]);
+        let area = [50, 10, 650, 310];
+        let (w, h) = legend.dims();
+        // A curve along the top edge: the upper corners are taken, the lower left is free.
+        let mut obs = Obstacles::default();
+        obs.polyline([(50, 30), (650, 30)]);
+        let (chart, b, ()) = fit_legend::<_, _, ()>(
+            720,
+            &legend,
+            |room| Ok((area, room)),
+            |c| (c.0, obs.clone(), ()),
+        )
+        .unwrap();
+        assert_eq!(chart.1, Room::default());
+        assert_eq!(b, [56, 310 - 6 - h, 56 + w, 304]);
+        // Every candidate covered on a low plot: room is made on the right (a smaller share of
+        // the area than a line above) and the legend goes there.
+        let mut full = Obstacles::default();
+        for y in (10..=610).step_by(4) {
+            full.polyline([(50, y), (650, y)]);
+        }
+        let (chart, b, ()) = fit_legend::<_, _, ()>(
+            720,
+            &legend,
+            |room| Ok(([50, 10 + room.top, 650 - room.right, 110], room)),
+            |c| (c.0, full.clone(), ()),
+        )
+        .unwrap();
+        assert_eq!(chart.1, Room { right: w + 6, top: 0 });
+        assert!(b[0] > 650 - chart.1.right && b[2] <= 650);
+        // On a tall plot a line above takes the smaller share: the legend goes above it.
+        let (chart, b, ()) = fit_legend::<_, _, ()>(
+            720,
+            &legend,
+            |room| Ok(([50, 10 + room.top, 650 - room.right, 610], room)),
+            |c| (c.0, full.clone(), ()),
+        )
+        .unwrap();
+        assert_eq!(chart.1.right, 0);
+        assert!(chart.1.top > 0 && b[3] <= 10 + chart.1.top);
     }
 }

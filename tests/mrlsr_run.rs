@@ -105,7 +105,7 @@ fn plots_render_to_svg_with_every_root_marked() {
         let root = SVGBackend::with_string(&mut svg2, (640, 360)).into_drawing_area();
         plot::draw_equivalence_bars(&root, &[1e-14, 0.2, 0.1, 0.3], 1.0).unwrap();
     }
-    for z in ["Z1", "Z2", "Z3", "Z4"] {
+    for z in ["Z₁", "Z₂", "Z₃", "Z₄"] {
         assert!(svg2.contains(z), "{z} labelled");
     }
     let mut svg3 = String::new();
