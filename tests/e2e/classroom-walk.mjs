@@ -64,8 +64,10 @@ export const measure = (page, uses = []) => page.evaluate(({ minPx, uses }) => {
     reveal,
     small,
     lessonW: getComputedStyle(document.body).getPropertyValue('--lesson-w').trim(),
-    // The controls, readouts and plots the step names, the question and Run it: on the screen.
-    offScreen: [...uses, 'lesson-predict', 'lesson-run', 'lesson-next'].filter((id) => {
+    // The controls, readouts and plots the step names, the question and Run it: on the screen
+    // (the question's folded line may give its room to the explanation, as issue 32 allows,
+    // only where the page's fit says so: data-lesson-fit = no-look-predict).
+    offScreen: [...uses, ...(document.body.dataset.lessonFit === 'no-look-predict' ? [] : ['lesson-predict']), 'lesson-run', 'lesson-next'].filter((id) => {
       const el = document.getElementById(id);
       if (!el || el.getClientRects().length === 0) return true;
       const r = el.getBoundingClientRect();
