@@ -198,9 +198,89 @@ impl Stall {
 pub struct Watch {
     stall: Stall,
     ended: Option<Stop>,
+    /// The iteration cap, if the executor owns it ([`Watch::with_cap`]).
+    cap: Option<usize>,
+    /// The tolerance on a named measure, if the executor owns it ([`Watch::with_tol`]).
+    tol: Option<Tol>,
+}
+
+/// A measure of a [`Record`] the executor can stop on (the papers' stopping tests: A's relative
+/// duality gap, C's `max|h| < δ`, B's residual `|F(C)|`, D's `‖p‖_G`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// [`Record::rel_gap`].
+    RelGap,
+    /// [`Record::gap`].
+    Gap,
+    /// [`Record::max_h`].
+    MaxH,
+    /// [`Record::residual`].
+    Residual,
+    /// [`Record::norm_p_g`].
+    NormPG,
+}
+
+impl Measure {
+    /// The measure's value in `r`, if the record carries it.
+    pub fn of(self, r: &Record) -> Option<f64> {
+        match self {
+            Measure::RelGap => r.rel_gap,
+            Measure::Gap => r.gap,
+            Measure::MaxH => r.max_h,
+            Measure::Residual => r.residual,
+            Measure::NormPG => r.norm_p_g,
+        }
+    }
+}
+
+/// The executor's convergence test: the run has converged once `measure ≤ tol` (strict `<`
+/// when `strict`, as C's `max|h| < δ`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tol {
+    /// The measure tested.
+    pub measure: Measure,
+    /// Its tolerance.
+    pub tol: f64,
+    /// Whether the test is strict (`<`).
+    pub strict: bool,
+}
+
+impl Tol {
+    /// Whether `r` meets the test.
+    pub fn met(&self, r: &Record) -> bool {
+        self.measure.of(r).is_some_and(|v| if self.strict { v < self.tol } else { v <= self.tol })
+    }
 }
 
 impl Watch {
+    /// The executor also owns the iteration cap: the run ends [`Stop::MaxIterations`] once its
+    /// record's `iter` reaches `cap` (unless the algorithm or the tolerance ended it first).
+    pub fn with_cap(mut self, cap: usize) -> Self {
+        self.cap = Some(cap);
+        self
+    }
+
+    /// The executor also owns the convergence test on a named measure: the run ends
+    /// [`Stop::Converged`] at the first record that meets `tol` (checked before the cap).
+    pub fn with_tol(mut self, tol: Tol) -> Self {
+        self.tol = Some(tol);
+        self
+    }
+
+    /// Whether the starting record already ends the run (converged at iteration 0, or a cap of
+    /// 0): for [`Run::new`] and the lanes, so a run that needs no step takes none.
+    pub fn start<S: Stepper + ?Sized>(&mut self, s: &mut S) {
+        if self.ended.is_some() || s.stop() != Stop::Running {
+            return;
+        }
+        let r = s.record();
+        if self.tol.is_some_and(|t| t.met(&r)) {
+            self.end(s, Stop::Converged);
+        } else if self.cap.is_some_and(|c| r.iter >= c) {
+            self.end(s, Stop::MaxIterations);
+        }
+    }
+
     /// One step of `s` unless the run has ended; after it, the stall rule and the deadline may
     /// end the run ([`Stepper::halt`] tells the algorithm).
     pub fn step<S: Stepper + ?Sized>(&mut self, s: &mut S) -> Option<Record> {
@@ -209,7 +289,11 @@ impl Watch {
         }
         let r = s.step()?;
         if s.stop() == Stop::Running {
-            if self.stall.observe(&r) {
+            if self.tol.is_some_and(|t| t.met(&r)) {
+                self.end(s, Stop::Converged);
+            } else if self.cap.is_some_and(|c| r.iter >= c) {
+                self.end(s, Stop::MaxIterations);
+            } else if self.stall.observe(&r) {
                 self.end(s, Stop::Stalled);
             } else if crate::clock::deadline_passed() {
                 self.end(s, Stop::TimeLimit);
@@ -286,8 +370,15 @@ pub struct Run {
 impl Run {
     /// Wrap a stepper at its starting point.
     pub fn new(stepper: Box<dyn Stepper>) -> Self {
+        Self::with_watch(stepper, Watch::default())
+    }
+
+    /// Wrap a stepper under stop rules that also hold the cap and/or the tolerance
+    /// ([`Watch::with_cap`], [`Watch::with_tol`]).
+    pub fn with_watch(mut stepper: Box<dyn Stepper>, mut watch: Watch) -> Self {
+        watch.start(stepper.as_mut());
         let first = stepper.record();
-        Self { stepper, trace: Trace::new(first), watch: Watch::default() }
+        Self { stepper, trace: Trace::new(first), watch }
     }
 
     /// One iteration unless the run has ended (the stall rule and the deadline apply).

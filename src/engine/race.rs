@@ -103,16 +103,19 @@ impl<S: Stepper> Race<S> {
     /// A race of `(key, name, algorithm)` lanes, one iteration per lane per round, each lane
     /// to its own end.
     pub fn new(lanes: impl IntoIterator<Item = (usize, String, S)>) -> Self {
+        Self::watched(
+            lanes.into_iter().map(|(key, name, solver)| (key, name, solver, Watch::default())),
+        )
+    }
+
+    /// A race whose lanes' stop rules also hold a cap and/or a tolerance ([`Watch::with_cap`],
+    /// [`Watch::with_tol`]), one [`Watch`] per lane.
+    pub fn watched(lanes: impl IntoIterator<Item = (usize, String, S, Watch)>) -> Self {
         let lanes = lanes
             .into_iter()
-            .map(|(key, name, solver)| Lane {
-                name,
-                key,
-                solver,
-                ms: 0.0,
-                steps: 0,
-                reached: false,
-                watch: Watch::default(),
+            .map(|(key, name, mut solver, mut watch)| {
+                watch.start(&mut solver);
+                Lane { name, key, solver, ms: 0.0, steps: 0, reached: false, watch }
             })
             .collect();
         Self { lanes, chunk: 1, target: None, timed_out: false }
