@@ -369,7 +369,7 @@ export function attachLessons(api, paper) {
     delete body.dataset.lessonFit;
     if (!cur || cur.phase !== 'explained' || !body.classList.contains('classroom') || !window.matchMedia('(min-width: 901px)').matches) return;
     const box = $('lesson-explain');
-    const over = () => box.scrollHeight > box.clientHeight + 1;
+    const over = () => box.scrollHeight > box.clientHeight;
     if (!over()) return;
     const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
     const base = parseFloat(getComputedStyle(body).getPropertyValue('--lesson-w')) || 24;
@@ -592,6 +592,12 @@ export function attachLessons(api, paper) {
     }
     if (!oneStep()) go(cur.step - 1);
   }
+  // A caption folded to two lines in classroom mode (style.css) opens on a click, and folds again.
+  document.addEventListener('click', (ev) => {
+    const cap = ev.target.closest?.('.plots figcaption');
+    if (!cap || !document.body.classList.contains('classroom') || ev.target.closest('button, input, select, a')) return;
+    cap.classList.toggle('caption-open');
+  });
   const ownArrows = (t) => t?.tagName === 'SELECT' || (t?.tagName === 'INPUT' && ['range', 'radio'].includes(t.type));
   document.addEventListener('keydown', (ev) => {
     if (!cur || ev.ctrlKey || ev.metaKey || ev.altKey) return;

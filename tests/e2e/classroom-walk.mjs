@@ -12,11 +12,14 @@ export const PAGE = { a: 'lp.html', b: 'mrlsr.html', c: 'dinuzzo.html', d: 'perc
 export const ASPECT_TOL = 0.02;
 /** The smallest text (px) of a step in classroom mode. */
 export const MIN_TEXT_PX = 18;
+/** The least height (px) of a shown plot at 1280 × 720: a plot the class can read, not a strip
+ *  under its caption and readouts. */
+export const MIN_PLOT_PX = 200;
 
 /** What a lecturer sees, measured in the page: page scroll, the explanation box, every shown
  *  canvas's aspect (box and backing store), the step's hidden-until-run elements, and the
- *  smallest text in the lesson panel and the shown controls, readouts and plots (MathML's
- *  sub- and superscripts excepted: they are smaller by design). */
+ *  smallest text in the lesson panel and the shown controls, readouts and plots (HTML and
+ *  MathML sub- and superscripts excepted: they are smaller by design). */
 export const measure = (page, uses = []) => page.evaluate(({ minPx, uses }) => {
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
   const se = document.scrollingElement;
@@ -36,6 +39,7 @@ export const measure = (page, uses = []) => page.evaluate(({ minPx, uses }) => {
   // Text nodes of the step: in the lesson panel and the page's main area, rendered.
   const small = [];
   const scripted = (n) => {
+    if (n.parentElement.closest('sub, sup')) return true;
     for (let e = n.parentElement; e && e.namespaceURI === 'http://www.w3.org/1998/Math/MathML'; e = e.parentElement) {
       const p = e.parentElement;
       if (p && ['msub', 'msup', 'msubsup', 'munder', 'mover', 'munderover'].includes(p.localName) && p.firstElementChild !== e) return true;
@@ -114,13 +118,14 @@ export async function walk(b, url, id, { shots = null, log = () => {} } = {}) {
         noScroll: m.scroll[0] <= VIEW.width && m.scroll[1] <= VIEW.height,
         explainFits: phase === 'before' ? true : !!m.explain && m.explain.scroll <= m.explain.client,
         aspect: settled && m.canvases.every((c) => c.err <= ASPECT_TOL),
+        plotRoom: m.canvases.every((c) => c.box[1] >= MIN_PLOT_PX),
         hiddenBeforeRun: phase === 'before' ? m.reveal.every((r) => !r.visible) : m.reveal.every((r) => !r.rendered || r.visible),
         onScreen: m.offScreen.length === 0,
         text18: m.small.length === 0,
       };
       const row = { id, k, phase, ok, m };
       rows.push(row);
-      log(`${id}${k} ${phase}: scroll ${m.scroll.join('×')}${m.explain ? `, explanation ${m.explain.scroll}/${m.explain.client}` : ''}, lesson column ${m.lessonW}, canvases ${m.canvases.map((c) => `${c.id} ${(c.err * 100).toFixed(1)}%`).join(' ')}, hidden-until-run ${m.reveal.filter((r) => !r.visible).length}/${m.reveal.length}${m.offScreen.length ? `, off screen: ${m.offScreen.join(' ')}` : ''}, text < ${MIN_TEXT_PX}px: ${m.small.length}${m.small.length ? ` (smallest ${Math.min(...m.small.map((s) => s.px))} px, ${m.small[0].where})` : ''}`);
+      log(`${id}${k} ${phase}: scroll ${m.scroll.join('×')}${m.explain ? `, explanation ${m.explain.scroll}/${m.explain.client}` : ''}, lesson column ${m.lessonW}, canvases ${m.canvases.map((c) => `${c.id} ${c.box[1]}px ${(c.err * 100).toFixed(1)}%`).join(' ')}, hidden-until-run ${m.reveal.filter((r) => !r.visible).length}/${m.reveal.length}${m.offScreen.length ? `, off screen: ${m.offScreen.join(' ')}` : ''}, text < ${MIN_TEXT_PX}px: ${m.small.length}${m.small.length ? ` (smallest ${Math.min(...m.small.map((s) => s.px))} px, ${m.small[0].where})` : ''}`);
       if (shots) await page.screenshot({ path: path.join(shots, phase === 'before' ? `${id}-${k}-before.png` : `${id}-${k}.png`) });
     }
     if (k < L.steps.length) {
