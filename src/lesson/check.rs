@@ -6,7 +6,7 @@ use std::fmt;
 use serde_json::Value;
 
 use super::compute;
-use super::{lookup, parse_spec, set_path, Claim, Literal, Parsed, Quantity, Relation};
+use super::format::{lookup, parse_spec, set_path, Claim, Literal, Parsed, Quantity, Relation};
 use crate::engine;
 
 /// A claim's side, evaluated.

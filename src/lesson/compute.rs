@@ -7,7 +7,7 @@
 //! [`crate::engine::data`] and the step's `kplay run` report.
 
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
-use serde::{Deserialize, Serialize};
+
 use serde_json::Value;
 
 use crate::engine::{self, Spec};
@@ -19,123 +19,7 @@ mod paper_d;
 /// passed before or while it ran (a step's run cut at `time_limit` is not a result to judge).
 pub const NOT_RUN: &str = "not run: the time limit came first";
 
-/// What to compute (docs/lessons.md lists the papers each applies to).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Compute {
-    /// C, square loss: F(c) = ‖Kc − y‖²/(2λ) + cᵀKc/2 at the closed form c = (K + λI)⁻¹y.
-    RlsObjective,
-    /// B: ‖f‖_H of kernel ridge, α = (K + nλI)⁻¹y (Theorem 1 at m = 2).
-    KrrNorm,
-    /// C: the largest violation of 0 ∈ ∂f(Kc) + c by the run's c (square, hinge,
-    /// ε-insensitive loss), relative to 1/λ.
-    KktViolation,
-    /// C: points with yᵢ(Kc)ᵢ < 1 (hinge) or |yᵢ − (Kc)ᵢ| > ε (ε-insensitive), by the run's c.
-    StrictlyActive,
-    /// C: support vectors (cᵢ ≠ 0) on the margin or the tube's edge (within 10⁻⁵).
-    OnEdge,
-    /// ‖K‖₂ of the Gaussian Gram matrix built here.
-    GramNorm,
-    /// λ_min(K)/‖K‖₂.
-    GramMinEigRatio,
-    /// The smallest distance between two data points.
-    MinPairDistance,
-    /// A: how many of the true support's indices the k largest |wⱼ| find (k = |supp w*|).
-    Recovered,
-    /// A: entries of w above τ = 0.1·max|w|.
-    AboveTau,
-    /// A: the median step the linesearch accepted over the run.
-    MedianStep,
-    /// A: 1/Πₘ(1 − (2/γ)λₘ(1 − δ)) over the trace's accepted steps λₘ (δ of the spec, 0.5 by
-    /// default): the decrease of Λ − min Λ that the proof of Theorem 2.2 (eq. 29) guarantees
-    /// over the run, each iteration's factor taken at its own step.
-    StepFactorDecrease,
-    /// C: max|h| of the last sweep over that of the one before (growth per sweep).
-    LastGrowth,
-    /// B: the positive root of Theorem 1's F (bisection on the eigendecomposition built here).
-    FRoot,
-    /// B: the largest second difference of F on [0, 2C₀] (200 steps), over max|F| (< 0: strictly concave).
-    FMaxSecondDiff,
-    /// B: the smallest second difference of F on [0, 2C₀], over max|F| (> 0: strictly convex).
-    FMinSecondDiff,
-    /// B: the largest first difference of F on [0, 2C₀] (< 0: decreasing).
-    FMaxFirstDiff,
-    /// A: entries of w that are not exactly 0.
-    NonZero,
-    /// A, C: the smallest primal − dual over the trace (≥ 0 at every kept iterate: weak duality).
-    TraceMinGap,
-    /// B: max|f − f_KRR| / max|f| between the run's f = Kα and kernel ridge at the run's λ₂,
-    /// K(K + nλ₂I)⁻¹y (Proposition 5.1).
-    KrrTwinGap,
-    /// A: card(𝕂) of the polynomial tensor kernel of degree s on d features, C(d + s − 1, s).
-    PolyFeatureCount,
-    // ---- Paper B, uniform stability (Definition 4.2: A(λ, Z) against A(λ, Zⁱ), Zⁱ = Z minus
-    // its i-th point, at the same λ). Each removes every point in turn from the step's data
-    // (a fixed Gaussian μ: the heuristic one would change the kernel with the sample) and
-    // solves M-RLSR on Zⁱ by Theorem 1 here (our eigendecomposition and bisection on F).
-    /// B: maxᵢ |λ₂(λ, Zⁱ) − λ₂(λ, Z)| / λ₂(λ, Z), λ₂ = (m/2)C₀λ (Proposition 5.1's Φ).
-    LooMaxLambda2Change,
-    /// B: λ₂(λ, Zⁱ*) for the point i* whose removal moves λ₂ the most.
-    LooWorstLambda2,
-    /// B: at that i*, ‖f_M(λ, Zⁱ*) − f_KRR(λ₂(λ, Z), Zⁱ*)‖_H / ‖f_M(λ, Zⁱ*)‖_H: kernel ridge
-    /// at the λ₂ of the full sample, refitted on Zⁱ*, against M-RLSR at λ on Zⁱ*.
-    LooFixedLambda2Gap,
-    /// B: at that i*, the same with kernel ridge at Zⁱ*'s own λ₂(λ, Zⁱ*) (≈ 0: weak equivalence).
-    LooOwnLambda2Gap,
-    /// B: maxᵢ ‖f_Z − f_Zⁱ‖_H for M-RLSR at (m, λ) (the quantity Theorem 3's proof bounds).
-    LooMaxChange,
-    /// B: Theorem 3's bound on ‖f_Z − f_Zⁱ‖_H, (2^(m−2) Cκ/(λn))^(1/(m−1)) with
-    /// C = 2(C_y + κ(C_y²/λ)^(1/m)) (Lemma D.2), C_y = maxᵢ|yᵢ| on Z, κ = 1 (Gaussian k(x, x) = 1).
-    Theorem3Bound,
-    // ---- Paper A (Salzo–Suykens–Rosasco), issue 19 section 2: eq. (10), Proposition 3.2,
-    // eq. (14). Built here from the data and the run's α (X, y, p, γ of the spec).
-    /// A, eq. (10): max_j |wⱼ − J_q(Xᵀα)ⱼ| / max|w|, the run's w against the representer
-    /// theorem applied here to the run's α (features path, linear kernel).
-    RepresenterGap,
-    /// A, Proposition 3.2 with the gap: √([(2ᵖq)(Λ(α) + γ‖y‖²/2)]^((2−p)/p) · gap(α) / C_p),
-    /// Λ, F and gap(α) = F(J_q(Xᵀα)) + Λ(α) ≥ Λ(α) − min Λ computed here from the run's α;
-    /// C_p = (p − 1)/2 is ours (the paper leaves C_p unspecified; proof in docs/paper-a.md).
-    Prop32Bound,
-    /// A: ‖w − w̄‖_p between the run's w and w̄ of dual Newton at relative gap 10⁻¹³ (another
-    /// algorithm at a tighter tolerance, run here).
-    DistToOptimum,
-    /// A, eq. (14) / Remark 2.4 (q = 4): max_m |f_α(x_m) − ⟨w, Φ(x_m)⟩| / max_m |⟨w, Φ(x_m)⟩|, with
-    /// f_α(x) = Σ_ijk K(x_i, x_j, x_k, x) α_i α_j α_k summed here over the tensor kernel (linear or
-    /// polynomial s ≤ 2) and w = J_q(Φ_n*α) from explicit features (x, or the pairs x_t x_u).
-    PredictorFeatureGap,
-    /// A, eq. (14) and the KKT conditions (eq. 23, square loss): max_m |f_α(x_m) − (y_m − α_m/γ)|
-    /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`.
-    PredictorKkt,
-    // Paper D (Ramdas–Peña): src/lesson/compute/paper_d.rs.
-    /// D: ρ_K of the linear kernel on 2-D data by brute force over directions, from the data
-    /// alone: −ρ_K is the radius of the largest ball about 0 inside the hull of the yᵢxᵢ/‖xᵢ‖
-    /// when negative (Theorem 3), ρ_K the hull's distance from 0 when positive (Lemma 3).
-    PlaneRho,
-    /// D: the least ‖p_k‖_G over the run's trace (Lemma 3: each is ≥ ρ_K).
-    TraceMinNormP,
-    /// D: the share of Σ pᵢ held by the three largest pᵢ of the run's p.
-    PTop3Mass,
-    // ---- Paper C (Dinuzzo), lesson C's main results (issue 19 §2): src/lesson/compute/paper_c.rs.
-    /// C: max|cᵢ − (−J₁(zᵢ − cᵢ))|·λ with z = Kc built here and −J₁ Table 1's printed operator at
-    /// α = 1 (where the printed entries hold): eq. 7's residual for the run's c.
-    Table1Residual,
-    /// C: the same with Table 1's formula as printed, read at the fixed point's step α (v = αz − c):
-    /// large at a solution when α ≠ 1 (DIGEST erratum).
-    Table1PrintedAtStep,
-    /// C: the same with the operator derived at the step α, −J_α(v) = α·P_α(v/α).
-    Table1CorrectedAtStep,
-    /// C: the largest fall of the dual D from one sweep to the next over the trace, over max|D|.
-    DualMaxDrop,
-    /// C: sweeps of the trace in which the primal F rose (by more than 10⁻¹²·|F|).
-    PrimalRises,
-    /// C: the largest rise of F in one sweep of the trace.
-    PrimalMaxRise,
-    /// C: max|∇F₁(c)|·λ of Theorem 5's functional at α = 1, F₁(c) = f₁(K₁c) + cᵀK₁c/2, K₁ = K − I.
-    Theorem5Gradient,
-    /// C: the smallest F₁(c + tu) − F₁(c), t ∈ {±10⁻², ±10⁻¹, ±1}, u K₁'s lowest eigenvector
-    /// (< 0: the run's c is not a minimizer of F₁).
-    Theorem5Descent,
-}
+pub use super::format::Compute;
 
 /// The most operations one claim's computation may cost (the page runs the same claims; about
 /// a few seconds natively). Checked when the lesson is parsed ([`check_costs`]).
@@ -176,8 +60,8 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
 }
 
 /// The computations a claim's quantity asks for, with the (0-based) step whose data each reads.
-fn computes(q: &super::Quantity, step: usize, out: &mut Vec<(Compute, usize)>) {
-    use super::Quantity as Q;
+fn computes(q: &super::format::Quantity, step: usize, out: &mut Vec<(Compute, usize)>) {
+    use super::format::Quantity as Q;
     match q {
         Q::Compute(c) => out.push((*c, step)),
         Q::StepCompute(k, c) => out.push((*c, k.saturating_sub(1))),
@@ -193,7 +77,7 @@ fn computes(q: &super::Quantity, step: usize, out: &mut Vec<(Compute, usize)>) {
 /// Refuse a lesson whose claims would cost more than [`CLAIM_FLOPS`] each, naming the step,
 /// the claim, the computation, its cost and the largest n that fits (checked at parse time, so
 /// `kplay lesson check` and the page refuse it before running anything).
-pub fn check_costs(parsed: &super::Parsed) -> Result<(), String> {
+pub fn check_costs(parsed: &super::format::Parsed) -> Result<(), String> {
     let mut sizes: Vec<Option<(f64, f64)>> = vec![None; parsed.specs.len()];
     for (i, step) in parsed.lesson.steps.iter().enumerate() {
         for (j, c) in step.claims.iter().enumerate() {
@@ -246,22 +130,15 @@ pub fn check_costs(parsed: &super::Parsed) -> Result<(), String> {
 }
 
 fn num(v: &Value, path: &str) -> Result<f64, String> {
-    super::lookup(v, path)?.as_f64().ok_or_else(|| format!("`{path}` is not a number"))
+    super::format::lookup(v, path)?.as_f64().ok_or_else(|| format!("`{path}` is not a number"))
 }
 
-fn vector(v: &Value, path: &str) -> Result<Vec<f64>, String> {
-    super::lookup(v, path)?
-        .as_array()
-        .ok_or_else(|| format!("`{path}` is not an array"))?
-        .iter()
-        .map(|x| x.as_f64().ok_or_else(|| format!("`{path}` has a non-number")))
-        .collect()
-}
+use super::format::vector;
 
 /// The Gaussian width μ of the spec (k = exp(−‖x − x′‖²/μ)): `fixed`, or the heuristic mean
 /// squared pairwise distance (paper B's choice), computed here.
 fn width(spec: &Value, x: &DMatrix<f64>) -> Result<f64, String> {
-    let kind = super::lookup(spec, "kernel.kind")?;
+    let kind = super::format::lookup(spec, "kernel.kind")?;
     let kind = kind.as_str().unwrap_or("");
     if kind != "gaussian" {
         return Err(format!("needs a Gaussian kernel (the spec's is `{kind}`)"));
@@ -470,7 +347,7 @@ fn duality_map(u: &DVector<f64>, r: f64) -> DVector<f64> {
 
 /// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1).
 fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
-    let kind = match super::lookup(spec_v, "model.kernel.kind") {
+    let kind = match super::format::lookup(spec_v, "model.kernel.kind") {
         Ok(k) => k.as_str().unwrap_or("").to_string(),
         Err(_) => "linear".to_string(),
     };
@@ -579,9 +456,9 @@ fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result
         Compute::DistToOptimum => {
             let w = DVector::from_vec(vector(report, "solution.w")?);
             let mut v = spec_v.clone();
-            super::set_path(&mut v, "solver.algorithm", Value::from("dual_newton"))?;
-            super::set_path(&mut v, "solver.tol", Value::from(1e-13))?;
-            let tight = super::parse_spec("dist_to_optimum", super::Page::Lp, &v)?;
+            super::format::set_path(&mut v, "solver.algorithm", Value::from("dual_newton"))?;
+            super::format::set_path(&mut v, "solver.tol", Value::from(1e-13))?;
+            let tight = super::format::parse_spec("dist_to_optimum", super::format::Page::Lp, &v)?;
             let r = engine::run(&tight).map_err(|e| format!("dual Newton: {e}"))?.to_json();
             let wbar = DVector::from_vec(vector(&r, "solution.w")?);
             if wbar.len() != w.len() {
@@ -636,7 +513,8 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             }
             let z = &k * &c;
             let cap = 1.0 / lambda;
-            let loss = super::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
+            let loss =
+                super::format::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
             let tol = 1e-5;
             let (mut worst, mut active, mut edge) = (0.0f64, 0usize, 0usize);
             for i in 0..y.len() {
@@ -720,7 +598,8 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(order.iter().take(support.len()).filter(|j| support.contains(j)).count() as f64)
         }
         Compute::MedianStep => {
-            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace =
+                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let mut s: Vec<f64> =
                 trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
             if s.is_empty() {
@@ -730,10 +609,13 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(s[s.len() / 2])
         }
         Compute::StepFactorDecrease => {
-            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace =
+                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let gamma = num(spec_v, "model.gamma")?;
-            let delta =
-                super::lookup(spec_v, "solver.delta").ok().and_then(|v| v.as_f64()).unwrap_or(0.5);
+            let delta = super::format::lookup(spec_v, "solver.delta")
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.5);
             let steps: Vec<f64> =
                 trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
             if steps.is_empty() {
@@ -750,7 +632,8 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok((-log_product).exp())
         }
         Compute::LastGrowth => {
-            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace =
+                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let h: Vec<f64> = trace.iter().filter_map(|r| r.get("max_h")?.as_f64()).collect();
             if h.len() < 2 || h[h.len() - 2] == 0.0 {
                 return Err("the trace has fewer than two max|h| values".into());
@@ -784,7 +667,8 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(vector(report, "solution.w")?.iter().filter(|x| **x != 0.0).count() as f64)
         }
         Compute::TraceMinGap => {
-            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace =
+                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             let gaps: Vec<f64> = trace
                 .iter()
                 .filter_map(|r| Some(r.get("primal")?.as_f64()? - r.get("dual")?.as_f64()?))
@@ -826,7 +710,8 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             if c.len() != y.len() {
                 return Err("solution.c has the wrong length".into());
             }
-            let loss = super::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
+            let loss =
+                super::format::lookup(spec_v, "loss.kind")?.as_str().unwrap_or("").to_string();
             let eps = if loss == "eps_insensitive" { num(spec_v, "loss.eps")? } else { 0.0 };
             let step = || num(report, "solution.alpha");
             use paper_c::Operator as Op;

@@ -7,7 +7,7 @@
 //! which the page builds from the loss catalogue), and every control, readout and plot of the
 //! page is here.
 
-use super::Page;
+use super::format::Page;
 use crate::losses::Loss;
 
 /// What an element is, for a lecturer choosing `uses`.

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::Step;
+use super::format::Step;
 
 /// RFC 7386 JSON merge patch: `patch`'s object fields replace `target`'s (recursively), a
 /// `null` field removes one, and a patch that is not an object replaces `target` whole.

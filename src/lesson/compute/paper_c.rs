@@ -77,7 +77,8 @@ pub(super) fn fixed_point_residual(
 
 /// The primal F and dual D of each sweep of a run's trace.
 pub(super) fn primal_dual(report: &serde_json::Value) -> Result<Vec<(f64, f64)>, String> {
-    let trace = super::super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+    let trace =
+        crate::lesson::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
     let pd: Vec<(f64, f64)> = trace
         .iter()
         .filter_map(|r| Some((r.get("primal")?.as_f64()?, r.get("dual")?.as_f64()?)))

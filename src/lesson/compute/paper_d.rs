@@ -20,7 +20,7 @@ const MAX_PLANE_N: usize = 600;
 /// edge line, the radius of the largest ball about 0 inside the hull (Theorem 3); when it is
 /// outside, ρ_K is the distance from 0 to the hull (Lemma 3's minimax).
 pub fn plane_rho(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
-    let kind = super::super::lookup(spec_v, "kernel.kind")?;
+    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
     if kind.as_str() != Some("linear") {
         return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
     }
@@ -73,7 +73,8 @@ pub fn plane_rho_of(v: &[(f64, f64)]) -> Result<f64, String> {
 
 /// The least ‖p_k‖_G over the run's trace (every recorded iterate; Lemma 3 says each is ≥ ρ_K).
 pub fn trace_min_norm_p(report: &Value) -> Result<f64, String> {
-    let trace = super::super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+    let trace =
+        crate::lesson::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
     let v: Vec<f64> = trace.iter().filter_map(|r| r.get("norm_p_g")?.as_f64()).collect();
     if v.is_empty() {
         return Err("the trace has no ‖p_k‖_G (the algorithm keeps no p)".into());
@@ -83,7 +84,7 @@ pub fn trace_min_norm_p(report: &Value) -> Result<f64, String> {
 
 /// The sum of the three largest pᵢ of the run's p, over Σ pᵢ.
 pub fn p_top3_mass(report: &Value) -> Result<f64, String> {
-    let mut p = super::vector(report, "solution.p")?;
+    let mut p = crate::lesson::format::vector(report, "solution.p")?;
     let total: f64 = p.iter().sum();
     if total.is_nan() || total <= 0.0 || p.iter().any(|x| *x < 0.0) {
         return Err("solution.p is not a point of the simplex".into());
