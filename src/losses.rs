@@ -220,7 +220,9 @@ impl Loss {
             Loss::EpsInsensitive { eps } => vec![eps],
             Loss::Huber { rho } => vec![rho],
             Loss::SmoothedHinge { smoothing } => vec![smoothing],
-            _ => Vec::new(),
+            Loss::Square | Loss::Absolute | Loss::Hinge | Loss::SquaredHinge | Loss::Logistic => {
+                Vec::new()
+            }
         }
     }
 
@@ -229,7 +231,13 @@ impl Loss {
     pub fn tube_width(&self) -> f64 {
         match *self {
             Loss::EpsInsensitive { eps } => eps,
-            _ => 0.0,
+            Loss::Square
+            | Loss::Absolute
+            | Loss::Huber { .. }
+            | Loss::Hinge
+            | Loss::SquaredHinge
+            | Loss::Logistic
+            | Loss::SmoothedHinge { .. } => 0.0,
         }
     }
 
@@ -299,10 +307,12 @@ pub(crate) use with_loss;
 impl Loss {
     /// True for the margin losses whose targets must be ±1 labels.
     pub fn is_classification(&self) -> bool {
-        matches!(
-            self,
-            Loss::Hinge | Loss::SquaredHinge | Loss::Logistic | Loss::SmoothedHinge { .. }
-        )
+        match self {
+            Loss::Hinge | Loss::SquaredHinge | Loss::Logistic | Loss::SmoothedHinge { .. } => true,
+            Loss::Square | Loss::Absolute | Loss::EpsInsensitive { .. } | Loss::Huber { .. } => {
+                false
+            }
+        }
     }
 
     /// Check the loss's parameters against their declared ranges (ε ≥ 0, ρ > 0, μ > 0), each
@@ -433,7 +443,14 @@ impl Loss {
                 let (a, b): (f64, f64) = (0.0, -y);
                 (a.min(b), a.max(b))
             }
-            _ => {
+            // Differentiable here (or everywhere): the subgradient is the derivative.
+            Loss::Square
+            | Loss::Absolute
+            | Loss::Huber { .. }
+            | Loss::Hinge
+            | Loss::SquaredHinge
+            | Loss::Logistic
+            | Loss::SmoothedHinge { .. } => {
                 let g = self.subgradient(y, t);
                 (g, g)
             }
@@ -728,7 +745,12 @@ impl Loss {
                 let c = gamma - b;
                 Some((y * (fmath::ln(b) - fmath::ln(c)), gamma / (b * c)))
             }
-            _ => None,
+            Loss::Absolute
+            | Loss::EpsInsensitive { .. }
+            | Loss::Huber { .. }
+            | Loss::Hinge
+            | Loss::SquaredHinge
+            | Loss::SmoothedHinge { .. } => None,
         }
     }
 
@@ -737,7 +759,13 @@ impl Loss {
     pub fn dual_newton_start(&self, y: f64, gamma: f64) -> f64 {
         match *self {
             Loss::Logistic => 0.5 * gamma * y,
-            _ => 0.0,
+            Loss::Square
+            | Loss::Absolute
+            | Loss::EpsInsensitive { .. }
+            | Loss::Huber { .. }
+            | Loss::Hinge
+            | Loss::SquaredHinge
+            | Loss::SmoothedHinge { .. } => 0.0,
         }
     }
 
@@ -747,7 +775,13 @@ impl Loss {
     pub fn resolvent_work(&self) -> f64 {
         match *self {
             Loss::Logistic => 1000.0,
-            _ => 4.0,
+            Loss::Square
+            | Loss::Absolute
+            | Loss::EpsInsensitive { .. }
+            | Loss::Huber { .. }
+            | Loss::Hinge
+            | Loss::SquaredHinge
+            | Loss::SmoothedHinge { .. } => 4.0,
         }
     }
 
@@ -860,7 +894,15 @@ impl Loss {
                 let r = t - y + a / gamma;
                 0.5 * gamma * r * r
             }
-            _ => (gamma * self.value(y, t) + self.dual_term(y, a, gamma) + a * t).max(0.0),
+            Loss::Absolute
+            | Loss::EpsInsensitive { .. }
+            | Loss::Huber { .. }
+            | Loss::Hinge
+            | Loss::SquaredHinge
+            | Loss::Logistic
+            | Loss::SmoothedHinge { .. } => {
+                (gamma * self.value(y, t) + self.dual_term(y, a, gamma) + a * t).max(0.0)
+            }
         }
     }
 }

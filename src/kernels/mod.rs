@@ -292,7 +292,11 @@ impl Kernel {
                 let (n, d) = of.size();
                 (n, d + 1)
             }
-            _ => (1, 0),
+            Kernel::Linear
+            | Kernel::Polynomial { .. }
+            | Kernel::Gaussian { .. }
+            | Kernel::Laplacian { .. }
+            | Kernel::Matern32 { .. } => (1, 0),
         }
     }
 
@@ -396,7 +400,11 @@ impl ResolvedKernel {
             ResolvedKernel::Sum { of } => return of.iter().map(|k| k.eval(a, b)).sum(),
             ResolvedKernel::Product { of } => return of.iter().map(|k| k.eval(a, b)).product(),
             ResolvedKernel::Scaled { scale, of } => return scale * of.eval(a, b),
-            _ => {}
+            ResolvedKernel::Linear
+            | ResolvedKernel::Polynomial { .. }
+            | ResolvedKernel::Gaussian { .. }
+            | ResolvedKernel::Laplacian { .. }
+            | ResolvedKernel::Matern32 { .. } => {}
         }
         match *self {
             ResolvedKernel::Linear => dot(a, b),
@@ -472,7 +480,11 @@ impl ResolvedKernel {
                 let u = 3f64.sqrt() * d2.sqrt() / length;
                 (1.0 + u) * fmath::exp(-u)
             }
-            _ => f64::NAN,
+            ResolvedKernel::Linear
+            | ResolvedKernel::Polynomial { .. }
+            | ResolvedKernel::Sum { .. }
+            | ResolvedKernel::Product { .. }
+            | ResolvedKernel::Scaled { .. } => f64::NAN,
         }
     }
 
