@@ -228,6 +228,9 @@ export function attachEditor(api) {
   }
   const changed = () => { clearTimeout(checkTimer); checkTimer = setTimeout(validate, 250); };
 
+  const stepName = (s) => `${s.title || '(no title)'} · ${s.claims.length} claim${s.claims.length === 1 ? '' : 's'}${
+    s.claims.some((c) => c.result && !c.result.pass) ? ' · a claim fails' : ''}`;
+
   // ---- the step list --------------------------------------------------------------------------
   function showSteps() {
     const list = $('le-steps');
@@ -235,9 +238,8 @@ export function attachEditor(api) {
     ed.steps.forEach((s, i) => {
       const b = (text, label, f, off = false) => el('button', { type: 'button', textContent: text, disabled: off,
         onclick: f, 'aria-label': `${label} step ${i + 1}` });
-      const bad = s.claims.some((c) => c.result && !c.result.pass);
       list.append(el('li', { className: i === ed.cur ? 'current' : '', dataset: { step: String(i + 1) } },
-        el('span', { className: 'le-step-name', textContent: `${s.title || '(no title)'} · ${s.claims.length} claim${s.claims.length === 1 ? '' : 's'}${bad ? ' · a claim fails' : ''}` }),
+        el('span', { className: 'le-step-name', textContent: stepName(s) }),
         b('↑', 'move up', () => move(i, -1), i === 0), b('↓', 'move down', () => move(i, 1), i === ed.steps.length - 1),
         b('Edit', 'edit', () => edit(i, true)), b('Delete', 'delete', () => remove(i))));
     });
@@ -245,27 +247,53 @@ export function attachEditor(api) {
     if (ed.cur >= 0) showStep();
     changed();
   }
-  /** Claims read steps by number: a move or a delete that breaks one is named, not made silently. */
-  const readsStep = (c, k) => JSON.stringify([c.lhs, c.rhs, c.range]).includes(`[${k},`);
-  function move(i, d) {
-    const j = i + d;
-    const later = Math.max(i, j);
-    if (ed.steps[later].claims.some((c) => readsStep(c, Math.min(i, j) + 1))) {
-      msg(`Step ${later + 1} has a claim on step ${Math.min(i, j) + 1}: delete that claim first.`, true);
+  /** Claims read earlier steps by number (`step`, `step_compute`): a move or a delete renumbers
+   *  them (`map`: old number → new, or undefined when the step goes); one that would read a step
+   *  that is gone or not earlier is refused, naming it. */
+  function renumbered(order) {
+    const map = new Map(order.map((old, k) => [old + 1, k + 1]));
+    const fix = (q) => {
+      if (!q || typeof q !== 'object') return q;
+      if (Array.isArray(q)) return q.map(fix);
+      return Object.fromEntries(Object.entries(q).map(([k, v]) => (
+        (k === 'step' || k === 'step_compute') && Array.isArray(v) ? [k, [map.get(v[0]) ?? 0, v[1]]] : [k, fix(v)])));
+    };
+    const steps = order.map((old) => ({ ...ed.steps[old], claims: ed.steps[old].claims.map((c) => {
+      const n = { ...c, lhs: fix(c.lhs) };
+      if (c.rhs) n.rhs = fix(c.rhs);
+      if (c.range) n.range = fix(c.range);
+      return n;
+    }) }));
+    steps.forEach((s, k) => {
+      for (const c of s.claims) {
+        for (const m of JSON.stringify([c.lhs, c.rhs, c.range]).matchAll(/"step(?:_compute)?":\[(\d+),/g)) {
+          const ref = Number(m[1]);
+          if (ref < 1 || ref > k) throw new Error(`claim “${c.id}” of the step now numbered ${k + 1} reads ${ref ? `step ${ref}, not an earlier step` : 'a step that is deleted'}: delete that claim first`);
+        }
+      }
+    });
+    return steps;
+  }
+  function reorder(order, cur) {
+    try {
+      ed.steps = renumbered(order);
+    } catch (e) {
+      msg(e.message, true);
       return;
     }
-    [ed.steps[i], ed.steps[j]] = [ed.steps[j], ed.steps[i]];
-    if (ed.cur === i) ed.cur = j; else if (ed.cur === j) ed.cur = i;
-    for (const s of ed.steps) for (const c of s.claims) delete c.result;
+    ed.cur = cur;
+    for (const s of ed.steps) for (const c of s.claims) delete c.result; // to check again
     showSteps();
   }
+  function move(i, d) {
+    const order = ed.steps.map((_, k) => k);
+    [order[i], order[i + d]] = [order[i + d], order[i]];
+    reorder(order, ed.cur === i ? i + d : ed.cur === i + d ? i : ed.cur);
+  }
   function remove(i) {
-    const reader = ed.steps.findIndex((s, k) => k > i && s.claims.some((c) => readsStep(c, i + 1)));
-    if (reader >= 0) { msg(`Step ${reader + 1} has a claim on step ${i + 1}: delete that claim first.`, true); return; }
-    ed.steps.splice(i, 1);
-    if (ed.cur >= ed.steps.length || ed.cur === i) ed.cur = ed.steps.length ? Math.min(i, ed.steps.length - 1) : -1;
-    else if (ed.cur > i) ed.cur--;
-    showSteps();
+    const order = ed.steps.map((_, k) => k).filter((k) => k !== i);
+    const cur = ed.cur === i ? Math.min(i, order.length - 1) : ed.cur > i ? ed.cur - 1 : ed.cur;
+    reorder(order, cur);
   }
   async function showInPage(s) {
     try {
@@ -299,6 +327,7 @@ export function attachEditor(api) {
     }
     showUses();
     showClaims();
+    $('le-c-id').value = freshId();
     showAgainst();
   }
   function showUses() {
@@ -343,7 +372,7 @@ export function attachEditor(api) {
   }
   const showStepNames = () => {
     const li = $('le-steps').children[ed.cur]?.querySelector('.le-step-name');
-    if (li) li.textContent = `${step().title || '(no title)'} · ${step().claims.length} claims`;
+    if (li) li.textContent = stepName(step());
   };
   $('le-s-speed').addEventListener('change', () => {
     const s = step();

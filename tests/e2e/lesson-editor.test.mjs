@@ -92,7 +92,7 @@ test('a three-step lesson built only through the editor on page C passes kplay l
   await page.getByRole('button', { name: 'delete step 4' }).click();
   assert.equal(await page.locator('#le-steps li').count(), 3);
   await page.getByRole('button', { name: 'move up step 3' }).click();
-  assert.match(await text(page, '#le-msg'), /Step 3 has a claim on step 2/);
+  assert.match(await text(page, '#le-msg'), /claim “c1” of the step now numbered 2 reads step 3, not an earlier step/);
   assert.equal(await page.locator('#le-steps li').nth(2).locator('.le-step-name').innerText(), 'A narrower kernel · 1 claim');
 
   // Every claim checked by the evaluator kplay uses, then saved: the file and its link.
