@@ -2,7 +2,8 @@
 // the page"): a panel, closed until "Write a lesson" opens it, in which a lecturer builds a
 // lesson file from the page itself.
 //  - **Add this state as a step**: the step's spec is the page's own (what "Save spec" writes);
-//    `uses` is the controls changed since the previous step plus the plots and readouts in view,
+//    `uses` is the controls changed since the previous step plus the plots on screen and the
+//    readouts of a measure,
 //    editable as checkboxes over the page's elements (the core's catalogue, src/lesson/elements.rs,
 //    through www/lesson-worker.js); `speed` is the speed slider's.
 //  - title, look, question and explanation with a live preview in the lesson's own renderer
@@ -160,16 +161,23 @@ export function attachEditor(api) {
   const snapshot = () => Object.fromEntries([...document.querySelectorAll('section.controls input[id], section.controls select[id]')]
     .map((x) => [x.id, valueOf(x.id)]));
   const inView = (x) => !!x && x.getClientRects().length > 0 && getComputedStyle(x).visibility !== 'hidden';
-  /** `uses` for the page as it is: controls changed since `base`, plots and readouts in view. */
+  /** On screen and not under the editor's panel: what the lecturer is looking at. */
+  const onScreen = (x) => {
+    if (!inView(x)) return false;
+    const r = x.getBoundingClientRect();
+    const right = panel.hidden ? innerWidth : panel.getBoundingClientRect().left;
+    return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < right - 40;
+  };
+  /** `uses` for the page as it is: the controls changed since `base`, the plots on screen and
+   *  the readouts shown that show a measure of the run (catalogue: `measure`). */
   function usesNow() {
     const now = snapshot();
     const out = controls().filter((e) => ed.base && now[e.id] !== ed.base[e.id] && inView($(e.id))).map((e) => e.id);
     for (const e of ed.catalogue.elements) {
-      if (e.role === 'plot' && inView($(e.id))) out.push(e.id);
+      if (e.role === 'plot' && onScreen($(e.id))) out.push(e.id);
     }
     for (const e of ed.catalogue.elements) {
-      const x = $(e.id);
-      if (e.role === 'readout' && inView(x) && x.textContent.trim() !== '–') out.push(e.id);
+      if (e.role === 'readout' && e.measure && inView($(e.id))) out.push(e.id);
     }
     return out.slice(0, MAX_USES);
   }

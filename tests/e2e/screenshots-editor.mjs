@@ -37,7 +37,8 @@ try {
     reference: 'Algorithm 1',
   });
   await pickClaim(page, { readout: 'r-status', rel: '==', value: 'converged' });
-  await page.locator('#le-step-head').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => /valid/.test(document.getElementById('le-msg').textContent));
+  await page.evaluate(() => { document.getElementById('lesson-editor').scrollTop = 0; window.scrollTo(0, 0); });
   await shot(page, 'editor-step.png');
   await setControl(page, 'lambda', '1');
   await addStep(page, {
@@ -48,8 +49,12 @@ try {
     reference: 'ours',
   });
   await pickClaim(page, { readout: 'r-sweep', rel: '<', against: 1, otherwise: '>=' });
-  await page.locator('#le-c-result').scrollIntoViewIfNeeded();
-  await page.evaluate(() => { document.getElementById('lesson-editor').scrollTop += 120; });
+  await page.waitForFunction(() => /valid/.test(document.getElementById('le-msg').textContent));
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+    const p = document.getElementById('lesson-editor');
+    p.scrollTop = p.scrollHeight;
+  });
   await shot(page, 'editor-claim.png');
   // Try it, then classroom mode on a projector: the lesson as the students will see it.
   await page.click('#le-try');
