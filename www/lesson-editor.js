@@ -147,7 +147,13 @@ export function attachEditor(api) {
 
   const ed = { title: '', steps: [], cur: -1, catalogue: null, base: null };
   let checkTimer = 0;
-  const msg = (text, bad = false) => { $('le-msg').textContent = text; $('le-msg').classList.toggle('bad', bad); };
+  /** The editor's message line; a refusal stays until the next change (no pending check
+   *  replaces it). */
+  const msg = (text, bad = false) => {
+    if (bad) clearTimeout(checkTimer);
+    $('le-msg').textContent = text;
+    $('le-msg').classList.toggle('bad', bad);
+  };
   const step = () => ed.steps[ed.cur];
 
   // ---- the page's elements --------------------------------------------------------------------

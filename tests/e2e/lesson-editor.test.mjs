@@ -218,6 +218,12 @@ test('Try it plays the lesson; Open loads a built-in lesson for editing; bad inp
   await page.waitForFunction(() => document.body.dataset.lesson === 'own' && document.body.dataset.lessonStep === '1');
   assert.equal(await page.locator('#lesson-editor').isVisible(), false);
   assert.equal(await text(page, '#lesson-count'), 'Step 1 of 10');
+  // A built-in lesson of another page opens that page's editor with it.
+  await page.click('#lesson-write');
+  await page.selectOption('#le-builtin', 'a');
+  await page.waitForURL(/lp\.html\?edit=a/);
+  await page.waitForFunction(() => document.querySelectorAll('#le-steps li').length === 11, null, { timeout: 60000 });
+  assert.equal(await page.locator('#lesson-editor').isVisible(), true);
   assert.deepEqual(errors, []);
   await ctx.close();
 });
