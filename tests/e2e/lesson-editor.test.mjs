@@ -227,3 +227,27 @@ test('Try it plays the lesson; Open loads a built-in lesson for editing; bad inp
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('pages A, B and D: the page\'s state as a step, a claim checked, a valid one-step lesson', async () => {
+  for (const file of ['lp.html', 'mrlsr.html', 'perceptron.html']) {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}${file}`);
+    await openEditor(page);
+    await page.fill('#le-title', 'Lesson · a first look');
+    await page.click('#le-add');
+    await page.waitForFunction(() => document.querySelectorAll('#le-steps li').length === 1);
+    await page.fill('#le-s-title', 'The page as it opens');
+    for (const k of ['look', 'predict', 'explain']) await page.fill(`#le-s-${k}`, `The ${k} text.`);
+    await page.fill('#le-s-ref', 'ours');
+    // The step's spec went through the core's parser: what is left to do is its claims.
+    await page.waitForFunction(() => /steps\[0\]\.claims: 1 to 40 claims/.test(document.getElementById('le-msg').textContent));
+    await page.fill('#le-c-lhs', 'iterations');
+    await page.selectOption('#le-c-rel', '>=');
+    await page.fill('#le-c-value', '0');
+    await page.setChecked('#le-c-answers', true);
+    await page.click('#le-c-add');
+    await page.waitForSelector('#le-claims li[data-pass="1"]', { timeout: 120000 });
+    await page.waitForFunction(() => /The lesson is valid: 1 step/.test(document.getElementById('le-msg').textContent));
+    assert.deepEqual(errors, [], file);
+    await ctx.close();
+  }
+});
