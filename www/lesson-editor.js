@@ -68,6 +68,10 @@ export function mergeDiff(a, b) {
   return out;
 }
 
+/** Indented JSON with each array of numbers and words on one line (`"uses": ["n", "map"]`): a
+ *  raw newline never occurs inside a JSON string, so the items split at `,` + newline. */
+const oneLineArrays = (text) => text.replace(/\[\n\s+([^[\]{}]*?)\n\s*\]/g, (_, items) => `[${items.split(/,\n\s*/).join(', ')}]`);
+
 /** JSON with object keys sorted (to compare two specs). */
 const canon = (v) => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x)
   ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
@@ -216,8 +220,8 @@ export function attachEditor(api) {
   /** The lesson's JSON text; `patches`: later steps as merge patches where shorter (each one
    *  resolved by the core back to the step's spec, or the step keeps its whole spec). */
   function lessonText(patches) {
-    const build = (keep) => JSON.stringify({ format: 1, title: ed.title, page,
-      steps: ed.steps.map((s, i) => stepOut(s, ed.steps[i - 1], patches && !keep.has(i))) }, null, 2);
+    const build = (keep) => oneLineArrays(JSON.stringify({ format: 1, title: ed.title, page,
+      steps: ed.steps.map((s, i) => stepOut(s, ed.steps[i - 1], patches && !keep.has(i))) }, null, 2));
     if (!patches) return build(new Set());
     const keep = new Set();
     let text = build(keep);
