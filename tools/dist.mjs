@@ -200,8 +200,9 @@ out.set('.nojekyll', Buffer.alloc(0));
 
 // The service worker: the stamp and the files to precache (the pages and every file they use;
 // the timing pages bench*.html are served but not precached).
-// The full wasm (pkg/kernel_playground_bg.*.wasm) is only the timing pages': every page loads its
-// own group's (tools/wasm-split.mjs). The threaded build (pkg-threads/, issue 21) is not
+// The full wasm (pkg/kernel_playground_bg.*.wasm) is the timing pages' and the lesson editor's
+// worker's (www/lesson-worker.js, loaded when a lecturer opens the editor; the service worker
+// caches it then): every page loads its own group's (tools/wasm-split.mjs). The threaded build (pkg-threads/, issue 21) is not
 // precached either: only an isolated page's paper-B worker loads it, and the service worker
 // caches it then (hashed: cache first); offline without it, the worker uses one thread.
 const precache = ['./', ...PAGES, ...[...out.keys()].filter((f) => !f.endsWith('.html') && !/^(bench|\.|_headers$)/.test(f)

@@ -440,6 +440,7 @@ async function main() {
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { c: Array.from(pg.coefficients()) } }),
   });
   attachLessons({
+    spec: () => pg.specJson(),
     load: (s) => {
       loadSpec(s);
       setPlaying(false);

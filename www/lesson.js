@@ -20,6 +20,7 @@ import { renderText, quoteNumber } from './lesson-text.js';
 import { readUrl, queryParam, writeUrl } from './url.js';
 import { resolveLesson } from './pkg/kernel_playground.js';
 import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-embed.js';
+import { attachEditor } from './lesson-editor.js';
 
 /** The built-in lessons: id → file (relative to the page). */
 export const BUILTIN = { a: 'lessons/a.json', b: 'lessons/b.json', c: 'lessons/c.json', d: 'lessons/d.json' };
@@ -236,7 +237,9 @@ export function attachClassroom() {
  * Wire lessons and classroom mode into a page. `api` is the page's:
  *  - `load(spec)`: make `spec` the page's run, paused at iteration 0;
  *  - `player`: the page's Player (www/player.js);
- *  - `actions` (optional): named actions a step may run instead of Play (e.g. `race`).
+ *  - `actions` (optional): named actions a step may run instead of Play (e.g. `race`);
+ *  - `spec()` (optional): the page's spec as JSON text, as "Save spec" writes it (the lesson
+ *    editor's "Add this state as a step").
  */
 /** The lesson panel's markup, one template for the four pages (no text from the link); `keys`
  *  names the page's own shortcuts (page B refits, it has no play/pause or reset). */
@@ -703,6 +706,8 @@ export function attachLessons(api, paper) {
     start('own', lesson, 1, data);
   }
   addLessonOpener(openText);
+  // The lesson editor (www/lesson-editor.js): Try it opens its lesson as a file opens.
+  attachEditor({ spec: api.spec, load: api.load, player: api.player, paper, pageOf: PAGE_OF, builtin: BUILTIN, parseLesson, encodeLesson, openText });
 
   window.addEventListener('hashchange', fromHash);
   // A link refused outright: the page's start-up has put its own #spec= in the hash by now.

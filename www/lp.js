@@ -488,7 +488,7 @@ async function main() {
     spec: () => pg.specJson(),
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { w: Array.from(pg.w()) } }),
   });
-  attachLessons({ load: loadSpec, player, actions: { race: startRace, build: startBuild } }, 'a');
+  attachLessons({ spec: () => pg.specJson(), load: loadSpec, player, actions: { race: startRace, build: startBuild } }, 'a');
   document.body.dataset.ready = '1';
 }
 

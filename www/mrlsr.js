@@ -765,6 +765,7 @@ async function main() {
   // equivalence experiment; the player is a stand-in whose run has always ended.
   const stand = { engine: { ended: () => true }, setPlaying() {}, setRate() {}, urlSpeed: true, arrowsTaken: false };
   const inLesson = attachLessons({
+    spec: () => JSON.stringify(spec()),
     load: (s) => {
       const keep = snapshotForm();
       try {

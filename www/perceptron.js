@@ -414,6 +414,7 @@ async function main() {
     run: () => ({ spec: JSON.parse(pg.specJson()), summary: pg.summary(), trace: pg.trace(), solution: { alpha: Array.from(pg.alpha()), p: Array.from(pg.p()) } }),
   });
   attachLessons({
+    spec: () => pg.specJson(),
     load: (s) => {
       showSpec(s, shownSpec());
       apply();

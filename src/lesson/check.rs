@@ -226,6 +226,13 @@ impl Runs<'_> {
     }
 }
 
+/// Evaluate one claim of step `k` (0-based) of a parsed lesson, running the steps it reads (the
+/// same evaluation as [`check`]; the page's lesson editor evaluates a claim as it is written).
+pub fn check_claim(parsed: &Parsed, k: usize, claim: &Claim) -> ClaimResult {
+    let mut runs = Runs { parsed, reports: vec![None; parsed.specs.len()] };
+    runs.claim(k, claim)
+}
+
 /// Run every step and evaluate every claim, in order.
 pub fn check(parsed: &Parsed) -> Vec<ClaimResult> {
     let mut runs = Runs { parsed, reports: vec![None; parsed.specs.len()] };

@@ -148,3 +148,45 @@ pub fn markdown() -> String {
     }
     s
 }
+
+/// The readouts of each page that show a measure of the run, and the measure's path: a click on
+/// one in the page's lesson editor (www/lesson-editor.js) writes a claim on that path. A test
+/// (`tests/lesson_editor.rs`) holds each id against the element catalogue and each path against
+/// a real report of the page's paper.
+const READOUTS: &[(Page, &str, &str)] = &[
+    (Page::Lp, "r-iter", "iterations"),
+    (Page::Lp, "r-gap", "gap"),
+    (Page::Lp, "r-relgap", "rel_gap"),
+    (Page::Lp, "r-primal", "primal"),
+    (Page::Lp, "r-dual", "dual"),
+    (Page::Lp, "r-status", "status"),
+    (Page::Mrlsr, "r-c0", "solution.C0"),
+    (Page::Mrlsr, "r-norm", "solution.norm_h"),
+    (Page::Mrlsr, "r-lambda2", "solution.lambda2"),
+    (Page::Mrlsr, "r-fres", "residual"),
+    (Page::Mrlsr, "r-obj", "primal"),
+    (Page::Mrlsr, "r-iters", "solution.root_iterations"),
+    (Page::Dinuzzo, "r-sweep", "iterations"),
+    (Page::Dinuzzo, "r-objective", "primal"),
+    (Page::Dinuzzo, "r-gap", "gap"),
+    (Page::Dinuzzo, "r-residual", "residual"),
+    (Page::Dinuzzo, "r-maxh", "max_h"),
+    (Page::Dinuzzo, "r-support", "solution.support_size"),
+    (Page::Dinuzzo, "r-alpha", "solution.alpha"),
+    (Page::Dinuzzo, "r-status", "status"),
+    (Page::Perceptron, "r-iter", "iterations"),
+    (Page::Perceptron, "r-mingalpha", "min_g_alpha"),
+    (Page::Perceptron, "r-normp", "norm_p_g"),
+    (Page::Perceptron, "r-margin", "solution.margin.rho"),
+    (Page::Perceptron, "r-status", "status"),
+];
+
+/// The measure path a readout of `page` shows (`r-support` → `solution.support_size`), if any.
+pub fn readout_measure(page: Page, id: &str) -> Option<&'static str> {
+    READOUTS.iter().find(|(p, r, _)| *p == page && *r == id).map(|(_, _, m)| *m)
+}
+
+/// Every readout of `page` that shows a measure, with its path.
+pub fn readout_measures(page: Page) -> Vec<(&'static str, &'static str)> {
+    READOUTS.iter().filter(|(p, _, _)| *p == page).map(|(_, r, m)| (*r, *m)).collect()
+}

@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod compute;
+pub mod editor;
 pub mod elements;
 pub mod format;
 pub mod measures;
