@@ -46,6 +46,9 @@ pub enum Compute {
     AboveTau,
     /// A: the median step the linesearch accepted over the run.
     MedianStep,
+    /// A: the smallest step the linesearch accepted over the run's trace (§2.3: for primal GD the
+    /// steps may get arbitrarily close to zero; this shows whether they do on a run).
+    MinStep,
     /// A: 1/Πₘ(1 − (2/γ)λₘ(1 − δ)) over the trace's accepted steps λₘ (δ of the spec, 0.5 by
     /// default): the decrease of Λ − min Λ that the proof of Theorem 2.2 (eq. 29) guarantees
     /// over the run, each iteration's factor taken at its own step.
@@ -728,6 +731,15 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             }
             s.sort_by(f64::total_cmp);
             Ok(s[s.len() / 2])
+        }
+        Compute::MinStep => {
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            trace
+                .iter()
+                .filter_map(|r| r.get("step")?.as_f64())
+                .filter(|x| *x > 0.0)
+                .min_by(f64::total_cmp)
+                .ok_or_else(|| "the trace has no accepted step".into())
         }
         Compute::StepFactorDecrease => {
             let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
