@@ -406,9 +406,10 @@ mod per_plot {
         use crate::plot_mrlsr::{self as pm, Curve};
         let spec = session.spec();
         // The labels of src/web/mrlsr.rs's drawFit.
-        let mlabel = format!("M-RLSR (m = {:.2}, λ = {:.2e})", spec.m, spec.lambda);
+        let num = crate::plot_text::num;
+        let mlabel = format!("M-RLSR (m = {}, λ = {})", num(spec.m), num(spec.lambda));
         let klabel = match session.krr() {
-            Some(k) => format!("KRR (λ₂ = {:.2e})", k.lambda),
+            Some(k) => format!("KRR (λ₂ = {})", num(k.lambda)),
             None => "KRR (no λ₂: f = 0)".to_string(),
         };
         let y = session.data().y.as_slice();
@@ -497,7 +498,7 @@ mod per_plot {
                 &y,
                 &f,
                 Some(&k),
-                ("M-RLSR (m = 1.50, λ = 1.00e-3)", "KRR (λ₂ = 2.10e-3)"),
+                ("M-RLSR (m = 1.5, λ = 0.001)", "KRR (λ₂ = 0.0021)"),
                 s,
             ))
         });

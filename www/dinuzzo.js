@@ -220,7 +220,10 @@ function showSummary(s) {
   // Messages from the solver: divergence, α above 2/‖K‖₂, dropped rows.
   const notes = [];
   if (s.message) notes.push(s.message);
-  for (const w of s.warnings) notes.push(w);
+  // Said once: after a divergence (or overflow) the message names α and 2/‖K‖₂ already, so the
+  // start's warning about condition (11) is not repeated beside it.
+  const diverged = s.status === 'diverged' || s.status === 'non_finite';
+  for (const w of s.warnings) if (!(diverged && w.includes('2/‖K‖₂'))) notes.push(w);
   if (s.preparing) notes.push(`Preparing the run — ${prep.running ? prep.text() : s.preparing}.`);
   else if (s.empty) notes.push('No data: click or tap the map to add points (of the class chosen under the map; shift-click: the other class).');
   const box = $('notice');

@@ -608,6 +608,15 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             s.sort_by(f64::total_cmp);
             Ok(s[s.len() / 2])
         }
+        Compute::MinStep => {
+            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            trace
+                .iter()
+                .filter_map(|r| r.get("step")?.as_f64())
+                .filter(|x| *x > 0.0)
+                .min_by(f64::total_cmp)
+                .ok_or_else(|| "the trace has no accepted step".into())
+        }
         Compute::StepFactorDecrease => {
             let trace =
                 super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();

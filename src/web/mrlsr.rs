@@ -17,6 +17,7 @@ use crate::experiment::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, SelectionSpec,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
+use crate::plot_text::num;
 
 /// Points of the drawn 1-D curves.
 const CURVE_POINTS: usize = 300;
@@ -157,9 +158,9 @@ impl MrlsrPage {
     pub fn draw_fit(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = backend(canvas)?.into_drawing_area();
         let spec = self.session.spec();
-        let mlabel = format!("M-RLSR (m = {:.2}, λ = {:.2e})", spec.m, spec.lambda);
+        let mlabel = format!("M-RLSR (m = {}, λ = {})", num(spec.m), num(spec.lambda));
         let klabel = match self.session.krr() {
-            Some(k) => format!("KRR (λ₂ = {:.2e})", k.lambda),
+            Some(k) => format!("KRR (λ₂ = {})", num(k.lambda)),
             None => "KRR (no λ₂: f = 0)".to_string(),
         };
         let y = self.session.data().y.as_slice();

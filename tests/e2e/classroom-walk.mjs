@@ -111,6 +111,10 @@ export async function walk(b, url, id, { shots = null, log = () => {} } = {}) {
         await page.keyboard.press(keys[0]);
         await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 300000 });
       }
+      // Page B decomposes K in a worker when a step changes its data or kernel, and its busy line
+      // (one line of text above the plot) leaves when that ends: wait for that state first, or the
+      // plot's box changes after it was measured as settled.
+      await page.waitForFunction(() => document.body.dataset.computing !== '1', null, { timeout: 60000 });
       // The plots redraw at their new sizes (ResizeObserver): wait for that state, bounded.
       const settled = await page.waitForFunction(canvasesSettled, ASPECT_TOL, { timeout: 10000 }).then(() => true, () => false);
       const m = await measure(page, phase === 'after' ? L.steps[k - 1].uses : []);

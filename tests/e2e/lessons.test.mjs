@@ -242,7 +242,7 @@ async function certificate(page) {
 
 test('lesson D can be walked from the first step to the last, each claim checked', async () => {
   const n = LESSONS.d.steps.length;
-  assert.ok(n >= 8 && n <= 12);
+  assert.ok(n >= 8 && n <= 13);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=1`);
   const it = [];
   await runStep(page, 1, n);
@@ -332,15 +332,24 @@ test('lesson D can be walked from the first step to the last, each claim checked
   assert.ok(s12.algorithm.epsilon < m10.lower, `ε = ${s12.algorithm.epsilon} vs ρ_K ≥ ${m10.lower}`);
   await runStep(page, 12, n);
   await separator(page);
+  await next(page, 12);
+  // 13. NKP at margin 0 on 200 points: the page's count is the CLI's (`kplay run`, the same spec),
+  //     within 1/ρ_K² at the upper end of the certified ρ_K.
+  await runStep(page, 13, n);
+  await separator(page);
+  const it13 = await num(page, '#r-iter');
+  const m13 = await margin(page);
+  assert.equal(it13, native({ paper: 'perceptron', ...LESSONS.d.steps[12].spec }).iterations);
+  assert.ok(it13 <= 1 / (m13.upper * m13.upper), `${it13} vs 1/ρ² ≥ ${1 / m13.upper ** 2}`);
   assert.ok(await page.locator('#lesson-next').isDisabled());
   // ← goes back a step (keyboard); → runs it (a clicker's forward), and after its explanation
   // goes to the next step.
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '11');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '12');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '12');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '13');
   assert.deepEqual(errors, []);
   await ctx.close();
 });

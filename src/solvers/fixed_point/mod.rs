@@ -21,6 +21,7 @@ pub use theorem5::{
 use std::sync::Arc;
 
 use crate::fmath;
+use crate::plot_text::num;
 
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::{Deserialize, Serialize};
@@ -203,8 +204,9 @@ impl FixedPoint {
         }
         if alpha * norm_k >= 2.0 {
             warnings.push(format!(
-                "α = {alpha:.4e} is not below 2/‖K‖₂ = {:.4e} (condition (11) of Theorem 2): the iteration is not guaranteed to converge and may diverge",
-                2.0 / norm_k
+                "α = {} is not below 2/‖K‖₂ = {} (condition (11) of Theorem 2): the iteration is not guaranteed to converge and may diverge",
+                num(alpha),
+                num(2.0 / norm_k)
             ));
         }
         let c = DVector::zeros(n);
@@ -291,10 +293,10 @@ impl FixedPoint {
         if !(h.is_finite() && rec.objective.is_finite() && self.z.iter().all(|v| v.is_finite())) {
             self.status = StopReason::NonFinite;
             self.message = Some(format!(
-                "the iteration overflowed at sweep {} (α = {:.4e}, 2/‖K‖₂ = {:.4e})",
+                "the iteration overflowed at sweep {} (α = {}, 2/‖K‖₂ = {})",
                 rec.sweep,
-                self.alpha,
-                2.0 / self.norm_k
+                num(self.alpha),
+                num(2.0 / self.norm_k)
             ));
             return;
         }
@@ -331,13 +333,13 @@ impl FixedPoint {
                     self.since_best
                 )
             } else {
-                format!("the change |Δc| grew from {:.3e} to {:.3e}", self.first_h, h)
+                format!("the change |Δc| grew from {} to {}", num(self.first_h), num(h))
             };
             self.message = Some(format!(
-                "diverged at sweep {}: α = {:.4e} exceeds 2/‖K‖₂ = {:.4e} (condition (11) of Theorem 2: sufficient for F(cᵏ) → min F, not necessary), and {how}",
+                "diverged at sweep {}: α = {} exceeds 2/‖K‖₂ = {} (condition (11) of Theorem 2: sufficient for F(cᵏ) → min F, not necessary), and {how}",
                 rec.sweep,
-                self.alpha,
-                2.0 / self.norm_k
+                num(self.alpha),
+                num(2.0 / self.norm_k)
             ));
             return;
         }
