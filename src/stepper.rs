@@ -198,18 +198,29 @@ impl Stall {
 pub struct Watch {
     stall: Stall,
     ended: Option<Stop>,
+    /// The iteration cap, if the run has one ([`Self::capped`]).
+    cap: Option<usize>,
 }
 
 impl Watch {
-    /// One step of `s` unless the run has ended; after it, the stall rule and the deadline may
-    /// end the run ([`Stepper::halt`] tells the algorithm).
+    /// The executor's rules with an iteration cap: once a step's record reaches `cap`
+    /// iterations and the algorithm has not ended the run itself, the run ends with
+    /// [`Stop::MaxIterations`] (before the stall rule and the deadline are asked).
+    pub fn capped(cap: usize) -> Self {
+        Self { cap: Some(cap), ..Self::default() }
+    }
+
+    /// One step of `s` unless the run has ended; after it, the cap, the stall rule and the
+    /// deadline may end the run ([`Stepper::halt`] tells the algorithm).
     pub fn step<S: Stepper + ?Sized>(&mut self, s: &mut S) -> Option<Record> {
         if self.ended.is_some() {
             return None;
         }
         let r = s.step()?;
         if s.stop() == Stop::Running {
-            if self.stall.observe(&r) {
+            if self.cap.is_some_and(|c| r.iter >= c) {
+                self.end(s, Stop::MaxIterations);
+            } else if self.stall.observe(&r) {
                 self.end(s, Stop::Stalled);
             } else if crate::clock::deadline_passed() {
                 self.end(s, Stop::TimeLimit);
@@ -267,6 +278,11 @@ impl Trace {
         self.kept.clone()
     }
 
+    /// The kept records in order, borrowed.
+    pub fn kept(&self) -> &[Record] {
+        &self.kept
+    }
+
     /// The latest record.
     pub fn latest(&self) -> Record {
         self.kept.last().copied().unwrap_or_default()
@@ -288,6 +304,12 @@ impl Run {
     pub fn new(stepper: Box<dyn Stepper>) -> Self {
         let first = stepper.record();
         Self { stepper, trace: Trace::new(first), watch: Watch::default() }
+    }
+
+    /// The same run with an iteration cap ([`Watch::capped`]).
+    pub fn capped(mut self, cap: usize) -> Self {
+        self.watch = Watch::capped(cap);
+        self
     }
 
     /// One iteration unless the run has ended (the stall rule and the deadline apply).

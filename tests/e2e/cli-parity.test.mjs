@@ -58,7 +58,7 @@ const LARGE = [
     name: 'C', file: 'dinuzzo.html', paper: 'dinuzzo', field: 'primal',
     spec: { data: { kind: 'classification', shape: { kind: 'moons', noise: 0.15 }, n: 2000, label_noise: 0.05, seed: 1 }, loss: { kind: 'hinge' }, lambda: 0.1,
       kernel: { kind: 'gaussian', bandwidth: { fixed: 0.5 } }, method: { kind: 'fixed_point', step: { kind: 'inverse_norm' }, tol: 1e-8, max_sweeps: 40 }, race: false },
-    done: () => document.body.dataset.status === 'max_sweeps',
+    done: () => document.body.dataset.status === 'max_iterations',
   },
   {
     name: 'D', file: 'perceptron.html', paper: 'perceptron', field: 'min_g_alpha',
