@@ -1564,3 +1564,94 @@ mod page {
         assert_eq!(page.step(), 1);
     }
 }
+
+// ---- the executor owns the cap and the stall; the spec is checked once (issue 34) ----------
+
+/// The solvers have no cap of their own: stepped bare, coordinate descent runs past any
+/// `max_sweeps`; under the executor's `Watch::capped` it ends exactly there, `max_iterations`,
+/// with the same iterate as the bare run at that sweep (the cap changes no number).
+#[test]
+fn the_sweep_cap_is_the_executors() {
+    let p = small_problem(Loss::Square, 40, 0.1, Representation::Gram);
+    let cfg = CoordinateConfig { rule: IndexRule::Cyclic, tol: 1e-300, ..Default::default() };
+    let mut bare = CoordinateDescent::new(p.clone(), cfg).unwrap();
+    for _ in 0..12 {
+        assert!(bare.step().is_some(), "no cap inside the solver");
+    }
+    assert_eq!(bare.stop(), Stop::Running);
+    let capped = Ran::new(CoordinateDescent::new(p.clone(), cfg).unwrap(), 12);
+    assert_eq!(capped.status(), Stop::MaxIterations);
+    assert_eq!(capped.current().iter, 12);
+    assert_eq!(
+        capped.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        bare.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    // The executor's stall rule ends a run whose δ floating point cannot reach, and the solver
+    // records why (its message), while its own stop stays "running".
+    let s = Ran::new(
+        CoordinateDescent::new(p.clone(), CoordinateConfig { tol: 1e-300, ..cfg }).unwrap(),
+        1_000_000,
+    );
+    assert_eq!(s.status(), Stop::Stalled);
+    assert_eq!(s.stop(), Stop::Running);
+    assert!(s.message().is_some_and(|m| m.contains("stalled")), "{:?}", s.message());
+    // Its gap certifies the optimum it stalled at (independent of max|h|).
+    let last = s.current();
+    assert!(last.gap() <= 1e-12 * last.objective().abs().max(1.0), "gap {}", last.gap());
+}
+
+/// Every range check of paper C's spec is in `DinuzzoSpec::check`, each refusal naming its
+/// field as the JSON spells it; a valid spec comes back unchanged (same JSON out as in).
+#[test]
+fn the_spec_check_names_each_field_and_keeps_the_json() {
+    use kernel_playground::engine::{Paper, Spec};
+    use kernel_playground::experiment::dinuzzo::DinuzzoSpec;
+    let base = Spec::default_for(Paper::Dinuzzo).to_value();
+    let with = |edit: &dyn Fn(&mut serde_json::Value)| -> DinuzzoSpec {
+        let mut v = base.clone();
+        edit(&mut v);
+        match Spec::from_json(&v.to_string()).unwrap() {
+            Spec::Dinuzzo(s) => s,
+            _ => unreachable!(),
+        }
+    };
+    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+        ("lambda", Box::new(|v| v["lambda"] = (-1.0).into())),
+        (
+            "loss.eps",
+            Box::new(|v| v["loss"] = serde_json::json!({"kind": "eps_insensitive", "eps": -0.1})),
+        ),
+        ("method.tol", Box::new(|v| v["method"]["tol"] = 0.0.into())),
+        ("method.max_sweeps", Box::new(|v| v["method"]["max_sweeps"] = 0.into())),
+        ("method.gap_tol", Box::new(|v| v["method"]["gap_tol"] = 0.0.into())),
+        ("method.cache_mib", Box::new(|v| v["method"]["cache_mib"] = (-1.0).into())),
+        (
+            "method.rule",
+            Box::new(|v| {
+                v["loss"] = serde_json::json!({"kind": "logistic"});
+                v["method"]["rule"] = "greedy_pairs".into();
+            }),
+        ),
+        (
+            "method.step.value",
+            Box::new(|v| {
+                v["method"] = serde_json::json!({"kind": "fixed_point", "step": {"kind": "fixed", "value": -1.0}, "tol": 1e-8, "max_sweeps": 10});
+            }),
+        ),
+        ("n", Box::new(|v| v["data"]["n"] = 100_000.into())),
+        (
+            "view",
+            Box::new(|v| {
+                v["data"] = serde_json::json!({"kind": "points", "points": [], "view": [1.0, 1.0, 0.0, 1.0]})
+            }),
+        ),
+    ];
+    for (field, edit) in &cases {
+        let e = with(edit.as_ref()).check().expect_err(field);
+        assert_eq!(param_name(e), *field);
+    }
+    let s = with(&|_| {});
+    let checked = s.check().unwrap();
+    assert_eq!(Spec::Dinuzzo(checked.spec().clone()).to_value(), base);
+    assert_eq!(checked.max_sweeps(), 20_000);
+}
