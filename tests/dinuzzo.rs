@@ -1615,7 +1615,8 @@ fn the_spec_check_names_each_field_and_keeps_the_json() {
             _ => unreachable!(),
         }
     };
-    let cases: Vec<(&str, Box<dyn Fn(&mut serde_json::Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
         ("lambda", Box::new(|v| v["lambda"] = (-1.0).into())),
         (
             "loss.eps",
