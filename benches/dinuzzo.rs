@@ -12,10 +12,13 @@ use kernel_playground::datasets::plane::{Classification2d, Shape2d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
-use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
-use kernel_playground::solvers::fixed_point::{
-    FixedPoint, FixedPointConfig, RegularizationProblem, Representation, StepRule, StopReason,
+use kernel_playground::solvers::coordinate::{
+    start, CoordinateConfig, IndexRule, Method, SweepSolver,
 };
+use kernel_playground::solvers::fixed_point::{
+    FixedPointConfig, RegularizationProblem, Representation, StepRule,
+};
+use kernel_playground::stepper::{Record, Stop, Watch};
 
 const DELTA: f64 = 1e-8;
 const MAX_SWEEPS: usize = 20_000;
@@ -44,23 +47,18 @@ fn problem_ordered(n: usize, loss: Loss, shuffle: bool) -> RegularizationProblem
     RegularizationProblem::new(&x, &y, &kernel, loss, 1.0, Representation::Gram).unwrap()
 }
 
-enum Any {
-    Fp(Box<FixedPoint>),
-    Cd(Box<CoordinateDescent>),
+/// A solver under the executor's rules (the sweep cap, the stall rule).
+struct Any {
+    s: Box<dyn SweepSolver>,
+    watch: Watch,
 }
 
 impl Any {
-    fn step(&mut self) -> Option<kernel_playground::solvers::fixed_point::SweepRecord> {
-        match self {
-            Any::Fp(s) => s.step(),
-            Any::Cd(s) => s.step(),
-        }
+    fn step(&mut self) -> Option<Record> {
+        self.watch.step(&mut self.s)
     }
-    fn status(&self) -> StopReason {
-        match self {
-            Any::Fp(s) => s.status(),
-            Any::Cd(s) => s.status(),
-        }
+    fn status(&self) -> Stop {
+        self.watch.stop(&self.s)
     }
 }
 
@@ -68,35 +66,22 @@ const SOLVERS: [&str; 4] = ["fixed point 1/‖K‖", "CD cyclic", "CD Aitken", "
 
 fn make(p: &RegularizationProblem, which: usize, max_sweeps: usize) -> Any {
     let rules = [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic];
-    if which == 0 {
-        Any::Fp(Box::new(
-            FixedPoint::new(
-                p.clone(),
-                FixedPointConfig {
-                    step: StepRule::InverseNorm,
-                    tol: DELTA,
-                    max_sweeps,
-                    gap_tol: None,
-                },
-            )
-            .unwrap(),
-        ))
+    let method = if which == 0 {
+        Method::FixedPoint(FixedPointConfig {
+            step: StepRule::InverseNorm,
+            tol: DELTA,
+            gap_tol: None,
+        })
     } else {
-        Any::Cd(Box::new(
-            CoordinateDescent::new(
-                p.clone(),
-                CoordinateConfig {
-                    rule: rules[which - 1],
-                    seed: 7,
-                    tol: DELTA,
-                    max_sweeps,
-                    gap_tol: None,
-                    ..CoordinateConfig::default()
-                },
-            )
-            .unwrap(),
-        ))
-    }
+        Method::Coordinate(CoordinateConfig {
+            rule: rules[which - 1],
+            seed: 7,
+            tol: DELTA,
+            gap_tol: None,
+            ..CoordinateConfig::default()
+        })
+    };
+    Any { s: start(p.clone(), method).unwrap(), watch: Watch::capped(max_sweeps) }
 }
 
 fn sizes() -> Vec<usize> {
@@ -106,7 +91,7 @@ fn sizes() -> Vec<usize> {
     }
 }
 
-fn run_to_tol(p: &RegularizationProblem, which: usize) -> (usize, f64, StopReason, f64) {
+fn run_to_tol(p: &RegularizationProblem, which: usize) -> (usize, f64, Stop, f64) {
     let mut s = make(p, which, MAX_SWEEPS);
     let t0 = Instant::now();
     let mut last = None;
@@ -117,7 +102,7 @@ fn run_to_tol(p: &RegularizationProblem, which: usize) -> (usize, f64, StopReaso
         }
     }
     let r = last.unwrap();
-    (r.sweep, t0.elapsed().as_secs_f64(), s.status(), r.gap)
+    (r.iter, t0.elapsed().as_secs_f64(), s.status(), r.gap.unwrap_or(f64::NAN))
 }
 
 fn table() {
@@ -143,16 +128,16 @@ fn table() {
                 let secs = t0.elapsed().as_secs_f64();
                 let r = last.unwrap();
                 let status = match s.status() {
-                    StopReason::Running => "time cap".to_string(),
+                    Stop::Running => "time cap".to_string(),
                     st => format!("{st:?}"),
                 };
                 println!(
                     "| {} | {n} | {} | {} | {status} | {secs:.3} (+{setup:.3} setup) | {:.0} | {:.2e} |",
                     loss.name(),
                     name,
-                    r.sweep,
-                    r.sweep as f64 / secs,
-                    r.gap
+                    r.iter,
+                    r.iter as f64 / secs,
+                    r.gap.unwrap_or(f64::NAN)
                 );
             }
         }
@@ -173,7 +158,7 @@ fn sweeps(c: &mut Criterion) {
                     let mut s = make(&p, which, usize::MAX);
                     b.iter(|| {
                         // A converged solver stops stepping: restart it (rare, counted in the time).
-                        if s.status() != StopReason::Running {
+                        if s.status() != Stop::Running {
                             s = make(&p, which, usize::MAX);
                         }
                         black_box(s.step())

@@ -35,6 +35,7 @@ use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
+use kernel_playground::stepper::{Stepper, Watch};
 use nalgebra::{DMatrix, DVector};
 
 type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -191,21 +192,22 @@ fn svm(args: &[String]) -> Res<()> {
                 rule: IndexRule::GreedyPairs,
                 seed: 7,
                 tol: 1e-300,
-                max_sweeps: 400_000,
                 gap_tol: Some(1e-13),
                 shrinking: true,
                 cache_mib: None,
             };
             let mut cd = CoordinateDescent::new(problem, cfg)?;
+            let mut watch = Watch::capped(400_000);
             let mut best = f64::INFINITY;
-            while let Some(rec) = cd.step() {
-                best = best.min(rec.objective);
+            while let Some(rec) = watch.step(&mut cd) {
+                best = best.min(rec.primal.unwrap_or(f64::INFINITY));
             }
+            let last = cd.record();
             println!(
                 "{{\"n\":{},\"objective\":{best},\"gap\":{},\"sweeps\":{}}}",
                 y.len(),
-                cd.current().gap,
-                cd.current().sweep
+                last.gap.unwrap_or(f64::NAN),
+                last.iter
             );
         }
         Some(target) => {
@@ -246,7 +248,6 @@ fn svm(args: &[String]) -> Res<()> {
                     rule,
                     seed: 7,
                     tol: 1e-300,
-                    max_sweeps: 400_000,
                     gap_tol: None,
                     shrinking,
                     cache_mib: if rows { Some(cache_mib) } else { None },
@@ -267,10 +268,11 @@ fn svm(args: &[String]) -> Res<()> {
                 };
                 let t = Instant::now();
                 let mut cd = CoordinateDescent::new(problem, cfg)?;
+                let mut watch = Watch::capped(400_000);
                 let mut hit = None;
-                while let Some(rec) = cd.step() {
-                    if rec.objective <= target {
-                        hit = Some((rec.sweep, t.elapsed().as_secs_f64() * 1e3));
+                while let Some(rec) = watch.step(&mut cd) {
+                    if rec.primal.is_some_and(|f| f <= target) {
+                        hit = Some((rec.iter, t.elapsed().as_secs_f64() * 1e3));
                         break;
                     }
                     if t.elapsed().as_secs_f64() > cap_s {

@@ -506,8 +506,9 @@ mod per_plot {
 
     fn dinuzzo(
         step: usize,
-    ) -> (crate::experiment::dinuzzo::DinuzzoSpec, crate::experiment::dinuzzo::Built) {
+    ) -> (crate::experiment::dinuzzo::DinuzzoChecked, crate::experiment::dinuzzo::Built) {
         let Spec::Dinuzzo(s) = spec('c', step) else { panic!("paper C") };
+        let s = s.check().expect("checked");
         let built = crate::experiment::dinuzzo::build(&s).expect("build").expect("points");
         (s, built)
     }
@@ -519,9 +520,8 @@ mod per_plot {
             let (s, built) = dinuzzo(step);
             let mut race = ed::start(&built, &s).expect("start");
             race.run();
-            let refs: Vec<(usize, &crate::solvers::coordinate::DinuzzoSolver)> =
-                race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
-            let series = ed::convergence_series(&refs, s.race);
+            let lanes: Vec<&ed::Lane> = race.lanes().iter().collect();
+            let series = ed::convergence_series(&lanes, s.race);
             let tol = ed::tolerance(&s.method);
             assert_clean(&format!("C{step} convergence"), |root, sc| {
                 e(crate::plot_dinuzzo::draw_log_series(
@@ -532,7 +532,7 @@ mod per_plot {
                     sc,
                 ))
             });
-            let pd = ed::primal_dual_series(&race.lanes()[0].solver);
+            let pd = ed::primal_dual_series(&race.lanes()[0]);
             assert_clean(&format!("C{step} primal and dual"), |root, sc| {
                 e(crate::plot_dinuzzo::draw_primal_dual(root, &pd, sc))
             });
@@ -683,9 +683,8 @@ mod per_plot {
         let (s3, b3) = dinuzzo(3);
         let mut race = crate::engine::dinuzzo::start(&b3, &s3).expect("start");
         race.run();
-        let refs: Vec<(usize, &crate::solvers::coordinate::DinuzzoSolver)> =
-            race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
-        let series = crate::engine::dinuzzo::convergence_series(&refs, false);
+        let lanes: Vec<&crate::engine::dinuzzo::Lane> = race.lanes().iter().collect();
+        let series = crate::engine::dinuzzo::convergence_series(&lanes, false);
         let tol = crate::engine::dinuzzo::tolerance(&s3.method);
         out("c3-convergence", &|r, s| {
             e(crate::plot_dinuzzo::draw_log_series(r, &series, "sweep", Some((tol, "δ")), s))

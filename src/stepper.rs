@@ -253,6 +253,11 @@ impl Tol {
 }
 
 impl Watch {
+    /// The executor's rules with an iteration cap ([`Self::with_cap`] on the default rules).
+    pub fn capped(cap: usize) -> Self {
+        Self::default().with_cap(cap)
+    }
+
     /// The executor also owns the iteration cap: the run ends [`Stop::MaxIterations`] once its
     /// record's `iter` reaches `cap` (unless the algorithm or the tolerance ended it first).
     pub fn with_cap(mut self, cap: usize) -> Self {
@@ -351,6 +356,11 @@ impl Trace {
         self.kept.clone()
     }
 
+    /// The kept records in order, borrowed.
+    pub fn kept(&self) -> &[Record] {
+        &self.kept
+    }
+
     /// The latest record.
     pub fn latest(&self) -> Record {
         self.kept.last().copied().unwrap_or_default()
@@ -379,6 +389,12 @@ impl Run {
         watch.start(stepper.as_mut());
         let first = stepper.record();
         Self { stepper, trace: Trace::new(first), watch }
+    }
+
+    /// The same run with an iteration cap ([`Watch::capped`]).
+    pub fn capped(mut self, cap: usize) -> Self {
+        self.watch = Watch::capped(cap);
+        self
     }
 
     /// One iteration unless the run has ended (the stall rule and the deadline apply).

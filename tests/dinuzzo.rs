@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
+use common::sweeps::{drive, Measures, Ran};
 use kernel_playground::datasets::plane::{
     from_points, grid, Classification2d, Regression1d, Shape2d,
 };
@@ -13,8 +14,9 @@ use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{
     envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig,
-    RegularizationProblem, Representation, StepRule, StopReason, SweepRecord,
+    RegularizationProblem, Representation, StepRule,
 };
+use kernel_playground::stepper::{Record, Stepper, Stop};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use proptest::prelude::*;
@@ -136,29 +138,23 @@ fn small_problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> Reg
     RegularizationProblem::new(&x, &y, &kernel, loss, lambda, repr).unwrap()
 }
 
-fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> FixedPoint {
-    let mut s =
-        FixedPoint::new(p.clone(), FixedPointConfig { step, tol, max_sweeps: max, gap_tol: None })
-            .unwrap();
-    s.run();
-    s
+fn run_fp(p: &RegularizationProblem, step: StepRule, tol: f64, max: usize) -> Ran<FixedPoint> {
+    let s = FixedPoint::new(p.clone(), FixedPointConfig { step, tol, gap_tol: None }).unwrap();
+    Ran::new(s, max)
 }
 
-fn run_cd(p: &RegularizationProblem, rule: IndexRule, tol: f64, max: usize) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(
+fn run_cd(
+    p: &RegularizationProblem,
+    rule: IndexRule,
+    tol: f64,
+    max: usize,
+) -> Ran<CoordinateDescent> {
+    let s = CoordinateDescent::new(
         p.clone(),
-        CoordinateConfig {
-            rule,
-            seed: 3,
-            tol,
-            max_sweeps: max,
-            gap_tol: None,
-            ..Default::default()
-        },
+        CoordinateConfig { rule, seed: 3, tol, gap_tol: None, ..Default::default() },
     )
     .unwrap();
-    s.run();
-    s
+    Ran::new(s, max)
 }
 
 fn max_abs_diff(a: &DVector<f64>, b: &DVector<f64>) -> f64 {
@@ -364,7 +360,7 @@ fn rls_matches_closed_form() {
         let c_star = a.cholesky().unwrap().solve(p.y());
         let z_star = &k * &c_star;
         let f_star = p.objective(&c_star);
-        let mut results: Vec<(String, DVector<f64>, DVector<f64>, StopReason)> = Vec::new();
+        let mut results: Vec<(String, DVector<f64>, DVector<f64>, Stop)> = Vec::new();
         for step in [StepRule::InverseNorm, StepRule::InverseTrace] {
             let s = run_fp(&p, step, 1e-11, 200_000);
             results.push((
@@ -384,7 +380,7 @@ fn rls_matches_closed_form() {
             ));
         }
         for (name, c, z, st) in results {
-            assert_eq!(st, StopReason::Converged, "{name} ({repr:?})");
+            assert_eq!(st, Stop::Converged, "{name} ({repr:?})");
             assert!(
                 max_abs_diff(&c, &c_star) < 1e-6,
                 "{name} ({repr:?}): c off by {}",
@@ -442,7 +438,7 @@ fn hinge_and_svr_match_dual_reference() {
             ("fixed point", fp.c().clone(), fp.status()),
             ("coordinate", cd.c().clone(), cd.status()),
         ] {
-            assert_eq!(st, StopReason::Converged, "{loss:?} {name}");
+            assert_eq!(st, Stop::Converged, "{loss:?} {name}");
             let f = p.objective(&c);
             // F(c) − D(β_ref) is a duality gap: it certifies that F(c) is within 1e-6 of the
             // optimum, and F can never fall below the dual value.
@@ -459,7 +455,7 @@ fn hinge_and_svr_match_dual_reference() {
         // The options beyond the paper (greedy, shrinking, kernel rows) land there too.
         for (name, cfg) in new_options(1e-10) {
             let s = run_cfg(&p, cfg);
-            assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
+            assert_eq!(s.status(), Stop::Converged, "{loss:?} {name}");
             let f = p.objective(s.c());
             assert!(
                 f - d_ref < 1e-6 * f_ref.abs(),
@@ -482,7 +478,7 @@ fn all_solvers_agree_for_every_loss() {
     for loss in ALL_LOSSES {
         let p = small_problem(loss, 30, lambda, Representation::Gram);
         let cd = run_cd(&p, IndexRule::Cyclic, 1e-11, 200_000);
-        assert_eq!(cd.status(), StopReason::Converged, "{loss:?}");
+        assert_eq!(cd.status(), Stop::Converged, "{loss:?}");
         let f0 = p.objective(cd.c());
         let z0 = cd.z().clone();
         // The maintained z equals a fresh Kc.
@@ -493,7 +489,7 @@ fn all_solvers_agree_for_every_loss() {
                 "{loss:?}: −c_{i} ∉ ∂f((Kc)_{i})"
             );
         }
-        let others: Vec<(String, DVector<f64>, StopReason, SweepRecord)> = vec![
+        let others: Vec<(String, DVector<f64>, Stop, Record)> = vec![
             {
                 let s = run_cd(&p, IndexRule::AitkenDoubleSweep, 1e-11, 200_000);
                 ("aitken".into(), s.c().clone(), s.status(), s.current())
@@ -507,11 +503,15 @@ fn all_solvers_agree_for_every_loss() {
                 ("fixed point".into(), s.c().clone(), s.status(), s.current())
             },
         ];
-        assert!(cd.current().gap < 1e-7, "{loss:?}: duality gap {}", cd.current().gap);
+        assert!(cd.current().gap() < 1e-7, "{loss:?}: duality gap {}", cd.current().gap());
         for (name, c, st, rec) in others {
-            assert_eq!(st, StopReason::Converged, "{loss:?} {name}");
-            assert!(rec.residual < 1e-6, "{loss:?} {name}: residual {}", rec.residual);
-            assert!(rec.gap < 1e-7 && rec.gap > -1e-9, "{loss:?} {name}: duality gap {}", rec.gap);
+            assert_eq!(st, Stop::Converged, "{loss:?} {name}");
+            assert!(rec.residual() < 1e-6, "{loss:?} {name}: residual {}", rec.residual());
+            assert!(
+                rec.gap() < 1e-7 && rec.gap() > -1e-9,
+                "{loss:?} {name}: duality gap {}",
+                rec.gap()
+            );
             let f = p.objective(&c);
             assert!((f - f0).abs() < 1e-8 * (1.0 + f0.abs()), "{loss:?} {name}: F {f} vs {f0}");
             let d = max_abs_diff(&p.kc(&c), &z0);
@@ -543,7 +543,7 @@ fn linear_kernel_algorithm2_matches_gram() {
         let b = run_cd(&pg, IndexRule::Cyclic, 1e-11, 100_000);
         let f = run_fp(&pf, StepRule::InverseNorm, 1e-11, 1_000_000);
         for s in [a.status(), b.status(), f.status()] {
-            assert_eq!(s, StopReason::Converged, "{loss:?}");
+            assert_eq!(s, Stop::Converged, "{loss:?}");
         }
         let w = a.w().unwrap();
         assert!(max_abs_diff(w, &(x.tr_mul(a.c()))) < 1e-10, "w = Xᵀc is maintained");
@@ -564,19 +564,14 @@ fn linear_kernel_algorithm2_matches_gram() {
 fn divergence_is_detected_above_two_over_norm() {
     let p = small_problem(Loss::Square, 40, 0.01, Representation::Gram);
     let norm = p.spectral_norm();
-    let mut s = FixedPoint::new(
+    let s = FixedPoint::new(
         p.clone(),
-        FixedPointConfig {
-            step: StepRule::Fixed(2.5 / norm),
-            tol: 1e-8,
-            max_sweeps: 100_000,
-            gap_tol: None,
-        },
+        FixedPointConfig { step: StepRule::Fixed(2.5 / norm), tol: 1e-8, gap_tol: None },
     )
     .unwrap();
     assert!(s.warnings().iter().any(|w| w.contains("2/‖K‖₂")), "the α is flagged at the start");
-    let st = s.run();
-    assert_eq!(st, StopReason::Diverged);
+    let s = Ran::new(s, 100_000);
+    assert_eq!(s.status(), Stop::Diverged);
     let msg = s.message().unwrap();
     assert!(msg.contains("2/‖K‖₂"), "{msg}");
     // Theorem 2 under (11) gives F(cᵏ) → min F (the iterates converge only under Theorem 3's
@@ -585,18 +580,13 @@ fn divergence_is_detected_above_two_over_norm() {
     assert!(!msg.contains("for convergence"), "{msg}");
     assert!(s.trace().len() < 1000, "detected early, after {} sweeps", s.trace().len());
     // Just below the bound it converges (RLS, K positive definite).
-    let mut ok = FixedPoint::new(
+    let ok = FixedPoint::new(
         p,
-        FixedPointConfig {
-            step: StepRule::Fixed(1.9 / norm),
-            tol: 1e-8,
-            max_sweeps: 200_000,
-            gap_tol: None,
-        },
+        FixedPointConfig { step: StepRule::Fixed(1.9 / norm), tol: 1e-8, gap_tol: None },
     )
     .unwrap();
     assert!(ok.warnings().is_empty());
-    assert_eq!(ok.run(), StopReason::Converged);
+    assert_eq!(Ran::new(ok, 200_000).status(), Stop::Converged);
 }
 
 /// ‖K‖₂ by power iteration agrees with the symmetric eigendecomposition (n > 200 path).
@@ -692,10 +682,6 @@ fn bad_input_gives_clear_errors() {
     let e = FixedPoint::new(p.clone(), FixedPointConfig { tol: 0.0, ..Default::default() })
         .unwrap_err();
     assert_eq!(param_name(e), "tol");
-    let e =
-        CoordinateDescent::new(p.clone(), CoordinateConfig { max_sweeps: 0, ..Default::default() })
-            .unwrap_err();
-    assert_eq!(param_name(e), "max_sweeps");
     // A non-symmetric or indefinite-diagonal Gram matrix.
     let mut k = p.dense_gram();
     k[(0, 1)] += 0.5;
@@ -736,24 +722,24 @@ fn bad_input_gives_clear_errors() {
 fn records_are_consistent() {
     let p = small_problem(Loss::Hinge, 30, 0.5, Representation::Gram);
     let mut s = CoordinateDescent::new(p.clone(), CoordinateConfig::default()).unwrap();
-    let r0 = s.current();
-    assert_eq!(r0.sweep, 0);
-    assert!((r0.objective - p.objective(&DVector::zeros(30))).abs() < 1e-12);
-    let mut last = r0.dual;
+    let r0 = s.record();
+    assert_eq!(r0.iter, 0);
+    assert!((r0.objective() - p.objective(&DVector::zeros(30))).abs() < 1e-12);
+    let mut last = r0.dual();
     for k in 1..=5 {
         let r = s.step().unwrap();
-        assert_eq!(r.sweep, k);
-        assert!((r.objective - p.objective(s.c())).abs() < 1e-9);
+        assert_eq!(r.iter, k);
+        assert!((r.objective() - p.objective(s.c())).abs() < 1e-9);
         // Each update (eq. 13) maximizes the dual D exactly along a coordinate, so D never
         // decreases (F itself may), and D ≤ F always (weak duality).
-        assert!(r.dual >= last - 1e-12, "D went down: {} → {}", last, r.dual);
-        assert!(r.gap >= -1e-12 && (r.gap - (r.objective - r.dual)).abs() < 1e-12);
-        last = r.dual;
-        assert!((r.max_h - s.h().amax()).abs() < 1e-15);
+        assert!(r.dual() >= last - 1e-12, "D went down: {} → {}", last, r.dual());
+        assert!(r.gap() >= -1e-12 && (r.gap() - (r.objective() - r.dual())).abs() < 1e-12);
+        last = r.dual();
+        assert!((r.max_h() - s.h().amax()).abs() < 1e-15);
     }
-    s.run();
-    assert_eq!(s.status(), StopReason::Converged);
-    assert!(s.current().gap < 1e-6, "the duality gap closes: {}", s.current().gap);
+    let (stop, _) = drive(&mut s, 10_000);
+    assert_eq!(stop, Stop::Converged);
+    assert!(s.record().gap() < 1e-6, "the duality gap closes: {}", s.record().gap());
     assert!(s.step().is_none(), "no step after the stop");
     // Prediction on the training inputs is Kc.
     let (x, _) = blobs(30, 7, 0.1);
@@ -1033,40 +1019,39 @@ fn rls_sweeps_are_gauss_seidel() {
 /// reproducible from its seed; the spec form round-trips through JSON.
 #[test]
 fn dinuzzo_solver_race_and_seeds() {
-    use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
+    use kernel_playground::experiment::dinuzzo::{CoordinateSpec, FixedPointSpec, MethodSpec};
     let p = small_problem(Loss::SquaredHinge, 30, 0.3, Representation::Gram);
+    let cd = |rule, seed| {
+        MethodSpec::Coordinate(CoordinateSpec {
+            rule,
+            seed,
+            tol: 1e-11,
+            max_sweeps: 10_000,
+            gap_tol: None,
+            shrinking: false,
+            cache_mib: None,
+        })
+    };
     let methods = [
-        Method::FixedPoint(FixedPointConfig {
+        MethodSpec::FixedPoint(FixedPointSpec {
+            step: StepRule::InverseNorm,
             tol: 1e-11,
             max_sweeps: 1_000_000,
-            ..Default::default()
+            gap_tol: None,
         }),
-        Method::Coordinate(CoordinateConfig {
-            rule: IndexRule::Cyclic,
-            tol: 1e-11,
-            ..Default::default()
-        }),
-        Method::Coordinate(CoordinateConfig {
-            rule: IndexRule::AitkenDoubleSweep,
-            tol: 1e-11,
-            ..Default::default()
-        }),
-        Method::Coordinate(CoordinateConfig {
-            rule: IndexRule::RandomizedCyclic,
-            seed: 5,
-            tol: 1e-11,
-            ..Default::default()
-        }),
+        cd(IndexRule::Cyclic, 0),
+        cd(IndexRule::AitkenDoubleSweep, 0),
+        cd(IndexRule::RandomizedCyclic, 5),
     ];
     let mut zs = Vec::new();
     for m in methods {
         let json = serde_json::to_string(&m).unwrap();
-        let back: Method = serde_json::from_str(&json).unwrap();
+        let back: MethodSpec = serde_json::from_str(&json).unwrap();
         assert_eq!(back, m);
-        let mut s = DinuzzoSolver::new(p.clone(), m).unwrap();
-        assert_eq!(s.run(), StopReason::Converged, "{m:?}");
+        let mut s = kernel_playground::solvers::coordinate::start(p.clone(), m.solver()).unwrap();
+        assert_eq!(drive(&mut s, m.max_sweeps()).0, Stop::Converged, "{m:?}");
+        let z = p.kc(s.c());
         // The support vectors of the squared hinge are the points with y_i z_i < 1.
-        let z = s.z().clone();
         for i in s.support() {
             assert!(p.y()[i] * z[i] < 1.0 + 1e-8);
         }
@@ -1077,20 +1062,18 @@ fn dinuzzo_solver_race_and_seeds() {
     }
     // Same seed, same path; another seed, another path (same optimum).
     let run = |seed: u64, sweeps: usize| {
-        let mut s = CoordinateDescent::new(
+        let s = CoordinateDescent::new(
             p.clone(),
             CoordinateConfig {
                 rule: IndexRule::RandomizedCyclic,
                 seed,
                 tol: 1e-14,
-                max_sweeps: sweeps,
                 gap_tol: None,
                 ..Default::default()
             },
         )
         .unwrap();
-        s.run();
-        s.c().clone()
+        Ran::new(s, sweeps).c().clone()
     };
     assert_eq!(run(1, 3), run(1, 3));
     assert!(max_abs_diff(&run(1, 3), &run(2, 3)) > 1e-9);
@@ -1104,8 +1087,8 @@ fn decision_map_matches_predict() {
     let p =
         RegularizationProblem::new(&x, &y, &gaussian(0.7), Loss::Hinge, 0.5, Representation::Gram)
             .unwrap();
-    let mut s = run_cd(&p, IndexRule::Cyclic, 1e-9, 5000);
-    assert_eq!(s.run(), StopReason::Converged);
+    let s = run_cd(&p, IndexRule::Cyclic, 1e-9, 5000);
+    assert_eq!(s.status(), Stop::Converged);
     let c = s.c().clone();
     assert!(c.iter().any(|v| *v == 0.0), "hinge should leave some c_i = 0");
     let g = grid(-3.0, 3.0, -2.0, 2.0, 13, 11).unwrap();
@@ -1135,14 +1118,20 @@ fn decision_map_matches_predict() {
 //    is still the exact coordinate step `c_i ← S_i(v_i)` of problem (2), so each must reach the
 //    optimum the paper's rules reach, certified by the duality gap and by a fresh max|h| < δ.
 
-fn run_cfg(p: &RegularizationProblem, cfg: CoordinateConfig) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(p.clone(), cfg).unwrap();
-    s.run();
-    s
+fn run_cfg(p: &RegularizationProblem, cfg: CoordinateConfig) -> Ran<CoordinateDescent> {
+    run_capped(p, cfg, 200_000)
+}
+
+fn run_capped(
+    p: &RegularizationProblem,
+    cfg: CoordinateConfig,
+    cap: usize,
+) -> Ran<CoordinateDescent> {
+    Ran::new(CoordinateDescent::new(p.clone(), cfg).unwrap(), cap)
 }
 
 fn opt(rule: IndexRule, shrinking: bool, tol: f64) -> CoordinateConfig {
-    CoordinateConfig { rule, seed: 4, tol, max_sweeps: 200_000, shrinking, ..Default::default() }
+    CoordinateConfig { rule, seed: 4, tol, shrinking, ..Default::default() }
 }
 
 /// The options beside the paper's rules: greedy with and without shrinking, and each paper rule
@@ -1177,9 +1166,9 @@ fn options_reach_the_paper_optimum_for_every_loss() {
         )
         .unwrap();
         let reference = run_cd(&p, IndexRule::Cyclic, 1e-11, 200_000);
-        assert_eq!(reference.status(), StopReason::Converged, "{loss:?}");
+        assert_eq!(reference.status(), Stop::Converged, "{loss:?}");
         let f0 = p.objective(reference.c());
-        let mut runs: Vec<(String, CoordinateDescent)> = new_options(tol)
+        let mut runs: Vec<(String, Ran<CoordinateDescent>)> = new_options(tol)
             .into_iter()
             .map(|(name, cfg)| (name.to_string(), run_cfg(&p, cfg)))
             .collect();
@@ -1199,7 +1188,7 @@ fn options_reach_the_paper_optimum_for_every_loss() {
             ),
         ));
         for (name, s) in &runs {
-            assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
+            assert_eq!(s.status(), Stop::Converged, "{loss:?} {name}");
             let f = s.problem().objective(s.c());
             assert!(
                 (f - f0).abs() <= 1e-6 * f0.abs().max(1.0),
@@ -1207,15 +1196,15 @@ fn options_reach_the_paper_optimum_for_every_loss() {
             );
             let rec = s.current();
             assert!(
-                rec.gap >= -1e-9 * (1.0 + rec.objective.abs()),
+                rec.gap() >= -1e-9 * (1.0 + rec.objective().abs()),
                 "{loss:?} {name}: gap {}",
-                rec.gap
+                rec.gap()
             );
             assert!(
-                rec.gap <= 1e-6 * rec.objective.abs().max(1.0),
+                rec.gap() <= 1e-6 * rec.objective().abs().max(1.0),
                 "{loss:?} {name}: gap {} at F {}",
-                rec.gap,
-                rec.objective
+                rec.gap(),
+                rec.objective()
             );
             let step = common::fresh_max_step(s.problem(), s.c());
             assert!(
@@ -1255,7 +1244,7 @@ fn greedy_on_features_matches_the_gram_matrix() {
         for cache_mib in [None, Some(1.0)] {
             let f =
                 run_cfg(&pf, CoordinateConfig { cache_mib, ..opt(IndexRule::Greedy, true, 1e-10) });
-            assert_eq!(f.status(), StopReason::Converged, "{loss:?}");
+            assert_eq!(f.status(), Stop::Converged, "{loss:?}");
             let (ff, fg) = (pf.objective(f.c()), pg.objective(g.c()));
             assert!((ff - fg).abs() <= 1e-8 * fg.abs().max(1.0), "{loss:?}: {ff} vs {fg}");
             let w = f.w().expect("features keep w");
@@ -1311,20 +1300,24 @@ fn kernel_rows_give_the_stored_gram_iterates_bit_for_bit() {
                         rule,
                         seed: 2,
                         tol: 1e-300,
-                        max_sweeps: 70,
                         shrinking,
                         ..Default::default()
                     };
-                    let a = run_cfg(&g, cfg);
+                    let a = run_capped(&g, cfg, 70);
                     for cache_mib in [0.0, 2.0 * 8.0 * 50.0 / 1048576.0, 1.0] {
-                        let b = run_cfg(&r, CoordinateConfig { cache_mib: Some(cache_mib), ..cfg });
-                        let bits = |s: &CoordinateDescent| {
+                        let b = run_capped(
+                            &r,
+                            CoordinateConfig { cache_mib: Some(cache_mib), ..cfg },
+                            70,
+                        );
+                        let bits = |s: &Ran<CoordinateDescent>| {
                             s.trace()
                                 .iter()
-                                .map(|t| (t.objective.to_bits(), t.max_h.to_bits(), t.skipped))
+                                .map(|t| (t.objective().to_bits(), t.max_h().to_bits()))
                                 .collect::<Vec<_>>()
                         };
                         assert_eq!(bits(&a), bits(&b), "{kernel:?} {loss:?} {rule:?} shrinking {shrinking} cache {cache_mib} MiB");
+                        assert_eq!(a.skipped(), b.skipped());
                         assert_eq!(
                             a.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                             b.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>()
@@ -1355,15 +1348,15 @@ proptest! {
         let p = RegularizationProblem::new(&x, &y, &gaussian(mu), loss, lambda, Representation::Gram).unwrap();
         let rule = [IndexRule::Cyclic, IndexRule::AitkenDoubleSweep, IndexRule::RandomizedCyclic, IndexRule::Greedy][rule];
         let tol = 1e-9;
-        let s = run_cfg(&p, CoordinateConfig { rule, seed, tol, max_sweeps: 50_000, shrinking, ..Default::default() });
+        let s = run_capped(&p, CoordinateConfig { rule, seed, tol, shrinking, ..Default::default() }, 50_000);
         for r in s.trace() {
-            prop_assert!(r.gap >= -1e-9 * (1.0 + r.objective.abs()), "{rule:?}: gap {} at sweep {}", r.gap, r.sweep);
+            prop_assert!(r.gap() >= -1e-9 * (1.0 + r.objective().abs()), "{rule:?}: gap {} at sweep {}", r.gap(), r.iter);
         }
-        if s.status() == StopReason::Converged {
+        if s.status() == Stop::Converged {
             let step = common::fresh_max_step(&p, s.c());
             prop_assert!(step < tol + 1e-8, "{loss:?} {rule:?} shrinking {shrinking}: fresh step {step}");
         } else {
-            prop_assert_eq!(s.status(), StopReason::MaxSweeps);
+            prop_assert_eq!(s.status(), Stop::MaxIterations);
         }
     }
 }
@@ -1403,16 +1396,16 @@ fn aitken_with_shrinking_visits_an_index_brought_back() {
             ..Default::default()
         },
     );
-    assert_eq!(plain.status(), StopReason::Converged);
-    assert_eq!(s.status(), StopReason::Converged, "{:?}", s.message());
+    assert_eq!(plain.status(), Stop::Converged);
+    assert_eq!(s.status(), Stop::Converged, "{:?}", s.message());
     // Certified independently of the solver's own h: a fresh step from every coordinate, and
     // the duality gap at rounding level; the same optimum as without shrinking.
     assert!(common::fresh_max_step(&p, s.c()) < tol);
     let last = s.trace().last().unwrap();
-    assert!(last.gap.abs() <= 1e-12 * last.objective.abs());
+    assert!(last.gap().abs() <= 1e-12 * last.objective().abs());
     assert!((s.c() - plain.c()).amax() < 1e-8);
     // Visits are counted as made: the reverse sweeps of the plain run visit ℓ − 1 indices.
-    let sweeps = plain.trace().last().unwrap().sweep as u64;
+    let sweeps = plain.trace().last().unwrap().iter as u64;
     assert_eq!(plain.updates(), n as u64 * sweeps - sweeps / 2);
 }
 
@@ -1448,14 +1441,20 @@ fn bad_option_values_name_their_field() {
     )
     .is_ok());
     // The options' serde form: absent when off (old specs are unchanged), present when on.
-    let plain = serde_json::to_string(&CoordinateConfig::default()).unwrap();
-    assert!(!plain.contains("shrinking") && !plain.contains("cache_mib"), "{plain}");
-    let on = CoordinateConfig {
-        rule: IndexRule::Greedy,
-        shrinking: true,
-        cache_mib: Some(64.0),
-        ..Default::default()
+    use kernel_playground::experiment::dinuzzo::CoordinateSpec;
+    let off = CoordinateSpec {
+        rule: IndexRule::Cyclic,
+        seed: 0,
+        tol: 1e-8,
+        max_sweeps: 10_000,
+        gap_tol: None,
+        shrinking: false,
+        cache_mib: None,
     };
+    let plain = serde_json::to_string(&off).unwrap();
+    assert!(!plain.contains("shrinking") && !plain.contains("cache_mib"), "{plain}");
+    let on =
+        CoordinateSpec { rule: IndexRule::Greedy, shrinking: true, cache_mib: Some(64.0), ..off };
     let text = serde_json::to_string(&on).unwrap();
     assert!(
         text.contains("\"rule\":\"greedy\"")
@@ -1463,12 +1462,12 @@ fn bad_option_values_name_their_field() {
             && text.contains("\"cache_mib\":64"),
         "{text}"
     );
-    assert_eq!(serde_json::from_str::<CoordinateConfig>(&text).unwrap(), on);
-    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("greedy", "greediest"))
+    assert_eq!(serde_json::from_str::<CoordinateSpec>(&text).unwrap(), on);
+    assert!(serde_json::from_str::<CoordinateSpec>(&text.replace("greedy", "greediest"))
         .unwrap_err()
         .to_string()
         .contains("greediest"));
-    assert!(serde_json::from_str::<CoordinateConfig>(&text.replace("true", "1"))
+    assert!(serde_json::from_str::<CoordinateSpec>(&text.replace("true", "1"))
         .unwrap_err()
         .to_string()
         .contains("bool"));
@@ -1493,11 +1492,11 @@ mod page {
         assert!(page.ready(), "a small problem is ready at once");
         while page.run_for(50.0) > 0 {}
         assert!(!page.running());
-        let shown = page.selected().unwrap();
+        let shown = page.selected_lane().unwrap();
         let last = *shown.trace().last().unwrap();
         let report = kernel_playground::engine::run(&Spec::from_json(&spec).unwrap()).unwrap();
-        assert_eq!(report.iterations, last.sweep);
-        assert_eq!(report.last.primal.map(f64::to_bits), Some(last.objective.to_bits()));
+        assert_eq!(report.iterations, last.iter);
+        assert_eq!(report.last.primal.map(f64::to_bits), last.primal.map(f64::to_bits));
         assert_eq!(page.step(), 0, "a step after the end advances nothing");
         page.reset().unwrap();
         assert_eq!(page.step(), 1);
@@ -1564,4 +1563,96 @@ mod page {
         assert!(page.ready() && page.map().is_some() && page.preparing().is_empty());
         assert_eq!(page.step(), 1);
     }
+}
+
+// ---- the executor owns the cap and the stall; the spec is checked once (issue 34) ----------
+
+/// The solvers have no cap of their own: stepped bare, coordinate descent runs past any
+/// `max_sweeps`; under the executor's `Watch::capped` it ends exactly there, `max_iterations`,
+/// with the same iterate as the bare run at that sweep (the cap changes no number).
+#[test]
+fn the_sweep_cap_is_the_executors() {
+    let p = small_problem(Loss::Square, 40, 0.1, Representation::Gram);
+    let cfg = CoordinateConfig { rule: IndexRule::Cyclic, tol: 1e-300, ..Default::default() };
+    let mut bare = CoordinateDescent::new(p.clone(), cfg).unwrap();
+    for _ in 0..12 {
+        assert!(bare.step().is_some(), "no cap inside the solver");
+    }
+    assert_eq!(bare.stop(), Stop::Running);
+    let capped = Ran::new(CoordinateDescent::new(p.clone(), cfg).unwrap(), 12);
+    assert_eq!(capped.status(), Stop::MaxIterations);
+    assert_eq!(capped.current().iter, 12);
+    assert_eq!(
+        capped.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        bare.c().iter().map(|v| v.to_bits()).collect::<Vec<_>>()
+    );
+    // The executor's stall rule ends a run whose δ floating point cannot reach, and the solver
+    // records why (its message), while its own stop stays "running".
+    let s = Ran::new(
+        CoordinateDescent::new(p.clone(), CoordinateConfig { tol: 1e-300, ..cfg }).unwrap(),
+        1_000_000,
+    );
+    assert_eq!(s.status(), Stop::Stalled);
+    assert_eq!(s.stop(), Stop::Running);
+    assert!(s.message().is_some_and(|m| m.contains("stalled")), "{:?}", s.message());
+    // Its gap certifies the optimum it stalled at (independent of max|h|).
+    let last = s.current();
+    assert!(last.gap() <= 1e-12 * last.objective().abs().max(1.0), "gap {}", last.gap());
+}
+
+/// Every range check of paper C's spec is in `DinuzzoSpec::check`, each refusal naming its
+/// field as the JSON spells it; a valid spec comes back unchanged (same JSON out as in).
+#[test]
+fn the_spec_check_names_each_field_and_keeps_the_json() {
+    use kernel_playground::engine::{Paper, Spec};
+    use kernel_playground::experiment::dinuzzo::DinuzzoSpec;
+    let base = Spec::default_for(Paper::Dinuzzo).to_value();
+    let with = |edit: &dyn Fn(&mut serde_json::Value)| -> DinuzzoSpec {
+        let mut v = base.clone();
+        edit(&mut v);
+        match Spec::from_json(&v.to_string()).unwrap() {
+            Spec::Dinuzzo(s) => s,
+            _ => unreachable!(),
+        }
+    };
+    type Edit = Box<dyn Fn(&mut serde_json::Value)>;
+    let cases: Vec<(&str, Edit)> = vec![
+        ("lambda", Box::new(|v| v["lambda"] = (-1.0).into())),
+        (
+            "loss.eps",
+            Box::new(|v| v["loss"] = serde_json::json!({"kind": "eps_insensitive", "eps": -0.1})),
+        ),
+        ("method.tol", Box::new(|v| v["method"]["tol"] = 0.0.into())),
+        ("method.max_sweeps", Box::new(|v| v["method"]["max_sweeps"] = 0.into())),
+        ("method.gap_tol", Box::new(|v| v["method"]["gap_tol"] = 0.0.into())),
+        ("method.cache_mib", Box::new(|v| v["method"]["cache_mib"] = (-1.0).into())),
+        (
+            "method.rule",
+            Box::new(|v| {
+                v["loss"] = serde_json::json!({"kind": "logistic"});
+                v["method"]["rule"] = "greedy_pairs".into();
+            }),
+        ),
+        (
+            "method.step.value",
+            Box::new(|v| {
+                v["method"] = serde_json::json!({"kind": "fixed_point", "step": {"kind": "fixed", "value": -1.0}, "tol": 1e-8, "max_sweeps": 10});
+            }),
+        ),
+        ("n", Box::new(|v| v["data"]["n"] = 100_000.into())),
+        (
+            "view",
+            Box::new(|v| {
+                v["data"] = serde_json::json!({"kind": "points", "points": [], "view": [1.0, 1.0, 0.0, 1.0]})
+            }),
+        ),
+    ];
+    for (field, edit) in &cases {
+        let e = with(edit.as_ref()).check().expect_err(field);
+        assert_eq!(param_name(e), *field);
+    }
+    let s = with(&|_| {});
+    let checked = s.check().unwrap();
+    assert_eq!(Spec::Dinuzzo(checked.spec().clone()).to_value(), base);
+    assert_eq!(checked.max_sweeps(), 20_000);
 }

@@ -7,21 +7,21 @@
 
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::engine::dinuzzo::{self, GREEDY_LANE, RACER_NAMES};
-use kernel_playground::experiment::dinuzzo::{DataSpec, DinuzzoSpec};
+use kernel_playground::experiment::dinuzzo::{DataSpec, DinuzzoChecked, DinuzzoSpec, MethodSpec};
 use kernel_playground::losses::Loss;
-use kernel_playground::solvers::coordinate::{IndexRule, Method};
+use kernel_playground::solvers::coordinate::IndexRule;
 
-fn spec(loss: Loss, n: usize, race: bool) -> DinuzzoSpec {
+fn spec(loss: Loss, n: usize, race: bool) -> DinuzzoChecked {
     let mut s = DinuzzoSpec { loss, race, ..DinuzzoSpec::default() };
     if let DataSpec::Classification { n: m, .. } = &mut s.data {
         *m = n;
     }
-    if let Method::Coordinate(c) = &mut s.method {
+    if let MethodSpec::Coordinate(c) = &mut s.method {
         c.rule = IndexRule::Greedy;
         c.shrinking = true;
         c.max_sweeps = 3;
     }
-    s
+    s.check().expect("a valid spec")
 }
 
 #[test]

@@ -7,16 +7,18 @@
 
 mod common;
 
+use common::sweeps::{Measures, Ran};
 use common::{assert_fails, kplay, TempDir};
 use kernel_playground::datasets::plane::{Classification2d, Regression1d, Shape2d};
 use kernel_playground::engine::{self, dinuzzo, Spec, Stop};
+use kernel_playground::experiment::dinuzzo::MethodSpec;
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{
-    exact_pair_step, CoordinateConfig, CoordinateDescent, IndexRule, Method, PairBox,
+    exact_pair_step, CoordinateConfig, CoordinateDescent, IndexRule, PairBox,
 };
-use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation, StopReason};
+use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -58,14 +60,20 @@ fn problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> Regulariz
     RegularizationProblem::new(&x, &y, &kernel, loss, lambda, repr).unwrap()
 }
 
-fn run_cfg(p: &RegularizationProblem, cfg: CoordinateConfig) -> CoordinateDescent {
-    let mut s = CoordinateDescent::new(p.clone(), cfg).unwrap();
-    s.run();
-    s
+fn run_cfg(p: &RegularizationProblem, cfg: CoordinateConfig) -> Ran<CoordinateDescent> {
+    run_capped(p, cfg, 200_000)
+}
+
+fn run_capped(
+    p: &RegularizationProblem,
+    cfg: CoordinateConfig,
+    cap: usize,
+) -> Ran<CoordinateDescent> {
+    Ran::new(CoordinateDescent::new(p.clone(), cfg).unwrap(), cap)
 }
 
 fn cfg(rule: IndexRule, shrinking: bool, tol: f64) -> CoordinateConfig {
-    CoordinateConfig { rule, seed: 4, tol, max_sweeps: 200_000, shrinking, ..Default::default() }
+    CoordinateConfig { rule, seed: 4, tol, shrinking, ..Default::default() }
 }
 
 fn param_name(e: KpError) -> String {
@@ -184,15 +192,15 @@ proptest! {
         });
         let p = RegularizationProblem::new(&x, &y, &gaussian(mu), loss, lambda, Representation::Gram).unwrap();
         let tol = 1e-9;
-        let s = run_cfg(&p, CoordinateConfig { seed, max_sweeps: 50_000, ..cfg(IndexRule::GreedyPairs, shrinking, tol) });
+        let s = run_capped(&p, CoordinateConfig { seed, ..cfg(IndexRule::GreedyPairs, shrinking, tol) }, 50_000);
         let tr = s.trace();
         for (k, r) in tr.iter().enumerate() {
-            prop_assert!(r.gap >= -1e-9 * (1.0 + r.objective.abs()), "{loss:?}: gap {} at sweep {}", r.gap, r.sweep);
+            prop_assert!(r.gap() >= -1e-9 * (1.0 + r.objective().abs()), "{loss:?}: gap {} at sweep {}", r.gap(), r.iter);
             if k > 0 {
-                prop_assert!(r.dual >= tr[k - 1].dual - 1e-9 * (1.0 + r.dual.abs()), "{loss:?}: the dual fell at sweep {}", r.sweep);
+                prop_assert!(r.dual() >= tr[k - 1].dual() - 1e-9 * (1.0 + r.dual().abs()), "{loss:?}: the dual fell at sweep {}", r.iter);
             }
         }
-        prop_assert_eq!(s.status(), StopReason::Converged);
+        prop_assert_eq!(s.status(), Stop::Converged);
         let step = common::fresh_max_step(&p, s.c());
         prop_assert!(step < tol + 1e-8, "{loss:?} shrinking {shrinking}: fresh step {step}");
     }
@@ -255,7 +263,7 @@ fn a_singular_block_is_handled() {
         let r = run_cfg(&p, cfg(IndexRule::Cyclic, false, 1e-11));
         for shrinking in [false, true] {
             let s = run_cfg(&p, cfg(IndexRule::GreedyPairs, shrinking, 1e-10));
-            assert_eq!(s.status(), StopReason::Converged);
+            assert_eq!(s.status(), Stop::Converged);
             let (f, f0) = (p.objective(s.c()), p.objective(r.c()));
             assert!((f - f0).abs() <= 1e-8 * f0.abs().max(1.0), "{loss:?}: {f} vs {f0}");
         }
@@ -273,7 +281,7 @@ fn pairs_reach_the_paper_optimum() {
         let p = problem(loss, 40, lambda, Representation::Gram);
         let rows = problem(loss, 40, lambda, Representation::KernelRows);
         let reference = run_cfg(&p, cfg(IndexRule::Cyclic, false, 1e-11));
-        assert_eq!(reference.status(), StopReason::Converged, "{loss:?}");
+        assert_eq!(reference.status(), Stop::Converged, "{loss:?}");
         let f0 = p.objective(reference.c());
         let mut runs = Vec::new();
         for shrinking in [false, true] {
@@ -295,7 +303,7 @@ fn pairs_reach_the_paper_optimum() {
             }
         }
         for (name, s) in &runs {
-            assert_eq!(s.status(), StopReason::Converged, "{loss:?} {name}");
+            assert_eq!(s.status(), Stop::Converged, "{loss:?} {name}");
             let f = s.problem().objective(s.c());
             assert!(
                 (f - f0).abs() <= 1e-6 * f0.abs().max(1.0),
@@ -303,15 +311,15 @@ fn pairs_reach_the_paper_optimum() {
             );
             let rec = s.current();
             assert!(
-                rec.gap >= -1e-9 * (1.0 + rec.objective.abs()),
+                rec.gap() >= -1e-9 * (1.0 + rec.objective().abs()),
                 "{loss:?} {name}: gap {}",
-                rec.gap
+                rec.gap()
             );
             assert!(
-                rec.gap <= 1e-6 * rec.objective.abs().max(1.0),
+                rec.gap() <= 1e-6 * rec.objective().abs().max(1.0),
                 "{loss:?} {name}: gap {} at F {}",
-                rec.gap,
-                rec.objective
+                rec.gap(),
+                rec.objective()
             );
             let step = common::fresh_max_step(s.problem(), s.c());
             assert!(
@@ -355,7 +363,7 @@ fn pairs_on_features_match_the_gram_matrix() {
                 &pf,
                 CoordinateConfig { cache_mib, ..cfg(IndexRule::GreedyPairs, true, 1e-10) },
             );
-            assert_eq!(f.status(), StopReason::Converged, "{loss:?}");
+            assert_eq!(f.status(), Stop::Converged, "{loss:?}");
             let (ff, fg) = (pf.objective(f.c()), pg.objective(g.c()));
             assert!((ff - fg).abs() <= 1e-8 * fg.abs().max(1.0), "{loss:?}: {ff} vs {fg}");
             let w = f.w().expect("features keep w");
@@ -374,7 +382,7 @@ fn pairs_need_fewer_updates_than_single_steps() {
             .unwrap();
     let single = run_cfg(&p, cfg(IndexRule::Greedy, true, 1e-8));
     let pairs = run_cfg(&p, cfg(IndexRule::GreedyPairs, true, 1e-8));
-    assert_eq!((single.status(), pairs.status()), (StopReason::Converged, StopReason::Converged));
+    assert_eq!((single.status(), pairs.status()), (Stop::Converged, Stop::Converged));
     assert!(
         2 * pairs.updates() < single.updates(),
         "pairs {} updates, single steps {}",
@@ -396,17 +404,24 @@ fn other_losses_are_refused_with_the_field_named() {
         let e = CoordinateDescent::new(p, cfg(IndexRule::GreedyPairs, true, 1e-8)).unwrap_err();
         assert_eq!(param_name(e), "method.rule", "{loss:?}");
     }
-    let on =
-        CoordinateConfig { rule: IndexRule::GreedyPairs, shrinking: true, ..Default::default() };
+    let on = MethodSpec::Coordinate(kernel_playground::experiment::dinuzzo::CoordinateSpec {
+        rule: IndexRule::GreedyPairs,
+        seed: 0,
+        tol: 1e-8,
+        max_sweeps: 100,
+        gap_tol: None,
+        shrinking: true,
+        cache_mib: None,
+    });
     let text = serde_json::to_string(&on).unwrap();
     assert!(text.contains("\"rule\":\"greedy_pairs\""), "{text}");
-    assert_eq!(serde_json::from_str::<CoordinateConfig>(&text).unwrap(), on);
+    assert_eq!(serde_json::from_str::<MethodSpec>(&text).unwrap(), on);
 
     let mut spec = kernel_playground::experiment::dinuzzo::DinuzzoSpec {
         loss: Loss::Logistic,
         ..Default::default()
     };
-    if let Method::Coordinate(c) = &mut spec.method {
+    if let MethodSpec::Coordinate(c) = &mut spec.method {
         c.rule = IndexRule::GreedyPairs;
     }
     let e = engine::run(&Spec::Dinuzzo(spec.clone())).expect_err("logistic pairs").to_string();

@@ -52,10 +52,11 @@ fn adopt(page: &mut DinuzzoPage, w: &Worker) -> kernel_playground::Result<()> {
 fn finish(page: &mut DinuzzoPage) -> (usize, u64, Vec<u64>, Vec<u64>) {
     while !page.prepare(3.0).unwrap() {}
     while page.run_for(50.0) > 0 {}
-    let s = page.selected().unwrap();
-    let last = *s.trace().last().unwrap();
+    let lane = page.selected_lane().unwrap();
+    let last = *lane.trace().last().unwrap();
+    let c = lane.solver.c().iter().map(|v| v.to_bits()).collect();
     let map = page.map().unwrap().0.cross_values().unwrap().iter().map(|v| v.to_bits()).collect();
-    (last.sweep, last.objective.to_bits(), s.c().iter().map(|v| v.to_bits()).collect(), map)
+    (last.iter, last.primal.unwrap().to_bits(), c, map)
 }
 
 fn sliced(spec: &str) -> (usize, u64, Vec<u64>, Vec<u64>) {

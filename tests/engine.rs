@@ -11,7 +11,6 @@ use kernel_playground::engine::{self, Paper, Spec, Stop};
 use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::experiment::mrlsr;
 use kernel_playground::experiment::perceptron::{PerceptronSpec, Session};
-use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use serde_json::Value;
 
@@ -41,13 +40,20 @@ fn paper_a_engine_equals_its_driver() {
 fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
     let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let report = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
-    let built =
-        kernel_playground::experiment::dinuzzo::build(&s).expect("builds").expect("has data");
-    let mut direct = DinuzzoSolver::new(built.problem.clone(), s.method).expect("starts");
-    direct.run();
-    let last = *direct.trace().last().expect("trace");
-    assert_eq!(report.iterations, last.sweep);
-    assert_eq!(report.last.primal.map(f64::to_bits), Some(last.objective.to_bits()));
+    let built = kernel_playground::experiment::dinuzzo::build(&s.check().expect("checked"))
+        .expect("builds")
+        .expect("has data");
+    // The solver stepped directly under the executor's rules and the spec's cap.
+    let mut direct =
+        kernel_playground::solvers::coordinate::start(built.problem.clone(), s.method.solver())
+            .expect("starts");
+    let mut watch = kernel_playground::stepper::Watch::capped(s.method.max_sweeps());
+    let mut last = direct.record();
+    while let Some(r) = watch.step(&mut direct) {
+        last = r;
+    }
+    assert_eq!(report.iterations, last.iter);
+    assert_eq!(report.last.primal.map(f64::to_bits), last.primal.map(f64::to_bits));
     assert_eq!(report.status, Stop::Converged);
     // Independent of the max|h| test that stopped it: primal − dual is small and non-negative.
     let (p, d) = (report.last.primal.unwrap(), report.last.dual.unwrap());
@@ -381,7 +387,7 @@ fn paper_c_can_stop_on_the_duality_gap() {
     let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let mut g = s.clone();
-    if let kernel_playground::solvers::coordinate::Method::Coordinate(c) = &mut g.method {
+    if let kernel_playground::experiment::dinuzzo::MethodSpec::Coordinate(c) = &mut g.method {
         c.gap_tol = Some(1e-4);
     }
     let by_gap = engine::run(&Spec::Dinuzzo(g.clone())).expect("runs");
@@ -412,7 +418,8 @@ fn paper_c_can_stop_on_the_duality_gap() {
 /// default spec's JSON is unchanged (no new keys).
 #[test]
 fn paper_c_options_through_the_spec() {
-    use kernel_playground::solvers::coordinate::{IndexRule, Method};
+    use kernel_playground::experiment::dinuzzo::MethodSpec;
+    use kernel_playground::solvers::coordinate::IndexRule;
     let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
     let text = Spec::Dinuzzo(s.clone()).to_json();
     assert!(
@@ -420,9 +427,9 @@ fn paper_c_options_through_the_spec() {
         "{text}"
     );
     let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
-    let with = |f: &dyn Fn(&mut kernel_playground::solvers::coordinate::CoordinateConfig)| {
+    let with = |f: &dyn Fn(&mut kernel_playground::experiment::dinuzzo::CoordinateSpec)| {
         let mut g = s.clone();
-        if let Method::Coordinate(c) = &mut g.method {
+        if let MethodSpec::Coordinate(c) = &mut g.method {
             f(c);
         }
         g
@@ -446,8 +453,9 @@ fn paper_c_options_through_the_spec() {
         c.shrinking = true;
         c.cache_mib = Some(0.05);
     });
-    let built =
-        kernel_playground::experiment::dinuzzo::build(&rows).expect("builds").expect("data");
+    let built = kernel_playground::experiment::dinuzzo::build(&rows.check().expect("checked"))
+        .expect("builds")
+        .expect("data");
     assert!(!built.problem.stores_gram());
     let rr = engine::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
     assert_eq!(
@@ -499,7 +507,7 @@ fn paper_c_options_through_the_spec() {
         {
             *n = 3000;
         }
-        if let Method::Coordinate(c) = &mut g.method {
+        if let MethodSpec::Coordinate(c) = &mut g.method {
             c.gap_tol = Some(1e-3);
         }
         g

@@ -23,8 +23,8 @@ use kernel_playground::data::parse_csv;
 use kernel_playground::datasets::plane::from_points;
 use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::experiment::perceptron::{PerceptronSpec, Session};
-use kernel_playground::solvers::coordinate::DinuzzoSolver;
 use kernel_playground::solvers::mrlsr::MrlsrModel;
+use kernel_playground::stepper::Stepper;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
@@ -433,11 +433,15 @@ fn fuzz_paper_c_specs() {
         let Ok(Spec::Dinuzzo(spec)) = Spec::from_json_for(Paper::Dinuzzo, &v.to_string()) else {
             return false;
         };
-        let Ok(Some(built)) = kernel_playground::experiment::dinuzzo::build(&spec) else {
+        let Ok(checked) = spec.check() else { return false };
+        let Ok(Some(built)) = kernel_playground::experiment::dinuzzo::build(&checked) else {
             return false;
         };
         let pb = built.problem;
-        let Ok(mut s) = DinuzzoSolver::new(pb, spec.method) else { return false };
+        let Ok(mut s) = kernel_playground::solvers::coordinate::start(pb, spec.method.solver())
+        else {
+            return false;
+        };
         for _ in 0..5 {
             s.step();
         }

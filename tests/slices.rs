@@ -4,11 +4,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets::plane::Shape2d;
-use kernel_playground::experiment::dinuzzo::{DataSpec, DinuzzoSpec, Preparation};
+use kernel_playground::experiment::dinuzzo::{
+    DataSpec, DinuzzoSpec, FixedPointSpec, MethodSpec, Preparation,
+};
 use kernel_playground::kernels::{Bandwidth, CrossJob, Kernel};
 use kernel_playground::rng::Rng;
-use kernel_playground::solvers::coordinate::{DinuzzoSolver, Method};
-use kernel_playground::solvers::fixed_point::{FixedPointConfig, PowerIteration, StepRule};
+use kernel_playground::solvers::coordinate::start;
+use kernel_playground::solvers::fixed_point::{PowerIteration, StepRule};
+use kernel_playground::stepper::Run;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 
@@ -86,7 +89,7 @@ fn a_non_finite_kernel_value_is_an_error_not_a_panic() {
     assert!(e.to_string().contains("overflowed"), "{e}");
 }
 
-fn spec(n: usize, method: Method, race: bool) -> DinuzzoSpec {
+fn spec(n: usize, method: MethodSpec, race: bool) -> DinuzzoSpec {
     DinuzzoSpec {
         data: DataSpec::Classification {
             shape: Shape2d::Moons { noise: 0.15 },
@@ -100,8 +103,8 @@ fn spec(n: usize, method: Method, race: bool) -> DinuzzoSpec {
     }
 }
 
-fn fixed_point() -> Method {
-    Method::FixedPoint(FixedPointConfig {
+fn fixed_point() -> MethodSpec {
+    MethodSpec::FixedPoint(FixedPointSpec {
         step: StepRule::InverseNorm,
         tol: 1e-6,
         max_sweeps: 300,
@@ -118,9 +121,11 @@ fn paper_c_prepared_in_slices_equals_build() {
         (300, DinuzzoSpec::default().method, true),
     ] {
         let s = spec(n, method, race);
-        let whole =
-            kernel_playground::experiment::dinuzzo::build(&s).expect("builds").expect("data");
-        let mut prep = Preparation::new(&s).expect("valid").expect("data");
+        let whole = kernel_playground::experiment::dinuzzo::build(&s.check().expect("checked"))
+            .expect("builds")
+            .expect("data");
+        let mut prep =
+            Preparation::new(&s.check().expect("checked")).expect("valid").expect("data");
         assert_eq!(prep.n(), n);
         let mut slices = 1;
         let mut seen = Vec::new();
@@ -130,7 +135,7 @@ fn paper_c_prepared_in_slices_equals_build() {
         }
         assert!(slices > 2, "n = {n}: {slices} slices");
         assert!(seen.contains(&"kernel matrix"));
-        if race || matches!(method, Method::FixedPoint(_)) {
+        if race || matches!(method, MethodSpec::FixedPoint(_)) {
             assert!(
                 seen.iter().any(|w| w.starts_with("‖K‖₂")),
                 "n = {n}: the norm is computed in slices too"
@@ -142,14 +147,15 @@ fn paper_c_prepared_in_slices_equals_build() {
             sliced.problem.spectral_norm().to_bits(),
             whole.problem.spectral_norm().to_bits()
         );
-        let mut a = DinuzzoSolver::new(sliced.problem.clone(), method).expect("starts");
-        let mut b = DinuzzoSolver::new(whole.problem.clone(), method).expect("starts");
-        a.run();
-        b.run();
-        let (ra, rb) =
-            (a.trace().last().copied().expect("trace"), b.trace().last().copied().expect("trace"));
-        assert_eq!(ra.sweep, rb.sweep, "n = {n}");
-        assert_eq!(ra.objective.to_bits(), rb.objective.to_bits(), "n = {n}");
+        let run = |p: &kernel_playground::solvers::fixed_point::RegularizationProblem| {
+            let s = start(p.clone(), method.solver()).expect("starts");
+            let mut run = Run::new(Box::new(s)).capped(method.max_sweeps());
+            run.run();
+            run.last()
+        };
+        let (ra, rb) = (run(&sliced.problem), run(&whole.problem));
+        assert_eq!(ra.iter, rb.iter, "n = {n}");
+        assert_eq!(ra.primal.map(f64::to_bits), rb.primal.map(f64::to_bits), "n = {n}");
     }
 }
 
@@ -158,7 +164,9 @@ fn paper_c_prepared_in_slices_equals_build() {
 #[test]
 fn power_iteration_steps_equal_the_norm_and_the_eigenvalue() {
     let s = spec(400, fixed_point(), false);
-    let built = kernel_playground::experiment::dinuzzo::build(&s).expect("builds").expect("data");
+    let built = kernel_playground::experiment::dinuzzo::build(&s.check().expect("checked"))
+        .expect("builds")
+        .expect("data");
     let mut job = PowerIteration::new(&built.problem);
     let mut steps = 0;
     let v = loop {

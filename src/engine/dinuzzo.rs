@@ -7,13 +7,16 @@ use super::race::Race;
 use super::Report;
 use crate::error::Result;
 use crate::experiment::dinuzzo::{
-    bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, DinuzzoSpec, MAX_RACE_N,
+    bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, CoordinateSpec, DinuzzoChecked,
+    DinuzzoSpec, FixedPointSpec, MethodSpec, MAX_RACE_N,
 };
 use crate::losses::Loss;
-use crate::solvers::coordinate::{
-    greedy_sweep_work, CoordinateConfig, DinuzzoSolver, IndexRule, Method, PairBox,
-};
-use crate::solvers::fixed_point::{FixedPointConfig, RegularizationProblem, StepRule, SweepRecord};
+use crate::solvers::coordinate::{greedy_sweep_work, IndexRule, PairBox, SweepSolver};
+use crate::solvers::fixed_point::{RegularizationProblem, StepRule};
+use crate::stepper::Record;
+
+/// A lane of paper C's race: either solver, read between its steps.
+pub type Lane = super::race::Lane<Box<dyn SweepSolver>>;
 
 /// The names of the race's five methods, in [`race_methods`] order: the paper's fixed point and
 /// three coordinate rules, then (beyond the paper) greedy pair coordinate descent with shrinking —
@@ -32,9 +35,9 @@ pub const GREEDY_RACER: &str = "CD greedy + shrinking";
 /// The rule of the race's fifth lane (with shrinking): greedy pairs, unless the spec selects the
 /// one-coordinate greedy rule or the loss has no box-quadratic dual (logistic, ε-insensitive with
 /// ε > 0: [`PairBox::of`]), where it is greedy.
-pub fn fifth_rule(m: &Method, loss: Loss) -> IndexRule {
+pub fn fifth_rule(m: &MethodSpec, loss: Loss) -> IndexRule {
     match m {
-        Method::Coordinate(c) if c.rule == IndexRule::Greedy => IndexRule::Greedy,
+        MethodSpec::Coordinate(c) if c.rule == IndexRule::Greedy => IndexRule::Greedy,
         _ if PairBox::of(loss, 1.0).is_some() => IndexRule::GreedyPairs,
         _ => IndexRule::Greedy,
     }
@@ -50,10 +53,10 @@ pub fn racer_name(k: usize, fifth: IndexRule) -> &'static str {
 }
 
 /// A method's name as the page shows it (the racer's name, with the options it adds).
-pub fn method_name(m: &Method) -> String {
+pub fn method_name(m: &MethodSpec) -> String {
     match m {
-        Method::FixedPoint(_) => RACER_NAMES[0].to_string(),
-        Method::Coordinate(c) => {
+        MethodSpec::FixedPoint(_) => RACER_NAMES[0].to_string(),
+        MethodSpec::Coordinate(c) => {
             let rule = match c.rule {
                 IndexRule::Cyclic => RACER_NAMES[1],
                 IndexRule::AitkenDoubleSweep => RACER_NAMES[2],
@@ -75,15 +78,15 @@ pub fn method_name(m: &Method) -> String {
 
 /// The five methods of the race with the spec's δ, cap and step rule; and which of them the
 /// spec selects.
-pub fn race_methods(m: &Method) -> ([Method; 5], usize) {
+pub fn race_methods(m: &MethodSpec) -> ([MethodSpec; 5], usize) {
     race_methods_for(m, Loss::Hinge)
 }
 
 /// [`race_methods`] for a loss: the fifth lane runs [`fifth_rule`].
-pub fn race_methods_for(m: &Method, loss: Loss) -> ([Method; 5], usize) {
+pub fn race_methods_for(m: &MethodSpec, loss: Loss) -> ([MethodSpec; 5], usize) {
     let (tol, max_sweeps, step, seed, sel, gap_tol) = match m {
-        Method::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0, f.gap_tol),
-        Method::Coordinate(c) => {
+        MethodSpec::FixedPoint(f) => (f.tol, f.max_sweeps, f.step, 1, 0, f.gap_tol),
+        MethodSpec::Coordinate(c) => {
             let sel = match c.rule {
                 IndexRule::Cyclic => 1,
                 IndexRule::AitkenDoubleSweep => 2,
@@ -94,7 +97,7 @@ pub fn race_methods_for(m: &Method, loss: Loss) -> ([Method; 5], usize) {
         }
     };
     let cd = |rule, shrinking| {
-        Method::Coordinate(CoordinateConfig {
+        MethodSpec::Coordinate(CoordinateSpec {
             rule,
             seed,
             tol,
@@ -106,7 +109,7 @@ pub fn race_methods_for(m: &Method, loss: Loss) -> ([Method; 5], usize) {
     };
     (
         [
-            Method::FixedPoint(FixedPointConfig { step, tol, max_sweeps, gap_tol }),
+            MethodSpec::FixedPoint(FixedPointSpec { step, tol, max_sweeps, gap_tol }),
             cd(IndexRule::Cyclic, false),
             cd(IndexRule::AitkenDoubleSweep, false),
             cd(IndexRule::RandomizedCyclic, false),
@@ -117,15 +120,15 @@ pub fn race_methods_for(m: &Method, loss: Loss) -> ([Method; 5], usize) {
 }
 
 /// Which of the race's methods a spec's method is.
-pub fn method_index(m: &Method) -> usize {
+pub fn method_index(m: &MethodSpec) -> usize {
     race_methods(m).1
 }
 
 /// The solver(s) of a spec on built data as a [`Race`]: one lane (the spec's method, keyed by
 /// its [`method_index`]), or the race's five (keyed by their place in [`race_methods`]; the
 /// greedy lane left out when its sweep would not fit the budget, see [`race_note`]). One sweep
-/// per lane per round, each lane to its own stopping test.
-pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Race<DinuzzoSolver>> {
+/// per lane per round, each lane to its own stopping test or the spec's sweep cap.
+pub fn start(built: &Built, spec: &DinuzzoChecked) -> Result<Race<Box<dyn SweepSolver>>> {
     if spec.race {
         if uses_kernel_rows(&spec.method) {
             return Err(race_on_rows());
@@ -136,14 +139,21 @@ pub fn start(built: &Built, spec: &DinuzzoSpec) -> Result<Race<DinuzzoSolver>> {
         racers(built, &spec.method)
     } else {
         check_greedy(&built.problem, &spec.method)?;
-        let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
-        Ok(Race::new([(method_index(&spec.method), method_name(&spec.method), solver)]))
+        let solver = crate::solvers::coordinate::start(built.problem.clone(), spec.method())?;
+        Ok(Race::new([(method_index(&spec.method), method_name(&spec.method), solver)])
+            .capped(spec.max_sweeps()))
     }
+}
+
+/// A race method's solver on built data, at c = 0 (the race's methods are the checked spec's
+/// with another rule: [`race_methods_for`]).
+fn solver_of(built: &Built, m: &MethodSpec) -> Result<Box<dyn SweepSolver>> {
+    crate::solvers::coordinate::start(built.problem.clone(), m.solver())
 }
 
 /// The race's five methods ([`race_methods`]) on built data, keyed by their place there; the
 /// greedy lane is left out when its sweep would not fit the budget ([`race_note`]).
-fn racers(built: &Built, method: &Method) -> Result<Race<DinuzzoSolver>> {
+fn racers(built: &Built, method: &MethodSpec) -> Result<Race<Box<dyn SweepSolver>>> {
     let loss = built.problem.loss();
     let (ms, _) = race_methods_for(method, loss);
     let fifth = fifth_rule(method, loss);
@@ -152,15 +162,9 @@ fn racers(built: &Built, method: &Method) -> Result<Race<DinuzzoSolver>> {
         .iter()
         .enumerate()
         .filter(|(k, _)| !(skip && *k == GREEDY_LANE))
-        .map(|(k, m)| {
-            Ok((
-                k,
-                racer_name(k, fifth).to_string(),
-                DinuzzoSolver::new(built.problem.clone(), *m)?,
-            ))
-        })
+        .map(|(k, m)| Ok((k, racer_name(k, fifth).to_string(), solver_of(built, m)?)))
         .collect::<Result<Vec<_>>>()?;
-    Ok(Race::new(lanes))
+    Ok(Race::new(lanes).capped(method.max_sweeps()))
 }
 
 /// The race's lane of greedy coordinate descent with shrinking.
@@ -187,9 +191,9 @@ pub fn greedy_over(problem: &RegularizationProblem, b: &crate::budget::Budget) -
     })
 }
 
-fn check_greedy(problem: &RegularizationProblem, m: &Method) -> Result<()> {
+fn check_greedy(problem: &RegularizationProblem, m: &MethodSpec) -> Result<()> {
     match m {
-        Method::Coordinate(c) if c.rule.is_greedy() => match greedy_over_budget(problem) {
+        MethodSpec::Coordinate(c) if c.rule.is_greedy() => match greedy_over_budget(problem) {
             Some(why) => Err(bad("method.rule", why)),
             None => Ok(()),
         },
@@ -210,10 +214,11 @@ pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
 /// Run the spec's selected method to the end (a race spec runs its selected method) and report
 /// `c` (the coefficients of `f = Σ c_i k(x_i, ·)`) and the support size.
 pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
-    super::run_started(super::Paper::Dinuzzo, || {
-        let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
+    let spec = spec.check()?;
+    super::run_started_capped(super::Paper::Dinuzzo, Some(spec.max_sweeps()), || {
+        let built = build(&spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
         check_greedy(&built.problem, &spec.method)?;
-        let solver = DinuzzoSolver::new(built.problem.clone(), spec.method)?;
+        let solver = crate::solvers::coordinate::start(built.problem.clone(), spec.method())?;
         Ok((Box::new(solver), digest_of(&built)))
     })
 }
@@ -224,8 +229,8 @@ pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
     if uses_kernel_rows(&spec.method) {
         return Err(race_on_rows());
     }
-    let built = build(spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
-    let racing = DinuzzoSpec { race: true, ..spec.clone() };
+    let racing = DinuzzoSpec { race: true, ..spec.clone() }.check()?;
+    let built = build(&racing)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
     // The CLI races any n its budget allows (the page's n ≤ MAX_RACE_N is a frame-time limit).
     let mut race = racers(&built, &spec.method)?;
     race.run_parallel();
@@ -246,57 +251,53 @@ pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
     Ok(out)
 }
 
-/// The convergence picture's curves, as the page draws them: in a race each solver's duality
-/// gap; otherwise the selected solver's gap, natural residual, `max|h|` and objective, against
-/// the sweep (log scale).
+/// The convergence picture's curves, as the page draws them: in a race each lane's duality
+/// gap; otherwise the selected lane's gap, natural residual, `max|h|` and objective, against
+/// the sweep (log scale), read from the lanes' traces (the executor's).
 pub fn convergence_series<'a>(
-    runs: &[(usize, &'a DinuzzoSolver)],
+    lanes: &[&'a Lane],
     race: bool,
 ) -> Vec<crate::plot_dinuzzo::Series<'a>> {
     use crate::plot_dinuzzo::{Series, RACE_COLORS};
     use plotters::style::RGBColor;
-    let pts = |s: &DinuzzoSolver, f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> {
-        s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect()
+    let pts = |l: &Lane, f: fn(&Record) -> Option<f64>| -> Vec<(f64, f64)> {
+        l.trace().iter().map(|r| (r.iter as f64, f(r).unwrap_or(f64::NAN))).collect()
     };
     if race {
-        let name = |k: usize, s: &DinuzzoSolver| match s {
-            DinuzzoSolver::Coordinate(cd) => racer_name(k, cd.config().rule),
-            DinuzzoSolver::FixedPoint(_) => RACER_NAMES[k],
-        };
-        return runs
+        return lanes
             .iter()
-            .map(|(k, s)| Series {
-                name: name(*k, s),
-                color: RACE_COLORS[*k],
-                points: pts(s, |r| r.gap),
+            .map(|l| Series {
+                name: l.name.as_str(),
+                color: RACE_COLORS[l.key],
+                points: pts(l, |r| r.gap),
                 dashed: false,
             })
             .collect();
     }
-    let Some((_, s)) = runs.first() else { return Vec::new() };
+    let Some(l) = lanes.first() else { return Vec::new() };
     vec![
         Series {
             name: "duality gap F − D",
             color: RGBColor(214, 39, 40),
-            points: pts(s, |r| r.gap),
+            points: pts(l, |r| r.gap),
             dashed: false,
         },
         Series {
             name: "residual",
             color: RGBColor(255, 127, 14),
-            points: pts(s, |r| r.residual),
+            points: pts(l, |r| r.residual),
             dashed: true,
         },
         Series {
             name: "max |h|",
             color: RGBColor(44, 160, 44),
-            points: pts(s, |r| r.max_h),
+            points: pts(l, |r| r.max_h),
             dashed: true,
         },
         Series {
             name: "objective F(c)",
             color: RGBColor(31, 119, 180),
-            points: pts(s, |r| r.objective),
+            points: pts(l, |r| r.primal),
             dashed: false,
         },
     ]
@@ -304,17 +305,17 @@ pub fn convergence_series<'a>(
 
 /// The primal F(c) and the Fenchel dual D(c) of one run against the sweep (paper C: coordinate
 /// descent is exact ascent on D, so D never falls while F may rise; Theorem 4's erratum).
-pub fn primal_dual_series(s: &DinuzzoSolver) -> Vec<crate::plot_dinuzzo::Series<'static>> {
+pub fn primal_dual_series(lane: &Lane) -> Vec<crate::plot_dinuzzo::Series<'static>> {
     use crate::plot_dinuzzo::Series;
     use plotters::style::RGBColor;
-    let pts = |f: fn(&SweepRecord) -> f64| -> Vec<(f64, f64)> {
-        s.trace().iter().map(|r| (r.sweep as f64, f(r))).collect()
+    let pts = |f: fn(&Record) -> Option<f64>| -> Vec<(f64, f64)> {
+        lane.trace().iter().map(|r| (r.iter as f64, f(r).unwrap_or(f64::NAN))).collect()
     };
     vec![
         Series {
             name: "primal F(c)",
             color: RGBColor(31, 119, 180),
-            points: pts(|r| r.objective),
+            points: pts(|r| r.primal),
             dashed: false,
         },
         Series {
@@ -327,9 +328,6 @@ pub fn primal_dual_series(s: &DinuzzoSolver) -> Vec<crate::plot_dinuzzo::Series<
 }
 
 /// The tolerance δ of a method.
-pub fn tolerance(m: &Method) -> f64 {
-    match m {
-        Method::FixedPoint(f) => f.tol,
-        Method::Coordinate(c) => c.tol,
-    }
+pub fn tolerance(m: &MethodSpec) -> f64 {
+    m.tol()
 }

@@ -11,13 +11,13 @@
 use nalgebra::DMatrix;
 
 use crate::datasets::plane;
-use crate::engine::dinuzzo::method_index;
+use crate::engine::dinuzzo::{method_index, Lane};
 use crate::engine::race::Race;
 use crate::engine::{Paper, Spec};
 use crate::error::{KpError, Result};
 use crate::experiment::dinuzzo::{
-    needs_norm, uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoSolver, DinuzzoSpec,
-    Preparation,
+    needs_norm, uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoChecked, DinuzzoSpec,
+    Preparation, SweepSolver,
 };
 use crate::kernels::CrossJob;
 
@@ -46,20 +46,21 @@ pub struct Handover<'a> {
     pub map: Option<&'a [f64]>,
 }
 
-/// Parse a paper-C spec strictly (its own tag or none), one message naming the field.
-pub fn parse(spec_json: &str) -> Result<DinuzzoSpec> {
+/// Parse a paper-C spec strictly (its own tag or none) and check it ([`DinuzzoSpec::check`]),
+/// one message naming the field.
+pub fn parse(spec_json: &str) -> Result<DinuzzoChecked> {
     match Spec::from_json_for(Paper::Dinuzzo, spec_json)? {
-        Spec::Dinuzzo(s) => Ok(s),
+        Spec::Dinuzzo(s) => s.check(),
         _ => Err(KpError::Spec("paper: not a paper-C spec".into())),
     }
 }
 
 /// Paper C's page experiment.
 pub struct DinuzzoPage {
-    spec: DinuzzoSpec,
+    spec: DinuzzoChecked,
     built: Option<Built>,
     /// The running solver, or the race's five: one race either way ([`Race`]).
-    runs: Race<DinuzzoSolver>,
+    runs: Race<Box<dyn SweepSolver>>,
     /// The lane shown (the spec's method).
     sel: usize,
     map: Option<(DecisionMap, usize, usize)>,
@@ -81,7 +82,7 @@ impl DinuzzoPage {
     /// A page for `spec` (reusing built data and Gram matrix when given): the data are
     /// generated and checked at once, the O(n²) work runs in slices ([`Self::prepare`]); small
     /// problems are ready on return.
-    fn from_spec(spec: DinuzzoSpec, reuse: Option<&Built>) -> Result<Self> {
+    fn from_spec(spec: DinuzzoChecked, reuse: Option<&Built>) -> Result<Self> {
         let prep = match reuse {
             Some(b) => Some(Preparation::from_built(b.clone(), &spec)),
             None => Preparation::new(&spec)?,
@@ -356,8 +357,13 @@ impl DinuzzoPage {
     }
 
     /// The solver shown (the spec's method; in a race its lane).
-    pub fn selected(&self) -> Option<&DinuzzoSolver> {
-        self.runs.lanes().get(self.sel).map(|l| &l.solver)
+    pub fn selected(&self) -> Option<&dyn SweepSolver> {
+        self.selected_lane().map(|l| l.solver.as_ref())
+    }
+
+    /// The lane shown: its solver, its executor's stop word and its trace.
+    pub fn selected_lane(&self) -> Option<&Lane> {
+        self.runs.lanes().get(self.sel)
     }
 
     /// The position, among the race's lanes, of the solver shown.
@@ -376,7 +382,7 @@ impl DinuzzoPage {
     }
 
     /// The race (one lane when the spec races nothing).
-    pub fn runs(&self) -> &Race<DinuzzoSolver> {
+    pub fn runs(&self) -> &Race<Box<dyn SweepSolver>> {
         &self.runs
     }
 

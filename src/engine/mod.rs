@@ -208,10 +208,23 @@ fn run_started(
     paper: Paper,
     start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
 ) -> Result<Report> {
+    run_started_capped(paper, None, start)
+}
+
+/// [`run_started`] with the executor's iteration cap, if the spec has one
+/// ([`crate::stepper::Watch::capped`]).
+fn run_started_capped(
+    paper: Paper,
+    cap: Option<usize>,
+    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
+) -> Result<Report> {
     let t0 = web_time::Instant::now();
     let (stepper, data_digest) = start()?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
     let mut run = Run::new(stepper);
+    if let Some(cap) = cap {
+        run = run.capped(cap);
+    }
     let status = run.run();
     let last = run.last();
     Ok(Report {

@@ -11,7 +11,6 @@ use crate::experiment::lp::Experiment;
 use crate::experiment::lp::LpRun;
 use crate::experiment::mrlsr::{self, MrlsrSpec};
 use crate::experiment::perceptron::{PerceptronSpec, Session};
-use crate::solvers::coordinate::DinuzzoSolver;
 use crate::solvers::mrlsr::MrlsrModel;
 
 /// Size of each SVG, pixels.
@@ -69,15 +68,15 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
 }
 
 fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
+    let s = &s.check()?;
     let built = crate::experiment::dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter {
         name: "points",
         reason: "no points: add at least one".into(),
     })?;
     let mut race = dinuzzo::start(&built, s)?;
     race.run();
-    let refs: Vec<(usize, &DinuzzoSolver)> =
-        race.lanes().iter().map(|l| (l.key, &l.solver)).collect();
-    let series = dinuzzo::convergence_series(&refs, s.race);
+    let lanes: Vec<&dinuzzo::Lane> = race.lanes().iter().collect();
+    let series = dinuzzo::convergence_series(&lanes, s.race);
     let tol = dinuzzo::tolerance(&s.method);
     let conv = svg(|root| {
         crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0)

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::{Record, Stepper, Stop};
-use crate::stepper::Watch;
+use crate::stepper::{Trace, Watch};
 
 /// A reference optimum: a lane has won once its primal objective is within `tol` of `f_star`
 /// (relative), `(F(x_k) − F*)/|F*| ≤ tol` (paper A's race, F* from dual Newton).
@@ -47,6 +47,8 @@ pub struct Lane<S> {
     reached: bool,
     /// The executor's stop rules (stall, deadline), as for any [`crate::stepper::Run`].
     watch: Watch,
+    /// The lane's bounded trace, as a [`crate::stepper::Run`] keeps it.
+    trace: Trace,
 }
 
 impl<S: Stepper> Lane<S> {
@@ -59,6 +61,7 @@ impl<S: Stepper> Lane<S> {
         let t0 = web_time::Instant::now();
         for _ in 0..chunk {
             let Some(r) = self.watch.step(&mut self.solver) else { break };
+            self.trace.push(r);
             any = true;
             self.steps += 1;
             if target.is_some_and(|t| t.reached(&r)) {
@@ -86,6 +89,11 @@ impl<S: Stepper> Lane<S> {
     /// Whether the lane still runs.
     pub fn running(&self) -> bool {
         self.stop() == Stop::Running
+    }
+
+    /// The records of the lane's run so far (bounded, the first and the latest kept).
+    pub fn trace(&self) -> &[Record] {
+        self.trace.kept()
     }
 }
 
@@ -115,10 +123,19 @@ impl<S: Stepper> Race<S> {
             .into_iter()
             .map(|(key, name, mut solver, mut watch)| {
                 watch.start(&mut solver);
-                Lane { name, key, solver, ms: 0.0, steps: 0, reached: false, watch }
+                let trace = Trace::new(solver.record());
+                Lane { name, key, solver, ms: 0.0, steps: 0, reached: false, watch, trace }
             })
             .collect();
         Self { lanes, chunk: 1, target: None, timed_out: false }
+    }
+
+    /// End each lane at `cap` iterations ([`Watch::capped`]).
+    pub fn capped(mut self, cap: usize) -> Self {
+        for l in &mut self.lanes {
+            l.watch = Watch::capped(cap);
+        }
+        self
     }
 
     /// Step each lane `chunk` iterations per round (at least one).

@@ -7,9 +7,10 @@
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-/// The vocabulary of paper C's sessions: the solver a page steps, its decision map, and
-/// Theorem 5's envelope and the spectrum of K_α = αK − I the page draws.
-pub use crate::solvers::coordinate::DinuzzoSolver;
+/// The vocabulary of paper C's sessions: the solver a page steps (either method, read between
+/// steps), its decision map, and Theorem 5's envelope and the spectrum of K_α = αK − I the page
+/// draws.
+pub use crate::solvers::coordinate::SweepSolver;
 pub use crate::solvers::fixed_point::{envelope_curve, k_alpha_eigenvalues_of_block, DecisionMap};
 
 use crate::data::{CsvSource, Dataset};
@@ -18,7 +19,9 @@ use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
 use crate::solvers::coordinate::{CoordinateConfig, IndexRule, Method};
-use crate::solvers::fixed_point::{PowerIteration, RegularizationProblem, Representation};
+use crate::solvers::fixed_point::{
+    FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule,
+};
 
 /// Largest data set the page accepts (the Gram matrix is n² doubles).
 pub const MAX_PAGE_N: usize = 2500;
@@ -44,6 +47,96 @@ pub enum DataSpec {
     Csv(CsvSource),
 }
 
+/// The method part of paper C's spec, as a link, a lesson and `kplay` carry it: the fixed
+/// point (section 3, eq. 10) or coordinate descent (section 4.1, Algorithm 1/2) with its
+/// settings and the sweep cap. The spec's own type, not the solvers' ([`Method`]): the check
+/// maps it to the solver's settings, and the cap goes to the executor.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MethodSpec {
+    FixedPoint(FixedPointSpec),
+    Coordinate(CoordinateSpec),
+}
+
+/// The fixed point's settings in a spec.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FixedPointSpec {
+    /// The step-size rule (`α = 1/‖K‖₂`, `1/tr K`, or a fixed value).
+    pub step: StepRule,
+    /// δ: stop when `max_i |c_i^{k+1} − c_i^k| < δ`.
+    pub tol: f64,
+    /// The sweep cap (the executor's).
+    pub max_sweeps: usize,
+    /// Also stop when the relative duality gap is at most this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_tol: Option<f64>,
+}
+
+/// Coordinate descent's settings in a spec (see [`CoordinateConfig`] for each field's meaning).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoordinateSpec {
+    /// The index rule.
+    pub rule: IndexRule,
+    /// Seed of the randomized cyclic rule.
+    pub seed: u64,
+    /// δ: stop when `max_i |h_i| < δ` (Algorithm 1).
+    pub tol: f64,
+    /// The sweep (macro-iteration) cap (the executor's).
+    pub max_sweeps: usize,
+    /// Also stop when the relative duality gap is at most this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gap_tol: Option<f64>,
+    /// Shrinking (libsvm's).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shrinking: bool,
+    /// Kernel rows computed on demand with a cache of this many MiB (no stored Gram matrix).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_mib: Option<f64>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl MethodSpec {
+    /// The sweep cap.
+    pub fn max_sweeps(&self) -> usize {
+        match self {
+            Self::FixedPoint(f) => f.max_sweeps,
+            Self::Coordinate(c) => c.max_sweeps,
+        }
+    }
+
+    /// The tolerance δ.
+    pub fn tol(&self) -> f64 {
+        match self {
+            Self::FixedPoint(f) => f.tol,
+            Self::Coordinate(c) => c.tol,
+        }
+    }
+
+    /// The solver's settings (the cap left to the executor).
+    pub fn solver(&self) -> Method {
+        match *self {
+            Self::FixedPoint(f) => Method::FixedPoint(FixedPointConfig {
+                step: f.step,
+                tol: f.tol,
+                gap_tol: f.gap_tol,
+            }),
+            Self::Coordinate(c) => Method::Coordinate(CoordinateConfig {
+                rule: c.rule,
+                seed: c.seed,
+                tol: c.tol,
+                gap_tol: c.gap_tol,
+                shrinking: c.shrinking,
+                cache_mib: c.cache_mib,
+            }),
+        }
+    }
+}
+
 /// Paper C's experiment: problem (2) with a loss, λ and a kernel on some data, solved by the
 /// fixed point (eq. 10) or coordinate descent (Algorithm 1/2); `race` runs the fixed point, the
 /// three coordinate rules and greedy coordinate descent with shrinking side by side.
@@ -54,7 +147,7 @@ pub struct DinuzzoSpec {
     pub loss: Loss,
     pub lambda: f64,
     pub kernel: Kernel,
-    pub method: Method,
+    pub method: MethodSpec,
     #[serde(default)]
     pub race: bool,
 }
@@ -71,15 +164,128 @@ impl Default for DinuzzoSpec {
             loss: Loss::Hinge,
             lambda: 0.1,
             kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
-            method: Method::Coordinate(CoordinateConfig {
+            method: MethodSpec::Coordinate(CoordinateSpec {
                 rule: IndexRule::Cyclic,
                 seed: 1,
                 tol: 1e-8,
                 max_sweeps: 20_000,
-                ..CoordinateConfig::default()
+                gap_tol: None,
+                shrinking: false,
+                cache_mib: None,
             }),
             race: false,
         }
+    }
+}
+
+/// Paper C's spec after its checks ([`DinuzzoSpec::check`]): the only form a session (the
+/// page, `kplay run`/`race`/`plot`, a preparation) accepts. It reads as the spec it came from
+/// (`Deref`), and carries the solver's settings the check mapped from the spec's method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DinuzzoChecked {
+    spec: DinuzzoSpec,
+    solver: Method,
+}
+
+impl std::ops::Deref for DinuzzoChecked {
+    type Target = DinuzzoSpec;
+    fn deref(&self) -> &DinuzzoSpec {
+        &self.spec
+    }
+}
+
+impl DinuzzoChecked {
+    /// The solver's settings (the spec's method without its cap).
+    pub fn method(&self) -> Method {
+        self.solver
+    }
+
+    /// The sweep cap, the executor's ([`crate::stepper::Watch::capped`]).
+    pub fn max_sweeps(&self) -> usize {
+        self.spec.method.max_sweeps()
+    }
+
+    /// The spec as written.
+    pub fn spec(&self) -> &DinuzzoSpec {
+        &self.spec
+    }
+}
+
+fn finite_positive(name: &'static str, symbol: &str, v: f64) -> Result<()> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(bad(name, format!("{symbol} must be a finite number > 0 (got {v})")))
+    }
+}
+
+impl DinuzzoSpec {
+    /// Every range check of paper C's spec, in one place, each refusal naming its field: the
+    /// race on kernel rows, the plot window and the generated data's size, λ > 0, the loss's
+    /// parameters, and the method's δ > 0, sweep cap ≥ 1, gap tolerance > 0, fixed α > 0,
+    /// kernel-row cache ≥ 0 (within the memory budget) and the greedy-pairs rule's losses
+    /// (outside a race).
+    /// What depends on the data themselves (a CSV file's columns and size, the greedy sweep's
+    /// work, the race's n, `K ≠ 0`) is checked when they are built.
+    pub fn check(&self) -> Result<DinuzzoChecked> {
+        if self.race && uses_kernel_rows(&self.method) {
+            return Err(race_on_rows());
+        }
+        let limit = n_limit(self);
+        match &self.data {
+            DataSpec::Classification { n, .. } | DataSpec::Regression { n, .. } => {
+                check_page_n("n", *n, limit)?
+            }
+            DataSpec::Points { points, view } => {
+                check_view(view)?;
+                check_page_n("points", points.len(), limit)?;
+            }
+            DataSpec::Csv(_) => {}
+        }
+        finite_positive("lambda", "λ", self.lambda)?;
+        self.loss.validate()?;
+        let method = self.method.solver();
+        match self.method {
+            MethodSpec::FixedPoint(f) => {
+                finite_positive("method.tol", "δ", f.tol)?;
+                check_cap(f.max_sweeps)?;
+                check_gap(f.gap_tol)?;
+                if let StepRule::Fixed(a) = f.step {
+                    finite_positive("method.step.value", "α", a)?;
+                }
+            }
+            MethodSpec::Coordinate(c) => {
+                finite_positive("method.tol", "δ", c.tol)?;
+                check_cap(c.max_sweeps)?;
+                check_gap(c.gap_tol)?;
+                crate::solvers::coordinate::check_cache_mib(c.cache_mib)?;
+                // A race runs its own five methods (the fifth falls back to greedy for such a
+                // loss, [`crate::engine::dinuzzo::fifth_rule`]), not the spec's rule as written.
+                if c.rule == IndexRule::GreedyPairs
+                    && !self.race
+                    && crate::solvers::coordinate::PairBox::of(self.loss, self.lambda).is_none()
+                {
+                    return Err(crate::solvers::coordinate::pairs_refused(self.loss));
+                }
+            }
+        }
+        Ok(DinuzzoChecked { spec: self.clone(), solver: method })
+    }
+}
+
+fn check_cap(max_sweeps: usize) -> Result<()> {
+    if max_sweeps < 1 {
+        return Err(bad("method.max_sweeps", "the sweep cap must be at least 1"));
+    }
+    Ok(())
+}
+
+fn check_gap(gap_tol: Option<f64>) -> Result<()> {
+    match gap_tol {
+        Some(g) if !(g.is_finite() && g > 0.0) => {
+            Err(bad("method.gap_tol", format!("must be a finite number > 0 (got {g})")))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -152,8 +358,8 @@ fn check_page_n(name: &'static str, n: usize, limit: usize) -> Result<()> {
 
 /// Whether the spec's solver computes kernel rows instead of storing the Gram matrix
 /// (coordinate descent with `cache_mib`).
-pub fn uses_kernel_rows(m: &Method) -> bool {
-    matches!(m, Method::Coordinate(c) if c.cache_mib.is_some())
+pub fn uses_kernel_rows(m: &MethodSpec) -> bool {
+    matches!(m, MethodSpec::Coordinate(c) if c.cache_mib.is_some())
 }
 
 /// The largest n a spec accepts: [`MAX_PAGE_N`], or natively [`MAX_ROWS_N`] when no Gram
@@ -234,12 +440,9 @@ pub(crate) fn race_on_rows() -> KpError {
     bad("method.cache_mib", "the race runs every solver on one stored kernel matrix (n ≤ 2000): drop cache_mib to race, or run one method")
 }
 
-/// Build data and problem; `Ok(None)` for an empty set of clicked points. The same problem,
-/// bit for bit, as a [`Preparation`] run to its end.
-pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
-    if spec.race && uses_kernel_rows(&spec.method) {
-        return Err(race_on_rows());
-    }
+/// Build data and problem of a checked spec; `Ok(None)` for an empty set of clicked points.
+/// The same problem, bit for bit, as a [`Preparation`] run to its end.
+pub fn build(spec: &DinuzzoChecked) -> Result<Option<Built>> {
     let Some((d, regression, view)) = data_within(&spec.data, n_limit(spec))? else {
         return Ok(None);
     };
@@ -257,7 +460,7 @@ pub fn build(spec: &DinuzzoSpec) -> Result<Option<Built>> {
 
 /// Whether the spec's solver(s) need `‖K‖₂` (the fixed point's step and its condition (11)).
 pub fn needs_norm(spec: &DinuzzoSpec) -> bool {
-    spec.race || matches!(spec.method, Method::FixedPoint(_))
+    spec.race || matches!(spec.method, MethodSpec::FixedPoint(_))
 }
 
 enum Stage {
@@ -276,12 +479,9 @@ pub struct Preparation {
 }
 
 impl Preparation {
-    /// Validate and generate the data and allocate the Gram matrix (after the budget check);
-    /// `Ok(None)` for an empty set of clicked points.
-    pub fn new(spec: &DinuzzoSpec) -> Result<Option<Self>> {
-        if spec.race && uses_kernel_rows(&spec.method) {
-            return Err(race_on_rows());
-        }
+    /// Generate the data of a checked spec and allocate the Gram matrix (after the budget
+    /// check); `Ok(None)` for an empty set of clicked points.
+    pub fn new(spec: &DinuzzoChecked) -> Result<Option<Self>> {
         let Some((d, regression, view)) = data_within(&spec.data, n_limit(spec))? else {
             return Ok(None);
         };
@@ -308,7 +508,7 @@ impl Preparation {
 
     /// Continue from data and a problem already built (e.g. a new solver on the same problem):
     /// only `‖K‖₂` is left to compute, if the spec's solver needs it and it is not known yet.
-    pub fn from_built(built: Built, spec: &DinuzzoSpec) -> Self {
+    pub fn from_built(built: Built, spec: &DinuzzoChecked) -> Self {
         Self {
             stage: Some(Self::after_problem(built, needs_norm(spec))),
             needs_norm: needs_norm(spec),

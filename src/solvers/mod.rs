@@ -4,7 +4,6 @@
 //! stopping as an enum, and scikit-learn-style duality-gap stopping).
 
 pub mod coordinate;
-pub mod dinuzzo_run;
 pub mod dual_lp;
 pub mod dual_newton;
 pub mod fixed_point;

@@ -16,7 +16,7 @@ use crate::engine::dinuzzo_page::DinuzzoPage;
 use crate::engine::race::Standing;
 use crate::engine::{self, Spec};
 use crate::experiment::dinuzzo::{
-    envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSolver, DinuzzoSpec,
+    envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec,
 };
 use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
@@ -75,9 +75,10 @@ pub struct DinuzzoPlayground {
 impl DinuzzoPlayground {
     /// α of the solver shown: the fixed point's α, or coordinate descent's `1/k_ii` of the first kept row.
     fn shown_alpha(&self) -> Option<f64> {
-        match self.page.selected()? {
-            DinuzzoSolver::FixedPoint(s) => Some(s.alpha()),
-            DinuzzoSolver::Coordinate(s) => {
+        let s = self.page.selected()?;
+        match s.alpha_norm() {
+            Some((alpha, _)) => Some(alpha),
+            None => {
                 let d = s.problem().diagonal();
                 d.iter().find(|v| **v > 0.0).map(|v| 1.0 / v)
             }
@@ -87,7 +88,7 @@ impl DinuzzoPlayground {
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
         let race = if self.page.spec().race { self.page.runs().standings() } else { Vec::new() };
         let method = method_name(&self.page.spec().method);
-        let Some(s) = self.page.selected() else {
+        let Some(lane) = self.page.selected_lane() else {
             let regression = matches!(self.page.spec().data, DataSpec::Regression { .. });
             return to_js(&Summary {
                 empty: true,
@@ -117,33 +118,32 @@ impl DinuzzoPlayground {
                 preparing: self.page.preparing(),
             });
         };
-        let r = s.trace().last().copied();
-        let (alpha, alpha_limit) = match s {
-            DinuzzoSolver::FixedPoint(f) => (Some(f.alpha()), Some(2.0 / f.norm_k())),
-            DinuzzoSolver::Coordinate(_) => (None, None),
+        let s = lane.solver.as_ref();
+        let r = lane.trace().last().copied();
+        let (alpha, alpha_limit) = match s.alpha_norm() {
+            Some((alpha, norm_k)) => (Some(alpha), Some(2.0 / norm_k)),
+            None => (None, None),
         };
-        let status = serde_json::to_value(s.status())
-            .ok()
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_default();
+        // The executor's stop word, as `kplay run` prints it.
+        let status = lane.stop().word().to_string();
         to_js(&Summary {
             empty: false,
             regression: self.page.built().is_some_and(|b| b.regression),
             n: s.problem().n(),
             dropped: s.problem().dropped().len(),
             method,
-            sweep: r.map(|r| r.sweep).unwrap_or(0),
-            objective: r.map(|r| r.objective).unwrap_or(f64::NAN),
-            dual: r.map(|r| r.dual).unwrap_or(f64::NAN),
-            gap: r.map(|r| r.gap).unwrap_or(f64::NAN),
-            residual: r.map(|r| r.residual).unwrap_or(f64::NAN),
-            max_h: r.map(|r| r.max_h).unwrap_or(f64::NAN),
-            skipped: r.map(|r| r.skipped).unwrap_or(0),
+            sweep: r.map(|r| r.iter).unwrap_or(0),
+            objective: r.and_then(|r| r.primal).unwrap_or(f64::NAN),
+            dual: r.and_then(|r| r.dual).unwrap_or(f64::NAN),
+            gap: r.and_then(|r| r.gap).unwrap_or(f64::NAN),
+            residual: r.and_then(|r| r.residual).unwrap_or(f64::NAN),
+            max_h: r.and_then(|r| r.max_h).unwrap_or(f64::NAN),
+            skipped: s.skipped_updates(),
             support: s.support().len(),
             status,
-            message: s.message().map(String::from),
+            message: s.note().map(String::from),
             warnings: {
-                let mut w = s.warnings().to_vec();
+                let mut w = s.flags().to_vec();
                 if let Some(b) = self.page.built() {
                     w.extend(engine::dinuzzo::race_note(b, self.page.spec()));
                 }
@@ -306,10 +306,10 @@ impl DinuzzoPlayground {
             .unwrap_or_default()
     }
 
-    /// The per-sweep records of the solver shown.
+    /// The per-sweep records of the lane shown (the executor's trace, as `kplay run` prints it).
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        match self.page.selected() {
-            Some(s) => to_js(&s.trace()),
+        match self.page.selected_lane() {
+            Some(l) => to_js(&l.trace()),
             None => to_js(&Vec::<u8>::new()),
         }
     }
@@ -432,12 +432,12 @@ impl DinuzzoPlayground {
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
         let tol = engine::dinuzzo::tolerance(&self.page.spec().method);
-        let runs: Vec<(usize, &DinuzzoSolver)> = if self.page.spec().race {
-            self.page.runs().lanes().iter().map(|l| (l.key, &l.solver)).collect()
+        let lanes: Vec<&engine::dinuzzo::Lane> = if self.page.spec().race {
+            self.page.runs().lanes().iter().collect()
         } else {
-            self.page.selected().map(|s| (self.page.selected_key(), s)).into_iter().collect()
+            self.page.selected_lane().into_iter().collect()
         };
-        let series = engine::dinuzzo::convergence_series(&runs, self.page.spec().race);
+        let series = engine::dinuzzo::convergence_series(&lanes, self.page.spec().race);
         pd::draw_log_series(&root, &series, "sweep", Some((tol, "δ")), dpr).map_err(js_err)
     }
 
@@ -449,7 +449,7 @@ impl DinuzzoPlayground {
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
         let series =
-            self.page.selected().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
+            self.page.selected_lane().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
         pd::draw_primal_dual(&root, &series, dpr).map_err(js_err)
     }
 

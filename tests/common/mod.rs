@@ -2,6 +2,8 @@
 //! directory, the binary, and the failure check (non-zero exit, a message, never a panic).
 #![allow(dead_code)]
 
+pub mod sweeps;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};

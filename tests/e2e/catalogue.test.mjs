@@ -16,7 +16,7 @@ test('page C: the loss select comes from the catalogue (Huber included) and Hube
   const kinds = await options(page, 'loss');
   for (const k of ['square', 'absolute', 'eps_insensitive', 'huber', 'hinge', 'squared_hinge', 'logistic']) assert.ok(kinds.includes(k), `${k} in ${kinds}`);
   await page.selectOption('#data-kind', 'regression');
-  await waitStatus(page, 'converged', 'max_sweeps');
+  await waitStatus(page, 'converged', 'max_iterations');
   const run0 = await page.evaluate(() => document.body.dataset.runId);
   await page.selectOption('#loss', 'huber');
   await page.waitForFunction((r) => document.body.dataset.runId !== r, run0);

@@ -57,7 +57,7 @@ async function loadAndCompare(pageFile, select, option, csv, done, field) {
 }
 
 test('page C runs a CSV file (two rings, Gaussian kernel) as kplay does', async () => {
-  const { ctx } = await loadAndCompare('dinuzzo.html', '#data-kind', 'csv', RINGS, () => ['converged', 'max_sweeps'].includes(document.body.dataset.status), 'primal');
+  const { ctx } = await loadAndCompare('dinuzzo.html', '#data-kind', 'csv', RINGS, () => ['converged', 'max_iterations'].includes(document.body.dataset.status), 'primal');
   await ctx.close();
 });
 

@@ -15,7 +15,7 @@ const SPEC = {
   data: { kind: 'classification', shape: { kind: 'moons', noise: 0.15 }, n: 2000, label_noise: 0.05, seed: 1 }, loss: { kind: 'hinge' }, lambda: 0.1,
   kernel: { kind: 'gaussian', bandwidth: { fixed: 0.5 } }, method: { kind: 'fixed_point', step: { kind: 'inverse_norm' }, tol: 1e-8, max_sweeps: 40 }, race: false,
 };
-const ended = () => ['max_sweeps', 'converged'].includes(document.body.dataset.status);
+const ended = () => ['max_iterations', 'converged'].includes(document.body.dataset.status);
 
 const runAt = (url, spec, init) => runPrepared(env.b, url, 'dinuzzo.html', spec, ended, init);
 

@@ -14,7 +14,7 @@ const waitStatus = (page, s, timeout = 60000) =>
   page.waitForFunction((s) => document.body.dataset.status === s, s, { timeout });
 /** Wait until the run has stopped (converged or hit the sweep cap). */
 const waitStopped = (page, timeout = 60000) =>
-  page.waitForFunction(() => ['converged', 'max_sweeps'].includes(document.body.dataset.status), null, { timeout });
+  page.waitForFunction(() => ['converged', 'max_iterations'].includes(document.body.dataset.status), null, { timeout });
 const hashSpec = (page) => page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
 
 /** Pixels of a canvas close to an RGB colour. */

@@ -21,14 +21,15 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use super::fixed_point::{
-    check_gap_tol, check_tol_cap, dropped_message, gap_reached, Operator, RegularizationProblem,
-    StopReason, SweepRecord,
+    check_gap_tol, check_tol, dropped_message, gap_reached, solution_json, sweep_record, val,
+    Operator, RegularizationProblem,
 };
 use super::row_cache::RowCache;
 use crate::error::Result;
 use crate::fmath;
 use crate::losses::{with_loss, Loss};
 use crate::rng::Rng;
+use crate::stepper::{Record, Stepper, Stop};
 
 mod greedy;
 use greedy::Compact;
@@ -180,39 +181,31 @@ pub fn exact_pair_step(
     Some(best)
 }
 
-/// Validated settings of coordinate descent.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Settings of coordinate descent (checked by [`Self::validate`]; a spec's are checked with
+/// field names by paper C's spec check).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CoordinateConfig {
     /// Index rule.
     pub rule: IndexRule,
     /// Seed of the randomized cyclic rule.
     pub seed: u64,
-    /// δ: stop when `max_i |h_i| < δ` (Algorithm 1).
+    /// δ: stop when `max_i |h_i| < δ` (Algorithm 1; the sweep cap is the executor's,
+    /// [`crate::stepper::Watch::capped`]).
     pub tol: f64,
-    /// Sweep (macro-iteration) cap.
-    pub max_sweeps: usize,
     /// Also stop when the relative duality gap `(F − D)/|F|` is at most this (scikit-learn's
     /// rule; the gap certifies the objective, where `max|h| < δ` only says the iterates stalled).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap_tol: Option<f64>,
     /// Shrinking (libsvm's): every so often, set aside the coordinates whose exact step is 0 and
     /// stays 0 for any change of `v_i` up to the current largest step (a bound that holds with
     /// room to spare); sweeps and greedy scans then visit the active ones only. The stop is
     /// certified on all coordinates: when the active ones are below δ, all are brought back
     /// (also once at 10δ) and the run only stops when every coordinate is below δ.
-    #[serde(default, skip_serializing_if = "is_false")]
     pub shrinking: bool,
     /// For a kernel that is not stored ([`super::fixed_point::Representation::KernelRows`], or
     /// the greedy rule on the features representation): keep recently used rows of K in a
     /// least-recently-used cache of at most this many MiB (0: compute every row when needed).
     /// In a spec it also selects that representation: the Gram matrix is not formed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_mib: Option<f64>,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 impl Default for CoordinateConfig {
@@ -221,7 +214,6 @@ impl Default for CoordinateConfig {
             rule: IndexRule::Cyclic,
             seed: 0,
             tol: 1e-8,
-            max_sweeps: 10_000,
             gap_tol: None,
             shrinking: false,
             cache_mib: None,
@@ -230,9 +222,9 @@ impl Default for CoordinateConfig {
 }
 
 impl CoordinateConfig {
-    /// Check δ > 0, the cap ≥ 1, a gap tolerance > 0 and a cache size ≥ 0 within the budget.
+    /// Check δ > 0, a gap tolerance > 0 and a cache size ≥ 0 within the budget.
     pub fn validate(&self) -> Result<()> {
-        check_tol_cap(self.tol, self.max_sweeps)?;
+        check_tol(self.tol)?;
         check_gap_tol(self.gap_tol)?;
         check_cache_mib(self.cache_mib)
     }
@@ -328,10 +320,14 @@ pub struct CoordinateDescent {
     skipped: usize,
     sweep: usize,
     elapsed_ms: f64,
-    status: StopReason,
+    /// The algorithm's own end (converged, non-finite), or running.
+    status: Stop,
+    /// The executor ended the run (stall, cap, deadline): no further step.
+    halted: bool,
     message: Option<String>,
     warnings: Vec<String>,
-    trace: Vec<SweepRecord>,
+    /// The record of the current iterate (one record, not a trace: the executor keeps that).
+    last: Record,
 }
 
 impl CoordinateDescent {
@@ -408,22 +404,24 @@ impl CoordinateDescent {
             skipped: 0,
             sweep: 0,
             elapsed_ms: 0.0,
-            status: StopReason::Running,
+            status: Stop::Running,
+            halted: false,
             message: None,
             warnings,
-            trace: Vec::new(),
+            last: Record::default(),
         };
         if greedy {
             s.rebuild_compact();
             s.scan();
         }
-        let rec = s.record(0.0);
-        if !rec.max_h.is_finite() {
-            s.status = StopReason::NonFinite;
-        } else if rec.max_h < cfg.tol {
-            s.status = StopReason::Converged;
+        let rec = s.make_record(0.0);
+        let h = val(rec.max_h);
+        if !h.is_finite() {
+            s.status = Stop::NonFinite;
+        } else if h < cfg.tol {
+            s.status = Stop::Converged;
         }
-        s.trace.push(rec);
+        s.last = rec;
         Ok(s)
     }
 
@@ -440,21 +438,9 @@ impl CoordinateDescent {
         m
     }
 
-    fn record(&self, time_ms: f64) -> SweepRecord {
-        let objective = self.problem.objective_at(&self.c, &self.z);
-        let dual = self.problem.dual_objective_at(&self.c, &self.z);
-        SweepRecord {
-            sweep: self.sweep,
-            objective,
-            dual,
-            gap: objective - dual,
-            residual: self.problem.residual_at(&self.c, &self.z),
-            subgradient_distance: self.problem.subgradient_distance_at(&self.c, &self.z),
-            max_h: self.max_h(),
-            skipped: self.skipped,
-            time_ms,
-            elapsed_ms: self.elapsed_ms,
-        }
+    fn make_record(&self, time_ms: f64) -> Record {
+        let max_h = self.max_h();
+        sweep_record(&self.problem, &self.c, &self.z, self.sweep, max_h, time_ms, self.elapsed_ms)
     }
 
     /// The visiting order of the next macro-iteration.
@@ -510,8 +496,8 @@ impl CoordinateDescent {
     /// One macro-iteration: every kept index once, in the rule's order (the active ones when
     /// shrinking; ℓ greedy updates for [`IndexRule::Greedy`]). Returns `None` once the run has
     /// stopped.
-    pub fn step(&mut self) -> Option<SweepRecord> {
-        if self.status != StopReason::Running {
+    fn sweep(&mut self) -> Option<Record> {
+        if self.status != Stop::Running || self.halted {
             return None;
         }
         let t0 = Instant::now();
@@ -563,38 +549,16 @@ impl CoordinateDescent {
         }
         let dt = t0.elapsed().as_secs_f64() * 1e3;
         self.elapsed_ms += dt;
-        let rec = self.record(dt);
-        crate::budget::push_bounded(&mut self.trace, rec, crate::budget::active().trace);
-        if !(rec.max_h.is_finite() && rec.objective.is_finite()) {
-            self.status = StopReason::NonFinite;
-            self.message = Some(format!("a value overflowed at sweep {}", rec.sweep));
-        } else if (certified && rec.max_h < self.cfg.tol) || gap_reached(&rec, self.cfg.gap_tol) {
-            self.status = StopReason::Converged;
-        } else if rec.sweep >= self.cfg.max_sweeps {
-            self.status = StopReason::MaxSweeps;
+        let rec = self.make_record(dt);
+        self.last = rec;
+        let h = val(rec.max_h);
+        if !(h.is_finite() && val(rec.primal).is_finite()) {
+            self.status = Stop::NonFinite;
+            self.message = Some(format!("a value overflowed at sweep {}", rec.iter));
+        } else if (certified && h < self.cfg.tol) || gap_reached(&rec, self.cfg.gap_tol) {
+            self.status = Stop::Converged;
         }
         Some(rec)
-    }
-
-    /// The executor's stall rule ended the run ([`crate::stepper::Watch`]).
-    pub fn halt_stalled(&mut self) {
-        if self.status == StopReason::Running {
-            self.status = StopReason::Stalled;
-            self.message = Some(super::fixed_point::stalled_message(self.sweep, self.cfg.tol));
-        }
-    }
-
-    /// Step until the run stops, under the executor's stall rule ([`crate::stepper::Stall`]).
-    pub fn run(&mut self) -> StopReason {
-        let mut stall = crate::stepper::Stall::default();
-        while let Some(r) = self.step() {
-            if self.status == StopReason::Running
-                && stall.observe(&crate::stepper::Record::from(&r))
-            {
-                self.halt_stalled();
-            }
-        }
-        self.status
     }
 
     /// The coefficients c.
@@ -648,10 +612,6 @@ impl CoordinateDescent {
     pub fn config(&self) -> &CoordinateConfig {
         &self.cfg
     }
-    /// Why the run stopped, or `Running`.
-    pub fn status(&self) -> StopReason {
-        self.status
-    }
     /// A sentence for the user when a value overflowed.
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
@@ -660,13 +620,29 @@ impl CoordinateDescent {
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
-    /// Every record so far, starting with sweep 0.
-    pub fn trace(&self) -> &[SweepRecord] {
-        &self.trace
+}
+
+/// Coordinate descent in the one executor's protocol: one macro-iteration per step; its own
+/// stops are convergence (`max|h| < δ` certified on every coordinate, or the gap tolerance) and
+/// overflow; the sweep cap, the stall rule, the deadline and the trace are the executor's.
+impl Stepper for CoordinateDescent {
+    fn record(&self) -> Record {
+        self.last
     }
-    /// The latest record.
-    pub fn current(&self) -> SweepRecord {
-        self.trace.last().copied().unwrap_or_else(|| self.record(0.0))
+    fn step(&mut self) -> Option<Record> {
+        self.sweep()
+    }
+    fn stop(&self) -> Stop {
+        self.status
+    }
+    fn halt(&mut self, stop: Stop) {
+        self.halted = true;
+        if stop == Stop::Stalled {
+            self.message = Some(super::fixed_point::stalled_message(self.sweep, self.cfg.tol));
+        }
+    }
+    fn solution(&self) -> serde_json::Value {
+        solution_json(self.c(), None, self.message(), self.warnings())
     }
 }
 
@@ -682,107 +658,104 @@ impl std::fmt::Debug for CoordinateDescent {
     }
 }
 
-/// Which of paper C's solvers to run: the fixed point of section 3 (eq. 10) or coordinate
-/// descent of section 4.1 (Algorithm 1/2). Serde form for the experiment spec.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// Which of paper C's solvers to run, with its settings: the fixed point of section 3 (eq. 10)
+/// or coordinate descent of section 4.1 (Algorithm 1/2). A spec's method is checked into this
+/// (paper C's spec check); the sweep cap goes to the executor.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Method {
     FixedPoint(super::fixed_point::FixedPointConfig),
     Coordinate(CoordinateConfig),
 }
 
-/// Either solver behind one steppable interface, so the page can race the fixed point against
-/// the coordinate rules (the paper's three and greedy) on one plot.
-#[derive(Debug)]
-pub enum DinuzzoSolver {
-    FixedPoint(Box<super::fixed_point::FixedPoint>),
-    Coordinate(Box<CoordinateDescent>),
+/// What paper C's page, plots and `kplay` read from either solver between its steps (the
+/// steps, stops and trace go through [`Stepper`] and the executor, [`crate::stepper`]), so the
+/// fixed point and the coordinate rules race as lanes of one [`crate::engine::race::Race`].
+pub trait SweepSolver: Stepper + Send {
+    /// The coefficients c.
+    fn c(&self) -> &DVector<f64>;
+    /// The problem being solved.
+    fn problem(&self) -> &RegularizationProblem;
+    /// The fixed point's step α and `‖K‖₂` (`None` for coordinate descent).
+    fn alpha_norm(&self) -> Option<(f64, f64)>;
+    /// Updates skipped so far because `h = 0` (Algorithm 2's saving; 0 for the fixed point).
+    fn skipped_updates(&self) -> usize;
+    /// A sentence for the user when the run diverged, overflowed or stalled.
+    fn note(&self) -> Option<&str>;
+    /// Flags raised at the start (α ≥ 2/‖K‖₂, dropped rows).
+    fn flags(&self) -> &[String];
+    /// Indices with `c_i ≠ 0` (the support vectors of the picture).
+    fn support(&self) -> Vec<usize> {
+        super::fixed_point::support_of(self.c())
+    }
 }
 
-impl DinuzzoSolver {
-    /// Validate the method's settings and start from `c = 0`.
-    pub fn new(problem: RegularizationProblem, method: Method) -> Result<Self> {
-        Ok(match method {
-            Method::FixedPoint(cfg) => {
-                Self::FixedPoint(Box::new(super::fixed_point::FixedPoint::new(problem, cfg)?))
-            }
-            Method::Coordinate(cfg) => {
-                Self::Coordinate(Box::new(CoordinateDescent::new(problem, cfg)?))
-            }
-        })
+impl SweepSolver for super::fixed_point::FixedPoint {
+    fn c(&self) -> &DVector<f64> {
+        self.c()
     }
-    /// One sweep (see [`CoordinateDescent::step`], [`super::fixed_point::FixedPoint::step`]).
-    pub fn step(&mut self) -> Option<SweepRecord> {
-        match self {
-            Self::FixedPoint(s) => s.step(),
-            Self::Coordinate(s) => s.step(),
-        }
+    fn problem(&self) -> &RegularizationProblem {
+        self.problem()
     }
-    /// Step until the run stops, under the executor's rules ([`crate::stepper::run_to_end`]).
-    pub fn run(&mut self) -> StopReason {
-        crate::stepper::run_to_end(self);
-        self.status()
+    fn alpha_norm(&self) -> Option<(f64, f64)> {
+        Some((self.alpha(), self.norm_k()))
     }
-    /// The executor's stall rule ended the run.
-    pub fn halt_stalled(&mut self) {
-        match self {
-            Self::FixedPoint(s) => s.halt_stalled(),
-            Self::Coordinate(s) => s.halt_stalled(),
-        }
+    fn skipped_updates(&self) -> usize {
+        0
     }
-    /// The coefficients c.
-    pub fn c(&self) -> &DVector<f64> {
-        match self {
-            Self::FixedPoint(s) => s.c(),
-            Self::Coordinate(s) => s.c(),
-        }
+    fn note(&self) -> Option<&str> {
+        self.message()
     }
-    /// `z = Kc`.
-    pub fn z(&self) -> &DVector<f64> {
-        match self {
-            Self::FixedPoint(s) => s.z(),
-            Self::Coordinate(s) => s.z(),
-        }
+    fn flags(&self) -> &[String] {
+        self.warnings()
     }
-    /// Why the run stopped, or `Running`.
-    pub fn status(&self) -> StopReason {
-        match self {
-            Self::FixedPoint(s) => s.status(),
-            Self::Coordinate(s) => s.status(),
-        }
+}
+
+impl SweepSolver for CoordinateDescent {
+    fn c(&self) -> &DVector<f64> {
+        self.c()
     }
-    /// A sentence for the user when the run diverged or overflowed.
-    pub fn message(&self) -> Option<&str> {
-        match self {
-            Self::FixedPoint(s) => s.message(),
-            Self::Coordinate(s) => s.message(),
-        }
+    fn problem(&self) -> &RegularizationProblem {
+        self.problem()
     }
-    /// Flags raised at the start.
-    pub fn warnings(&self) -> &[String] {
-        match self {
-            Self::FixedPoint(s) => s.warnings(),
-            Self::Coordinate(s) => s.warnings(),
-        }
+    fn alpha_norm(&self) -> Option<(f64, f64)> {
+        None
     }
-    /// Every record so far.
-    pub fn trace(&self) -> &[SweepRecord] {
-        match self {
-            Self::FixedPoint(s) => s.trace(),
-            Self::Coordinate(s) => s.trace(),
-        }
+    fn skipped_updates(&self) -> usize {
+        self.skipped()
     }
-    /// The problem being solved.
-    pub fn problem(&self) -> &RegularizationProblem {
-        match self {
-            Self::FixedPoint(s) => s.problem(),
-            Self::Coordinate(s) => s.problem(),
-        }
+    fn note(&self) -> Option<&str> {
+        self.message()
     }
-    /// Indices with `c_i ≠ 0` (the support vectors of the picture).
-    pub fn support(&self) -> Vec<usize> {
-        self.c().iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, _)| i).collect()
+    fn flags(&self) -> &[String] {
+        self.warnings()
     }
+}
+
+/// Either solver behind the executor's protocol, for a race lane.
+impl Stepper for Box<dyn SweepSolver> {
+    fn record(&self) -> Record {
+        self.as_ref().record()
+    }
+    fn step(&mut self) -> Option<Record> {
+        self.as_mut().step()
+    }
+    fn stop(&self) -> Stop {
+        self.as_ref().stop()
+    }
+    fn solution(&self) -> serde_json::Value {
+        self.as_ref().solution()
+    }
+    fn halt(&mut self, stop: Stop) {
+        self.as_mut().halt(stop)
+    }
+}
+
+/// Validate a method's settings and start its solver from `c = 0`.
+pub fn start(problem: RegularizationProblem, method: Method) -> Result<Box<dyn SweepSolver>> {
+    Ok(match method {
+        Method::FixedPoint(cfg) => Box::new(super::fixed_point::FixedPoint::new(problem, cfg)?),
+        Method::Coordinate(cfg) => Box::new(CoordinateDescent::new(problem, cfg)?),
+    })
 }
 
 /// The error for [`IndexRule::GreedyPairs`] on a loss whose dual is not a box-constrained

@@ -1,7 +1,7 @@
 //! Paper C (Dinuzzo), section 3: the fixed-point iteration (non-linear Jacobi)
 //! `c ← −J_α(αKc − c)` (eq. 10), and what it shares with the coordinate-descent solvers of
-//! [`super::coordinate`]: the regularization problem (2), the per-sweep record, the stop reason,
-//! and the Theorem 5 helpers (Moreau–Yosida envelope, eigenvalues of `K_α = αK − I`).
+//! [`super::coordinate`]: the regularization problem (2), the per-sweep [`Record`] in the one
+//! executor's shape ([`crate::stepper`]), and the Theorem 5 helpers (Moreau–Yosida envelope, eigenvalues of `K_α = αK − I`).
 //!
 //! Problem (2): `min_c F(c) = f(Kc) + cᵀKc/2` with `f(z) = Σ_i L(y_i, z_i)/λ`.
 
@@ -31,58 +31,49 @@ use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
 use crate::rng::Rng;
+use crate::stepper::{Record, Stepper, Stop};
 
 /// Largest n for which the helpers form a dense symmetric eigendecomposition.
 pub const MAX_EIGEN_N: usize = 2500;
 
-/// What one sweep did (paper C: one fixed-point iteration, eq. 10, or one macro-iteration of
-/// coordinate descent, Algorithm 1/2).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct SweepRecord {
-    /// Sweep index; 0 is the starting point.
-    pub sweep: usize,
-    /// `F(c) = Σ L(y_i, (Kc)_i)/λ + cᵀKc/2`.
-    pub objective: f64,
-    /// The dual objective `D(c) = −Σ L*(y_i, −λc_i)/λ − cᵀKc/2 ≤ min F`.
-    pub dual: f64,
-    /// The duality gap `F(c) − D(c) ≥ 0`, zero exactly at a solution.
-    pub gap: f64,
-    /// Natural residual `max_i |c_i + J_1((Kc)_i − c_i)|` (Theorem 1 at α = 1).
-    pub residual: f64,
-    /// `max_i dist(−c_i, ∂f_i((Kc)_i))` (Corollary 1).
-    pub subgradient_distance: f64,
-    /// `max_i |h_i|`: the latest change of each coefficient (the stopping test, Algorithm 1).
-    pub max_h: f64,
-    /// Updates skipped because `h = 0` (cumulative; Algorithm 2's saving).
-    pub skipped: usize,
-    /// Wall-clock time of this sweep, milliseconds.
-    pub time_ms: f64,
-    /// Cumulative solver time, milliseconds.
-    pub elapsed_ms: f64,
+/// One sweep's record in the executor's shape (paper C: one fixed-point iteration, eq. 10, or
+/// one macro-iteration of coordinate descent, Algorithm 1/2): `F(c) = Σ L(y_i, (Kc)_i)/λ +
+/// cᵀKc/2`, the dual `D(c) = −Σ L*(y_i, −λc_i)/λ − cᵀKc/2 ≤ min F`, the duality gap `F − D ≥ 0`
+/// (zero exactly at a solution) and its relative value, the natural residual
+/// `max_i |c_i + J_1((Kc)_i − c_i)|` (Theorem 1 at α = 1) and `max_i |h_i|`, the latest change
+/// of each coefficient (the stopping test, Algorithm 1).
+pub(crate) fn sweep_record(
+    problem: &RegularizationProblem,
+    c: &DVector<f64>,
+    z: &DVector<f64>,
+    sweep: usize,
+    max_h: f64,
+    time_ms: f64,
+    elapsed_ms: f64,
+) -> Record {
+    let objective = problem.objective_at(c, z);
+    let dual = problem.dual_objective_at(c, z);
+    let gap = objective - dual;
+    Record {
+        iter: sweep,
+        primal: Some(objective),
+        dual: Some(dual),
+        gap: Some(gap),
+        rel_gap: Some(crate::solvers::relative_gap(gap, objective)),
+        residual: Some(problem.residual_at(c, z)),
+        max_h: Some(max_h),
+        time_ms,
+        elapsed_ms,
+        ..Record::default()
+    }
 }
 
-/// Why a run stopped (or that it has not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StopReason {
-    /// Still iterating.
-    Running,
-    /// `max_i |h_i| < δ`.
-    Converged,
-    /// The sweep cap was hit first.
-    MaxSweeps,
-    /// The fixed-point iteration diverges (seen only with α above 2/‖K‖₂, where Theorem 2's
-    /// sufficient condition (11) fails).
-    Diverged,
-    /// A value overflowed.
-    NonFinite,
-    /// The executor's stall rule ([`crate::stepper::Stall`]) ended the run: no measure improved
-    /// beyond rounding for as long as it had improved before (a tolerance floating point cannot
-    /// reach): ours, not the paper's.
-    Stalled,
+/// A record's value of an `Option` measure paper C always sets (NaN if absent).
+pub(crate) fn val(m: Option<f64>) -> f64 {
+    m.unwrap_or(f64::NAN)
 }
 
-/// The message of a [`StopReason::Stalled`] run.
+/// The message of a run the executor's stall rule ended ([`Stop::Stalled`]).
 pub fn stalled_message(sweep: usize, tol: f64) -> String {
     format!(
         "stalled at sweep {sweep}: neither max|h| nor the objectives and the gap have improved beyond rounding for at least {} sweeps and half the run; the tolerance δ = {tol:e} is below what floating point reaches on this problem",
@@ -102,48 +93,40 @@ pub enum StepRule {
     Fixed(f64),
 }
 
-/// Validated settings of the fixed-point solver.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Settings of the fixed-point solver (checked by [`Self::validate`]; a spec's are checked
+/// with field names by paper C's spec check).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FixedPointConfig {
     /// Step-size rule.
     pub step: StepRule,
-    /// δ: stop when `max_i |c_i^{k+1} − c_i^k| < δ`.
+    /// δ: stop when `max_i |c_i^{k+1} − c_i^k| < δ` (the sweep cap is the executor's,
+    /// [`crate::stepper::Watch::capped`]).
     pub tol: f64,
-    /// Sweep cap.
-    pub max_sweeps: usize,
     /// Also stop when the relative duality gap is at most this (see
     /// [`super::coordinate::CoordinateConfig::gap_tol`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gap_tol: Option<f64>,
 }
 
 impl Default for FixedPointConfig {
     fn default() -> Self {
-        Self { step: StepRule::InverseNorm, tol: 1e-8, max_sweeps: 10_000, gap_tol: None }
+        Self { step: StepRule::InverseNorm, tol: 1e-8, gap_tol: None }
     }
 }
 
-pub(crate) fn check_tol_cap(tol: f64, max_sweeps: usize) -> Result<()> {
+pub(crate) fn check_tol(tol: f64) -> Result<()> {
     if !(tol.is_finite() && tol > 0.0) {
         return Err(KpError::Parameter {
             name: "tol",
             reason: format!("δ must be a finite number > 0 (got {tol})"),
         });
     }
-    if max_sweeps < 1 {
-        return Err(KpError::Parameter {
-            name: "max_sweeps",
-            reason: "the sweep cap must be at least 1".into(),
-        });
-    }
     Ok(())
 }
 
 impl FixedPointConfig {
-    /// Check δ > 0, the cap ≥ 1 and a fixed α > 0.
+    /// Check δ > 0 and a fixed α > 0.
     pub fn validate(&self) -> Result<()> {
-        check_tol_cap(self.tol, self.max_sweeps)?;
+        check_tol(self.tol)?;
         check_gap_tol(self.gap_tol)?;
         if let StepRule::Fixed(a) = self.step {
             if !(a.is_finite() && a > 0.0) {
@@ -175,10 +158,14 @@ pub struct FixedPoint {
     growth_run: usize,
     sweep: usize,
     elapsed_ms: f64,
-    status: StopReason,
+    /// The algorithm's own end (converged, diverged, non-finite), or running.
+    status: Stop,
+    /// The executor ended the run (stall, cap, deadline): no further step.
+    halted: bool,
     message: Option<String>,
     warnings: Vec<String>,
-    trace: Vec<SweepRecord>,
+    /// The record of the current iterate (one record, not a trace: the executor keeps that).
+    last: Record,
 }
 
 impl FixedPoint {
@@ -226,36 +213,31 @@ impl FixedPoint {
             growth_run: 0,
             sweep: 0,
             elapsed_ms: 0.0,
-            status: StopReason::Running,
+            status: Stop::Running,
+            halted: false,
             message: None,
             warnings,
-            trace: Vec::new(),
+            last: Record::default(),
         };
-        let rec = s.record(0.0);
-        s.trace.push(rec);
+        s.last = s.make_record(0.0);
         Ok(s)
     }
 
-    fn record(&self, time_ms: f64) -> SweepRecord {
-        let objective = self.problem.objective_at(&self.c, &self.z);
-        let dual = self.problem.dual_objective_at(&self.c, &self.z);
-        SweepRecord {
-            sweep: self.sweep,
-            objective,
-            dual,
-            gap: objective - dual,
-            residual: self.problem.residual_at(&self.c, &self.z),
-            subgradient_distance: self.problem.subgradient_distance_at(&self.c, &self.z),
-            max_h: self.max_h,
-            skipped: 0,
+    fn make_record(&self, time_ms: f64) -> Record {
+        sweep_record(
+            &self.problem,
+            &self.c,
+            &self.z,
+            self.sweep,
+            self.max_h,
             time_ms,
-            elapsed_ms: self.elapsed_ms,
-        }
+            self.elapsed_ms,
+        )
     }
 
     /// One fixed-point iteration (eq. 10). Returns `None` once the run has stopped.
-    pub fn step(&mut self) -> Option<SweepRecord> {
-        if self.status != StopReason::Running {
+    fn sweep(&mut self) -> Option<Record> {
+        if self.status != Stop::Running || self.halted {
             return None;
         }
         let t0 = Instant::now();
@@ -282,19 +264,21 @@ impl FixedPoint {
         self.max_h = max_h;
         let dt = t0.elapsed().as_secs_f64() * 1e3;
         self.elapsed_ms += dt;
-        let rec = self.record(dt);
-        crate::budget::push_bounded(&mut self.trace, rec, crate::budget::active().trace);
-        self.update_status(&rec);
+        let prev = self.last.max_h;
+        let rec = self.make_record(dt);
+        self.last = rec;
+        self.update_status(&rec, prev);
         Some(rec)
     }
 
-    fn update_status(&mut self, rec: &SweepRecord) {
-        let h = rec.max_h;
-        if !(h.is_finite() && rec.objective.is_finite() && self.z.iter().all(|v| v.is_finite())) {
-            self.status = StopReason::NonFinite;
+    /// The algorithm's own stops after a sweep (`prev`: the previous sweep's `max|h|`).
+    fn update_status(&mut self, rec: &Record, prev: Option<f64>) {
+        let h = val(rec.max_h);
+        if !(h.is_finite() && val(rec.primal).is_finite() && self.z.iter().all(|v| v.is_finite())) {
+            self.status = Stop::NonFinite;
             self.message = Some(format!(
                 "the iteration overflowed at sweep {} (α = {}, 2/‖K‖₂ = {})",
-                rec.sweep,
+                rec.iter,
                 num(self.alpha),
                 num(2.0 / self.norm_k)
             ));
@@ -304,10 +288,9 @@ impl FixedPoint {
             self.first_h = h;
         }
         if h < self.cfg.tol || gap_reached(rec, self.cfg.gap_tol) {
-            self.status = StopReason::Converged;
+            self.status = Stop::Converged;
             return;
         }
-        let prev = self.trace.len().checked_sub(2).and_then(|i| self.trace.get(i)).map(|r| r.max_h);
         if let Some(prev) = prev {
             if h > prev {
                 self.growth_run += 1;
@@ -326,7 +309,7 @@ impl FixedPoint {
         let growing = above && self.growth_run >= 20;
         let stuck = above && self.since_best >= 500;
         if exploded || growing || stuck {
-            self.status = StopReason::Diverged;
+            self.status = Stop::Diverged;
             let how = if stuck && !exploded && !growing {
                 format!(
                     "the change |Δc| has not decreased for {} sweeps (it oscillates)",
@@ -337,36 +320,11 @@ impl FixedPoint {
             };
             self.message = Some(format!(
                 "diverged at sweep {}: α = {} exceeds 2/‖K‖₂ = {} (condition (11) of Theorem 2: sufficient for F(cᵏ) → min F, not necessary), and {how}",
-                rec.sweep,
+                rec.iter,
                 num(self.alpha),
                 num(2.0 / self.norm_k)
             ));
-            return;
         }
-        if rec.sweep >= self.cfg.max_sweeps {
-            self.status = StopReason::MaxSweeps;
-        }
-    }
-
-    /// The executor's stall rule ended the run ([`crate::stepper::Watch`]).
-    pub fn halt_stalled(&mut self) {
-        if self.status == StopReason::Running {
-            self.status = StopReason::Stalled;
-            self.message = Some(stalled_message(self.sweep, self.cfg.tol));
-        }
-    }
-
-    /// Step until the run stops, under the executor's stall rule ([`crate::stepper::Stall`]).
-    pub fn run(&mut self) -> StopReason {
-        let mut stall = crate::stepper::Stall::default();
-        while let Some(r) = self.step() {
-            if self.status == StopReason::Running
-                && stall.observe(&crate::stepper::Record::from(&r))
-            {
-                self.halt_stalled();
-            }
-        }
-        self.status
     }
 
     /// The step size α in use.
@@ -389,10 +347,6 @@ impl FixedPoint {
     pub fn problem(&self) -> &RegularizationProblem {
         &self.problem
     }
-    /// Why the run stopped, or `Running`.
-    pub fn status(&self) -> StopReason {
-        self.status
-    }
     /// A sentence for the user when the run diverged or overflowed.
     pub fn message(&self) -> Option<&str> {
         self.message.as_deref()
@@ -401,14 +355,56 @@ impl FixedPoint {
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
-    /// Every record so far, starting with sweep 0.
-    pub fn trace(&self) -> &[SweepRecord] {
-        &self.trace
+}
+
+/// The fixed point in the one executor's protocol: one sweep (eq. 10) per step; its own stops
+/// are convergence (`max|h| < δ` or the gap tolerance), divergence and overflow; the sweep
+/// cap, the stall rule, the deadline and the trace are the executor's.
+impl Stepper for FixedPoint {
+    fn record(&self) -> Record {
+        self.last
     }
-    /// The latest record.
-    pub fn current(&self) -> SweepRecord {
-        self.trace.last().copied().unwrap_or_else(|| self.record(0.0))
+    fn step(&mut self) -> Option<Record> {
+        self.sweep()
     }
+    fn stop(&self) -> Stop {
+        self.status
+    }
+    fn halt(&mut self, stop: Stop) {
+        self.halted = true;
+        if stop == Stop::Stalled {
+            self.message = Some(stalled_message(self.sweep, self.cfg.tol));
+        }
+    }
+    fn solution(&self) -> serde_json::Value {
+        solution_json(self.c(), Some((self.alpha, self.norm_k)), self.message(), self.warnings())
+    }
+}
+
+/// Paper C's solution as JSON, for either solver: `c`, the support (size and indices), the
+/// fixed point's step α and ‖K‖₂ (null for coordinate descent), the solver's message (why it
+/// stopped, if not converged) and its warnings — the page's readouts too.
+pub(crate) fn solution_json(
+    c: &DVector<f64>,
+    alpha_norm: Option<(f64, f64)>,
+    message: Option<&str>,
+    warnings: &[String],
+) -> serde_json::Value {
+    let support = support_of(c);
+    serde_json::json!({
+        "c": c.as_slice(),
+        "support_size": support.len(),
+        "support": support,
+        "alpha": alpha_norm.map(|a| a.0),
+        "norm_k": alpha_norm.map(|a| a.1),
+        "message": message,
+        "warnings": warnings,
+    })
+}
+
+/// Indices with `c_i ≠ 0` (the support vectors of the picture).
+pub fn support_of(c: &DVector<f64>) -> Vec<usize> {
+    c.iter().enumerate().filter(|(_, v)| **v != 0.0).map(|(i, _)| i).collect()
 }
 
 pub(crate) fn dropped_message(dropped: &[usize]) -> String {
@@ -423,9 +419,10 @@ pub(crate) fn dropped_message(dropped: &[usize]) -> String {
 
 /// Whether a sweep's relative duality gap `(F − D)/max(|F|, 1e-300)` reached the optional
 /// tolerance (the certificate as a stopping rule, beside the paper's `max|h| < δ`).
-pub(crate) fn gap_reached(rec: &SweepRecord, gap_tol: Option<f64>) -> bool {
+pub(crate) fn gap_reached(rec: &Record, gap_tol: Option<f64>) -> bool {
     gap_tol.is_some_and(|g| {
-        rec.gap.is_finite() && crate::solvers::relative_gap(rec.gap, rec.objective) <= g
+        let gap = val(rec.gap);
+        gap.is_finite() && crate::solvers::relative_gap(gap, val(rec.primal)) <= g
     })
 }
 
