@@ -198,6 +198,8 @@ impl Stall {
 pub struct Watch {
     stall: Stall,
     ended: Option<Stop>,
+    /// The iteration cap ([`Watch::with_cap`]), if the executor holds one.
+    cap: Option<usize>,
 }
 
 impl Watch {
@@ -209,7 +211,9 @@ impl Watch {
         }
         let r = s.step()?;
         if s.stop() == Stop::Running {
-            if self.stall.observe(&r) {
+            if self.cap.is_some_and(|c| r.iter >= c) {
+                self.end(s, Stop::MaxIterations);
+            } else if self.stall.observe(&r) {
                 self.end(s, Stop::Stalled);
             } else if crate::clock::deadline_passed() {
                 self.end(s, Stop::TimeLimit);
@@ -331,6 +335,56 @@ impl Run {
     /// The trace (bounded).
     pub fn trace(&self) -> Vec<Record> {
         self.trace.records()
+    }
+}
+
+impl Watch {
+    /// The same rules with an iteration cap: the run ends with [`Stop::MaxIterations`] once a
+    /// step's record reaches iteration `cap` and the algorithm has not ended by itself (its own
+    /// reason wins on the step it holds). The cap is the executor's, not the algorithm's.
+    pub fn with_cap(mut self, cap: usize) -> Self {
+        self.cap = Some(cap);
+        self
+    }
+
+    /// End `s` at once if it is running and already at the cap (a cap of 0, or a lane capped
+    /// after it started); returns whether it has ended.
+    pub fn check_cap<S: Stepper + ?Sized>(&mut self, s: &mut S) -> bool {
+        if self.ended.is_none()
+            && s.stop() == Stop::Running
+            && self.cap.is_some_and(|c| s.record().iter >= c)
+        {
+            self.end(s, Stop::MaxIterations);
+        }
+        self.stop(s) != Stop::Running
+    }
+}
+
+impl Run {
+    /// The run with an iteration cap (see [`Watch::with_cap`]).
+    pub fn with_cap(mut self, cap: usize) -> Self {
+        self.watch = std::mem::take(&mut self.watch).with_cap(cap);
+        self.watch.check_cap(self.stepper.as_mut());
+        self
+    }
+}
+
+/// A boxed algorithm steps as the algorithm itself (a race's lanes of different algorithms).
+impl<T: Stepper + ?Sized> Stepper for Box<T> {
+    fn record(&self) -> Record {
+        (**self).record()
+    }
+    fn step(&mut self) -> Option<Record> {
+        (**self).step()
+    }
+    fn stop(&self) -> Stop {
+        (**self).stop()
+    }
+    fn solution(&self) -> Value {
+        (**self).solution()
+    }
+    fn halt(&mut self, stop: Stop) {
+        (**self).halt(stop)
     }
 }
 

@@ -1,7 +1,8 @@
 //! Paper D (Ramdas, Peña) in the engine: a validated [`Session`] (2-D data, G, ρ_K and the
-//! running perceptron-family algorithm, itself a [`super::Stepper`]) run to its end, and the
-//! race of the six algorithms ([`Capped`] lanes). A run ends with a verified
-//! separator (`Gα > 0`), a verified ε-certificate (`‖p‖_G ≤ ε`), or the iteration cap.
+//! running perceptron-family algorithm, a [`super::Stepper`] under the executor's [`super::Run`])
+//! run to its end, and the race of the six algorithms (each a lane of [`Race`], capped by the
+//! race). A run ends with a verified separator (`Gα > 0`), a verified ε-certificate
+//! (`‖p‖_G ≤ ε`), or the iteration cap.
 
 use serde_json::{json, Value};
 
@@ -13,7 +14,10 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::experiment::perceptron::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
 use crate::margin::Separability;
-use crate::solvers::perceptron::{start, Capped, Outcome, PerceptronAlgorithm, PerceptronProblem};
+use crate::solvers::perceptron::{start, Outcome, PerceptronAlgorithm, PerceptronProblem};
+
+/// One lane of paper D's race: any of its algorithms.
+type Algorithm = Box<dyn Stepper + Send>;
 
 /// The spec's points as a [`Dataset`].
 pub fn dataset(data: &DataSpec) -> Result<Dataset> {
@@ -28,11 +32,29 @@ pub fn dataset(data: &DataSpec) -> Result<Dataset> {
 
 /// Run a paper-D experiment to its verified outcome (or the cap) and report `alpha`, `p` and
 /// the outcome with its independent check.
+/// The report's `time_ms` is the whole run's (paper D's iterations are O(n) and not timed one
+/// by one).
 pub fn run(spec: &PerceptronSpec) -> Result<Report> {
-    super::run_started(Paper::Perceptron, || {
-        let session = Session::new(spec.clone())?;
-        let digest = session.digest.clone();
-        Ok((Box::new(session), digest))
+    let t0 = web_time::Instant::now();
+    let mut session = Session::new(spec.clone())?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let t1 = web_time::Instant::now();
+    let status = session.run_to_end();
+    let mut last = session.record();
+    last.elapsed_ms = t1.elapsed().as_secs_f64() * 1e3;
+    let outcome = session.outcome().ok().flatten();
+    let mut solution = session.solution();
+    solution["outcome"] = json!(outcome);
+    solution["margin"] = json!(session.margin);
+    Ok(Report {
+        paper: Paper::Perceptron,
+        status,
+        iterations: last.iter,
+        last,
+        data_digest: session.digest.clone(),
+        setup_ms,
+        solution,
+        trace: session.trace(),
     })
 }
 
@@ -40,7 +62,9 @@ pub fn run(spec: &PerceptronSpec) -> Result<Report> {
 /// round), each to its verified outcome or the cap, with the paper's bound for each.
 pub struct PerceptronRace {
     problem: Arc<PerceptronProblem>,
-    race: Race<Capped>,
+    /// The lanes' algorithms with their parameters (the certificate tolerances).
+    algorithms: [PerceptronAlgorithm; 6],
+    race: Race<Algorithm>,
     bounds: Vec<Option<f64>>,
 }
 
@@ -59,14 +83,10 @@ impl PerceptronRace {
         let bounds = algs.iter().map(|a| session.bound(a, separable)).collect();
         let mut lanes = Vec::new();
         for (k, a) in algs.into_iter().enumerate() {
-            let solver = start(session.problem.clone(), a)?;
-            lanes.push((
-                k,
-                a.name().to_string(),
-                Capped { solver, max_iter: session.spec.max_iter },
-            ));
+            lanes.push((k, a.name().to_string(), start(session.problem.clone(), a)?));
         }
-        Ok(Self { problem: session.problem.clone(), race: Race::new(lanes).chunked(64), bounds })
+        let race = Race::new(lanes).chunked(64).capped(session.spec.max_iter);
+        Ok(Self { problem: session.problem.clone(), algorithms: algs, race, bounds })
     }
 
     /// Step within `budget_ms` (see [`Race::run_for`]).
@@ -92,11 +112,13 @@ impl PerceptronRace {
 
     /// The independent check of a finished lane's outcome: the outcome's word and whether the
     /// check passed ("running" while it runs, "failed" on a non-finite value).
-    fn checked(&self, lane: &Lane<Capped>) -> (&'static str, bool) {
+    fn checked(&self, lane: &Lane<Algorithm>) -> (&'static str, bool) {
         if lane.running() {
             return ("running", false);
         }
-        match Outcome::of(lane.solver.solver.as_ref(), &self.problem) {
+        let (stop, iter) = (lane.stop(), lane.solver.record().iter);
+        let algorithm = &self.algorithms[lane.key];
+        match Outcome::of(stop, iter, &lane.solver.solution(), algorithm, &self.problem) {
             Ok(Outcome::Separator { check, .. }) => ("separator", check.verified),
             Ok(Outcome::Certificate { check, .. }) => ("certificate", check.verified),
             Ok(Outcome::IterationCap { .. }) => ("cap", false),

@@ -124,6 +124,16 @@ impl<S: Stepper> Race<S> {
         self
     }
 
+    /// Cap every lane at `cap` iterations (the executor's cap, [`Watch::with_cap`]): a lane
+    /// that reaches it while its algorithm still runs stands at [`Stop::MaxIterations`].
+    pub fn capped(mut self, cap: usize) -> Self {
+        for l in &mut self.lanes {
+            l.watch = std::mem::take(&mut l.watch).with_cap(cap);
+            l.watch.check_cap(&mut l.solver);
+        }
+        self
+    }
+
     /// End each lane once it reaches `target` (checked after every iteration).
     pub fn with_target(mut self, target: Target) -> Self {
         for l in &mut self.lanes {
