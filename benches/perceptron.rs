@@ -14,8 +14,7 @@ use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
 use kernel_playground::solvers::perceptron::{
-    start, Isnkpvn, Outcome, PerceptronAlgorithm,
-    PerceptronProblem,
+    start, Isnkpvn, Outcome, PerceptronAlgorithm, PerceptronProblem,
 };
 use kernel_playground::stepper::{Run, Stepper};
 use kernel_playground::testbeds::{arc, circles, overlapping, separable};

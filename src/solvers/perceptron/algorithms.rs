@@ -42,7 +42,6 @@ fn solution(alpha: &DVector<f64>, p: Option<&DVector<f64>>) -> Value {
     json!({"alpha": alpha.as_slice(), "p": p.map(|p| p.as_slice().to_vec())})
 }
 
-
 /// `v ← a·v + b·G_j` (column j of G).
 fn axpy_column(v: &mut DVector<f64>, a: f64, b: f64, problem: &PerceptronProblem, j: usize) {
     let col = problem.gram().column(j);
