@@ -69,8 +69,11 @@ pub struct PerceptronRace {
 }
 
 impl PerceptronRace {
-    /// The six algorithms with the given ε (NVN, ISNKPVN), δ (SNKPVN) and γ (ISNKPVN).
-    pub fn new(session: &Session, epsilon: f64, delta: f64, gamma: f64) -> Result<Self> {
+    /// The six algorithms on the session's data with its spec's race ε (NVN, ISNKPVN), δ
+    /// (SNKPVN) and γ (ISNKPVN) ([`PerceptronSpec::race_parameters`]), each capped at its
+    /// `max_iter`: the page's Race button and `kplay race` alike.
+    pub fn new(session: &Session) -> Result<Self> {
+        let (epsilon, delta, gamma) = session.spec.race_parameters()?;
         let algs = [
             PerceptronAlgorithm::Perceptron,
             PerceptronAlgorithm::Nkp,
@@ -166,21 +169,11 @@ impl PerceptronRace {
     }
 }
 
-/// The six algorithms of paper D on the spec's data (ε, δ, γ from the spec's algorithm where it
-/// has them, else the page's 0.01, 0.01, 2), each to its verified outcome or the cap.
+/// The six algorithms of paper D on the spec's data (ε, δ, γ: the spec's `race`, else its
+/// algorithm's, else 0.01, 0.01, 2), each to its verified outcome or the cap.
 pub fn race(spec: &PerceptronSpec) -> Result<Value> {
     let session = Session::new(spec.clone())?;
-    let (mut epsilon, mut delta, mut gamma) = (0.01, 0.01, 2.0);
-    match spec.algorithm {
-        PerceptronAlgorithm::Nvn { epsilon: e } => epsilon = e,
-        PerceptronAlgorithm::Snkpvn { delta: d } => delta = d,
-        PerceptronAlgorithm::Isnkpvn { gamma: g, epsilon: e } => {
-            gamma = g;
-            epsilon = e;
-        }
-        _ => {}
-    }
-    let mut race = PerceptronRace::new(&session, epsilon, delta, gamma)?;
+    let mut race = PerceptronRace::new(&session)?;
     race.run_parallel();
     Ok(json!({"paper": "perceptron", "margin": session.margin, "lanes": race.lanes_json()}))
 }
@@ -211,7 +204,7 @@ mod tests {
         let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
         let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
         assert_eq!(s.margin.separability, Separability::Separable);
-        let mut race = PerceptronRace::new(&s, 0.01, 0.01, 2.0).unwrap();
+        let mut race = PerceptronRace::new(&s).unwrap();
         while !race.finished() {
             race.run_for(1e9);
         }
@@ -227,5 +220,54 @@ mod tests {
                 (Some(r.name.as_str()), Some(r.iterations as u64), Some("separator"))
             );
         }
+    }
+
+    #[test]
+    fn the_race_runs_the_specs_race_parameters_and_refuses_bad_ones_by_name() {
+        let base = r#"{"paper": "perceptron", "data": {"kind": "generated", "set": {"shape": {"kind": "blobs", "margin": -1.5, "spread": 0.5}, "n": 40, "label_noise": 0, "seed": 4}}, "kernel": {"kind": "linear"}, "algorithm": {"kind": "nvn", "epsilon": 0.03}, "max_iter": 20000"#;
+        let spec = |race: &str| PerceptronSpec::from_json(&format!("{base}{race}}}")).unwrap();
+        // Absent: the algorithm's ε, else the defaults; given: the race's own.
+        assert_eq!(spec("").race_parameters().unwrap(), (0.03, 0.01, 2.0));
+        let s = spec(r#", "race": {"delta": 0.05, "gamma": 4}"#);
+        assert_eq!(s.race_parameters().unwrap(), (0.03, 0.05, 4.0));
+        // Each lane is the algorithm with those parameters run alone through the executor.
+        let v = race(&s).unwrap();
+        let session = Session::new(s.clone()).unwrap();
+        let algs = [
+            PerceptronAlgorithm::Nvn { epsilon: 0.03 },
+            PerceptronAlgorithm::Snkpvn { delta: 0.05 },
+            PerceptronAlgorithm::Isnkpvn { gamma: 4.0, epsilon: 0.03 },
+        ];
+        for (lane, a) in v["lanes"].as_array().unwrap()[3..].iter().zip(algs) {
+            let mut run = super::super::Run::new(start(session.problem.clone(), a).unwrap())
+                .with_cap(s.max_iter);
+            let stop = run.run();
+            assert_eq!(lane["status"].as_str(), Some(stop.word()), "{lane}");
+            assert_eq!(lane["iterations"].as_u64(), Some(run.last().iter as u64), "{lane}");
+            assert_eq!(lane["verified"], true, "{lane}");
+        }
+        // δ = 0.05 certifies sooner than δ = 0.01 would (Lemma 9's bound falls as 1/δ).
+        let default = race(&spec("")).unwrap();
+        let snkpvn = |v: &Value| v["lanes"][4]["iterations"].as_u64().unwrap();
+        assert!(snkpvn(&v) < snkpvn(&default), "{} vs {}", snkpvn(&v), snkpvn(&default));
+        // A bad value names its field, for `kplay race` and `kplay run` alike.
+        for (race_json, field) in [
+            (r#", "race": {"gamma": 1}"#, "race.gamma"),
+            (r#", "race": {"epsilon": 0}"#, "race.epsilon"),
+            (r#", "race": {"delta": -1}"#, "race.delta"),
+        ] {
+            let e = race(&spec(race_json)).unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+            let e = run(&spec(race_json)).unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+        }
+        let e = PerceptronSpec::from_json(&format!("{base}, \"race\": {{\"eta\": 1}}}}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("race") && e.contains("eta"), "{e}");
+        // Written back only when given, so the links of specs without a race stay as they were.
+        assert!(!spec("").to_json().contains("race"));
+        let back = PerceptronSpec::from_json(&s.to_json()).unwrap();
+        assert_eq!(back, s);
     }
 }

@@ -219,7 +219,9 @@ impl PerceptronPlayground {
             .as_mut()
             .filter(|s| spec.data == s.spec.data && spec.kernel == s.spec.kernel)
         {
+            spec.race_parameters().map_err(js_err)?;
             s.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
+            s.spec.race = spec.race;
             self.prep = None;
         } else {
             let prep = SessionPreparation::new(spec).map_err(js_err)?;
@@ -586,11 +588,12 @@ impl PerceptronPlayground {
         draw_trace(&root, &trace, &bounds, dpr).map_err(js_err)
     }
 
-    /// Start a race of the six algorithms on the current data (ε for NVN/ISNKPVN, δ for
-    /// SNKPVN, γ for ISNKPVN).
+    /// Start a race of the six algorithms on the current data with the spec's race ε (NVN,
+    /// ISNKPVN), δ (SNKPVN) and γ (ISNKPVN): the spec the page's link carries, so `kplay race`
+    /// of the link runs the same race.
     #[wasm_bindgen(js_name = startRace)]
-    pub fn start_race(&mut self, epsilon: f64, delta: f64, gamma: f64) -> Result<(), JsError> {
-        self.race = Some(PerceptronRace::new(self.s()?, epsilon, delta, gamma).map_err(js_err)?);
+    pub fn start_race(&mut self) -> Result<(), JsError> {
+        self.race = Some(PerceptronRace::new(self.s()?).map_err(js_err)?);
         Ok(())
     }
 

@@ -47,6 +47,37 @@ pub struct PerceptronSpec {
     /// [`page_margin_options`]); `kplay run` reports the certified interval it reaches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<MarginSpec>,
+    /// The race's ε, δ, γ (page D's Race button and `kplay race`; see [`RaceSpec`]).
+    #[serde(default, skip_serializing_if = "RaceSpec::is_empty")]
+    pub race: RaceSpec,
+}
+
+/// The race's ε, δ, γ default to these where neither `race` nor the spec's algorithm gives
+/// them (the page's form defaults; ours, not the paper's).
+pub const RACE_DEFAULTS: (f64, f64, f64) = (0.01, 0.01, 2.0);
+
+/// The parameters of paper D's race of the six algorithms: ε (NVN, ISNKPVN), δ (SNKPVN), γ
+/// (ISNKPVN). Each absent one is the spec's algorithm's own where it has that parameter (the page
+/// has one field for both), else [`RACE_DEFAULTS`]; so a page's race link reproduces its race.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RaceSpec {
+    /// Certificate accuracy ε > 0 of NVN and ISNKPVN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f64>,
+    /// Certificate accuracy δ > 0 of SNKPVN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// ISNKPVN's shrink factor γ > 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gamma: Option<f64>,
+}
+
+impl RaceSpec {
+    /// Whether no parameter is given (then the field is left out of the spec's JSON).
+    pub fn is_empty(&self) -> bool {
+        self.epsilon.is_none() && self.delta.is_none() && self.gamma.is_none()
+    }
 }
 
 /// The spec's margin-search settings: each absent field takes the page's value
@@ -117,6 +148,7 @@ impl Default for PerceptronSpec {
             algorithm: PerceptronAlgorithm::Perceptron,
             max_iter: default_max_iter(),
             margin: None,
+            race: RaceSpec::default(),
         }
     }
 }
@@ -130,6 +162,35 @@ impl PerceptronSpec {
     /// The spec as tagged JSON text (`"paper": "perceptron"` first), as the page's links hold it.
     pub fn to_tagged_json(&self) -> String {
         crate::spec_json::tagged_value(crate::spec_json::Paper::Perceptron, self).to_string()
+    }
+
+    /// The race's `(ε, δ, γ)` ([`RaceSpec`]: the race's own, else the algorithm's, else
+    /// [`RACE_DEFAULTS`]), checked: ε, δ finite and > 0, γ finite and > 1, a bad value refused
+    /// with its field named (`race.epsilon`, …).
+    pub fn race_parameters(&self) -> Result<(f64, f64, f64)> {
+        let (mut epsilon, mut delta, mut gamma) = RACE_DEFAULTS;
+        match self.algorithm {
+            PerceptronAlgorithm::Nvn { epsilon: e } => epsilon = e,
+            PerceptronAlgorithm::Snkpvn { delta: d } => delta = d,
+            PerceptronAlgorithm::Isnkpvn { gamma: g, epsilon: e } => {
+                gamma = g;
+                epsilon = e;
+            }
+            _ => {}
+        }
+        let r = self.race;
+        let bad = |name: &'static str, what: &str, v: f64| {
+            Err(KpError::Parameter { name, reason: format!("{what} (got {v})") })
+        };
+        for (name, v) in [("race.epsilon", r.epsilon), ("race.delta", r.delta)] {
+            if let Some(v) = v.filter(|v| !(v.is_finite() && *v > 0.0)) {
+                return bad(name, "must be a finite number > 0", v);
+            }
+        }
+        if let Some(g) = r.gamma.filter(|g| !(g.is_finite() && *g > 1.0)) {
+            return bad("race.gamma", "must be a finite number > 1", g);
+        }
+        Ok((r.epsilon.unwrap_or(epsilon), r.delta.unwrap_or(delta), r.gamma.unwrap_or(gamma)))
     }
 
     /// JSON text.
