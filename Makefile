@@ -117,6 +117,7 @@ lint: tools-rust
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 	python3 tools/check-imports.py --lenient
 	python3 tools/check-lengths.py
+	python3 tools/check-deleted.py
 
 # The property tests draw their cases from a fixed seed here, so that the gate gives the same
 # answer on every run of the same commit (a failure is reproducible from the log); a plain

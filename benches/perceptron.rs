@@ -14,9 +14,9 @@ use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
 use kernel_playground::solvers::perceptron::{
-    run_to_outcome, start, Isnkpvn, KernelPerceptron, Outcome, PerceptronAlgorithm,
-    PerceptronProblem,
+    start, Isnkpvn, Outcome, PerceptronAlgorithm, PerceptronProblem,
 };
+use kernel_playground::stepper::{Run, Stepper};
 use kernel_playground::testbeds::{arc, circles, overlapping, separable};
 use nalgebra::{DMatrix, DVector};
 
@@ -108,19 +108,15 @@ fn table() {
             println!("|---|---|---|---:|---:|---:|");
             for algo in &case.algorithms {
                 let t0 = Instant::now();
-                let mut st = start(pb.clone(), *algo).unwrap();
-                let (out, trace) = run_to_outcome(st.as_mut(), pb, CAP).unwrap();
+                let (out, iters) = run_capped(pb, *algo);
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
-                let iters = trace.last().unwrap().iter;
                 let rho_abs = (-m.upper).max(0.0);
                 let bound = match (m.separability, *algo) {
                     (Separability::Separable, _) => separator_bound(algo, pb.n(), m.lower, q0),
                     (_, PerceptronAlgorithm::Isnkpvn { gamma, epsilon }) => {
                         // Lemma 9 phase by phase, with the run's δ_t and ‖q_t‖_G = γ δ_t.
                         let mut s = Isnkpvn::new(pb.clone(), gamma, epsilon).unwrap();
-                        while s.halted().is_none() && s.record().iter < CAP {
-                            s.step();
-                        }
+                        while s.record().iter < CAP && s.step().is_some() {}
                         Some(
                             s.phases()
                                 .iter()
@@ -152,6 +148,15 @@ fn table() {
     }
 }
 
+/// `algo` on `pb` through the executor ([`Run`], capped at `CAP`): its verified outcome and
+/// iterations.
+fn run_capped(pb: &Arc<PerceptronProblem>, algo: PerceptronAlgorithm) -> (Outcome, usize) {
+    let mut run = Run::new(start(pb.clone(), algo).unwrap()).with_cap(CAP);
+    let stop = run.run();
+    let iters = run.last().iter;
+    (Outcome::of(stop, iters, &run.solution(), &algo, pb).unwrap(), iters)
+}
+
 fn bench(c: &mut Criterion) {
     table();
     let mut group = c.benchmark_group("paper_d_n200");
@@ -162,10 +167,7 @@ fn bench(c: &mut Criterion) {
         for algo in case.algorithms.clone() {
             let pb = case.problem.clone();
             group.bench_function(format!("{} / {}", case.name, algo.name()), |b| {
-                b.iter(|| {
-                    let mut st = start(pb.clone(), algo).unwrap();
-                    run_to_outcome(st.as_mut(), &pb, CAP).unwrap().0
-                })
+                b.iter(|| run_capped(&pb, algo).0)
             });
         }
     }

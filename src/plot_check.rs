@@ -606,8 +606,7 @@ mod per_plot {
             let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
             let mut session = crate::experiment::perceptron::Session::new(s).expect("session");
             while session.step() {}
-            let trace: Vec<pp::TracePoint> =
-                session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+            let trace: Vec<pp::TracePoint> = pp::trace_points(&session.trace());
             let bounds: Vec<(String, f64, bool)> =
                 session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
             assert_clean(&format!("D{step} trace"), |root, sc| {
@@ -721,8 +720,7 @@ mod per_plot {
             let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
             let mut session = crate::experiment::perceptron::Session::new(sp).expect("session");
             while session.step() {}
-            let trace: Vec<crate::plot_perceptron::TracePoint> =
-                session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+            let trace = crate::plot_perceptron::trace_points(&session.trace());
             let bounds: Vec<(String, f64, bool)> =
                 session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
             out(&format!("d{step}-trace"), &|r, s| {

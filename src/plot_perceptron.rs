@@ -355,6 +355,11 @@ fn pow10_label(v: &f64) -> String {
 /// One iterate of the trace: `(k, min_i (Gα_k)_i, ‖p_k‖_G)`.
 pub type TracePoint = (usize, f64, Option<f64>);
 
+/// The trace's points `(iteration, min_i (Gα)_i, ‖p‖_G)` from the executor's records.
+pub fn trace_points(trace: &[crate::stepper::Record]) -> Vec<TracePoint> {
+    trace.iter().map(|r| (r.iter, r.min_g_alpha.unwrap_or(f64::NAN), r.norm_p_g)).collect()
+}
+
 /// `|min_i (Gα_k)_i|` (solid once positive, light while ≤ 0) and `‖p_k‖_G` against the
 /// iteration, both axes log₁₀, with the paper's iteration bounds as vertical lines
 /// (`(label, iterations, applies to the current algorithm)`).

@@ -391,12 +391,6 @@ impl Run {
         Self { stepper, trace: Trace::new(first), watch }
     }
 
-    /// The same run with an iteration cap ([`Watch::capped`]).
-    pub fn capped(mut self, cap: usize) -> Self {
-        self.watch = Watch::capped(cap);
-        self
-    }
-
     /// One iteration unless the run has ended (the stall rule and the deadline apply).
     pub fn step(&mut self) -> Option<Record> {
         let r = self.watch.step(self.stepper.as_mut())?;
@@ -438,6 +432,48 @@ impl Run {
     /// The trace (bounded).
     pub fn trace(&self) -> Vec<Record> {
         self.trace.records()
+    }
+}
+
+impl Watch {
+    /// End `s` at once if it is running and already at the cap (a cap of 0, or a lane capped
+    /// after it started); returns whether it has ended.
+    pub fn check_cap<S: Stepper + ?Sized>(&mut self, s: &mut S) -> bool {
+        if self.ended.is_none()
+            && s.stop() == Stop::Running
+            && self.cap.is_some_and(|c| s.record().iter >= c)
+        {
+            self.end(s, Stop::MaxIterations);
+        }
+        self.stop(s) != Stop::Running
+    }
+}
+
+impl Run {
+    /// The run with an iteration cap (see [`Watch::with_cap`]); a run already at the cap ends.
+    pub fn capped(mut self, cap: usize) -> Self {
+        self.watch = std::mem::take(&mut self.watch).with_cap(cap);
+        self.watch.check_cap(self.stepper.as_mut());
+        self
+    }
+}
+
+/// A boxed algorithm steps as the algorithm itself (a race's lanes of different algorithms).
+impl<T: Stepper + ?Sized> Stepper for Box<T> {
+    fn record(&self) -> Record {
+        (**self).record()
+    }
+    fn step(&mut self) -> Option<Record> {
+        (**self).step()
+    }
+    fn stop(&self) -> Stop {
+        (**self).stop()
+    }
+    fn solution(&self) -> Value {
+        (**self).solution()
+    }
+    fn halt(&mut self, stop: Stop) {
+        (**self).halt(stop)
     }
 }
 

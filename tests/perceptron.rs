@@ -15,9 +15,9 @@ use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
 use kernel_playground::solvers::perceptron::{
-    run_to_outcome, start, Halt, Isnkpvn, KernelPerceptron, Nvn, Outcome, PerceptronAlgorithm,
-    PerceptronProblem, Snkp, Snkpvn,
+    start, Isnkpvn, Nvn, Outcome, PerceptronAlgorithm, PerceptronProblem, Snkp, Snkpvn,
 };
+use kernel_playground::stepper::{Run, Stepper, Stop};
 use kernel_playground::testbeds::{arc, circles, overlapping, separable, xor};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -51,6 +51,19 @@ fn brute_force_rho_2d(x: &DMatrix<f64>, y: &[f64]) -> (f64, f64) {
         best = best.max(val);
     }
     (best, h / 2.0 + 1e-12)
+}
+
+/// `algo` on `pb` through the executor ([`Run`], capped at `cap`): its verified outcome, its
+/// iterations and the length of the executor's trace.
+fn run_capped(
+    pb: &Arc<PerceptronProblem>,
+    algo: PerceptronAlgorithm,
+    cap: usize,
+) -> kernel_playground::error::Result<(Outcome, usize, usize)> {
+    let mut run = Run::new(start(pb.clone(), algo)?).capped(cap);
+    let stop = run.run();
+    let iters = run.last().iter;
+    Ok((Outcome::of(stop, iters, &run.solution(), &algo, pb)?, iters, run.trace().len()))
 }
 
 fn q0_norm(pb: &PerceptronProblem) -> f64 {
@@ -179,10 +192,8 @@ fn check_separators_within_bounds(pb: Arc<PerceptronProblem>, label: &str) {
     let rho = m.lower;
     for algo in primal_algorithms(rho) {
         let bound = separator_bound(&algo, pb.n(), rho, q0_norm(&pb)).unwrap();
-        let mut st = start(pb.clone(), algo).unwrap();
         let cap = bound.ceil() as usize + 1;
-        let (out, trace) = run_to_outcome(st.as_mut(), &pb, cap).unwrap();
-        let iters = trace.last().unwrap().iter;
+        let (out, iters, _) = run_capped(&pb, algo, cap).unwrap();
         match out {
             Outcome::Separator { check, .. } => {
                 assert!(check.verified, "{label} {}: {check:?}", algo.name());
@@ -246,10 +257,10 @@ fn snkp_follows_algorithm_4_and_lemma_5() {
     for k in 0..200 {
         let r = st.record();
         assert_eq!(r.iter, k);
-        let mu = r.mu.unwrap();
+        let mu = st.mu();
         assert!((mu - 4.0 / ((k + 1) as f64 * (k + 2) as f64)).abs() < 1e-12 * mu.max(1.0));
         let a = st.alpha().clone();
-        let p = st.p().unwrap().clone();
+        let p = st.p().clone();
         for v in [&a, &p] {
             assert!(v.min() >= 0.0 && (v.sum() - 1.0).abs() < 1e-12);
         }
@@ -298,25 +309,27 @@ fn smoothing_stays_finite_when_mu_is_tiny() {
     // (exp(|Gα|/μ) = exp(1e6)); the projection must stay exact.
     let (x, y) = overlapping(30, 29);
     let pb = problem(&x, &y, Kernel::Linear);
-    let mut smoothed: Vec<Box<dyn KernelPerceptron>> = vec![
-        Box::new(Snkp::new(pb.clone()).unwrap()),
-        Box::new(Snkpvn::new(pb.clone(), None, 1e-300).unwrap()),
+    let mut snkp = Snkp::new(pb.clone()).unwrap();
+    let mut snkpvn = Snkpvn::new(pb.clone(), None, 1e-300).unwrap();
+    for _ in 0..6000 {
+        snkp.step();
+        snkpvn.step();
+    }
+    let states = [
+        (snkp.record(), snkp.stop(), snkp.mu(), snkp.alpha().clone(), snkp.p().clone()),
+        (snkpvn.record(), snkpvn.stop(), snkpvn.mu(), snkpvn.alpha().clone(), snkpvn.p().clone()),
     ];
-    for (which, st) in smoothed.iter_mut().enumerate() {
-        for _ in 0..6000 {
-            st.step();
-        }
-        let r = st.record();
-        assert!(st.halted().is_none() && r.mu.unwrap() < 1e-5);
-        assert!(r.min_g_alpha.is_finite() && r.norm_p_g.unwrap().is_finite());
-        for v in [st.alpha(), st.p().unwrap()] {
+    for (which, (r, stop, mu, alpha, p)) in states.into_iter().enumerate() {
+        assert!(stop == Stop::Running && mu < 1e-5);
+        assert!(r.min_g_alpha.unwrap().is_finite() && r.norm_p_g.unwrap().is_finite());
+        for v in [&alpha, &p] {
             assert!(v.iter().all(|x| x.is_finite() && *x >= 0.0) && (v.sum() - 1.0).abs() < 1e-9);
         }
         // Inseparable data: L(α) ≥ 0 (take p ∈ W in Eq. (9)). SNKP: Lemmas 4–5 give
         // ‖p_k‖²_G ≤ 2μ_k log n. SNKPVN: Lemma 9 gives ‖p_k‖_G ≤ 2√(2n)/(k+1).
         let np = r.norm_p_g.unwrap();
         let bound = if which == 0 {
-            (2.0 * r.mu.unwrap() * (30f64).ln()).sqrt()
+            (2.0 * mu * (30f64).ln()).sqrt()
         } else {
             2.0 * (60f64).sqrt() / 6001.0
         };
@@ -336,11 +349,11 @@ fn snkpvn_follows_algorithm_6_and_lemma_8() {
     let q = DVector::from_element(30, 1.0 / n);
     let mut st = Snkpvn::new(pb.clone(), None, 1e-12).unwrap();
     for k in 0..150 {
-        let r = st.record();
-        let mu = r.mu.unwrap();
+        assert_eq!(st.record().iter, k);
+        let mu = st.mu();
         assert!((mu - 4.0 * n / ((k + 1) as f64 * (k + 2) as f64)).abs() < 1e-10 * mu);
         let a = st.alpha().clone();
-        let p = st.p().unwrap().clone();
+        let p = st.p().clone();
         let ga = &g * &a;
         let v: Vec<f64> = (&q - &ga / mu).iter().copied().collect();
         let pm = DVector::from_vec(bisection_projection(&v));
@@ -363,9 +376,7 @@ fn check_certificates(pb: Arc<PerceptronProblem>, eps: f64, label: &str) {
         PerceptronAlgorithm::Snkpvn { delta: eps },
         PerceptronAlgorithm::Isnkpvn { gamma: 2.0, epsilon: eps },
     ] {
-        let mut st = start(pb.clone(), algo).unwrap();
-        let (out, trace) = run_to_outcome(st.as_mut(), &pb, 2_000_000).unwrap();
-        let iters = trace.last().unwrap().iter;
+        let (out, iters, _) = run_capped(&pb, algo, 2_000_000).unwrap();
         match &out {
             Outcome::Certificate { check, norm_g, .. } => {
                 assert!(check.verified, "{label} {}: {check:?}", algo.name());
@@ -379,10 +390,8 @@ fn check_certificates(pb: Arc<PerceptronProblem>, eps: f64, label: &str) {
     }
     // ISNKPVN: each phase within Lemma 9's bound for its (q_t, δ_t), ‖q_t‖_G = γ δ_t.
     let mut st = Isnkpvn::new(pb.clone(), 2.0, eps).unwrap();
-    while st.halted().is_none() {
-        st.step();
-    }
-    assert_eq!(st.halted(), Some(Halt::Certificate));
+    while st.step().is_some() {}
+    assert_eq!(st.stop(), Stop::Certificate);
     for &(k, delta) in st.phases() {
         let b = snkpvn_certificate_bound(pb.n(), delta, 2.0 * delta, rho_abs);
         assert!(k as f64 <= b + 1.0, "{label} ISNKPVN phase: {k} > {b}");
@@ -420,15 +429,15 @@ fn nvn_obeys_dantzig_rate_and_the_linear_combination_shrinks() {
     let mut st = Nvn::new(pb.clone(), 1e-4).unwrap();
     let mut prev = f64::INFINITY;
     for _ in 0..500 {
-        let r = st.step();
-        if st.halted().is_some() {
+        let r = st.step().unwrap();
+        if st.stop() != Stop::Running {
             break;
         }
         let np = r.norm_p_g.unwrap();
         assert!(np * np <= 1.0 / r.iter as f64 + 1e-12);
         assert!(np <= prev + 1e-15, "line search never increases ‖p‖_G");
         prev = np;
-        let p: Vec<f64> = st.p().unwrap().iter().copied().collect();
+        let p: Vec<f64> = st.p().iter().copied().collect();
         let w = pb.linear_combination(&p).unwrap();
         assert!((w.norm() - np).abs() < 1e-10);
     }
@@ -438,8 +447,7 @@ fn nvn_obeys_dantzig_rate_and_the_linear_combination_shrinks() {
 fn nvn_finds_a_separator_on_separable_data() {
     let (x, y) = separable(40, 0.3, 25);
     let pb = problem(&x, &y, Kernel::Linear);
-    let mut st = start(pb.clone(), PerceptronAlgorithm::Nvn { epsilon: 1e-6 }).unwrap();
-    let (out, _) = run_to_outcome(st.as_mut(), &pb, 100_000).unwrap();
+    let (out, _, _) = run_capped(&pb, PerceptronAlgorithm::Nvn { epsilon: 1e-6 }, 100_000).unwrap();
     assert!(matches!(out, Outcome::Separator { .. }) && out.verified(), "{out:?}");
 }
 
@@ -447,10 +455,9 @@ fn nvn_finds_a_separator_on_separable_data() {
 fn iteration_cap_is_reported() {
     let (x, y) = overlapping(30, 26);
     let pb = problem(&x, &y, Kernel::Linear);
-    let mut st = start(pb.clone(), PerceptronAlgorithm::Snkp).unwrap();
-    let (out, trace) = run_to_outcome(st.as_mut(), &pb, 25).unwrap();
+    let (out, iters, trace) = run_capped(&pb, PerceptronAlgorithm::Snkp, 25).unwrap();
     assert_eq!(out, Outcome::IterationCap { iterations: 25 });
-    assert_eq!(trace.len(), 26);
+    assert_eq!((iters, trace), (25, 26));
 }
 
 #[test]
@@ -549,9 +556,7 @@ proptest! {
             let pb = Arc::new(pb);
             for algo in [PerceptronAlgorithm::Nvn { epsilon: eps }, PerceptronAlgorithm::Isnkpvn { gamma, epsilon: eps },
                          PerceptronAlgorithm::Snkpvn { delta: eps }, PerceptronAlgorithm::Snkp] {
-                if let Ok(mut st) = start(pb.clone(), algo) {
-                    let _ = run_to_outcome(st.as_mut(), &pb, 50);
-                }
+                let _ = run_capped(&pb, algo, 50);
             }
             let _ = margin(pb.gram(), &MarginOptions { max_iter: 200, search_iter: 20, ..Default::default() });
         }

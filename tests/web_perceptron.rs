@@ -56,7 +56,7 @@ fn nvn_on_overlapping_blobs_gives_a_certificate_and_the_race_draws() {
     assert_eq!(get(&s, &["outcome", "kind"]).as_string().as_deref(), Some("certificate"));
     assert_eq!(get(&s, &["outcome", "check", "verified"]).as_bool(), Some(true));
     assert!(get(&s, &["outcome", "check", "norm_g"]).as_f64().unwrap() <= 0.01);
-    pg.start_race(0.01, 0.01, 2.0).map_err(|_| ()).expect("race");
+    pg.start_race().map_err(|_| ()).expect("race");
     let mut done = false;
     for _ in 0..200 {
         let r = pg.race_for(50.0).map_err(|_| ()).expect("race step");

@@ -60,11 +60,29 @@ function algoSpec() {
   return { kind: a };
 }
 
+// The race's ε, δ, γ share their fields with the algorithm's parameters (one field each).
+const RACE_FIELDS = [['epsilon', 'ε'], ['delta', 'δ'], ['gamma', 'γ']];
+
+/** The spec's `race` (ε, δ, γ of the race of the six algorithms): each field the algorithm
+ *  does not own, where it differs from the field's default (the core's default, docs/spec.md);
+ *  the core takes the algorithm's own value for the others. So the link carries the race. */
+function raceSpec(algorithm) {
+  const race = {};
+  for (const [id, label] of RACE_FIELDS) {
+    if (algorithm[id] !== undefined) continue;
+    const v = readPositive(id, label);
+    if (v !== Number($(id).defaultValue)) race[id] = v;
+  }
+  return race;
+}
+
 /** The controls as a spec; `base` (the spec shown, by default the run's) lends the fields the
  *  page has no control for (the margin search's tolerances). */
 function specFromControls(base = pg ? JSON.parse(pg.specJson()) : null) {
   const s = { data: dataSpec(), kernel: kernelSpec(), algorithm: algoSpec(), max_iter: readNumber('maxiter', 'iteration cap') };
   if (base && base.margin) s.margin = base.margin;
+  const race = raceSpec(s.algorithm);
+  if (Object.keys(race).length) s.race = race;
   return s;
 }
 
@@ -99,9 +117,8 @@ function controlsFromSpec(s) {
   kernelToFields(s.kernel);
   if (s.kernel.kind === 'gaussian') $('mu').value = s.kernel.bandwidth === 'heuristic' ? 'auto' : s.kernel.bandwidth.fixed;
   $('algo').value = s.algorithm.kind;
-  if (s.algorithm.epsilon !== undefined) $('epsilon').value = s.algorithm.epsilon;
-  if (s.algorithm.delta !== undefined) $('delta').value = s.algorithm.delta;
-  if (s.algorithm.gamma !== undefined) $('gamma').value = s.algorithm.gamma;
+  // The algorithm's own value, else the race's, else the field's default.
+  for (const [id] of RACE_FIELDS) $(id).value = s.algorithm[id] ?? s.race?.[id] ?? $(id).defaultValue;
   $('maxiter').value = s.max_iter;
   showKnobs();
 }
@@ -297,8 +314,12 @@ const engine = {
     renderRaceTable($('race-table'), r.lanes, [(l) => String(l.iterations), (l) => fmtMs(l.time_ms),
       (l) => l.outcome + (l.outcome === 'separator' || l.outcome === 'certificate' ? (l.verified ? ' ✓ verified' : ' ✗ not verified') : ''),
       (l) => (l.bound == null ? '–' : fmt(l.bound, 3))]);
+    if (r.finished) {
+      // The standings as `kplay race` prints them (without the machine's times).
+      document.body.dataset.standings = JSON.stringify(r.lanes.map(({ time_ms, ...l }) => l));
+      racing = false;
+    }
     document.body.dataset.race = r.finished ? 'done' : 'running';
-    if (r.finished) racing = false;
   },
   error: (e) => {
     racing = false;
@@ -368,7 +389,7 @@ function wire() {
   $('race').addEventListener('click', () => {
     if (!pg || !valid) return;
     try {
-      pg.startRace(readPositive('epsilon', 'ε'), readPositive('delta', 'δ'), readPositive('gamma', 'γ'));
+      pg.startRace(); // the spec's race ε, δ, γ: the link's, so `kplay race` runs the same race
     } catch (e) {
       showError(e.message ?? String(e));
       return;

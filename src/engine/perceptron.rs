@@ -1,7 +1,8 @@
 //! Paper D (Ramdas, Peña) in the engine: a validated [`Session`] (2-D data, G, ρ_K and the
-//! running perceptron-family algorithm, itself a [`super::Stepper`]) run to its end, and the
-//! race of the six algorithms ([`Capped`] lanes). A run ends with a verified
-//! separator (`Gα > 0`), a verified ε-certificate (`‖p‖_G ≤ ε`), or the iteration cap.
+//! running perceptron-family algorithm, a [`super::Stepper`] under the executor's [`super::Run`])
+//! run to its end, and the race of the six algorithms (each a lane of [`Race`], capped by the
+//! race). A run ends with a verified separator (`Gα > 0`), a verified ε-certificate
+//! (`‖p‖_G ≤ ε`), or the iteration cap.
 
 use serde_json::{json, Value};
 
@@ -13,7 +14,10 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::experiment::perceptron::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
 use crate::margin::Separability;
-use crate::solvers::perceptron::{start, Capped, Outcome, PerceptronAlgorithm, PerceptronProblem};
+use crate::solvers::perceptron::{start, Outcome, PerceptronAlgorithm, PerceptronProblem};
+
+/// One lane of paper D's race: any of its algorithms.
+type Algorithm = Box<dyn Stepper + Send>;
 
 /// The spec's points as a [`Dataset`].
 pub fn dataset(data: &DataSpec) -> Result<Dataset> {
@@ -28,11 +32,29 @@ pub fn dataset(data: &DataSpec) -> Result<Dataset> {
 
 /// Run a paper-D experiment to its verified outcome (or the cap) and report `alpha`, `p` and
 /// the outcome with its independent check.
+/// The report's `time_ms` is the whole run's (paper D's iterations are O(n) and not timed one
+/// by one).
 pub fn run(spec: &PerceptronSpec) -> Result<Report> {
-    super::run_started(Paper::Perceptron, || {
-        let session = Session::new(spec.clone())?;
-        let digest = session.digest.clone();
-        Ok((Box::new(session), digest))
+    let t0 = web_time::Instant::now();
+    let mut session = Session::new(spec.clone())?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let t1 = web_time::Instant::now();
+    let status = session.run_to_end();
+    let mut last = session.record();
+    last.elapsed_ms = t1.elapsed().as_secs_f64() * 1e3;
+    let outcome = session.outcome().ok().flatten();
+    let mut solution = session.solution();
+    solution["outcome"] = json!(outcome);
+    solution["margin"] = json!(session.margin);
+    Ok(Report {
+        paper: Paper::Perceptron,
+        status,
+        iterations: last.iter,
+        last,
+        data_digest: session.digest.clone(),
+        setup_ms,
+        solution,
+        trace: session.trace(),
     })
 }
 
@@ -40,13 +62,18 @@ pub fn run(spec: &PerceptronSpec) -> Result<Report> {
 /// round), each to its verified outcome or the cap, with the paper's bound for each.
 pub struct PerceptronRace {
     problem: Arc<PerceptronProblem>,
-    race: Race<Capped>,
+    /// The lanes' algorithms with their parameters (the certificate tolerances).
+    algorithms: [PerceptronAlgorithm; 6],
+    race: Race<Algorithm>,
     bounds: Vec<Option<f64>>,
 }
 
 impl PerceptronRace {
-    /// The six algorithms with the given ε (NVN, ISNKPVN), δ (SNKPVN) and γ (ISNKPVN).
-    pub fn new(session: &Session, epsilon: f64, delta: f64, gamma: f64) -> Result<Self> {
+    /// The six algorithms on the session's data with its spec's race ε (NVN, ISNKPVN), δ
+    /// (SNKPVN) and γ (ISNKPVN) ([`PerceptronSpec::race_parameters`]), each capped at its
+    /// `max_iter`: the page's Race button and `kplay race` alike.
+    pub fn new(session: &Session) -> Result<Self> {
+        let (epsilon, delta, gamma) = session.spec.race_parameters()?;
         let algs = [
             PerceptronAlgorithm::Perceptron,
             PerceptronAlgorithm::Nkp,
@@ -59,14 +86,10 @@ impl PerceptronRace {
         let bounds = algs.iter().map(|a| session.bound(a, separable)).collect();
         let mut lanes = Vec::new();
         for (k, a) in algs.into_iter().enumerate() {
-            let solver = start(session.problem.clone(), a)?;
-            lanes.push((
-                k,
-                a.name().to_string(),
-                Capped { solver, max_iter: session.spec.max_iter },
-            ));
+            lanes.push((k, a.name().to_string(), start(session.problem.clone(), a)?));
         }
-        Ok(Self { problem: session.problem.clone(), race: Race::new(lanes).chunked(64), bounds })
+        let race = Race::new(lanes).chunked(64).capped(session.spec.max_iter);
+        Ok(Self { problem: session.problem.clone(), algorithms: algs, race, bounds })
     }
 
     /// Step within `budget_ms` (see [`Race::run_for`]).
@@ -92,11 +115,13 @@ impl PerceptronRace {
 
     /// The independent check of a finished lane's outcome: the outcome's word and whether the
     /// check passed ("running" while it runs, "failed" on a non-finite value).
-    fn checked(&self, lane: &Lane<Capped>) -> (&'static str, bool) {
+    fn checked(&self, lane: &Lane<Algorithm>) -> (&'static str, bool) {
         if lane.running() {
             return ("running", false);
         }
-        match Outcome::of(lane.solver.solver.as_ref(), &self.problem) {
+        let (stop, iter) = (lane.stop(), lane.solver.record().iter);
+        let algorithm = &self.algorithms[lane.key];
+        match Outcome::of(stop, iter, &lane.solver.solution(), algorithm, &self.problem) {
             Ok(Outcome::Separator { check, .. }) => ("separator", check.verified),
             Ok(Outcome::Certificate { check, .. }) => ("certificate", check.verified),
             Ok(Outcome::IterationCap { .. }) => ("cap", false),
@@ -144,21 +169,11 @@ impl PerceptronRace {
     }
 }
 
-/// The six algorithms of paper D on the spec's data (ε, δ, γ from the spec's algorithm where it
-/// has them, else the page's 0.01, 0.01, 2), each to its verified outcome or the cap.
+/// The six algorithms of paper D on the spec's data (ε, δ, γ: the spec's `race`, else its
+/// algorithm's, else 0.01, 0.01, 2), each to its verified outcome or the cap.
 pub fn race(spec: &PerceptronSpec) -> Result<Value> {
     let session = Session::new(spec.clone())?;
-    let (mut epsilon, mut delta, mut gamma) = (0.01, 0.01, 2.0);
-    match spec.algorithm {
-        PerceptronAlgorithm::Nvn { epsilon: e } => epsilon = e,
-        PerceptronAlgorithm::Snkpvn { delta: d } => delta = d,
-        PerceptronAlgorithm::Isnkpvn { gamma: g, epsilon: e } => {
-            gamma = g;
-            epsilon = e;
-        }
-        _ => {}
-    }
-    let mut race = PerceptronRace::new(&session, epsilon, delta, gamma)?;
+    let mut race = PerceptronRace::new(&session)?;
     race.run_parallel();
     Ok(json!({"paper": "perceptron", "margin": session.margin, "lanes": race.lanes_json()}))
 }
@@ -189,7 +204,7 @@ mod tests {
         let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
         let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
         assert_eq!(s.margin.separability, Separability::Separable);
-        let mut race = PerceptronRace::new(&s, 0.01, 0.01, 2.0).unwrap();
+        let mut race = PerceptronRace::new(&s).unwrap();
         while !race.finished() {
             race.run_for(1e9);
         }
@@ -205,5 +220,54 @@ mod tests {
                 (Some(r.name.as_str()), Some(r.iterations as u64), Some("separator"))
             );
         }
+    }
+
+    #[test]
+    fn the_race_runs_the_specs_race_parameters_and_refuses_bad_ones_by_name() {
+        let base = r#"{"paper": "perceptron", "data": {"kind": "generated", "set": {"shape": {"kind": "blobs", "margin": -1.5, "spread": 0.5}, "n": 40, "label_noise": 0, "seed": 4}}, "kernel": {"kind": "linear"}, "algorithm": {"kind": "nvn", "epsilon": 0.03}, "max_iter": 20000"#;
+        let spec = |race: &str| PerceptronSpec::from_json(&format!("{base}{race}}}")).unwrap();
+        // Absent: the algorithm's ε, else the defaults; given: the race's own.
+        assert_eq!(spec("").race_parameters().unwrap(), (0.03, 0.01, 2.0));
+        let s = spec(r#", "race": {"delta": 0.05, "gamma": 4}"#);
+        assert_eq!(s.race_parameters().unwrap(), (0.03, 0.05, 4.0));
+        // Each lane is the algorithm with those parameters run alone through the executor.
+        let v = race(&s).unwrap();
+        let session = Session::new(s.clone()).unwrap();
+        let algs = [
+            PerceptronAlgorithm::Nvn { epsilon: 0.03 },
+            PerceptronAlgorithm::Snkpvn { delta: 0.05 },
+            PerceptronAlgorithm::Isnkpvn { gamma: 4.0, epsilon: 0.03 },
+        ];
+        for (lane, a) in v["lanes"].as_array().unwrap()[3..].iter().zip(algs) {
+            let mut run = super::super::Run::new(start(session.problem.clone(), a).unwrap())
+                .capped(s.max_iter);
+            let stop = run.run();
+            assert_eq!(lane["status"].as_str(), Some(stop.word()), "{lane}");
+            assert_eq!(lane["iterations"].as_u64(), Some(run.last().iter as u64), "{lane}");
+            assert_eq!(lane["verified"], true, "{lane}");
+        }
+        // δ = 0.05 certifies sooner than δ = 0.01 would (Lemma 9's bound falls as 1/δ).
+        let default = race(&spec("")).unwrap();
+        let snkpvn = |v: &Value| v["lanes"][4]["iterations"].as_u64().unwrap();
+        assert!(snkpvn(&v) < snkpvn(&default), "{} vs {}", snkpvn(&v), snkpvn(&default));
+        // A bad value names its field, for `kplay race` and `kplay run` alike.
+        for (race_json, field) in [
+            (r#", "race": {"gamma": 1}"#, "race.gamma"),
+            (r#", "race": {"epsilon": 0}"#, "race.epsilon"),
+            (r#", "race": {"delta": -1}"#, "race.delta"),
+        ] {
+            let e = race(&spec(race_json)).unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+            let e = run(&spec(race_json)).unwrap_err().to_string();
+            assert!(e.contains(field), "{e}");
+        }
+        let e = PerceptronSpec::from_json(&format!("{base}, \"race\": {{\"eta\": 1}}}}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("race") && e.contains("eta"), "{e}");
+        // Written back only when given, so the links of specs without a race stay as they were.
+        assert!(!spec("").to_json().contains("race"));
+        let back = PerceptronSpec::from_json(&s.to_json()).unwrap();
+        assert_eq!(back, s);
     }
 }

@@ -87,9 +87,8 @@ fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
 
 fn perceptron_plots(s: &PerceptronSpec) -> Result<Vec<(&'static str, String)>> {
     let mut session = Session::new(s.clone())?;
-    while session.step() {}
-    let trace: Vec<(usize, f64, Option<f64>)> =
-        session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect();
+    session.run_to_end();
+    let trace = crate::plot_perceptron::trace_points(&session.trace());
     let bounds: Vec<(String, f64, bool)> =
         session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
     let t = svg(|root| {

@@ -130,17 +130,19 @@ impl<S: Stepper> Race<S> {
         Self { lanes, chunk: 1, target: None, timed_out: false }
     }
 
-    /// End each lane at `cap` iterations ([`Watch::capped`]).
-    pub fn capped(mut self, cap: usize) -> Self {
-        for l in &mut self.lanes {
-            l.watch = Watch::capped(cap);
-        }
-        self
-    }
-
     /// Step each lane `chunk` iterations per round (at least one).
     pub fn chunked(mut self, chunk: usize) -> Self {
         self.chunk = chunk.max(1);
+        self
+    }
+
+    /// Cap every lane at `cap` iterations (the executor's cap, [`Watch::with_cap`]): a lane
+    /// that reaches it while its algorithm still runs stands at [`Stop::MaxIterations`].
+    pub fn capped(mut self, cap: usize) -> Self {
+        for l in &mut self.lanes {
+            l.watch = std::mem::take(&mut l.watch).with_cap(cap);
+            l.watch.check_cap(&mut l.solver);
+        }
         self
     }
 

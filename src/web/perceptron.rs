@@ -13,7 +13,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 use crate::engine::perceptron::PerceptronRace;
 use crate::experiment::perceptron::{
-    view_box, BoundLine, CertificateCheck, DataSpec, Halt, Outcome, PerceptronSpec, SeparatorCheck,
+    view_box, BoundLine, CertificateCheck, DataSpec, Outcome, PerceptronSpec, SeparatorCheck,
     Session, SessionPreparation,
 };
 use crate::kernels::CrossJob;
@@ -62,15 +62,12 @@ impl From<&Margin> for MarginSummary {
 #[derive(Serialize)]
 struct Summary {
     iter: usize,
-    min_g_alpha: f64,
-    norm_alpha_g: f64,
-    normalized_margin: Option<f64>,
+    min_g_alpha: Option<f64>,
     norm_p_g: Option<f64>,
-    mu: Option<f64>,
-    phase: Option<usize>,
-    delta: Option<f64>,
     finished: bool,
-    halted: Option<Halt>,
+    /// The run's stop word (`running`, `separator`, `certificate`, `max_iterations`, …), as
+    /// `kplay run` prints it.
+    status: &'static str,
     algorithm: &'static str,
     n: usize,
     steps_this_call: usize,
@@ -222,7 +219,9 @@ impl PerceptronPlayground {
             .as_mut()
             .filter(|s| spec.data == s.spec.data && spec.kernel == s.spec.kernel)
         {
+            spec.race_parameters().map_err(js_err)?;
             s.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
+            s.spec.race = spec.race;
             self.prep = None;
         } else {
             let prep = SessionPreparation::new(spec).map_err(js_err)?;
@@ -408,14 +407,9 @@ impl PerceptronPlayground {
         to_js(&Summary {
             iter: r.iter,
             min_g_alpha: r.min_g_alpha,
-            norm_alpha_g: r.norm_alpha_g,
-            normalized_margin: r.normalized_margin,
             norm_p_g: r.norm_p_g,
-            mu: r.mu,
-            phase: r.phase,
-            delta: r.delta,
             finished: session.finished(),
-            halted: session.halted(),
+            status: session.stop().word(),
             algorithm: session.spec.algorithm.name(),
             n: session.problem.n(),
             steps_this_call: steps,
@@ -579,7 +573,7 @@ impl PerceptronPlayground {
         let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) =
             match &self.session {
                 Some(session) => (
-                    session.trace().iter().map(|r| (r.iter, r.min_g_alpha, r.norm_p_g)).collect(),
+                    crate::plot_perceptron::trace_points(&session.trace()),
                     session
                         .bounds()
                         .into_iter()
@@ -594,11 +588,12 @@ impl PerceptronPlayground {
         draw_trace(&root, &trace, &bounds, dpr).map_err(js_err)
     }
 
-    /// Start a race of the six algorithms on the current data (ε for NVN/ISNKPVN, δ for
-    /// SNKPVN, γ for ISNKPVN).
+    /// Start a race of the six algorithms on the current data with the spec's race ε (NVN,
+    /// ISNKPVN), δ (SNKPVN) and γ (ISNKPVN): the spec the page's link carries, so `kplay race`
+    /// of the link runs the same race.
     #[wasm_bindgen(js_name = startRace)]
-    pub fn start_race(&mut self, epsilon: f64, delta: f64, gamma: f64) -> Result<(), JsError> {
-        self.race = Some(PerceptronRace::new(self.s()?, epsilon, delta, gamma).map_err(js_err)?);
+    pub fn start_race(&mut self) -> Result<(), JsError> {
+        self.race = Some(PerceptronRace::new(self.s()?).map_err(js_err)?);
         Ok(())
     }
 

@@ -1,7 +1,8 @@
 //! A paper-D experiment as the page runs it (pure core, no browser): a JSON spec (2-D data,
 //! kernel, algorithm, iteration cap) validated into a [`Session`] holding the problem, its
-//! margin ρ_K with the certified bracket (`crate::margin`), the running algorithm and its trace
-//! (paper D's race of all six algorithms is [`crate::engine::perceptron::PerceptronRace`]).
+//! margin ρ_K with the certified bracket (`crate::margin`), and the running algorithm under the
+//! executor ([`Run`]: the cap, the trace, the time slices; paper D's race of all six algorithms
+//! is [`crate::engine::perceptron::PerceptronRace`]).
 
 use std::sync::Arc;
 
@@ -9,18 +10,16 @@ use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 /// The verified outcomes of paper D's algorithms (a separator, Gα > 0; a certificate,
-/// ‖p‖_G ≤ ε) and why a run halted.
-pub use crate::solvers::perceptron::{CertificateCheck, Halt, Outcome, SeparatorCheck};
+/// ‖p‖_G ≤ ε).
+pub use crate::solvers::perceptron::{CertificateCheck, Outcome, SeparatorCheck};
 
 use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
 use crate::margin::{Margin, MarginOptions, Separability};
 use crate::solvers::perceptron::bounds;
-use crate::solvers::perceptron::{
-    start, KernelPerceptron, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord,
-};
-use crate::stepper::{Record, Stepper, Stop};
+use crate::solvers::perceptron::{start, PerceptronAlgorithm, PerceptronProblem};
+use crate::stepper::{Record, Run, Stop};
 
 /// Where the 2-D points come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -48,6 +47,37 @@ pub struct PerceptronSpec {
     /// [`page_margin_options`]); `kplay run` reports the certified interval it reaches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<MarginSpec>,
+    /// The race's ε, δ, γ (page D's Race button and `kplay race`; see [`RaceSpec`]).
+    #[serde(default, skip_serializing_if = "RaceSpec::is_empty")]
+    pub race: RaceSpec,
+}
+
+/// The race's ε, δ, γ default to these where neither `race` nor the spec's algorithm gives
+/// them (the page's form defaults; ours, not the paper's).
+pub const RACE_DEFAULTS: (f64, f64, f64) = (0.01, 0.01, 2.0);
+
+/// The parameters of paper D's race of the six algorithms: ε (NVN, ISNKPVN), δ (SNKPVN), γ
+/// (ISNKPVN). Each absent one is the spec's algorithm's own where it has that parameter (the page
+/// has one field for both), else [`RACE_DEFAULTS`]; so a page's race link reproduces its race.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct RaceSpec {
+    /// Certificate accuracy ε > 0 of NVN and ISNKPVN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f64>,
+    /// Certificate accuracy δ > 0 of SNKPVN.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// ISNKPVN's shrink factor γ > 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gamma: Option<f64>,
+}
+
+impl RaceSpec {
+    /// Whether no parameter is given (then the field is left out of the spec's JSON).
+    pub fn is_empty(&self) -> bool {
+        self.epsilon.is_none() && self.delta.is_none() && self.gamma.is_none()
+    }
 }
 
 /// The spec's margin-search settings: each absent field takes the page's value
@@ -118,6 +148,7 @@ impl Default for PerceptronSpec {
             algorithm: PerceptronAlgorithm::Perceptron,
             max_iter: default_max_iter(),
             margin: None,
+            race: RaceSpec::default(),
         }
     }
 }
@@ -131,6 +162,35 @@ impl PerceptronSpec {
     /// The spec as tagged JSON text (`"paper": "perceptron"` first), as the page's links hold it.
     pub fn to_tagged_json(&self) -> String {
         crate::spec_json::tagged_value(crate::spec_json::Paper::Perceptron, self).to_string()
+    }
+
+    /// The race's `(ε, δ, γ)` ([`RaceSpec`]: the race's own, else the algorithm's, else
+    /// [`RACE_DEFAULTS`]), checked: ε, δ finite and > 0, γ finite and > 1, a bad value refused
+    /// with its field named (`race.epsilon`, …).
+    pub fn race_parameters(&self) -> Result<(f64, f64, f64)> {
+        let (mut epsilon, mut delta, mut gamma) = RACE_DEFAULTS;
+        match self.algorithm {
+            PerceptronAlgorithm::Nvn { epsilon: e } => epsilon = e,
+            PerceptronAlgorithm::Snkpvn { delta: d } => delta = d,
+            PerceptronAlgorithm::Isnkpvn { gamma: g, epsilon: e } => {
+                gamma = g;
+                epsilon = e;
+            }
+            _ => {}
+        }
+        let r = self.race;
+        let bad = |name: &'static str, what: &str, v: f64| {
+            Err(KpError::Parameter { name, reason: format!("{what} (got {v})") })
+        };
+        for (name, v) in [("race.epsilon", r.epsilon), ("race.delta", r.delta)] {
+            if let Some(v) = v.filter(|v| !(v.is_finite() && *v > 0.0)) {
+                return bad(name, "must be a finite number > 0", v);
+            }
+        }
+        if let Some(g) = r.gamma.filter(|g| !(g.is_finite() && *g > 1.0)) {
+            return bad("race.gamma", "must be a finite number > 1", g);
+        }
+        Ok((r.epsilon.unwrap_or(epsilon), r.delta.unwrap_or(delta), r.gamma.unwrap_or(gamma)))
     }
 
     /// JSON text.
@@ -241,10 +301,17 @@ pub struct Session {
     pub view: [f64; 4],
     /// The data's 64-bit digest ([`crate::data::Dataset::digest`] of the points and labels).
     pub digest: String,
-    state: Box<dyn KernelPerceptron>,
-    trace: Vec<PerceptronRecord>,
-    /// Solver time so far, milliseconds (the records' `elapsed_ms`).
-    elapsed_ms: f64,
+    /// The algorithm under the executor: its cap (`max_iter`), trace and time slices.
+    run: Run,
+}
+
+/// `algorithm` on `problem` under the executor, capped at `max_iter` iterations.
+fn start_run(
+    problem: &Arc<PerceptronProblem>,
+    algorithm: PerceptronAlgorithm,
+    max_iter: usize,
+) -> Result<Run> {
+    Ok(Run::new(start(problem.clone(), algorithm)?).capped(max_iter))
 }
 
 /// The 2-D points and labels of a data spec.
@@ -288,6 +355,12 @@ pub fn build_points(data: &DataSpec) -> Result<(DMatrix<f64>, Vec<f64>)> {
         }
     };
     Ok((ds.x, ds.y.iter().copied().collect()))
+}
+
+/// A solution vector of [`crate::stepper::Stepper::solution`] (`None` when absent or `null`; a
+/// non-finite entry, written `null`, reads NaN).
+fn vector(v: &serde_json::Value) -> Option<Vec<f64>> {
+    v.as_array().map(|a| a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect())
 }
 
 /// The 64-bit digest of 2-D points and their labels ([`crate::data::Dataset::digest`]).
@@ -335,45 +408,52 @@ impl Session {
         let q0_norm_g = problem.norm_g(&q0);
         let view = view_box(x, matches!(spec.data, DataSpec::Points { .. }));
         let digest = points_digest(x, y);
-        let state = start(problem.clone(), spec.algorithm)?;
-        let trace = vec![state.record()];
-        Ok(Self { spec, problem, margin, q0_norm_g, view, digest, state, trace, elapsed_ms: 0.0 })
+        let run = start_run(&problem, spec.algorithm, spec.max_iter)?;
+        Ok(Self { spec, problem, margin, q0_norm_g, view, digest, run })
     }
 
     /// Restart the algorithm on the same data (with possibly another algorithm / cap).
     pub fn restart(&mut self, algorithm: PerceptronAlgorithm, max_iter: usize) -> Result<()> {
         check_max_iter(max_iter)?;
-        let state = start(self.problem.clone(), algorithm)?;
+        self.run = start_run(&self.problem, algorithm, max_iter)?;
         self.spec.algorithm = algorithm;
         self.spec.max_iter = max_iter;
-        self.trace = vec![state.record()];
-        self.state = state;
         Ok(())
     }
 
-    /// Whether the run has ended (halted, or at the cap).
+    /// Whether the run has ended (a separator, a certificate, the cap, a failure).
     pub fn finished(&self) -> bool {
-        self.state.halted().is_some() || self.state.record().iter >= self.spec.max_iter
+        self.run.stop() != Stop::Running
     }
 
     /// One iteration (no-op once finished); returns whether one was done.
     pub fn step(&mut self) -> bool {
-        if self.finished() {
-            return false;
-        }
-        let r = self.state.step();
-        crate::budget::push_bounded(&mut self.trace, r, crate::budget::active().trace);
-        true
+        self.run.step().is_some()
     }
 
     /// Iterate until finished or `budget_ms` elapsed (at least one iteration); returns how many.
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        crate::clock::within(budget_ms, || self.step())
+        self.run.run_for(budget_ms)
     }
 
-    /// Current record.
-    pub fn record(&self) -> PerceptronRecord {
-        self.state.record()
+    /// Every iteration to the end (or the process-wide deadline); why it ended.
+    pub fn run_to_end(&mut self) -> Stop {
+        self.run.run()
+    }
+
+    /// The current record (`min_i (Gα)_i`, `‖p‖_G`).
+    pub fn record(&self) -> Record {
+        self.run.last()
+    }
+
+    /// Why the run ended, or [`Stop::Running`] (the executor's cap included).
+    pub fn stop(&self) -> Stop {
+        self.run.stop()
+    }
+
+    /// The solution vectors `{alpha, p}` of the current iterate.
+    pub fn solution(&self) -> serde_json::Value {
+        self.run.solution()
     }
 
     /// The paper's iteration bound for `a` on this data: the separator bound with the certified
@@ -390,24 +470,19 @@ impl Session {
         }
     }
 
-    /// Halting reason.
-    pub fn halted(&self) -> Option<Halt> {
-        self.state.halted()
-    }
-
-    /// The trace (iteration 0 first).
-    pub fn trace(&self) -> &[PerceptronRecord] {
-        &self.trace
+    /// The executor's bounded trace (iteration 0 first).
+    pub fn trace(&self) -> Vec<Record> {
+        self.run.trace()
     }
 
     /// Current α.
     pub fn alpha(&self) -> Vec<f64> {
-        self.state.alpha().iter().copied().collect()
+        vector(&self.solution()["alpha"]).unwrap_or_default()
     }
 
     /// Current p (certificate weights), where the algorithm has one.
     pub fn p(&self) -> Option<Vec<f64>> {
-        self.state.p().map(|p| p.iter().copied().collect())
+        vector(&self.solution()["p"])
     }
 
     /// The verified outcome once finished.
@@ -415,7 +490,8 @@ impl Session {
         if !self.finished() {
             return Ok(None);
         }
-        Outcome::of(self.state.as_ref(), &self.problem).map(Some)
+        let (stop, iter) = (self.stop(), self.record().iter);
+        Outcome::of(stop, iter, &self.solution(), &self.spec.algorithm, &self.problem).map(Some)
     }
 
     /// Reference iteration bounds for this data and algorithm.
@@ -481,39 +557,6 @@ mod timing;
 pub use prepare::SessionPreparation;
 pub use timing::{run_timing_workload, timing_workloads, WorkloadRow};
 
-/// A session is paper D's [`Stepper`]: its algorithm to a verified outcome or the cap, timed;
-/// the solution holds α, p, the outcome with its independent check, and the page's margin
-/// readout (the certified interval lower ≤ ρ_K ≤ upper and which outcome it verifies).
-impl Stepper for Session {
-    fn record(&self) -> Record {
-        Record { elapsed_ms: self.elapsed_ms, ..Record::from(&Session::record(self)) }
-    }
-    fn step(&mut self) -> Option<Record> {
-        let t0 = web_time::Instant::now();
-        if !Session::step(self) {
-            return None;
-        }
-        self.elapsed_ms += t0.elapsed().as_secs_f64() * 1e3;
-        Some(Stepper::record(self))
-    }
-    fn stop(&self) -> Stop {
-        match self.halted() {
-            Some(h) => h.stop(),
-            None if self.finished() => Stop::MaxIterations,
-            None => Stop::Running,
-        }
-    }
-    fn solution(&self) -> serde_json::Value {
-        let outcome = self.outcome().ok().flatten();
-        serde_json::json!({
-            "alpha": self.alpha(),
-            "p": self.p(),
-            "outcome": outcome,
-            "margin": self.margin,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -543,6 +586,7 @@ mod tests {
         // Novikoff's bound 1/ρ² with the certified lower end of ρ.
         let b = s.bounds().into_iter().find(|b| b.current).unwrap();
         assert!((s.record().iter as f64) <= b.iterations, "{} > {}", s.record().iter, b.iterations);
+        assert_eq!(s.stop(), Stop::Separator);
     }
 
     #[test]

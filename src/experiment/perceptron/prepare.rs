@@ -38,6 +38,7 @@ impl SessionPreparation {
     pub fn new(spec: PerceptronSpec) -> Result<Self> {
         check_max_iter(spec.max_iter)?;
         spec.algorithm.validate()?;
+        spec.race_parameters()?;
         spec.margin.unwrap_or_default().options()?;
         let (x, y) = build_points(&spec.data)?;
         PerceptronProblem::check_data(&x, &y)?;

@@ -86,9 +86,10 @@ pub fn run_timing_workload(
     let mut rows = Vec::new();
     for a in algs {
         let t = web_time::Instant::now();
-        let mut st = start(s.problem.clone(), a)?;
-        let (out, trace) =
-            crate::solvers::perceptron::run_to_outcome(st.as_mut(), &s.problem, cap)?;
+        let mut run = start_run(&s.problem, a, cap)?;
+        let stop = run.run();
+        let iterations = run.last().iter;
+        let out = Outcome::of(stop, iterations, &run.solution(), &a, &s.problem)?;
         let run_ms = t.elapsed().as_secs_f64() * 1e3;
         let bound = s.bound(&a, separable);
         let outcome = match &out {
@@ -102,7 +103,7 @@ pub fn run_timing_workload(
             algorithm: a.name().to_string(),
             outcome: outcome.into(),
             verified: out.verified(),
-            iterations: trace.last().map(|r| r.iter).unwrap_or(0),
+            iterations,
             bound,
             rho_lower: m.lower,
             rho_upper: m.upper,

@@ -731,25 +731,6 @@ impl SweepSolver for CoordinateDescent {
     }
 }
 
-/// Either solver behind the executor's protocol, for a race lane.
-impl Stepper for Box<dyn SweepSolver> {
-    fn record(&self) -> Record {
-        self.as_ref().record()
-    }
-    fn step(&mut self) -> Option<Record> {
-        self.as_mut().step()
-    }
-    fn stop(&self) -> Stop {
-        self.as_ref().stop()
-    }
-    fn solution(&self) -> serde_json::Value {
-        self.as_ref().solution()
-    }
-    fn halt(&mut self, stop: Stop) {
-        self.as_mut().halt(stop)
-    }
-}
-
 /// Validate a method's settings and start its solver from `c = 0`.
 pub fn start(problem: RegularizationProblem, method: Method) -> Result<Box<dyn SweepSolver>> {
     Ok(match method {

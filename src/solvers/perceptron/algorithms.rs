@@ -1,15 +1,22 @@
-//! The algorithms of paper D as steppable states. Each keeps `Gα` (and `Gp`) up to date
-//! incrementally: a vertex update costs one column of G (O(n)); the smoothed algorithms cost one
-//! product `G s` per iteration, with `s = p_μ(α)` reused by the next α-update.
+//! The algorithms of paper D, each a [`Stepper`] of its own: one `step()` is one iteration and
+//! returns the one [`Record`] (`min_i (Gα)_i`, and `‖p‖_G` where the algorithm has a dual
+//! iterate); its own stop reasons are [`Stop::Separator`] (`Gα > 0`), [`Stop::Certificate`]
+//! (`‖p‖_G` under its tolerance) and [`Stop::Failed`] (a non-finite value). The iteration cap,
+//! the deadline and the trace are the executor's ([`crate::stepper::Run`]). Each keeps `Gα` (and
+//! `Gp`) up to date incrementally: a vertex update costs one column of G (O(n)); the smoothed
+//! algorithms cost one product `G s` per iteration, with `s = p_μ(α)` reused by the next
+//! α-update.
 
 use crate::fmath;
 use std::sync::Arc;
 
 use nalgebra::DVector;
+use serde_json::{json, Value};
 
-use super::{Halt, KernelPerceptron, PerceptronAlgorithm, PerceptronProblem, PerceptronRecord};
+use super::{PerceptronAlgorithm, PerceptronProblem};
 use crate::error::{KpError, Result};
 use crate::simplex::project_onto_simplex_into;
+use crate::stepper::{Record, Stepper, Stop};
 
 fn argmin(v: &DVector<f64>) -> usize {
     let mut j = 0;
@@ -23,20 +30,16 @@ fn argmin(v: &DVector<f64>) -> usize {
     j
 }
 
-fn base_record(iter: usize, alpha: &DVector<f64>, g_alpha: &DVector<f64>) -> PerceptronRecord {
-    let min_g_alpha = g_alpha.min();
-    let norm_alpha_g = alpha.dot(g_alpha).max(0.0).sqrt();
-    PerceptronRecord {
-        iter,
-        min_g_alpha,
-        norm_alpha_g,
-        normalized_margin: if norm_alpha_g > 0.0 { Some(min_g_alpha / norm_alpha_g) } else { None },
-        norm_p_g: None,
-        theta: None,
-        mu: None,
-        phase: None,
-        delta: None,
-    }
+/// Paper D's record: `min_i (Gα)_i` of the primal iterate (a separator when > 0) and `‖p‖_G` of
+/// the dual one (a certificate when small; Lemma 3: ρ_K ≤ ‖p‖_G). Iterations are O(n) and not
+/// timed one by one.
+fn record(iter: usize, g_alpha: &DVector<f64>, norm_p_g: Option<f64>) -> Record {
+    Record { iter, min_g_alpha: Some(g_alpha.min()), norm_p_g, ..Record::default() }
+}
+
+/// The solution vectors `{alpha, p}` (p `null` where the algorithm has none).
+fn solution(alpha: &DVector<f64>, p: Option<&DVector<f64>>) -> Value {
+    json!({"alpha": alpha.as_slice(), "p": p.map(|p| p.as_slice().to_vec())})
 }
 
 /// `v ← a·v + b·G_j` (column j of G).
@@ -58,7 +61,7 @@ pub struct Perceptron {
     g_alpha: DVector<f64>,
     cursor: usize,
     iter: usize,
-    halted: Option<Halt>,
+    stop: Stop,
 }
 
 impl Perceptron {
@@ -71,46 +74,45 @@ impl Perceptron {
             g_alpha: DVector::zeros(n),
             cursor: 0,
             iter: 0,
-            halted: None,
+            stop: Stop::Running,
         }
+    }
+
+    /// The current iterate α.
+    pub fn alpha(&self) -> &DVector<f64> {
+        &self.alpha
     }
 }
 
-impl KernelPerceptron for Perceptron {
-    fn algorithm(&self) -> PerceptronAlgorithm {
-        PerceptronAlgorithm::Perceptron
+impl Stepper for Perceptron {
+    fn record(&self) -> Record {
+        record(self.iter, &self.g_alpha, None)
     }
-    fn record(&self) -> PerceptronRecord {
-        base_record(self.iter, &self.alpha, &self.g_alpha)
-    }
-    fn step(&mut self) -> PerceptronRecord {
-        if self.halted.is_some() {
-            return self.record();
+    fn step(&mut self) -> Option<Record> {
+        if self.stop != Stop::Running {
+            return None;
         }
         let n = self.problem.n();
         let mistake = (0..n).map(|o| (self.cursor + o) % n).find(|&j| self.g_alpha[j] <= 0.0);
         match mistake {
-            None => self.halted = Some(Halt::Separator),
+            None => self.stop = Stop::Separator,
             Some(j) => {
                 self.alpha[j] += 1.0;
                 axpy_column(&mut self.g_alpha, 1.0, 1.0, &self.problem, j);
                 self.cursor = (j + 1) % n;
                 self.iter += 1;
                 if self.g_alpha.min() > 0.0 {
-                    self.halted = Some(Halt::Separator);
+                    self.stop = Stop::Separator;
                 }
             }
         }
-        self.record()
+        Some(self.record())
     }
-    fn halted(&self) -> Option<Halt> {
-        self.halted
+    fn stop(&self) -> Stop {
+        self.stop
     }
-    fn alpha(&self) -> &DVector<f64> {
-        &self.alpha
-    }
-    fn p(&self) -> Option<&DVector<f64>> {
-        None
+    fn solution(&self) -> Value {
+        solution(&self.alpha, None)
     }
 }
 
@@ -124,8 +126,7 @@ pub struct Nkp {
     alpha: DVector<f64>,
     g_alpha: DVector<f64>,
     iter: usize,
-    theta: Option<f64>,
-    halted: Option<Halt>,
+    stop: Stop,
 }
 
 impl Nkp {
@@ -137,22 +138,23 @@ impl Nkp {
             alpha: DVector::zeros(n),
             g_alpha: DVector::zeros(n),
             iter: 0,
-            theta: None,
-            halted: None,
+            stop: Stop::Running,
         }
+    }
+
+    /// The current iterate α.
+    pub fn alpha(&self) -> &DVector<f64> {
+        &self.alpha
     }
 }
 
-impl KernelPerceptron for Nkp {
-    fn algorithm(&self) -> PerceptronAlgorithm {
-        PerceptronAlgorithm::Nkp
+impl Stepper for Nkp {
+    fn record(&self) -> Record {
+        record(self.iter, &self.g_alpha, None)
     }
-    fn record(&self) -> PerceptronRecord {
-        PerceptronRecord { theta: self.theta, ..base_record(self.iter, &self.alpha, &self.g_alpha) }
-    }
-    fn step(&mut self) -> PerceptronRecord {
-        if self.halted.is_some() {
-            return self.record();
+    fn step(&mut self) -> Option<Record> {
+        if self.stop != Stop::Running {
+            return None;
         }
         let j = argmin(&self.g_alpha);
         let theta = 1.0 / (self.iter as f64 + 1.0);
@@ -160,20 +162,16 @@ impl KernelPerceptron for Nkp {
         self.alpha[j] += theta;
         axpy_column(&mut self.g_alpha, 1.0 - theta, theta, &self.problem, j);
         self.iter += 1;
-        self.theta = Some(theta);
         if self.g_alpha.min() > 0.0 {
-            self.halted = Some(Halt::Separator);
+            self.stop = Stop::Separator;
         }
-        self.record()
+        Some(self.record())
     }
-    fn halted(&self) -> Option<Halt> {
-        self.halted
+    fn stop(&self) -> Stop {
+        self.stop
     }
-    fn alpha(&self) -> &DVector<f64> {
-        &self.alpha
-    }
-    fn p(&self) -> Option<&DVector<f64>> {
-        None
+    fn solution(&self) -> Value {
+        solution(&self.alpha, None)
     }
 }
 
@@ -193,8 +191,7 @@ pub struct Nvn {
     p: DVector<f64>,
     g_p: DVector<f64>,
     iter: usize,
-    theta: Option<f64>,
-    halted: Option<Halt>,
+    stop: Stop,
 }
 
 impl Nvn {
@@ -204,7 +201,7 @@ impl Nvn {
         let n = problem.n();
         let p = DVector::from_element(n, 1.0 / n as f64);
         let g_p = problem.gram() * &p;
-        let mut s = Self { problem, epsilon, p, g_p, iter: 0, theta: None, halted: None };
+        let mut s = Self { problem, epsilon, p, g_p, iter: 0, stop: Stop::Running };
         s.check();
         Ok(s)
     }
@@ -213,27 +210,25 @@ impl Nvn {
     }
     fn check(&mut self) {
         if self.norm_p() <= self.epsilon {
-            self.halted = Some(Halt::Certificate);
+            self.stop = Stop::Certificate;
         } else if self.g_p.min() > 0.0 {
-            self.halted = Some(Halt::Separator);
+            self.stop = Stop::Separator;
         }
+    }
+
+    /// The current iterate p (also the separator candidate α = p).
+    pub fn p(&self) -> &DVector<f64> {
+        &self.p
     }
 }
 
-impl KernelPerceptron for Nvn {
-    fn algorithm(&self) -> PerceptronAlgorithm {
-        PerceptronAlgorithm::Nvn { epsilon: self.epsilon }
+impl Stepper for Nvn {
+    fn record(&self) -> Record {
+        record(self.iter, &self.g_p, Some(self.norm_p()))
     }
-    fn record(&self) -> PerceptronRecord {
-        PerceptronRecord {
-            norm_p_g: Some(self.norm_p()),
-            theta: self.theta,
-            ..base_record(self.iter, &self.p, &self.g_p)
-        }
-    }
-    fn step(&mut self) -> PerceptronRecord {
-        if self.halted.is_some() {
-            return self.record();
+    fn step(&mut self) -> Option<Record> {
+        if self.stop != Stop::Running {
+            return None;
         }
         let j = argmin(&self.g_p);
         let a = self.p.dot(&self.g_p);
@@ -244,18 +239,14 @@ impl KernelPerceptron for Nvn {
         self.p[j] += theta;
         axpy_column(&mut self.g_p, 1.0 - theta, theta, &self.problem, j);
         self.iter += 1;
-        self.theta = Some(theta);
         self.check();
-        self.record()
+        Some(self.record())
     }
-    fn halted(&self) -> Option<Halt> {
-        self.halted
+    fn stop(&self) -> Stop {
+        self.stop
     }
-    fn alpha(&self) -> &DVector<f64> {
-        &self.p
-    }
-    fn p(&self) -> Option<&DVector<f64>> {
-        Some(&self.p)
+    fn solution(&self) -> Value {
+        solution(&self.p, Some(&self.p))
     }
 }
 
@@ -304,7 +295,6 @@ struct SmoothedCore {
     g_s: DVector<f64>,
     mu: f64,
     k: usize,
-    theta: Option<f64>,
     scratch: Vec<f64>,
     tmp: Vec<f64>,
 }
@@ -329,7 +319,6 @@ impl SmoothedCore {
             g_s: DVector::zeros(n),
             mu: mu0,
             k: 0,
-            theta: None,
             scratch: Vec::with_capacity(n),
             tmp: vec![0.0; n],
         };
@@ -374,7 +363,6 @@ impl SmoothedCore {
             self.g_p[i] = a * self.g_p[i] + theta * self.g_s[i];
         }
         self.k += 1;
-        self.theta = Some(theta);
         Ok(())
     }
 
@@ -382,13 +370,12 @@ impl SmoothedCore {
         self.p.dot(&self.g_p).max(0.0).sqrt()
     }
 
-    fn record(&self) -> PerceptronRecord {
-        PerceptronRecord {
-            norm_p_g: Some(self.norm_p()),
-            theta: self.theta,
-            mu: Some(self.mu),
-            ..base_record(self.k, &self.alpha, &self.g_alpha)
-        }
+    fn record(&self) -> Record {
+        record(self.k, &self.g_alpha, Some(self.norm_p()))
+    }
+
+    fn solution(&self) -> Value {
+        solution(&self.alpha, Some(&self.p))
     }
 }
 
@@ -397,7 +384,7 @@ impl SmoothedCore {
 /// within `2√(2 log n)/ρ_K` iterations (Theorem 1; `μ_k = 4/((k+1)(k+2))`).
 pub struct Snkp {
     core: SmoothedCore,
-    halted: Option<Halt>,
+    stop: Stop,
 }
 
 impl Snkp {
@@ -407,36 +394,46 @@ impl Snkp {
         let alpha = DVector::from_element(n, 1.0 / n as f64);
         let g_alpha = problem.gram() * &alpha;
         let core = SmoothedCore::new(problem, Smoothing::Entropy, alpha, g_alpha, 2.0)?;
-        let halted = if core.g_alpha.min() > 0.0 { Some(Halt::Separator) } else { None };
-        Ok(Self { core, halted })
+        let stop = if core.g_alpha.min() > 0.0 { Stop::Separator } else { Stop::Running };
+        Ok(Self { core, stop })
+    }
+
+    /// The current primal iterate α.
+    pub fn alpha(&self) -> &DVector<f64> {
+        &self.core.alpha
+    }
+
+    /// The current dual iterate p.
+    pub fn p(&self) -> &DVector<f64> {
+        &self.core.p
+    }
+
+    /// The current smoothing parameter μ_k.
+    pub fn mu(&self) -> f64 {
+        self.core.mu
     }
 }
 
-impl KernelPerceptron for Snkp {
-    fn algorithm(&self) -> PerceptronAlgorithm {
-        PerceptronAlgorithm::Snkp
-    }
-    fn record(&self) -> PerceptronRecord {
+impl Stepper for Snkp {
+    fn record(&self) -> Record {
         self.core.record()
     }
-    fn step(&mut self) -> PerceptronRecord {
-        if self.halted.is_none() {
-            if self.core.step().is_err() {
-                self.halted = Some(Halt::Failed);
-            } else if self.core.g_alpha.min() > 0.0 {
-                self.halted = Some(Halt::Separator);
-            }
+    fn step(&mut self) -> Option<Record> {
+        if self.stop != Stop::Running {
+            return None;
         }
-        self.record()
+        if self.core.step().is_err() {
+            self.stop = Stop::Failed;
+        } else if self.core.g_alpha.min() > 0.0 {
+            self.stop = Stop::Separator;
+        }
+        Some(self.record())
     }
-    fn halted(&self) -> Option<Halt> {
-        self.halted
+    fn stop(&self) -> Stop {
+        self.stop
     }
-    fn alpha(&self) -> &DVector<f64> {
-        &self.core.alpha
-    }
-    fn p(&self) -> Option<&DVector<f64>> {
-        Some(&self.core.p)
+    fn solution(&self) -> Value {
+        self.core.solution()
     }
 }
 
@@ -448,7 +445,7 @@ impl KernelPerceptron for Snkp {
 pub struct Snkpvn {
     core: SmoothedCore,
     delta: f64,
-    halted: Option<Halt>,
+    stop: Stop,
 }
 
 impl Snkpvn {
@@ -486,49 +483,61 @@ impl Snkpvn {
         let n = problem.n() as f64;
         let core =
             SmoothedCore::new(problem, Smoothing::Euclidean { q: q.clone() }, q, gq, 2.0 * n)?;
-        let mut s = Self { core, delta, halted: None };
+        let mut s = Self { core, delta, stop: Stop::Running };
         s.check();
         Ok(s)
     }
 
     fn check(&mut self) {
         if self.core.g_alpha.min() > 0.0 {
-            self.halted = Some(Halt::Separator);
+            self.stop = Stop::Separator;
         } else if self.core.norm_p() < self.delta {
-            self.halted = Some(Halt::Certificate);
+            self.stop = Stop::Certificate;
         }
     }
 
     fn try_step(&mut self) -> Result<()> {
-        if self.halted.is_none() {
+        if self.stop == Stop::Running {
             self.core.step()?;
             self.check();
         }
         Ok(())
     }
-}
 
-impl KernelPerceptron for Snkpvn {
-    fn algorithm(&self) -> PerceptronAlgorithm {
-        PerceptronAlgorithm::Snkpvn { delta: self.delta }
-    }
-    fn record(&self) -> PerceptronRecord {
-        PerceptronRecord { delta: Some(self.delta), ..self.core.record() }
-    }
-    fn step(&mut self) -> PerceptronRecord {
-        if self.try_step().is_err() {
-            self.halted = Some(Halt::Failed);
-        }
-        self.record()
-    }
-    fn halted(&self) -> Option<Halt> {
-        self.halted
-    }
-    fn alpha(&self) -> &DVector<f64> {
+    /// The current primal iterate α.
+    pub fn alpha(&self) -> &DVector<f64> {
         &self.core.alpha
     }
-    fn p(&self) -> Option<&DVector<f64>> {
-        Some(&self.core.p)
+
+    /// The current dual iterate p.
+    pub fn p(&self) -> &DVector<f64> {
+        &self.core.p
+    }
+
+    /// The current smoothing parameter μ_k.
+    pub fn mu(&self) -> f64 {
+        self.core.mu
+    }
+}
+
+impl Stepper for Snkpvn {
+    fn record(&self) -> Record {
+        self.core.record()
+    }
+    fn step(&mut self) -> Option<Record> {
+        if self.stop != Stop::Running {
+            return None;
+        }
+        if self.try_step().is_err() {
+            self.stop = Stop::Failed;
+        }
+        Some(self.record())
+    }
+    fn stop(&self) -> Stop {
+        self.stop
+    }
+    fn solution(&self) -> Value {
+        self.core.solution()
     }
 }
 
@@ -546,7 +555,7 @@ pub struct Isnkpvn {
     done: usize,
     /// Iterations per finished phase, with its δ_t.
     phases: Vec<(usize, f64)>,
-    halted: Option<Halt>,
+    stop: Stop,
     /// The halting iterate (separator α or certificate p).
     result: DVector<f64>,
 }
@@ -569,7 +578,7 @@ impl Isnkpvn {
                 phase: 0,
                 done: 0,
                 phases: Vec::new(),
-                halted: Some(Halt::Certificate),
+                stop: Stop::Certificate,
                 result: q,
             });
         }
@@ -582,7 +591,7 @@ impl Isnkpvn {
             phase: 0,
             done: 0,
             phases: Vec::new(),
-            halted: None,
+            stop: Stop::Running,
             result: DVector::zeros(n),
         };
         s.advance()?;
@@ -597,25 +606,21 @@ impl Isnkpvn {
     /// Handle a finished inner run: halt, or start the next phase (possibly several, if a new
     /// inner run halts at its iteration 0).
     fn advance(&mut self) -> Result<()> {
-        while let Some(h) = self.inner.halted {
+        while self.inner.stop != Stop::Running {
             let delta = self.inner.delta;
             self.phases.push((self.inner.core.k, delta));
             self.done += self.inner.core.k;
-            match h {
-                Halt::Failed => {
-                    self.halted = Some(Halt::Failed);
-                    return Ok(());
-                }
-                Halt::Separator => {
+            match self.inner.stop {
+                Stop::Separator => {
                     self.result = self.inner.core.alpha.clone();
-                    self.halted = Some(Halt::Separator);
+                    self.stop = Stop::Separator;
                     return Ok(());
                 }
-                Halt::Certificate => {
+                Stop::Certificate => {
                     let q = self.inner.core.p.clone();
                     if delta < self.epsilon {
                         self.result = q;
-                        self.halted = Some(Halt::Certificate);
+                        self.stop = Stop::Certificate;
                         return Ok(());
                     }
                     let gq = self.inner.core.g_p.clone();
@@ -623,51 +628,64 @@ impl Isnkpvn {
                     if next == 0.0 {
                         // ‖q‖_G = 0: q is already an exact certificate (SNKPVN(q, 0) could not stop).
                         self.result = q;
-                        self.halted = Some(Halt::Certificate);
+                        self.stop = Stop::Certificate;
                         return Ok(());
                     }
                     self.phase += 1;
                     self.inner = Snkpvn::with_gq(self.problem.clone(), q, gq, next)?;
                 }
+                // Failed (the inner run stops only at these three).
+                _ => {
+                    self.stop = Stop::Failed;
+                    return Ok(());
+                }
             }
         }
         Ok(())
     }
-}
 
-impl KernelPerceptron for Isnkpvn {
-    fn algorithm(&self) -> PerceptronAlgorithm {
-        PerceptronAlgorithm::Isnkpvn { gamma: self.gamma, epsilon: self.epsilon }
-    }
-    fn record(&self) -> PerceptronRecord {
-        let inner_k = if self.halted.is_some() { 0 } else { self.inner.core.k };
-        PerceptronRecord {
-            iter: self.done + inner_k,
-            phase: Some(self.phase),
-            ..self.inner.record()
-        }
-    }
-    fn step(&mut self) -> PerceptronRecord {
-        if self.halted.is_none() && self.inner.try_step().and_then(|_| self.advance()).is_err() {
-            self.halted = Some(Halt::Failed);
-        }
-        self.record()
-    }
-    fn halted(&self) -> Option<Halt> {
-        self.halted
-    }
-    fn alpha(&self) -> &DVector<f64> {
-        if self.halted == Some(Halt::Separator) {
+    /// The current iterate α (the separator once found).
+    pub fn alpha(&self) -> &DVector<f64> {
+        if self.stop == Stop::Separator {
             &self.result
         } else {
             &self.inner.core.alpha
         }
     }
-    fn p(&self) -> Option<&DVector<f64>> {
-        if self.halted == Some(Halt::Certificate) {
-            Some(&self.result)
+
+    /// The current iterate p (the certificate once found).
+    pub fn p(&self) -> &DVector<f64> {
+        if self.stop == Stop::Certificate {
+            &self.result
         } else {
-            Some(&self.inner.core.p)
+            &self.inner.core.p
         }
+    }
+
+    /// The current outer iteration t.
+    pub fn phase(&self) -> usize {
+        self.phase
+    }
+}
+
+impl Stepper for Isnkpvn {
+    fn record(&self) -> Record {
+        let inner_k = if self.stop != Stop::Running { 0 } else { self.inner.core.k };
+        Record { iter: self.done + inner_k, ..self.inner.record() }
+    }
+    fn step(&mut self) -> Option<Record> {
+        if self.stop != Stop::Running {
+            return None;
+        }
+        if self.inner.try_step().and_then(|_| self.advance()).is_err() {
+            self.stop = Stop::Failed;
+        }
+        Some(self.record())
+    }
+    fn stop(&self) -> Stop {
+        self.stop
+    }
+    fn solution(&self) -> Value {
+        solution(self.alpha(), Some(self.p()))
     }
 }

@@ -7,10 +7,13 @@
 //! exactly one of `∃α: Gα > 0` and `∃p ∈ Δ_n: ‖p‖_G = 0` holds; a p with `‖p‖_G ≤ ε` is an
 //! ε-certificate of (near-)infeasibility.
 //!
-//! The algorithms (module [`algorithms`]) are steppable states behind [`KernelPerceptron`]:
-//! one `step()` is one iteration and returns a [`PerceptronRecord`]. [`run_to_outcome`] loops
-//! and ends with an [`Outcome`] that is verified here, independently of the algorithm
-//! ([`PerceptronProblem::verify_separator`], [`PerceptronProblem::verify_certificate`]).
+//! The algorithms (module [`algorithms`]) each implement [`Stepper`] directly: one `step()` is
+//! one iteration and returns the one [`crate::stepper::Record`], and the algorithm's own stop
+//! reasons are [`Stop::Separator`], [`Stop::Certificate`] and [`Stop::Failed`]; the cap, the
+//! deadline and the trace are the executor's ([`crate::stepper::Run`], a race's lanes). A run's
+//! end is read as an [`Outcome`] verified here from its stop and its solution vectors,
+//! independently of the algorithm ([`PerceptronProblem::verify_separator`],
+//! [`PerceptronProblem::verify_certificate`]).
 //! [`bounds`] holds the paper's iteration bounds in terms of the margin ρ_K
 //! (computed separately by [`crate::margin`]).
 
@@ -24,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
-use crate::stepper::{Record, Stepper, Stop};
+use crate::stepper::{Stepper, Stop};
 
 pub use algorithms::{Isnkpvn, Nkp, Nvn, Perceptron, Snkp, Snkpvn};
 
@@ -384,120 +387,11 @@ impl PerceptronAlgorithm {
     }
 }
 
-/// What one iteration produced (the page plots `min_i (Gα)_i` and `‖p‖_G` against `iter`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct PerceptronRecord {
-    /// Iterations done (0 = the starting point); for ISNKPVN, summed over the inner SNKPVN runs.
-    pub iter: usize,
-    /// `min_i (Gα_k)_i` of the primal iterate (> 0 means α_k separates).
-    pub min_g_alpha: f64,
-    /// `‖α_k‖_G`.
-    pub norm_alpha_g: f64,
-    /// `min_i (Gα_k)_i / ‖α_k‖_G`, a lower bound on ρ_K (None when `‖α_k‖_G = 0`).
-    pub normalized_margin: Option<f64>,
-    /// `‖p_k‖_G` of the dual iterate, where the algorithm has one.
-    pub norm_p_g: Option<f64>,
-    /// Step θ of the iteration that produced this iterate (None at iteration 0).
-    pub theta: Option<f64>,
-    /// Smoothing parameter μ_k (SNKP, SNKPVN, ISNKPVN).
-    pub mu: Option<f64>,
-    /// Outer iteration t (ISNKPVN).
-    pub phase: Option<usize>,
-    /// Inner accuracy δ_t (SNKPVN, ISNKPVN).
-    pub delta: Option<f64>,
-}
-
-/// Why an algorithm stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Halt {
-    /// `Gα > 0`: α is a perfect separator.
-    Separator,
-    /// `‖p‖_G` fell below the algorithm's tolerance: p is a certificate.
-    Certificate,
-    /// A non-finite value appeared (cannot happen with a finite G; reported, never a panic).
-    Failed,
-}
-
-impl Halt {
-    /// The verified outcome as the one stop reason of [`crate::stepper`].
-    pub fn stop(self) -> Stop {
-        match self {
-            Halt::Separator => Stop::Separator,
-            Halt::Certificate => Stop::Certificate,
-            Halt::Failed => Stop::Failed,
-        }
-    }
-}
-
-/// A paper-D iteration in the one record shape: `min_i (Gα)_i` (a separator when > 0) and
-/// `‖p‖_G` (a certificate when small; Lemma 3: ρ_K ≤ ‖p‖_G). Iterations are O(n) and not timed
-/// one by one.
-impl From<&PerceptronRecord> for Record {
-    fn from(r: &PerceptronRecord) -> Record {
-        Record {
-            iter: r.iter,
-            min_g_alpha: Some(r.min_g_alpha),
-            norm_p_g: r.norm_p_g,
-            ..Record::default()
-        }
-    }
-}
-
-/// A paper-D algorithm with an iteration cap as a [`Stepper`] (a race lane): it runs until it
-/// halts (a separator or a certificate) or reaches the cap.
-pub struct Capped {
-    pub solver: Box<dyn KernelPerceptron>,
-    pub max_iter: usize,
-}
-
-impl Stepper for Capped {
-    fn record(&self) -> Record {
-        Record::from(&self.solver.record())
-    }
-    fn step(&mut self) -> Option<Record> {
-        if self.stop() != Stop::Running {
-            return None;
-        }
-        Some(Record::from(&self.solver.step()))
-    }
-    fn stop(&self) -> Stop {
-        match self.solver.halted() {
-            Some(h) => h.stop(),
-            None if self.solver.record().iter >= self.max_iter => Stop::MaxIterations,
-            None => Stop::Running,
-        }
-    }
-    fn solution(&self) -> serde_json::Value {
-        serde_json::json!({
-            "alpha": self.solver.alpha().as_slice(),
-            "p": self.solver.p().map(|p| p.as_slice().to_vec()),
-        })
-    }
-}
-
-/// A paper-D algorithm as an explicit steppable state (`Send`: a race runs its lanes on threads,
-/// `kplay race --threads N`).
-pub trait KernelPerceptron: Send {
-    /// Which algorithm and parameters.
-    fn algorithm(&self) -> PerceptronAlgorithm;
-    /// The record of the current iterate.
-    fn record(&self) -> PerceptronRecord;
-    /// One iteration; does nothing once [`KernelPerceptron::halted`] is `Some`.
-    fn step(&mut self) -> PerceptronRecord;
-    /// `Some` once a halting condition holds at the current iterate.
-    fn halted(&self) -> Option<Halt>;
-    /// The current primal iterate α (the separator candidate; NVN's is p itself).
-    fn alpha(&self) -> &DVector<f64>;
-    /// The current dual iterate p (the certificate candidate), where the algorithm has one.
-    fn p(&self) -> Option<&DVector<f64>>;
-}
-
 /// Start `algorithm` on `problem` (parameters validated).
 pub fn start(
     problem: Arc<PerceptronProblem>,
     algorithm: PerceptronAlgorithm,
-) -> Result<Box<dyn KernelPerceptron>> {
+) -> Result<Box<dyn Stepper + Send>> {
     algorithm.validate()?;
     Ok(match algorithm {
         PerceptronAlgorithm::Perceptron => Box::new(Perceptron::new(problem)),
@@ -539,26 +433,40 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The outcome of a halted (or capped) state, verified against `problem`.
-    pub fn of(state: &dyn KernelPerceptron, problem: &PerceptronProblem) -> Result<Outcome> {
-        match state.halted() {
-            Some(Halt::Separator) => {
-                let alpha: Vec<f64> = state.alpha().iter().copied().collect();
+    /// The outcome of a run of `algorithm` that ended with `stop` at iteration `iterations`, its
+    /// solution vectors `solution` (`{alpha, p}`, [`Stepper::solution`]) verified against
+    /// `problem`: a separator or a certificate is checked independently of the algorithm; any
+    /// other end (the cap, the time limit) is [`Outcome::IterationCap`]; a failure is an error.
+    pub fn of(
+        stop: Stop,
+        iterations: usize,
+        solution: &serde_json::Value,
+        algorithm: &PerceptronAlgorithm,
+        problem: &PerceptronProblem,
+    ) -> Result<Outcome> {
+        let vector = |name: &str| -> Vec<f64> {
+            solution[name]
+                .as_array()
+                .map(|v| v.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect())
+                .unwrap_or_default()
+        };
+        match stop {
+            Stop::Separator => {
+                let alpha = vector("alpha");
                 let check = problem.verify_separator(&alpha)?;
                 Ok(Outcome::Separator { alpha, check })
             }
-            Some(Halt::Certificate) => {
-                let p: Vec<f64> =
-                    state.p().map(|p| p.iter().copied().collect()).unwrap_or_default();
-                let eps = state.algorithm().certificate_tolerance().unwrap_or(0.0);
+            Stop::Certificate => {
+                let p = vector("p");
+                let eps = algorithm.certificate_tolerance().unwrap_or(0.0);
                 let check = problem.verify_certificate(&p, eps)?;
                 Ok(Outcome::Certificate { norm_g: check.norm_g, p, check })
             }
-            Some(Halt::Failed) => Err(KpError::NonFinite(format!(
+            Stop::Failed | Stop::NonFinite => Err(KpError::NonFinite(format!(
                 "{} produced a non-finite iterate",
-                state.algorithm().name()
+                algorithm.name()
             ))),
-            None => Ok(Outcome::IterationCap { iterations: state.record().iter }),
+            _ => Ok(Outcome::IterationCap { iterations }),
         }
     }
 
@@ -570,21 +478,6 @@ impl Outcome {
             Outcome::IterationCap { .. } => false,
         }
     }
-}
-
-/// Step `state` until it halts or has done `max_iter` iterations; returns the verified outcome
-/// and the trace (starting with iteration 0).
-pub fn run_to_outcome(
-    state: &mut dyn KernelPerceptron,
-    problem: &PerceptronProblem,
-    max_iter: usize,
-) -> Result<(Outcome, Vec<PerceptronRecord>)> {
-    let mut trace = vec![state.record()];
-    let cap = crate::budget::active().trace;
-    while state.halted().is_none() && state.record().iter < max_iter {
-        crate::budget::push_bounded(&mut trace, state.step(), cap);
-    }
-    Ok((Outcome::of(state, problem)?, trace))
 }
 
 // Native only: proptest is a native dev-dependency (the wasm tests run in Chromium).

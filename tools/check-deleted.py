@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Fail when a protocol that issue 34 deleted comes back: its name as a whole word in the code
+(src/, tests/, benches/, www/, tools/ other than this file). Paper D's algorithms implement
+`stepper::Stepper` directly and run under the executor (`Run`, a race's lanes), which alone owns
+the cap, the trace and the stop words; a second protocol beside it is what the issue removed.
+The docs may still name them where they record history (docs/deploy.md's measurements).
+
+    python3 tools/check-deleted.py
+"""
+
+import os
+import re
+import sys
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+
+# Deleted name → what replaced it.
+DELETED = {
+    "KernelPerceptron": "paper D's algorithms implement stepper::Stepper directly",
+    "run_to_outcome": "stepper::Run (with_cap, run) and solvers::perceptron::Outcome::of",
+    "Capped": "the executor's cap: Run::with_cap, Watch::with_cap, Race::capped",
+}
+PATTERN = re.compile(r"\b(" + "|".join(map(re.escape, DELETED)) + r")\b")
+EXTS = (".rs", ".js", ".mjs", ".py", ".html")
+SKIP_DIRS = {"pkg", "pkg-threads", "node_modules", "target", "dist"}
+
+
+def sources():
+    me = os.path.abspath(__file__)
+    for top in ("src", "tests", "benches", "www", "tools"):
+        for root, dirs, files in os.walk(os.path.join(ROOT, top)):
+            dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                if f.endswith(EXTS) and os.path.abspath(path) != me:
+                    yield path
+
+
+def main():
+    bad = []
+    for path in sources():
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for no, line in enumerate(fh, 1):
+                for m in PATTERN.finditer(line):
+                    rel = os.path.relpath(path, ROOT)
+                    bad.append(f"{rel}:{no}: `{m.group(1)}` was deleted (issue 34): {DELETED[m.group(1)]}")
+    for b in bad:
+        print(b)
+    if bad:
+        print(f"{len(bad)} use(s) of deleted protocols")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
