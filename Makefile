@@ -115,7 +115,7 @@ lint: tools-rust
 	cargo fmt --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-	python3 tools/check-imports.py --lenient
+	python3 tools/check-imports.py
 	python3 tools/check-lengths.py
 	python3 tools/check-deleted.py
 

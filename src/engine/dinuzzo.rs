@@ -4,7 +4,7 @@
 //! rules and, beyond the paper, greedy pair coordinate descent with shrinking side by side.
 
 use super::race::Race;
-use super::Report;
+use super::report::{run_started_capped, Report};
 use crate::error::Result;
 use crate::experiment::dinuzzo::{
     bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, CoordinateSpec, DinuzzoChecked,
@@ -215,7 +215,7 @@ pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
 /// `c` (the coefficients of `f = Σ c_i k(x_i, ·)`) and the support size.
 pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
     let spec = spec.check()?;
-    super::run_started_capped(super::Paper::Dinuzzo, Some(spec.max_sweeps()), || {
+    run_started_capped(crate::spec_json::Paper::Dinuzzo, Some(spec.max_sweeps()), || {
         let built = build(&spec)?.ok_or_else(|| bad("points", "no points: add at least one"))?;
         check_greedy(&built.problem, &spec.method)?;
         let solver = crate::solvers::coordinate::start(built.problem.clone(), spec.method())?;

@@ -6,15 +6,17 @@
 use serde_json::{json, Value};
 
 use super::race::{Race, Target};
-use super::{Paper, Report, Stop};
+use super::report::{run_started, Report};
 use crate::error::Result;
 use crate::experiment::lp::{self, Experiment, LpRun, ValidExperiment};
+use crate::spec_json::Paper;
+use crate::stepper::Stop;
 use crate::stepper::Watch;
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
 pub fn run(spec: &Experiment) -> Result<Report> {
-    super::run_started(Paper::Lp, || {
+    run_started(Paper::Lp, || {
         let lp = LpRun::start(spec)?;
         let digest = lp.valid.data.digest();
         Ok((Box::new(lp), digest))

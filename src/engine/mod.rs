@@ -19,225 +19,20 @@ pub mod mrlsr;
 pub mod perceptron;
 pub mod plots;
 pub mod race;
+mod report;
 pub mod shown;
+mod spec;
 
 pub use plots::svg_plots;
+pub use report::Report;
+pub use spec::Spec;
 
 use serde_json::Value;
 
-use crate::spec_json::{json_value, take_tag, typed, untagged};
 pub use crate::spec_json::{parse_as, Paper};
 
 use crate::error::{KpError, Result};
-use crate::experiment::lp::Experiment;
-use crate::experiment::perceptron::PerceptronSpec;
 pub use crate::stepper::{Record, Run, Stepper, Stop, Trace};
-
-/// One experiment of any paper.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Spec {
-    /// Paper A.
-    Lp(Experiment),
-    /// Paper B.
-    Mrlsr(crate::experiment::mrlsr::MrlsrSpec),
-    /// Paper C.
-    Dinuzzo(crate::experiment::dinuzzo::DinuzzoSpec),
-    /// Paper D.
-    Perceptron(PerceptronSpec),
-}
-
-impl Spec {
-    /// Parse a spec of any paper: `{"paper": "lp" | "mrlsr" | "dinuzzo" | "perceptron", …}`,
-    /// the paper's fields strictly (unknown fields rejected, one message naming the field). A
-    /// spec without `paper` is an original paper-A spec, so old files and links keep working.
-    pub fn from_json(text: &str) -> Result<Spec> {
-        let mut value = json_value(text)?;
-        let paper = take_tag(&mut value)?.unwrap_or(Paper::Lp);
-        Spec::from_value(paper, value)
-    }
-
-    /// Parse a spec that a given paper's page accepts: its own tagged spec, or the untagged
-    /// form of its own fields; another paper's tag is an error naming `paper`.
-    pub fn from_json_for(paper: Paper, text: &str) -> Result<Spec> {
-        Spec::from_value(paper, untagged(paper, text)?)
-    }
-
-    fn from_value(paper: Paper, value: Value) -> Result<Spec> {
-        Ok(match paper {
-            Paper::Lp => Spec::Lp(typed(value)?),
-            Paper::Mrlsr => Spec::Mrlsr(typed(value)?),
-            Paper::Dinuzzo => Spec::Dinuzzo(typed(value)?),
-            Paper::Perceptron => Spec::Perceptron(typed(value)?),
-        })
-    }
-
-    /// The default experiment of a paper (the page's default).
-    pub fn default_for(paper: Paper) -> Spec {
-        match paper {
-            Paper::Lp => Spec::Lp(Experiment::default()),
-            Paper::Mrlsr => Spec::Mrlsr(crate::experiment::mrlsr::MrlsrSpec::default()),
-            Paper::Dinuzzo => Spec::Dinuzzo(crate::experiment::dinuzzo::DinuzzoSpec::default()),
-            Paper::Perceptron => Spec::Perceptron(PerceptronSpec::default()),
-        }
-    }
-
-    /// Which paper.
-    pub fn paper(&self) -> Paper {
-        match self {
-            Spec::Lp(_) => Paper::Lp,
-            Spec::Mrlsr(_) => Paper::Mrlsr,
-            Spec::Dinuzzo(_) => Paper::Dinuzzo,
-            Spec::Perceptron(_) => Paper::Perceptron,
-        }
-    }
-
-    /// The spec as a JSON value with its `paper` tag first.
-    pub fn to_value(&self) -> Value {
-        let paper = self.paper();
-        match self {
-            Spec::Lp(s) => crate::spec_json::tagged_value(paper, s),
-            Spec::Mrlsr(s) => crate::spec_json::tagged_value(paper, s),
-            Spec::Dinuzzo(s) => crate::spec_json::tagged_value(paper, s),
-            Spec::Perceptron(s) => crate::spec_json::tagged_value(paper, s),
-        }
-    }
-
-    /// The tagged spec as JSON text (what the pages put in their links).
-    pub fn to_json(&self) -> String {
-        self.to_value().to_string()
-    }
-
-    /// Replace each CSV `path` by the file's text, read through `read` (the CLI reads files
-    /// relative to the spec; the core itself does no I/O).
-    pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
-        match self {
-            Spec::Lp(e) => {
-                if let crate::experiment::lp::DataSpec::Csv { text: t @ None, path: Some(p) } =
-                    &mut e.data
-                {
-                    *t = Some(read(p)?);
-                }
-            }
-            Spec::Mrlsr(s) => {
-                if let crate::experiment::mrlsr::DataSpec::Csv(c) = &mut s.data {
-                    c.resolve(read)?;
-                }
-            }
-            Spec::Dinuzzo(s) => {
-                if let crate::experiment::dinuzzo::DataSpec::Csv(c) = &mut s.data {
-                    c.resolve(read)?;
-                }
-            }
-            Spec::Perceptron(s) => {
-                if let crate::experiment::perceptron::DataSpec::Csv(c) = &mut s.data {
-                    c.resolve(read)?;
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// What `kplay run` prints for any paper: status, iterations, the last record's measures, the
-/// data digest, the paper's solution vectors and the (bounded) trace.
-#[derive(Debug, Clone)]
-pub struct Report {
-    pub paper: Paper,
-    pub status: Stop,
-    pub iterations: usize,
-    /// The final record.
-    pub last: Record,
-    /// The data's 64-bit digest ([`crate::data::Dataset::digest`]): equal natively and in wasm.
-    pub data_digest: String,
-    /// Data, Gram matrix / tensor, eigendecomposition: the work before the first iteration.
-    pub setup_ms: f64,
-    pub solution: Value,
-    pub trace: Vec<Record>,
-}
-
-impl Report {
-    /// One JSON object: `paper`, `status`, `iterations`, the final measures (`primal`, `dual`,
-    /// `gap`, `rel_gap`, `residual`, `max_h`, `min_g_alpha`, `norm_p_g`: those the paper has),
-    /// `time_ms` (solver time), `setup_ms`, `data_digest`, `solution` and `trace`.
-    pub fn to_json(&self) -> Value {
-        let mut out = serde_json::Map::new();
-        out.insert("paper".into(), Value::String(self.paper.tag().into()));
-        out.insert("status".into(), Value::String(self.status.word().into()));
-        out.insert("iterations".into(), self.iterations.into());
-        insert_measures(&mut out, &self.last);
-        out.insert("time_ms".into(), self.last.elapsed_ms.into());
-        out.insert("setup_ms".into(), self.setup_ms.into());
-        out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
-        out.insert("solution".into(), self.solution.clone());
-        out.insert(
-            "trace".into(),
-            Value::Array(
-                self.trace
-                    .iter()
-                    .map(|r| without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)))
-                    .collect(),
-            ),
-        );
-        Value::Object(out)
-    }
-}
-
-/// Add a record's measures the paper has (`primal`, `dual`, `gap`, `rel_gap`, `residual`,
-/// `max_h`, `min_g_alpha`, `norm_p_g`) to a JSON object.
-fn insert_measures(out: &mut serde_json::Map<String, Value>, r: &Record) {
-    if let Value::Object(m) = without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)) {
-        for (k, v) in m {
-            if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
-                out.insert(k, v);
-            }
-        }
-    }
-}
-
-/// An object without its `null` fields (a record's measures the paper does not have).
-fn without_nulls(v: Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(m.into_iter().filter(|(_, x)| !x.is_null()).collect()),
-        other => other,
-    }
-}
-
-/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end, and
-/// report with the data digest it returns (the shared tail of every paper's `run`).
-fn run_started(
-    paper: Paper,
-    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
-) -> Result<Report> {
-    run_started_capped(paper, None, start)
-}
-
-/// [`run_started`] with the executor's iteration cap, if the spec has one
-/// ([`crate::stepper::Watch::capped`]).
-fn run_started_capped(
-    paper: Paper,
-    cap: Option<usize>,
-    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
-) -> Result<Report> {
-    let t0 = web_time::Instant::now();
-    let (stepper, data_digest) = start()?;
-    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let mut run = Run::new(stepper);
-    if let Some(cap) = cap {
-        run = run.capped(cap);
-    }
-    let status = run.run();
-    let last = run.last();
-    Ok(Report {
-        paper,
-        status,
-        iterations: last.iter,
-        last,
-        data_digest,
-        setup_ms,
-        solution: run.solution(),
-        trace: run.trace(),
-    })
-}
 
 /// Validate a spec, build its data and problem, run its algorithm to the end, and report.
 pub fn run(spec: &Spec) -> Result<Report> {
@@ -282,6 +77,7 @@ pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::lp::Experiment;
 
     fn rec(iter: usize) -> Record {
         Record { iter, ..Record::default() }

@@ -3,10 +3,11 @@
 //! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
 //! `F(C)` at each).
 
-use super::{Paper, Report};
+use super::report::{run_started, Report};
 use crate::error::Result;
 use crate::experiment::mrlsr::{build_data, MrlsrSpec};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve};
+use crate::spec_json::Paper;
 
 /// Fit M-RLSR at (m, λ) as one [`crate::solvers::mrlsr::MrlsrSolve`] stepped by the engine's
 /// [`super::Run`]: the trace is the root solve for C₀, one Newton / bisection step per record
@@ -15,10 +16,10 @@ use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve};
 /// points for m ≤ 1, the resolved kernel, the root iterations and K's numerically zero
 /// eigenvalues.
 pub fn run(spec: &MrlsrSpec) -> Result<Report> {
-    super::run_started(Paper::Mrlsr, || {
+    run_started(Paper::Mrlsr, || {
         let data = build_data(&spec.data, crate::solvers::mrlsr::MAX_EIGEN_N)?;
         let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
         let solve = MrlsrSolve::new(model, spec.m, spec.lambda)?;
-        Ok((Box::new(solve) as Box<dyn super::Stepper>, data.digest()))
+        Ok((Box::new(solve) as Box<dyn crate::stepper::Stepper>, data.digest()))
     })
 }

@@ -9,12 +9,14 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 
 use super::race::{Lane, Race};
-use super::{Paper, Report, Stepper};
+use super::report::Report;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::experiment::perceptron::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
 use crate::margin::Separability;
 use crate::solvers::perceptron::{start, Outcome, PerceptronAlgorithm, PerceptronProblem};
+use crate::spec_json::Paper;
+use crate::stepper::Stepper;
 
 /// One lane of paper D's race: any of its algorithms.
 type Algorithm = Box<dyn Stepper + Send>;

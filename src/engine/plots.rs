@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 
 use super::dinuzzo;
-use super::Spec;
+use super::spec::Spec;
 use crate::error::{KpError, Result};
 use crate::experiment::dinuzzo::DinuzzoSpec;
 use crate::experiment::lp::Experiment;

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Record, Stepper, Stop};
+use crate::stepper::{Record, Stepper, Stop};
 use crate::stepper::{Trace, Watch};
 
 /// A reference optimum: a lane has won once its primal objective is within `tol` of `f_star`
@@ -286,7 +286,7 @@ impl Standing {
         if let Some(e) = self.rel_err {
             out.insert("rel_err".into(), e.into());
         }
-        super::insert_measures(&mut out, &self.last);
+        super::report::insert_measures(&mut out, &self.last);
         Value::Object(out)
     }
 }

@@ -609,7 +609,8 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(s[s.len() / 2])
         }
         Compute::MinStep => {
-            let trace = super::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            let trace =
+                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
             trace
                 .iter()
                 .filter_map(|r| r.get("step")?.as_f64())

@@ -1,0 +1,108 @@
+//! What a run of any paper reports ([`Report`]) and the shared tail of every paper's run.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::spec_json::Paper;
+use crate::stepper::{Record, Run, Stepper, Stop};
+
+/// What `kplay run` prints for any paper: status, iterations, the last record's measures, the
+/// data digest, the paper's solution vectors and the (bounded) trace.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub paper: Paper,
+    pub status: Stop,
+    pub iterations: usize,
+    /// The final record.
+    pub last: Record,
+    /// The data's 64-bit digest ([`crate::data::Dataset::digest`]): equal natively and in wasm.
+    pub data_digest: String,
+    /// Data, Gram matrix / tensor, eigendecomposition: the work before the first iteration.
+    pub setup_ms: f64,
+    pub solution: Value,
+    pub trace: Vec<Record>,
+}
+
+impl Report {
+    /// One JSON object: `paper`, `status`, `iterations`, the final measures (`primal`, `dual`,
+    /// `gap`, `rel_gap`, `residual`, `max_h`, `min_g_alpha`, `norm_p_g`: those the paper has),
+    /// `time_ms` (solver time), `setup_ms`, `data_digest`, `solution` and `trace`.
+    pub fn to_json(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        out.insert("paper".into(), Value::String(self.paper.tag().into()));
+        out.insert("status".into(), Value::String(self.status.word().into()));
+        out.insert("iterations".into(), self.iterations.into());
+        insert_measures(&mut out, &self.last);
+        out.insert("time_ms".into(), self.last.elapsed_ms.into());
+        out.insert("setup_ms".into(), self.setup_ms.into());
+        out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
+        out.insert("solution".into(), self.solution.clone());
+        out.insert(
+            "trace".into(),
+            Value::Array(
+                self.trace
+                    .iter()
+                    .map(|r| without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)))
+                    .collect(),
+            ),
+        );
+        Value::Object(out)
+    }
+}
+
+/// Add a record's measures the paper has (`primal`, `dual`, `gap`, `rel_gap`, `residual`,
+/// `max_h`, `min_g_alpha`, `norm_p_g`) to a JSON object.
+pub(crate) fn insert_measures(out: &mut serde_json::Map<String, Value>, r: &Record) {
+    if let Value::Object(m) = without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)) {
+        for (k, v) in m {
+            if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
+                out.insert(k, v);
+            }
+        }
+    }
+}
+
+/// An object without its `null` fields (a record's measures the paper does not have).
+fn without_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.into_iter().filter(|(_, x)| !x.is_null()).collect()),
+        other => other,
+    }
+}
+
+/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end, and
+/// report with the data digest it returns (the shared tail of every paper's `run`).
+pub(crate) fn run_started(
+    paper: Paper,
+    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
+) -> Result<Report> {
+    run_started_capped(paper, None, start)
+}
+
+/// [`run_started`] with the executor's iteration cap, if the spec has one
+/// ([`crate::stepper::Watch::capped`]).
+pub(crate) fn run_started_capped(
+    paper: Paper,
+    cap: Option<usize>,
+    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
+) -> Result<Report> {
+    let t0 = web_time::Instant::now();
+    let (stepper, data_digest) = start()?;
+    let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let mut run = Run::new(stepper);
+    if let Some(cap) = cap {
+        run = run.capped(cap);
+    }
+    let status = run.run();
+    let last = run.last();
+    Ok(Report {
+        paper,
+        status,
+        iterations: last.iter,
+        last,
+        data_digest,
+        setup_ms,
+        solution: run.solution(),
+        trace: run.trace(),
+    })
+}
