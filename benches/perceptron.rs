@@ -151,7 +151,7 @@ fn table() {
 /// `algo` on `pb` through the executor ([`Run`], capped at `CAP`): its verified outcome and
 /// iterations.
 fn run_capped(pb: &Arc<PerceptronProblem>, algo: PerceptronAlgorithm) -> (Outcome, usize) {
-    let mut run = Run::new(start(pb.clone(), algo).unwrap()).with_cap(CAP);
+    let mut run = Run::new(start(pb.clone(), algo).unwrap()).capped(CAP);
     let stop = run.run();
     let iters = run.last().iter;
     (Outcome::of(stop, iters, &run.solution(), &algo, pb).unwrap(), iters)
