@@ -507,7 +507,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
   await next(page, 5);
   // 6. Hinge, fixed point: the sweep cap, gap above δ.
   await runStep(page, 6, n);
-  assert.equal(await text(page, '#r-status'), 'max sweeps');
+  assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-sweep'), 20000);
   assert.ok(await num(page, '#r-gap') > 100 * gap5, 'orders of magnitude above coordinate descent');
   // Theorem 3's factor at α = 1/‖K‖₂ is 1 − k_min/‖K‖₂: K (positive definite: distinct points) has
