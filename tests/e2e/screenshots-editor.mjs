@@ -63,7 +63,10 @@ try {
   await page.click('#classroom-toggle');
   await page.keyboard.press('PageDown');
   await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
-  await page.waitForTimeout(500); // the plots redraw at their classroom size
+  // The plots redraw at their classroom size (ResizeObserver): wait for every shown canvas's
+  // backing store to take its box's aspect, a state, not a time.
+  await page.waitForFunction(() => [...document.querySelectorAll('canvas')].every((c) => c.getClientRects().length === 0
+    || !c.clientWidth || !c.clientHeight || Math.abs((c.height / c.width) / (c.clientHeight / c.clientWidth) - 1) <= 0.02), null, { timeout: 10000 });
   await shot(page, 'editor-try.png');
   await ctx.close();
 } finally {
