@@ -1,14 +1,17 @@
 //! The executor is generic (issue 34): an algorithm written in this one file, knowing nothing of
 //! the four papers, runs through `stepper::Run` and `engine::race::Race`, and the executor alone
-//! gives it the iteration cap, the time limit and the stall rule. Every count is checked against
-//! the closed form of the iteration, computed here apart from the algorithm.
+//! gives it the iteration cap, the tolerance on a named measure, the time limit and the stall
+//! rule (`stepper::Watch`); the algorithm itself only steps. Every count is checked against the
+//! closed form of the iteration, computed here apart from the algorithm.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::sync::Mutex;
 
 use kernel_playground::clock;
 use kernel_playground::engine::race::Race;
-use kernel_playground::stepper::{Record, Run, Stepper, Stop, STALL_MIN_WINDOW};
+use kernel_playground::stepper::{
+    Measure, Record, Run, Stepper, Stop, Tol, Watch, STALL_MIN_WINDOW,
+};
 use serde_json::{json, Value};
 
 /// No tolerance: the algorithm never stops by itself.
@@ -17,7 +20,8 @@ const NONE: f64 = f64::NEG_INFINITY;
 /// The deadline is process-wide: the tests that set it run one at a time.
 static DEADLINE: Mutex<()> = Mutex::new(());
 
-/// Gradient descent on `f(x) = x²/2` with step `h`: `x_{k+1} = (1 − h) x_k`. Its own stop is
+/// Gradient descent on `f(x) = x²/2` with step `h`: `x_{k+1} = (1 − h) x_k`; its records carry
+/// `f` as the primal and as the gap (`f* = 0`), so the executor can watch either. Its own stop is
 /// `f ≤ tol` ([`Stop::Converged`]; never with [`NONE`]); it has no cap, no trace and no clock of its own. At
 /// iteration `alarm` it sets the process-wide deadline to now, as `kplay --time-limit` would
 /// have it pass at that moment (a time limit that needs no waiting).
@@ -40,7 +44,14 @@ impl Descent {
 
 impl Stepper for Descent {
     fn record(&self) -> Record {
-        Record { iter: self.k, primal: Some(self.f()), ..Record::default() }
+        let f = self.f();
+        Record {
+            iter: self.k,
+            primal: Some(f),
+            gap: Some(f),
+            rel_gap: Some(f),
+            ..Record::default()
+        }
     }
     fn step(&mut self) -> Option<Record> {
         if self.stop() != Stop::Running {
@@ -203,4 +214,70 @@ fn a_race_of_lanes_gets_the_same_cap_stall_and_time_limit() {
     // One iteration per lane per round: the stalling lane had done 300 steps too.
     assert_eq!((s[2].status, s[2].iterations), (Stop::TimeLimit, 300));
     assert_eq!(s[2].to_json()["status"], "time_limit");
+}
+
+/// A tolerance on the gap, met by `gap ≤ tol`.
+fn gap_tol(tol: f64) -> Tol {
+    Tol { measure: Measure::Gap, tol, strict: false }
+}
+
+#[test]
+fn the_executor_owns_the_tolerance_and_stops_where_the_closed_form_says() {
+    let _g = DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
+    clock::set_deadline(None);
+    for (h, tol) in [(0.1, 1e-8), (0.8, 1e-12), (0.5, 1e-6)] {
+        let watch = Watch::default().with_tol(gap_tol(tol)).with_cap(1_000_000);
+        let mut run = Run::with_watch(Box::new(Descent::new(h, NONE)), watch);
+        assert_eq!(run.run(), Stop::Converged, "h {h}");
+        let k = first_below(h, tol);
+        assert_eq!(run.last().iter, k, "h {h}");
+        assert_eq!(run.solution()["x"].as_f64(), Some(x_after(h, k)));
+    }
+    // A start that already meets the tolerance takes no step.
+    let watch = Watch::default().with_tol(gap_tol(1.0));
+    let mut run = Run::with_watch(Box::new(Descent::new(0.1, NONE)), watch);
+    assert_eq!((run.run(), run.last().iter), (Stop::Converged, 0));
+    // A strict tolerance of 0 is out of reach even where the gap is exactly 0 (h = 1 reaches the
+    // minimizer in one step): nothing improves after it, and the stall rule ends the run at
+    // max(1 + window, 2).
+    let strict0 = Tol { measure: Measure::Gap, tol: 0.0, strict: true };
+    let mut run =
+        Run::with_watch(Box::new(Descent::new(1.0, NONE)), Watch::default().with_tol(strict0));
+    assert_eq!((run.run(), run.last().iter), (Stop::Stalled, 1 + STALL_MIN_WINDOW));
+}
+
+#[test]
+fn a_race_of_watched_lanes_gets_each_its_own_tolerance_cap_and_stall() {
+    let _g = DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
+    clock::set_deadline(None);
+    let tol = 1e-10;
+    let strict0 = Tol { measure: Measure::Gap, tol: 0.0, strict: true };
+    let lanes = vec![
+        (0, "fast".to_string(), Descent::new(0.5, NONE), Watch::default().with_tol(gap_tol(tol))),
+        (
+            1,
+            "slow".to_string(),
+            Descent::new(1e-4, NONE),
+            Watch::default().with_tol(gap_tol(tol)).with_cap(500),
+        ),
+        (2, "exact".to_string(), Descent::new(1.0, NONE), Watch::default().with_tol(strict0)),
+    ];
+    let mut race = Race::watched(lanes).chunked(7);
+    race.run();
+    let s = race.standings();
+    assert_eq!((s[0].status, s[0].iterations), (Stop::Converged, first_below(0.5, tol)));
+    assert_eq!((s[1].status, s[1].iterations), (Stop::MaxIterations, 500));
+    assert_eq!((s[2].status, s[2].iterations), (Stop::Stalled, 1 + STALL_MIN_WINDOW));
+    // A deadline already passed: a watched race ends at once with time_limit, never converged.
+    clock::set_deadline(Some(web_time::Instant::now()));
+    let lanes = vec![(
+        0,
+        "q".to_string(),
+        Descent::new(1e-6, NONE),
+        Watch::default().with_tol(gap_tol(1e-12)),
+    )];
+    let mut race = Race::watched(lanes);
+    race.run();
+    clock::set_deadline(None);
+    assert_eq!((race.standings()[0].status, race.standings()[0].iterations), (Stop::TimeLimit, 0));
 }
