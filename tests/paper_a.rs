@@ -1,6 +1,6 @@
 //! Paper A beyond the square loss: Algorithm 3.3 for every loss, the primal baselines (GD with
 //! Armijo, FISTA) and the dual Newton method, each checked against something independent:
-//! brute-force 1-D minimizations, the Fenchel conjugates of `losses.rs`, KKT residuals, a
+//! brute-force 1-D minimizations, the Fenchel conjugates of `src/losses/`, KKT residuals, a
 //! brute-force primal minimization over w ∈ R², and the other solvers.
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -180,7 +180,7 @@ export function exposeRun(iterations, objective, digest) {
 let catalogue = null;
 
 /**
- * The core's loss catalogue (src/losses.rs `capabilities()`: kind, label, classification,
+ * The core's loss catalogue (src/losses/ `capabilities()`: kind, label, classification,
  * square, smooth_dual, parameter), read once from the wasm module after `init()`. Every page's
  * "does this algorithm take this loss" rule reads it instead of a list of names.
  */

@@ -374,7 +374,7 @@ function wire() {
   }
   $('loss').addEventListener('change', () => {
     // A classification loss needs ±1 labels: switch to the 2-D blobs; and back for regression.
-    // The rules read the core's loss capabilities (src/losses.rs), not a list of names.
+    // The rules read the core's loss capabilities (src/losses/), not a list of names.
     const caps = lossCaps($('loss').value);
     if (caps.classification && $('data-kind').value !== 'two_blobs') { $('data-kind').value = 'two_blobs'; $('n').value = 100; }
     if (!caps.classification && $('data-kind').value === 'two_blobs') $('data-kind').value = 'sparse_regression';
