@@ -345,16 +345,45 @@ fn duality_map(u: &DVector<f64>, r: f64) -> DVector<f64> {
     u.map(|v| v.signum() * v.abs().powf(r - 1.0))
 }
 
-/// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1).
-fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
+/// A paper A tensor kernel as a function of s = sum(x'_1 ⊙ ⋯ ⊙ x'_q) (Section 2.2): `s^degree`
+/// (linear: degree 1; polynomial) or `exp(s)` (exponential).
+#[derive(Clone, Copy)]
+enum TensorOf {
+    Power(u32),
+    Exp,
+}
+
+impl TensorOf {
+    fn apply(self, s: f64) -> f64 {
+        match self {
+            TensorOf::Power(d) => s.powi(d as i32),
+            TensorOf::Exp => s.exp(),
+        }
+    }
+}
+
+/// The kernel of a paper A spec (linear, polynomial of degree s, exponential).
+fn lp_tensor_kernel(spec_v: &Value) -> Result<TensorOf, String> {
     let kind = match super::format::lookup(spec_v, "model.kernel.kind") {
         Ok(k) => k.as_str().unwrap_or("").to_string(),
         Err(_) => "linear".to_string(),
     };
     match kind.as_str() {
-        "linear" => Ok(1),
-        "polynomial" => Ok(num(spec_v, "model.kernel.degree")? as u32),
+        "linear" => Ok(TensorOf::Power(1)),
+        "polynomial" => Ok(TensorOf::Power(num(spec_v, "model.kernel.degree")? as u32)),
+        "exponential" => Ok(TensorOf::Exp),
         other => Err(format!("the `{other}` tensor kernel is not written here")),
+    }
+}
+
+/// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1); the
+/// exponential kernel has no finite degree (no finite feature map).
+fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
+    match lp_tensor_kernel(spec_v)? {
+        TensorOf::Power(s) => Ok(s),
+        TensorOf::Exp => {
+            Err("the exponential tensor kernel has no finite feature map to write here".into())
+        }
     }
 }
 
@@ -362,8 +391,13 @@ fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
 const MAX_N_TENSOR_SUM: usize = 40;
 
 /// f_α(x_m) = Σ_ijk K(x_i, x_j, x_k, x_m) α_i α_j α_k for every training point (eq. 14, q = 4),
-/// the tensor kernel K = (Σ_t x_it x_jt x_kt x_mt)^s evaluated here entry by entry.
-fn tensor_predictions(x: &DMatrix<f64>, alpha: &DVector<f64>, s: u32) -> Result<Vec<f64>, String> {
+/// the tensor kernel K = (Σ_t x_it x_jt x_kt x_mt)^s, or exp(Σ_t x_it x_jt x_kt x_mt) for the
+/// exponential kernel (Section 2.2), evaluated here entry by entry.
+fn tensor_predictions(
+    x: &DMatrix<f64>,
+    alpha: &DVector<f64>,
+    kernel: TensorOf,
+) -> Result<Vec<f64>, String> {
     let (n, d) = (x.nrows(), x.ncols());
     if n > MAX_N_TENSOR_SUM {
         return Err(format!("n = {n} is above {MAX_N_TENSOR_SUM} for the tensor sum built here"));
@@ -382,7 +416,7 @@ fn tensor_predictions(x: &DMatrix<f64>, alpha: &DVector<f64>, s: u32) -> Result<
                     for t in 0..d {
                         sum += prod[t] * x[(k, t)];
                     }
-                    f += sum.powi(s as i32) * alpha[i] * alpha[j] * alpha[k];
+                    f += kernel.apply(sum) * alpha[i] * alpha[j] * alpha[k];
                 }
             }
         }
@@ -470,15 +504,15 @@ fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result
             if (q - 4.0).abs() > 1e-9 {
                 return Err(format!("eq. (14) is summed here for q = 4 (this spec's q is {q})"));
             }
-            let s = lp_kernel_degree(spec_v)?;
-            let f = tensor_predictions(x, &alpha, s)?;
+            let kernel = lp_tensor_kernel(spec_v)?;
+            let f = tensor_predictions(x, &alpha, kernel)?;
             if what == Compute::PredictorKkt {
                 let worst = (0..f.len())
                     .map(|m| (f[m] - (y[m] - alpha[m] / gamma)).abs())
                     .fold(0.0, f64::max);
                 return Ok(worst / y.amax());
             }
-            let g = feature_predictions(x, &alpha, s)?;
+            let g = feature_predictions(x, &alpha, lp_kernel_degree(spec_v)?)?;
             let scale = g.iter().fold(0.0f64, |a, v| a.max(v.abs()));
             Ok(f.iter().zip(&g).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max) / scale)
         }

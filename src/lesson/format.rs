@@ -455,7 +455,8 @@ pub enum Compute {
     /// polynomial s ≤ 2) and w = J_q(Φ_n*α) from explicit features (x, or the pairs x_t x_u).
     PredictorFeatureGap,
     /// A, eq. (14) and the KKT conditions (eq. 23, square loss): max_m |f_α(x_m) − (y_m − α_m/γ)|
-    /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`.
+    /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`, or over
+    /// the exponential tensor kernel exp(sum(x'_1 ⊙ ⋯ ⊙ x'_4)) (Section 2.2, no finite features).
     PredictorKkt,
     // Paper D (Ramdas–Peña): src/lesson/compute/paper_d.rs.
     /// D: ρ_K of the linear kernel on 2-D data by brute force over directions, from the data
