@@ -116,7 +116,9 @@ fn predictor_kkt_sums_the_exponential_tensor_kernel() {
     let mut alpha = DVector::zeros(n);
     alpha[0] = c;
     let f: Vec<f64> = (0..n)
-        .map(|m| c * c * c * (0..x.ncols()).map(|t| x[(0, t)].powi(3) * x[(m, t)]).sum::<f64>().exp())
+        .map(|m| {
+            c * c * c * (0..x.ncols()).map(|t| x[(0, t)].powi(3) * x[(m, t)]).sum::<f64>().exp()
+        })
         .collect();
     let expected =
         (0..n).map(|m| (f[m] - (y[m] - alpha[m] / GAMMA)).abs()).fold(0.0, f64::max) / y.amax();

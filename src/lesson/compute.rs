@@ -38,6 +38,16 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
             gram + 10.0 * n * n * n * n,
             "refits M-RLSR once per left-out point (n eigendecompositions of an (n − 1) × (n − 1) matrix, ≈ 10·n⁴ operations)",
         ),
+        Compute::ScanLambda2MoveSlope => (
+            gram + 10.7 * n * n * n * n,
+            "refits M-RLSR once per left-out point at n/8, n/4, n/2 and n (≈ 10·n⁴ operations in all)",
+        ),
+        Compute::ExampleLooMaxChange
+        | Compute::ScanKrrChangeSlope
+        | Compute::ScanExampleChangeSlope => (
+            gram + 0.4 * n * n * n * n,
+            "factors an (n − 1) × (n − 1) matrix once per left-out point (≈ n⁴/3 operations; a scan adds n/8, n/4, n/2)",
+        ),
         Compute::RlsObjective
         | Compute::KrrNorm
         | Compute::GramNorm
@@ -326,6 +336,103 @@ fn loo(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
             h_norm(&ki, &(&ai - b)) / h_norm(&ki, &ai)
         }
     })
+}
+
+/// maxᵢ ‖f_Z − f_Zⁱ‖_H for kernel ridge written as α = (K + sI)⁻¹y with the shift s(n) of a
+/// sample of n points: s = nλ for kernel ridge (2) at λ, s = λ_B for B of §4's Example (the
+/// regularizer λ_B/n times n).
+fn ridge_loo_max_change(
+    k: &DMatrix<f64>,
+    y: &DVector<f64>,
+    shift: impl Fn(usize) -> f64,
+) -> Result<f64, String> {
+    let n = y.len();
+    let a = solve(k + DMatrix::identity(n, n) * shift(n), y)?;
+    let mut change = 0.0f64;
+    for i in 0..n {
+        if crate::clock::deadline_passed() {
+            return Err(NOT_RUN.into());
+        }
+        let (ki, yi) = drop_point(k, y, i);
+        let ai = solve(&ki + DMatrix::identity(n - 1, n - 1) * shift(n - 1), &yi)?;
+        change = change.max(h_norm(k, &(&a - pad(&ai, i))));
+    }
+    Ok(change)
+}
+
+/// maxᵢ |λ₂(λ, Zⁱ) − λ₂(λ, Z)| with λ₂ = (m/2)C₀λ (Proposition 5.1), M-RLSR by Theorem 1 here.
+fn lambda2_max_move(
+    k: &DMatrix<f64>,
+    y: &DVector<f64>,
+    lambda: f64,
+    m: f64,
+) -> Result<f64, String> {
+    let (_, c0) = mrlsr_fit(k, y, lambda, m)?;
+    let mut moved = 0.0f64;
+    for i in 0..y.len() {
+        if crate::clock::deadline_passed() {
+            return Err(NOT_RUN.into());
+        }
+        let (ki, yi) = drop_point(k, y, i);
+        let (_, ci) = mrlsr_fit(&ki, &yi, lambda, m)?;
+        moved = moved.max(m / 2.0 * lambda * (ci - c0).abs());
+    }
+    Ok(moved)
+}
+
+/// The least-squares slope of ln v against ln n over the points (n, v).
+fn log_log_slope(points: &[(f64, f64)]) -> Result<f64, String> {
+    if points.iter().any(|&(n, v)| !(n > 0.0 && v > 0.0 && v.is_finite())) {
+        return Err("a scanned value is not positive: no log–log slope".into());
+    }
+    let k = points.len() as f64;
+    let (mx, my) =
+        points.iter().fold((0.0, 0.0), |(a, b), &(n, v)| (a + n.ln() / k, b + v.ln() / k));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), &(n, v)| {
+        let dx = n.ln() - mx;
+        (a + dx * (v.ln() - my), b + dx * dx)
+    });
+    Ok(sxy / sxx)
+}
+
+/// Paper B, §4's Example and the λ₂ scan: one value of the `Example…`/`Scan…` family.
+fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    if num(spec_v, "kernel.bandwidth.fixed").is_err() {
+        return Err("needs a fixed Gaussian μ (the heuristic μ changes with the sample, and \
+                    with it the kernel)"
+            .into());
+    }
+    let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
+    let (_, y, k) = data_gram(spec, spec_v)?;
+    let big_n = y.len();
+    if big_n < 16 {
+        return Err("needs n ≥ 16 (the scan goes down to n/8 ≥ 2)".into());
+    }
+    let lambda_b = big_n as f64 * lambda;
+    let value = |k: &DMatrix<f64>, y: &DVector<f64>| -> Result<f64, String> {
+        match what {
+            Compute::ScanKrrChangeSlope => ridge_loo_max_change(k, y, |n| n as f64 * lambda),
+            Compute::ScanLambda2MoveSlope => {
+                if m.is_nan() || m <= 1.0 {
+                    return Err("needs m > 1 (Theorem 1)".into());
+                }
+                lambda2_max_move(k, y, lambda, m)
+            }
+            _ => ridge_loo_max_change(k, y, |_| lambda_b),
+        }
+    };
+    if what == Compute::ExampleLooMaxChange {
+        return value(&k, &y);
+    }
+    let mut points = Vec::new();
+    for n in [big_n / 8, big_n / 4, big_n / 2, big_n] {
+        let mut v = spec_v.clone();
+        super::format::set_path(&mut v, "data.n", Value::from(n))?;
+        let s = super::format::parse_spec("scan", super::format::Page::Mrlsr, &v)?;
+        let (_, yn, kn) = data_gram(&s, &v)?;
+        points.push((n as f64, value(&kn, &yn)?));
+    }
+    log_log_slope(&points)
 }
 
 // ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
@@ -803,5 +910,9 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         | Compute::LooOwnLambda2Gap
         | Compute::LooMaxChange
         | Compute::Theorem3Bound => loo(what, spec, spec_v),
+        Compute::ExampleLooMaxChange
+        | Compute::ScanKrrChangeSlope
+        | Compute::ScanExampleChangeSlope
+        | Compute::ScanLambda2MoveSlope => example(what, spec, spec_v),
     }
 }
