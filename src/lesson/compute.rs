@@ -405,8 +405,8 @@ fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
     let (_, y, k) = data_gram(spec, spec_v)?;
     let big_n = y.len();
-    if big_n < 16 {
-        return Err("needs n ≥ 16 (the scan goes down to n/8 ≥ 2)".into());
+    if big_n < 3 {
+        return Err("needs n ≥ 3".into());
     }
     let lambda_b = big_n as f64 * lambda;
     let value = |k: &DMatrix<f64>, y: &DVector<f64>| -> Result<f64, String> {
@@ -423,6 +423,9 @@ fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     };
     if what == Compute::ExampleLooMaxChange {
         return value(&k, &y);
+    }
+    if big_n < 24 {
+        return Err("needs n ≥ 24 (the scan goes down to n/8 ≥ 3)".into());
     }
     let mut points = Vec::new();
     for n in [big_n / 8, big_n / 4, big_n / 2, big_n] {
