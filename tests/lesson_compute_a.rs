@@ -108,6 +108,48 @@ fn predictor_at_a_unit_alpha_is_one_kernel_value() {
 }
 
 #[test]
+fn predictor_kkt_sums_the_exponential_tensor_kernel() {
+    // At α = c·e₁ the tensor sum collapses: f(x_m) = c³ exp(Σ_t x_1t³ x_mt) (Section 2.2).
+    let (spec, v, x, y) = setup(json!({"kind": "exponential"}));
+    let n = x.nrows();
+    let c = 0.7;
+    let mut alpha = DVector::zeros(n);
+    alpha[0] = c;
+    let f: Vec<f64> = (0..n)
+        .map(|m| {
+            c * c * c * (0..x.ncols()).map(|t| x[(0, t)].powi(3) * x[(m, t)]).sum::<f64>().exp()
+        })
+        .collect();
+    let expected =
+        (0..n).map(|m| (f[m] - (y[m] - alpha[m] / GAMMA)).abs()).fold(0.0, f64::max) / y.amax();
+    let kkt = eval(Compute::PredictorKkt, &spec, &v, &report(&alpha, None)).unwrap();
+    assert!((kkt - expected).abs() <= 1e-12 * expected, "{kkt} vs {expected}");
+    // No finite features: the feature comparison refuses.
+    let e = eval(Compute::PredictorFeatureGap, &spec, &v, &report(&alpha, None)).unwrap_err();
+    assert!(e.contains("exponential"), "{e}");
+}
+
+#[test]
+fn predictor_kkt_vanishes_at_the_exponential_kernels_optimum_only() {
+    let v = json!({
+        "data": {"kind": "two_blobs", "n": 8, "separation": 1.0, "spread": 0.3, "flip": 0.0, "seed": 2},
+        "model": {"problem": "lp_regression", "p": P, "gamma": 1.0, "path": "tensor",
+                  "kernel": {"kind": "exponential"}},
+        "solver": {"tol": 1e-13, "max_iter": 200, "algorithm": "dual_newton"}
+    });
+    let spec = parse_spec("spec", Page::Lp, &v).expect("spec");
+    let r = engine::run(&spec).expect("run").to_json();
+    assert_eq!(r["status"], "converged");
+    let kkt = eval(Compute::PredictorKkt, &spec, &v, &r).unwrap();
+    assert!(kkt < 1e-8, "at the optimum: {kkt}");
+    let mut bumped = r.clone();
+    let a0 = bumped["solution"]["alpha"][0].as_f64().unwrap();
+    bumped["solution"]["alpha"][0] = json!(a0 + 0.05);
+    let off = eval(Compute::PredictorKkt, &spec, &v, &bumped).unwrap();
+    assert!(off > 1e-3, "away from it: {off}");
+}
+
+#[test]
 fn predictor_refuses_what_it_does_not_sum() {
     let (spec, mut v, x, _) = setup(json!({"kind": "polynomial", "degree": 3}));
     let r = report(&DVector::zeros(x.nrows()), None);

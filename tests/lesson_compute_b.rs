@@ -121,3 +121,71 @@ fn the_heuristic_width_is_refused() {
     let e = eval(Compute::LooMaxChange, &parse(&v), &v, &run(&v)).unwrap_err();
     assert!(e.contains("m > 1"), "{e}");
 }
+
+/// The least-squares slope of ln v against ln n (written here, apart from the compute's).
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let k = points.len() as f64;
+    let mx = points.iter().map(|p| p.0.ln()).sum::<f64>() / k;
+    let my = points.iter().map(|p| p.1.ln()).sum::<f64>() / k;
+    let sxy: f64 = points.iter().map(|p| (p.0.ln() - mx) * (p.1.ln() - my)).sum();
+    let sxx: f64 = points.iter().map(|p| (p.0.ln() - mx).powi(2)).sum();
+    sxy / sxx
+}
+
+#[test]
+fn example_b_matches_the_engine_at_the_scaled_lambda_on_each_smaller_sample() {
+    // §4's Example: B(λ_B) is kernel ridge at λ_B/|Z|; with λ_B = nλ it is A(λ) on Z, and on Zⁱ
+    // it is kernel ridge at λ_B/(n − 1) — run by the engine (M-RLSR at m = 2) on each Zⁱ.
+    let n = 14;
+    let v = spec_value(2.0, sine(n));
+    let lambda_b = n as f64 * 1e-3;
+    let a = alpha(&run(&v));
+    let pts = rows(&v);
+    let k = DMatrix::from_fn(n, n, |i, j| (-(pts[i].0 - pts[j].0).powi(2) / 0.1).exp());
+    let mut change = 0.0f64;
+    for i in 0..n {
+        let mut vi = spec_value(2.0, json!({"kind": "csv", "text": csv_without(&pts, i)}));
+        vi["lambda"] = json!(lambda_b / (n - 1) as f64);
+        let d = &a - alpha(&run(&vi)).insert_row(i, 0.0);
+        change = change.max((&k * &d).dot(&d).sqrt());
+    }
+    let got = compute(Compute::ExampleLooMaxChange, &v);
+    assert!((got - change).abs() <= 1e-4 * change, "B's change {got} vs engine {change}");
+    // A at the same λ keeps its regularizer on Zⁱ: a different change.
+    let a_change = compute(Compute::LooMaxChange, &v);
+    assert!((a_change - got).abs() > 1e-6 * got, "A {a_change} vs B {got}");
+}
+
+#[test]
+fn scans_are_the_slopes_of_the_single_sample_values() {
+    let big = 32;
+    let sizes = [big / 8, big / 4, big / 2, big];
+    let lambda = 1e-3;
+    let (mut krr, mut ex, mut moves) = (Vec::new(), Vec::new(), Vec::new());
+    for &n in &sizes {
+        let v2 = spec_value(2.0, sine(n));
+        krr.push((n as f64, compute(Compute::LooMaxChange, &v2)));
+        // B at the fixed λ_B = big·λ: the spec's λ scaled so that |Z|·λ = λ_B.
+        let mut vb = spec_value(2.0, sine(n));
+        vb["lambda"] = json!(big as f64 * lambda / n as f64);
+        ex.push((n as f64, compute(Compute::ExampleLooMaxChange, &vb)));
+        let v15 = spec_value(1.5, sine(n));
+        let l2 = num(&run(&v15), &["solution", "lambda2"]);
+        moves.push((n as f64, compute(Compute::LooMaxLambda2Change, &v15) * l2));
+    }
+    let top2 = spec_value(2.0, sine(big));
+    let top15 = spec_value(1.5, sine(big));
+    for (what, v, pts) in [
+        (Compute::ScanKrrChangeSlope, &top2, &krr),
+        (Compute::ScanExampleChangeSlope, &top2, &ex),
+        (Compute::ScanLambda2MoveSlope, &top15, &moves),
+    ] {
+        let got = compute(what, v);
+        let want = slope(pts);
+        assert!((got - want).abs() <= 1e-6 * want.abs().max(1e-3), "{what:?}: {got} vs {want}");
+    }
+    let mut v = spec_value(2.0, sine(big));
+    v["kernel"]["bandwidth"] = json!("heuristic");
+    let e = eval(Compute::ScanKrrChangeSlope, &parse(&v), &v, &run(&v)).unwrap_err();
+    assert!(e.contains("fixed Gaussian μ"), "{e}");
+}

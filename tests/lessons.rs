@@ -62,8 +62,8 @@ fn a_false_claim_fails_naming_step_and_claim() {
         other => panic!("not flippable: {other}"),
     };
     // Lesson B (fast): step 7's claim `smaller` (λ₂ < λ), step 3's `above` (C₀ > 1), step 9's
-    // `moved` (one point removed moves λ₂ by > 1 %) and step 10's `bound` (Theorem 3).
-    for (step, claim) in [(6usize, "smaller"), (2, "above"), (8, "moved"), (9, "bound")] {
+    // `moved` (one point removed moves λ₂ by > 1 %) and step 12's `bound` (Theorem 3).
+    for (step, claim) in [(6usize, "smaller"), (2, "above"), (8, "moved"), (11, "bound")] {
         let mut v = lesson_value("b");
         let claims = v["steps"][step]["claims"].as_array_mut().expect("claims");
         let c = claims.iter_mut().find(|c| c["id"] == claim).expect("the claim");
@@ -169,24 +169,24 @@ fn malformed_lessons_name_the_field() {
     assert!(Lesson::parse(&huge).unwrap_err().contains("at most"));
 }
 
-/// Issue 36 item 3: a lesson's claims are bounded when the file is parsed. Lesson B's step 10
+/// Issue 36 item 3: a lesson's claims are bounded when the file is parsed. Lesson B's step 12
 /// asks `loo_max_lambda2_change` (n refits, ≈ 10·n⁴ operations); at n = 2 000 (the issue's file:
 /// n = 400 already took 34 s) the lesson is refused naming the step, the claim, the computation
 /// and the largest n that fits — and that n is accepted.
 #[test]
 fn a_lesson_claim_over_its_cost_bound_is_refused_at_parse_time() {
     let mut v = lesson_value("b");
-    v["steps"][9]["spec"]["data"]["n"] = json!(2000);
+    v["steps"][11]["spec"]["data"]["n"] = json!(2000);
     let e = parse_err(&v, 0);
-    for needle in ["steps[9].claims[0]", "moves", "loo_max_lambda2_change", "n ≤"] {
+    for needle in ["steps[11].claims[0]", "moves", "loo_max_lambda2_change", "n ≤"] {
         assert!(e.contains(needle), "{needle:?} not in {e}");
     }
     assert!(e.len() < 400, "a line or two: {e}");
     let fit: usize = e.rsplit("n ≤ ").next().unwrap().trim().replace(' ', "").parse().unwrap();
     assert!((100..2000).contains(&fit), "{e}");
-    v["steps"][9]["spec"]["data"]["n"] = json!(fit);
+    v["steps"][11]["spec"]["data"]["n"] = json!(fit);
     assert!(Lesson::parse(&v.to_string()).is_ok(), "n = {fit} fits");
-    v["steps"][9]["spec"]["data"]["n"] = json!(fit + 20);
+    v["steps"][11]["spec"]["data"]["n"] = json!(fit + 20);
     assert!(Lesson::parse(&v.to_string()).is_err(), "n = {} does not", fit + 20);
 }
 

@@ -38,6 +38,16 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
             gram + 10.0 * n * n * n * n,
             "refits M-RLSR once per left-out point (n eigendecompositions of an (n − 1) × (n − 1) matrix, ≈ 10·n⁴ operations)",
         ),
+        Compute::ScanLambda2MoveSlope => (
+            gram + 10.7 * n * n * n * n,
+            "refits M-RLSR once per left-out point at n/8, n/4, n/2 and n (≈ 10·n⁴ operations in all)",
+        ),
+        Compute::ExampleLooMaxChange
+        | Compute::ScanKrrChangeSlope
+        | Compute::ScanExampleChangeSlope => (
+            gram + 0.4 * n * n * n * n,
+            "factors an (n − 1) × (n − 1) matrix once per left-out point (≈ n⁴/3 operations; a scan adds n/8, n/4, n/2)",
+        ),
         Compute::RlsObjective
         | Compute::KrrNorm
         | Compute::GramNorm
@@ -328,6 +338,106 @@ fn loo(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     })
 }
 
+/// maxᵢ ‖f_Z − f_Zⁱ‖_H for kernel ridge written as α = (K + sI)⁻¹y with the shift s(n) of a
+/// sample of n points: s = nλ for kernel ridge (2) at λ, s = λ_B for B of §4's Example (the
+/// regularizer λ_B/n times n).
+fn ridge_loo_max_change(
+    k: &DMatrix<f64>,
+    y: &DVector<f64>,
+    shift: impl Fn(usize) -> f64,
+) -> Result<f64, String> {
+    let n = y.len();
+    let a = solve(k + DMatrix::identity(n, n) * shift(n), y)?;
+    let mut change = 0.0f64;
+    for i in 0..n {
+        if crate::clock::deadline_passed() {
+            return Err(NOT_RUN.into());
+        }
+        let (ki, yi) = drop_point(k, y, i);
+        let ai = solve(&ki + DMatrix::identity(n - 1, n - 1) * shift(n - 1), &yi)?;
+        change = change.max(h_norm(k, &(&a - pad(&ai, i))));
+    }
+    Ok(change)
+}
+
+/// maxᵢ |λ₂(λ, Zⁱ) − λ₂(λ, Z)| with λ₂ = (m/2)C₀λ (Proposition 5.1), M-RLSR by Theorem 1 here.
+fn lambda2_max_move(
+    k: &DMatrix<f64>,
+    y: &DVector<f64>,
+    lambda: f64,
+    m: f64,
+) -> Result<f64, String> {
+    let (_, c0) = mrlsr_fit(k, y, lambda, m)?;
+    let mut moved = 0.0f64;
+    for i in 0..y.len() {
+        if crate::clock::deadline_passed() {
+            return Err(NOT_RUN.into());
+        }
+        let (ki, yi) = drop_point(k, y, i);
+        let (_, ci) = mrlsr_fit(&ki, &yi, lambda, m)?;
+        moved = moved.max(m / 2.0 * lambda * (ci - c0).abs());
+    }
+    Ok(moved)
+}
+
+/// The least-squares slope of ln v against ln n over the points (n, v).
+fn log_log_slope(points: &[(f64, f64)]) -> Result<f64, String> {
+    if points.iter().any(|&(n, v)| !(n > 0.0 && v > 0.0 && v.is_finite())) {
+        return Err("a scanned value is not positive: no log–log slope".into());
+    }
+    let k = points.len() as f64;
+    let (mx, my) =
+        points.iter().fold((0.0, 0.0), |(a, b), &(n, v)| (a + n.ln() / k, b + v.ln() / k));
+    let (sxy, sxx) = points.iter().fold((0.0, 0.0), |(a, b), &(n, v)| {
+        let dx = n.ln() - mx;
+        (a + dx * (v.ln() - my), b + dx * dx)
+    });
+    Ok(sxy / sxx)
+}
+
+/// Paper B, §4's Example and the λ₂ scan: one value of the `Example…`/`Scan…` family.
+fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    if num(spec_v, "kernel.bandwidth.fixed").is_err() {
+        return Err("needs a fixed Gaussian μ (the heuristic μ changes with the sample, and \
+                    with it the kernel)"
+            .into());
+    }
+    let (lambda, m) = (num(spec_v, "lambda")?, num(spec_v, "m")?);
+    let (_, y, k) = data_gram(spec, spec_v)?;
+    let big_n = y.len();
+    if big_n < 3 {
+        return Err("needs n ≥ 3".into());
+    }
+    let lambda_b = big_n as f64 * lambda;
+    let value = |k: &DMatrix<f64>, y: &DVector<f64>| -> Result<f64, String> {
+        match what {
+            Compute::ScanKrrChangeSlope => ridge_loo_max_change(k, y, |n| n as f64 * lambda),
+            Compute::ScanLambda2MoveSlope => {
+                if m.is_nan() || m <= 1.0 {
+                    return Err("needs m > 1 (Theorem 1)".into());
+                }
+                lambda2_max_move(k, y, lambda, m)
+            }
+            _ => ridge_loo_max_change(k, y, |_| lambda_b),
+        }
+    };
+    if what == Compute::ExampleLooMaxChange {
+        return value(&k, &y);
+    }
+    if big_n < 24 {
+        return Err("needs n ≥ 24 (the scan goes down to n/8 ≥ 3)".into());
+    }
+    let mut points = Vec::new();
+    for n in [big_n / 8, big_n / 4, big_n / 2, big_n] {
+        let mut v = spec_v.clone();
+        super::format::set_path(&mut v, "data.n", Value::from(n))?;
+        let s = super::format::parse_spec("scan", super::format::Page::Mrlsr, &v)?;
+        let (_, yn, kn) = data_gram(&s, &v)?;
+        points.push((n as f64, value(&kn, &yn)?));
+    }
+    log_log_slope(&points)
+}
+
 // ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
 
 /// p, q = p/(p − 1) and γ of a paper A spec.
@@ -345,16 +455,45 @@ fn duality_map(u: &DVector<f64>, r: f64) -> DVector<f64> {
     u.map(|v| v.signum() * v.abs().powf(r - 1.0))
 }
 
-/// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1).
-fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
+/// A paper A tensor kernel as a function of s = sum(x'_1 ⊙ ⋯ ⊙ x'_q) (Section 2.2): `s^degree`
+/// (linear: degree 1; polynomial) or `exp(s)` (exponential).
+#[derive(Clone, Copy)]
+enum TensorOf {
+    Power(u32),
+    Exp,
+}
+
+impl TensorOf {
+    fn apply(self, s: f64) -> f64 {
+        match self {
+            TensorOf::Power(d) => s.powi(d as i32),
+            TensorOf::Exp => s.exp(),
+        }
+    }
+}
+
+/// The kernel of a paper A spec (linear, polynomial of degree s, exponential).
+fn lp_tensor_kernel(spec_v: &Value) -> Result<TensorOf, String> {
     let kind = match super::format::lookup(spec_v, "model.kernel.kind") {
         Ok(k) => k.as_str().unwrap_or("").to_string(),
         Err(_) => "linear".to_string(),
     };
     match kind.as_str() {
-        "linear" => Ok(1),
-        "polynomial" => Ok(num(spec_v, "model.kernel.degree")? as u32),
+        "linear" => Ok(TensorOf::Power(1)),
+        "polynomial" => Ok(TensorOf::Power(num(spec_v, "model.kernel.degree")? as u32)),
+        "exponential" => Ok(TensorOf::Exp),
         other => Err(format!("the `{other}` tensor kernel is not written here")),
+    }
+}
+
+/// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1); the
+/// exponential kernel has no finite degree (no finite feature map).
+fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
+    match lp_tensor_kernel(spec_v)? {
+        TensorOf::Power(s) => Ok(s),
+        TensorOf::Exp => {
+            Err("the exponential tensor kernel has no finite feature map to write here".into())
+        }
     }
 }
 
@@ -362,8 +501,13 @@ fn lp_kernel_degree(spec_v: &Value) -> Result<u32, String> {
 const MAX_N_TENSOR_SUM: usize = 40;
 
 /// f_α(x_m) = Σ_ijk K(x_i, x_j, x_k, x_m) α_i α_j α_k for every training point (eq. 14, q = 4),
-/// the tensor kernel K = (Σ_t x_it x_jt x_kt x_mt)^s evaluated here entry by entry.
-fn tensor_predictions(x: &DMatrix<f64>, alpha: &DVector<f64>, s: u32) -> Result<Vec<f64>, String> {
+/// the tensor kernel K = (Σ_t x_it x_jt x_kt x_mt)^s, or exp(Σ_t x_it x_jt x_kt x_mt) for the
+/// exponential kernel (Section 2.2), evaluated here entry by entry.
+fn tensor_predictions(
+    x: &DMatrix<f64>,
+    alpha: &DVector<f64>,
+    kernel: TensorOf,
+) -> Result<Vec<f64>, String> {
     let (n, d) = (x.nrows(), x.ncols());
     if n > MAX_N_TENSOR_SUM {
         return Err(format!("n = {n} is above {MAX_N_TENSOR_SUM} for the tensor sum built here"));
@@ -382,7 +526,7 @@ fn tensor_predictions(x: &DMatrix<f64>, alpha: &DVector<f64>, s: u32) -> Result<
                     for t in 0..d {
                         sum += prod[t] * x[(k, t)];
                     }
-                    f += sum.powi(s as i32) * alpha[i] * alpha[j] * alpha[k];
+                    f += kernel.apply(sum) * alpha[i] * alpha[j] * alpha[k];
                 }
             }
         }
@@ -470,15 +614,15 @@ fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result
             if (q - 4.0).abs() > 1e-9 {
                 return Err(format!("eq. (14) is summed here for q = 4 (this spec's q is {q})"));
             }
-            let s = lp_kernel_degree(spec_v)?;
-            let f = tensor_predictions(x, &alpha, s)?;
+            let kernel = lp_tensor_kernel(spec_v)?;
+            let f = tensor_predictions(x, &alpha, kernel)?;
             if what == Compute::PredictorKkt {
                 let worst = (0..f.len())
                     .map(|m| (f[m] - (y[m] - alpha[m] / gamma)).abs())
                     .fold(0.0, f64::max);
                 return Ok(worst / y.amax());
             }
-            let g = feature_predictions(x, &alpha, s)?;
+            let g = feature_predictions(x, &alpha, lp_kernel_degree(spec_v)?)?;
             let scale = g.iter().fold(0.0f64, |a, v| a.max(v.abs()));
             Ok(f.iter().zip(&g).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max) / scale)
         }
@@ -769,5 +913,9 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         | Compute::LooOwnLambda2Gap
         | Compute::LooMaxChange
         | Compute::Theorem3Bound => loo(what, spec, spec_v),
+        Compute::ExampleLooMaxChange
+        | Compute::ScanKrrChangeSlope
+        | Compute::ScanExampleChangeSlope
+        | Compute::ScanLambda2MoveSlope => example(what, spec, spec_v),
     }
 }

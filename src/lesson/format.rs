@@ -438,6 +438,22 @@ pub enum Compute {
     /// B: Theorem 3's bound on ‖f_Z − f_Zⁱ‖_H, (2^(m−2) Cκ/(λn))^(1/(m−1)) with
     /// C = 2(C_y + κ(C_y²/λ)^(1/m)) (Lemma D.2), C_y = maxᵢ|yᵢ| on Z, κ = 1 (Gaussian k(x, x) = 1).
     Theorem3Bound,
+    // ---- Paper B, §4's Example: A = kernel ridge (2) at λ, B = kernel ridge with the
+    // regularizer λ/|Z| instead of λ; weakly equivalent with Φ(λ, Z) = λ|Z|. Closed forms built
+    // here (Cholesky), each point removed in turn (fixed Gaussian μ).
+    /// B, §4's Example: maxᵢ ‖B(λ_B, Z) − B(λ_B, Zⁱ)‖_H with λ_B = |Z|·λ (the spec's λ, so that
+    /// B(λ_B) = A(λ) on Z): α = (K + λ_B I)⁻¹y on Z and (Kⁱ + λ_B I)⁻¹yⁱ on Zⁱ (B's regularizer
+    /// λ_B/|Zⁱ| on Zⁱ).
+    ExampleLooMaxChange,
+    /// B, §4's Example: the least-squares slope of ln maxᵢ ‖A(λ, Z) − A(λ, Zⁱ)‖_H against ln n
+    /// over the step's generator at n/8, n/4, n/2, n (same seed), kernel ridge (2) at the spec's
+    /// fixed λ, α = (K + nλI)⁻¹y (≈ −1: the change shrinks like 1/n).
+    ScanKrrChangeSlope,
+    /// B, §4's Example: the same slope for B at the fixed λ_B = N·λ (N the step's n), α = (K + λ_B I)⁻¹y.
+    ScanExampleChangeSlope,
+    /// B, Assumption 1 (part 2) of Proposition 4.7: the same slope for maxᵢ |λ₂(λ, Zⁱ) − λ₂(λ, Z)|,
+    /// λ₂ = (m/2)C₀λ (Proposition 5.1) at the spec's (m, λ), C₀ by Theorem 1 here.
+    ScanLambda2MoveSlope,
     // ---- Paper A (Salzo–Suykens–Rosasco), issue 19 section 2: eq. (10), Proposition 3.2,
     // eq. (14). Built here from the data and the run's α (X, y, p, γ of the spec).
     /// A, eq. (10): max_j |wⱼ − J_q(Xᵀα)ⱼ| / max|w|, the run's w against the representer
@@ -455,7 +471,8 @@ pub enum Compute {
     /// polynomial s ≤ 2) and w = J_q(Φ_n*α) from explicit features (x, or the pairs x_t x_u).
     PredictorFeatureGap,
     /// A, eq. (14) and the KKT conditions (eq. 23, square loss): max_m |f_α(x_m) − (y_m − α_m/γ)|
-    /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`.
+    /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`, or over
+    /// the exponential tensor kernel exp(sum(x'_1 ⊙ ⋯ ⊙ x'_4)) (Section 2.2, no finite features).
     PredictorKkt,
     // Paper D (Ramdas–Peña): src/lesson/compute/paper_d.rs.
     /// D: ρ_K of the linear kernel on 2-D data by brute force over directions, from the data

@@ -112,7 +112,7 @@ const recovery = async (page) => {
 test('lesson A can be walked from the first step to the last, each claim checked', async () => {
   const L = LESSONS.a;
   const n = L.steps.length;
-  assert.ok(n >= 8 && n <= 12);
+  assert.ok(n >= 8 && n <= 14);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html#lesson=a&step=1`);
   const r = [];
   // 1. Primal above dual, they meet: converged, relative gap ≤ 1e-8, F(w) ≥ −Λ(α).
@@ -121,7 +121,7 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(await num(page, '#r-relgap') <= 1e-8);
   assert.ok(r[1].primal >= r[1].dual, 'primal above dual');
-  // Steps 5–7 quote this run: "under 100 iterations", "about 60".
+  // Steps 6–9 quote this run: "under 100 iterations", "about 60".
   assert.ok(r[1].iter >= 40 && r[1].iter < 100, `step 1: ${r[1].iter} iterations`);
   assert.ok(await num(page, '#r-gap') >= 0);
   await next(page, 1);
@@ -150,8 +150,14 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.ok(r[3].rec.above < 30, `entries above τ: ${r[3].rec.above}`);
   assert.ok(r[3].rec.recovered >= 3);
   await next(page, 4);
-  // 5. p = 1.1: over ten times the iterations, fewer entries above τ, all 5 true features found.
+  // 5. Theorem 2.2: step 1's run again — the same iterations and F.
   await runStep(page, 5, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.equal(await num(page, '#r-iter'), r[1].iter);
+  assert.ok(Math.abs(await num(page, '#r-primal') - r[1].primal) <= 1e-12 * r[1].primal);
+  await next(page, 5);
+  // 6. p = 1.1: over ten times the iterations, fewer entries above τ, all 5 true features found.
+  await runStep(page, 6, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   r[4] = { iter: await num(page, '#r-iter'), rec: await recovery(page) };
   assert.ok(r[4].iter > 10 * r[3].iter, `${r[4].iter} vs ${r[3].iter}`);
@@ -162,51 +168,53 @@ test('lesson A can be walked from the first step to the last, each claim checked
   // (median accepted step of each native run).
   const median = (v) => { const w = [...v].sort((x, y) => x - y); return w[w.length >> 1]; };
   const step3 = median(native(L.steps[3].spec).trace.map((t) => t.step).filter((x) => x > 0));
-  const step4 = median(native(L.steps[4].spec).trace.map((t) => t.step).filter((x) => x > 0));
+  const step4 = median(native(L.steps[5].spec).trace.map((t) => t.step).filter((x) => x > 0));
   assert.ok(step4 < step3, `median accepted step: p = 1.1 ${step4}, p = 4/3 ${step3}`);
-  await next(page, 5);
-  // 6. Primal GD: stops at the 500 cap with a relative gap above 1e-2.
-  await runStep(page, 6, n);
+  await next(page, 6);
+  // 7. Primal GD: stops at the 500 cap with a relative gap above 1e-2.
+  await runStep(page, 7, n);
   assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-iter'), 500);
   assert.ok(await num(page, '#r-relgap') > 1e-2);
-  await next(page, 6);
-  // 7. FISTA: 3000 iterations, relative gap between 1e-8 and 1e-4.
-  await runStep(page, 7, n);
+  await next(page, 7);
+  // 8. FISTA: 3000 iterations, relative gap between 1e-8 and 1e-4.
+  await runStep(page, 8, n);
   assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-iter'), 3000);
   const g6 = await num(page, '#r-relgap');
   assert.ok(g6 > 1e-8 && g6 < 1e-4, `FISTA rel gap ${g6}`);
-  await next(page, 7);
-  // 8. Dual Newton (ours): a handful of iterations, the same F as step 1.
-  await runStep(page, 8, n);
+  await next(page, 8);
+  // 9. Dual Newton (ours): a handful of iterations, the same F as step 1.
+  await runStep(page, 9, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(await num(page, '#r-iter') <= 10);
   assert.ok(Math.abs(await num(page, '#r-primal') - r[1].primal) <= 2e-8 * r[1].primal);
-  await next(page, 8);
-  // 9–11. Rule (19), n ≤ 2·card(𝕂)^(1/3), holds for each tensor step's polynomial kernel
-  //    (card(𝕂) = C(d+s−1, s)); step 9's n would fail it for the linear kernel, as its text says.
+  await next(page, 9);
+  // 10, 11, 13. Rule (19), n ≤ 2·card(𝕂)^(1/3), holds for each polynomial tensor step
+  //    (card(𝕂) = C(d+s−1, s)); step 10's n would fail it for the linear kernel, as its text says.
   const binom = (a, b) => { let r = 1; for (let i = 1; i <= b; i++) r = (r * (a - b + i)) / i; return r; };
-  for (const k of [9, 10, 11]) {
+  for (const k of [10, 11, 13]) {
     const sp = L.steps[k - 1].spec;
     const card = binom(sp.data.d + sp.model.kernel.degree - 1, sp.model.kernel.degree);
     assert.equal(sp.model.kernel.kind, 'polynomial');
     assert.equal(sp.model.path, 'tensor');
     assert.ok(sp.data.n <= 2 * Math.cbrt(card), `step ${k}, rule (19): n = ${sp.data.n} vs 2·card^(1/3) = ${2 * Math.cbrt(card)}`);
   }
-  assert.ok(L.steps[8].spec.data.n > 2 * Math.cbrt(L.steps[8].spec.data.d), 'with the linear kernel the tensor would not pay');
-  // Each tensor step: the cost is shown before the build; the same F as the features path (kplay).
-  for (const k of [9, 10, 11]) {
-    if (k > 9) await next(page, k - 1);
+  assert.ok(L.steps[9].spec.data.n > 2 * Math.cbrt(L.steps[9].spec.data.d), 'with the linear kernel the tensor would not pay');
+  // Each tensor step: the cost is shown before the build; the same F as the features path
+  // (kplay), or, for step 12's exponential kernel (no features), as dual Newton at 1e-13 (kplay).
+  for (const k of [10, 11, 12, 13]) {
+    if (k > 10) await next(page, k - 1);
     assert.equal(await page.evaluate(() => document.body.dataset.build), 'needed');
     assert.match(await text(page, '#tensor-cost'), /Before the build/);
     await runStep(page, k, n);
     assert.equal(await text(page, '#r-status'), 'converged');
-    const feat = structuredClone(L.steps[k - 1].spec);
-    delete feat.model.path;
-    const fFeat = native(feat).primal;
+    const ref = structuredClone(L.steps[k - 1].spec);
+    if (ref.model.kernel.kind === 'exponential') ref.solver = { ...ref.solver, algorithm: 'dual_newton', tol: 1e-13 };
+    else delete ref.model.path;
+    const fRef = native(ref).primal;
     const fk = await num(page, '#r-primal');
-    assert.ok(Math.abs(fk - fFeat) <= 1e-7 * fFeat, `step ${k}: tensor ${fk} vs features ${fFeat}`);
+    assert.ok(Math.abs(fk - fRef) <= 1e-7 * fRef, `step ${k}: tensor ${fk} vs reference ${fRef}`);
   }
   assert.ok(await page.locator('#lesson-next').isDisabled(), 'the last step has no Next');
   assert.deepEqual(errors, []);
@@ -606,7 +614,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
 
 test('lesson B can be walked from the first step to the last, each claim checked', async () => {
   const n = LESSONS.b.steps.length;
-  assert.ok(n >= 8 && n <= 12);
+  assert.ok(n >= 8 && n <= 14);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=1`);
   const rel = (a, b) => Math.abs(a - b) / Math.abs(b);
   const lambda = 1e-3;
@@ -714,8 +722,19 @@ test('lesson B can be walked from the first step to the last, each claim checked
   const l2i = await num(page, '#r-lambda2');
   assert.ok(Math.abs(l2i - l2z) / l2z > 0.01, `λ₂ ${l2i} vs step 7's ${l2z}`);
   await next(page, 9);
-  // 10. m = 3 on step 7's sample: λ₂ = (3/2) C₀ λ.
+  // 10. §4's Example: kernel ridge (m = 2) on step 7's sample, λ₂ = λ.
   await runStep(page, 10, n);
+  assert.equal(await text(page, '#r-nd'), '100 × 1');
+  assert.equal(await page.locator('#m').inputValue(), '2');
+  assert.ok(rel(await num(page, '#r-lambda2'), lambda) < 1e-6);
+  await next(page, 10);
+  // 11. The λ₂ move against n: step 7's fit again (m = 1.5), the same λ₂.
+  await runStep(page, 11, n);
+  assert.equal(await text(page, '#r-nd'), '100 × 1');
+  assert.ok(rel(await num(page, '#r-lambda2'), l2z) < 1e-9, 'step 7\'s λ₂');
+  await next(page, 11);
+  // 12. m = 3 on step 7's sample: λ₂ = (3/2) C₀ λ.
+  await runStep(page, 12, n);
   assert.equal(await text(page, '#r-nd'), '100 × 1');
   assert.ok(rel(await num(page, '#r-lambda2'), 1.5 * (await num(page, '#r-c0')) * lambda) < 1e-6);
   assert.deepEqual(errors, []);
