@@ -241,10 +241,11 @@ pub(super) fn linear_square(
     what: LinearWhat,
 ) -> Result<f64, String> {
     let (n, d) = (x.nrows(), x.ncols());
-    if !(lambda > 0.0) {
+    if lambda.is_nan() || lambda <= 0.0 {
         return Err(format!("λ = {lambda} is not positive"));
     }
-    let objective = |w: &DVector<f64>| (x * w - y).norm_squared() / (2.0 * lambda) + w.norm_squared() / 2.0;
+    let objective =
+        |w: &DVector<f64>| (x * w - y).norm_squared() / (2.0 * lambda) + w.norm_squared() / 2.0;
     let residual = |c: &DVector<f64>| {
         let z = x * (x.transpose() * c);
         (0..n).map(|i| (c[i] - (y[i] - z[i]) / lambda).abs()).fold(0.0, f64::max) * lambda
@@ -260,10 +261,8 @@ pub(super) fn linear_square(
     }
     if what == LinearWhat::PrimalObjective {
         let a = x.transpose() * x + DMatrix::identity(d, d) * lambda;
-        let w = a
-            .cholesky()
-            .ok_or("XᵀX + λI is not positive definite")?
-            .solve(&(x.transpose() * y));
+        let w =
+            a.cholesky().ok_or("XᵀX + λI is not positive definite")?.solve(&(x.transpose() * y));
         return Ok(objective(&w));
     }
     let c = c.ok_or("needs the run's c")?;
@@ -283,7 +282,7 @@ pub(super) fn linear_square(
             let t = col[i];
             u -= col * t;
         }
-        if best.as_ref().map_or(true, |b| u.norm() > b.norm()) {
+        if best.as_ref().is_none_or(|b| u.norm() > b.norm()) {
             best = Some(u);
         }
     }
@@ -412,7 +411,8 @@ mod tests {
         assert!((f_dual - f_primal).abs() < 1e-12 * f_dual.abs(), "{f_dual} vs {f_primal}");
         assert_eq!(linear_square(&x, &y, None, lambda, LinearWhat::NullDim).unwrap(), 4.0);
         assert!(linear_square(&x, &y, Some(&c), lambda, LinearWhat::Kkt).unwrap() < 1e-12);
-        let moved = linear_square(&x, &y, Some(&c), lambda, LinearWhat::NullShiftObjective).unwrap();
+        let moved =
+            linear_square(&x, &y, Some(&c), lambda, LinearWhat::NullShiftObjective).unwrap();
         assert!(moved.abs() < 1e-12, "{moved}");
         let off = linear_square(&x, &y, Some(&c), lambda, LinearWhat::NullShiftKkt).unwrap();
         assert!(off > 0.1, "{off}");
