@@ -853,6 +853,39 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         Compute::PlaneRho => paper_d::plane_rho(spec, spec_v),
         Compute::TraceMinNormP => paper_d::trace_min_norm_p(report),
         Compute::PTop3Mass => paper_d::p_top3_mass(report),
+        Compute::UniformNormG => paper_d::uniform_norm_g(spec, spec_v),
+        Compute::LinearPrimalObjective
+        | Compute::LinearKkt
+        | Compute::NullShiftKkt
+        | Compute::NullShiftObjective
+        | Compute::NullDim => {
+            let kind = super::format::lookup(spec_v, "kernel.kind")?;
+            if kind.as_str() != Some("linear") {
+                return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
+            }
+            let loss = super::format::lookup(spec_v, "loss.kind")?;
+            if loss.as_str() != Some("square") {
+                return Err(format!("written here for the square loss (the spec's is `{loss}`)"));
+            }
+            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            if data.n() > MAX_N {
+                return Err(format!("n = {} is above {MAX_N} here", data.n()));
+            }
+            let lambda = num(spec_v, "lambda")?;
+            use paper_c::LinearWhat as W;
+            let w = match what {
+                Compute::LinearPrimalObjective => W::PrimalObjective,
+                Compute::LinearKkt => W::Kkt,
+                Compute::NullShiftKkt => W::NullShiftKkt,
+                Compute::NullShiftObjective => W::NullShiftObjective,
+                _ => W::NullDim,
+            };
+            let c = match w {
+                W::PrimalObjective | W::NullDim => None,
+                _ => Some(DVector::from_vec(vector(report, "solution.c")?)),
+            };
+            paper_c::linear_square(&data.x, &data.y, c.as_ref(), lambda, w)
+        }
         Compute::Table1Residual
         | Compute::Table1PrintedAtStep
         | Compute::Table1CorrectedAtStep

@@ -483,6 +483,9 @@ pub enum Compute {
     TraceMinNormP,
     /// D: the share of Σ pᵢ held by the three largest pᵢ of the run's p.
     PTop3Mass,
+    /// D: ‖1/n‖_G for the linear kernel from the data alone, ‖(1/n)Σᵢ yᵢxᵢ/‖xᵢ‖‖₂ (the q of
+    /// SNKPVN(1/n, δ) in Lemma 9's bound).
+    UniformNormG,
     // ---- Paper C (Dinuzzo), lesson C's main results (issue 19 §2): src/lesson/compute/paper_c.rs.
     /// C: max|cᵢ − (−J₁(zᵢ − cᵢ))|·λ with z = Kc built here and −J₁ Table 1's printed operator at
     /// α = 1 (where the printed entries hold): eq. 7's residual for the run's c.
@@ -503,4 +506,15 @@ pub enum Compute {
     /// C: the smallest F₁(c + tu) − F₁(c), t ∈ {±10⁻², ±10⁻¹, ±1}, u K₁'s lowest eigenvector
     /// (< 0: the run's c is not a minimizer of F₁).
     Theorem5Descent,
+    /// C, linear kernel K = XXᵀ, square loss: min F solved in the primal from X, w̄ = (XᵀX + λI)⁻¹Xᵀy
+    /// (a d × d system), F̄ = ‖Xw̄ − y‖²/(2λ) + ‖w̄‖²/2.
+    LinearPrimalObjective,
+    /// C, the same: eq. (14)'s residual maxᵢ|cᵢ − (yᵢ − (Kc)ᵢ)/λ|·λ for the run's c, Kc = X(Xᵀc).
+    LinearKkt,
+    /// C, the same at c + u, u ∈ null K (the part of some eᵢ off X's columns, ‖u‖ = max(‖c‖, 1)).
+    NullShiftKkt,
+    /// C, the same u: (F(c + u) − F(c))/|F(c)| (Lemma 1: 0).
+    NullShiftObjective,
+    /// C: n − rank X, the dimension of K = XXᵀ's null space.
+    NullDim,
 }

@@ -208,6 +208,101 @@ pub(super) fn theorem5_descent(
     Ok(best)
 }
 
+/// What [`linear_square`] reports.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum LinearWhat {
+    /// min F solved in the primal.
+    PrimalObjective,
+    /// Eq. (14)'s residual for the run's c.
+    Kkt,
+    /// Eq. (14)'s residual for c + u, u in K's null space.
+    NullShiftKkt,
+    /// (F(c + u) − F(c))/|F(c)| for the same u.
+    NullShiftObjective,
+    /// The dimension of K's null space.
+    NullDim,
+}
+
+/// Paper C with the linear kernel `K = XXᵀ` (eq. 5) and the square loss, `f(z) = ‖z − y‖²/(2λ)`,
+/// computed from X without a Gram matrix (`Kc = X(Xᵀc)`, `cᵀKc = ‖Xᵀc‖²`):
+/// - `PrimalObjective`: problem (2) solved in the primal, `w̄ = (XᵀX + λI)⁻¹Xᵀy` (a d × d system,
+///   no c), `F̄ = ‖Xw̄ − y‖²/(2λ) + ‖w̄‖²/2`;
+/// - `Kkt`: `maxᵢ |cᵢ − (yᵢ − (Kc)ᵢ)/λ|·λ` for the run's c: eq. (14), `0 ∈ ∂f(Kc) + c`, which
+///   (7) and Corollary 1's (8) restate (relative to 1/λ);
+/// - `NullShiftKkt`, `NullShiftObjective`: `u` the part of `e_i` orthogonal to X's columns for the
+///   i where that part is longest (so `Ku = 0`), scaled to `‖u‖ = max(‖c‖, 1)`; eq. (14)'s
+///   residual at `c + u`, and `(F(c + u) − F(c))/|F(c)|` (Lemma 1: 0);
+/// - `NullDim`: `n − rank X` (singular values above `n·ε·σ_max`).
+pub(super) fn linear_square(
+    x: &DMatrix<f64>,
+    y: &DVector<f64>,
+    c: Option<&DVector<f64>>,
+    lambda: f64,
+    what: LinearWhat,
+) -> Result<f64, String> {
+    let (n, d) = (x.nrows(), x.ncols());
+    if lambda.is_nan() || lambda <= 0.0 {
+        return Err(format!("λ = {lambda} is not positive"));
+    }
+    let objective =
+        |w: &DVector<f64>| (x * w - y).norm_squared() / (2.0 * lambda) + w.norm_squared() / 2.0;
+    let residual = |c: &DVector<f64>| {
+        let z = x * (x.transpose() * c);
+        (0..n).map(|i| (c[i] - (y[i] - z[i]) / lambda).abs()).fold(0.0, f64::max) * lambda
+    };
+    let svd = x.clone().svd(true, false);
+    let u_cols = svd.u.as_ref().ok_or("the SVD of X has no U")?;
+    let smax = svd.singular_values.iter().copied().fold(0.0, f64::max);
+    let tol = n.max(d) as f64 * f64::EPSILON * smax;
+    let basis: Vec<usize> =
+        (0..svd.singular_values.len()).filter(|&k| svd.singular_values[k] > tol).collect();
+    if what == LinearWhat::NullDim {
+        return Ok((n - basis.len()) as f64);
+    }
+    if what == LinearWhat::PrimalObjective {
+        let a = x.transpose() * x + DMatrix::identity(d, d) * lambda;
+        let w =
+            a.cholesky().ok_or("XᵀX + λI is not positive definite")?.solve(&(x.transpose() * y));
+        return Ok(objective(&w));
+    }
+    let c = c.ok_or("needs the run's c")?;
+    if c.len() != n {
+        return Err("solution.c has the wrong length".into());
+    }
+    if what == LinearWhat::Kkt {
+        return Ok(residual(c));
+    }
+    // The longest projection of a unit vector e_i off the column space of X.
+    let mut best: Option<DVector<f64>> = None;
+    for i in 0..n {
+        let mut u = DVector::zeros(n);
+        u[i] = 1.0;
+        for &k in &basis {
+            let col = u_cols.column(k);
+            let t = col[i];
+            u -= col * t;
+        }
+        if best.as_ref().is_none_or(|b| u.norm() > b.norm()) {
+            best = Some(u);
+        }
+    }
+    let u = best.ok_or("no points")?;
+    if u.norm() < 1e-8 {
+        return Err("K is not singular: its null space is {0}".into());
+    }
+    let scale = c.norm().max(1.0) / u.norm();
+    let u = u * scale;
+    let shifted = c + &u;
+    match what {
+        LinearWhat::NullShiftKkt => Ok(residual(&shifted)),
+        _ => {
+            let f0 = objective(&(x.transpose() * c));
+            let f1 = objective(&(x.transpose() * &shifted));
+            Ok((f1 - f0) / f0.abs())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,5 +393,33 @@ mod tests {
         }
         let c = DVector::from_element(1, 0.0);
         assert!((theorem5_value(&k1, &y, &c, "hinge", 1.0, 0.0).unwrap() - 0.5).abs() < 1e-15);
+    }
+    #[test]
+    fn linear_square_on_a_rank_two_design() {
+        // 6 points in the plane: K = XXᵀ has rank 2, a null space of dimension 4.
+        let x = DMatrix::from_row_slice(
+            6,
+            2,
+            &[1.0, 0.5, -0.3, 2.0, 0.7, -1.1, 2.2, 0.1, -1.5, -0.4, 0.2, 0.9],
+        );
+        let y = DVector::from_vec(vec![1.0, -1.0, 1.0, 1.0, -1.0, -1.0]);
+        let lambda = 0.3;
+        let k = &x * x.transpose();
+        let c = closed_form(&k, &y, lambda);
+        let f_dual = (&k * &c - &y).norm_squared() / (2.0 * lambda) + (&k * &c).dot(&c) / 2.0;
+        let f_primal = linear_square(&x, &y, None, lambda, LinearWhat::PrimalObjective).unwrap();
+        assert!((f_dual - f_primal).abs() < 1e-12 * f_dual.abs(), "{f_dual} vs {f_primal}");
+        assert_eq!(linear_square(&x, &y, None, lambda, LinearWhat::NullDim).unwrap(), 4.0);
+        assert!(linear_square(&x, &y, Some(&c), lambda, LinearWhat::Kkt).unwrap() < 1e-12);
+        let moved =
+            linear_square(&x, &y, Some(&c), lambda, LinearWhat::NullShiftObjective).unwrap();
+        assert!(moved.abs() < 1e-12, "{moved}");
+        let off = linear_square(&x, &y, Some(&c), lambda, LinearWhat::NullShiftKkt).unwrap();
+        assert!(off > 0.1, "{off}");
+        // A full-rank design has no null space to shift along.
+        let x2 = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 1.0]);
+        let y2 = DVector::from_vec(vec![1.0, -1.0]);
+        let c2 = DVector::from_vec(vec![0.5, -0.5]);
+        assert!(linear_square(&x2, &y2, Some(&c2), 1.0, LinearWhat::NullShiftKkt).is_err());
     }
 }

@@ -93,6 +93,29 @@ pub fn p_top3_mass(report: &Value) -> Result<f64, String> {
     Ok(p.iter().take(3).sum::<f64>() / total)
 }
 
+/// ‖q‖_G for the uniform q = 1/n (Algorithm 7's q₀, Algorithm 6's q in SNKPVN(1/n, δ)) with the
+/// linear kernel, from the data alone: ‖(1/n) Σᵢ yᵢxᵢ/‖xᵢ‖‖₂ (since G = VᵀV with the columns
+/// vᵢ = yᵢxᵢ/‖xᵢ‖, ‖q‖_G = ‖Vq‖₂), without building G.
+pub fn uniform_norm_g(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
+    if kind.as_str() != Some("linear") {
+        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
+    }
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let (n, d) = (data.n(), data.x.ncols());
+    let mut mean = vec![0.0; d];
+    for i in 0..n {
+        let r = data.x.row(i).norm();
+        if r.is_nan() || r <= 0.0 {
+            return Err(format!("point {i} is the origin: K(x, x) = 0"));
+        }
+        for (t, m) in mean.iter_mut().enumerate() {
+            *m += data.y[i] * data.x[(i, t)] / r / n as f64;
+        }
+    }
+    Ok(mean.iter().map(|m| m * m).sum::<f64>().sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +175,17 @@ mod tests {
         assert_eq!(trace_min_norm_p(&rep).unwrap(), 0.2);
         assert!((p_top3_mass(&rep).unwrap() - 0.9).abs() < 1e-12);
         assert!(trace_min_norm_p(&json!({"trace": []})).is_err());
+    }
+    #[test]
+    fn uniform_norm_of_a_symmetric_and_a_one_sided_set() {
+        // v = (1,0), (0,1), (−1,0), (0,−1): the mean is 0.
+        let (s, v) = spec(&[[2.0, 0.0, 1.0], [0.0, 1.0, 1.0], [-3.0, 0.0, 1.0], [0.0, 5.0, -1.0]]);
+        assert!(uniform_norm_g(&s, &v).unwrap() < 1e-15);
+        // v = (1,0), (0,1): the mean (½, ½), of norm 1/√2; checked against G's quadratic form.
+        let (s, v) = spec(&[[3.0, 0.0, 1.0], [0.0, -2.0, -1.0]]);
+        let r = uniform_norm_g(&s, &v).unwrap();
+        let g = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 1.0]);
+        let q = nalgebra::DVector::from_vec(vec![0.5, 0.5]);
+        assert!((r - (q.dot(&(&g * &q))).sqrt()).abs() < 1e-15, "{r}");
     }
 }
