@@ -166,6 +166,27 @@ test('a lesson embed: End, Home and PageDown move through an explanation that ov
   }
 });
 
+test('a step that compares with an earlier step shows that step\'s number beside the readout, before its own run (D2 vs D1)', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html?classroom=1&speed=max#lesson=d&step=1`, { viewport: { width: 1280, height: 720 } });
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'predict', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.getElementById('r-iter').dataset.earlier ?? null), null, 'step 1 compares with nothing');
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+  const iters1 = (await text(page, '#r-iter')).trim();
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '2' && document.body.dataset.lessonPhase === 'predict');
+  // D2's claim: iterations > step 1's. Before D2's run its readout shows step 1's count beside it.
+  assert.equal(await page.evaluate(() => document.getElementById('r-iter').dataset.earlier), `step 1: ${iters1}`);
+  const after = await page.evaluate(() => getComputedStyle(document.getElementById('r-iter'), '::after').content);
+  assert.ok(after.includes(`step 1: ${iters1}`), after);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.getElementById('r-iter').dataset.earlier), `step 1: ${iters1}`, 'and after it');
+  assert.ok(Number(await text(page, '#r-iter')) > Number(iters1), 'the claim the number is there for');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('a lesson link the page cannot follow is refused with a message naming what and why', async () => {
   const cases = [
     ['lp.html#lesson=a&step=1e309', /step “1e309” is not a step number/, '1'],
