@@ -285,13 +285,38 @@ pub fn defects(prims: &[Prim], w: u32, h: u32) -> Vec<String> {
 /// classroom canvas (20 px text: scale 5/3) that is wide and low.
 pub const SIZES: [(u32, u32, f64); 2] = [(720, 360, 1.0), (760, 300, 5.0 / 3.0)];
 
+/// [`SIZES`] and a canvas as low as a classroom step leaves a plot at 1280 × 720 after its
+/// explanation (the classroom walk measures 232–240 px: A9–A11's and C3's convergence, D6's,
+/// D9's and D10's boundary, D13's trace), for the plots shown that low.
+pub const LOW: [(u32, u32, f64); 3] =
+    [(720, 360, 1.0), (760, 300, 5.0 / 3.0), (600, 236, 5.0 / 3.0)];
+
+/// [`LOW`] and page D's trace at the sizes the classroom gives it (the walk's figures): beside
+/// the boundary on D2, 381 × 232; beside a wide lesson column on D13, 590 × 236.
+pub const TRACE_CLASSROOM: [(u32, u32, f64); 5] = [
+    (720, 360, 1.0),
+    (760, 300, 5.0 / 3.0),
+    (600, 236, 5.0 / 3.0),
+    (381, 232, 5.0 / 3.0),
+    (590, 236, 5.0 / 3.0),
+];
+
 /// Assert that `draw` at every size of [`SIZES`] has no defect.
 pub fn assert_clean(
     name: &str,
     draw: impl Fn(&DrawingArea<Rec, Shift>, f64) -> Result<(), String>,
 ) {
+    assert_clean_at(name, &SIZES, draw)
+}
+
+/// Assert that `draw` at every size of `sizes` (width, height, scale) has no defect.
+pub fn assert_clean_at(
+    name: &str,
+    sizes: &[(u32, u32, f64)],
+    draw: impl Fn(&DrawingArea<Rec, Shift>, f64) -> Result<(), String>,
+) {
     let mut all = vec![];
-    for (w, h, s) in SIZES {
+    for &(w, h, s) in sizes {
         let prims = record(w, h, |root| draw(root, s));
         for d in defects(&prims, w, h) {
             all.push(format!("{name} at {w}×{h}, scale {s:.2}: {d}"));
@@ -355,7 +380,7 @@ mod per_plot {
     fn paper_a_convergence_and_spikes() {
         for step in [1, 2, 5, 6, 7, 8] {
             let (trace, w, wt) = lp(step);
-            assert_clean(&format!("A{step} convergence"), |root, s| {
+            assert_clean_at(&format!("A{step} convergence"), &LOW, |root, s| {
                 e(crate::plot::draw_convergence(root, &trace, s))
             });
             assert_clean(&format!("A{step} spikes"), |root, s| {
@@ -523,7 +548,7 @@ mod per_plot {
             let lanes: Vec<&ed::Lane> = race.lanes().iter().collect();
             let series = ed::convergence_series(&lanes, s.race);
             let tol = ed::tolerance(&s.method);
-            assert_clean(&format!("C{step} convergence"), |root, sc| {
+            assert_clean_at(&format!("C{step} convergence"), &LOW, |root, sc| {
                 e(crate::plot_dinuzzo::draw_log_series(
                     root,
                     &series,
@@ -602,14 +627,14 @@ mod per_plot {
     #[test]
     fn paper_d_trace_and_boundary() {
         use crate::plot_perceptron as pp;
-        for step in 1..=12 {
+        for step in 1..=13 {
             let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
             let mut session = crate::experiment::perceptron::Session::new(s).expect("session");
             while session.step() {}
             let trace: Vec<pp::TracePoint> = pp::trace_points(&session.trace());
             let bounds: Vec<(String, f64, bool)> =
                 session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
-            assert_clean(&format!("D{step} trace"), |root, sc| {
+            assert_clean_at(&format!("D{step} trace"), &TRACE_CLASSROOM, |root, sc| {
                 e(pp::draw_trace(root, &trace, &bounds, sc))
             });
             let xm = session.problem.x();
@@ -633,7 +658,7 @@ mod per_plot {
             }
             let (px, py) = (0.15 * (x1 - x0), 0.15 * (y1 - y0));
             let view = [x0 - px, x1 + px, y0 - py, y1 + py];
-            assert_clean(&format!("D{step} boundary"), |root, sc| {
+            assert_clean_at(&format!("D{step} boundary"), &LOW, |root, sc| {
                 let (w, h) = root.dim_in_pixel();
                 let v = pp::equal_aspect(view, pp::boundary_rect(w, h, sc));
                 pp::draw_boundary(root, v, &scene, sc, true).map(|_| ()).map_err(|e| e.to_string())
@@ -661,7 +686,7 @@ mod per_plot {
     }
 
     /// Not a check: writes the SVGs of the cases issue 32 names to `$PLOT_SVG_DIR` (default
-    /// /tmp/plot-svgs) at both sizes, to look at them (`cargo test --release --lib write_svgs
+    /// /tmp/plot-svgs) at the sizes of [`TRACE_CLASSROOM`], to look at them (`cargo test --release --lib write_svgs
     /// -- --ignored`).
     #[test]
     #[ignore]
@@ -670,7 +695,7 @@ mod per_plot {
         std::fs::create_dir_all(&dir).expect("dir");
         type Draw<'a> = dyn Fn(&DrawingArea<SVGBackend, Shift>, f64) -> Result<(), String> + 'a;
         let out = |name: &str, draw: &Draw| {
-            for (w, h, s) in SIZES {
+            for (w, h, s) in TRACE_CLASSROOM {
                 let mut text = String::new();
                 {
                     let root = SVGBackend::with_string(&mut text, (w, h)).into_drawing_area();
@@ -716,7 +741,7 @@ mod per_plot {
                 s,
             ))
         });
-        for step in [2, 4, 7] {
+        for step in [2, 4, 7, 12, 13] {
             let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
             let mut session = crate::experiment::perceptron::Session::new(sp).expect("session");
             while session.step() {}

@@ -10,8 +10,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::perceptron::RaceEntry;
 use crate::plot_style::{
-    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, Legend, Look,
-    Obstacles, Swatch,
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, text_width, Legend,
+    Look, Obstacles, Swatch,
 };
 
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -417,6 +417,8 @@ pub fn draw_trace<DB: DrawingBackend>(
     if !pn.is_empty() {
         rows.push(("‖p_k‖_G".to_string(), Swatch::Line(P_COL, 2.0)));
     }
+    let series = rows.len();
+    let mut current_rows = vec![];
     let small = 11.0 * s;
     // The bounds inside the x range: (x, tag at the line, current). The legend names them, the
     // tag at each line is its value: names beside lines a few pixels apart would overprint.
@@ -427,10 +429,23 @@ pub fn draw_trace<DB: DrawingBackend>(
         let Some(x) = lg(*it).filter(|x| *x <= xmax) else { continue };
         let value = num(it.round());
         let w = if *current { 2.0 } else { 1.0 };
+        if *current {
+            current_rows.push(rows.len());
+        }
         rows.push((format!("{label} = {value}"), Swatch::Dashed(bound_color(*current), w)));
         lines.push((x, value, *current));
     }
-    let legend = Legend::new(&look, rows);
+    // Where the whole legend fits nowhere (a classroom plot 230 px high): first the other
+    // algorithms' bounds (grey, their values tagged at their lines), then the series rows (the
+    // caption names the colours); the selected algorithm's bound last (the lessons name it; its
+    // line is the black one, its value tagged at it).
+    let mut drop: Vec<usize> =
+        (series..rows.len()).filter(|&k| !current_rows.contains(&k)).collect();
+    drop.extend((0..series).rev());
+    let n_current = current_rows.len();
+    drop.extend(current_rows);
+    let n_drop = drop.len();
+    let legend = Legend::new(&look, rows).droppable(drop);
     let (mut chart, spot, placed) = fit_legend(
         root.dim_in_pixel().0,
         &legend,
@@ -473,7 +488,10 @@ pub fn draw_trace<DB: DrawingBackend>(
                         }
                         y += th / 2 + 1;
                     }
-                    let fits = |&(x, _): &(i32, i32)| x >= area[0] && x + tw <= area[2];
+                    // Inside the plotting area, or running into the right margin (empty at
+                    // the top: the last x tick label is at the bottom), never off the canvas.
+                    let right = root.get_base_pixel().0 + root.dim_in_pixel().0 as i32 - g;
+                    let fits = |&(x, _): &(i32, i32)| x >= area[0] && x + tw <= right;
                     let inside: Vec<(i32, i32)> = corners.iter().copied().filter(fits).collect();
                     place_label(
                         &mut o,
@@ -487,9 +505,14 @@ pub fn draw_trace<DB: DrawingBackend>(
     )?;
     let pr = plot_rect(&chart);
     let ph = (pr[3] - pr[1] + look.px(36.0)).max(0) as u32;
+    // Plain tick labels (1, 10, …, 10 000) where they fit side by side, else 10ᵏ (narrower).
+    let widest = pow10_label(&xmax.floor().clamp(0.0, 4.0));
+    let slot = (pr[2] - pr[0]).max(1) as f64 / xmax.ceil().max(1.0);
+    let plain = text_width(&widest, 12.0 * s) + 12.0 * s <= slot;
+    let x_label = |v: &f64| if plain { pow10_label(v) } else { crate::plot_style::pow10_label(v) };
     look.mesh(&mut chart)
         .x_desc("iteration k (log scale)")
-        .x_label_formatter(&pow10_label)
+        .x_label_formatter(&x_label)
         .y_label_formatter(&pow10_label)
         .x_labels((xmax.ceil() as usize + 1).clamp(2, 12))
         .y_labels(look.labels_down(ph, ((hi - lo) as usize + 1).min(12)))
@@ -507,6 +530,9 @@ pub fn draw_trace<DB: DrawingBackend>(
         chart.draw_series(pn.iter().map(|&p| Circle::new(p, r + 1, P_COL.filled())))?;
     }
     let (bx, by) = root.get_base_pixel();
+    // The selected algorithm's line is the one black line: while its legend row (with its value)
+    // is shown, a tag at the line says nothing more, and where lines crowd it has no room.
+    let current_named = n_current > 0 && spot.dropped + n_current <= n_drop;
     for ((x, text, current), b) in lines.iter().zip(&placed) {
         let col = bound_color(*current);
         let dash: Vec<(f64, f64)> =
@@ -514,6 +540,9 @@ pub fn draw_trace<DB: DrawingBackend>(
         chart.draw_series(dash.chunks(2).map(|seg| {
             PathElement::new(seg.to_vec(), col.stroke_width(if *current { w } else { 1 }))
         }))?;
+        if *current && current_named {
+            continue;
+        }
         draw_rich_text(
             root,
             text,

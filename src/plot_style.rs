@@ -304,18 +304,72 @@ pub struct Legend {
     rows: Vec<(String, Swatch)>,
     look: Look,
     font: f64,
+    droppable: Vec<usize>,
+}
+
+/// The smallest legend text (CSS pixels at scale 1) [`fit_legend`] shrinks to: 11 px, 18.3 px in
+/// classroom mode (scale 5/3), still above the classroom's 18 px floor.
+pub const LEGEND_MIN_FONT: f64 = 11.0;
+
+/// The share of the plotting area's height (legend above) or width (legend at the right) a
+/// legend outside the plotting area must leave it: below this the plot is a strip under its
+/// legend, and [`fit_legend`] tries a smaller or shorter legend first.
+pub const LEGEND_KEEP: f64 = 0.6;
+
+/// Where [`fit_legend`] put a legend: its box (backend pixels), and the text size and rows it
+/// has there (a smaller text or fewer rows when the whole legend fitted nowhere).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spot {
+    /// The legend's box `[left, top, right, bottom]`, backend pixels.
+    pub rect: [i32; 4],
+    /// The text size, CSS pixels.
+    pub font: f64,
+    /// How many of the legend's droppable rows were dropped ([`Legend::droppable`]).
+    pub dropped: usize,
 }
 
 impl Legend {
     /// A legend of `rows` (label, swatch) in the plots' text size.
     pub fn new(look: &Look, rows: Vec<(String, Swatch)>) -> Self {
-        Self { rows, look: *look, font: 12.0 }
+        Self { rows, look: *look, font: 12.0, droppable: vec![] }
     }
 
     /// A legend in a smaller text (`font` CSS pixels).
     pub fn with_font(mut self, font: f64) -> Self {
         self.font = font;
         self
+    }
+
+    /// The rows (indices into the rows given to [`Legend::new`]) [`fit_legend`] may leave out,
+    /// first to last, when the whole legend fits nowhere even at [`LEGEND_MIN_FONT`]: rows whose
+    /// marks the plot labels otherwise (a value at its line) or its caption names.
+    pub fn droppable(mut self, order: Vec<usize>) -> Self {
+        self.droppable = order.into_iter().filter(|&k| k < self.rows.len()).collect();
+        self
+    }
+
+    /// The rows shown (label and swatch) with the first `dropped` droppable rows left out.
+    pub fn shown_rows(&self, dropped: usize) -> Vec<&(String, Swatch)> {
+        let gone = &self.droppable[..dropped.min(self.droppable.len())];
+        self.rows.iter().enumerate().filter(|(k, _)| !gone.contains(k)).map(|(_, r)| r).collect()
+    }
+
+    /// This legend at text size `font` with the first `dropped` droppable rows left out.
+    fn variant(&self, font: f64, dropped: usize) -> Legend {
+        let rows = self.shown_rows(dropped).into_iter().cloned().collect();
+        Legend { rows, look: self.look, font, droppable: vec![] }
+    }
+
+    /// The legends [`fit_legend`] tries, in order: as given; at [`LEGEND_MIN_FONT`]; then with
+    /// one more droppable row left out each time. `(font, dropped)`.
+    fn variants(&self) -> Vec<(f64, usize)> {
+        let small = LEGEND_MIN_FONT.min(self.font);
+        let mut v = vec![(self.font, 0)];
+        if small < self.font {
+            v.push((small, 0));
+        }
+        v.extend((1..=self.droppable.len()).map(|k| (small, k)));
+        v
     }
 
     fn size_px(&self) -> f64 {
@@ -390,8 +444,18 @@ impl Legend {
             .collect()
     }
 
-    /// Draw the legend in the box `at` (backend pixels) on `root`.
+    /// Draw the legend where [`fit_legend`] put it (`spot`: its box, text size and rows) on
+    /// `root`.
     pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        spot: Spot,
+    ) -> DrawResult<(), DB> {
+        self.variant(spot.font, spot.dropped).draw_in(root, spot.rect)
+    }
+
+    /// Draw the legend in the box `at` (backend pixels) on `root`.
+    fn draw_in<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
         at: [i32; 4],
@@ -472,28 +536,82 @@ pub struct Room {
 /// 3 px to spare). When every candidate covers something the chart is built again with room
 /// for the legend outside the plotting area — at the right or above (its entries flowing in
 /// lines), whichever takes the smaller share of the plotting area (the right at most half the
-/// `width`) — and the legend goes there. Returns the chart, the legend's box
-/// (backend pixels) and `scan`'s value.
+/// `width`) — if that leaves the plotting area [`LEGEND_KEEP`] of its size. Otherwise the same
+/// is tried with the legend's text at [`LEGEND_MIN_FONT`], then with its droppable rows left
+/// out one by one ([`Legend::droppable`]); when nothing fits, the shortest legend goes outside.
+/// Returns the chart, where the legend goes ([`Spot`]) and `scan`'s value.
 pub fn fit_legend<C, T, E>(
     width: u32,
     legend: &Legend,
     build: impl Fn(Room) -> Result<C, E>,
     scan: impl Fn(&C) -> ([i32; 4], Obstacles, T),
-) -> Result<(C, [i32; 4], T), E> {
+) -> Result<(C, Spot, T), E> {
     let chart = build(Room::default())?;
     let (area, obs, t) = scan(&chart);
+    let none = Spot { rect: [0; 4], font: legend.font, dropped: 0 };
     if legend.is_empty() {
-        return Ok((chart, [0; 4], t));
+        return Ok((chart, none, t));
     }
     let m = legend.look.px(3.0);
-    for b in legend.candidates(area) {
-        if obs.cost([b[0] - m, b[1] - m, b[2] + m, b[3] + m]) == 0 {
-            return Ok((chart, b, t));
+    let variants = legend.variants();
+    let mut first = Some((chart, t));
+    for (k, &(font, dropped)) in variants.iter().enumerate() {
+        let v = legend.variant(font, dropped);
+        if v.is_empty() {
+            let (chart, t) = match first.take() {
+                Some(c) => c,
+                None => {
+                    let c = build(Room::default())?;
+                    let (_, _, t) = scan(&c);
+                    (c, t)
+                }
+            };
+            return Ok((chart, Spot { rect: [0; 4], font, dropped }, t));
+        }
+        let spot = |rect| Spot { rect, font, dropped };
+        for b in v.candidates(area) {
+            if obs.cost([b[0] - m, b[1] - m, b[2] + m, b[3] + m]) == 0 {
+                let (chart, t) = match first.take() {
+                    Some(c) => c,
+                    None => {
+                        let c = build(Room::default())?;
+                        let (_, _, t) = scan(&c);
+                        (c, t)
+                    }
+                };
+                return Ok((chart, spot(b), t));
+            }
+        }
+        let last = k + 1 == variants.len();
+        let (chart, rect, t, keeps) = outside(width, &v, area, &build, &scan)?;
+        if keeps || last {
+            return Ok((chart, spot(rect), t));
         }
     }
-    let (w, h) = legend.dims();
-    let gap = legend.inset();
-    let above = legend.flow(area[2] - area[0]).1;
+    // Unreachable: the last variant returns above. Keep the first chart without a legend.
+    match first {
+        Some((chart, t)) => Ok((chart, none, t)),
+        None => {
+            let c = build(Room::default())?;
+            let (_, _, t) = scan(&c);
+            Ok((c, none, t))
+        }
+    }
+}
+
+/// The legend `v` outside the plotting area `area` (see [`fit_legend`]): the chart built with
+/// room for it, its box, `scan`'s value, and whether the plotting area keeps [`LEGEND_KEEP`].
+#[allow(clippy::type_complexity)]
+fn outside<C, T, E>(
+    width: u32,
+    v: &Legend,
+    area: [i32; 4],
+    build: &impl Fn(Room) -> Result<C, E>,
+    scan: &impl Fn(&C) -> ([i32; 4], Obstacles, T),
+) -> Result<(C, [i32; 4], T, bool), E> {
+    let (w, h) = v.dims();
+    let gap = v.inset();
+    let above = v.flow(area[2] - area[0]).1;
     // The side that takes the smaller share of the plotting area.
     let (pw, ph) = ((area[2] - area[0]).max(1) as f64, (area[3] - area[1]).max(1) as f64);
     let right_share = (w + gap) as f64 / pw;
@@ -508,12 +626,18 @@ pub fn fit_legend<C, T, E>(
     let b = if room.right > 0 {
         [a[2] + gap, a[1], a[2] + gap + w, a[1] + h]
     } else {
-        let (fw, fh) = legend.flow(a[2] - a[0]).1;
+        let (fw, fh) = v.flow(a[2] - a[0]).1;
         // Never the column's width, so the drawing flows (see [`Legend::draw`]).
         let fw = if fw == w { fw + 1 } else { fw };
-        [(a[2] - fw).max(0), a[1] - gap - fh, (a[2] - fw).max(0) + fw, a[1] - gap]
+        let left = (a[2] - fw).max(0);
+        [left, a[1] - gap - fh, left + fw, a[1] - gap]
     };
-    Ok((chart, b, t))
+    // A legend at the right must also fit beside the plotting area, not run below it.
+    let keeps = (a[2] - a[0]) as f64 >= LEGEND_KEEP * pw
+        && (a[3] - a[1]) as f64 >= LEGEND_KEEP * ph
+        && (room.right == 0 || b[3] <= a[3])
+        && b[2] - b[0] <= width as i32;
+    Ok((chart, b, t, keeps))
 }
 
 #[cfg(test)]
@@ -559,7 +683,7 @@ mod tests {
         // A curve along the top edge: the upper corners are taken, the lower left is free.
         let mut obs = Obstacles::default();
         obs.polyline([(50, 30), (650, 30)]);
-        let (chart, b, ()) = fit_legend::<_, _, ()>(
+        let (chart, spot, ()) = fit_legend::<_, _, ()>(
             720,
             &legend,
             |room| Ok((area, room)),
@@ -567,6 +691,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(chart.1, Room::default());
+        let b = spot.rect;
         assert_eq!(b, [56, 310 - 6 - h, 56 + w, 304]);
         // Every candidate covered on a low plot: room is made on the right (a smaller share of
         // the area than a line above) and the legend goes there.
@@ -574,24 +699,57 @@ mod tests {
         for y in (10..=610).step_by(4) {
             full.polyline([(50, y), (650, y)]);
         }
-        let (chart, b, ()) = fit_legend::<_, _, ()>(
+        let (chart, spot, ()) = fit_legend::<_, _, ()>(
             720,
             &legend,
             |room| Ok(([50, 10 + room.top, 650 - room.right, 110], room)),
             |c| (c.0, full.clone(), ()),
         )
         .unwrap();
+        let b = spot.rect;
         assert_eq!(chart.1, Room { right: w + 6, top: 0 });
         assert!(b[0] > 650 - chart.1.right && b[2] <= 650);
         // On a tall plot a line above takes the smaller share: the legend goes above it.
-        let (chart, b, ()) = fit_legend::<_, _, ()>(
+        let (chart, spot, ()) = fit_legend::<_, _, ()>(
             720,
             &legend,
             |room| Ok(([50, 10 + room.top, 650 - room.right, 610], room)),
             |c| (c.0, full.clone(), ()),
         )
         .unwrap();
+        let b = spot.rect;
         assert_eq!(chart.1.right, 0);
         assert!(chart.1.top > 0 && b[3] <= 10 + chart.1.top);
+    }
+
+    #[test]
+    fn a_legend_too_large_for_a_low_plot_shrinks_then_drops_rows() {
+        // A classroom plot (scale 5/3) 200 px high, its data everywhere, and a legend of five
+        // rows: above the plot it would leave a strip; at the small text it still would; with
+        // the droppable rows left out it keeps the plot LEGEND_KEEP of its height.
+        let look = Look::new(5.0 / 3.0);
+        let rows: Vec<(String, Swatch)> =
+            (0..5).map(|k| (format!("curve number {k}"), Swatch::Line(BLACK, 2.0))).collect();
+        let legend = Legend::new(&look, rows).droppable(vec![4, 3, 2]);
+        let mut full = Obstacles::default();
+        for y in (0..=400).step_by(4) {
+            full.polyline([(0, y), (800, y)]);
+        }
+        let build = |room: Room| Ok::<_, ()>(([80, 10 + room.top, 360 - room.right, 210], room));
+        let (chart, spot, ()) =
+            fit_legend(381, &legend, build, |c| (c.0, full.clone(), ())).unwrap();
+        let a = chart.0;
+        assert!((a[3] - a[1]) as f64 >= LEGEND_KEEP * 200.0, "the plot keeps its height: {a:?}");
+        assert_eq!(spot.font, LEGEND_MIN_FONT);
+        // Three rows above would leave half the height; two leave more than LEGEND_KEEP.
+        assert_eq!(spot.dropped, 3, "{spot:?}");
+        // The whole legend at 12 px above the plot would have left it less than half its height.
+        let (_, h) = legend.dims();
+        assert!(((200 - h - legend.inset()) as f64) < 0.5 * 200.0);
+        // The rows kept are the ones not droppable, in order, then the droppable ones not dropped.
+        let kept: Vec<String> =
+            legend.shown_rows(spot.dropped).iter().map(|r| r.0.clone()).collect();
+        assert_eq!(&kept[..2], ["curve number 0", "curve number 1"]);
+        assert!(spot.rect[3] <= a[1] && spot.rect[1] >= 0, "above the plot, on the canvas");
     }
 }

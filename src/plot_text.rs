@@ -341,6 +341,20 @@ pub fn draw_rich_text<DB: DrawingBackend>(
 mod tests {
     use super::*;
 
+    /// The cases the page's JS twin (www/common.js `num`) is held to as well
+    /// (tests/e2e/num.test.mjs): one format for plots, readouts and outcome boxes.
+    #[test]
+    fn numbers_as_the_shared_cases_say() {
+        let v: serde_json::Value =
+            serde_json::from_str(include_str!("../tests/num-cases.json")).expect("json");
+        let cases = v["cases"].as_array().expect("cases");
+        assert!(cases.len() >= 20);
+        for c in cases {
+            let x = c[0].as_f64().expect("number");
+            assert_eq!(num(x), c[1].as_str().expect("text"), "num({x})");
+        }
+    }
+
     #[test]
     fn numbers_plain_where_they_can_be() {
         assert_eq!(num(0.1), "0.1");

@@ -295,3 +295,73 @@ fn a_misspelt_measure_is_refused_naming_the_claim_and_the_nearest_measure() {
     v["steps"][1]["claims"][0]["lhs"] = serde_json::json!({"run": "solution.support.len"});
     assert!(Lesson::parse(&v.to_string()).is_ok(), "deeper segments are free");
 }
+
+/// The built-in lesson `id` with step `k` (1-based) changed by `edit`.
+fn lesson_with(id: &str, k: usize, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let text = std::fs::read_to_string(root(&format!("www/lessons/{id}.json"))).expect("lesson");
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    edit(&mut v["steps"][k - 1]);
+    v.to_string()
+}
+
+#[test]
+fn a_readout_that_shows_the_answer_before_the_run_is_refused() {
+    // D10 answers with ρ_K's certified lower end, and its margin readout (computed from the data
+    // when the step opens) is hidden until the run: without that, the answer is on screen.
+    let e = Lesson::parse(&lesson_with("d", 10, |s| {
+        s.as_object_mut().expect("step").remove("hide_until_run");
+    }))
+    .unwrap_err();
+    assert!(e.contains("steps[9].claims[2]") && e.contains("claim \"pos\""), "{e}");
+    assert!(e.contains("readout r-margin") && e.contains("hide_until_run"), "{e}");
+    assert!(e.contains("step 10") && e.contains("solution.margin.lower"), "{e}");
+    // A readout of an iterative run shows the start before the run, not the answer: D1 answers
+    // with the iterations, and r-iter may be shown.
+    let d1 =
+        lesson_with("d", 1, |s| s["uses"] = serde_json::json!(["boundary", "outcome", "r-iter"]));
+    assert!(Lesson::parse(&d1).is_ok());
+    // Page B solves the fit when the step opens: B1 answers with C₀; while Run it moves m (to)
+    // the readout shows another fit, and once `to` leaves m as it is, the answer is visible.
+    let b1 = |to_m: f64| {
+        lesson_with("b", 1, move |s| {
+            s["to"] = serde_json::json!({ "m": to_m });
+        })
+    };
+    assert!(Lesson::parse(&b1(2.0)).is_ok());
+    let e = Lesson::parse(&b1(1.5)).unwrap_err();
+    assert!(e.contains("steps[0].claims[0]") && e.contains("readout r-c0"), "{e}");
+    // B9's answer reads this run's λ₂ (beside step 7's): with `to` leaving m as it is, the
+    // readout gives it away.
+    let b9 = lesson_with("b", 9, |s| s["to"] = serde_json::json!({ "m": 2 }));
+    let e = Lesson::parse(&b9).unwrap_err();
+    assert!(e.contains("solution.lambda2") && e.contains("r-lambda2"), "{e}");
+}
+
+#[test]
+fn the_lesson_player_reads_the_readouts_as_the_core_does() {
+    // www/lesson.js READOUT_MEASURES (the earlier step's value beside a readout) is a copy of
+    // measures::readout_measures: the same pairs, page by page.
+    let js = std::fs::read_to_string(root("www/lesson.js")).expect("lesson.js");
+    let start = js.find("export const READOUT_MEASURES = {").expect("the table");
+    let table = &js[start..start + js[start..].find("\n};").expect("its end")];
+    for page in PAGES {
+        let line = table
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("'{}':", page.file())))
+            .unwrap_or_else(|| panic!("{} in READOUT_MEASURES", page.file()));
+        let body = &line[line.find('{').expect("{") + 1..line.rfind('}').expect("}")];
+        let pairs: Vec<(String, String)> = body
+            .split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once(':').expect("id: path");
+                (k.trim().trim_matches('\'').to_string(), v.trim().trim_matches('\'').to_string())
+            })
+            .collect();
+        let want: Vec<(String, String)> = measures::readout_measures(page)
+            .into_iter()
+            .map(|(r, m)| (r.to_string(), m.to_string()))
+            .collect();
+        assert_eq!(pairs, want, "{}", page.file());
+    }
+}

@@ -12,6 +12,35 @@ export function fmt(v, digits = 4) {
   return a >= 1e-3 && a < 1e5 ? v.toPrecision(digits + 2) : v.toExponential(digits);
 }
 
+/** A number as a reader writes it — the JS twin of the plots' formatter (src/plot_text.rs
+ *  `num`; both are held to tests/num-cases.json): plain with up to 5 significant digits and
+ *  thin-space groups of thousands (0.1, 4 861.4, −0.0035) from 10⁻³ to 10⁶, otherwise
+ *  `m × 10ᵏ` (5.5 × 10⁻⁴). Zero is "0"; NaN and ±∞ are written as such. */
+export function num(v) {
+  if (typeof v !== 'number') return String(v);
+  if (v === 0) return '0';
+  if (Number.isNaN(v)) return 'NaN';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
+  const a = Math.abs(v);
+  const sign = v < 0 ? '−' : '';
+  const trim = (t) => (t.includes('.') ? t.replace(/0+$/, '').replace(/\.$/, '') : t);
+  if (a >= 1e-3 && a < 1e6) {
+    const decimals = Math.min(8, Math.max(0, 4 - Math.floor(Math.log10(a))));
+    const [int, frac] = trim(a.toFixed(decimals)).split('.');
+    const grouped = int.length > 3 ? int.replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009') : int;
+    return `${sign}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+  }
+  let e = Math.floor(Math.log10(a));
+  let m = a / 10 ** e;
+  if (m.toFixed(2).startsWith('10')) {
+    m /= 10;
+    e += 1;
+  }
+  const mt = trim(m.toFixed(2));
+  const exp = String(e).replace(/[-0-9]/g, (c) => '⁻⁰¹²³⁴⁵⁶⁷⁸⁹'['-0123456789'.indexOf(c)]);
+  return mt === '1' ? `${sign}10${exp}` : `${sign}${mt} × 10${exp}`;
+}
+
 /** How many characters of a user's string a message echoes (the core's error::ECHO_CHARS). */
 export const ECHO_CHARS = 40;
 

@@ -319,6 +319,33 @@ async function openFile(file, openText) {
   openText(await file.text());
 }
 
+/** The readouts of each page that show a measure of the run, and the measure: the core's table
+ *  (src/lesson/measures.rs READOUTS; tests/lesson_elements.rs holds this copy equal to it).
+ *  A step whose claim compares with an earlier step's measure shows that step's value beside
+ *  the readout (markEarlier). */
+export const READOUT_MEASURES = {
+  'lp.html': { 'r-iter': 'iterations', 'r-gap': 'gap', 'r-relgap': 'rel_gap', 'r-primal': 'primal', 'r-dual': 'dual', 'r-status': 'status' },
+  'mrlsr.html': { 'r-c0': 'solution.C0', 'r-norm': 'solution.norm_h', 'r-lambda2': 'solution.lambda2', 'r-fres': 'residual', 'r-obj': 'primal', 'r-iters': 'solution.root_iterations' },
+  'dinuzzo.html': { 'r-sweep': 'iterations', 'r-objective': 'primal', 'r-gap': 'gap', 'r-residual': 'residual', 'r-maxh': 'max_h', 'r-support': 'solution.support_size', 'r-alpha': 'solution.alpha', 'r-status': 'status' },
+  'perceptron.html': { 'r-iter': 'iterations', 'r-mingalpha': 'min_g_alpha', 'r-normp': 'norm_p_g', 'r-margin': 'solution.margin.rho', 'r-status': 'status' },
+};
+
+/** The earlier steps' measures a step's claims compare with: `[k, path]` of every `{"step":
+ *  [k, path]}` in them (a support's `.len` read as the support readout's count). */
+export function earlierMeasures(step) {
+  const out = [];
+  const walk = (q) => {
+    if (!q || typeof q !== 'object') return;
+    if (Array.isArray(q.step) && q.step.length === 2) {
+      out.push([q.step[0], q.step[1].replace(/^solution\.support\.len$/, 'solution.support_size')]);
+      return;
+    }
+    for (const v of Array.isArray(q) ? q : Object.values(q)) walk(v);
+  };
+  for (const c of step.claims ?? []) walk([c.lhs, c.rhs, c.range]);
+  return out;
+}
+
 /** Is `page` (a lesson's `page`) the page this is? */
 const samePage = (page) => PAGE_OF[Object.keys(PAGE_OF).find((k) => PAGE_OF[k] === page)] === (location.pathname.split('/').pop() || 'index.html');
 
@@ -339,7 +366,36 @@ export function attachLessons(api, paper) {
     writeUrl({ hash: `${which}&step=${cur.step}` });
   }
 
+  /** What each step's run left in the readouts (step → measure → text), recorded when its run
+   *  ends; a later step that compares with it shows it ("step 4: 17") beside the readout. */
+  const seen = new Map();
+  function recordSeen() {
+    const map = READOUT_MEASURES[lessonOf().page] ?? {};
+    const got = {};
+    for (const [id, path] of Object.entries(map)) if ($(id)) got[path] = $(id).textContent.trim();
+    seen.set(`${cur.id}:${cur.step}`, got);
+  }
+  /** Beside each readout the step names or keeps, the earlier step's value its claims compare
+   *  with (known once that step was run here): not this step's answer, so shown before the run. */
+  function markEarlier(step) {
+    for (const el of document.querySelectorAll('[data-earlier]')) delete el.dataset.earlier;
+    if (!step) return;
+    const map = READOUT_MEASURES[lessonOf().page] ?? {};
+    const byPath = {};
+    for (const [id, path] of Object.entries(map)) byPath[path] ??= id;
+    const notes = {};
+    for (const [k, path] of earlierMeasures(step)) {
+      const id = byPath[path];
+      const text = seen.get(`${cur.id}:${k}`)?.[path];
+      if (!id || !text || text === '–') continue;
+      const note = `step ${k}: ${text}`;
+      if (!(notes[id] ?? []).includes(note)) (notes[id] ??= []).push(note);
+    }
+    for (const [id, list] of Object.entries(notes)) if ($(id)) $(id).dataset.earlier = list.join(' · ');
+  }
+
   function setPhase(phase) {
+    if (phase === 'explained' && cur.phase !== 'explained') recordSeen();
     cur.phase = phase;
     document.body.dataset.lessonPhase = phase;
     $('lesson-run').disabled = phase === 'running';
@@ -461,6 +517,7 @@ export function attachLessons(api, paper) {
     $('lesson-next').disabled = cur.step === L.steps.length;
     markUses(step);
     markHidden(step);
+    markEarlier(step);
     writeLessonHash();
     loading = loadStep(step);
     if (step.speed && !api.player.urlSpeed) api.player.setRate(step.speed === 'max' ? Infinity : step.speed, false);
@@ -538,6 +595,7 @@ export function attachLessons(api, paper) {
   $('lesson-exit').addEventListener('click', () => {
     cur = null;
     markHidden({});
+    markEarlier(null);
     lessonMode.active = false;
     panel.hidden = true;
     document.body.classList.remove('in-lesson');
@@ -573,7 +631,8 @@ export function attachLessons(api, paper) {
   // → and space while typing; PageDown and PageUp work there too, and Esc leaves the field.
   // While the step runs, space pauses and resumes it (PageDown and → do nothing). An explanation
   // too long for its box (only on screens smaller than a projector's 1280 × 720): forward pages
-  // through it before going on, back pages up before going back; ↑/↓ scroll it a line.
+  // through it before going on, back pages up before going back; ↑/↓ scroll it a line, End and
+  // Home to its end and start. An embedded step (no next step) pages its frame instead.
   const explainBox = () => $('lesson-explain');
   const oneStep = () => document.body.classList.contains('embed-step'); // an embedded step stays
   const overflows = (box) => !box.hidden && box.scrollHeight > box.clientHeight + 1;
@@ -586,6 +645,7 @@ export function attachLessons(api, paper) {
       return;
     }
     if (!oneStep()) go(cur.step + 1);
+    else pageBy(1);
   }
   function back() {
     const box = explainBox();
@@ -594,6 +654,12 @@ export function attachLessons(api, paper) {
       return;
     }
     if (!oneStep()) go(cur.step - 1);
+    else pageBy(-1);
+  }
+  /** An embedded step has no next step: in a narrow frame (the one-column layout, where the
+   *  explanation is part of the page, not a box) forward and back page the frame instead. */
+  function pageBy(sign) {
+    window.scrollBy({ top: sign * Math.max(innerHeight - 40, 40) });
   }
   // A caption folded to two lines in classroom mode (style.css) opens on a click, and folds again.
   document.addEventListener('click', (ev) => {
@@ -626,6 +692,12 @@ export function attachLessons(api, paper) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
       back();
+    } else if ((ev.key === 'End' || ev.key === 'Home') && !typing && !ownArrows(t) && cur.phase === 'explained') {
+      // End / Home: the explanation's end or start (the box when it scrolls, else the page).
+      const box = explainBox();
+      ev.preventDefault();
+      if (overflows(box)) box.scrollTo({ top: ev.key === 'End' ? box.scrollHeight : 0 });
+      else window.scrollTo({ top: ev.key === 'End' ? document.scrollingElement.scrollHeight : 0 });
     } else if ((ev.key === 'ArrowDown' || ev.key === 'ArrowUp') && !ownArrows(t) && cur.phase === 'explained') {
       const box = explainBox();
       if (t === box || !overflows(box)) return; // the focused box scrolls itself

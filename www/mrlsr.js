@@ -6,7 +6,7 @@
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
 import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
+import { $, fmt, num, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -91,8 +91,13 @@ function showSummary(s) {
   $('r-nd').textContent = `${s.n} × ${s.d}`;
   $('r-c0').textContent = s.c0 == null ? 'none (f = 0)' : fmt(s.c0, 6);
   $('r-norm').textContent = fmt(s.norm_h, 6);
-  $('r-lambda2').textContent = s.lambda2 == null ? '–' : fmt(s.lambda2, 6);
-  $('r-fres').textContent = s.f_residual == null ? '–' : fmt(s.f_residual, 2);
+  // λ₂ and F's residual are often below 10⁻³: written as the plots write numbers (5.5 × 10⁻⁴,
+  // not 5.502441e-4), the full value kept in data-value for a script.
+  for (const [id, v] of [['r-lambda2', s.lambda2], ['r-fres', s.f_residual]]) {
+    $(id).textContent = v == null ? '–' : num(v);
+    if (v == null) delete $(id).dataset.value;
+    else $(id).dataset.value = String(v);
+  }
   $('r-obj').textContent = fmt(s.objective, 8);
   $('r-iters').textContent = String(s.iterations);
   exposeRun(s.iterations, s.objective, s.digest);

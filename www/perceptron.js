@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, perceptronControlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
+import { $, fmt, num, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { PrepWorker } from './prep-client.js';
 import { bindControls } from './form.js';
@@ -173,13 +173,13 @@ function outcomeText(s) {
   if (o.kind === 'separator') {
     const c = o.check;
     return ['separator', `Separator found by ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
-      `min (Gα)ᵢ = ${fmt(c.min_g_alpha)} > 0, points correctly classified ${c.correct}/${c.n}` +
-      (c.normalized_margin != null ? `, normalized margin ${fmt(c.normalized_margin)} ≤ ρ_K` : '') + '.'];
+      `min (Gα)ᵢ = ${num(c.min_g_alpha)} > 0, points correctly classified ${c.correct}/${c.n}` +
+      (c.normalized_margin != null ? `, normalized margin ${num(c.normalized_margin)} ≤ ρ_K` : '') + '.'];
   }
   if (o.kind === 'certificate') {
     const c = o.check;
     return ['certificate', `ε-certificate from ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
-      `p in the simplex (min pᵢ = ${fmt(c.min_p)}, Σpᵢ − 1 = ${fmt(c.sum_error)}), ‖p‖_G = ${fmt(c.norm_g)} ≤ ε = ${fmt(c.epsilon)}, ` +
+      `p in the simplex (min pᵢ = ${num(c.min_p)}, Σpᵢ − 1 = ${num(c.sum_error)}), ‖p‖_G = ${num(c.norm_g)} ≤ ε = ${num(c.epsilon)}, ` +
       'so ρ_K ≤ ε (Lemma 3: ρ_K ≤ ‖p‖_G); only ‖p‖_G = 0 would prove that no separator exists (Theorem 2).'];
   }
   return ['cap', `Iteration cap reached after ${o.iterations} iterations without a separator or a certificate (raise the cap, or ε/δ).`];

@@ -190,3 +190,31 @@ pub fn readout_measure(page: Page, id: &str) -> Option<&'static str> {
 pub fn readout_measures(page: Page) -> Vec<(&'static str, &'static str)> {
     READOUTS.iter().filter(|(p, _, _)| *p == page).map(|(_, r, m)| (*r, *m)).collect()
 }
+
+/// The readouts that show their measure's final value before the step's run, because the page
+/// computes it when the step opens, and the measures each shows: page D's margin readout (ρ_K
+/// and its bounds, from the data); page B's fit readouts (the fit is solved on opening) — only
+/// while the step's `to` does not move the fit. The readouts of iterative runs (A, C, D's
+/// iteration, objective, ‖p‖_G) show the starting iterate before the run, not the answer.
+const AT_OPENING: &[(Page, &str, &[&str])] = &[
+    (
+        Page::Perceptron,
+        "r-margin",
+        &["solution.margin.rho", "solution.margin.lower", "solution.margin.upper"],
+    ),
+    (Page::Mrlsr, "r-c0", &["solution.C0"]),
+    (Page::Mrlsr, "r-norm", &["solution.norm_h"]),
+    (Page::Mrlsr, "r-lambda2", &["solution.lambda2"]),
+    (Page::Mrlsr, "r-fres", &["residual"]),
+    (Page::Mrlsr, "r-obj", &["primal"]),
+    (Page::Mrlsr, "r-iters", &["solution.root_iterations"]),
+];
+
+/// The measures readout `id` of `page` shows before the step's run (see [`AT_OPENING`]);
+/// `moves_fit`: the step's `to` changes page B's fit on Run it.
+pub fn shown_before_run(page: Page, id: &str, moves_fit: bool) -> &'static [&'static str] {
+    if page == Page::Mrlsr && moves_fit {
+        return &[];
+    }
+    AT_OPENING.iter().find(|(p, r, _)| *p == page && *r == id).map(|(_, _, m)| *m).unwrap_or(&[])
+}

@@ -243,6 +243,61 @@ fn math_ok(field: &str, m: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// This step's run measures a quantity reads (`{"run": …}` anywhere in it; an earlier step's
+/// measure or a re-run's is not this run's answer).
+fn run_measures<'a>(q: &'a Quantity, out: &mut Vec<&'a str>) {
+    match q {
+        Quantity::Run(p) => out.push(p),
+        Quantity::Add(b)
+        | Quantity::Sub(b)
+        | Quantity::Mul(b)
+        | Quantity::Div(b)
+        | Quantity::Pow(b) => {
+            run_measures(&b[0], out);
+            run_measures(&b[1], out);
+        }
+        Quantity::Ln(a) | Quantity::Sqrt(a) | Quantity::Abs(a) => run_measures(a, out),
+        Quantity::Value(_)
+        | Quantity::Step(..)
+        | Quantity::Spec(_)
+        | Quantity::Rerun(_)
+        | Quantity::Compute(_)
+        | Quantity::StepCompute(..) => {}
+    }
+}
+
+/// A step never shows its answer before its run (issue 32): a claim marked `answers` must not
+/// read a measure that a readout the step names (`uses`) shows before the run, unless the step
+/// hides that readout until the run (`hide_until_run`). `f` is the step's field, `k` its number.
+fn answer_hidden(f: &str, k: usize, page: Page, s: &Step) -> Result<(), String> {
+    let spec = s.spec.as_ref();
+    let differs = |name: &str, x: Option<f64>| {
+        x.is_some_and(|x| spec.and_then(|v| v.get(name)).and_then(Value::as_f64) != Some(x))
+    };
+    let moves_fit = s.to.as_ref().is_some_and(|t| differs("m", t.m) || differs("lambda", t.lambda));
+    let hidden = |id: &str| s.hide_until_run.iter().flatten().any(|h| h == id);
+    for (j, c) in s.claims.iter().enumerate().filter(|(_, c)| c.answers) {
+        let mut reads = vec![];
+        run_measures(&c.lhs, &mut reads);
+        c.rhs.iter().chain(c.range.iter().flatten()).for_each(|q| run_measures(q, &mut reads));
+        for id in s.uses.iter().filter(|u| !hidden(u)) {
+            let shown = measures::shown_before_run(page, id, moves_fit);
+            let hit = reads.iter().find(|r| {
+                shown
+                    .iter()
+                    .any(|m| **r == *m || r.strip_prefix(m).is_some_and(|t| t.starts_with('.')))
+            });
+            if let Some(m) = hit {
+                return Err(format!(
+                    "{f}.claims[{j}]: claim \"{}\" answers step {k}'s question with {m}, which readout {id} (in uses) shows before the run; add \"{id}\" to hide_until_run",
+                    c.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A step's spec with its `to` applied.
 fn effective_spec(step: &Step) -> Value {
     let mut v = step.spec.clone().unwrap_or(Value::Null);
@@ -413,6 +468,7 @@ impl Lesson {
                     _ => {}
                 }
             }
+            answer_hidden(&f, i + 1, self.page, s)?;
             for (name, text) in
                 [("look", &s.look), ("predict", &s.predict), ("explain", &s.explain)]
             {

@@ -134,6 +134,59 @@ test('an explanation too long for its box (a small screen): forward pages throug
   await ctx.close();
 });
 
+test('a lesson embed: End, Home and PageDown move through an explanation that overflows (its box, or the frame in a narrow column)', async () => {
+  for (const viewport of [{ width: 1000, height: 560 }, { width: 700, height: 560 }]) {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html?embed=step#lesson=a&step=3`, { viewport });
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'predict', null, { timeout: 60000 });
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+    // What scrolls: the explanation's box, or (one-column layout) the frame.
+    const where = () => page.evaluate(() => {
+      const b = document.getElementById('lesson-explain');
+      const se = document.scrollingElement;
+      return b.scrollHeight > b.clientHeight + 1
+        ? { what: 'box', top: b.scrollTop, max: b.scrollHeight - b.clientHeight }
+        : { what: 'page', top: se.scrollTop, max: se.scrollHeight - innerHeight };
+    });
+    const w0 = await where();
+    assert.ok(w0.max > 1, `the explanation overflows at ${viewport.width} × ${viewport.height}: ${JSON.stringify(w0)}`);
+    await page.keyboard.press('End');
+    await page.waitForFunction((what) => {
+      const b = document.getElementById('lesson-explain');
+      const se = document.scrollingElement;
+      return what === 'box' ? b.scrollTop >= b.scrollHeight - b.clientHeight - 1 : se.scrollTop >= se.scrollHeight - innerHeight - 1;
+    }, w0.what);
+    await page.keyboard.press('Home');
+    await page.waitForFunction((what) => (what === 'box' ? document.getElementById('lesson-explain').scrollTop : document.scrollingElement.scrollTop) === 0, w0.what);
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction((what) => (what === 'box' ? document.getElementById('lesson-explain').scrollTop : document.scrollingElement.scrollTop) > 0, w0.what);
+    assert.equal(await page.evaluate(() => [document.body.dataset.lessonStep, document.body.dataset.lessonPhase].join(' ')), '3 explained', 'the embedded step stays explained');
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('a step that compares with an earlier step shows that step\'s number beside the readout, before its own run (D2 vs D1)', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html?classroom=1&speed=max#lesson=d&step=1`, { viewport: { width: 1280, height: 720 } });
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'predict', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.getElementById('r-iter').dataset.earlier ?? null), null, 'step 1 compares with nothing');
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+  const iters1 = (await text(page, '#r-iter')).trim();
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '2' && document.body.dataset.lessonPhase === 'predict');
+  // D2's claim: iterations > step 1's. Before D2's run its readout shows step 1's count beside it.
+  assert.equal(await page.evaluate(() => document.getElementById('r-iter').dataset.earlier), `step 1: ${iters1}`);
+  const after = await page.evaluate(() => getComputedStyle(document.getElementById('r-iter'), '::after').content);
+  assert.ok(after.includes(`step 1: ${iters1}`), after);
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.getElementById('r-iter').dataset.earlier), `step 1: ${iters1}`, 'and after it');
+  assert.ok(Number(await text(page, '#r-iter')) > Number(iters1), 'the claim the number is there for');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('a lesson link the page cannot follow is refused with a message naming what and why', async () => {
   const cases = [
     ['lp.html#lesson=a&step=1e309', /step “1e309” is not a step number/, '1'],

@@ -121,6 +121,17 @@ export async function openPage(b, url, { dpr = 1, speed = 'max', viewport = { wi
 }
 
 export const text = (page, sel) => page.locator(sel).innerText();
+/** A number as the pages write it (www/common.js `num`: −0.0035, 4 861.4, 2.26 × 10⁻⁸) or as
+ *  JS does (2.26e-8), back to a number. */
+export function readNum(t) {
+  const sup = (s) => s.replace(/[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]/g, (c) => '-0123456789'['⁻⁰¹²³⁴⁵⁶⁷⁸⁹'.indexOf(c)]);
+  const s = String(t).trim().replace(/\u2212/g, '-').replace(/[\u2009\u202f]/g, '');
+  const m = s.match(/^(-?[0-9.]+) × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/) ?? s.match(/^(-?)10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/);
+  if (m) return Number(`${m[1] === '-' || m[1] === '' ? `${m[1]}1` : m[1]}e${sup(m[2])}`);
+  return Number(s);
+}
+/** The pattern of one number as readNum reads it (for a RegExp's capture group). */
+export const NUM_RE = '[−-]?[0-9.\u2009]+(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|e[+-]?[0-9]+)?|[−-]?10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+';
 export const iteration = async (page) => Number(await text(page, '#r-iter'));
 export const relGap = async (page) => Number(await text(page, '#r-relgap'));
 

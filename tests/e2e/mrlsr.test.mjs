@@ -10,7 +10,8 @@ const env = useBrowser();
 
 const open = (opts) => openPage(env.b, `${env.url}mrlsr.html`, opts);
 const counter = (page, key) => page.evaluate((k) => Number(document.body.dataset[k] || 0), key);
-const num = async (page, sel) => Number((await text(page, sel)).replace(/[^0-9eE.+-].*$/, ''));
+// A readout's value: its data-value when it keeps one (λ₂, written 5.5 × 10⁻⁴), else its text's number.
+const num = async (page, sel) => Number((await page.locator(sel).getAttribute('data-value')) ?? (await text(page, sel)).replace(/[^0-9eE.+-].*$/, ''));
 
 /** Drag the m slider's thumb to the value `to` with the mouse, in several moves. */
 async function dragM(page, to) {
