@@ -462,7 +462,7 @@ enum AdoptStage {
     /// Finishing K in blocks of columns.
     Gram { job: CrossJob, kernel: ResolvedKernel, values: Vec<f64> },
     /// Copying and checking the worker's decomposition ([`EigenAdoption`]).
-    Eigen(EigenAdoption),
+    Eigen(Box<EigenAdoption>),
     /// The first fit at (m, λ).
     Fit(MrlsrModel),
     /// KRR at λ₂ beside it.
@@ -560,14 +560,14 @@ impl SessionAdoption {
                     let k = job.finish()?;
                     let (x, y) = (&self.data.x, &self.data.y);
                     let a = EigenAdoption::new(x, y, kernel, k, values, self.vectors)?;
-                    (AdoptStage::Eigen(a), true)
+                    (AdoptStage::Eigen(Box::new(a)), true)
                 } else {
                     (AdoptStage::Gram { job, kernel, values }, true)
                 }
             }
             AdoptStage::Eigen(mut a) => {
                 if a.is_done() {
-                    (AdoptStage::Fit(a.finish()?), true)
+                    (AdoptStage::Fit((*a).finish()?), true)
                 } else {
                     a.advance(0.0, source)?;
                     (AdoptStage::Eigen(a), true)
