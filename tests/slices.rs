@@ -219,3 +219,138 @@ fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
         .expect_err("refused");
     assert!(e.to_string().contains('K'), "{e}");
 }
+
+/// Paper B's page adopts the worker's decomposition on its main thread in slices (issue 36):
+/// K taken from the page's sliced build, Q copied in blocks and checked probe by probe, then the
+/// first fit. The session equals the one-call adoption's, bit for bit, and takes many slices
+/// of one unit each.
+#[test]
+fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
+    use kernel_playground::experiment::mrlsr::{
+        FitCurves, GramBuild, MrlsrSession, MrlsrSpec, SessionAdoption,
+    };
+    for text in [
+        r#"{"data":{"kind":"sine","n":300,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3}"#,
+        r#"{"data":{"kind":"friedman","n":200,"sigma":1,"seed":4},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":0.5,"lambda":1e-2}"#,
+    ] {
+        let spec: MrlsrSpec = serde_json::from_str(text).expect("spec");
+        let (payload, _) = kernel_playground::experiment::mrlsr::page_eigen(&spec).expect("eigen");
+        let mut gram = GramBuild::new(&spec).expect("gram");
+        gram.advance(0.0).expect("one block");
+        let mut adoption = SessionAdoption::new(
+            spec.clone(),
+            Some(&mut gram),
+            payload.values.clone(),
+            payload.vectors.len(),
+        )
+        .expect("starts");
+        let src = payload.vectors.clone();
+        let mut source =
+            |off: usize, dst: &mut [f64]| dst.copy_from_slice(&src[off..off + dst.len()]);
+        let mut slices = 0;
+        let mut last = 0.0;
+        while !adoption.advance(0.0, &mut source).expect("advances") {
+            slices += 1;
+            let f = adoption.fraction();
+            assert!(f >= last && f <= 1.0, "fraction {last} → {f}");
+            last = f;
+        }
+        assert!(slices > 10, "{slices} slices");
+        let sliced = adoption.finish().expect("session");
+        let k = GramBuild::new(&spec).expect("gram").take_for(&spec).expect("K").expect("same");
+        let direct = MrlsrSession::with_gram_and_eigen(spec.clone(), k, payload).expect("direct");
+        let (a, b) = (sliced.summary(1.0), direct.summary(1.0));
+        let key = |s: &kernel_playground::experiment::mrlsr::Summary| {
+            (
+                s.c0.map(f64::to_bits),
+                s.norm_h.to_bits(),
+                s.lambda2.map(f64::to_bits),
+                s.objective.to_bits(),
+                s.krr_norm_h.map(f64::to_bits),
+                s.iterations,
+                s.kind,
+                s.digest.clone(),
+                s.warning.clone(),
+                s.message.clone(),
+            )
+        };
+        assert_eq!(key(&a), key(&b), "{text}");
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        match (sliced.fit_curves(50).expect("curves"), direct.fit_curves(50).expect("curves")) {
+            (
+                FitCurves::OneD { mrlsr: x, krr: kx, .. },
+                FitCurves::OneD { mrlsr: y, krr: ky, .. },
+            ) => {
+                assert_eq!(bits(&x), bits(&y));
+                assert_eq!(kx.as_deref().map(bits), ky.as_deref().map(bits));
+            }
+            (FitCurves::Fitted { mrlsr: x, krr: kx }, FitCurves::Fitted { mrlsr: y, krr: ky }) => {
+                assert_eq!(bits(&x), bits(&y));
+                assert_eq!(kx.as_deref().map(bits), ky.as_deref().map(bits));
+            }
+            _ => panic!("different curve kinds"),
+        }
+    }
+}
+
+/// The sliced check refuses what the one-call check refuses, with the same message, and stays
+/// refused (no panic, no half-adopted model).
+#[test]
+fn paper_b_sliced_adoption_refuses_a_corrupt_payload_as_the_one_call_check_does() {
+    use kernel_playground::experiment::mrlsr::{page_eigen, MrlsrSpec, SessionAdoption};
+    use kernel_playground::solvers::mrlsr::MrlsrModel;
+    let text = |seed: u64| {
+        format!(
+            r#"{{"data":{{"kind":"sine","n":120,"sigma":0.2,"seed":{seed}}},"kernel":{{"kind":"gaussian","bandwidth":"heuristic"}},"m":1.5,"lambda":1e-3}}"#
+        )
+    };
+    let spec: MrlsrSpec = serde_json::from_str(&text(3)).expect("spec");
+    let (good, _) = page_eigen(&spec).expect("eigen");
+    let (other, _) = page_eigen(&serde_json::from_str(&text(4)).expect("spec")).expect("eigen");
+    let mut flipped = good.clone();
+    flipped.vectors[5] += 1e-3;
+    let mut nan = good.clone();
+    nan.vectors[200] = f64::NAN;
+    let mut short = good.clone();
+    short.values.pop();
+    short.n -= 1;
+    let mut permuted = good.clone();
+    permuted.values.swap(0, 119);
+    for (what, p, needle) in [
+        ("flipped entry", flipped, "not orthonormal"),
+        ("NaN entry", nan, "entry 200 is NaN"),
+        ("other data", other, "other data"),
+        ("permuted eigenvalues", permuted, "does not reproduce"),
+        ("one eigenvalue short", short, "n = 119"),
+    ] {
+        let data =
+            kernel_playground::experiment::mrlsr::build_data(&spec.data, 2000).expect("data");
+        let rk = spec.kernel.resolve(&data.x).expect("kernel");
+        let gram = rk.gram(&data.x).expect("K");
+        let one_call = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, gram, p.clone())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(one_call.contains(needle), "{what}: {one_call}");
+        let src = p.vectors.clone();
+        let mut source =
+            |off: usize, dst: &mut [f64]| dst.copy_from_slice(&src[off..off + dst.len()]);
+        let sliced =
+            match SessionAdoption::new(spec.clone(), None, p.values.clone(), p.vectors.len()) {
+                Err(e) => e.to_string(),
+                Ok(mut a) => loop {
+                    match a.advance(0.0, &mut source) {
+                        Ok(true) => panic!("{what}: adopted"),
+                        Ok(false) => {}
+                        Err(e) => {
+                            let again = a.advance(0.0, &mut source).expect_err("stays refused");
+                            assert_eq!(again.to_string(), e.to_string(), "{what}");
+                            assert!(a.finish().is_err(), "{what}: no session after a refusal");
+                            break e.to_string();
+                        }
+                    }
+                },
+            };
+        assert_eq!(sliced, one_call, "{what}");
+    }
+}

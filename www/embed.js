@@ -3,7 +3,7 @@
 // without one, the paper's default). Play / Step / Reset and nothing else; the plot fills the
 // frame. The export panel's "Copy embed code" writes the iframe tag (export.js). No network
 // access beyond the site's own files; the pages' CSP.
-import init, { Playground, defaultSpec, MrlsrPage, MrlsrGram, DinuzzoPlayground, dinuzzoDefaultSpec, PerceptronPlayground, perceptronDefaultSpec } from './pkg/kernel_playground.js';
+import init, { Playground, defaultSpec, MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, DinuzzoPlayground, dinuzzoDefaultSpec, PerceptronPlayground, perceptronDefaultSpec } from './pkg/kernel_playground.js';
 import { $, sizeCanvas, clip } from './common.js';
 import { queryParam, specText } from './url.js';
 
@@ -37,9 +37,11 @@ function lp(draw) {
 
 /**
  * Paper B's eigendecomposition of `sp` in page B's worker (www/mrlsr-worker.js), while the Gram
- * matrix is built here in slices of a few ms per frame, then adopted and checked as page B does
- * (MrlsrPage.fromEigenAndGram): no main-thread task of the O(n³) step (issue 36: 3.6 s at
- * n = 2 000 in `new MrlsrPage`). Rejects with the worker's or the core's message.
+ * matrix is built here in slices of a few ms per frame; then adopted as page B does
+ * (MrlsrAdopt): K finished, the worker's Q copied in from its transferred buffer and checked,
+ * the first fit, a few ms per frame. No main-thread task of the O(n³) step nor of the O(n²)
+ * adoption (issue 36: 3.6 s at n = 2 000 in `new MrlsrPage`, then 0.2–0.4 s in
+ * `MrlsrPage.fromEigenAndGram`). Rejects with the worker's or the core's message.
  */
 async function mrlsrPageOffMain(sp) {
   const json = JSON.stringify(sp);
@@ -50,11 +52,12 @@ async function mrlsrPageOffMain(sp) {
     try {
       if (!gram.advance(8)) requestAnimationFrame(tick);
     } catch {
-      // a non-finite kernel value: the adoption below rebuilds K and reports it
+      // a non-finite kernel value: the adoption below finishes K and reports it
     }
   };
   requestAnimationFrame(tick);
   const worker = new Worker(new URL('./mrlsr-worker.js', import.meta.url), { type: 'module' });
+  let job = null;
   try {
     const d = await new Promise((resolve, reject) => {
       worker.onmessage = (ev) => {
@@ -65,23 +68,20 @@ async function mrlsrPageOffMain(sp) {
       worker.onerror = (ev) => { ev.preventDefault(); reject(new Error(`the background worker failed: ${ev.message || 'could not start'}`)); };
       worker.postMessage({ id: 1, type: 'eigen', spec: sp });
     });
-    // Finish K in slices (a frame each) before adopting, so adoption only checks.
-    for (;;) {
-      let complete;
-      try {
-        complete = gram.advance(8);
-      } catch {
-        break;
-      }
-      if (complete) break;
-      await new Promise((r) => requestAnimationFrame(r));
-    }
     done = true;
-    return MrlsrPage.fromEigenAndGram(json, d.values, d.vectors, d.eigen_ms, gram);
+    worker.terminate();
+    job = new MrlsrAdopt(json, d.values, d.vectors, d.eigen_ms, gram);
+    while (!job.advance(8)) await new Promise((r) => requestAnimationFrame(r));
+    document.body.dataset.adoptSlices = String(job.slices());
+    const page = job.finish();
+    job = null;
+    return page;
   } finally {
     done = true;
     worker.terminate();
+    if (job) job.free();
     gram.free();
+    document.body.dataset.mainEigen = JSON.stringify(mrlsrWholeMatrixCalls()); // tests: 0 here
   }
 }
 

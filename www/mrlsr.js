@@ -5,7 +5,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrGram, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, num, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -421,9 +421,9 @@ async function build() {
   bump('eigenStarts');
   await new Promise((resolve) => {
     startJob('eigen', { type: 'eigen', spec: s }, {
-      eigen(d) {
+      async eigen(d) {
         hideBusy();
-        if (gen === buildGen) adopt(s, d); // only the newest input's result
+        if (gen === buildGen) await adopt(s, d, gen); // only the newest input's result
         resolve();
       },
       error(msg) {
@@ -485,20 +485,41 @@ function startGram(json) {
   requestAnimationFrame(tick);
 }
 
-/** Take a worker's eigendecomposition: the wasm side rebuilds the data and checks it. */
-function adopt(s, d) {
+// The adoption in progress (MrlsrAdopt), if any: equivalence waits for it.
+let adopting = null;
+
+/**
+ * Take a worker's eigendecomposition: the wasm side rebuilds the data, finishes K, copies Q in
+ * from the transferred buffer and checks it, then fits, a few ms per frame (MrlsrAdopt; issue
+ * 36: no main-thread task over 200 ms). Dropped if a newer input arrives meanwhile.
+ */
+async function adopt(s, d, gen) {
   if (!(d.values instanceof Float64Array) || !(d.vectors instanceof Float64Array) || !Number.isFinite(d.eigen_ms)) {
     showError('the background worker sent a malformed eigendecomposition; the previous model is kept');
     return;
   }
   const at = { ...s, m: readM(), lambda: lambdaOr(s.lambda) };
   body.dataset.adoptAt = String(performance.now()); // when the main thread takes over (tests)
+  let job = null;
+  let mine = null;
   try {
-    const next = gram
-      ? MrlsrPage.fromEigenAndGram(JSON.stringify(at), d.values, d.vectors, d.eigen_ms, gram)
-      : MrlsrPage.fromEigen(JSON.stringify(at), d.values, d.vectors, d.eigen_ms);
-    if (gram) gram.free();
+    const json = JSON.stringify(at);
+    if (!gram) gram = new MrlsrGram(json);
+    job = new MrlsrAdopt(json, d.values, d.vectors, d.eigen_ms, gram);
+    gram.free(); // K's build moved into the adoption
     gram = null;
+    adopting = mine = job;
+    setStatus('checking the eigendecomposition from the worker…', true);
+    while (!job.advance(8)) {
+      await new Promise((r) => requestAnimationFrame(r));
+      if (gen !== buildGen) { // a newer input: its own build takes over
+        job.free();
+        return;
+      }
+    }
+    body.dataset.adoptSlices = String(job.slices());
+    const next = job.finish();
+    job = null;
     if (page) page.free();
     page = next;
     pageSpec = s;
@@ -515,8 +536,13 @@ function adopt(s, d) {
     setStatus(`ready: K = QDQᵀ computed once (${(d.eigen_ms / 1000).toFixed(2)} s); changing m or λ reuses it`);
     if (at.lambda !== lambdaOr(at.lambda) || readM() !== at.m) scheduleRefit();
   } catch (e) {
+    if (job) job.free();
+    job = null;
     showError(String(e.message ?? e));
     setStatus(page ? 'the previous data and kernel are kept' : 'no model');
+  } finally {
+    if (adopting === mine) adopting = null;
+    body.dataset.mainEigen = JSON.stringify(mrlsrWholeMatrixCalls()); // tests: 0 on this thread
   }
 }
 
@@ -581,7 +607,7 @@ function refit() {
 // ---- equivalence experiment (Fig. 1), in the worker ---------------------------------------
 
 function runEquivalence() {
-  if (!page || !pageSpec || jobs.eigen || jobs.equivalence) return;
+  if (!page || !pageSpec || jobs.eigen || jobs.equivalence || adopting) return;
   const seed = Number($('seed').value) || 0;
   const s = { ...pageSpec, m: readM(), lambda: lambdaOr(pageSpec.lambda) };
   if (s.data.kind === 'csv') s.data = { kind: 'csv', text: csvText };

@@ -12,7 +12,8 @@ use crate::cv::{EquivalenceConfig, EquivalenceReport};
 use crate::data::{CsvSource, Dataset};
 use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::error::{KpError, Result};
-use crate::kernels::{Bandwidth, CrossJob, Kernel};
+use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
+use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 
@@ -444,11 +445,168 @@ fn fit_with_krr(
     let t0 = web_time::Instant::now();
     let outcome = model.fit(m, lambda)?;
     let refit_ms = elapsed_ms(t0);
-    let krr = match outcome.best_fit() {
+    let krr = krr_beside(model, &outcome)?;
+    Ok((outcome, krr, refit_ms))
+}
+
+/// KRR at the λ₂ of Proposition 5.1 beside a fit, when the fit is not 0.
+fn krr_beside(model: &MrlsrModel, outcome: &MrlsrOutcome) -> Result<Option<MrlsrFit>> {
+    Ok(match outcome.best_fit() {
         Some(f) if f.lambda2.is_finite() && f.lambda2 > 0.0 => Some(model.krr(f.lambda2)?),
         _ => None,
-    };
-    Ok((outcome, krr, refit_ms))
+    })
+}
+
+/// Where a [`SessionAdoption`] is.
+enum AdoptStage {
+    /// Finishing K in blocks of columns.
+    Gram { job: CrossJob, kernel: ResolvedKernel, values: Vec<f64> },
+    /// Copying and checking the worker's decomposition ([`EigenAdoption`]).
+    Eigen(Box<EigenAdoption>),
+    /// The first fit at (m, λ).
+    Fit(MrlsrModel),
+    /// KRR at λ₂ beside it.
+    Krr { model: MrlsrModel, outcome: MrlsrOutcome, refit_ms: f64 },
+    /// The session, ready.
+    Done(Box<MrlsrSession>),
+}
+
+/// Paper B's session built from a worker's eigendecomposition by a page's main thread in
+/// slices of a few ms ([`Self::advance`], one O(n²) pass at most per unit): K finished in
+/// blocks of columns (or taken from the page's [`GramBuild`]), the worker's Q copied in and
+/// checked ([`EigenAdoption`]: the probes of [`EigenPayload::check_against`], step by step),
+/// then the first fit and KRR beside it. The session equals [`MrlsrSession::with_gram_and_eigen`]'s
+/// (issue 36: that one call was a 0.4 s main-thread task at n = 2 000).
+pub struct SessionAdoption {
+    spec: MrlsrSpec,
+    data: Dataset,
+    stage: Option<AdoptStage>,
+    vectors: usize,
+    failed: Option<KpError>,
+}
+
+impl SessionAdoption {
+    /// Validate the spec, build the data, and take K from `gram` if it belongs to the same data
+    /// and kernel (else start building it here); `values` are the worker's eigenvalues,
+    /// `vectors` the number of eigenvector entries it sent (n², checked with the rest).
+    pub fn new(
+        spec: MrlsrSpec,
+        gram: Option<&mut GramBuild>,
+        values: Vec<f64>,
+        vectors: usize,
+    ) -> Result<Self> {
+        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let kernel = spec.kernel.resolve(&data.x)?;
+        let job = match gram.map(|g| g.take_job_for(&spec)).transpose()?.flatten() {
+            Some(job) => job,
+            None => CrossJob::gram(kernel.clone(), data.x.clone())?,
+        };
+        Ok(Self {
+            spec,
+            data,
+            stage: Some(AdoptStage::Gram { job, kernel, values }),
+            vectors,
+            failed: None,
+        })
+    }
+
+    /// Whether the session is ready ([`Self::finish`]).
+    pub fn is_done(&self) -> bool {
+        matches!(self.stage, Some(AdoptStage::Done(_)))
+    }
+
+    /// A rough fraction done, for a progress readout (K, then the adoption, then the fit).
+    pub fn fraction(&self) -> f64 {
+        match &self.stage {
+            Some(AdoptStage::Gram { job, .. }) => 0.3 * job.fraction(),
+            Some(AdoptStage::Eigen(a)) => 0.3 + 0.6 * a.fraction(),
+            Some(AdoptStage::Fit(_)) => 0.9,
+            Some(AdoptStage::Krr { .. }) => 0.95,
+            Some(AdoptStage::Done(_)) => 1.0,
+            None => 0.0,
+        }
+    }
+
+    /// Work for up to `budget_ms` (at least one unit); `source(offset, dst)` writes the
+    /// worker's eigenvector entries `vectors[offset .. offset + dst.len()]` into `dst`. True
+    /// when the session is ready. A refusal is returned, and again on every later call.
+    pub fn advance(
+        &mut self,
+        budget_ms: f64,
+        source: &mut dyn FnMut(usize, &mut [f64]),
+    ) -> Result<bool> {
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        if let Err(e) = crate::clock::try_within(budget_ms, || self.unit(source)) {
+            self.failed = Some(e.clone());
+            self.stage = None;
+            return Err(e);
+        }
+        Ok(self.is_done())
+    }
+
+    /// One unit of work; false when the session is ready.
+    fn unit(&mut self, source: &mut dyn FnMut(usize, &mut [f64])) -> Result<bool> {
+        let Some(stage) = self.stage.take() else {
+            return Err(KpError::Parameter {
+                name: "eigendecomposition",
+                reason: "the adoption was already refused".into(),
+            });
+        };
+        let (next, more) = match stage {
+            AdoptStage::Gram { mut job, kernel, values } => {
+                if job.advance(0.0)? {
+                    let k = job.finish()?;
+                    let (x, y) = (&self.data.x, &self.data.y);
+                    let a = EigenAdoption::new(x, y, kernel, k, values, self.vectors)?;
+                    (AdoptStage::Eigen(Box::new(a)), true)
+                } else {
+                    (AdoptStage::Gram { job, kernel, values }, true)
+                }
+            }
+            AdoptStage::Eigen(mut a) => {
+                if a.is_done() {
+                    (AdoptStage::Fit((*a).finish()?), true)
+                } else {
+                    a.advance(0.0, source)?;
+                    (AdoptStage::Eigen(a), true)
+                }
+            }
+            AdoptStage::Fit(model) => {
+                let t0 = web_time::Instant::now();
+                let outcome = model.fit(self.spec.m, self.spec.lambda)?;
+                (AdoptStage::Krr { model, outcome, refit_ms: elapsed_ms(t0) }, true)
+            }
+            AdoptStage::Krr { model, outcome, refit_ms } => {
+                let krr = krr_beside(&model, &outcome)?;
+                let session = MrlsrSession {
+                    spec: self.spec.clone(),
+                    data: self.data.clone(),
+                    model,
+                    outcome,
+                    krr,
+                    refit_ms,
+                };
+                (AdoptStage::Done(Box::new(session)), true)
+            }
+            AdoptStage::Done(s) => (AdoptStage::Done(s), false),
+        };
+        self.stage = Some(next);
+        Ok(more)
+    }
+
+    /// The session, once ready; the data's digest and the fit equal
+    /// [`MrlsrSession::with_gram_and_eigen`]'s.
+    pub fn finish(self) -> Result<MrlsrSession> {
+        match self.stage {
+            Some(AdoptStage::Done(s)) => Ok(*s),
+            _ => Err(self.failed.unwrap_or_else(|| KpError::Parameter {
+                name: "eigendecomposition",
+                reason: "the adoption is not finished".into(),
+            })),
+        }
+    }
 }
 
 /// A spec's Gram matrix built in slices (one [`CrossJob`] block per `advance`) while a worker
@@ -484,11 +642,17 @@ impl GramBuild {
     /// K, if it belongs to `spec`'s data and kernel (completed here if unfinished); `None`
     /// otherwise. K is handed out once.
     pub fn take_for(&mut self, spec: &MrlsrSpec) -> Result<Option<DMatrix<f64>>> {
+        self.take_job_for(spec)?.map(CrossJob::finish).transpose()
+    }
+
+    /// K's job as it stands (complete or not), if it belongs to `spec`'s data and kernel, for a
+    /// [`SessionAdoption`] to finish in slices; `None` otherwise. Handed out once.
+    pub fn take_job_for(&mut self, spec: &MrlsrSpec) -> Result<Option<CrossJob>> {
         if spec.data != self.data || spec.kernel != self.kernel {
             return Ok(None);
         }
         match self.job.take() {
-            Some(job) => job.finish().map(Some),
+            Some(job) => Ok(Some(job)),
             None => Err(KpError::Parameter {
                 name: "gram",
                 reason: "this Gram matrix was already used".into(),

@@ -15,6 +15,7 @@ use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionR
 use crate::engine::{Paper, Spec};
 use crate::experiment::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, SelectionSpec,
+    SessionAdoption,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::plot_text::num;
@@ -70,6 +71,80 @@ impl MrlsrGram {
     pub fn fraction(&self) -> f64 {
         self.build.fraction()
     }
+}
+
+/// A worker's eigendecomposition adopted on the page's main thread in slices of a few ms
+/// ([`SessionAdoption`]): K finished from the page's [`MrlsrGram`], the worker's Q copied in
+/// from its (transferred) buffer block by block and checked probe by probe, then the first fit
+/// and KRR. The page calls [`Self::advance`] once per frame until it says done, then
+/// [`Self::finish`] (issue 36: no main-thread task over 200 ms; the one-call
+/// `MrlsrPage.fromEigenAndGram` was 0.2–0.4 s at n = 2 000).
+#[wasm_bindgen]
+pub struct MrlsrAdopt {
+    adoption: SessionAdoption,
+    vectors: js_sys::Float64Array,
+    eigen_ms: f64,
+    slices: usize,
+}
+
+#[wasm_bindgen]
+impl MrlsrAdopt {
+    /// Start adopting the worker's `values` (n) and `vectors` (n², column-major; kept as the JS
+    /// array and copied in slices) for `spec_json`, taking K from `gram` when it belongs to the
+    /// same data and kernel. `eigen_ms` is the worker's timing, shown as such.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        spec_json: &str,
+        values: Vec<f64>,
+        vectors: js_sys::Float64Array,
+        eigen_ms: f64,
+        gram: &mut MrlsrGram,
+    ) -> Result<MrlsrAdopt, JsError> {
+        let spec = parse(spec_json)?;
+        let len = vectors.length() as usize;
+        let adoption =
+            SessionAdoption::new(spec, Some(&mut gram.build), values, len).map_err(js_err)?;
+        Ok(Self { adoption, vectors, eigen_ms, slices: 0 })
+    }
+
+    /// Work for up to `budget_ms` (at least one unit, at most about one O(n²) pass); true when
+    /// the page is ready for [`Self::finish`]. A refused payload: the error says why.
+    pub fn advance(&mut self, budget_ms: f64) -> Result<bool, JsError> {
+        self.slices += 1;
+        let vectors = &self.vectors;
+        let mut source = |offset: usize, dst: &mut [f64]| {
+            vectors.subarray(offset as u32, (offset + dst.len()) as u32).copy_to(dst);
+        };
+        self.adoption.advance(budget_ms, &mut source).map_err(js_err)
+    }
+
+    /// The fraction done (K, the copy and check of Q, the first fit).
+    pub fn fraction(&self) -> f64 {
+        self.adoption.fraction()
+    }
+
+    /// Calls of [`Self::advance`] so far (a test reads that the adoption was sliced).
+    pub fn slices(&self) -> usize {
+        self.slices
+    }
+
+    /// The page, once [`Self::advance`] said done.
+    pub fn finish(self) -> Result<MrlsrPage, JsError> {
+        let session = self.adoption.finish().map_err(js_err)?;
+        Ok(MrlsrPage::of(session, self.eigen_ms))
+    }
+}
+
+/// How often this wasm instance (this thread) ran paper B's O(n³) eigendecomposition and the
+/// whole payload check in one call: `{eigen, whole_checks}`. On a page's main thread both stay 0
+/// (the worker decomposes; [`MrlsrAdopt`] checks in slices): the e2e tests read it as a state.
+#[wasm_bindgen(js_name = mrlsrWholeMatrixCalls)]
+pub fn mrlsr_whole_matrix_calls() -> Result<JsValue, JsError> {
+    let (eigen, whole_checks) = crate::solvers::mrlsr::whole_matrix_calls();
+    js_object(&[
+        ("eigen", JsValue::from_f64(eigen as f64)),
+        ("whole_checks", JsValue::from_f64(whole_checks as f64)),
+    ])
 }
 
 /// Paper B's page: the core's session ([`MrlsrSession`]) and its last equivalence experiment.

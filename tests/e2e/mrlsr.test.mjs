@@ -220,6 +220,11 @@ test('n = 2000: the eigendecomposition runs in a worker, the page stays responsi
   const adoptAt = Number(await page.evaluate(() => document.body.dataset.adoptAt));
   const eigenMs = Number((await text(page, '#r-eigen')).replace(/ ms.*/, ''));
   assert.equal(await text(page, '#r-nd'), '1000 × 1');
+  // Adopted in slices (MrlsrAdopt): the main thread's wasm never decomposed nor ran the whole
+  // payload check in one call (issue 36 §7; a state, not a time).
+  const st = await page.evaluate(() => ({ main: document.body.dataset.mainEigen, slices: Number(document.body.dataset.adoptSlices) }));
+  assert.deepEqual(JSON.parse(st.main ?? 'null'), { eigen: 0, whole_checks: 0 }, `main-thread whole-matrix calls: ${st.main}`);
+  assert.ok(st.slices >= 1, `adopted through MrlsrAdopt: ${st.slices} slices`);
   assert.ok(eigenMs > 0, `eigendecomposition time readout ${eigenMs}`);
   const { long, frames } = await page.evaluate(() => ({ long: window.__long, frames: window.__frames }));
   // While the worker computed (before the main thread took the result), no long task over 300 ms

@@ -190,7 +190,9 @@ impl MrlsrOutcome {
 mod eigen;
 mod root;
 mod scan;
-pub use eigen::{symmetric_eigen, EigenPayload, EIGEN_CHECK_TOL};
+pub use eigen::{
+    symmetric_eigen, whole_matrix_calls, EigenAdoption, EigenCheck, EigenPayload, EIGEN_CHECK_TOL,
+};
 pub use root::{MrlsrSolve, RootSolve, RootStatus, RootStep};
 pub use scan::FSamples;
 
@@ -237,6 +239,22 @@ fn duplicate_rows(x: &DMatrix<f64>) -> usize {
     };
     idx.sort_by(cmp);
     idx.windows(2).filter(|w| cmp(&w[0], &w[1]) == std::cmp::Ordering::Equal).count()
+}
+
+/// K must be n × n for the n rows of `x`, else a message naming `K`.
+fn check_gram_size(x: &DMatrix<f64>, gram: &DMatrix<f64>) -> Result<()> {
+    if gram.nrows() != x.nrows() || gram.ncols() != x.nrows() {
+        return Err(KpError::Parameter {
+            name: "K",
+            reason: format!(
+                "the Gram matrix must be n × n with n = {} (got {} × {})",
+                x.nrows(),
+                gram.nrows(),
+                gram.ncols()
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// Checks shared by every constructor: sizes, the eigendecomposition budget, finiteness, y ≠ 0.
@@ -349,17 +367,7 @@ impl MrlsrModel {
         payload: EigenPayload,
     ) -> Result<Self> {
         check_inputs(x, y)?;
-        if gram.nrows() != x.nrows() || gram.ncols() != x.nrows() {
-            return Err(KpError::Parameter {
-                name: "K",
-                reason: format!(
-                    "the Gram matrix must be n × n with n = {} (got {} × {})",
-                    x.nrows(),
-                    gram.nrows(),
-                    gram.ncols()
-                ),
-            });
-        }
+        check_gram_size(x, &gram)?;
         payload.check_against(&gram)?;
         let n = payload.n;
         let raw = DVector::from_vec(payload.values);
@@ -386,6 +394,21 @@ impl MrlsrModel {
         raw: DVector<f64>,
         q: DMatrix<f64>,
     ) -> Result<Self> {
+        let yp = q.tr_mul(y);
+        Self::assemble_with(x, y, kernel, gram, raw, q, yp)
+    }
+
+    /// [`Self::assemble`] with `y' = Qᵀy` already computed (by [`EigenAdoption`], in its own
+    /// slice).
+    fn assemble_with(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: ResolvedKernel,
+        gram: DMatrix<f64>,
+        raw: DVector<f64>,
+        q: DMatrix<f64>,
+        yp: DVector<f64>,
+    ) -> Result<Self> {
         let n = x.nrows();
         let d_max = raw.iter().fold(0.0_f64, |a, &b| a.max(b));
         if d_max <= 0.0 {
@@ -398,7 +421,6 @@ impl MrlsrModel {
         let d = raw.map(|v| if v > threshold { v } else { 0.0 });
         let active: Vec<usize> = (0..n).filter(|&i| d[i] > 0.0).collect();
         let zero = n - active.len();
-        let yp = q.tr_mul(y);
         let y_norm2 = y.norm_squared();
         let signal: f64 = active.iter().map(|&i| yp[i] * yp[i]).sum();
         if signal <= 1e-24 * y_norm2 {
