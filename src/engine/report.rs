@@ -93,16 +93,31 @@ pub(crate) fn run_started_capped(
     if let Some(cap) = cap {
         run = run.capped(cap);
     }
-    let status = run.run();
-    let last = run.last();
-    Ok(Report {
-        paper,
-        status,
-        iterations: last.iter,
-        last,
-        data_digest,
-        setup_ms,
-        solution: run.solution(),
-        trace: run.trace(),
-    })
+    run.run();
+    let solution = run.solution();
+    Ok(Report::of_run(paper, &run, data_digest, setup_ms, solution))
+}
+
+impl Report {
+    /// The report of an ended run of any algorithm: its stop, last record and trace, with the
+    /// data digest, the setup time and the paper's solution vectors.
+    pub(crate) fn of_run<S: Stepper>(
+        paper: Paper,
+        run: &Run<S>,
+        data_digest: String,
+        setup_ms: f64,
+        solution: Value,
+    ) -> Self {
+        let last = run.last();
+        Report {
+            paper,
+            status: run.stop(),
+            iterations: last.iter,
+            last,
+            data_digest,
+            setup_ms,
+            solution,
+            trace: run.trace(),
+        }
+    }
 }
