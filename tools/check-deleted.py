@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fail when a protocol that issue 34 deleted comes back: its name as a whole word in the code
-(src/, tests/, benches/, www/, tools/ other than this file). Papers A, C and D's algorithms
+(src/, tests/, benches/, www/, tools/ other than this file). The four papers' algorithms
 implement `stepper::Stepper` directly and run under the executor (`Run`, a race's lanes), which
 alone owns the cap, the tolerance, the trace and the stop words; a second protocol beside it is
 what the issue removed.
@@ -26,6 +26,8 @@ DELETED = {
     "PaperASolver": "experiment::lp::LpAlgorithm, a Stepper (its alpha() and w() for the predictor)",
     "StepRecord": "stepper::Record (paper A's measures as its primal, dual, gap, rel_gap, step, backtracks)",
     "force_step": "a run continued under a higher cap (Run::into_stepper, Run::with_watch)",
+    "RootStatus": "paper B's root solve is a Stepper (own stop: the root found); its cap is the executor's",
+    "RootStep": "stepper::Record (F(C) as the residual, C as the step); RootSolve::bracket, log_residual",
 }
 PATTERN = re.compile(r"\b(" + "|".join(map(re.escape, DELETED)) + r")\b")
 EXTS = (".rs", ".js", ".mjs", ".py", ".html")

@@ -70,17 +70,9 @@ fn without_nulls(v: Value) -> Value {
     }
 }
 
-/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end, and
-/// report with the data digest it returns (the shared tail of every paper's `run`).
-pub(crate) fn run_started(
-    paper: Paper,
-    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
-) -> Result<Report> {
-    run_started_capped(paper, None, start)
-}
-
-/// [`run_started`] with the executor's iteration cap, if the spec has one
-/// ([`crate::stepper::Watch::capped`]).
+/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end under
+/// the executor's iteration cap, if the paper has one ([`crate::stepper::Watch::capped`]), and
+/// report with the data digest it returns.
 pub(crate) fn run_started_capped(
     paper: Paper,
     cap: Option<usize>,
