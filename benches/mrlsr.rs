@@ -6,7 +6,8 @@ use std::time::Duration;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::kernels::{Bandwidth, Kernel};
-use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
+use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel, ROOT_MAX_ITER};
+use kernel_playground::stepper::{Run, Watch};
 
 const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
 
@@ -71,7 +72,10 @@ fn refit(c: &mut Criterion) {
         b.iter(|| model.fit(black_box(0.5), black_box(1e-3)).unwrap())
     });
     g.bench_function("root_solve_only_m1.5", |b| {
-        b.iter(|| model.root_solve(black_box(1.5), black_box(1e-3)).run())
+        b.iter(|| {
+            let solve = model.root_solve(black_box(1.5), black_box(1e-3));
+            Run::with_watch(solve, Watch::capped(ROOT_MAX_ITER)).run()
+        })
     });
     g.finish();
 }

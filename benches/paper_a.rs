@@ -16,6 +16,7 @@
 //!   relative precision; this is our reading of it.
 
 use kernel_playground::data::SparseRegression;
+use kernel_playground::experiment::lp::watch_to;
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{conjugate_exponent, FeaturePolynomial};
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
@@ -24,7 +25,7 @@ use kernel_playground::solvers::primal::{
     lipschitz_square, Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{ProxDual, ProxDualConfig};
-use kernel_playground::solvers::{Driver, Solver, StepRecord};
+use kernel_playground::stepper::{Record, Run, Stepper};
 use std::time::Instant;
 
 const TOL: f64 = 1e-8;
@@ -37,24 +38,29 @@ struct Row {
     ms_per_iter: f64,
     backtracks_per_iter: f64,
     total_ms: f64,
-    last: StepRecord,
+    last: Record,
     /// `(F − F*)/F*` at the last iterate.
     final_err: f64,
     status: String,
 }
 
-fn run<S: Solver>(method: &'static str, p: f64, solver: S, cap: usize, fstar: f64) -> Row {
-    // Run past 1e-8 so both measures are seen; a stall or the cap ends the run.
-    let mut drv = Driver::new(solver, 1e-15, cap);
+/// A measure paper A always sets (NaN if absent).
+fn v(m: Option<f64>) -> f64 {
+    m.unwrap_or(f64::NAN)
+}
+
+fn run<S: Stepper>(method: &'static str, p: f64, solver: S, cap: usize, fstar: f64) -> Row {
+    // Run past 1e-8 so both measures are seen; a stall or the cap ends the run (the executor's).
+    let mut drv = Run::with_watch(solver, watch_to(1e-15, cap));
     let mut iters_gap = None;
     let mut iters_ref = None;
     let t0 = Instant::now();
     loop {
         let r = drv.last();
-        if iters_gap.is_none() && r.rel_gap <= TOL {
+        if iters_gap.is_none() && v(r.rel_gap) <= TOL {
             iters_gap = Some(r.iter);
         }
-        if iters_ref.is_none() && (r.primal - fstar) / fstar <= TOL {
+        if iters_ref.is_none() && (v(r.primal) - fstar) / fstar <= TOL {
             iters_ref = Some(r.iter);
         }
         if iters_gap.is_some() && iters_ref.is_some() {
@@ -66,7 +72,7 @@ fn run<S: Solver>(method: &'static str, p: f64, solver: S, cap: usize, fstar: f6
     }
     let total_ms = t0.elapsed().as_secs_f64() * 1e3;
     let last = drv.last();
-    let bt: usize = drv.trace.iter().map(|r| r.backtracks).sum();
+    let bt: usize = drv.kept().iter().filter_map(|r| r.backtracks).sum();
     Row {
         method,
         p,
@@ -76,13 +82,13 @@ fn run<S: Solver>(method: &'static str, p: f64, solver: S, cap: usize, fstar: f6
         backtracks_per_iter: bt as f64 / last.iter.max(1) as f64,
         total_ms,
         last,
-        final_err: (last.primal - fstar) / fstar,
-        status: format!("{:?}", drv.status),
+        final_err: (v(last.primal) - fstar) / fstar,
+        status: format!("{:?}", drv.stop()),
     }
 }
 
-fn fmt_iters(v: Option<usize>, last: &StepRecord) -> String {
-    v.map(|k| k.to_string()).unwrap_or_else(|| format!("> {}", last.iter))
+fn fmt_iters(k: Option<usize>, last: &Record) -> String {
+    k.map(|k| k.to_string()).unwrap_or_else(|| format!("> {}", last.iter))
 }
 
 fn main() {
@@ -113,13 +119,13 @@ fn main() {
             NewtonConfig::new(gamma),
         )
         .expect("valid");
-        let mut drv = Driver::new(newton, 1e-15, 500);
+        let mut drv = Run::with_watch(newton, watch_to(1e-15, 500));
         drv.run();
-        let fstar = drv.last().primal;
+        let fstar = v(drv.last().primal);
         println!(
             "| F* = {fstar:.15e} (Newton rel gap {:.1e}, {:?}) | {p:.4} | | | | | | | | |",
-            drv.last().rel_gap,
-            drv.status
+            v(drv.last().rel_gap),
+            drv.stop()
         );
 
         let x = || ds.x.clone();
@@ -190,7 +196,7 @@ fn print_row(r: Row) {
         r.ms_per_iter,
         r.backtracks_per_iter,
         r.total_ms,
-        r.last.rel_gap,
+        v(r.last.rel_gap),
         r.final_err,
         r.status
     );

@@ -47,7 +47,7 @@ pub struct JobProgress {
     pub data_ms: f64,
     /// Milliseconds spent building the Gram tensor (0 if reused or on the features path).
     pub build_ms: f64,
-    /// Solver milliseconds (the driver's cumulative time).
+    /// Solver milliseconds (the run's cumulative time).
     pub solve_ms: f64,
     /// Whether the data came from the previous job.
     pub data_reused: bool,
@@ -121,8 +121,8 @@ impl Job {
                 JobPhase::Build => self.build_some(budget_ms)?,
                 JobPhase::Solve => {
                     let run = self.run.as_mut().ok_or_else(|| gone("solver"))?;
-                    crate::clock::within(budget_ms - ms_since(t0), || run.step().is_some());
-                    if run.status != Stop::Running {
+                    run.run_for(budget_ms - ms_since(t0));
+                    if run.stop() != Stop::Running {
                         self.phase = JobPhase::Done;
                     }
                 }
@@ -208,7 +208,8 @@ impl Job {
         let (iter, rel_gap, primal, dual, solve_ms, status) = match &self.run {
             Some(r) => {
                 let l = r.last();
-                (l.iter, l.rel_gap, l.primal, l.dual, l.elapsed_ms, r.status)
+                let v = |m: Option<f64>| m.unwrap_or(f64::NAN);
+                (l.iter, v(l.rel_gap), v(l.primal), v(l.dual), l.elapsed_ms, r.stop())
             }
             None => (0, f64::NAN, f64::NAN, f64::NAN, 0.0, Stop::Running),
         };

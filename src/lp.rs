@@ -109,6 +109,9 @@ pub trait DualPolynomial {
     fn value_grad(&self, alpha: &DVector<f64>, grad: &mut DVector<f64>) -> f64;
     /// `∇²P(α)` (n × n), for the dual Newton method.
     fn hessian(&self, alpha: &DVector<f64>) -> DMatrix<f64>;
+    /// The primal iterate `w(α) = J_q(Φ*α)` when the feature map is explicit (features path,
+    /// Theorem 2.1 / eq. 9); None on the Gram tensor, which has no features.
+    fn weights(&self, alpha: &DVector<f64>) -> Option<DVector<f64>>;
 }
 
 /// `P(α) = (1/q)‖Xᵀα‖_q^q` from the features `X` (n × d).
@@ -120,6 +123,13 @@ pub struct FeaturePolynomial {
 impl DualPolynomial for FeaturePolynomial {
     fn n(&self) -> usize {
         self.x.nrows()
+    }
+    /// `w(α) = J_q(Xᵀα)`.
+    fn weights(&self, alpha: &DVector<f64>) -> Option<DVector<f64>> {
+        let u = self.x.tr_mul(alpha);
+        let mut w = DVector::zeros(u.len());
+        j_map_into(u.as_slice(), self.q, w.as_mut_slice());
+        Some(w)
     }
     fn q(&self) -> f64 {
         self.q

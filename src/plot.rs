@@ -11,7 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::plot_style::{
     fit_legend, int_label, lg, num, plot_rect, pow10_label, Legend, Look, Obstacles, Swatch,
 };
-use crate::solvers::StepRecord;
+use crate::stepper::Record;
 
 /// Colours shared by the page's legend and the plots.
 pub const GAP_COLOR: RGBColor = RGBColor(214, 39, 40);
@@ -29,17 +29,17 @@ type Curve<'a> = (&'a str, &'a Vec<(f64, f64)>, RGBColor);
 /// iteration, on a log₁₀ axis (paper A, Figure 1 left). Non-positive values are skipped.
 pub fn draw_convergence<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    trace: &[StepRecord],
+    trace: &[Record],
     scale: f64,
 ) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let gap: Vec<(f64, f64)> =
-        trace.iter().filter_map(|r| lg(r.gap).map(|v| (r.iter as f64, v))).collect();
+        trace.iter().filter_map(|r| r.gap.and_then(lg).map(|v| (r.iter as f64, v))).collect();
     let primal: Vec<(f64, f64)> =
-        trace.iter().filter_map(|r| lg(r.primal).map(|v| (r.iter as f64, v))).collect();
+        trace.iter().filter_map(|r| r.primal.and_then(lg).map(|v| (r.iter as f64, v))).collect();
     let dual: Vec<(f64, f64)> =
-        trace.iter().filter_map(|r| lg(r.dual).map(|v| (r.iter as f64, v))).collect();
+        trace.iter().filter_map(|r| r.dual.and_then(lg).map(|v| (r.iter as f64, v))).collect();
     let all = gap.iter().chain(&primal).chain(&dual).map(|p| p.1);
     let (mut lo, mut hi) =
         all.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
@@ -210,7 +210,7 @@ fn plot_h<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
 
 /// Render both plots of a run into SVG text (native use: `kplay plot`).
 pub fn svg_pair(
-    trace: &[StepRecord],
+    trace: &[Record],
     w: &[f64],
     w_true: Option<&[f64]>,
 ) -> Result<(String, String), String> {

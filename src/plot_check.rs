@@ -361,7 +361,7 @@ mod per_plot {
         Spec::from_json(&lesson_spec(lesson, step).to_string()).expect("lesson spec")
     }
 
-    type LpOut = (Vec<crate::solvers::StepRecord>, Vec<f64>, Option<Vec<f64>>);
+    type LpOut = (Vec<crate::stepper::Record>, Vec<f64>, Option<Vec<f64>>);
 
     fn lp(step: usize) -> LpOut {
         let Spec::Lp(e) = spec('a', step) else { panic!("paper A") };
@@ -369,7 +369,7 @@ mod per_plot {
         lp.run.run();
         let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice().to_vec());
         let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
-        (lp.run.trace.clone(), w, w_true)
+        (lp.run.trace(), w, w_true)
     }
 
     fn e(r: Result<(), impl std::fmt::Display>) -> Result<(), String> {
@@ -393,14 +393,19 @@ mod per_plot {
     fn paper_a_race_and_curve() {
         let runs: Vec<(String, LpOut)> =
             [1, 6, 7, 8].iter().map(|&k| (format!("algorithm {k}"), lp(k))).collect();
-        let best =
-            runs.iter().flat_map(|r| r.1 .0.iter().map(|t| t.primal)).fold(f64::MAX, f64::min);
+        let best = runs
+            .iter()
+            .flat_map(|r| r.1 .0.iter().filter_map(|t| t.primal))
+            .fold(f64::MAX, f64::min);
         let curves: Vec<crate::plot::RaceCurve> = runs
             .iter()
             .map(|(name, (trace, _, _))| {
                 let pts = trace
                     .iter()
-                    .map(|t| (t.iter as f64, 0.02 * t.iter as f64, (t.primal - best) / best))
+                    .map(|t| {
+                        let f = t.primal.unwrap_or(f64::NAN);
+                        (t.iter as f64, 0.02 * t.iter as f64, (f - best) / best)
+                    })
                     .collect();
                 (name.clone(), pts)
             })

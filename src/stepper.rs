@@ -367,39 +367,42 @@ impl Trace {
     }
 }
 
-/// The one driver: steps any [`Stepper`] under the executor's stop rules ([`Watch`]: stall,
-/// deadline), keeps its bounded [`Trace`], and runs within a time budget (the page's frame) or
-/// to the end (the CLI and the tests).
-pub struct Run {
-    stepper: Box<dyn Stepper>,
+/// The one driver: steps any [`Stepper`] under the executor's stop rules ([`Watch`]: the cap,
+/// the tolerance, stall, deadline), keeps its bounded [`Trace`], and runs within a time budget
+/// (the page's frame, [`Run::run_for`]) or to the end (the CLI and the tests). `S` is the
+/// algorithm: any boxed [`Stepper`] by default, or a paper's own algorithm type when its caller
+/// reads more than the record (paper A's weights and dual iterate, [`Run::stepper`]).
+pub struct Run<S: Stepper = Box<dyn Stepper>> {
+    stepper: S,
     trace: Trace,
-    /// The executor's stop rules (stall, deadline).
+    /// The executor's stop rules (cap, tolerance, stall, deadline).
     watch: Watch,
 }
 
-impl Run {
+impl<S: Stepper> Run<S> {
     /// Wrap a stepper at its starting point.
-    pub fn new(stepper: Box<dyn Stepper>) -> Self {
+    pub fn new(stepper: S) -> Self {
         Self::with_watch(stepper, Watch::default())
     }
 
     /// Wrap a stepper under stop rules that also hold the cap and/or the tolerance
     /// ([`Watch::with_cap`], [`Watch::with_tol`]).
-    pub fn with_watch(mut stepper: Box<dyn Stepper>, mut watch: Watch) -> Self {
-        watch.start(stepper.as_mut());
+    pub fn with_watch(mut stepper: S, mut watch: Watch) -> Self {
+        watch.start(&mut stepper);
         let first = stepper.record();
         Self { stepper, trace: Trace::new(first), watch }
     }
 
-    /// One iteration unless the run has ended (the stall rule and the deadline apply).
+    /// One iteration unless the run has ended (the executor's rules apply).
     pub fn step(&mut self) -> Option<Record> {
-        let r = self.watch.step(self.stepper.as_mut())?;
+        let r = self.watch.step(&mut self.stepper)?;
         self.trace.push(r);
         Some(r)
     }
 
     /// Step while running and `budget_ms` has not elapsed (at least one step if running);
-    /// returns the number of steps.
+    /// returns the number of steps. The executor owns the slicing: a page advances a run by one
+    /// call per animation frame.
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
         crate::clock::within(budget_ms, || self.step().is_some())
     }
@@ -407,16 +410,22 @@ impl Run {
     /// Step to the end, or until the process-wide deadline (`kplay --time-limit`) has passed:
     /// then the run ends with [`Stop::TimeLimit`] and keeps its partial trace and iterate.
     pub fn run(&mut self) -> Stop {
-        if self.stop() == Stop::Running && crate::clock::deadline_passed() {
-            self.watch.end(self.stepper.as_mut(), Stop::TimeLimit);
-        }
+        self.end_at_deadline();
         while self.step().is_some() {}
         self.stop()
     }
 
+    /// End the run at once with [`Stop::TimeLimit`] if it is running and the process-wide
+    /// deadline has passed (before a slice that would otherwise take one step past it).
+    pub fn end_at_deadline(&mut self) {
+        if self.stop() == Stop::Running && crate::clock::deadline_passed() {
+            self.watch.end(&mut self.stepper, Stop::TimeLimit);
+        }
+    }
+
     /// Why it ended, or running.
     pub fn stop(&self) -> Stop {
-        self.watch.stop(self.stepper.as_ref())
+        self.watch.stop(&self.stepper)
     }
 
     /// The latest record.
@@ -433,6 +442,35 @@ impl Run {
     pub fn trace(&self) -> Vec<Record> {
         self.trace.records()
     }
+
+    /// The trace (bounded), borrowed.
+    pub fn kept(&self) -> &[Record] {
+        self.trace.kept()
+    }
+
+    /// The algorithm itself (its own state: a paper's iterate beyond the record).
+    pub fn stepper(&self) -> &S {
+        &self.stepper
+    }
+
+    /// The algorithm, the run ended (to continue it under other rules, or read it whole).
+    pub fn into_stepper(self) -> S {
+        self.stepper
+    }
+
+    /// The run keeping at most `records` records (instead of the active budget's `trace`; at
+    /// least 4), thinned as [`Trace`] does.
+    pub fn with_trace_bound(mut self, records: usize) -> Self {
+        self.trace.cap = records;
+        self
+    }
+
+    /// The run with an iteration cap (see [`Watch::with_cap`]); a run already at the cap ends.
+    pub fn capped(mut self, cap: usize) -> Self {
+        self.watch = std::mem::take(&mut self.watch).with_cap(cap);
+        self.watch.check_cap(&mut self.stepper);
+        self
+    }
 }
 
 impl Watch {
@@ -446,15 +484,6 @@ impl Watch {
             self.end(s, Stop::MaxIterations);
         }
         self.stop(s) != Stop::Running
-    }
-}
-
-impl Run {
-    /// The run with an iteration cap (see [`Watch::with_cap`]); a run already at the cap ends.
-    pub fn capped(mut self, cap: usize) -> Self {
-        self.watch = std::mem::take(&mut self.watch).with_cap(cap);
-        self.watch.check_cap(self.stepper.as_mut());
-        self
     }
 }
 

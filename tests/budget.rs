@@ -9,7 +9,6 @@ use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
 use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::solvers::Driver;
 use kernel_playground::stepper::Stop;
 use serde_json::{json, Value};
 
@@ -220,7 +219,7 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
         }
     }
     assert!(t.windows(2).all(|w| w[0] < w[1]));
-    // A driver's trace stays bounded too, and the thinned records are those of real iterations.
+    // A run's trace stays bounded too, and the thinned records are those of real iterations.
     let spec = Experiment::from_json(&spec(
         sparse(5, 3),
         "dual_gradient",
@@ -228,18 +227,17 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     ))
     .unwrap();
     let valid = spec.validate().unwrap();
-    let mut run: Driver<_> = valid.start().unwrap();
-    run.trace_cap = 100;
+    let mut run = valid.start().unwrap().with_trace_bound(100);
     run.run();
-    assert!(run.trace.len() <= 100);
-    assert_eq!(run.trace[0].iter, 0);
+    assert!(run.kept().len() <= 100);
+    assert_eq!(run.kept()[0].iter, 0);
     // A tolerance of 1e-320 is below rounding: the run stalls (no measure progresses beyond 16
     // ulps of its scale for max(200, i/2) iterations: the executor's stepper::Stall) or reaches
     // the cap, after the trace's 100 records.
     let last = run.last().iter;
-    assert!(matches!(run.status, Stop::Stalled | Stop::MaxIterations), "{:?}", run.status);
+    assert!(matches!(run.stop(), Stop::Stalled | Stop::MaxIterations), "{:?}", run.stop());
     assert!(last > 200 && last <= 5000, "{last}");
-    assert!(run.trace.windows(2).all(|w| w[0].iter < w[1].iter));
+    assert!(run.kept().windows(2).all(|w| w[0].iter < w[1].iter));
 }
 
 #[test]

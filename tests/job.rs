@@ -1,5 +1,5 @@
 //! The preset job (src/job.rs): sliced data → build → solve ends exactly where one
-//! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + `Driver::run`, the
+//! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + the executor's `Run::run`, the
 //! path `kplay run` takes), reuses data and tensors only when they fit, and reports errors.
 
 use kernel_playground::experiment::lp::Experiment;
@@ -20,7 +20,7 @@ fn reference(json: &str) -> (usize, f64, f64) {
     let mut run = valid.start_any().expect("starts");
     run.run();
     let l = run.last();
-    (l.iter, l.primal, l.rel_gap)
+    (l.iter, l.primal.unwrap(), l.rel_gap.unwrap())
 }
 
 #[test]

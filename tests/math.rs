@@ -1,5 +1,5 @@
 //! Mathematics of the walking skeleton (issue 2): the duality maps of ℓp, Algorithm 2.1 of
-//! paper A on `F(w) = (γ/2)‖Xw − y‖² + (1/p)‖w‖_p^p`, the `Driver` and the data generator.
+//! paper A on `F(w) = (γ/2)‖Xw − y‖² + (1/p)‖w‖_p^p`, its runs under the executor and the data generator.
 //!
 //! Every value the solver reports is checked against something computed independently here:
 //! the primal and dual objectives summed term by term with `powf`, the identity
@@ -9,12 +9,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
+use kernel_playground::experiment::lp::watch_to;
 use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
-use kernel_playground::solvers::{Driver, Solver};
 use kernel_playground::stepper::Stop;
+use kernel_playground::stepper::{Run, Stepper};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -156,11 +157,12 @@ fn check_iterate(s: &DualLp, x: &DMatrix<f64>, y: &DVector<f64>, gamma: f64, p: 
         "gap() vs primal_objective() + dual_objective()"
     );
     // the record carries the same numbers, with dual = −Λ
-    let rec = s.current();
-    assert_eq!(rec.primal, s.primal_objective());
-    assert_eq!(rec.dual, -s.dual_objective());
-    assert_eq!(rec.gap, gap);
-    assert!((rec.gap - (rec.primal - rec.dual)).abs() <= tol);
+    let rec = s.record();
+    let (primal, dual, rgap) = (rec.primal.unwrap(), rec.dual.unwrap(), rec.gap.unwrap());
+    assert_eq!(primal, s.primal_objective());
+    assert_eq!(dual, -s.dual_objective());
+    assert_eq!(rgap, gap);
+    assert!((rgap - (primal - dual)).abs() <= tol);
     lam
 }
 
@@ -276,26 +278,28 @@ proptest! {
             let g_old = s.grad().clone();
             let g2 = g_old.norm_squared();
             let rec = match s.step() {
-                Ok(r) => r,
-                Err(st) => {
+                Some(r) => r,
+                None => {
                     // only legitimate when the gap is already at rounding level
-                    prop_assert_eq!(st, Stop::Stalled);
-                    prop_assert!(s.current().rel_gap < 1e-12, "stalled at rel gap {}", s.current().rel_gap);
+                    prop_assert_eq!(s.stop(), Stop::Stalled);
+                    let rel = s.record().rel_gap.unwrap();
+                    prop_assert!(rel < 1e-12, "stalled at rel gap {}", rel);
                     break;
                 }
             };
             prop_assert_eq!(rec.iter, k);
-            prop_assert!(rec.step > 0.0 && rec.step <= ls.step0);
-            prop_assert_eq!(rec.step, ls.step0 * ls.theta.powi(rec.backtracks as i32));
+            let (step, backtracks) = (rec.step.unwrap(), rec.backtracks.unwrap());
+            prop_assert!(step > 0.0 && step <= ls.step0);
+            prop_assert_eq!(step, ls.step0 * ls.theta.powi(backtracks as i32));
             for i in 0..n {
-                let a = alpha_old[i] - rec.step * g_old[i];
+                let a = alpha_old[i] - step * g_old[i];
                 prop_assert!((s.alpha()[i] - a).abs() <= 1e-14 * (a.abs() + alpha_old[i].abs()));
             }
             let new = check_iterate(&s, &x, &y, gamma, p);
             let terms = dual_terms(&x, &y, s.alpha().as_slice(), gamma, q);
             let scale = terms.iter().map(|t| t.abs()).sum::<f64>() + lam.abs();
             prop_assert!(new <= lam + 1e-12 * scale, "Λ increased: {lam} -> {new}");
-            let want = rec.step * (1.0 - ls.delta) * g2;
+            let want = step * (1.0 - ls.delta) * g2;
             prop_assert!(lam - new >= want - 1e-10 * scale,
                 "sufficient decrease: Λ fell by {} < λ(1−δ)‖∇Λ‖² = {want}", lam - new);
             lam = new;
@@ -306,7 +310,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
-    /// The gap tends to 0: a `Driver` run reaches rel_gap ≤ 1e-10 with status Converged, and
+    /// The gap tends to 0: a run under the executor reaches rel_gap ≤ 1e-10 with status Converged, and
     /// then `γXᵀ(Xw − y) + J_p(w) = 0` to a tight tolerance relative to its terms.
     #[test]
     fn runs_converge_and_satisfy_optimality(
@@ -316,19 +320,20 @@ proptest! {
         let mut rng = Rng::new(seed);
         let x = normal_matrix(&mut rng, n, d, 1.0);
         let y = normal_vector(&mut rng, n, 1.0);
-        let mut run = Driver::new(DualLp::new(x.clone(), y.clone(), gamma, p, linesearch(gamma)), 1e-10, 100_000);
+        let mut run = Run::with_watch(DualLp::new(x.clone(), y.clone(), gamma, p, linesearch(gamma)), watch_to(1e-10, 100_000));
         let status = run.run();
         let last = run.last();
-        prop_assert_eq!(status, Stop::Converged, "after {} iterations, rel gap {}", last.iter, last.rel_gap);
-        prop_assert!(last.rel_gap <= 1e-10);
-        prop_assert_eq!(run.trace.len(), last.iter + 1);
-        let s = &run.solver;
+        let rel = last.rel_gap.unwrap();
+        prop_assert_eq!(status, Stop::Converged, "after {} iterations, rel gap {}", last.iter, rel);
+        prop_assert!(rel <= 1e-10);
+        prop_assert_eq!(run.kept().len(), last.iter + 1);
+        let s = run.stepper();
         check_iterate(s, &x, &y, gamma, p);
         let f = primal_ref(&x, &y, s.w().as_slice(), gamma, p);
         prop_assert!(s.gap() <= 1e-10 * f * (1.0 + 1e-12));
         check_optimality(s, &x, &y, gamma, p)?;
         // pushed to the rounding floor, the residual is small against its terms
-        let s = tighten(run.solver);
+        let s = tighten(run.into_stepper());
         let (res, scale) = kkt(&x, &y, s.w().as_slice(), gamma, p);
         prop_assert!(res <= 1e-5 * scale, "optimality residual {res:e} vs scale {scale:e}");
         check_optimality(&s, &x, &y, gamma, p)?;
@@ -342,17 +347,18 @@ proptest! {
 /// already done (a first run of 46 496 iterations once left only 3 504 here: n = 7, d = 3,
 /// p = 1.115, γ = 65.9, which needs 9 684 more to reach 1e-12).
 fn tighten(s: DualLp) -> DualLp {
-    let done = s.current().iter;
-    let mut run = Driver::new(s, 1e-16, done + 50_000);
+    let done = s.record().iter;
+    let mut run = Run::with_watch(s, watch_to(1e-16, done + 50_000));
     let status = run.run();
     let last = run.last();
+    let rel = last.rel_gap.unwrap();
     assert!(
-        status == Stop::Converged || last.rel_gap <= 1e-12,
+        status == Stop::Converged || rel <= 1e-12,
         "status {status:?} after {} iterations at rel gap {}",
         last.iter,
-        last.rel_gap
+        rel
     );
-    run.solver
+    run.into_stepper()
 }
 
 fn solve_tight(x: &DMatrix<f64>, y: &DVector<f64>, gamma: f64, p: f64) -> DualLp {
@@ -384,7 +390,7 @@ fn check_separable(
         prop_assert!(
             err <= 1e-8 * scale,
             "w_{j} = {w}, bisection {w_ref} (rel gap {:e})",
-            s.current().rel_gap
+            s.record().rel_gap.unwrap()
         );
         prop_assert!(
             err <= 1.01 * cert + 1e-13 * w_ref.abs().max(1.0),
@@ -461,29 +467,31 @@ fn diagonal_design_matches_bisection() {
     }
 }
 
-// ---------------------------------------------------------------- the Driver
+// ---------------------------------------------------------------- Algorithm 2.1 under the executor
 
 #[test]
-fn driver_stops_at_the_iteration_cap() {
+fn the_executor_stops_algorithm_2_1_at_the_iteration_cap() {
     let data = SparseRegression { n: 20, d: 60, k: 3, sigma: 0.1, seed: 3 }.generate().unwrap();
     let gamma = 10.0;
     for cap in [1usize, 3, 7] {
         let s = DualLp::new(data.x.clone(), data.y.clone(), gamma, 4.0 / 3.0, linesearch(gamma));
-        let mut run = Driver::new(s, 1e-300, cap);
-        assert_eq!(run.status, Stop::Running);
+        let mut run = Run::with_watch(s, watch_to(1e-300, cap));
+        assert_eq!(run.stop(), Stop::Running);
         assert_eq!(run.run(), Stop::MaxIterations);
-        assert_eq!(run.trace.len(), cap + 1);
+        assert_eq!(run.kept().len(), cap + 1);
         assert_eq!(run.last().iter, cap);
-        for (i, r) in run.trace.iter().enumerate() {
+        for (i, r) in run.kept().iter().enumerate() {
             assert_eq!(r.iter, i);
         }
         // a finished run does not advance
         assert!(run.step().is_none());
-        assert_eq!(run.trace.len(), cap + 1);
-        // ... unless forced one step (the page's Step button), which keeps the cap status
-        let r = run.force_step().expect("one more step");
+        assert_eq!(run.kept().len(), cap + 1);
+        // ... but the algorithm itself is not ended: the cap is the executor's, so a run
+        // continued under a higher cap takes the next step
+        let mut more = Run::with_watch(run.into_stepper(), watch_to(1e-300, cap + 1));
+        let r = more.step().expect("one more step");
         assert_eq!(r.iter, cap + 1);
-        assert_eq!(run.status, Stop::MaxIterations);
+        assert_eq!(more.stop(), Stop::MaxIterations);
     }
 }
 
@@ -495,19 +503,31 @@ fn zero_targets_are_solved_at_the_start() {
     let y = DVector::zeros(4);
     let mut s = DualLp::new(x, y, 2.0, 1.5, linesearch(2.0));
     assert_eq!(s.gap(), 0.0);
-    assert_eq!(s.step(), Err(Stop::Stalled));
+    assert_eq!(s.step(), None);
+    assert_eq!(s.stop(), Stop::Stalled);
     let x = DMatrix::from_fn(4, 3, |i, j| (i + 2 * j) as f64 - 2.0);
-    let run = Driver::new(DualLp::new(x, DVector::zeros(4), 2.0, 1.5, linesearch(2.0)), 1e-10, 10);
-    assert_eq!(run.status, Stop::Converged);
-    assert_eq!(run.trace.len(), 1);
+    let run = Run::with_watch(
+        DualLp::new(x, DVector::zeros(4), 2.0, 1.5, linesearch(2.0)),
+        watch_to(1e-10, 10),
+    );
+    assert_eq!(run.stop(), Stop::Converged);
+    assert_eq!(run.kept().len(), 1);
 }
 
 /// The trace of a run: consecutive iterations, gap = primal − dual, rel_gap = gap/|primal|,
 /// the dual objective −Λ non-decreasing, the primal bounded below by every dual value.
-fn check_trace(run: &Driver<DualLp>) {
+fn check_trace(run: &Run<DualLp>) {
     let mut best_dual = f64::NEG_INFINITY;
-    for (i, r) in run.trace.iter().enumerate() {
+    for (i, r) in run.kept().iter().enumerate() {
         assert_eq!(r.iter, i);
+        let (primal, dual, gap, rel_gap, step) = (
+            r.primal.unwrap(),
+            r.dual.unwrap(),
+            r.gap.unwrap(),
+            r.rel_gap.unwrap(),
+            r.step.unwrap(),
+        );
+        let r = Rec { primal, dual, gap, rel_gap, step, time_ms: r.time_ms };
         let scale = r.primal.abs() + r.dual.abs();
         assert!(
             (r.gap - (r.primal - r.dual)).abs() <= 1e-11 * scale,
@@ -528,6 +548,16 @@ fn check_trace(run: &Driver<DualLp>) {
     }
 }
 
+/// A record's measures as plain numbers (paper A sets them all).
+struct Rec {
+    primal: f64,
+    dual: f64,
+    gap: f64,
+    rel_gap: f64,
+    step: f64,
+    time_ms: f64,
+}
+
 // ---------------------------------------------------------------- the issue's workload, scaled
 
 /// The "done when" workload of issue 2 (n = 200, d = 10 000, k = 10, σ = 0.05, γ = 10,
@@ -544,28 +574,26 @@ fn skeleton_workload_small_scale() {
     let (p, gamma) = (valid.p, valid.gamma);
     // Algorithm 2.1 itself, as the spec's `dual_gradient` configures it.
     let solver = DualLp::new(x.clone(), y.clone(), gamma, p, valid.linesearch);
-    let mut run = Driver::new(solver, valid.spec.solver.tol, valid.spec.solver.max_iter);
+    let mut run = Run::with_watch(solver, valid.watch());
     let status = run.run();
     let last = run.last();
-    eprintln!(
-        "skeleton n=50 d=2000: {status:?} after {} iterations, rel gap {:e}",
-        last.iter, last.rel_gap
-    );
+    let rel = last.rel_gap.unwrap();
+    eprintln!("skeleton n=50 d=2000: {status:?} after {} iterations, rel gap {rel:e}", last.iter);
     assert_eq!(status, Stop::Converged);
-    assert!(last.rel_gap <= 1e-10);
+    assert!(rel <= 1e-10);
     check_trace(&run);
-    let s = &run.solver;
+    let s = run.stepper();
     check_iterate(s, &x, &y, gamma, p);
     check_optimality(s, &x, &y, gamma, p).unwrap();
     let (res, scale) = kkt(&x, &y, s.w().as_slice(), gamma, p);
     eprintln!("optimality residual {res:e}, scale {scale:e}");
     // continued to the rounding floor, the optimality condition holds tightly
-    let s = tighten(run.solver);
+    let s = tighten(run.into_stepper());
     check_optimality(&s, &x, &y, gamma, p).unwrap();
     let (res, scale) = kkt(&x, &y, s.w().as_slice(), gamma, p);
     eprintln!(
         "tightened: rel gap {:e}, optimality residual {res:e}, scale {scale:e}",
-        s.current().rel_gap
+        s.record().rel_gap.unwrap()
     );
     assert!(res <= 1e-5 * scale, "optimality residual {res:e} vs scale {scale:e}");
 }

@@ -8,6 +8,7 @@ use kernel_playground::data::Dataset;
 use kernel_playground::datasets::regression::{Friedman1, Sine1d};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, StationaryKind, MAX_EIGEN_N};
+use kernel_playground::stepper::{Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -197,19 +198,29 @@ fn root_solve_is_steppable_and_monotone_bracket() {
     let mut width = f64::INFINITY;
     let mut steps = 0;
     while let Some(rec) = solve.step() {
-        let w = rec.bracket.1.ln() - rec.bracket.0.ln();
+        let (lo, hi) = solve.bracket();
+        let w = hi.ln() - lo.ln();
         assert!(w <= width + 1e-12, "the bracket grew");
-        assert!(rec.bracket.0 <= rec.c && rec.c <= rec.bracket.1);
+        assert_eq!(rec.step, Some(solve.c()), "the record's step is C");
+        assert!(lo <= solve.c() && solve.c() <= hi);
         width = w;
         steps += 1;
+        assert_eq!(rec.iter, steps);
     }
     assert!(steps >= 1);
+    // The root solve's own stop: the root found to rounding (the cap is the executor's).
+    assert_eq!(solve.stop(), Stop::Converged);
     let fit = model.fit_theorem1(1.3, 1e-2).unwrap();
-    assert!((solve.current().c - fit.c0).abs() <= 1e-12 * fit.c0);
+    assert_eq!(
+        fit.iterations, steps,
+        "the fit's root solve under the executor took the same steps"
+    );
+    assert!((solve.c() - fit.c0).abs() <= 1e-12 * fit.c0);
     let json = serde_json::to_value(MrlsrOutcome::Theorem1(fit.clone())).unwrap();
     assert_eq!(json["kind"], "theorem1");
     assert_eq!(json["alpha"].as_array().map(|a| a.len()), Some(30));
-    assert!(solve.current().f_value.abs() <= 1e-12 * fit.c0);
+    let f_value = solve.record().residual.expect("F(C)");
+    assert!(f_value.abs() <= 1e-12 * fit.c0);
 }
 
 /// F(C) computed through Cholesky, without the eigendecomposition.

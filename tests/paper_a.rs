@@ -7,6 +7,7 @@
 mod common;
 use kernel_playground::data::SparseRegression;
 use kernel_playground::datasets::blobs::TwoBlobs;
+use kernel_playground::experiment::lp::watch_to;
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{
     conjugate_exponent, j_map_into, norm_pow, DualPolynomial, FeaturePolynomial,
@@ -19,10 +20,65 @@ use kernel_playground::solvers::primal::{
     PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use kernel_playground::solvers::{Driver, Solver};
-use kernel_playground::stepper::Stop;
+use kernel_playground::stepper::{Record, Run, Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
+
+/// A paper-A record's measures as numbers (paper A sets them all).
+#[derive(Debug, Clone, Copy)]
+struct Rec {
+    iter: usize,
+    primal: f64,
+    dual: f64,
+    gap: f64,
+    rel_gap: f64,
+    step: f64,
+    backtracks: usize,
+}
+
+fn nums(r: Record) -> Rec {
+    Rec {
+        iter: r.iter,
+        primal: r.primal.expect("primal"),
+        dual: r.dual.expect("dual"),
+        gap: r.gap.expect("gap"),
+        rel_gap: r.rel_gap.expect("rel_gap"),
+        step: r.step.expect("step"),
+        backtracks: r.backtracks.expect("backtracks"),
+    }
+}
+
+/// A paper-A algorithm under the executor: converged at relative gap ≤ `tol`, capped at `cap`
+/// iterations ([`watch_to`]), read as numbers.
+struct Drive<S: Stepper> {
+    run: Run<S>,
+}
+
+impl<S: Stepper> Drive<S> {
+    fn new(s: S, tol: f64, cap: usize) -> Self {
+        Self { run: Run::with_watch(s, watch_to(tol, cap)) }
+    }
+    fn run(&mut self) -> Stop {
+        self.run.run()
+    }
+    fn last(&self) -> Rec {
+        nums(self.run.last())
+    }
+    fn status(&self) -> Stop {
+        self.run.stop()
+    }
+    fn solver(&self) -> &S {
+        self.run.stepper()
+    }
+    fn trace(&self) -> Vec<Rec> {
+        self.run.kept().iter().map(|r| nums(*r)).collect()
+    }
+    /// One more step of the algorithm past the executor's end (its tolerance or cap), unless
+    /// the algorithm itself has ended.
+    fn one_more(self) -> Option<Rec> {
+        self.run.into_stepper().step().map(nums)
+    }
+}
 
 /// Every loss of the catalogue (a new loss joins these tests by being in `Loss::ALL`).
 const ALL_LOSSES: [Loss; Loss::ALL.len()] = Loss::ALL;
@@ -211,11 +267,11 @@ fn run_prox(
     p: f64,
     tol: f64,
     cap: usize,
-) -> Driver<ProxDual<FeaturePolynomial>> {
+) -> Drive<ProxDual<FeaturePolynomial>> {
     let poly = FeaturePolynomial { x, q: conjugate_exponent(p) };
     let solver =
         ProxDual::new(poly, y, ProxDualConfig::new(loss, gamma)).expect("valid configuration");
-    let mut drv = Driver::new(solver, tol, cap);
+    let mut drv = Drive::new(solver, tol, cap);
     drv.run();
     drv
 }
@@ -318,13 +374,13 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
     for (loss, p, tol) in cases {
         let (x, y) = data_for(&loss, 5);
         let gamma = 2.0;
-        let mut drv = run_prox(x.clone(), y.clone(), loss, gamma, p, tol, 20_000);
+        let drv = run_prox(x.clone(), y.clone(), loss, gamma, p, tol, 20_000);
         let last = drv.last();
         assert_eq!(
-            drv.status,
+            drv.status(),
             Stop::Converged,
             "{loss:?}: {:?} after {} iterations, rel gap {}",
-            drv.status,
+            drv.status(),
             last.iter,
             last.rel_gap
         );
@@ -333,7 +389,7 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
             (last.gap - (last.primal - last.dual)).abs() <= 1e-7 * last.primal.abs(),
             "{loss:?}"
         );
-        let alpha = drv.solver.alpha().clone();
+        let alpha = drv.solver().alpha().clone();
         let (f, lam) = primal_dual_direct(&x, &y, &loss, gamma, p, &alpha);
         assert!(
             (f - last.primal).abs() <= 1e-10 * f.abs(),
@@ -357,7 +413,7 @@ fn algorithm_3_3_converges_with_kkt_for_every_loss() {
             "{loss:?}: KKT holds at α = 0?"
         );
         // One more step cannot make the gap meaningfully larger.
-        if let Some(r) = drv.force_step() {
+        if let Some(r) = drv.one_more() {
             assert!(r.rel_gap <= 10.0 * tol, "{loss:?}");
         }
     }
@@ -372,7 +428,7 @@ fn algorithm_3_3_dual_feasible_and_gap_nonnegative_along_the_run() {
         let poly = FeaturePolynomial { x, q: 3.0 };
         let mut s = ProxDual::new(poly, y, ProxDualConfig::new(loss, 1.5)).expect("valid");
         for _ in 0..50 {
-            let r = s.step().expect("steps");
+            let r = nums(s.step().expect("steps"));
             assert!(r.gap >= 0.0 && r.dual <= r.primal, "{loss:?}: {r:?}");
             assert!(s.dual_objective().is_finite(), "{loss:?}: iterate left the dual domain");
         }
@@ -413,8 +469,8 @@ fn dual_optimum_matches_brute_force_primal_on_r2() {
         // F(w(α)) − min F ≤ gap: a relative gap of 1e-9 certifies the 1e-8 comparison below.
         let mut drv = run_prox(x.clone(), y.clone(), loss, gamma, p, 1e-9, 200_000);
         let last = drv.last();
-        assert!(last.rel_gap <= 1e-9, "{loss:?}: rel gap {} ({:?})", last.rel_gap, drv.status);
-        let w = drv.solver.w();
+        assert!(last.rel_gap <= 1e-9, "{loss:?}: rel gap {} ({:?})", last.rel_gap, drv.status());
+        let w = drv.solver().w();
         let fdual = f(w[0], w[1]);
         assert!(
             (fdual - fref).abs() <= 1e-8 * fref,
@@ -444,34 +500,34 @@ fn newton_dual_lp_and_algorithm_3_3_reach_the_same_w() {
             NewtonConfig::new(gamma),
         )
         .expect("valid");
-        let mut dn = Driver::new(newton, 1e-13, 200);
+        let mut dn = Drive::new(newton, 1e-13, 200);
         dn.run();
         assert!(
             dn.last().rel_gap <= 1e-12,
             "Newton p={p}: {:?} rel gap {}",
-            dn.status,
+            dn.status(),
             dn.last().rel_gap
         );
         assert!(dn.last().iter <= 60, "Newton p={p} took {} iterations", dn.last().iter);
         let ls = Linesearch { delta: 0.5, theta: 0.5, step0: gamma, max_backtracks: 80 };
-        let mut dl = Driver::new(DualLp::new(x.clone(), y.clone(), gamma, p, ls), 1e-13, 50_000);
+        let mut dl = Drive::new(DualLp::new(x.clone(), y.clone(), gamma, p, ls), 1e-13, 50_000);
         dl.run();
         assert!(
             dl.last().rel_gap <= 1e-12,
             "Alg 2.1 p={p}: {:?} rel gap {}",
-            dl.status,
+            dl.status(),
             dl.last().rel_gap
         );
         let mut px = run_prox(x.clone(), y.clone(), Loss::Square, gamma, p, 1e-13, 50_000);
         assert!(
             px.last().rel_gap <= 1e-12,
             "Alg 3.3 p={p}: {:?} rel gap {}",
-            px.status,
+            px.status(),
             px.last().rel_gap
         );
-        let wn = dn.solver.w();
-        let wl = dl.solver.w().clone();
-        let wp = px.solver.w();
+        let wn = dn.solver().w();
+        let wl = dl.solver().w().clone();
+        let wp = px.solver().w();
         let scale = wn.norm();
         assert!(
             (&wn - &wl).norm() <= 1e-5 * scale,
@@ -484,7 +540,7 @@ fn newton_dual_lp_and_algorithm_3_3_reach_the_same_w() {
             (&wn - &wp).norm() / scale
         );
         // Newton's gap (γ/2)‖∇Λ‖² agrees with F + Λ computed term by term.
-        let (f, lam) = primal_dual_direct(&x, &y, &Loss::Square, gamma, p, dn.solver.alpha());
+        let (f, lam) = primal_dual_direct(&x, &y, &Loss::Square, gamma, p, dn.solver().alpha());
         assert!((f + lam).abs() <= 1e-10 * f, "p={p}: F + Λ = {}", f + lam);
         px.run();
     }
@@ -496,7 +552,7 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
     let gamma = 1.0;
     for p in [4.0 / 3.0, 1.25, 1.5] {
         let q = conjugate_exponent(p);
-        let mut dn = Driver::new(
+        let mut dn = Drive::new(
             DualNewton::new(
                 FeaturePolynomial { x: x.clone(), q },
                 y.clone(),
@@ -508,15 +564,15 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
         );
         dn.run();
         let fstar = dn.last().primal;
-        let w_star = dn.solver.w();
+        let w_star = dn.solver().w();
 
         // FISTA with the certified duality gap.
         let cfg = PrimalConfig { gamma, p, measure: GapMeasure::Duality };
         let mut fi =
-            Driver::new(Fista::new(x.clone(), y.clone(), cfg, None).expect("valid"), 1e-9, 20_000);
+            Drive::new(Fista::new(x.clone(), y.clone(), cfg, None).expect("valid"), 1e-9, 20_000);
         fi.run();
         assert_eq!(
-            fi.status,
+            fi.status(),
             Stop::Converged,
             "FISTA p={p}: rel gap {} after {}",
             fi.last().rel_gap,
@@ -525,10 +581,10 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
         let ff = fi.last().primal;
         assert!(ff >= fstar * (1.0 - 1e-12), "p={p}: FISTA below the optimum");
         assert!((ff - fstar) / fstar <= 1e-9, "p={p}: FISTA F {ff} vs F* {fstar}");
-        assert!((fi.solver.w() - &w_star).norm() <= 1e-3 * w_star.norm(), "p={p}: FISTA w");
-        assert!(fi.trace.last().map(|r| r.primal).unwrap_or(0.0) < fi.trace[0].primal);
+        assert!((fi.solver().w() - &w_star).norm() <= 1e-3 * w_star.norm(), "p={p}: FISTA w");
+        assert!(fi.trace().last().map(|r| r.primal).unwrap_or(0.0) < fi.trace()[0].primal);
         // The certified gap bounds the true error: F − F* ≤ gap.
-        for r in &fi.trace {
+        for r in &fi.trace() {
             assert!(
                 r.primal - fstar <= r.gap + 1e-10 * fstar,
                 "p={p}: FISTA gap not an upper bound at {}",
@@ -538,13 +594,13 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
 
         // Primal GD: monotone decrease, against the reference optimum.
         let cfg = PrimalConfig { gamma, p, measure: GapMeasure::Reference(fstar) };
-        let mut gd = Driver::new(
+        let mut gd = Drive::new(
             PrimalGd::new(x.clone(), y.clone(), cfg, Armijo::default()).expect("valid"),
             1e-8,
             20_000,
         );
         gd.run();
-        for pair in gd.trace.windows(2) {
+        for pair in gd.trace().windows(2) {
             assert!(
                 pair[1].primal <= pair[0].primal * (1.0 + 1e-14),
                 "p={p}: GD increased F at {}",
@@ -558,7 +614,7 @@ fn primal_gd_and_fista_decrease_f_and_reach_the_dual_optimum() {
             last.rel_gap <= 1e-4,
             "p={p}: GD relative error {} ({:?})",
             last.rel_gap,
-            gd.status
+            gd.status()
         );
     }
 }
@@ -647,10 +703,10 @@ fn warm_started_linesearch_reaches_the_same_optimum() {
             let cfg = ProxDualConfig { warm_start: warm, ..ProxDualConfig::new(loss, 2.0) };
             let s = ProxDual::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg)
                 .expect("valid");
-            let mut drv = Driver::new(s, 1e-11, 20_000);
+            let mut drv = Drive::new(s, 1e-11, 20_000);
             drv.run();
-            assert!(drv.last().rel_gap <= 1e-11, "{loss:?} warm={warm}: {:?}", drv.status);
-            runs.push(drv.solver.w());
+            assert!(drv.last().rel_gap <= 1e-11, "{loss:?} warm={warm}: {:?}", drv.status());
+            runs.push(drv.solver().w());
         }
         let scale = runs[0].norm();
         assert!(
@@ -668,28 +724,33 @@ fn logistic_newton_agrees_with_algorithm_3_3() {
     for p in [4.0 / 3.0, 1.5] {
         let q = conjugate_exponent(p);
         let cfg = NewtonConfig::with_loss(Loss::Logistic, gamma);
-        let mut dn = Driver::new(
+        let mut dn = Drive::new(
             DualNewton::new(FeaturePolynomial { x: x.clone(), q }, y.clone(), cfg).expect("valid"),
             1e-13,
             200,
         );
         dn.run();
-        assert!(dn.last().rel_gap <= 1e-12, "p={p}: {:?} rel gap {}", dn.status, dn.last().rel_gap);
+        assert!(
+            dn.last().rel_gap <= 1e-12,
+            "p={p}: {:?} rel gap {}",
+            dn.status(),
+            dn.last().rel_gap
+        );
         assert!(dn.last().iter <= 60, "p={p}: {} iterations", dn.last().iter);
         let px = run_prox(x.clone(), y.clone(), Loss::Logistic, gamma, p, 1e-12, 50_000);
-        assert!(px.last().rel_gap <= 1e-12, "p={p}: Alg 3.3 {:?}", px.status);
-        let (wn, wp) = (dn.solver.w(), px.solver.w());
+        assert!(px.last().rel_gap <= 1e-12, "p={p}: Alg 3.3 {:?}", px.status());
+        let (wn, wp) = (dn.solver().w(), px.solver().w());
         assert!(
             (&wn - &wp).norm() <= 1e-5 * wn.norm(),
             "p={p}: {}",
             (&wn - &wp).norm() / wn.norm()
         );
         // The gap is F + Λ computed term by term.
-        let (f, lam) = primal_dual_direct(&x, &y, &Loss::Logistic, gamma, p, dn.solver.alpha());
+        let (f, lam) = primal_dual_direct(&x, &y, &Loss::Logistic, gamma, p, dn.solver().alpha());
         assert!((f + lam).abs() <= 1e-10 * f, "p={p}: F + Λ = {}", f + lam);
         // KKT at the Newton optimum (the gap is quadratic in the KKT residual: 1e-13 ↔ ~1e-6).
         let t: DVector<f64> = &x * wn;
-        let res = kkt_residual(&Loss::Logistic, &y, dn.solver.alpha(), &t, gamma, 0.0);
+        let res = kkt_residual(&Loss::Logistic, &y, dn.solver().alpha(), &t, gamma, 0.0);
         assert!(res <= 1e-5, "p={p}: KKT residual {res}");
     }
     // Non-smooth duals are refused.
@@ -735,6 +796,9 @@ impl DualPolynomial for DenseTensor4 {
     fn n(&self) -> usize {
         self.n
     }
+    fn weights(&self, _alpha: &DVector<f64>) -> Option<DVector<f64>> {
+        None
+    }
     fn q(&self) -> f64 {
         4.0
     }
@@ -778,7 +842,7 @@ fn solvers_run_on_a_gram_tensor_and_match_the_features_path() {
             .expect("valid");
         let mut b = ProxDual::new(DenseTensor4::new(&x), y.clone(), cfg).expect("valid");
         for _ in 0..30 {
-            let (ra, rb) = (a.step().expect("features"), b.step().expect("tensor"));
+            let (ra, rb) = (nums(a.step().expect("features")), nums(b.step().expect("tensor")));
             assert_eq!(ra.backtracks, rb.backtracks, "{loss:?}");
             assert!((ra.primal - rb.primal).abs() <= 1e-10 * ra.primal.abs(), "{loss:?}");
         }
@@ -786,16 +850,16 @@ fn solvers_run_on_a_gram_tensor_and_match_the_features_path() {
         assert!(diff <= 1e-10 * (1.0 + a.alpha().norm()), "{loss:?}: iterates differ by {diff}");
     }
     let cfg = NewtonConfig::with_loss(Loss::Logistic, 2.0);
-    let mut a = Driver::new(
+    let mut a = Drive::new(
         DualNewton::new(FeaturePolynomial { x: x.clone(), q: 4.0 }, y.clone(), cfg).expect("valid"),
         1e-13,
         100,
     );
-    let mut b = Driver::new(DualNewton::new(tensor, y.clone(), cfg).expect("valid"), 1e-13, 100);
+    let mut b = Drive::new(DualNewton::new(tensor, y.clone(), cfg).expect("valid"), 1e-13, 100);
     a.run();
     b.run();
-    assert!(b.last().rel_gap <= 1e-12, "{:?}", b.status);
-    assert!((a.solver.alpha() - b.solver.alpha()).norm() <= 1e-8 * a.solver.alpha().norm());
+    assert!(b.last().rel_gap <= 1e-12, "{:?}", b.status());
+    assert!((a.solver().alpha() - b.solver().alpha()).norm() <= 1e-8 * a.solver().alpha().norm());
 }
 
 // ------------------------------------------- Algorithm 2.1: the one-pass iteration (issue 12)
@@ -850,7 +914,7 @@ fn algorithm_2_1_one_pass_follows_the_direct_three_pass_iteration() {
         let mut alpha = DVector::zeros(43);
         let mut worst: f64 = 0.0;
         for k in 0..iters {
-            let rec = fused.step().expect("the fused iteration stepped");
+            let rec = nums(fused.step().expect("the fused iteration stepped"));
             let (step, backtracks) = alg21_reference_step(&x, &y, gamma, q, &mut alpha);
             assert_eq!(
                 (rec.step, rec.backtracks),

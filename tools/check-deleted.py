@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Fail when a protocol that issue 34 deleted comes back: its name as a whole word in the code
-(src/, tests/, benches/, www/, tools/ other than this file). Paper D's algorithms implement
-`stepper::Stepper` directly and run under the executor (`Run`, a race's lanes), which alone owns
-the cap, the trace and the stop words; a second protocol beside it is what the issue removed.
+(src/, tests/, benches/, www/, tools/ other than this file). The four papers' algorithms
+implement `stepper::Stepper` directly and run under the executor (`Run`, a race's lanes), which
+alone owns the cap, the tolerance, the trace and the stop words; a second protocol beside it is
+what the issue removed.
 The docs may still name them where they record history (docs/deploy.md's measurements).
 
     python3 tools/check-deleted.py
@@ -19,6 +20,14 @@ DELETED = {
     "KernelPerceptron": "paper D's algorithms implement stepper::Stepper directly",
     "run_to_outcome": "stepper::Run (with_cap, run) and solvers::perceptron::Outcome::of",
     "Capped": "the executor's cap: Run::with_cap, Watch::with_cap, Race::capped",
+    "Driver": "paper A's algorithms implement stepper::Stepper; stepper::Run (experiment::lp::watch_to) owns tol and cap",
+    "solvers::Solver": "paper A's algorithms implement stepper::Stepper directly",
+    "trait Solver": "paper A's algorithms implement stepper::Stepper directly",
+    "PaperASolver": "experiment::lp::LpAlgorithm, a Stepper (its alpha() and w() for the predictor)",
+    "StepRecord": "stepper::Record (paper A's measures as its primal, dual, gap, rel_gap, step, backtracks)",
+    "force_step": "a run continued under a higher cap (Run::into_stepper, Run::with_watch)",
+    "RootStatus": "paper B's root solve is a Stepper (own stop: the root found); its cap is the executor's",
+    "RootStep": "stepper::Record (F(C) as the residual, C as the step); RootSolve::bracket, log_residual",
 }
 PATTERN = re.compile(r"\b(" + "|".join(map(re.escape, DELETED)) + r")\b")
 EXTS = (".rs", ".js", ".mjs", ".py", ".html")

@@ -1,26 +1,40 @@
 //! Paper A (Salzo, Suykens, Rosasco) in the engine: a validated experiment's run
-//! ([`crate::experiment::lp::LpRun`], a [`super::Stepper`]) to its end, and paper A's race.
-//! Paper A's [`crate::solvers::Driver`] keeps its stopping rule (relative duality gap ≤ tol,
-//! the cap, a stalled linesearch, a non-finite value) and reports it as the one [`super::Stop`].
+//! ([`crate::experiment::lp::LpRun`], its algorithm under the one executor) to its end, and
+//! paper A's race. The executor owns the stopping rule (relative duality gap ≤ tol, the cap,
+//! stall, deadline); the algorithms stop only for their own reasons (a stalled linesearch, a
+//! non-finite value), all reported as the one [`super::Stop`].
 
 use serde_json::{json, Value};
 
 use super::race::{Race, Target};
-use super::report::{run_started, Report};
+use super::report::Report;
 use crate::error::Result;
-use crate::experiment::lp::{self, Experiment, LpRun, ValidExperiment};
+use crate::experiment::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
 use crate::spec_json::Paper;
 use crate::stepper::Stop;
-use crate::stepper::Watch;
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
 pub fn run(spec: &Experiment) -> Result<Report> {
-    run_started(Paper::Lp, || {
-        let lp = LpRun::start(spec)?;
-        let digest = lp.valid.data.digest();
-        Ok((Box::new(lp), digest))
-    })
+    let t0 = web_time::Instant::now();
+    let mut lp = LpRun::start(spec)?;
+    let digest = lp.valid.data.digest();
+    let setup_ms = crate::clock::ms_since(t0);
+    lp.run.run();
+    let solution = lp.solution();
+    Ok(Report::of_run(Paper::Lp, &lp.run, digest, setup_ms, solution))
+}
+
+/// Paper A's race lanes under their rules ([`ValidExperiment::race_lanes`],
+/// [`ValidExperiment::lane_watch`]), keyed by position.
+fn lanes(valid: &ValidExperiment, tensor: Option<&GramTensor>) -> Result<Race<LpAlgorithm>> {
+    let watch = valid.lane_watch();
+    let lanes = valid
+        .race_lanes(tensor)?
+        .into_iter()
+        .enumerate()
+        .map(|(k, (name, algorithm))| (k, name, algorithm, watch.clone()));
+    Ok(Race::watched(lanes))
 }
 
 /// Paper A's race: every applicable algorithm ([`ValidExperiment::race_lanes`]) until it is
@@ -30,10 +44,8 @@ pub fn race_of(
     f_star: f64,
     tol: f64,
     tensor: Option<&GramTensor>,
-) -> Result<Race<lp::Run>> {
-    let lanes =
-        valid.race_lanes(tensor)?.into_iter().enumerate().map(|(k, (name, run))| (k, name, run));
-    Ok(Race::new(lanes).with_target(Target { f_star, tol }))
+) -> Result<Race<LpAlgorithm>> {
+    Ok(lanes(valid, tensor)?.with_target(Target { f_star, tol }))
 }
 
 /// One lane's curve (the race plot's input).
@@ -41,17 +53,16 @@ pub use crate::plot::RaceCurve;
 
 /// A paper-A race's curves: each lane's relative error `(F(w_k) − F*)/F*` against the
 /// iteration and the time, from its trace (the page's race plot).
-pub fn race_curves(race: &Race<lp::Run>) -> Vec<RaceCurve> {
+pub fn race_curves(race: &Race<LpAlgorithm>) -> Vec<RaceCurve> {
     let Some(t) = race.target() else { return Vec::new() };
     race.lanes()
         .iter()
         .map(|l| {
             (
                 l.name.clone(),
-                l.solver
-                    .trace
+                l.trace()
                     .iter()
-                    .map(|r| (r.iter as f64, r.elapsed_ms, t.rel_err(r.primal)))
+                    .map(|r| (r.iter as f64, r.elapsed_ms, t.rel_err(r.primal.unwrap_or(f64::NAN))))
                     .collect(),
             )
         })
@@ -70,9 +81,7 @@ pub fn race_tolerance(tol: f64) -> f64 {
 /// every applicable algorithm against it ([`race_of`], tolerance [`race_tolerance`]).
 pub struct RaceJob {
     reference: Option<lp::Run>,
-    /// The executor's stop rules over the reference run (stall, deadline).
-    watch: Watch,
-    race: Option<Race<lp::Run>>,
+    race: Option<Race<LpAlgorithm>>,
     reference_iter: usize,
     /// How the reference run ended (running until it has).
     reference_stop: Stop,
@@ -87,7 +96,6 @@ impl RaceJob {
         let reference = valid.reference_run(tensor.as_ref())?;
         Ok(Self {
             reference: Some(reference),
-            watch: Watch::default(),
             race: None,
             reference_iter: 0,
             reference_stop: Stop::Running,
@@ -103,14 +111,11 @@ impl RaceJob {
     pub fn advance(&mut self, valid: &ValidExperiment, budget_ms: f64) -> Result<()> {
         let t0 = web_time::Instant::now();
         if let Some(r) = self.reference.as_mut() {
-            let watch = &mut self.watch;
-            if r.status == Stop::Running && crate::clock::deadline_passed() {
-                watch.end(r, Stop::TimeLimit);
+            r.end_at_deadline();
+            if r.stop() == Stop::Running {
+                r.run_for(budget_ms);
             }
-            if watch.ended().is_none() {
-                crate::clock::within(budget_ms, || watch.step(r).is_some());
-            }
-            let stop = watch.stop(r);
+            let stop = r.stop();
             if stop != Stop::Running {
                 self.reference_iter = r.last().iter;
                 self.reference_stop = stop;
@@ -122,12 +127,7 @@ impl RaceJob {
                     let tol = race_tolerance(valid.spec.solver.tol);
                     race_of(valid, f_star, tol, self.tensor.as_ref())?
                 } else {
-                    let lanes = valid
-                        .race_lanes(self.tensor.as_ref())?
-                        .into_iter()
-                        .enumerate()
-                        .map(|(k, (name, run))| (k, name, run));
-                    Race::new(lanes)
+                    lanes(valid, self.tensor.as_ref())?
                 };
                 self.race = Some(race);
             }
@@ -144,7 +144,7 @@ impl RaceJob {
     /// while it runs.
     pub fn reference_stop(&self) -> Stop {
         match &self.reference {
-            Some(r) => self.watch.stop(r),
+            Some(r) => r.stop(),
             None => self.reference_stop,
         }
     }
@@ -173,7 +173,7 @@ impl RaceJob {
     }
 
     /// The race, once F* is known.
-    pub fn race(&self) -> Option<&Race<lp::Run>> {
+    pub fn race(&self) -> Option<&Race<LpAlgorithm>> {
         self.race.as_ref()
     }
 

@@ -6,16 +6,14 @@
 
 use crate::engine::lp::RaceJob;
 use crate::error::{KpError, Result};
-use crate::experiment::lp::{Experiment, GramTensor, PathSpec, Run, StepRecord, ValidExperiment};
-use crate::stepper::{Stop, Watch};
+use crate::experiment::lp::{Experiment, GramTensor, LpAlgorithm, PathSpec, Run, ValidExperiment};
+use crate::stepper::{Record, Stop};
 
-/// One page experiment: the checked spec and its data, the run (none on the tensor path until
-/// the Gram tensor is adopted), the tensor, the race.
+/// One page experiment: the checked spec and its data, the run under the executor (none on the
+/// tensor path until the Gram tensor is adopted), the tensor, the race.
 pub struct LpPage {
     valid: ValidExperiment,
     run: Option<Run>,
-    /// The executor's stop rules over `run` (stall, deadline).
-    watch: Watch,
     tensor: Option<GramTensor>,
     build_ms: f64,
     race: Option<RaceJob>,
@@ -30,7 +28,7 @@ pub enum RacePhase<'a> {
     /// The reference run for F*.
     Reference(&'a Run),
     /// The lanes, running or done.
-    Lanes(&'a RaceJob, &'a crate::engine::race::Race<Run>),
+    Lanes(&'a RaceJob, &'a crate::engine::race::Race<LpAlgorithm>),
 }
 
 impl LpPage {
@@ -39,15 +37,7 @@ impl LpPage {
     pub fn new(spec_json: &str) -> Result<Self> {
         let valid = Experiment::from_json(spec_json)?.validate()?;
         let digest = valid.data.digest();
-        let mut me = Self {
-            valid,
-            run: None,
-            watch: Watch::default(),
-            tensor: None,
-            build_ms: 0.0,
-            race: None,
-            digest,
-        };
+        let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
         me.restart()?;
         Ok(me)
     }
@@ -55,7 +45,6 @@ impl LpPage {
     /// Restart the solver from α = 0 on the same data (a built tensor is kept); ends a race.
     pub fn restart(&mut self) -> Result<()> {
         self.race = None;
-        self.watch = Watch::default();
         self.run = match (self.valid.checked.path, &self.tensor) {
             (PathSpec::Features, _) => Some(self.valid.start()?),
             (PathSpec::Tensor, Some(t)) => Some(self.valid.start_with_tensor(t.clone())?),
@@ -99,34 +88,30 @@ impl LpPage {
     /// One iteration while the run is going: 1 if it advanced, 0 after the end (converged, at
     /// the cap, stalled, non-finite) or before the tensor is in place.
     pub fn step(&mut self) -> usize {
-        let watch = &mut self.watch;
-        self.run.as_mut().map_or(0, |r| watch.step(r).is_some() as usize)
+        self.run.as_mut().map_or(0, |r| r.step().is_some() as usize)
     }
 
-    /// Iterations while the run is going and `budget_ms` has not elapsed (at least one step).
+    /// Iterations while the run is going and `budget_ms` has not elapsed (at least one step):
+    /// the executor's slice ([`Run::run_for`]).
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        let watch = &mut self.watch;
-        self.run
-            .as_mut()
-            .map_or(0, |run| crate::clock::within(budget_ms, || watch.step(run).is_some()))
+        self.run.as_mut().map_or(0, |run| run.run_for(budget_ms))
     }
 
     /// The last record, the stop reason and the phase (`solving`, or `needs_build` on the
     /// tensor path before the Gram tensor is adopted: NaN measures at iteration 0).
-    pub fn last(&self) -> (StepRecord, Stop, &'static str) {
+    pub fn last(&self) -> (Record, Stop, &'static str) {
         match &self.run {
-            Some(run) => (run.last(), run.status, "solving"),
+            Some(run) => (run.last(), run.stop(), "solving"),
             None => {
-                let z = StepRecord {
-                    iter: 0,
-                    primal: f64::NAN,
-                    dual: f64::NAN,
-                    gap: f64::NAN,
-                    rel_gap: f64::NAN,
-                    step: 0.0,
-                    backtracks: 0,
-                    time_ms: 0.0,
-                    elapsed_ms: 0.0,
+                let nan = Some(f64::NAN);
+                let z = Record {
+                    primal: nan,
+                    dual: nan,
+                    gap: nan,
+                    rel_gap: nan,
+                    step: Some(0.0),
+                    backtracks: Some(0),
+                    ..Record::default()
                 };
                 (z, Stop::Running, "needs_build")
             }

@@ -3,7 +3,7 @@
 //! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
 //! `F(C)` at each).
 
-use super::report::{run_started, Report};
+use super::report::{run_started_capped, Report};
 use crate::error::Result;
 use crate::experiment::mrlsr::{build_data, MrlsrSpec};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve};
@@ -15,8 +15,9 @@ use crate::spec_json::Paper;
 /// The solution holds `alpha`, `C0`, `lambda2` (Proposition 5.1), `norm_h`, the stationary
 /// points for m ≤ 1, the resolved kernel, the root iterations and K's numerically zero
 /// eigenvalues.
+/// The root solve's cap ([`crate::solvers::mrlsr::ROOT_MAX_ITER`]) is the executor's.
 pub fn run(spec: &MrlsrSpec) -> Result<Report> {
-    run_started(Paper::Mrlsr, || {
+    run_started_capped(Paper::Mrlsr, Some(crate::solvers::mrlsr::ROOT_MAX_ITER), || {
         let data = build_data(&spec.data, crate::solvers::mrlsr::MAX_EIGEN_N)?;
         let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
         let solve = MrlsrSolve::new(model, spec.m, spec.lambda)?;

@@ -47,7 +47,7 @@ fn lp(e: &Experiment) -> Result<Vec<(&'static str, String)>> {
     lp.run.run();
     let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice());
     let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
-    let (conv, spikes) = crate::plot::svg_pair(&lp.run.trace, &w, w_true)
+    let (conv, spikes) = crate::plot::svg_pair(lp.run.kept(), &w, w_true)
         .map_err(|e| KpError::Parameter { name: "plot", reason: e })?;
     Ok(vec![("convergence", conv), ("spikes", spikes)])
 }

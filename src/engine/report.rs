@@ -70,17 +70,9 @@ fn without_nulls(v: Value) -> Value {
     }
 }
 
-/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end, and
-/// report with the data digest it returns (the shared tail of every paper's `run`).
-pub(crate) fn run_started(
-    paper: Paper,
-    start: impl FnOnce() -> Result<(Box<dyn Stepper>, String)>,
-) -> Result<Report> {
-    run_started_capped(paper, None, start)
-}
-
-/// [`run_started`] with the executor's iteration cap, if the spec has one
-/// ([`crate::stepper::Watch::capped`]).
+/// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end under
+/// the executor's iteration cap, if the paper has one ([`crate::stepper::Watch::capped`]), and
+/// report with the data digest it returns.
 pub(crate) fn run_started_capped(
     paper: Paper,
     cap: Option<usize>,
@@ -93,16 +85,31 @@ pub(crate) fn run_started_capped(
     if let Some(cap) = cap {
         run = run.capped(cap);
     }
-    let status = run.run();
-    let last = run.last();
-    Ok(Report {
-        paper,
-        status,
-        iterations: last.iter,
-        last,
-        data_digest,
-        setup_ms,
-        solution: run.solution(),
-        trace: run.trace(),
-    })
+    run.run();
+    let solution = run.solution();
+    Ok(Report::of_run(paper, &run, data_digest, setup_ms, solution))
+}
+
+impl Report {
+    /// The report of an ended run of any algorithm: its stop, last record and trace, with the
+    /// data digest, the setup time and the paper's solution vectors.
+    pub(crate) fn of_run<S: Stepper>(
+        paper: Paper,
+        run: &Run<S>,
+        data_digest: String,
+        setup_ms: f64,
+        solution: Value,
+    ) -> Self {
+        let last = run.last();
+        Report {
+            paper,
+            status: run.stop(),
+            iterations: last.iter,
+            last,
+            data_digest,
+            setup_ms,
+            solution,
+            trace: run.trace(),
+        }
+    }
 }

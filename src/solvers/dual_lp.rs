@@ -20,9 +20,9 @@ use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
-use super::{Progress, Solver, StepRecord};
+use super::Progress;
 use crate::lp::{abs_pow, abs_powi, conjugate_exponent, j_map_into};
-use crate::stepper::Stop;
+use crate::stepper::{Record, Stepper, Stop};
 
 /// Linesearch parameters of Algorithm 2.1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -432,8 +432,9 @@ fn bregman_term_pow(u: f64, h: f64, q: f64, upow: f64) -> f64 {
     upow / q * fmath::max(phi, 0.0)
 }
 
-impl Solver for DualLp {
-    fn current(&self) -> StepRecord {
+impl DualLp {
+    /// The record of the current iterate (its duration 0).
+    fn current(&self) -> Record {
         let gap = self.gap();
         self.progress.record(
             self.primal,
@@ -444,11 +445,14 @@ impl Solver for DualLp {
         )
     }
 
-    fn step(&mut self) -> Result<StepRecord, Stop> {
+    /// One iteration of Algorithm 2.1: the linesearch from λ̄, then the step. Its own stops:
+    /// a zero gradient or a linesearch that finds no decrease above rounding
+    /// ([`Stop::Stalled`]), a non-finite value ([`Stop::NonFinite`]).
+    fn iterate(&mut self) -> Option<Record> {
         let t0 = Instant::now();
         let g2 = self.grad.norm_squared();
         if g2 == 0.0 {
-            return Err(Stop::Stalled);
+            return self.progress.end(Stop::Stalled);
         }
         // The paper's test Λ(α) − Λ(α − λg) ≥ λ(1 − δ)‖g‖², rewritten exactly with
         // Λ(α) − Λ(α − λg) = λ‖g‖² − (λ²/(2γ))‖g‖² − B(λ) as λ(δ − λ/(2γ))‖g‖² ≥ B(λ): every
@@ -486,13 +490,13 @@ impl Solver for DualLp {
             };
             let finite = b.is_some_and(f64::is_finite);
             if b.is_some() && !finite && backtracks >= self.ls.max_backtracks {
-                return Err(Stop::NonFinite);
+                return self.progress.end(Stop::NonFinite);
             }
             if finite {
                 break;
             }
             if backtracks >= self.ls.max_backtracks {
-                return Err(Stop::Stalled);
+                return self.progress.end(Stop::Stalled);
             }
             step *= self.ls.theta;
             backtracks += 1;
@@ -504,12 +508,33 @@ impl Solver for DualLp {
         }
         self.refresh();
         if !(self.primal.is_finite() && self.lambda.is_finite()) {
-            return Err(Stop::NonFinite);
+            return self.progress.end(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, step, backtracks);
         let mut rec = self.current();
         rec.time_ms = dt;
-        Ok(rec)
+        self.progress.keep(rec)
+    }
+}
+
+/// Algorithm 2.1 in the one executor's protocol: one accepted step per [`Stepper::step`]; its
+/// own stops only (stalled linesearch, non-finite value); the tolerance on the relative gap,
+/// the cap, the stall rule and the trace are the executor's.
+impl Stepper for DualLp {
+    fn record(&self) -> Record {
+        self.progress.last_or(|| self.current())
+    }
+    fn step(&mut self) -> Option<Record> {
+        if !self.progress.running() {
+            return None;
+        }
+        self.iterate()
+    }
+    fn stop(&self) -> Stop {
+        self.progress.status()
+    }
+    fn solution(&self) -> serde_json::Value {
+        super::solution_json(Some(&self.w), Some(&self.alpha))
     }
 }
 

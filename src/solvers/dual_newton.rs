@@ -16,11 +16,11 @@ use nalgebra::DVector;
 use web_time::Instant;
 
 use super::prox_dual::{check_problem, evaluate_dual, features_w, DualEval};
-use super::{Progress, Solver, StepRecord};
+use super::Progress;
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::DualPolynomial;
-use crate::stepper::Stop;
+use crate::stepper::{Record, Stepper, Stop};
 
 /// Parameters of the damped Newton method.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,8 +178,9 @@ impl DualNewton<crate::lp::FeaturePolynomial> {
     }
 }
 
-impl<P: DualPolynomial> Solver for DualNewton<P> {
-    fn current(&self) -> StepRecord {
+impl<P: DualPolynomial> DualNewton<P> {
+    /// The record of the current iterate (its duration 0).
+    fn current(&self) -> Record {
         self.progress.record(
             self.eval.primal,
             -self.lambda,
@@ -189,26 +190,33 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         )
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
+    /// One damped Newton step with its Armijo backtracking. Its own stops: a zero gradient,
+    /// no descent direction or no decrease above rounding ([`Stop::Stalled`]), a non-finite
+    /// value or a Hessian that is not positive definite ([`Stop::NonFinite`]).
+    fn iterate(&mut self) -> Option<Record> {
         let t0 = Instant::now();
         if self.grad.norm_squared() == 0.0 {
-            return Err(Stop::Stalled);
+            return self.progress.end(Stop::Stalled);
         }
         let mut h = self.poly.hessian(&self.alpha);
         for i in 0..h.nrows() {
             h[(i, i)] += derivatives(&self.cfg.loss, self.y[i], self.alpha[i], self.cfg.gamma).1;
         }
         if !h.iter().all(|v| v.is_finite()) {
-            return Err(Stop::NonFinite);
+            return self.progress.end(Stop::NonFinite);
         }
         let chol = match h.cholesky() {
             Some(c) => c,
-            None => return Err(Stop::NonFinite),
+            None => return self.progress.end(Stop::NonFinite),
         };
         let dir = -chol.solve(&self.grad);
         let slope = self.grad.dot(&dir);
         if slope.is_nan() || slope >= 0.0 {
-            return Err(if slope.is_finite() { Stop::Stalled } else { Stop::NonFinite });
+            return self.progress.end(if slope.is_finite() {
+                Stop::Stalled
+            } else {
+                Stop::NonFinite
+            });
         }
         let n = self.alpha.len();
         let mut t = 1.0;
@@ -223,7 +231,11 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
                 break (trial, pt);
             }
             if backtracks >= self.cfg.max_backtracks {
-                return Err(if lt.is_finite() { Stop::Stalled } else { Stop::NonFinite });
+                return self.progress.end(if lt.is_finite() {
+                    Stop::Stalled
+                } else {
+                    Stop::NonFinite
+                });
             }
             t *= self.cfg.theta;
             backtracks += 1;
@@ -233,11 +245,32 @@ impl<P: DualPolynomial> Solver for DualNewton<P> {
         self.pval = pt;
         self.refresh();
         if !(self.eval.primal.is_finite() && self.lambda.is_finite()) {
-            return Err(Stop::NonFinite);
+            return self.progress.end(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, t, backtracks);
         let mut rec = self.current();
         rec.time_ms = dt;
-        Ok(rec)
+        self.progress.keep(rec)
+    }
+}
+
+/// The dual Newton method in the one executor's protocol: one damped step per
+/// [`Stepper::step`]; its own stops only (stalled, non-finite); the tolerance, the cap, the
+/// stall rule and the trace are the executor's.
+impl<P: DualPolynomial> Stepper for DualNewton<P> {
+    fn record(&self) -> Record {
+        self.progress.last_or(|| self.current())
+    }
+    fn step(&mut self) -> Option<Record> {
+        if !self.progress.running() {
+            return None;
+        }
+        self.iterate()
+    }
+    fn stop(&self) -> Stop {
+        self.progress.status()
+    }
+    fn solution(&self) -> serde_json::Value {
+        super::solution_json(self.poly.weights(&self.alpha).as_ref(), Some(&self.alpha))
     }
 }

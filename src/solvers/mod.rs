@@ -1,7 +1,7 @@
-//! Steppable solvers. A solver is an explicit state; [`Solver::step`] advances it by one
-//! iteration and returns a [`StepRecord`] of what happened. Running to a tolerance is the loop
-//! in [`Driver`], shared by the CLI, the tests and the page (argmin-style, with the reason for
-//! stopping as an enum, and scikit-learn-style duality-gap stopping).
+//! The algorithms of the four papers, each an explicit state that implements the one executor's
+//! [`crate::stepper::Stepper`] directly: one step → one [`Record`], and only the algorithm's own
+//! stop reasons. The cap, the tolerance, the stall rule, the deadline and the trace are the
+//! executor's ([`crate::stepper::Run`], [`crate::stepper::Watch`]).
 
 pub mod coordinate;
 pub mod dual_lp;
@@ -14,39 +14,16 @@ pub mod prox_dual;
 pub mod row_cache;
 
 use crate::stepper::{Record, Stop};
-use serde::{Deserialize, Serialize};
-
-/// What one iteration did (paper A, Algorithm 2.1: one accepted step after its linesearch).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct StepRecord {
-    /// Iteration index; 0 is the starting point.
-    pub iter: usize,
-    /// Primal objective `F(w(α))`.
-    pub primal: f64,
-    /// Dual objective `−Λ(α)`, a lower bound on `min F`.
-    pub dual: f64,
-    /// Duality gap `F(w(α)) + Λ(α) ≥ 0`.
-    pub gap: f64,
-    /// Relative gap `gap / max(|F(w(α))|, 1e-300)`: the stopping measure.
-    pub rel_gap: f64,
-    /// Step size accepted by the linesearch (0 at iteration 0).
-    pub step: f64,
-    /// Number of step reductions the linesearch made.
-    pub backtracks: usize,
-    /// Wall-clock time spent in this iteration, milliseconds.
-    pub time_ms: f64,
-    /// Cumulative solver time since the start, milliseconds.
-    pub elapsed_ms: f64,
-}
 
 /// The stopping measure of every paper-A solver: `gap / max(|F|, 1e-300)` (docs/spec.md).
 pub fn relative_gap(gap: f64, primal: f64) -> f64 {
     gap / primal.abs().max(1e-300)
 }
 
-/// The iteration bookkeeping shared by the paper-A solvers: how many steps were accepted, the
-/// last accepted step size and its linesearch reductions, and the cumulative solver time.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// The iteration bookkeeping shared by the paper-A algorithms: how many steps were accepted, the
+/// last accepted step size and its linesearch reductions, the cumulative solver time, the latest
+/// record and the algorithm's own stop (a linesearch that cannot move, a non-finite value).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Progress {
     /// Accepted iterations so far (0 at the starting point).
     pub iter: usize,
@@ -56,6 +33,23 @@ pub struct Progress {
     pub backtracks: usize,
     /// Cumulative solver time, milliseconds.
     pub elapsed_ms: f64,
+    /// The latest accepted iteration's record (None at the starting point).
+    last: Option<Record>,
+    /// The algorithm's own stop, or [`Stop::Running`].
+    status: Stop,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Self {
+            iter: 0,
+            step: 0.0,
+            backtracks: 0,
+            elapsed_ms: 0.0,
+            last: None,
+            status: Stop::Running,
+        }
+    }
 }
 
 impl Progress {
@@ -69,165 +63,66 @@ impl Progress {
         dt
     }
 
-    /// The record of the current iterate, given its objectives (`dual` = `−Λ(α)`), its
-    /// duality gap, its relative gap, and the duration of the iteration that produced it.
-    pub fn record(
-        &self,
-        primal: f64,
-        dual: f64,
-        gap: f64,
-        rel_gap: f64,
-        time_ms: f64,
-    ) -> StepRecord {
-        StepRecord {
+    /// The record of the current iterate in the executor's shape, given its objectives
+    /// (`dual` = `−Λ(α)`), its duality gap, its relative gap, and the duration of the iteration
+    /// that produced it: primal F(w(α)), dual −Λ(α), the gap and relative gap (the
+    /// certificate), the accepted step and its backtracks.
+    pub fn record(&self, primal: f64, dual: f64, gap: f64, rel_gap: f64, time_ms: f64) -> Record {
+        Record {
             iter: self.iter,
-            primal,
-            dual,
-            gap,
-            rel_gap,
-            step: self.step,
-            backtracks: self.backtracks,
+            primal: Some(primal),
+            dual: Some(dual),
+            gap: Some(gap),
+            rel_gap: Some(rel_gap),
+            step: Some(self.step),
+            backtracks: Some(self.backtracks),
             time_ms,
             elapsed_ms: self.elapsed_ms,
-        }
-    }
-}
-
-/// A paper-A iteration in the one record shape of [`crate::stepper`]: primal F(w(α)), dual
-/// −Λ(α), the gap and relative gap (the certificate), the accepted step and its backtracks.
-impl From<&StepRecord> for Record {
-    fn from(r: &StepRecord) -> Record {
-        Record {
-            iter: r.iter,
-            primal: Some(r.primal),
-            dual: Some(r.dual),
-            gap: Some(r.gap),
-            rel_gap: Some(r.rel_gap),
-            step: Some(r.step),
-            backtracks: Some(r.backtracks),
-            time_ms: r.time_ms,
-            elapsed_ms: r.elapsed_ms,
             ..Record::default()
         }
     }
-}
 
-/// A solver as an explicit, steppable state.
-pub trait Solver {
-    /// The record of the current iterate without advancing (iteration 0 at the start).
-    fn current(&self) -> StepRecord;
-    /// Advance one iteration. `Err(status)` when the solver cannot advance
-    /// ([`Stop::Stalled`] or [`Stop::NonFinite`]).
-    fn step(&mut self) -> Result<StepRecord, Stop>;
-}
-
-/// Runs a solver against a tolerance and an iteration cap, keeping the trace. Stalls are the
-/// executor's to decide ([`crate::stepper::Watch`]), which ends a driver by [`Driver::halt`].
-pub struct Driver<S: Solver> {
-    pub solver: S,
-    pub tol: f64,
-    pub max_iter: usize,
-    /// The records so far: the first, the latest and a thinned history, at most `trace_cap`
-    /// of them ([`crate::budget::push_bounded`]); each record carries its own `iter`.
-    pub trace: Vec<StepRecord>,
-    pub status: Stop,
-    /// Most records the trace keeps (the budget's `trace` when the driver was made).
-    pub trace_cap: usize,
-}
-
-impl<S: Solver> Driver<S> {
-    /// Wrap a solver; the trace starts with the initial point.
-    pub fn new(solver: S, tol: f64, max_iter: usize) -> Self {
-        let first = solver.current();
-        let status = if first.rel_gap <= tol { Stop::Converged } else { Stop::Running };
-        Self {
-            solver,
-            tol,
-            max_iter,
-            trace: vec![first],
-            status,
-            trace_cap: crate::budget::active().trace,
-        }
+    /// Whether the algorithm may still step (none of its own stops has happened).
+    pub fn running(&self) -> bool {
+        self.status == Stop::Running
     }
 
-    /// Advance one iteration unless the run has ended; returns the new record.
-    pub fn step(&mut self) -> Option<StepRecord> {
-        if self.status != Stop::Running {
-            return None;
-        }
-        match self.solver.step() {
-            Ok(rec) => {
-                crate::budget::push_bounded(&mut self.trace, rec, self.trace_cap);
-                if !(rec.gap.is_finite() && rec.primal.is_finite()) {
-                    self.status = Stop::NonFinite;
-                } else if rec.rel_gap <= self.tol {
-                    self.status = Stop::Converged;
-                } else if rec.iter >= self.max_iter {
-                    self.status = Stop::MaxIterations;
-                }
-                Some(rec)
-            }
-            Err(st) => {
-                self.status = st;
-                None
-            }
-        }
+    /// The algorithm cannot advance: it ends with `stop` (the step returns nothing).
+    pub fn end(&mut self, stop: Stop) -> Option<Record> {
+        self.status = stop;
+        None
     }
 
-    /// The executor ended the run (its stall rule or the deadline).
-    pub fn halt(&mut self, stop: Stop) {
-        if self.status == Stop::Running {
-            self.status = stop;
+    /// Keep an accepted iteration's record; a non-finite primal value or gap ends the run
+    /// ([`Stop::NonFinite`]) after this record.
+    pub fn keep(&mut self, rec: Record) -> Option<Record> {
+        self.last = Some(rec);
+        let finite = |m: Option<f64>| m.is_some_and(f64::is_finite);
+        if !(finite(rec.gap) && finite(rec.primal)) {
+            self.status = Stop::NonFinite;
         }
+        Some(rec)
     }
 
-    /// Advance one iteration even after the run ended by convergence or the cap
-    /// (the page's Step button); never past a stall or a non-finite value.
-    pub fn force_step(&mut self) -> Option<StepRecord> {
-        if matches!(self.status, Stop::Converged | Stop::MaxIterations) {
-            self.status = Stop::Running;
-            let cap = self.max_iter;
-            self.max_iter = usize::MAX;
-            let r = self.step();
-            self.max_iter = cap;
-            if self.status == Stop::Running {
-                self.status = Stop::MaxIterations;
-            }
-            return r;
-        }
-        self.step()
+    /// The latest accepted iteration's record, or `start` (the starting point's) before any.
+    pub fn last_or(&self, start: impl FnOnce() -> Record) -> Record {
+        self.last.unwrap_or_else(start)
     }
 
-    /// Step until the run ends, under the executor's stall rule ([`crate::stepper::Stall`]) and
-    /// deadline; the driver itself stops only at the tolerance, the cap and the solver's own
-    /// reasons.
-    pub fn run(&mut self) -> Stop {
-        let mut stall = crate::stepper::Stall::default();
-        while let Some(r) = self.step() {
-            if self.status == Stop::Running {
-                if stall.observe(&Record::from(&r)) {
-                    self.status = Stop::Stalled;
-                } else if crate::clock::deadline_passed() {
-                    self.status = Stop::TimeLimit;
-                }
-            }
-        }
+    /// The algorithm's own stop, or [`Stop::Running`].
+    pub fn status(&self) -> Stop {
         self.status
     }
-
-    /// The latest record.
-    pub fn last(&self) -> StepRecord {
-        // `new` pushes the starting record and nothing ever pops, so the trace is never empty.
-        *self.trace.last().expect("trace starts non-empty")
-    }
 }
 
-/// A boxed solver is a solver, so a race can hold different algorithms in one list.
-impl<S: Solver + ?Sized> Solver for Box<S> {
-    fn current(&self) -> StepRecord {
-        (**self).current()
-    }
-    fn step(&mut self) -> Result<StepRecord, Stop> {
-        (**self).step()
-    }
+/// Paper A's solution as JSON: the primal weights `w` (null where not available) and the dual
+/// iterate `α` (null for the primal methods).
+pub(crate) fn solution_json(
+    w: Option<&nalgebra::DVector<f64>>,
+    alpha: Option<&nalgebra::DVector<f64>>,
+) -> serde_json::Value {
+    serde_json::json!({
+        "w": w.map(|v| v.as_slice().to_vec()),
+        "alpha": alpha.map(|v| v.as_slice().to_vec()),
+    })
 }

@@ -18,10 +18,10 @@ use crate::fmath;
 use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
-use super::{Progress, Solver, StepRecord};
+use super::Progress;
 use crate::error::{KpError, Result};
 use crate::lp::{abs_pow, conjugate_exponent, j_scalar, norm_pow};
-use crate::stepper::Stop;
+use crate::stepper::{Record, Stepper, Stop};
 
 /// What the primal solvers report as their gap.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -252,7 +252,7 @@ impl Problem {
     }
 }
 
-fn record(progress: &Progress, e: &PointEval, time_ms: f64) -> StepRecord {
+fn record(progress: &Progress, e: &PointEval, time_ms: f64) -> Record {
     progress.record(e.f, e.dual, e.gap, e.rel_gap, time_ms)
 }
 
@@ -347,16 +347,19 @@ impl PrimalGd {
     }
 }
 
-impl Solver for PrimalGd {
-    fn current(&self) -> StepRecord {
+impl PrimalGd {
+    /// The record of the current iterate (its duration 0).
+    fn current(&self) -> Record {
         record(&self.progress, &self.eval, 0.0)
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
+    /// One Armijo gradient step on F. Its own stops: a zero gradient or no decrease above
+    /// rounding ([`Stop::Stalled`]), a non-finite value ([`Stop::NonFinite`]).
+    fn iterate(&mut self) -> Option<Record> {
         let t0 = Instant::now();
         let g2 = self.grad.norm_squared();
         if g2 == 0.0 {
-            return Err(Stop::Stalled);
+            return self.progress.end(Stop::Stalled);
         }
         let xg = &self.pb.x * &self.grad;
         let (gam, p) = (self.pb.gamma, self.pb.p);
@@ -377,7 +380,11 @@ impl Solver for PrimalGd {
                 break;
             }
             if backtracks >= self.armijo.max_backtracks {
-                return Err(if dec.is_finite() { Stop::Stalled } else { Stop::NonFinite });
+                return self.progress.end(if dec.is_finite() {
+                    Stop::Stalled
+                } else {
+                    Stop::NonFinite
+                });
             }
             s *= self.armijo.theta;
             backtracks += 1;
@@ -385,11 +392,33 @@ impl Solver for PrimalGd {
         self.w.axpy(-s, &self.grad, 1.0);
         self.refresh();
         if !self.eval.f.is_finite() {
-            return Err(Stop::NonFinite);
+            return self.progress.end(Stop::NonFinite);
         }
         self.next_step = s / self.armijo.theta;
         let dt = self.progress.accept(t0, s, backtracks);
-        Ok(record(&self.progress, &self.eval, dt))
+        let rec = record(&self.progress, &self.eval, dt);
+        self.progress.keep(rec)
+    }
+}
+
+/// Primal gradient descent in the one executor's protocol: one accepted step per
+/// [`Stepper::step`]; its own stops only (stalled, non-finite); the tolerance, the cap, the
+/// stall rule and the trace are the executor's.
+impl Stepper for PrimalGd {
+    fn record(&self) -> Record {
+        self.progress.last_or(|| self.current())
+    }
+    fn step(&mut self) -> Option<Record> {
+        if !self.progress.running() {
+            return None;
+        }
+        self.iterate()
+    }
+    fn stop(&self) -> Stop {
+        self.progress.status()
+    }
+    fn solution(&self) -> serde_json::Value {
+        super::solution_json(Some(&self.w), None)
     }
 }
 
@@ -468,12 +497,15 @@ impl Fista {
     }
 }
 
-impl Solver for Fista {
-    fn current(&self) -> StepRecord {
+impl Fista {
+    /// The record of the current iterate (its duration 0).
+    fn current(&self) -> Record {
         record(&self.progress, &self.eval, 0.0)
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
+    /// One FISTA step (prox of `(t/p)|·|^p` at step 1/L, then the extrapolation). Its own stop:
+    /// a non-finite value ([`Stop::NonFinite`]).
+    fn iterate(&mut self) -> Option<Record> {
         let t0 = Instant::now();
         let (gam, p) = (self.pb.gamma, self.pb.p);
         let step = 1.0 / self.lipschitz;
@@ -493,9 +525,31 @@ impl Solver for Fista {
         let xtr = if self.pb.needs_xtr() { Some(self.pb.x.tr_mul(&self.r)) } else { None };
         self.eval = self.pb.eval(&self.w, &self.r, xtr.as_ref());
         if !self.eval.f.is_finite() {
-            return Err(Stop::NonFinite);
+            return self.progress.end(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, step, 0);
-        Ok(record(&self.progress, &self.eval, dt))
+        let rec = record(&self.progress, &self.eval, dt);
+        self.progress.keep(rec)
+    }
+}
+
+/// FISTA in the one executor's protocol: one step per [`Stepper::step`]; its own stop only
+/// (non-finite); the tolerance, the cap, the stall rule (FISTA is not monotone: the executor
+/// judges its best, [`crate::stepper::Stall`]) and the trace are the executor's.
+impl Stepper for Fista {
+    fn record(&self) -> Record {
+        self.progress.last_or(|| self.current())
+    }
+    fn step(&mut self) -> Option<Record> {
+        if !self.progress.running() {
+            return None;
+        }
+        self.iterate()
+    }
+    fn stop(&self) -> Stop {
+        self.progress.status()
+    }
+    fn solution(&self) -> serde_json::Value {
+        super::solution_json(Some(&self.w), None)
     }
 }

@@ -21,11 +21,11 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::dual_lp::Linesearch;
-use super::{Progress, Solver, StepRecord};
+use super::Progress;
 use crate::error::{KpError, Result};
 use crate::losses::Loss;
 use crate::lp::{conjugate_exponent, j_map_into, DualPolynomial};
-use crate::stepper::Stop;
+use crate::stepper::{Record, Stepper, Stop};
 
 /// Validated parameters of Algorithm 3.3.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -243,8 +243,9 @@ impl ProxDual<crate::lp::FeaturePolynomial> {
     }
 }
 
-impl<P: DualPolynomial> Solver for ProxDual<P> {
-    fn current(&self) -> StepRecord {
+impl<P: DualPolynomial> ProxDual<P> {
+    /// The record of the current iterate (its duration 0).
+    fn current(&self) -> Record {
         self.progress.record(
             self.eval.primal,
             -self.eval.lambda,
@@ -254,7 +255,10 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
         )
     }
 
-    fn step(&mut self) -> std::result::Result<StepRecord, Stop> {
+    /// One iteration of Algorithm 3.3 (eq. 28 with its linesearch). Its own stops: α a fixed
+    /// point of the prox-gradient map or a linesearch with no decrease above rounding
+    /// ([`Stop::Stalled`]), a non-finite value ([`Stop::NonFinite`]).
+    fn iterate(&mut self) -> Option<Record> {
         let t0 = Instant::now();
         let n = self.alpha.len();
         let mut lam = if self.warm_start && self.progress.step > 0.0 {
@@ -277,7 +281,7 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
             }
             if dn2 == 0.0 {
                 // α is a fixed point of the prox-gradient map: the dual optimum.
-                return Err(Stop::Stalled);
+                return self.progress.end(Stop::Stalled);
             }
             let pt = self.poly.value_grad(&self.trial, &mut self.trial_grad);
             let lhs = pt - self.pval - lin;
@@ -301,7 +305,11 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
                 break pt;
             }
             if backtracks >= self.ls.max_backtracks {
-                return Err(if pt.is_finite() { Stop::Stalled } else { Stop::NonFinite });
+                return self.progress.end(if pt.is_finite() {
+                    Stop::Stalled
+                } else {
+                    Stop::NonFinite
+                });
             }
             lam *= self.ls.theta;
             backtracks += 1;
@@ -319,11 +327,32 @@ impl<P: DualPolynomial> Solver for ProxDual<P> {
             &self.gradp,
         );
         if !(self.eval.primal.is_finite() && self.eval.lambda.is_finite()) {
-            return Err(Stop::NonFinite);
+            return self.progress.end(Stop::NonFinite);
         }
         let dt = self.progress.accept(t0, lam, backtracks);
         let mut rec = self.current();
         rec.time_ms = dt;
-        Ok(rec)
+        self.progress.keep(rec)
+    }
+}
+
+/// Algorithm 3.3 in the one executor's protocol: one accepted step per [`Stepper::step`]; its
+/// own stops only (stalled linesearch, non-finite value); the tolerance, the cap, the stall
+/// rule and the trace are the executor's.
+impl<P: DualPolynomial> Stepper for ProxDual<P> {
+    fn record(&self) -> Record {
+        self.progress.last_or(|| self.current())
+    }
+    fn step(&mut self) -> Option<Record> {
+        if !self.progress.running() {
+            return None;
+        }
+        self.iterate()
+    }
+    fn stop(&self) -> Stop {
+        self.progress.status()
+    }
+    fn solution(&self) -> serde_json::Value {
+        super::solution_json(self.poly.weights(&self.alpha).as_ref(), Some(&self.alpha))
     }
 }

@@ -568,6 +568,12 @@ impl DualPolynomial for GramTensor {
         self.n
     }
 
+    /// None: the Gram tensor has no explicit features (the session maps α to w for the
+    /// linear kernel).
+    fn weights(&self, _alpha: &DVector<f64>) -> Option<DVector<f64>> {
+        None
+    }
+
     fn q(&self) -> f64 {
         self.cfg.q as f64
     }

@@ -14,7 +14,8 @@ use web_sys::HtmlCanvasElement;
 
 use crate::engine::lp_page::{LpPage, RacePhase};
 use crate::engine::{self, race::Standing};
-use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec, StepRecord};
+use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec};
+use crate::stepper::Record;
 use crate::stepper::Stop;
 
 /// Install the panic hook so that a bug shows in the console with its message.
@@ -277,14 +278,15 @@ impl Playground {
     fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
         let (r, status, phase) = self.page.last();
         let valid = self.page.valid();
+        let v = |m: Option<f64>| m.unwrap_or(f64::NAN);
         to_js(&Summary {
             iter: r.iter,
-            primal: r.primal,
-            dual: r.dual,
-            gap: r.gap,
-            rel_gap: r.rel_gap,
-            step: r.step,
-            backtracks: r.backtracks,
+            primal: v(r.primal),
+            dual: v(r.dual),
+            gap: v(r.gap),
+            rel_gap: v(r.rel_gap),
+            step: r.step.unwrap_or(0.0),
+            backtracks: r.backtracks.unwrap_or(0),
             time_ms: r.time_ms,
             elapsed_ms: r.elapsed_ms,
             status,
@@ -300,8 +302,8 @@ impl Playground {
     /// The per-iteration records so far.
     pub fn trace(&self) -> Result<JsValue, JsError> {
         match self.page.run() {
-            Some(r) => to_js(&r.trace),
-            None => to_js(&Vec::<StepRecord>::new()),
+            Some(r) => to_js(&r.kept()),
+            None => to_js(&Vec::<Record>::new()),
         }
     }
 
@@ -341,7 +343,7 @@ impl Playground {
     #[wasm_bindgen(js_name = drawConvergence)]
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
-        let trace = self.page.run().map(|r| r.trace.as_slice()).unwrap_or(&[]);
+        let trace = self.page.run().map(|r| r.kept()).unwrap_or(&[]);
         crate::plot::draw_convergence(&root, trace, dpr).map_err(js_err)
     }
 

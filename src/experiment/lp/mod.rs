@@ -16,7 +16,7 @@ use crate::solvers::dual_lp::{DualLp, Linesearch};
 use crate::solvers::dual_newton::{DualNewton, NewtonConfig};
 use crate::solvers::primal::{Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
 use crate::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use crate::solvers::{Driver, Solver};
+use crate::stepper::{Measure, Tol, Watch};
 use crate::tensor::{
     estimate_cost, feature_polynomial, TensorCost, TensorKernel, TensorKernelConfig,
     TensorPredictor,
@@ -209,75 +209,9 @@ pub struct ValidExperiment {
     features: Option<DMatrix<f64>>,
 }
 
-/// A paper-A solver behind one interface: steppable, with its dual iterate and (features path)
-/// its primal weights, so the page, the CLI and a race treat every algorithm alike (`Send`: a
-/// race runs its lanes on threads, `kplay race --threads N`).
-pub trait PaperASolver: Solver + Send {
-    /// The dual iterate α (None for the primal solvers).
-    fn alpha(&self) -> Option<DVector<f64>>;
-    /// The primal weights w in feature space (None when they are not available: tensor path).
-    fn w(&self) -> Option<DVector<f64>>;
-}
-
-impl PaperASolver for DualLp {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        Some(DualLp::alpha(self).clone())
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        Some(DualLp::w(self).clone())
-    }
-}
-impl PaperASolver for ProxDual<FeaturePolynomial> {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        Some(ProxDual::alpha(self).clone())
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        Some(ProxDual::w(self))
-    }
-}
-impl PaperASolver for ProxDual<GramTensor> {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        Some(ProxDual::alpha(self).clone())
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        None
-    }
-}
-impl PaperASolver for DualNewton<FeaturePolynomial> {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        Some(DualNewton::alpha(self).clone())
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        Some(DualNewton::w(self))
-    }
-}
-impl PaperASolver for DualNewton<GramTensor> {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        Some(DualNewton::alpha(self).clone())
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        None
-    }
-}
-impl PaperASolver for PrimalGd {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        None
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        Some(PrimalGd::w(self).clone())
-    }
-}
-impl PaperASolver for Fista {
-    fn alpha(&self) -> Option<DVector<f64>> {
-        None
-    }
-    fn w(&self) -> Option<DVector<f64>> {
-        Some(Fista::w(self).clone())
-    }
-}
-
-/// A running solver of any algorithm.
-pub type Run = Driver<Box<dyn PaperASolver>>;
+/// A run of any paper-A algorithm under the one executor (cap, tolerance, stall, deadline,
+/// trace): `kplay run`, the page, the presets' jobs, the reference run for F*.
+pub type Run = crate::stepper::Run<LpAlgorithm>;
 
 fn finite_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
@@ -457,9 +391,9 @@ pub fn count_above(w: &[f64], threshold: f64) -> usize {
     w.iter().filter(|v| v.abs() >= threshold).count()
 }
 
+mod algorithm;
 mod session;
-/// The vocabulary of paper A's runs, as the page and `kplay` read them: the driver's status
-/// and per-iteration record, and the Gram tensor the tensor path builds (eq. 15).
-pub use crate::solvers::StepRecord;
+/// The Gram tensor the tensor path builds (eq. 15), as the page and `kplay` read it.
 pub use crate::tensor::{GramTensor, GramTensorBuild};
-pub use session::{reference_value, LpRun, Predictor};
+pub use algorithm::LpAlgorithm;
+pub use session::{reference_value, watch_to, LpRun, Predictor};

@@ -4,7 +4,6 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::stepper::{Record, Stepper, Stop};
 
 impl ValidExperiment {
     /// Assemble from checked parameters and data: labels checked for the loss, the feature
@@ -180,7 +179,7 @@ impl ValidExperiment {
 
     /// A fresh solver of the named algorithm (features path; for the tensor path see
     /// [`Self::start_with_tensor`]).
-    pub fn solver(&self, algorithm: &str) -> Result<Box<dyn PaperASolver>> {
+    pub fn solver(&self, algorithm: &str) -> Result<LpAlgorithm> {
         let y = self.data.y.clone();
         let c = &self.checked;
         let primal_cfg =
@@ -188,18 +187,23 @@ impl ValidExperiment {
         Ok(match algorithm {
             "dual_gradient" => {
                 let x = self.feature_poly()?.x;
-                Box::new(DualLp::new(x, y, self.gamma, self.p, self.linesearch))
+                LpAlgorithm::DualGradient(DualLp::new(x, y, self.gamma, self.p, self.linesearch))
             }
-            "prox_dual" => Box::new(ProxDual::new(self.feature_poly()?, y, self.prox_config())?),
-            "dual_newton" => Box::new(DualNewton::new(
+            "prox_dual" => {
+                LpAlgorithm::ProxDual(ProxDual::new(self.feature_poly()?, y, self.prox_config())?)
+            }
+            "dual_newton" => LpAlgorithm::DualNewton(DualNewton::new(
                 self.feature_poly()?,
                 y,
                 NewtonConfig::with_loss(c.loss, self.gamma),
             )?),
-            "primal_gd" => {
-                Box::new(PrimalGd::new(self.feature_poly()?.x, y, primal_cfg, Armijo::default())?)
-            }
-            "fista" => Box::new(Fista::new(self.feature_poly()?.x, y, primal_cfg, None)?),
+            "primal_gd" => LpAlgorithm::PrimalGd(PrimalGd::new(
+                self.feature_poly()?.x,
+                y,
+                primal_cfg,
+                Armijo::default(),
+            )?),
+            "fista" => LpAlgorithm::Fista(Fista::new(self.feature_poly()?.x, y, primal_cfg, None)?),
             other => {
                 return Err(param(
                     "solver.algorithm",
@@ -210,15 +214,13 @@ impl ValidExperiment {
     }
 
     /// A dual solver on the Gram tensor (tensor path): prox_dual or dual_newton.
-    pub fn tensor_solver(
-        &self,
-        algorithm: &str,
-        tensor: GramTensor,
-    ) -> Result<Box<dyn PaperASolver>> {
+    pub fn tensor_solver(&self, algorithm: &str, tensor: GramTensor) -> Result<LpAlgorithm> {
         let y = self.data.y.clone();
         Ok(match algorithm {
-            "prox_dual" => Box::new(ProxDual::new(tensor, y, self.prox_config())?),
-            "dual_newton" => Box::new(DualNewton::new(
+            "prox_dual" => {
+                LpAlgorithm::ProxDualTensor(ProxDual::new(tensor, y, self.prox_config())?)
+            }
+            "dual_newton" => LpAlgorithm::DualNewtonTensor(DualNewton::new(
                 tensor,
                 y,
                 NewtonConfig::with_loss(self.checked.loss, self.gamma),
@@ -234,16 +236,22 @@ impl ValidExperiment {
         })
     }
 
+    /// The executor's rules for the spec's run: converged once the relative duality gap is
+    /// ≤ `solver.tol` (paper A's stopping test), at most `solver.max_iter` iterations.
+    pub fn watch(&self) -> Watch {
+        watch_to(self.spec.solver.tol, self.spec.solver.max_iter)
+    }
+
     /// A fresh run of the configured solver (features path).
     pub fn start(&self) -> Result<Run> {
         let s = self.solver(&self.spec.solver.algorithm)?;
-        Ok(Driver::new(s, self.spec.solver.tol, self.spec.solver.max_iter))
+        Ok(Run::with_watch(s, self.watch()))
     }
 
     /// A fresh run of the configured solver on a built Gram tensor (tensor path).
     pub fn start_with_tensor(&self, tensor: GramTensor) -> Result<Run> {
         let s = self.tensor_solver(&self.spec.solver.algorithm, tensor)?;
-        Ok(Driver::new(s, self.spec.solver.tol, self.spec.solver.max_iter))
+        Ok(Run::with_watch(s, self.watch()))
     }
 
     /// A run of the configured solver on whichever path the spec names (builds the tensor).
@@ -257,11 +265,11 @@ impl ValidExperiment {
     /// The primal weights of a run in the original features: the solver's own w, or on the
     /// tensor path with the linear kernel `w = J_q(Xᵀα)` (Theorem 2.1).
     pub fn weights(&self, run: &Run) -> Option<DVector<f64>> {
-        if let Some(w) = run.solver.w() {
+        if let Some(w) = run.stepper().w() {
             return Some(w);
         }
         if self.checked.kernel == TensorKernel::Linear {
-            return run.solver.alpha().map(|a| features_w(&self.data.x, &a, self.q()));
+            return run.stepper().alpha().map(|a| features_w(&self.data.x, &a, self.q()));
         }
         None
     }
@@ -269,7 +277,7 @@ impl ValidExperiment {
     /// The predictor of Remark 2.4 for a dual iterate α (tensor kernels with q = 4, 6); for
     /// the linear kernel at other p, `f(x) = ⟨w, x⟩` with `w = J_q(Xᵀα)`.
     pub fn predictor(&self, run: &Run) -> Result<Predictor> {
-        if let (Some(cfg), Some(alpha)) = (self.checked.kernel_cfg, run.solver.alpha()) {
+        if let (Some(cfg), Some(alpha)) = (self.checked.kernel_cfg, run.stepper().alpha()) {
             return Ok(Predictor::Tensor(TensorPredictor::new(&self.data.x, &alpha, cfg)?));
         }
         match (self.checked.kernel, self.weights(run)) {
@@ -299,7 +307,7 @@ impl ValidExperiment {
             None => self.solver(alg)?,
         };
         let cap = if alg == "dual_newton" { 200 } else { 100_000 };
-        Ok(Driver::new(solver, 1e-15, cap))
+        Ok(Run::with_watch(solver, watch_to(1e-15, cap)))
     }
 
     /// The algorithm computing the reference F* of a race (dual Newton for the square and
@@ -334,21 +342,15 @@ impl ValidExperiment {
     /// prox_dual for a non-square loss), prox_dual, dual_newton (smooth dual), primal_gd and
     /// fista (square loss); on the tensor path (with its built Gram tensor) prox_dual and, for
     /// the square and logistic losses, dual_newton, each on its own copy of the tensor. Each
-    /// lane's driver has tolerance 0: the race ends it at F*.
-    pub fn race_lanes(&self, tensor: Option<&GramTensor>) -> Result<Vec<(String, Run)>> {
+    /// lane's rules ([`Self::lane_watch`]) have tolerance 0: the race ends it at F*.
+    pub fn race_lanes(&self, tensor: Option<&GramTensor>) -> Result<Vec<(String, LpAlgorithm)>> {
         let c = &self.checked;
         let smooth = c.loss.capabilities().smooth_dual;
-        let max_iter = self.spec.solver.max_iter;
         if let (PathSpec::Tensor, Some(t)) = (c.path, tensor) {
             let names = if smooth { vec!["prox_dual", "dual_newton"] } else { vec!["prox_dual"] };
             return names
                 .into_iter()
-                .map(|name| {
-                    Ok((
-                        name.to_string(),
-                        Driver::new(self.tensor_solver(name, t.clone())?, 0.0, max_iter),
-                    ))
-                })
+                .map(|name| Ok((name.to_string(), self.tensor_solver(name, t.clone())?)))
                 .collect();
         }
         let square = c.loss.capabilities().square;
@@ -363,11 +365,20 @@ impl ValidExperiment {
             names.push("primal_gd");
             names.push("fista");
         }
-        names
-            .into_iter()
-            .map(|name| Ok((name.to_string(), Driver::new(self.solver(name)?, 0.0, max_iter))))
-            .collect()
+        names.into_iter().map(|name| Ok((name.to_string(), self.solver(name)?))).collect()
     }
+
+    /// A race lane's rules: converged once the relative gap is ≤ 0 (a gap at or below rounding
+    /// zero; the race itself ends a lane at F*), at most `solver.max_iter` iterations.
+    pub fn lane_watch(&self) -> Watch {
+        watch_to(0.0, self.spec.solver.max_iter)
+    }
+}
+
+/// The executor's rules for a paper-A run: converged once the relative duality gap is ≤ `tol`,
+/// at most `cap` iterations (the spec's run, the reference run, a race lane, the tests).
+pub fn watch_to(tol: f64, cap: usize) -> Watch {
+    Watch::capped(cap).with_tol(Tol { measure: Measure::RelGap, tol, strict: false })
 }
 
 /// The memory and the work of the spec's algorithm on n samples with `dim` features (the
@@ -500,8 +511,12 @@ impl Predictor {
 
 /// F* from a finished reference run: the smallest finite primal value of its trace.
 pub fn reference_value(run: &Run) -> Result<f64> {
-    let best =
-        run.trace.iter().map(|r| r.primal).filter(|v| v.is_finite()).fold(f64::INFINITY, f64::min);
+    let best = run
+        .kept()
+        .iter()
+        .filter_map(|r| r.primal)
+        .filter(|v| v.is_finite())
+        .fold(f64::INFINITY, f64::min);
     if !best.is_finite() {
         return Err(KpError::NonFinite(
             "the reference optimum F* (dual Newton run) is not finite".into(),
@@ -510,7 +525,8 @@ pub fn reference_value(run: &Run) -> Result<f64> {
     Ok(best)
 }
 
-/// A validated paper-A experiment and its run: the session `kplay run` and the tests step.
+/// A validated paper-A experiment and its run: the session `kplay run`, `kplay plot` and the
+/// tests step (through the executor, [`Run`]).
 pub struct LpRun {
     pub valid: ValidExperiment,
     pub run: Run,
@@ -523,46 +539,12 @@ impl LpRun {
         let run = valid.start_any()?;
         Ok(Self { valid, run })
     }
-}
 
-impl Stepper for LpRun {
-    fn record(&self) -> Record {
-        Record::from(&self.run.last())
-    }
-    fn step(&mut self) -> Option<Record> {
-        self.run.step().map(|r| Record::from(&r))
-    }
-    fn stop(&self) -> Stop {
-        self.run.status
-    }
-    fn halt(&mut self, stop: Stop) {
-        self.run.halt(stop);
-    }
-    fn solution(&self) -> Value {
+    /// The solution `kplay run` prints: the weights w in the original features (also on the
+    /// tensor path with the linear kernel, `w = J_q(Xᵀα)`) and the dual iterate α.
+    pub fn solution(&self) -> Value {
         let w = self.valid.weights(&self.run).map(|w| w.as_slice().to_vec());
-        let alpha = self.run.solver.alpha().map(|a| a.as_slice().to_vec());
-        json!({ "w": w, "alpha": alpha })
-    }
-}
-
-/// A paper-A driver is a [`Stepper`] (a race lane): its records in the one shape, its stop
-/// reason, its solution the dual iterate α and (when available) the weights w.
-impl Stepper for Run {
-    fn record(&self) -> Record {
-        Record::from(&self.last())
-    }
-    fn step(&mut self) -> Option<Record> {
-        Driver::step(self).map(|r| Record::from(&r))
-    }
-    fn stop(&self) -> Stop {
-        self.status
-    }
-    fn halt(&mut self, stop: Stop) {
-        Driver::halt(self, stop);
-    }
-    fn solution(&self) -> Value {
-        let w = self.solver.w().map(|w| w.as_slice().to_vec());
-        let alpha = self.solver.alpha().map(|a| a.as_slice().to_vec());
+        let alpha = self.run.stepper().alpha().map(|a| a.as_slice().to_vec());
         json!({ "w": w, "alpha": alpha })
     }
 }

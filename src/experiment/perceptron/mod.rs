@@ -311,7 +311,8 @@ fn start_run(
     algorithm: PerceptronAlgorithm,
     max_iter: usize,
 ) -> Result<Run> {
-    Ok(Run::new(start(problem.clone(), algorithm)?).capped(max_iter))
+    let algorithm: Box<dyn crate::stepper::Stepper> = start(problem.clone(), algorithm)?;
+    Ok(Run::new(algorithm).capped(max_iter))
 }
 
 /// The 2-D points and labels of a data spec.

@@ -193,7 +193,8 @@ mod scan;
 pub use eigen::{
     symmetric_eigen, whole_matrix_calls, EigenAdoption, EigenCheck, EigenPayload, EIGEN_CHECK_TOL,
 };
-pub use root::{MrlsrSolve, RootSolve, RootStatus, RootStep};
+use root::solve_root;
+pub use root::{MrlsrSolve, RootSolve};
 pub use scan::FSamples;
 
 /// λ > 0 finite (eq. 4), else a message naming `name`.
@@ -602,9 +603,8 @@ impl MrlsrModel {
         if m == 2.0 {
             return finite_fit(self.fit_at_c(2.0, lambda, 1.0, 0));
         }
-        let mut solve = self.root_solve(m, lambda);
-        let (t, iters) = solve.run();
-        if solve.status() != RootStatus::Converged {
+        let (t, iters, found) = solve_root(self.root_solve(m, lambda));
+        if !found {
             return Err(KpError::NonFinite(format!(
                 "the root-solve for C₀ did not converge in {ROOT_MAX_ITER} iterations"
             )));

@@ -1,40 +1,13 @@
-//! The safeguarded Newton solve for the root C₀ of F (Theorem 1, eq. 6), as a steppable state
-//! borrowed from a model ([`RootSolve`]) or owning it as the engine's [`Stepper`]
-//! ([`MrlsrSolve`]: paper B's run, one record per root-solve step, then the fit at C₀).
+//! The safeguarded Newton solve for the root C₀ of F (Theorem 1, eq. 6), as a [`Stepper`] on a
+//! borrowed model ([`RootSolve`]) or owning it ([`MrlsrSolve`]: paper B's run, one record per
+//! root-solve step, then the fit at C₀). Their own stop is the root found to rounding; the cap
+//! ([`ROOT_MAX_ITER`]), the stall rule, the deadline and the trace are the executor's
+//! ([`solve_root`], [`crate::stepper::Run`]).
 
 use serde_json::{json, Value};
 
 use super::*;
-use crate::stepper::{Record, Stepper, Stop};
-
-/// One iteration of the root-solve for C₀.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct RootStep {
-    /// Iteration index (0 at the start).
-    pub iter: usize,
-    /// Current C.
-    pub c: f64,
-    /// `F(C)` (eq. 6).
-    pub f_value: f64,
-    /// `φ(ln C) = (m/2 − 1) ln g(C) − ln C`, the residual in log scale (relative residual of F).
-    pub log_residual: f64,
-    /// Current bracket `[C_lo, C_hi]` holding the root.
-    pub bracket: (f64, f64),
-    /// Whether this step was a Newton step (else bisection, or the starting record).
-    pub newton: bool,
-}
-
-/// Why the root-solve stopped (or that it has not).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RootStatus {
-    /// Still iterating.
-    Running,
-    /// `|φ|` at rounding level or the bracket collapsed.
-    Converged,
-    /// [`ROOT_MAX_ITER`] reached first.
-    MaxIterations,
-}
+use crate::stepper::{Record, Run, Stepper, Stop, Watch};
 
 /// Safeguarded Newton / bisection on `φ(t) = 0` (t = ln C) inside a sign-changing bracket, as a
 /// steppable state. φ > 0 at `lo`, φ < 0 at `hi` for the decreasing case; the other orientation
@@ -50,8 +23,10 @@ pub(super) struct RootState {
     phi: f64,
     dphi: f64,
     iter: usize,
-    /// Running until converged or out of iterations.
-    status: RootStatus,
+    /// Whether `|φ|` is at rounding level or the bracket collapsed (the root is found).
+    converged: bool,
+    /// Whether the latest step was a Newton step (else bisection, or the start).
+    newton: bool,
 }
 
 impl RootState {
@@ -70,7 +45,8 @@ impl RootState {
             phi,
             dphi,
             iter: 0,
-            status: RootStatus::Running,
+            converged: false,
+            newton: false,
         };
         me.update_bracket();
         me.check();
@@ -91,28 +67,30 @@ impl RootState {
             || self.phi.abs() <= 4.0 * f64::EPSILON * scale
             || (self.hi - self.lo) <= 4.0 * f64::EPSILON * scale
         {
-            self.status = RootStatus::Converged;
-        } else if self.iter >= ROOT_MAX_ITER {
-            self.status = RootStatus::MaxIterations;
+            self.converged = true;
         }
     }
 
-    /// The current record.
-    fn current(&self, model: &MrlsrModel) -> RootStep {
-        let c = fmath::exp(self.t);
-        RootStep {
+    /// The current C = eᵗ.
+    fn c(&self) -> f64 {
+        fmath::exp(self.t)
+    }
+
+    /// The record of the current iterate: `F(C)` (eq. 6) as the residual, C as the step.
+    fn record(&self, model: &MrlsrModel) -> Record {
+        let c = self.c();
+        Record {
             iter: self.iter,
-            c,
-            f_value: model.f_of_c(self.m, self.lambda, c),
-            log_residual: self.phi,
-            bracket: (fmath::exp(self.lo), fmath::exp(self.hi)),
-            newton: false,
+            residual: Some(model.f_of_c(self.m, self.lambda, c)),
+            step: Some(c),
+            ..Record::default()
         }
     }
 
-    /// One Newton step in t, or a bisection when Newton leaves the bracket.
-    fn step(&mut self, model: &MrlsrModel) -> Option<RootStep> {
-        if self.status != RootStatus::Running {
+    /// One Newton step in t, or a bisection when Newton leaves the bracket (nothing once the
+    /// root is found).
+    fn step(&mut self, model: &MrlsrModel) -> Option<Record> {
+        if self.converged {
             return None;
         }
         self.iter += 1;
@@ -128,19 +106,20 @@ impl RootState {
         self.dphi = dphi;
         self.update_bracket();
         self.check();
-        if self.status == RootStatus::Running
+        if !self.converged
             && newton
             && (self.t - prev).abs() <= 2.0 * f64::EPSILON * self.t.abs().max(1.0)
         {
-            self.status = RootStatus::Converged;
+            self.converged = true;
         }
-        let mut rec = self.current(model);
-        rec.newton = newton;
-        Some(rec)
+        self.newton = newton;
+        Some(self.record(model))
     }
 }
 
-/// [`RootState`] on a borrowed model: the steppable root solve of [`MrlsrModel::root_solve`].
+/// [`RootState`] on a borrowed model: the root solve of [`MrlsrModel::root_solve`], a
+/// [`Stepper`] (one Newton or bisection step in t = ln C per step; its own stop is the root
+/// found to rounding, [`Stop::Converged`]).
 pub struct RootSolve<'a> {
     model: &'a MrlsrModel,
     state: RootState,
@@ -158,28 +137,55 @@ impl<'a> RootSolve<'a> {
         Self { model, state: RootState::new(model, m, lambda, lo, hi, start) }
     }
 
-    /// Why the solve stopped, or [`RootStatus::Running`].
-    pub fn status(&self) -> RootStatus {
-        self.state.status
+    /// The current C.
+    pub fn c(&self) -> f64 {
+        self.state.c()
     }
 
-    /// The current record.
-    pub fn current(&self) -> RootStep {
-        self.state.current(self.model)
+    /// The current bracket `[C_lo, C_hi]` holding the root.
+    pub fn bracket(&self) -> (f64, f64) {
+        (fmath::exp(self.state.lo), fmath::exp(self.state.hi))
     }
 
-    /// One Newton step in t = ln C, or a bisection when Newton leaves the bracket.
-    pub fn step(&mut self) -> Option<RootStep> {
+    /// `φ(ln C) = (m/2 − 1) ln g(C) − ln C`, the residual in log scale (relative residual of F).
+    pub fn log_residual(&self) -> f64 {
+        self.state.phi
+    }
+
+    /// Whether the latest step was a Newton step (else bisection, or the start).
+    pub fn newton(&self) -> bool {
+        self.state.newton
+    }
+}
+
+/// The root solve in the one executor's protocol: its record holds `F(C)` (eq. 6) as the
+/// residual and C as the step.
+impl Stepper for RootSolve<'_> {
+    fn record(&self) -> Record {
+        self.state.record(self.model)
+    }
+    fn step(&mut self) -> Option<Record> {
         self.state.step(self.model)
     }
-
-    /// Step until the solve ends; returns (t, iterations).
-    pub fn run(&mut self) -> (f64, usize) {
-        while self.state.status == RootStatus::Running {
-            self.state.step(self.model);
+    fn stop(&self) -> Stop {
+        if self.state.converged {
+            Stop::Converged
+        } else {
+            Stop::Running
         }
-        (self.state.t, self.state.iter)
     }
+    fn solution(&self) -> Value {
+        json!({ "C": self.c() })
+    }
+}
+
+/// Run a root solve under the executor, capped at [`ROOT_MAX_ITER`] steps: `(t = ln C, steps,
+/// whether the root was found)` where the run ended (found, or the cap, the deadline).
+pub(super) fn solve_root(solve: RootSolve<'_>) -> (f64, usize, bool) {
+    let mut run = Run::with_watch(solve, Watch::capped(ROOT_MAX_ITER));
+    let stop = run.run();
+    let state = &run.stepper().state;
+    (state.t, state.iter, stop == Stop::Converged)
 }
 
 /// Paper B's run as one [`Stepper`]: it owns the model (K's eigendecomposition, Theorem 1) and
@@ -233,19 +239,15 @@ impl MrlsrSolve {
     /// When the root solve has ended: the fit at C₀ (as [`MrlsrModel::fit_theorem1`]).
     fn settle(&mut self) -> Result<()> {
         let Some(root) = &self.root else { return Ok(()) };
-        match root.status {
-            RootStatus::Running => {}
-            RootStatus::MaxIterations => self.stop = Stop::MaxIterations,
-            RootStatus::Converged => {
-                let c = fmath::exp(root.t);
-                if !(c.is_finite() && c > 0.0) {
-                    self.stop = Stop::NonFinite;
-                    return Ok(());
-                }
-                let fit = finite_fit(self.model.fit_at_c(self.m, self.lambda, c, root.iter))?;
-                self.outcome = Some(MrlsrOutcome::Theorem1(fit));
-                self.stop = Stop::Converged;
+        if root.converged {
+            let c = root.c();
+            if !(c.is_finite() && c > 0.0) {
+                self.stop = Stop::NonFinite;
+                return Ok(());
             }
+            let fit = finite_fit(self.model.fit_at_c(self.m, self.lambda, c, root.iter))?;
+            self.outcome = Some(MrlsrOutcome::Theorem1(fit));
+            self.stop = Stop::Converged;
         }
         Ok(())
     }
@@ -286,16 +288,7 @@ impl Stepper for MrlsrSolve {
                 elapsed_ms: self.elapsed_ms(),
                 ..Record::default()
             },
-            (Some(r), None) => {
-                let s = r.current(&self.model);
-                Record {
-                    iter: s.iter,
-                    residual: Some(s.f_value),
-                    step: Some(s.c),
-                    elapsed_ms: self.elapsed_ms(),
-                    ..Record::default()
-                }
-            }
+            (Some(r), None) => Record { elapsed_ms: self.elapsed_ms(), ..r.record(&self.model) },
             (None, None) => Record::default(),
         }
     }

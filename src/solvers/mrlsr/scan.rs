@@ -64,8 +64,8 @@ impl MrlsrModel {
             if p == 0.0 {
                 roots.push((fmath::exp(t), 0));
             } else if p_prev != 0.0 && (p > 0.0) != (p_prev > 0.0) {
-                let mut solve = RootSolve::new(self, m, lambda, t_prev, t, 0.5 * (t_prev + t));
-                let (tr, it) = solve.run();
+                let solve = RootSolve::new(self, m, lambda, t_prev, t, 0.5 * (t_prev + t));
+                let (tr, it, _) = solve_root(solve);
                 roots.push((fmath::exp(tr), it));
             }
             t_prev = t;
