@@ -184,8 +184,8 @@ mod tests {
         // v = (1,0), (0,1): the mean (½, ½), of norm 1/√2; checked against G's quadratic form.
         let (s, v) = spec(&[[3.0, 0.0, 1.0], [0.0, -2.0, -1.0]]);
         let r = uniform_norm_g(&s, &v).unwrap();
-        let g = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 1.0]);
-        let q = nalgebra::DVector::from_vec(vec![0.5, 0.5]);
-        assert!((r - (q.dot(&(&g * &q))).sqrt()).abs() < 1e-15, "{r}");
+        let g = DMatrix::<f64>::from_row_slice(2, 2, &[1.0, 0.0, 0.0, 1.0]);
+        let q = nalgebra::DVector::<f64>::from_vec(vec![0.5, 0.5]);
+        assert!((r - q.dot(&(&g * &q)).sqrt()).abs() < 1e-14, "{r}");
     }
 }

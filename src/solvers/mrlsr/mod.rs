@@ -1,5 +1,4 @@
-//! m-power regularized least squares, M-RLSR (paper B: Audiffren, Kadri), and kernel ridge
-//! regression (KRR, the case m = 2).
+//! M-RLSR, m-power regularized least squares (paper B, Audiffren–Kadri), and KRR (m = 2).
 //!
 //! Problem (paper B, eq. 4 / 8): `min_f (1/n) Σ (y_i − f(x_i))² + λ‖f‖_H^m`, with
 //! `f = Σ α_i k(·, x_i)`, i.e. `J(α) = ‖y − Kα‖²/n + λ(αᵀKα)^(m/2)`.
