@@ -661,11 +661,14 @@ export function attachLessons(api, paper) {
   function pageBy(sign) {
     window.scrollBy({ top: sign * Math.max(innerHeight - 40, 40) });
   }
-  // A caption folded to two lines in classroom mode (style.css) opens on a click, and folds again.
+  // A caption folded to two lines in classroom mode (style.css) opens on a click, and folds again;
+  // so does an outcome folded to three.
   document.addEventListener('click', (ev) => {
+    if (!document.body.classList.contains('classroom') || ev.target.closest?.('button, input, select, a')) return;
     const cap = ev.target.closest?.('.plots figcaption');
-    if (!cap || !document.body.classList.contains('classroom') || ev.target.closest('button, input, select, a')) return;
-    cap.classList.toggle('caption-open');
+    if (cap) cap.classList.toggle('caption-open');
+    const out = ev.target.closest?.('.outcome');
+    if (out) out.classList.toggle('outcome-open');
   });
   const ownArrows = (t) => t?.tagName === 'SELECT' || (t?.tagName === 'INPUT' && ['range', 'radio'].includes(t.type));
   document.addEventListener('keydown', (ev) => {
