@@ -490,7 +490,7 @@ pub fn draw_log_series<DB: DrawingBackend>(
         },
     )?;
     let span = (hi - lo) as usize;
-    let [_, top, _, bottom] = plot_rect(&chart);
+    let [left, top, right, bottom] = plot_rect(&chart);
     let rows_fit =
         look.labels_down((bottom - top + look.px(40.0)).max(0) as u32, span + 1).max(2) - 1;
     let step = span.div_ceil(rows_fit.max(1)).max(1);
@@ -506,7 +506,7 @@ pub fn draw_log_series<DB: DrawingBackend>(
             }
         })
         .y_labels(span + 1)
-        .x_labels(look.labels_fit(root.dim_in_pixel().0, 8, &int_label(&xmax)))
+        .x_labels(look.labels_fit((right - left).max(0) as u32, 8, &int_label(&xmax)))
         .label_style(look.font())
         .axis_desc_style(look.font())
         .light_line_style(GRID_COLOR)
