@@ -251,7 +251,7 @@ async function certificate(page) {
 
 test('lesson D can be walked from the first step to the last, each claim checked', async () => {
   const n = LESSONS.d.steps.length;
-  assert.ok(n >= 8 && n <= 13);
+  assert.ok(n >= 8 && n <= 16);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=1`);
   const it = [];
   await runStep(page, 1, n);
@@ -307,58 +307,68 @@ test('lesson D can be walked from the first step to the last, each claim checked
   await certificate(page);
   assert.ok((await margin(page)).upper < 0);
   await next(page, 7);
-  // 8. Lemma 3 along a run: separable, ε < ρ_K, so NVN ends with a separator and ‖p‖_G ≥ ρ_K.
+  // 8. NVN's 1/ε² bound: a verified ε-certificate at ε = 0.001 on step 6's clouds, within 1/ε².
   await runStep(page, 8, n);
+  const eps8 = await certificate(page);
+  assert.ok(await num(page, '#r-iter') <= 1 / (eps8.eps * eps8.eps), 'within 1/ε²');
+  await next(page, 8);
+  // 9. SNKPVN(1/n, δ) on the same clouds: a verified δ-certificate (Lemma 9's regime, ρ_K < 0).
+  await runStep(page, 9, n);
+  await certificate(page);
+  assert.ok((await margin(page)).upper < 0);
+  await next(page, 9);
+  // 10. Lemma 3 along a run: separable, ε < ρ_K, so NVN ends with a separator and ‖p‖_G ≥ ρ_K.
+  await runStep(page, 10, n);
   await separator(page);
   const m8 = await margin(page);
   assert.equal(m8.sep, 'separable');
-  assert.ok(LESSONS.d.steps[7].spec.algorithm.epsilon < m8.lower);
+  assert.ok(LESSONS.d.steps[9].spec.algorithm.epsilon < m8.lower);
   assert.ok(await num(page, '#r-normp') >= m8.upper, 'Lemma 3: ‖p‖_G ≥ ρ_K');
-  await next(page, 8);
-  // 9. The same data with ε above ρ_K: an ε-certificate on separable data.
-  await runStep(page, 9, n);
+  await next(page, 10);
+  // 11. The same data with ε above ρ_K: an ε-certificate on separable data.
+  await runStep(page, 11, n);
   const eps9 = await certificate(page);
   const m9 = await margin(page);
   assert.ok(m9.lower > 0 && m9.upper < eps9.eps, `0 < ρ_K < ε: ${m9.rho}, ${eps9.eps}`);
   assert.ok(m9.upper <= eps9.normG, 'Lemma 3');
-  await next(page, 9);
-  // 10. Circles, Gaussian kernel: separator, ρ_K > 0.
-  await runStep(page, 10, n);
+  await next(page, 11);
+  // 12. Circles, Gaussian kernel: separator, ρ_K > 0.
+  await runStep(page, 12, n);
   await separator(page);
   const m10 = await margin(page);
   assert.equal(m10.sep, 'separable');
   assert.ok(m10.lower > 0);
-  await next(page, 10);
-  // 11, 12. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
-  await runStep(page, 11, n);
+  await next(page, 12);
+  // 13, 14. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
+  await runStep(page, 13, n);
   await certificate(page);
-  await next(page, 11);
-  // 12. Theorem 4's hypothesis for a separator, ε < ρ_K: step 12 runs on step 10's data and kernel, whose
+  await next(page, 13);
+  // 14. Theorem 4's hypothesis for a separator, ε < ρ_K: step 14 runs on step 12's data and kernel, whose
   //     certified ρ_K (lower end) is above the step's ε.
-  const s10 = LESSONS.d.steps[9].spec;
-  const s12 = LESSONS.d.steps[11].spec;
+  const s10 = LESSONS.d.steps[11].spec;
+  const s12 = LESSONS.d.steps[13].spec;
   assert.deepEqual([s12.data, s12.kernel], [s10.data, s10.kernel]);
   assert.ok(s12.algorithm.epsilon < m10.lower, `ε = ${s12.algorithm.epsilon} vs ρ_K ≥ ${m10.lower}`);
-  await runStep(page, 12, n);
+  await runStep(page, 14, n);
   await separator(page);
-  await next(page, 12);
-  // 13. NKP at margin 0 on 200 points: the page's count is the CLI's (`kplay run`, the same spec),
+  await next(page, 14);
+  // 15. NKP at margin 0 on 200 points: the page's count is the CLI's (`kplay run`, the same spec),
   //     within 1/ρ_K² at the upper end of the certified ρ_K.
-  await runStep(page, 13, n);
+  await runStep(page, 15, n);
   await separator(page);
   const it13 = await num(page, '#r-iter');
   const m13 = await margin(page);
-  assert.equal(it13, native({ paper: 'perceptron', ...LESSONS.d.steps[12].spec }).iterations);
+  assert.equal(it13, native({ paper: 'perceptron', ...LESSONS.d.steps[14].spec }).iterations);
   assert.ok(it13 <= 1 / (m13.upper * m13.upper), `${it13} vs 1/ρ² ≥ ${1 / m13.upper ** 2}`);
   assert.ok(await page.locator('#lesson-next').isDisabled());
   // ← goes back a step (keyboard); → runs it (a clicker's forward), and after its explanation
   // goes to the next step.
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '12');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '14');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '13');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '15');
   assert.deepEqual(errors, []);
   await ctx.close();
 });
@@ -476,20 +486,24 @@ test('lesson C can be walked from the first step to the last, each claim checked
   assert.ok(await num(page, '#r-sweep') < sw[1]);
   assert.ok(Math.abs(await num(page, '#r-objective') - f1) <= 1e-6 * Math.abs(f1));
   await next(page, 4);
-  // 5. Hinge, CD: under a third of the points are support vectors.
+  // 5. The linear kernel (Algorithm 2 on a singular K): coordinate descent converges.
   await runStep(page, 5, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  await next(page, 5);
+  // 6. Hinge, CD: under a third of the points are support vectors.
+  await runStep(page, 6, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k5, n5] = await support();
   assert.ok(k5 > 0 && k5 < n5 / 3, `support ${k5} of ${n5}`);
   sw[5] = await num(page, '#r-sweep');
-  assert.ok(sw[5] >= 1000 && sw[5] <= 1400, `step 6 quotes "about 1200 sweeps": ${sw[5]}`);
+  assert.ok(sw[5] >= 1000 && sw[5] <= 1400, `step 7 quotes "about 1200 sweeps": ${sw[5]}`);
   const gap5 = await num(page, '#r-gap');
   const f5 = await num(page, '#r-objective');
   // The KKT conditions of the hinge loss with f(z) = Σ L/λ (0 ∈ ∂f(Kc) + c), checked on kplay's solution
   // with z = Kc from our own Gram matrix: yᵢcᵢ = 1/λ exactly strictly inside the margin (yᵢzᵢ < 1),
   // 0 ≤ yᵢcᵢ ≤ 1/λ on it, cᵢ = 0 beyond it.
   {
-    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[4].spec };
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[5].spec };
     const { X, y } = nativeData(sp);
     const K = gaussGram(X, sp.kernel.bandwidth.fixed);
     const run5 = native(sp);
@@ -513,32 +527,32 @@ test('lesson C can be walked from the first step to the last, each claim checked
     assert.ok(inside > 0, 'some points strictly inside the margin');
     assert.equal(run5.solution.support.length, k5, 'the page and kplay count the same support vectors');
   }
-  await next(page, 5);
-  // 6. Hinge, fixed point: the sweep cap, gap above δ.
-  await runStep(page, 6, n);
+  await next(page, 6);
+  // 7. Hinge, fixed point: the sweep cap, gap above δ.
+  await runStep(page, 7, n);
   assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-sweep'), 20000);
   assert.ok(await num(page, '#r-gap') > 100 * gap5, 'orders of magnitude above coordinate descent');
   // Theorem 3's factor at α = 1/‖K‖₂ is 1 − k_min/‖K‖₂: K (positive definite: distinct points) has
   // k_min below 1e-10·‖K‖₂, so the linear rate is useless (our eigensolver, step 3's data and kernel).
   {
-    const sp6 = LESSONS.c.steps[5].spec;
+    const sp6 = LESSONS.c.steps[6].spec;
     assert.deepEqual([sp6.data, sp6.kernel], [LESSONS.c.steps[2].spec.data, LESSONS.c.steps[2].spec.kernel]);
     let minDist = Infinity;
     for (let i = 0; i < c3.X.length; i++) for (let j = 0; j < i; j++) minDist = Math.min(minDist, Math.hypot(c3.X[i][0] - c3.X[j][0], c3.X[i][1] - c3.X[j][1]));
     assert.ok(minDist > 0, 'distinct points: the Gaussian K is positive definite');
     assert.ok(c3.eig.values[0] < 1e-10 * c3.normK, `k_min/‖K‖₂ = ${c3.eig.values[0] / c3.normK}`);
   }
-  await next(page, 6);
-  // 7. λ = 1: more support vectors than step 5, fewer sweeps.
-  await runStep(page, 7, n);
+  await next(page, 7);
+  // 8. λ = 1: more support vectors than step 6, fewer sweeps.
+  await runStep(page, 8, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k7] = await support();
   assert.ok(k7 > k5, `${k7} vs ${k5}`);
   assert.ok(await num(page, '#r-sweep') < sw[5]);
-  await next(page, 7);
-  // 8. SVR: only a few support vectors.
-  await runStep(page, 8, n);
+  await next(page, 8);
+  // 9. SVR: only a few support vectors.
+  await runStep(page, 9, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k8, n8] = await support();
   assert.ok(k8 > 0 && k8 < n8 / 4, `support ${k8} of ${n8}`);
@@ -546,7 +560,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
   // cᵢ = 0 strictly inside the tube, cᵢ = sign(yᵢ − fᵢ)/λ strictly outside, |cᵢ| ≤ 1/λ with the residual's
   // sign on its edge; and here every support vector lies on the edge (as the text says).
   {
-    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[7].spec };
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[8].spec };
     const { X, y } = nativeData(sp);
     const K = gaussGram(X, sp.kernel.bandwidth.fixed);
     const run8 = native(sp);
@@ -569,14 +583,14 @@ test('lesson C can be walked from the first step to the last, each claim checked
     assert.equal(run8.solution.support.length, k8, 'the page and kplay count the same support vectors');
     assert.equal(edge, k8, 'every support vector on the edge of the tube');
   }
-  await next(page, 8);
-  // 9. Step 5's SVM with the randomized cyclic rule: converged to step 5's F. Coordinate descent is ascent on
+  await next(page, 9);
+  // 10. Step 5's SVM with the randomized cyclic rule: converged to step 5's F. Coordinate descent is ascent on
   //    the dual: on kplay's trace F rises in many sweeps while D never falls (up to rounding).
-  await runStep(page, 9, n);
+  await runStep(page, 10, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(Math.abs(await num(page, '#r-objective') - f5) <= 1e-6 * Math.abs(f5), 'the same optimum as step 5');
   {
-    const run9 = native({ paper: 'dinuzzo', ...LESSONS.c.steps[8].spec });
+    const run9 = native({ paper: 'dinuzzo', ...LESSONS.c.steps[9].spec });
     const P = run9.trace.map((t) => t.primal);
     const D = run9.trace.map((t) => t.dual);
     const scale = Math.max(...D.map(Math.abs));
@@ -589,13 +603,13 @@ test('lesson C can be walked from the first step to the last, each claim checked
     assert.ok(rises > 100, `F rose in ${rises} sweeps`);
     assert.ok(drop <= 1e-12, `the dual's largest fall ${drop}`);
   }
-  await next(page, 9);
-  // 10. Theorem 5 at α = 1 on the SVM with λ = 1: kplay's c is a stationary point of F₁(c) = f₁(K₁c) + cᵀK₁c/2
+  await next(page, 10);
+  // 11. Theorem 5 at α = 1 on the SVM with λ = 1: kplay's c is a stationary point of F₁(c) = f₁(K₁c) + cᵀK₁c/2
   //     (K₁ = K − I from our Gram matrix; the hinge envelope's proximal map written here), and K₁ is indefinite.
-  await runStep(page, 10, n);
+  await runStep(page, 11, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   {
-    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[9].spec };
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[10].spec };
     const { X, y } = nativeData(sp);
     const K = gaussGram(X, sp.kernel.bandwidth.fixed);
     const cc = native(sp).solution.c;
