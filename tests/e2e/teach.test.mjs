@@ -134,7 +134,7 @@ test('keyboard: space plays and pauses, → steps, r resets', async () => {
 });
 
 test('classroom mode hides the controls the lesson does not use, enlarges type, and the keys drive the lesson', async () => {
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html?classroom=1#lesson=a&step=5`, { viewport: { width: 1280, height: 720 } });
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html?classroom=1#lesson=a&step=6`, { viewport: { width: 1280, height: 720 } });
   assert.equal(await ds(page, 'classroom'), '1');
   assert.ok(await page.locator('#p').isVisible(), 'the step uses p');
   assert.ok(await page.locator('#n').isHidden(), 'data controls hidden');
@@ -150,12 +150,12 @@ test('classroom mode hides the controls the lesson does not use, enlarges type, 
   // ←/→ move between steps; space runs the step.
   await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '4');
-  assert.match(page.url(), /#lesson=a&step=4$/);
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '5');
+  assert.match(page.url(), /#lesson=a&step=5$/);
   await page.keyboard.press('Space');
   await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '5');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '6');
   // The toggle leaves classroom mode: the controls come back.
   await page.click('#classroom-toggle');
   assert.ok(await page.locator('#n').isVisible());
