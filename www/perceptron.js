@@ -8,6 +8,7 @@ import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
+import { renderText } from './lesson-text.js';
 
 let pg = null; // the running experiment (kept when a new spec is invalid)
 let valid = false; // whether pg matches the controls
@@ -174,15 +175,26 @@ function outcomeText(s) {
     const c = o.check;
     return ['separator', `Separator found by ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
       `min (Gα)ᵢ = ${num(c.min_g_alpha)} > 0, points correctly classified ${c.correct}/${c.n}` +
-      (c.normalized_margin != null ? `, normalized margin ${num(c.normalized_margin)} ≤ ρ_K` : '') + '.'];
+      (c.normalized_margin != null ? `, normalized margin ${num(c.normalized_margin)} ≤ $ρ_K$` : '') + '.'];
   }
   if (o.kind === 'certificate') {
     const c = o.check;
     return ['certificate', `ε-certificate from ${s.algorithm} after ${s.iter} iterations${c.verified ? ' — verified' : ' — NOT verified'}: ` +
-      `p in the simplex (min pᵢ = ${num(c.min_p)}, Σpᵢ − 1 = ${num(c.sum_error)}), ‖p‖_G = ${num(c.norm_g)} ≤ ε = ${num(c.epsilon)}, ` +
-      'so ρ_K ≤ ε (Lemma 3: ρ_K ≤ ‖p‖_G); only ‖p‖_G = 0 would prove that no separator exists (Theorem 2).'];
+      `p in the simplex (min pᵢ = ${num(c.min_p)}, Σpᵢ − 1 = ${num(c.sum_error)}), $‖p‖_G$ = ${num(c.norm_g)} ≤ ε = ${num(c.epsilon)}, ` +
+      'so $ρ_K$ ≤ ε (Lemma 3: $ρ_K ≤ ‖p‖_G$); only $‖p‖_G = 0$ would prove that no separator exists (Theorem 2).'];
   }
   return ['cap', `Iteration cap reached after ${o.iterations} iterations without a separator or a certificate (raise the cap, or ε/δ).`];
+}
+
+// The outcome's notation ($‖p‖_G$, $ρ_K$) through the lessons' one renderer, inside one inline
+// span: classroom mode folds that span to its first lines, so no padding shows a cut line.
+function showOutcomeText(box, text) {
+  const tmp = document.createElement('div');
+  renderText(tmp, text);
+  const span = document.createElement('span');
+  span.className = 'outcome-text';
+  span.append(...(tmp.firstElementChild ? tmp.firstElementChild.childNodes : []));
+  box.replaceChildren(span);
 }
 
 function showSummary(s) {
@@ -213,7 +225,7 @@ function showSummary(s) {
   const box = $('outcome');
   box.dataset.kind = kind;
   box.dataset.verified = s.outcome && s.outcome.check ? String(s.outcome.check.verified) : 'false';
-  box.textContent = text;
+  showOutcomeText(box, text);
   document.body.dataset.status = kind;
   document.body.dataset.n = String(s.n);
   if (s.error) showError(s.error);

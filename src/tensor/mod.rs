@@ -23,6 +23,7 @@
 //! number of ordered tuples in the class) of each entry known from the block's suffix.
 
 use crate::fmath;
+use crate::plot_text::num;
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -301,15 +302,15 @@ impl TensorCost {
     /// Human-readable summary for the page / CLI.
     pub fn describe(&self) -> String {
         format!(
-            "Gram tensor of order q = {} on n = {} points (d = {}): {} values ({:.1} MiB), about {:.3e} \
-             multiplications to build, {:.3e} per gradient",
+            "Gram tensor of order q = {} on n = {} points (d = {}): {} values ({} MiB), about {} \
+             multiplications to build, {} per gradient",
             self.q,
             self.n,
             self.d,
-            self.entries,
-            self.bytes as f64 / (1024.0 * 1024.0),
-            self.build_multiplications,
-            self.gradient_multiplications
+            num(self.entries as f64),
+            num((self.bytes as f64 / (1024.0 * 1024.0) * 10.0).round() / 10.0),
+            num(self.build_multiplications),
+            num(self.gradient_multiplications)
         )
     }
 }

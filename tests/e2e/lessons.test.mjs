@@ -244,7 +244,7 @@ async function certificate(page) {
   const o = await outcome(page);
   assert.equal(o.kind, 'certificate');
   assert.equal(o.verified, 'true');
-  const m = o.text.match(new RegExp(`‖p‖_G = (${NUM_RE}) ≤ ε = (${NUM_RE})`));
+  const m = o.text.match(new RegExp(`‖p‖_?G = (${NUM_RE}) ≤ ε = (${NUM_RE})`));
   assert.ok(m && readNum(m[1]) <= readNum(m[2]), o.text);
   return { normG: readNum(m[1]), eps: readNum(m[2]) };
 }
