@@ -152,8 +152,8 @@ export function quoteNumber(x) {
   if (x > 0 && Number.isInteger(Math.round(e)) && Math.abs(e - Math.round(e)) < 1e-12 && Math.abs(e) >= 3) {
     return `10${sup(String(Math.round(e)))}`;
   }
-  if (Number.isInteger(x) && Math.abs(x) >= 10000) return String(x).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
-  return String(x);
+  if (Number.isInteger(x) && Math.abs(x) >= 10000) return String(x).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f').replace(/^-/, '−');
+  return String(x).replace(/^-/, '−'); // a typeset minus, as the page's numbers (common.js num)
 }
 
 /** Inline prose with markers to nodes appended to `parent`. */
