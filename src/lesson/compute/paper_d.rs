@@ -225,8 +225,7 @@ pub fn phases(
         return Err(format!("written for inseparable data (ρ_K = {rho} ≥ 0)"));
     }
     let n = engine::data(spec).map_err(|e| e.to_string())?.n() as f64;
-    let bound =
-        |delta: f64| 2.0 * gamma * (2.0 * n).sqrt() / (gamma * delta).max(rho.abs()) + 1.0;
+    let bound = |delta: f64| 2.0 * gamma * (2.0 * n).sqrt() / (gamma * delta).max(rho.abs()) + 1.0;
     Ok(match what {
         C::PhaseBoundSum => calls.iter().map(|c| bound(c.1)).sum(),
         _ => calls.iter().map(|c| c.0 / bound(c.1)).fold(0.0, f64::max),
