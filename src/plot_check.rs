@@ -286,13 +286,13 @@ pub fn defects(prims: &[Prim], w: u32, h: u32) -> Vec<String> {
 pub const SIZES: [(u32, u32, f64); 2] = [(720, 360, 1.0), (760, 300, 5.0 / 3.0)];
 
 /// [`SIZES`] and a canvas as low as a classroom step leaves a plot at 1280 × 720 after its
-/// explanation (the classroom walk measures 232–240 px: A9–A11's and C3's convergence, D6's,
-/// D9's and D10's boundary, D13's trace), for the plots shown that low.
+/// explanation (the classroom walk measures 232–240 px: A9–A11's and C3's convergence, D7's,
+/// D10's and D11's boundary, D14's trace), for the plots shown that low.
 pub const LOW: [(u32, u32, f64); 3] =
     [(720, 360, 1.0), (760, 300, 5.0 / 3.0), (600, 236, 5.0 / 3.0)];
 
 /// [`LOW`] and page D's trace at the sizes the classroom gives it (the walk's figures): beside
-/// the boundary on D2, 381 × 232; beside a wide lesson column on D13, 590 × 236.
+/// the boundary on D2, 381 × 232; beside a wide lesson column on D14, 590 × 236.
 pub const TRACE_CLASSROOM: [(u32, u32, f64); 5] = [
     (720, 360, 1.0),
     (760, 300, 5.0 / 3.0),
@@ -546,7 +546,7 @@ mod per_plot {
     #[test]
     fn paper_c_convergence_primal_dual_theorem5() {
         use crate::engine::dinuzzo as ed;
-        for step in [1, 2, 3, 4, 5, 7, 8, 9, 10] {
+        for step in [1, 2, 3, 4, 5, 6, 8, 9, 10, 11] {
             let (s, built) = dinuzzo(step);
             let mut race = ed::start(&built, &s).expect("start");
             race.run();
@@ -566,7 +566,7 @@ mod per_plot {
             assert_clean(&format!("C{step} primal and dual"), |root, sc| {
                 e(crate::plot_dinuzzo::draw_primal_dual(root, &pd, sc))
             });
-            if step == 10 || step == 1 {
+            if step == 11 || step == 1 {
                 let env = crate::experiment::dinuzzo::envelope_curve(
                     s.loss, 1.0, 0.1, s.lambda, -2.0, 3.0, 241,
                 )
@@ -632,7 +632,7 @@ mod per_plot {
     #[test]
     fn paper_d_trace_and_boundary() {
         use crate::plot_perceptron as pp;
-        for step in 1..=13 {
+        for step in 1..=15 {
             let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
             let mut session = crate::experiment::perceptron::Session::new(s).expect("session");
             while session.step() {}
@@ -746,7 +746,7 @@ mod per_plot {
                 s,
             ))
         });
-        for step in [2, 4, 7, 12, 13] {
+        for step in [2, 5, 8, 13, 14] {
             let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
             let mut session = crate::experiment::perceptron::Session::new(sp).expect("session");
             while session.step() {}

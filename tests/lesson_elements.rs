@@ -306,15 +306,15 @@ fn lesson_with(id: &str, k: usize, edit: impl FnOnce(&mut serde_json::Value)) ->
 
 #[test]
 fn a_readout_that_shows_the_answer_before_the_run_is_refused() {
-    // D12 answers with ρ_K's certified lower end, and its margin readout (computed from the data
+    // D13 answers with ρ_K's certified lower end, and its margin readout (computed from the data
     // when the step opens) is hidden until the run: without that, the answer is on screen.
-    let e = Lesson::parse(&lesson_with("d", 12, |s| {
+    let e = Lesson::parse(&lesson_with("d", 13, |s| {
         s.as_object_mut().expect("step").remove("hide_until_run");
     }))
     .unwrap_err();
-    assert!(e.contains("steps[11].claims[2]") && e.contains("claim \"pos\""), "{e}");
+    assert!(e.contains("steps[12].claims[2]") && e.contains("claim \"pos\""), "{e}");
     assert!(e.contains("readout r-margin") && e.contains("hide_until_run"), "{e}");
-    assert!(e.contains("step 12") && e.contains("solution.margin.lower"), "{e}");
+    assert!(e.contains("step 13") && e.contains("solution.margin.lower"), "{e}");
     // A readout of an iterative run shows the start before the run, not the answer: D1 answers
     // with the iterations, and r-iter may be shown.
     let d1 =

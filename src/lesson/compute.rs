@@ -854,6 +854,21 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         Compute::TraceMinNormP => paper_d::trace_min_norm_p(report),
         Compute::PTop3Mass => paper_d::p_top3_mass(report),
         Compute::UniformNormG => paper_d::uniform_norm_g(spec, spec_v),
+        Compute::PlaneRhoRaw => paper_d::plane_rho_raw(spec, spec_v),
+        Compute::MaxNormSq => paper_d::max_norm_sq(spec),
+        Compute::RawPerceptronUpdates => paper_d::raw_perceptron_updates(spec, spec_v),
+        Compute::PhaseMaxIterations
+        | Compute::PhaseSumIterations
+        | Compute::PhaseBoundSum
+        | Compute::PhaseMaxRatio => paper_d::phases(what, spec, spec_v, report),
+        Compute::LinearGramNorm => {
+            let kind = super::format::lookup(spec_v, "kernel.kind")?;
+            if kind.as_str() != Some("linear") {
+                return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
+            }
+            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            paper_c::linear_gram_norm(&data.x)
+        }
         Compute::LinearPrimalObjective
         | Compute::LinearKkt
         | Compute::NullShiftKkt

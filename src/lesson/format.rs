@@ -517,4 +517,24 @@ pub enum Compute {
     NullShiftObjective,
     /// C: n − rank X, the dimension of K = XXᵀ's null space.
     NullDim,
+    /// C, linear kernel: ‖K‖₂ = σ_max(X)² from X's singular values (no Gram matrix).
+    LinearGramNorm,
+    /// D, linear kernel, 2-D data: §2.2's unnormalized margin ρ = sup over unit u of minᵢ yᵢ⟨u, xᵢ⟩
+    /// on the raw points, by the brute force of `plane_rho` (no normalization, no G).
+    PlaneRhoRaw,
+    /// D: maxᵢ ‖xᵢ‖² of the raw points (Novikoff's numerator, §2.1).
+    MaxNormSq,
+    /// D, linear kernel: Algorithm 1 run here on the raw points (w ∈ ℝᵈ, w₀ = 0, the first
+    /// mistake yᵢ⟨w, xᵢ⟩ ≤ 0 of a cyclic scan that resumes after the last update): its updates.
+    RawPerceptronUpdates,
+    /// D, ISNKPVN: the most iterations one outer loop's SNKPVN call took (the run's phases).
+    PhaseMaxIterations,
+    /// D, ISNKPVN: the iterations of the run's phases summed (each call's count, added here).
+    PhaseSumIterations,
+    /// D, ISNKPVN on inseparable data: Σₜ (2γ(2n)^{1/2}/max(‖qₜ‖_G, |ρ_K|) + 1) over the run's
+    /// calls, with ‖qₜ‖_G = γδₜ (Algorithm 7) and |ρ_K| from the points alone (`plane_rho`):
+    /// Lemma 9's bound (its √2 restored) summed over the outer loops.
+    PhaseBoundSum,
+    /// D, the same: maxₜ of a call's iterations over its bound 2γ(2n)^{1/2}/max(‖qₜ‖_G, |ρ_K|) + 1.
+    PhaseMaxRatio,
 }

@@ -83,6 +83,7 @@ const PERCEPTRON_SOLUTION: &[Measure] = &[
     m("margin", "ρ_K's bounds: lower, upper, rho, exact, …"),
     m("outcome", "the verified outcome: kind, check"),
     m("p", "the certificate p"),
+    m("phases", "ISNKPVN: each outer loop's SNKPVN call, its iterations and δ_t"),
 ];
 
 /// The top-level measures of `page`'s runs beyond [`COMMON`], and its `solution`'s fields.

@@ -251,7 +251,7 @@ async function certificate(page) {
 
 test('lesson D can be walked from the first step to the last, each claim checked', async () => {
   const n = LESSONS.d.steps.length;
-  assert.ok(n >= 8 && n <= 16);
+  assert.ok(n >= 8 && n <= 17);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=1`);
   const it = [];
   await runStep(page, 1, n);
@@ -270,118 +270,159 @@ test('lesson D can be walked from the first step to the last, each claim checked
   // sound choice (ρ_K ≤ upper, so 1/upper² ≤ 1/ρ_K²).
   assert.ok(it[2] <= 1 / (m2.upper * m2.upper), `${it[2]} vs 1/ρ² ≥ ${1 / m2.upper ** 2}`);
   await next(page, 2);
-  // 3. NKP: within 1/ρ², slower than the perceptron here.
+  // 3. §2.2's example: the perceptron on the normalized points separates; its certified margin contains
+  //    ρ₂ = 0.2/√2 (the segment from (0.6, 0.8) to −(0.8, 0.6) passes at that distance from 0), and on the
+  //    raw points ρ = ρ₂/r with r = maxᵢ‖xᵢ‖ = 4, so the two Novikoff bounds differ by r⁴.
   await runStep(page, 3, n);
+  await separator(page);
+  {
+    const m3 = await margin(page);
+    const rho2 = 0.2 / Math.SQRT2;
+    // The readout prints six digits: ρ₂ to within 10⁻⁵ of either end.
+    assert.ok(Math.abs(m3.lower - rho2) <= 1e-5 * rho2 && Math.abs(m3.upper - rho2) <= 1e-5 * rho2, `ρ₂ = ${rho2} vs [${m3.lower}, ${m3.upper}]`);
+    const pts = LESSONS.d.steps[2].spec.data.points;
+    const r = Math.max(...pts.map((p) => Math.hypot(p[0], p[1])));
+    const rmin = Math.min(...pts.map((p) => Math.hypot(p[0], p[1])));
+    assert.ok(Math.abs(r - 4) < 1e-12 && Math.abs(rmin - 0.25) < 1e-12);
+    // The raw margin at the separator x₁ = x₂: minᵢ yᵢ⟨u, xᵢ⟩ with u = (−1, 1)/√2 is ρ₂·0.25 = ρ₂/r.
+    const raw = Math.min(...pts.map((p) => p[2] * (p[1] - p[0]) / Math.SQRT2));
+    assert.ok(Math.abs(raw - rho2 / 4) < 1e-12, `raw margin ${raw}`);
+    assert.ok(Math.abs((r * r / raw ** 2) / (1 / rho2 ** 2) - 256) < 1e-6, 'the bounds differ by r⁴');
+  }
+  await next(page, 3);
+  // 4. NKP: within 1/ρ², slower than the perceptron here.
+  await runStep(page, 4, n);
   await separator(page);
   it[3] = await num(page, '#r-iter');
   assert.ok(it[3] <= 1 / (m2.upper * m2.upper), `${it[3]} vs 1/ρ² ≥ ${1 / m2.upper ** 2}`);
   assert.ok(it[3] > it[2]);
-  await next(page, 3);
-  // 4. SNKP: far fewer than NKP, within 2√(2 log n)/ρ.
-  await runStep(page, 4, n);
+  await next(page, 4);
+  // 5. SNKP: far fewer than NKP, within 2√(2 log n)/ρ.
+  await runStep(page, 5, n);
   await separator(page);
   it[4] = await num(page, '#r-iter');
   assert.ok(it[4] < it[3] / 4, `${it[4]} vs ${it[3]}`);
   assert.ok(it[4] <= 2 * Math.sqrt(2 * Math.log(60)) / m2.upper);
-  await next(page, 4);
-  // 5. Overlap: the perceptron hits the cap; ρ_K < 0, inseparable.
-  await runStep(page, 5, n);
+  await next(page, 5);
+  // 6. Overlap: the perceptron hits the cap; ρ_K < 0, inseparable.
+  await runStep(page, 6, n);
   assert.equal((await outcome(page)).kind, 'cap');
   assert.equal(await num(page, '#r-iter'), 3000);
   const m5 = await margin(page);
   assert.equal(m5.sep, 'inseparable');
   assert.ok(m5.upper < 0);
-  await next(page, 5);
-  // 6. NVN on slightly overlapping clouds: a verified ε-certificate; it proves only ρ_K ≤ ε (Lemma 3,
+  await next(page, 6);
+  // 7. NVN on slightly overlapping clouds: a verified ε-certificate; it proves only ρ_K ≤ ε (Lemma 3,
   //    checked at the upper end of the certified interval). The margin readout, computed apart from NVN
   //    (margin.rs), is what says ρ_K < 0 here.
-  await runStep(page, 6, n);
+  await runStep(page, 7, n);
   const eps6 = await certificate(page);
   const m6 = await margin(page);
   assert.ok(m6.upper < 0, `ρ_K ${m6.rho}`);
   assert.ok(m6.upper <= eps6.normG, 'Lemma 3: ρ_K ≤ ‖p‖_G');
   assert.ok(await num(page, '#r-iter') > 10, 'NVN moved weight');
-  await next(page, 6);
-  // 7. Theorem 3: the overlap of step 5 with NVN; a certificate, ρ_K < 0 (the hull and the ball are drawn).
-  await runStep(page, 7, n);
+  await next(page, 7);
+  // 8. Theorem 3: the overlap of step 5 with NVN; a certificate, ρ_K < 0 (the hull and the ball are drawn).
+  await runStep(page, 8, n);
   await certificate(page);
   assert.ok((await margin(page)).upper < 0);
-  await next(page, 7);
-  // 8. NVN's 1/ε² bound: a verified ε-certificate at ε = 0.001 on step 6's clouds, within 1/ε².
-  await runStep(page, 8, n);
+  await next(page, 8);
+  // 9. NVN's 1/ε² bound: a verified ε-certificate at ε = 0.001 on step 6's clouds, within 1/ε².
+  await runStep(page, 9, n);
   const eps8 = await certificate(page);
   assert.ok(await num(page, '#r-iter') <= 1 / (eps8.eps * eps8.eps), 'within 1/ε²');
-  await next(page, 8);
-  // 9. SNKPVN(1/n, δ) on the same clouds: a verified δ-certificate (Lemma 9's regime, ρ_K < 0).
-  await runStep(page, 9, n);
+  await next(page, 9);
+  // 10. SNKPVN(1/n, δ) on the same clouds: a verified δ-certificate (Lemma 9's regime, ρ_K < 0).
+  await runStep(page, 10, n);
   await certificate(page);
   assert.ok((await margin(page)).upper < 0);
-  await next(page, 9);
-  // 10. Lemma 3 along a run: separable, ε < ρ_K, so NVN ends with a separator and ‖p‖_G ≥ ρ_K.
-  await runStep(page, 10, n);
+  await next(page, 10);
+  // 11. Lemma 3 along a run: separable, ε < ρ_K, so NVN ends with a separator and ‖p‖_G ≥ ρ_K.
+  await runStep(page, 11, n);
   await separator(page);
   const m8 = await margin(page);
   assert.equal(m8.sep, 'separable');
-  assert.ok(LESSONS.d.steps[9].spec.algorithm.epsilon < m8.lower);
+  assert.ok(LESSONS.d.steps[10].spec.algorithm.epsilon < m8.lower);
   assert.ok(await num(page, '#r-normp') >= m8.upper, 'Lemma 3: ‖p‖_G ≥ ρ_K');
-  await next(page, 10);
-  // 11. The same data with ε above ρ_K: an ε-certificate on separable data.
-  await runStep(page, 11, n);
+  await next(page, 11);
+  // 12. The same data with ε above ρ_K: an ε-certificate on separable data.
+  await runStep(page, 12, n);
   const eps9 = await certificate(page);
   const m9 = await margin(page);
   assert.ok(m9.lower > 0 && m9.upper < eps9.eps, `0 < ρ_K < ε: ${m9.rho}, ${eps9.eps}`);
   assert.ok(m9.upper <= eps9.normG, 'Lemma 3');
-  await next(page, 11);
-  // 12. Circles, Gaussian kernel: separator, ρ_K > 0.
-  await runStep(page, 12, n);
+  await next(page, 12);
+  // 13. Circles, Gaussian kernel: separator, ρ_K > 0.
+  await runStep(page, 13, n);
   await separator(page);
   const m10 = await margin(page);
   assert.equal(m10.sep, 'separable');
   assert.ok(m10.lower > 0);
-  await next(page, 12);
-  // 13, 14. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
-  await runStep(page, 13, n);
-  await certificate(page);
   await next(page, 13);
-  // 14. Theorem 4's hypothesis for a separator, ε < ρ_K: step 14 runs on step 12's data and kernel, whose
+  // 14, 16. ISNKPVN: a certificate on the overlap, a separator on the Gaussian circles.
+  await runStep(page, 14, n);
+  await certificate(page);
+  await next(page, 14);
+  // 15. ISNKPVN's outer loops at ε = 10⁻⁶ on step 7's clouds: a verified certificate; kplay's phases add
+  //     up to the page's count, and each call stays within Lemma 9's bound (√2 restored) with |ρ_K| from the
+  //     page's certified margin (−lower, the largest |ρ_K| it allows: the smallest bound, the strict choice).
+  await runStep(page, 15, n);
+  {
+    const c15 = await certificate(page);
+    const sp = { paper: 'perceptron', ...LESSONS.d.steps[14].spec };
+    const run = native(sp);
+    const it15 = await num(page, '#r-iter');
+    assert.equal(it15, run.iterations, 'the page counts what kplay counts');
+    assert.equal(run.solution.phases.reduce((acc, ph) => acc + ph.iterations, 0), it15, 'the loops add up');
+    assert.ok(c15.normG <= sp.algorithm.epsilon);
+    const m15 = await margin(page);
+    assert.ok(m15.upper < 0);
+    const g = sp.algorithm.gamma, nn = sp.data.set.n;
+    for (const ph of run.solution.phases) {
+      const bound = 2 * g * Math.sqrt(2 * nn) / Math.max(g * ph.delta, -m15.lower) + 1;
+      assert.ok(ph.iterations <= bound, `a call of ${ph.iterations} iterations vs its bound ${bound}`);
+    }
+  }
+  await next(page, 15);
+  // 16. Theorem 4's hypothesis for a separator, ε < ρ_K: step 14 runs on step 12's data and kernel, whose
   //     certified ρ_K (lower end) is above the step's ε.
-  const s10 = LESSONS.d.steps[11].spec;
-  const s12 = LESSONS.d.steps[13].spec;
+  const s10 = LESSONS.d.steps[12].spec;
+  const s12 = LESSONS.d.steps[15].spec;
   assert.deepEqual([s12.data, s12.kernel], [s10.data, s10.kernel]);
   assert.ok(s12.algorithm.epsilon < m10.lower, `ε = ${s12.algorithm.epsilon} vs ρ_K ≥ ${m10.lower}`);
-  await runStep(page, 14, n);
+  await runStep(page, 16, n);
   await separator(page);
-  await next(page, 14);
-  // 15. NKP at margin 0 on 200 points: the page's count is the CLI's (`kplay run`, the same spec),
+  await next(page, 16);
+  // 17. NKP at margin 0 on 200 points: the page's count is the CLI's (`kplay run`, the same spec),
   //     within 1/ρ_K² at the upper end of the certified ρ_K.
-  await runStep(page, 15, n);
+  await runStep(page, 17, n);
   await separator(page);
   const it13 = await num(page, '#r-iter');
   const m13 = await margin(page);
-  assert.equal(it13, native({ paper: 'perceptron', ...LESSONS.d.steps[14].spec }).iterations);
+  assert.equal(it13, native({ paper: 'perceptron', ...LESSONS.d.steps[16].spec }).iterations);
   assert.ok(it13 <= 1 / (m13.upper * m13.upper), `${it13} vs 1/ρ² ≥ ${1 / m13.upper ** 2}`);
   assert.ok(await page.locator('#lesson-next').isDisabled());
   // ← goes back a step (keyboard); → runs it (a clicker's forward), and after its explanation
   // goes to the next step.
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '14');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '16');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.body.dataset.lessonStep === '15');
+  await page.waitForFunction(() => document.body.dataset.lessonStep === '17');
   assert.deepEqual(errors, []);
   await ctx.close();
 });
 
 test('a lesson link opens the right step with its spec, and Prev/Next keep the URL in step', async () => {
-  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=5`);
-  await atStep(page, 5);
-  assert.equal(await text(page, '#lesson-step-title'), LESSONS.d.steps[4].title);
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html#lesson=d&step=6`);
+  await atStep(page, 6);
+  assert.equal(await text(page, '#lesson-step-title'), LESSONS.d.steps[5].title);
   assert.equal(await page.locator('#data').inputValue(), 'overlap');
   assert.equal(await page.locator('#maxiter').inputValue(), '3000');
-  assert.equal(await page.locator('#lesson-progress').getAttribute('value'), '5');
+  assert.equal(await page.locator('#lesson-progress').getAttribute('value'), '6');
   await page.click('#lesson-prev');
-  await page.waitForFunction(() => location.hash === '#lesson=d&step=4');
+  await page.waitForFunction(() => location.hash === '#lesson=d&step=5');
   assert.equal(await page.locator('#algo').inputValue(), 'snkp');
   // The front page's lesson link and an old-style index.html lesson link land on the same step.
   const fwd = await openPage(env.b, `${env.url}index.html#lesson=a&step=3`, { speed: 'max' });
@@ -399,7 +440,7 @@ test('a lesson link opens the right step with its spec, and Prev/Next keep the U
 
 test('lesson C can be walked from the first step to the last, each claim checked', async () => {
   const n = LESSONS.c.steps.length;
-  assert.ok(n >= 8 && n <= 12);
+  assert.ok(n >= 8 && n <= 13);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}dinuzzo.html#lesson=c&step=1`);
   const support = async () => (await text(page, '#r-support')).split(' of ').map(Number);
   const sw = [];
@@ -490,20 +531,42 @@ test('lesson C can be walked from the first step to the last, each claim checked
   await runStep(page, 5, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   await next(page, 5);
-  // 6. Hinge, CD: under a third of the points are support vectors.
+  // 6. Theorem 3's condition 2 on step 5's singular K: the fixed point converges, and at the end |Δc|
+  //    shrinks by 1/(1 + αλ) per sweep, α = 1/‖K‖₂ with ‖K‖₂ = σ_max(X)² computed here (power iteration on
+  //    XᵀX, 2 × 2, from kplay gen's data), below Theorem 3's μ₂ = (1 + α²λ²)^(−1/2) with α restored.
   await runStep(page, 6, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  {
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[5].spec };
+    const { X } = nativeData(sp);
+    const g = [[0, 0], [0, 0]];
+    for (const r of X) for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) g[i][j] += r[i] * r[j];
+    const tr = g[0][0] + g[1][1], det = g[0][0] * g[1][1] - g[0][1] * g[1][0];
+    const normK = tr / 2 + Math.sqrt(tr * tr / 4 - det);
+    const run = native(sp);
+    assert.ok(Math.abs(run.solution.alpha * normK - 1) < 1e-9, `α = ${run.solution.alpha} vs 1/‖K‖₂ = ${1 / normK}`);
+    const h = run.trace.map((t) => t.max_h);
+    const ratio = h[h.length - 1] / h[h.length - 2];
+    const want = 1 / (1 + sp.lambda / normK);
+    assert.ok(Math.abs(ratio - want) <= 1e-6 * want, `|Δc| factor ${ratio} vs 1/(1 + αλ) = ${want}`);
+    assert.ok(ratio < Math.pow(1 + (sp.lambda / normK) ** 2, -0.5) && ratio > Math.pow(1 + sp.lambda ** 2, -0.5));
+    assert.equal(await num(page, '#r-sweep'), run.iterations, 'the page counts the sweeps kplay counts');
+  }
+  await next(page, 6);
+  // 7. Hinge, CD: under a third of the points are support vectors.
+  await runStep(page, 7, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k5, n5] = await support();
   assert.ok(k5 > 0 && k5 < n5 / 3, `support ${k5} of ${n5}`);
   sw[5] = await num(page, '#r-sweep');
-  assert.ok(sw[5] >= 1000 && sw[5] <= 1400, `step 7 quotes "about 1200 sweeps": ${sw[5]}`);
+  assert.ok(sw[5] >= 1000 && sw[5] <= 1400, `step 8 quotes "about 1200 sweeps": ${sw[5]}`);
   const gap5 = await num(page, '#r-gap');
   const f5 = await num(page, '#r-objective');
   // The KKT conditions of the hinge loss with f(z) = Σ L/λ (0 ∈ ∂f(Kc) + c), checked on kplay's solution
   // with z = Kc from our own Gram matrix: yᵢcᵢ = 1/λ exactly strictly inside the margin (yᵢzᵢ < 1),
   // 0 ≤ yᵢcᵢ ≤ 1/λ on it, cᵢ = 0 beyond it.
   {
-    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[5].spec };
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[6].spec };
     const { X, y } = nativeData(sp);
     const K = gaussGram(X, sp.kernel.bandwidth.fixed);
     const run5 = native(sp);
@@ -527,32 +590,32 @@ test('lesson C can be walked from the first step to the last, each claim checked
     assert.ok(inside > 0, 'some points strictly inside the margin');
     assert.equal(run5.solution.support.length, k5, 'the page and kplay count the same support vectors');
   }
-  await next(page, 6);
-  // 7. Hinge, fixed point: the sweep cap, gap above δ.
-  await runStep(page, 7, n);
+  await next(page, 7);
+  // 8. Hinge, fixed point: the sweep cap, gap above δ.
+  await runStep(page, 8, n);
   assert.equal(await text(page, '#r-status'), 'max iterations');
   assert.equal(await num(page, '#r-sweep'), 20000);
   assert.ok(await num(page, '#r-gap') > 100 * gap5, 'orders of magnitude above coordinate descent');
   // Theorem 3's factor at α = 1/‖K‖₂ is 1 − k_min/‖K‖₂: K (positive definite: distinct points) has
   // k_min below 1e-10·‖K‖₂, so the linear rate is useless (our eigensolver, step 3's data and kernel).
   {
-    const sp6 = LESSONS.c.steps[6].spec;
+    const sp6 = LESSONS.c.steps[7].spec;
     assert.deepEqual([sp6.data, sp6.kernel], [LESSONS.c.steps[2].spec.data, LESSONS.c.steps[2].spec.kernel]);
     let minDist = Infinity;
     for (let i = 0; i < c3.X.length; i++) for (let j = 0; j < i; j++) minDist = Math.min(minDist, Math.hypot(c3.X[i][0] - c3.X[j][0], c3.X[i][1] - c3.X[j][1]));
     assert.ok(minDist > 0, 'distinct points: the Gaussian K is positive definite');
     assert.ok(c3.eig.values[0] < 1e-10 * c3.normK, `k_min/‖K‖₂ = ${c3.eig.values[0] / c3.normK}`);
   }
-  await next(page, 7);
-  // 8. λ = 1: more support vectors than step 6, fewer sweeps.
-  await runStep(page, 8, n);
+  await next(page, 8);
+  // 9. λ = 1: more support vectors than step 6, fewer sweeps.
+  await runStep(page, 9, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k7] = await support();
   assert.ok(k7 > k5, `${k7} vs ${k5}`);
   assert.ok(await num(page, '#r-sweep') < sw[5]);
-  await next(page, 8);
-  // 9. SVR: only a few support vectors.
-  await runStep(page, 9, n);
+  await next(page, 9);
+  // 10. SVR: only a few support vectors.
+  await runStep(page, 10, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   const [k8, n8] = await support();
   assert.ok(k8 > 0 && k8 < n8 / 4, `support ${k8} of ${n8}`);
@@ -560,7 +623,7 @@ test('lesson C can be walked from the first step to the last, each claim checked
   // cᵢ = 0 strictly inside the tube, cᵢ = sign(yᵢ − fᵢ)/λ strictly outside, |cᵢ| ≤ 1/λ with the residual's
   // sign on its edge; and here every support vector lies on the edge (as the text says).
   {
-    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[8].spec };
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[9].spec };
     const { X, y } = nativeData(sp);
     const K = gaussGram(X, sp.kernel.bandwidth.fixed);
     const run8 = native(sp);
@@ -583,14 +646,14 @@ test('lesson C can be walked from the first step to the last, each claim checked
     assert.equal(run8.solution.support.length, k8, 'the page and kplay count the same support vectors');
     assert.equal(edge, k8, 'every support vector on the edge of the tube');
   }
-  await next(page, 9);
-  // 10. Step 5's SVM with the randomized cyclic rule: converged to step 5's F. Coordinate descent is ascent on
+  await next(page, 10);
+  // 11. Step 5's SVM with the randomized cyclic rule: converged to step 5's F. Coordinate descent is ascent on
   //    the dual: on kplay's trace F rises in many sweeps while D never falls (up to rounding).
-  await runStep(page, 10, n);
+  await runStep(page, 11, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   assert.ok(Math.abs(await num(page, '#r-objective') - f5) <= 1e-6 * Math.abs(f5), 'the same optimum as step 5');
   {
-    const run9 = native({ paper: 'dinuzzo', ...LESSONS.c.steps[9].spec });
+    const run9 = native({ paper: 'dinuzzo', ...LESSONS.c.steps[10].spec });
     const P = run9.trace.map((t) => t.primal);
     const D = run9.trace.map((t) => t.dual);
     const scale = Math.max(...D.map(Math.abs));
@@ -603,13 +666,13 @@ test('lesson C can be walked from the first step to the last, each claim checked
     assert.ok(rises > 100, `F rose in ${rises} sweeps`);
     assert.ok(drop <= 1e-12, `the dual's largest fall ${drop}`);
   }
-  await next(page, 10);
-  // 11. Theorem 5 at α = 1 on the SVM with λ = 1: kplay's c is a stationary point of F₁(c) = f₁(K₁c) + cᵀK₁c/2
+  await next(page, 11);
+  // 12. Theorem 5 at α = 1 on the SVM with λ = 1: kplay's c is a stationary point of F₁(c) = f₁(K₁c) + cᵀK₁c/2
   //     (K₁ = K − I from our Gram matrix; the hinge envelope's proximal map written here), and K₁ is indefinite.
-  await runStep(page, 11, n);
+  await runStep(page, 12, n);
   assert.equal(await text(page, '#r-status'), 'converged');
   {
-    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[10].spec };
+    const sp = { paper: 'dinuzzo', ...LESSONS.c.steps[11].spec };
     const { X, y } = nativeData(sp);
     const K = gaussGram(X, sp.kernel.bandwidth.fixed);
     const cc = native(sp).solution.c;

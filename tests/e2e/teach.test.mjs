@@ -246,7 +246,7 @@ test('exports: plots as PNG at device resolution, the run as JSON, the trace as 
   await ctx.close();
 });
 
-const PAGES = ['index.html', 'lp.html', 'mrlsr.html', 'dinuzzo.html', 'perceptron.html', 'lp.html#lesson=a&step=2', 'perceptron.html?classroom=1#lesson=d&step=3'];
+const PAGES = ['index.html', 'lp.html', 'mrlsr.html', 'dinuzzo.html', 'perceptron.html', 'lp.html#lesson=a&step=2', 'perceptron.html?classroom=1#lesson=d&step=4'];
 
 test('phone (390 × 844): no horizontal scroll on any page, and a tap on the clickable plot adds a point', async () => {
   for (const p of PAGES) {

@@ -303,6 +303,15 @@ pub(super) fn linear_square(
     }
 }
 
+/// ‖K‖₂ for the linear kernel K = XXᵀ: the square of X's largest singular value (no Gram matrix).
+pub fn linear_gram_norm(x: &DMatrix<f64>) -> Result<f64, String> {
+    if x.nrows() == 0 || x.ncols() == 0 {
+        return Err("no data".into());
+    }
+    let s = x.clone().svd(false, false).singular_values;
+    Ok(s.iter().copied().fold(0.0, f64::max).powi(2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +403,16 @@ mod tests {
         let c = DVector::from_element(1, 0.0);
         assert!((theorem5_value(&k1, &y, &c, "hinge", 1.0, 0.0).unwrap() - 0.5).abs() < 1e-15);
     }
+    #[test]
+    fn linear_gram_norm_is_the_largest_eigenvalue_of_xxt() {
+        let x = DMatrix::from_row_slice(3, 2, &[1.0, 0.5, -0.3, 2.0, 0.7, -1.1]);
+        let k = &x * x.transpose();
+        let top = nalgebra::SymmetricEigen::new(k).eigenvalues.max();
+        let r = linear_gram_norm(&x).unwrap();
+        assert!((r - top).abs() < 1e-12 * top, "{r} vs {top}");
+        assert!(linear_gram_norm(&DMatrix::zeros(0, 2)).is_err());
+    }
+
     #[test]
     fn linear_square_on_a_rank_two_design() {
         // 6 points in the plane: K = XXᵀ has rank 2, a null space of dimension 4.

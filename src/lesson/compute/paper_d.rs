@@ -116,6 +116,122 @@ pub fn uniform_norm_g(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     Ok(mean.iter().map(|m| m * m).sum::<f64>().sqrt())
 }
 
+/// The raw 2-D points of a linear-kernel step (refused otherwise).
+fn linear_plane_points(spec: &Spec, spec_v: &Value) -> Result<crate::data::Dataset, String> {
+    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
+    if kind.as_str() != Some("linear") {
+        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
+    }
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    if data.x.ncols() != 2 {
+        return Err(format!("needs 2-D data (d = {})", data.x.ncols()));
+    }
+    if data.n() > MAX_PLANE_N {
+        return Err(format!("n = {} is above {MAX_PLANE_N} for the brute force", data.n()));
+    }
+    Ok(data)
+}
+
+/// §2.2's unnormalized margin ρ = sup over unit w of minᵢ yᵢ⟨w, xᵢ⟩ on the raw points (not
+/// xᵢ/‖xᵢ‖), by the same exact brute force over directions as [`plane_rho`].
+pub fn plane_rho_raw(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    let data = linear_plane_points(spec, spec_v)?;
+    let v: Vec<(f64, f64)> =
+        (0..data.n()).map(|i| (data.y[i] * data.x[(i, 0)], data.y[i] * data.x[(i, 1)])).collect();
+    plane_rho_of(&v)
+}
+
+/// maxᵢ ‖xᵢ‖² over the raw points.
+pub fn max_norm_sq(spec: &Spec) -> Result<f64, String> {
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    if data.n() == 0 {
+        return Err("no points".into());
+    }
+    Ok((0..data.n()).map(|i| data.x.row(i).norm_squared()).fold(0.0, f64::max))
+}
+
+/// The most updates [`raw_perceptron_updates`] makes before it gives up.
+const RAW_PERCEPTRON_CAP: usize = 1_000_000;
+
+/// Algorithm 1 on the raw points, written here: w₀ = 0; scan the points cyclically, resuming
+/// after the last update, and on the first i with yᵢ⟨w, xᵢ⟩ ≤ 0 set w ← w + yᵢxᵢ; stop when a
+/// whole scan finds no mistake. The number of updates (an error past 10⁶: not separated).
+pub fn raw_perceptron_updates(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
+    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
+    if kind.as_str() != Some("linear") {
+        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
+    }
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let (n, d) = (data.n(), data.x.ncols());
+    if n == 0 {
+        return Err("no points".into());
+    }
+    let mut w = vec![0.0; d];
+    let (mut cursor, mut updates) = (0usize, 0usize);
+    loop {
+        let mistake = (0..n).map(|o| (cursor + o) % n).find(|&i| {
+            let s: f64 = (0..d).map(|t| w[t] * data.x[(i, t)]).sum();
+            data.y[i] * s <= 0.0
+        });
+        let Some(i) = mistake else { return Ok(updates as f64) };
+        for (t, wt) in w.iter_mut().enumerate() {
+            *wt += data.y[i] * data.x[(i, t)];
+        }
+        cursor = (i + 1) % n;
+        updates += 1;
+        if updates >= RAW_PERCEPTRON_CAP {
+            return Err(format!("no separator after {RAW_PERCEPTRON_CAP} updates"));
+        }
+    }
+}
+
+/// ISNKPVN's outer loops from the run's `solution.phases` (each call's iterations and δₜ):
+/// their largest and summed iterations, and, on inseparable data, Lemma 9's bound per call
+/// Bₜ = 2γ(2n)^{1/2}/max(‖qₜ‖_G, |ρ_K|) + 1 (from ‖p_k‖_G ≤ 2(2n)^{1/2}/(k + 1)·min{1, ‖qₜ‖_G/|ρ_K|},
+/// its √2 restored, and δₜ = ‖qₜ‖_G/γ), with |ρ_K| from [`plane_rho`]: ΣBₜ, or maxₜ kₜ/Bₜ.
+pub fn phases(
+    what: crate::lesson::format::Compute,
+    spec: &Spec,
+    spec_v: &Value,
+    report: &Value,
+) -> Result<f64, String> {
+    use crate::lesson::format::Compute as C;
+    let list = crate::lesson::format::lookup(report, "solution.phases")?
+        .as_array()
+        .cloned()
+        .ok_or("solution.phases is not a list (the algorithm is not ISNKPVN)")?;
+    let mut calls = Vec::with_capacity(list.len());
+    for (t, p) in list.iter().enumerate() {
+        let k = p.get("iterations").and_then(Value::as_f64);
+        let delta = p.get("delta").and_then(Value::as_f64);
+        match (k, delta) {
+            (Some(k), Some(delta)) if delta > 0.0 => calls.push((k, delta)),
+            _ => return Err(format!("solution.phases[{t}] has no iterations and δ")),
+        }
+    }
+    if calls.is_empty() {
+        return Err("the run has no finished outer loop".into());
+    }
+    match what {
+        C::PhaseMaxIterations => return Ok(calls.iter().map(|c| c.0).fold(0.0, f64::max)),
+        C::PhaseSumIterations => return Ok(calls.iter().map(|c| c.0).sum()),
+        _ => {}
+    }
+    let gamma = crate::lesson::format::lookup(spec_v, "algorithm.gamma")?
+        .as_f64()
+        .ok_or("algorithm.gamma is not a number")?;
+    let rho = plane_rho(spec, spec_v)?;
+    if rho >= 0.0 {
+        return Err(format!("written for inseparable data (ρ_K = {rho} ≥ 0)"));
+    }
+    let n = engine::data(spec).map_err(|e| e.to_string())?.n() as f64;
+    let bound = |delta: f64| 2.0 * gamma * (2.0 * n).sqrt() / (gamma * delta).max(rho.abs()) + 1.0;
+    Ok(match what {
+        C::PhaseBoundSum => calls.iter().map(|c| bound(c.1)).sum(),
+        _ => calls.iter().map(|c| c.0 / bound(c.1)).fold(0.0, f64::max),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +282,47 @@ mod tests {
             let r = plane_rho_of(&v).unwrap();
             assert!(r >= m.lower - 1e-9 && r <= m.upper + 1e-9, "{r} vs {m:?}");
         }
+    }
+
+    #[test]
+    fn the_papers_example_of_section_2_2() {
+        // + points on 6x₂ = 8x₁, − points on 8x₂ = 6x₁, norms 1/3 … 3: ρ₂ = 0.2/√2, ρ = ρ₂/3.
+        let mut pts = Vec::new();
+        for s in [1.0 / 3.0, 1.0, 3.0] {
+            pts.push([0.6 * s, 0.8 * s, 1.0]);
+            pts.push([0.8 * s, 0.6 * s, -1.0]);
+        }
+        let (sp, v) = spec(&pts);
+        let r2 = plane_rho(&sp, &v).unwrap();
+        assert!((r2 - 0.2 / 2f64.sqrt()).abs() < 1e-12, "{r2}");
+        let r = plane_rho_raw(&sp, &v).unwrap();
+        assert!((r - r2 / 3.0).abs() < 1e-12, "{r}");
+        assert!((max_norm_sq(&sp).unwrap() - 9.0).abs() < 1e-12);
+        let k = raw_perceptron_updates(&sp, &v).unwrap();
+        assert!(k >= 1.0 && k <= max_norm_sq(&sp).unwrap() / (r * r), "Novikoff: {k}");
+        // Inseparable data: the raw perceptron gives up.
+        let (sp, v) = spec(&[[1.0, 0.0, 1.0], [-1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, -1.0, 1.0]]);
+        assert!(raw_perceptron_updates(&sp, &v).is_err());
+    }
+
+    #[test]
+    fn phases_sum_and_bound_on_a_square() {
+        use crate::lesson::format::Compute as C;
+        // v = ±e₁, ±e₂ (all labels +1): ρ_K = −1/√2, n = 4, γ = 2.
+        let pts = [[2.0, 0.0, 1.0], [0.0, 1.0, 1.0], [-3.0, 0.0, 1.0], [0.0, -5.0, 1.0]];
+        let v = json!({"paper": "perceptron", "data": {"kind": "points", "points": pts},
+            "kernel": {"kind": "linear"}, "algorithm": {"kind": "isnkpvn", "gamma": 2.0, "epsilon": 0.01}});
+        let sp = Spec::from_json(&v.to_string()).expect("spec");
+        let rep = json!({"solution": {"phases": [{"iterations": 3, "delta": 0.5}, {"iterations": 1, "delta": 0.1}]}});
+        assert_eq!(phases(C::PhaseMaxIterations, &sp, &v, &rep).unwrap(), 3.0);
+        assert_eq!(phases(C::PhaseSumIterations, &sp, &v, &rep).unwrap(), 4.0);
+        let rho = 0.5f64.sqrt();
+        let b = |d: f64| 2.0 * 2.0 * 8f64.sqrt() / (2.0 * d).max(rho) + 1.0;
+        let sum = phases(C::PhaseBoundSum, &sp, &v, &rep).unwrap();
+        assert!((sum - b(0.5) - b(0.1)).abs() < 1e-12, "{sum}");
+        let ratio = phases(C::PhaseMaxRatio, &sp, &v, &rep).unwrap();
+        assert!((ratio - (3.0 / b(0.5)).max(1.0 / b(0.1))).abs() < 1e-12, "{ratio}");
+        assert!(phases(C::PhaseSumIterations, &sp, &v, &json!({"solution": {}})).is_err());
     }
 
     #[test]

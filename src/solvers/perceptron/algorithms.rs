@@ -686,6 +686,14 @@ impl Stepper for Isnkpvn {
         self.stop
     }
     fn solution(&self) -> Value {
-        solution(self.alpha(), Some(self.p()))
+        let mut v = solution(self.alpha(), Some(self.p()));
+        // Algorithm 7's outer loops: each finished call SNKPVN(q_t, δ_t), its iterations and δ_t
+        // (Theorem 4 bounds the total loop by loop; lesson D checks each call against Lemma 9).
+        v["phases"] = self
+            .phases
+            .iter()
+            .map(|&(k, delta)| json!({"iterations": k, "delta": delta}))
+            .collect();
+        v
     }
 }
