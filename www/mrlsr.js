@@ -578,13 +578,22 @@ function cancelEigen() {
   bump('cancels');
 }
 
+let refitFrame = 0;
 function scheduleRefit() {
   if (refitPending) return;
   refitPending = true;
-  requestAnimationFrame(() => {
+  refitFrame = requestAnimationFrame(() => {
     refitPending = false;
     refit();
   });
+}
+
+/** A refit the form asked for and the next frame would make: made now (a sweep starts from it). */
+function flushRefit() {
+  if (!refitPending) return;
+  cancelAnimationFrame(refitFrame);
+  refitPending = false;
+  refit();
 }
 
 /** Refit the current model (also while a new eigendecomposition is computed). */
@@ -647,6 +656,7 @@ function showSweep() {
 /** Start the move of the current fit to (m, λ) and play it; false if it cannot start. */
 function startSweep(m, lambda) {
   if (!page || formError || adopting) return false;
+  flushRefit(); // e.g. a lesson step loaded again: its start's fit first
   try {
     page.sweepTo(m, lambda);
   } catch (e) {

@@ -438,3 +438,30 @@ test('a link with data.drop leaves that point out and the fit plot rings it', as
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+// A lesson step's Run it is the sweep too: B4 (λ 10⁻³ → 10⁻⁶) played at the page's own speed,
+// and Run it again after the explanation starts again from the step's λ and ends on the same fit.
+test('lesson B4: Run it sweeps λ down frame by frame; Run it again replays it from 10⁻³ to the same end', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=4`, { speed: null });
+  await page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+  const runTo = async () => {
+    const sweeps = await counter(page, 'sweeps');
+    await page.click('#lesson-run');
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+    assert.equal(await counter(page, 'sweeps'), sweeps + 1);
+    assert.equal(await page.evaluate(() => document.body.dataset.sweep), '40/40');
+    return exact(page);
+  };
+  await page.evaluate(() => {
+    window.seenL = new Set();
+    new MutationObserver(() => window.seenL.add(document.getElementById('lambda-out').textContent))
+      .observe(document.getElementById('lambda-out'), { childList: true, characterData: true, subtree: true });
+  });
+  const first = await runTo();
+  assert.equal(first['lambda-out'], '1.00e-6|');
+  const seen = await page.evaluate(() => window.seenL.size);
+  assert.ok(seen >= 20, `λ took ${seen} values during the run`);
+  assert.deepEqual(await runTo(), first);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
