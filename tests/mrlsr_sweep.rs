@@ -131,8 +131,10 @@ fn drop_leaves_out_exactly_the_named_point() {
 
 #[test]
 fn the_fit_plot_gets_the_removed_point() {
-    let mut spec = MrlsrSpec::default();
-    spec.data = DataSpec::Sine { n: 40, sigma: 0.2, seed: 1, drop: Some(5) };
+    let spec = MrlsrSpec {
+        data: DataSpec::Sine { n: 40, sigma: 0.2, seed: 1, drop: Some(5) },
+        ..MrlsrSpec::default()
+    };
     let full = Sine1d { n: 40, sigma: 0.2, seed: 1 }.generate().unwrap();
     let s = MrlsrSession::new(spec).unwrap();
     let FitCurves::OneD { removed, xs, .. } = s.fit_curves(50).unwrap() else { panic!("1-D") };
