@@ -444,7 +444,7 @@ mod per_plot {
         };
         let y = session.data().y.as_slice();
         match session.fit_curves(300).map_err(|e| e.to_string())? {
-            FitCurves::OneD { xs, grid, truth, krr, mrlsr } => {
+            FitCurves::OneD { xs, grid, truth, krr, mrlsr, removed } => {
                 let mut curves = vec![];
                 if let Some(t) = &truth {
                     let label = "truth sin(2πx)".into();
@@ -459,11 +459,17 @@ mod per_plot {
                 let color = pm::MRLSR_COLOR;
                 let label = mlabel;
                 curves.push(Curve { label, values: &mrlsr, color, dashed: false, width: 2.0 });
-                e(pm::draw_fit_1d(root, &xs, y, &grid, &curves, s))
+                e(pm::draw_fit_1d(root, &xs, y, &grid, &curves, removed, s))
             }
-            FitCurves::Fitted { mrlsr, krr } => {
-                e(pm::draw_pred_vs_true(root, y, &mrlsr, krr.as_deref(), (&mlabel, &klabel), s))
-            }
+            FitCurves::Fitted { mrlsr, krr, removed } => e(pm::draw_pred_vs_true(
+                root,
+                y,
+                &mrlsr,
+                krr.as_deref(),
+                removed,
+                (&mlabel, &klabel),
+                s,
+            )),
         }
     }
 
@@ -528,6 +534,7 @@ mod per_plot {
                 &y,
                 &f,
                 Some(&k),
+                Some((0.5, 0.8)),
                 ("M-RLSR (m = 1.5, λ = 0.001)", "KRR (λ₂ = 0.0021)"),
                 s,
             ))

@@ -24,6 +24,10 @@ pub const KRR_COLOR: RGBColor = RGBColor(31, 119, 180);
 pub const KRR_WIDE_COLOR: RGBColor = RGBColor(130, 175, 225);
 /// Data points / truth colour.
 pub const DATA_COLOR: RGBColor = RGBColor(120, 120, 120);
+/// The point a spec's `drop` removed: a hollow ring, darker than the data.
+pub const REMOVED_COLOR: RGBColor = RGBColor(0, 0, 0);
+/// The removed point's legend text.
+pub const REMOVED_LABEL: &str = "removed point";
 /// Colours of the parts Z₁..Z₄ (and further).
 pub const PART_COLORS: [RGBColor; 6] = [
     RGBColor(214, 39, 40),
@@ -65,21 +69,26 @@ pub struct Curve<'a> {
 }
 
 /// The 1-D data points and fitted curves (M-RLSR at (m, λ), eq. 4 / Theorem 1, and KRR at the
-/// weakly equivalent λ₂ of Proposition 5.1) over `grid`.
+/// weakly equivalent λ₂ of Proposition 5.1) over `grid`; `removed`, the (x, y) of a point the
+/// spec left out of the data, is a hollow ring with its own legend row.
 pub fn draw_fit_1d<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     x: &[f64],
     y: &[f64],
     grid: &[f64],
     curves: &[Curve<'_>],
+    removed: Option<(f64, f64)>,
     scale: f64,
 ) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
-    let (x0, x1) = range_of(x.iter().chain(grid.iter()));
-    let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())));
+    let removed = removed.filter(|(a, b)| a.is_finite() && b.is_finite());
+    let (rx, ry) = removed.map(|(a, b)| (vec![a], vec![b])).unwrap_or_default();
+    let (x0, x1) = range_of(x.iter().chain(grid.iter()).chain(&rx));
+    let (y0, y1) = range_of(y.iter().chain(curves.iter().flat_map(|c| c.values.iter())).chain(&ry));
     let r = (2.5 * s) as i32;
+    let ring = (6.0 * s) as i32;
     let data: Vec<(f64, f64)> = x
         .iter()
         .zip(y)
@@ -104,6 +113,9 @@ pub fn draw_fit_1d<DB: DrawingBackend>(
             if c.dashed { Swatch::Dashed(c.color, w) } else { Swatch::Line(c.color, w) },
         ));
     }
+    if removed.is_some() {
+        rows.push((REMOVED_LABEL.to_string(), Swatch::Ring(REMOVED_COLOR)));
+    }
     let legend = Legend::new(&look, rows);
     let (mut chart, spot, ()) = fit_legend(
         root.dim_in_pixel().0,
@@ -112,6 +124,7 @@ pub fn draw_fit_1d<DB: DrawingBackend>(
         |ch| {
             let mut o = Obstacles::default();
             data.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
+            removed.iter().for_each(|p| o.disc(ch.backend_coord(p), ring));
             for l in &lines {
                 o.polyline(l.iter().map(|p| ch.backend_coord(p)));
             }
@@ -140,6 +153,8 @@ pub fn draw_fit_1d<DB: DrawingBackend>(
             chart.draw_series(LineSeries::new(pts, style))?;
         }
     }
+    let ring_style = REMOVED_COLOR.stroke_width(look.stroke(2.0));
+    chart.draw_series(removed.iter().map(|&p| Circle::new(p, ring, ring_style)))?;
     legend.draw(root, spot)?;
     root.present()
 }
@@ -151,14 +166,19 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
     y: &[f64],
     mrlsr: &[f64],
     krr: Option<&[f64]>,
+    removed: Option<(f64, f64)>,
     labels: (&str, &str),
     scale: f64,
 ) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
-    let (lo, hi) = range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()));
+    let removed = removed.filter(|(a, b)| a.is_finite() && b.is_finite());
+    let rv: Vec<f64> = removed.iter().flat_map(|&(a, b)| [a, b]).collect();
+    let (lo, hi) =
+        range_of(y.iter().chain(mrlsr.iter()).chain(krr.unwrap_or(&[]).iter()).chain(rv.iter()));
     let r = (2.5 * s) as i32;
+    let ring = (6.0 * s) as i32;
     let pairs = |f: &[f64]| -> Vec<(f64, f64)> {
         y.iter()
             .zip(f)
@@ -173,6 +193,9 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
         rows.push((labels.1.to_string(), Swatch::Ring(KRR_COLOR)));
     }
     rows.push((labels.0.to_string(), Swatch::Dot(MRLSR_COLOR)));
+    if removed.is_some() {
+        rows.push((REMOVED_LABEL.to_string(), Swatch::Ring(REMOVED_COLOR)));
+    }
     let legend = Legend::new(&look, rows);
     let (mut chart, spot, ()) = fit_legend(
         root.dim_in_pixel().0,
@@ -182,6 +205,7 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
             let mut o = Obstacles::default();
             o.polyline([ch.backend_coord(&(lo, lo)), ch.backend_coord(&(hi, hi))]);
             kp.iter().chain(&mp).for_each(|p| o.disc(ch.backend_coord(p), r));
+            removed.iter().for_each(|p| o.disc(ch.backend_coord(p), ring));
             (plot_rect(ch), o, ())
         },
     )?;
@@ -197,6 +221,8 @@ pub fn draw_pred_vs_true<DB: DrawingBackend>(
     ))?;
     chart.draw_series(kp.iter().map(|&p| Circle::new(p, r, KRR_COLOR.stroke_width(1))))?;
     chart.draw_series(mp.iter().map(|&p| Circle::new(p, r, MRLSR_COLOR.mix(0.8).filled())))?;
+    let ring_style = REMOVED_COLOR.stroke_width(look.stroke(2.0));
+    chart.draw_series(removed.iter().map(|&p| Circle::new(p, ring, ring_style)))?;
     legend.draw(root, spot)?;
     root.present()
 }

@@ -238,6 +238,7 @@ export function attachClassroom() {
  *  - `load(spec)`: make `spec` the page's run, paused at iteration 0;
  *  - `player`: the page's Player (www/player.js);
  *  - `actions` (optional): named actions a step may run instead of Play (e.g. `race`);
+ *  - `pausable` (optional): the actions whose run the Player plays (space pauses them);
  *  - `spec()` (optional): the page's spec as JSON text, as "Save spec" writes it (the lesson
  *    editor's "Add this state as a step").
  */
@@ -453,11 +454,15 @@ export function attachLessons(api, paper) {
     }
   }
 
+  /** Whether the page's Player plays the step's run (Play, or an action the page lists in
+   *  `pausable`, e.g. page B's sweep): space pauses and resumes it. */
+  const playerRuns = (step) => !step.action || (api.pausable ?? []).includes(step.action);
+
   /** The lesson's status line; a run paused midway says so (not "Running…"). */
   function showStatus() {
     const phase = cur.phase;
     const step = lessonOf().steps[cur.step - 1];
-    const paused = phase === 'running' && !step.action && !api.player.playing && !api.player.engine.ended();
+    const paused = phase === 'running' && playerRuns(step) && !api.player.playing && !api.player.engine.ended();
     $('lesson-status').textContent = phase === 'predict' ? 'Predict first, then press Run it (or space).'
       : paused ? 'Paused: space or Play goes on.'
         : phase === 'running' ? 'Running…' : 'The run has ended: here is what happened.';
@@ -687,7 +692,7 @@ export function attachLessons(api, paper) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
       if (space && cur.phase === 'running') {
-        if (!step.action) api.player.toggle?.();
+        if (playerRuns(step)) api.player.toggle?.();
         return;
       }
       forward();

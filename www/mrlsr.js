@@ -10,10 +10,13 @@ import { $, fmt, num, showError, clearError, sizeCanvas, specFromHash, kernels, 
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
+import { Player } from './player.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
 let csvText = null;     // contents of the chosen CSV file
+let dataDrop = null;    // the generated point a link or lesson left out (data.drop), or null
+let player = null;      // the Player that plays a sweep of (m, λ) (www/player.js)
 let refitPending = false;
 const HASH_MIN_MS = 200;
 let hashNote = null;    // message about an unusable link, kept until the first model shows
@@ -49,7 +52,9 @@ function dataSpec() {
     if (csvText === null) throw new Error('choose a CSV file (a header row with a column named y)');
     return { kind: 'csv', text: csvText };
   }
-  return { kind, n: readInt('n', 'n'), sigma: readInt('sigma', 'σ'), seed: readInt('seed', 'seed') };
+  const d = { kind, n: readInt('n', 'n'), sigma: readInt('sigma', 'σ'), seed: readInt('seed', 'seed') };
+  if (dataDrop !== null) d.drop = dataDrop;
+  return d;
 }
 
 function kernelSpec() {
@@ -124,9 +129,11 @@ function showSummary(s) {
     : singular ? `Note (expected for a smooth kernel such as the Gaussian on ${s.n} points, whose eigenvalues decay fast): ${s.warning}`
       : `Warning: ${s.warning}`;
   body.dataset.kind = s.kind;
-  $('fit-caption').textContent = s.d === 1
+  const dropped = pageSpec?.data?.drop;
+  $('fit-caption').textContent = (s.d === 1
     ? 'Data (grey), M-RLSR at (m, λ) (red) and kernel ridge at λ₂ (blue).'
-    : `Fitted values against the true y on the ${s.n} training points (${s.d} features): M-RLSR (red dots) and KRR at λ₂ (blue circles).`;
+    : `Fitted values against the true y on the ${s.n} training points (${s.d} features): M-RLSR (red dots) and KRR at λ₂ (blue circles).`)
+    + (dropped === undefined ? '' : ` Black ring: point ${dropped} of the generated sample, left out of the data (not fitted).`);
 }
 
 /** The equivalence experiment's last report (null before the first), redrawn at every size
@@ -149,6 +156,7 @@ function draw() {
     const c2 = $('fplot');
     page.drawF(c2, sizeCanvas(c2));
     bump('draws');
+    showSweep();
   } catch (e) {
     showError(`drawing failed: ${e.message ?? e}`);
   }
@@ -259,7 +267,9 @@ function controlsFromState(h) {
   $('data-kind').value = d.kind;
   if (csvInline) {
     csvText = d.text;
+    dataDrop = null;
   } else {
+    dataDrop = Number.isInteger(d.drop) ? d.drop : null;
     $('n').value = String(d.n);
     $('sigma').value = String(d.sigma);
     $('seed').value = String(d.seed);
@@ -289,12 +299,14 @@ const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'kernel-expr', 'm
 function snapshotForm() {
   const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
   v.muHeuristic = $('mu-heuristic').checked;
+  v.drop = dataDrop;
   return v;
 }
 
 function restoreForm(v) {
   for (const id of FORM_IDS) $(id).value = v[id];
   $('mu-heuristic').checked = v.muHeuristic;
+  dataDrop = v.drop;
   $('m-out').textContent = Number(v.m).toFixed(2);
   $('lambda-out').textContent = Number(v.lambda).toExponential(2);
   syncVisibility();
@@ -566,13 +578,22 @@ function cancelEigen() {
   bump('cancels');
 }
 
+let refitFrame = 0;
 function scheduleRefit() {
   if (refitPending) return;
   refitPending = true;
-  requestAnimationFrame(() => {
+  refitFrame = requestAnimationFrame(() => {
     refitPending = false;
     refit();
   });
+}
+
+/** A refit the form asked for and the next frame would make: made now (a sweep starts from it). */
+function flushRefit() {
+  if (!refitPending) return;
+  cancelAnimationFrame(refitFrame);
+  refitPending = false;
+  refit();
 }
 
 /** Refit the current model (also while a new eigendecomposition is computed). */
@@ -594,6 +615,7 @@ function refit() {
   }
   saveHash(false);
   try {
+    page.sweepDrop(); // a hand-moved control: the fit follows it at once
     const s = page.refit(m, lambda);
     clearError();
     showSummary(s);
@@ -603,6 +625,76 @@ function refit() {
     showError(String(e.message ?? e));
   }
 }
+
+// ---- a sweep of (m, λ): the run a class watches (issue 32 §9) ---------------------------------
+// A lesson's Run it (or a typed λ) moves the fit from its (m, λ) to the new one in 40 refits
+// (the core's ParamSweep: λ on a log scale), one per frame at the Player's 30 refits per second;
+// each reuses the eigendecomposition. Pause, Step, Reset and space work as on the other pages.
+// The controls follow the fit shown; the last refit is the target itself, so the end is the
+// direct fit's, bit for bit (tests/mrlsr_sweep.rs).
+
+/** Readouts, plots and controls after a refit of the sweep. */
+function showSweepFit(s) {
+  setM(s.m);
+  setLambda(s.lambda);
+  showSummary(s);
+  draw();
+}
+
+/** The sweep's state for the buttons and for tests (data-sweep = "done/frames"). */
+function showSweep() {
+  const has = Boolean(page) && page.hasSweep();
+  for (const id of ['play', 'step', 'reset']) $(id).disabled = !has;
+  if (!has) {
+    delete body.dataset.sweep;
+    return;
+  }
+  const [done, frames] = page.sweepProgress();
+  body.dataset.sweep = `${done}/${frames}`;
+}
+
+/** Start the move of the current fit to (m, λ) and play it; false if it cannot start. */
+function startSweep(m, lambda) {
+  if (!page || formError || adopting) return false;
+  flushRefit(); // e.g. a lesson step loaded again: its start's fit first
+  try {
+    page.sweepTo(m, lambda);
+  } catch (e) {
+    showError(String(e.message ?? e));
+    return false;
+  }
+  clearError();
+  bump('sweeps');
+  showSweep();
+  player.restarted(true);
+  return true;
+}
+
+const engine = {
+  step: () => page.sweepStep(),
+  runFor: (ms) => {
+    const t0 = performance.now();
+    let s = page.sweepStep();
+    let k = 1;
+    while (!page.sweepEnded() && performance.now() - t0 < ms) {
+      s = page.sweepStep();
+      k++;
+    }
+    s.steps_this_call = k;
+    return s;
+  },
+  ended: () => !page || page.sweepEnded(),
+  endLabel: () => 'the fit reached the chosen m and λ',
+  reset: () => {
+    if (page && page.hasSweep()) showSweepFit(page.sweepReset());
+  },
+  show: (s) => {
+    showSweepFit(s);
+    if (page.sweepEnded()) saveHash();
+  },
+  ready: () => Boolean(page) && !adopting,
+  error: (e) => showError(String(e.message ?? e)),
+};
 
 // ---- equivalence experiment (Fig. 1), in the worker ---------------------------------------
 
@@ -744,6 +836,7 @@ function wire() {
     if (Number.isFinite(v) && v > 0) {
       $('loglambda').value = String(Math.log10(v));
       $('lambda-out').textContent = v.toExponential(2);
+      if (startSweep(readM(), v)) return; // a typed λ: watch the fit move there
     }
     scheduleRefit();
   });
@@ -761,6 +854,7 @@ function wire() {
   });
   for (const id of ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu-heuristic', 'mu', 'degree', 'offset', 'lap-sigma']) {
     $(id).addEventListener('change', () => {
+      if (['data-kind', 'n', 'sigma', 'seed'].includes(id)) dataDrop = null; // new data: no point left out
       syncVisibility();
       if (id === 'data-kind' && $('data-kind').value === 'friedman' && Number($('n').value) === 100) $('n').value = '500';
       build();
@@ -791,9 +885,10 @@ async function main() {
   applyHash();
   syncVisibility();
   wire();
-  // Lessons: no iterations here, so the lesson's "run" is a refit at the step's (m, λ) or the
-  // equivalence experiment; the player is a stand-in whose run has always ended.
-  const stand = { engine: { ended: () => true }, setPlaying() {}, setRate() {}, urlSpeed: true, arrowsTaken: false };
+  player = new Player(engine, { speed: 30, unit: 'refits' });
+  player.setPlaying(false);
+  // Lessons: the run of a step that moves the fit is the sweep to the step's (m, λ) (space
+  // pauses it); the equivalence experiment is an action that runs to its end in the worker.
   const inLesson = attachLessons({
     spec: () => JSON.stringify(spec()),
     load: (s) => {
@@ -807,13 +902,24 @@ async function main() {
       syncVisibility();
       return build();
     },
-    player: stand,
+    player,
+    pausable: ['fit'],
     actions: {
-      fit: (step) => {
-        if (step.to.m !== undefined) setM(step.to.m);
-        if (step.to.lambda !== undefined) setLambda(step.to.lambda);
-        refit();
-      },
+      fit: (step) => new Promise((resolve) => {
+        const m = step.to.m ?? readM();
+        const lambda = step.to.lambda ?? lambdaOr(1e-3);
+        if (!startSweep(m, lambda)) {
+          setM(m);
+          setLambda(lambda);
+          refit();
+          resolve();
+          return;
+        }
+        // The run ends when the sweep has fitted its target (or was dropped: a hand-moved
+        // control, a new step's model).
+        const wait = () => (engine.ended() ? resolve() : requestAnimationFrame(wait));
+        requestAnimationFrame(wait);
+      }),
       equivalence: () => new Promise((resolve) => {
         const n0 = Number(body.dataset.eqRuns || 0);
         runEquivalence();

@@ -17,6 +17,9 @@ use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 
+mod sweep;
+pub use sweep::{ParamSweep, SWEEP_FRAMES};
+
 /// Largest n the page builds an eigendecomposition for (the core's own budget is
 /// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
 pub const PAGE_MAX_N: usize = 2000;
@@ -25,10 +28,22 @@ pub const PAGE_MAX_N: usize = 2000;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DataSpec {
-    /// [`Sine1d`].
-    Sine { n: usize, sigma: f64, seed: u64 },
-    /// [`Friedman1`], paper B's synthetic set.
-    Friedman { n: usize, sigma: f64, seed: u64 },
+    /// [`Sine1d`]; `drop`: the index of one generated point left out (stability, Definition 4.2).
+    Sine {
+        n: usize,
+        sigma: f64,
+        seed: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        drop: Option<usize>,
+    },
+    /// [`Friedman1`], paper B's synthetic set; `drop` as for `Sine`.
+    Friedman {
+        n: usize,
+        sigma: f64,
+        seed: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        drop: Option<usize>,
+    },
     /// CSV data with a `y` column.
     Csv(CsvSource),
 }
@@ -63,7 +78,7 @@ impl Default for MrlsrSpec {
     /// m = 1.5, λ = 10⁻³.
     fn default() -> Self {
         Self {
-            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1 },
+            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1, drop: None },
             kernel: Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
             m: 1.5,
             lambda: 1e-3,
@@ -72,16 +87,40 @@ impl Default for MrlsrSpec {
     }
 }
 
+/// A generated point the spec's `drop` left out: its inputs and target (the fit plot marks it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovedPoint {
+    /// The point's index among the generated points.
+    pub index: usize,
+    /// Its inputs.
+    pub x: Vec<f64>,
+    /// Its target.
+    pub y: f64,
+}
+
 /// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
 pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
-    let data = match spec {
-        DataSpec::Sine { n, sigma, seed } => {
-            Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?
+    Ok(build_data_and_removed(spec, max_n)?.0)
+}
+
+/// As [`build_data`], with the point `drop` left out (if any): the data keep the other points in
+/// their order.
+pub fn build_data_and_removed(
+    spec: &DataSpec,
+    max_n: usize,
+) -> Result<(Dataset, Option<RemovedPoint>)> {
+    let (data, drop) = match spec {
+        DataSpec::Sine { n, sigma, seed, drop } => {
+            (Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?, *drop)
         }
-        DataSpec::Friedman { n, sigma, seed } => {
-            Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?
+        DataSpec::Friedman { n, sigma, seed, drop } => {
+            (Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?, *drop)
         }
-        DataSpec::Csv(c) => c.parse()?,
+        DataSpec::Csv(c) => (c.parse()?, None),
+    };
+    let (data, removed) = match drop {
+        None => (data, None),
+        Some(i) => drop_point(data, i)?,
     };
     if data.n() > max_n {
         return Err(KpError::Parameter {
@@ -92,7 +131,26 @@ pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
             ),
         });
     }
-    Ok(data)
+    Ok((data, removed))
+}
+
+/// The data without point `i`, and that point; `i` must leave at least two points.
+fn drop_point(data: Dataset, i: usize) -> Result<(Dataset, Option<RemovedPoint>)> {
+    let n = data.n();
+    if i >= n || n < 3 {
+        return Err(KpError::Parameter {
+            name: "data.drop",
+            reason: format!(
+                "drop is the index of one generated point to leave out, 0..={} for n = {n} (got {i}){}",
+                n.saturating_sub(1),
+                if n < 3 { "; it needs n ≥ 3 so that two points stay" } else { "" }
+            ),
+        });
+    }
+    let removed =
+        RemovedPoint { index: i, x: data.x.row(i).iter().copied().collect(), y: data.y[i] };
+    let Dataset { x, y, w_true, feature_names } = data;
+    Ok((Dataset { x: x.remove_row(i), y: y.remove_row(i), w_true, feature_names }, Some(removed)))
 }
 
 /// The page's Table-1 model selection (paper B, Section 6): data and kernel, and optionally
@@ -172,16 +230,19 @@ pub struct Summary {
 /// at the samples for more features.
 #[derive(Debug, Clone)]
 pub enum FitCurves {
-    /// 1-D: the samples, the grid, the truth (sine data), KRR(λ₂) and M-RLSR on the grid.
+    /// 1-D: the samples, the grid, the truth (sine data), KRR(λ₂) and M-RLSR on the grid, and
+    /// the point the spec's `drop` left out as (x, y).
     OneD {
         xs: Vec<f64>,
         grid: Vec<f64>,
         truth: Option<Vec<f64>>,
         krr: Option<Vec<f64>>,
         mrlsr: Vec<f64>,
+        removed: Option<(f64, f64)>,
     },
-    /// More features: the fitted values of M-RLSR and KRR(λ₂) at the samples.
-    Fitted { mrlsr: Vec<f64>, krr: Option<Vec<f64>> },
+    /// More features: the fitted values of M-RLSR and KRR(λ₂) at the samples, and the point
+    /// `drop` left out as (true y, M-RLSR's prediction there).
+    Fitted { mrlsr: Vec<f64>, krr: Option<Vec<f64>>, removed: Option<(f64, f64)> },
 }
 
 /// Paper B's session: the data, the eigendecomposition of K (Theorem 1: the one O(n³) step)
@@ -316,6 +377,7 @@ impl MrlsrSession {
     /// the fitted values at the samples.
     pub fn fit_curves(&self, points: usize) -> Result<FitCurves> {
         let alpha = self.outcome.best_alpha(self.model.n());
+        let removed = self.removed()?;
         if self.data.d() == 1 {
             let xs: Vec<f64> = self.data.x.column(0).iter().copied().collect();
             let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
@@ -330,11 +392,29 @@ impl MrlsrSession {
             let g: Vec<f64> = grid.column(0).iter().copied().collect();
             let truth = matches!(self.spec.data, DataSpec::Sine { .. })
                 .then(|| g.iter().map(|&x| Sine1d::target(x)).collect());
-            Ok(FitCurves::OneD { xs, grid: g, truth, krr, mrlsr })
+            let removed = removed.map(|r| (r.x[0], r.y));
+            Ok(FitCurves::OneD { xs, grid: g, truth, krr, mrlsr, removed })
         } else {
             let fitted: DVector<f64> = self.model.gram() * &alpha;
             let krr = self.krr.as_ref().map(|k| k.fitted.as_slice().to_vec());
-            Ok(FitCurves::Fitted { mrlsr: fitted.as_slice().to_vec(), krr })
+            let removed = match removed {
+                Some(r) => {
+                    let at = DMatrix::from_row_slice(1, r.x.len(), &r.x);
+                    Some((r.y, self.model.predict(&alpha, &at)?[0]))
+                }
+                None => None,
+            };
+            Ok(FitCurves::Fitted { mrlsr: fitted.as_slice().to_vec(), krr, removed })
+        }
+    }
+
+    /// The point the spec's `drop` left out, if any (the generated data rebuilt: O(n d)).
+    pub fn removed(&self) -> Result<Option<RemovedPoint>> {
+        match self.spec.data {
+            DataSpec::Sine { drop: Some(_), .. } | DataSpec::Friedman { drop: Some(_), .. } => {
+                Ok(build_data_and_removed(&self.spec.data, usize::MAX)?.1)
+            }
+            _ => Ok(None),
         }
     }
 
@@ -351,6 +431,34 @@ impl MrlsrSession {
     /// reduced to fit small parts (at most `folds`, at least 2 test samples each, at least 2).
     pub fn equivalence(&self, parts: usize, folds: usize, seed: u64) -> Result<EquivalenceReport> {
         equivalence(&self.data, &self.spec.kernel, self.spec.m, parts, folds, seed)
+    }
+}
+
+impl MrlsrSession {
+    /// One refit of `sweep`: at its next point. A point inside the sweep the core refuses
+    /// (an m ≤ 1 where F has no usable root, say) keeps the previous fit and the sweep goes
+    /// on; the target's refusal is returned. Returns whether points remain.
+    pub fn sweep_step(&mut self, sweep: &mut ParamSweep) -> Result<bool> {
+        if sweep.ended() {
+            return Ok(false);
+        }
+        let (m, lambda) = sweep.advance();
+        match self.refit(m, lambda) {
+            Err(e) if sweep.ended() => Err(e),
+            _ => Ok(!sweep.ended()),
+        }
+    }
+
+    /// Back to the sweep's start: the fit at its first point, nothing done.
+    pub fn sweep_reset(&mut self, sweep: &mut ParamSweep) -> Result<()> {
+        let (m, lambda) = sweep.rewind();
+        self.refit(m, lambda)
+    }
+
+    /// Every remaining point of `sweep` at once (`kplay`'s and the tests' path).
+    pub fn sweep_to_end(&mut self, sweep: &mut ParamSweep) -> Result<()> {
+        while self.sweep_step(sweep)? {}
+        Ok(())
     }
 }
 

@@ -14,8 +14,8 @@ use web_sys::HtmlCanvasElement;
 use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
 use crate::experiment::mrlsr::{
-    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, SelectionSpec,
-    SessionAdoption,
+    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, ParamSweep, SelectionSpec,
+    SessionAdoption, SWEEP_FRAMES,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::plot_text::num;
@@ -153,6 +153,7 @@ pub struct MrlsrPage {
     session: MrlsrSession,
     eigen_ms: f64,
     equivalence: Option<EquivalenceReport>,
+    sweep: Option<ParamSweep>,
 }
 
 #[wasm_bindgen]
@@ -169,7 +170,7 @@ impl MrlsrPage {
 
     fn of(session: MrlsrSession, eigen_ms: f64) -> MrlsrPage {
         let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
-        Self { session, eigen_ms, equivalence: None }
+        Self { session, eigen_ms, equivalence: None, sweep: None }
     }
 
     /// As the constructor, but adopt the eigendecomposition computed by [`mrlsr_eigen`] (in a
@@ -222,6 +223,61 @@ impl MrlsrPage {
         self.summary()
     }
 
+    /// Start a sweep from the current (m, λ) to the given one in [`SWEEP_FRAMES`] refits
+    /// ([`ParamSweep`]: λ on a log scale); nothing is refitted until [`Self::sweep_step`].
+    /// The target is checked first (a message naming m or λ).
+    #[wasm_bindgen(js_name = sweepTo)]
+    pub fn sweep_to(&mut self, m: f64, lambda: f64) -> Result<(), JsError> {
+        crate::solvers::mrlsr::check_m(m).map_err(js_err)?;
+        crate::solvers::mrlsr::check_lambda(lambda, "lambda").map_err(js_err)?;
+        let spec = self.session.spec();
+        self.sweep = Some(ParamSweep::new((spec.m, spec.lambda), (m, lambda), SWEEP_FRAMES));
+        Ok(())
+    }
+
+    /// One refit of the sweep (its next point); the summary of the fit shown. Without a sweep,
+    /// the current summary.
+    #[wasm_bindgen(js_name = sweepStep)]
+    pub fn sweep_step(&mut self) -> Result<JsValue, JsError> {
+        if let Some(sw) = self.sweep.as_mut() {
+            self.session.sweep_step(sw).map_err(js_err)?;
+        }
+        self.summary()
+    }
+
+    /// Back to the sweep's start (its first fit); the summary.
+    #[wasm_bindgen(js_name = sweepReset)]
+    pub fn sweep_reset(&mut self) -> Result<JsValue, JsError> {
+        if let Some(sw) = self.sweep.as_mut() {
+            self.session.sweep_reset(sw).map_err(js_err)?;
+        }
+        self.summary()
+    }
+
+    /// Whether no sweep is under way (none started, or its target fitted).
+    #[wasm_bindgen(js_name = sweepEnded)]
+    pub fn sweep_ended(&self) -> bool {
+        self.sweep.is_none_or(|s| s.ended())
+    }
+
+    /// Whether a sweep exists (started, maybe ended): Play replays it.
+    #[wasm_bindgen(js_name = hasSweep)]
+    pub fn has_sweep(&self) -> bool {
+        self.sweep.is_some()
+    }
+
+    /// `[refits done, refits in all]` of the sweep (`[0, 0]` without one).
+    #[wasm_bindgen(js_name = sweepProgress)]
+    pub fn sweep_progress(&self) -> Vec<u32> {
+        self.sweep.map_or(vec![0, 0], |s| vec![s.done() as u32, s.frames() as u32])
+    }
+
+    /// Forget the sweep (m or λ moved by hand: the fit follows the control at once).
+    #[wasm_bindgen(js_name = sweepDrop)]
+    pub fn sweep_drop(&mut self) {
+        self.sweep = None;
+    }
+
     /// The readouts of the current fit.
     pub fn summary(&self) -> Result<JsValue, JsError> {
         to_js(&self.session.summary(self.eigen_ms))
@@ -240,7 +296,7 @@ impl MrlsrPage {
         };
         let y = self.session.data().y.as_slice();
         match self.session.fit_curves(CURVE_POINTS).map_err(js_err)? {
-            FitCurves::OneD { xs, grid, truth, krr, mrlsr } => {
+            FitCurves::OneD { xs, grid, truth, krr, mrlsr, removed } => {
                 let mut curves = Vec::new();
                 if let Some(t) = &truth {
                     curves.push(Curve {
@@ -267,12 +323,18 @@ impl MrlsrPage {
                     dashed: false,
                     width: 2.0,
                 });
-                plot::draw_fit_1d(&root, &xs, y, &grid, &curves, dpr).map_err(js_err)
+                plot::draw_fit_1d(&root, &xs, y, &grid, &curves, removed, dpr).map_err(js_err)
             }
-            FitCurves::Fitted { mrlsr, krr } => {
-                plot::draw_pred_vs_true(&root, y, &mrlsr, krr.as_deref(), (&mlabel, &klabel), dpr)
-                    .map_err(js_err)
-            }
+            FitCurves::Fitted { mrlsr, krr, removed } => plot::draw_pred_vs_true(
+                &root,
+                y,
+                &mrlsr,
+                krr.as_deref(),
+                removed,
+                (&mlabel, &klabel),
+                dpr,
+            )
+            .map_err(js_err),
         }
     }
 

@@ -792,11 +792,13 @@ test('lesson B can be walked from the first step to the last, each claim checked
   assert.ok(diffs[0] <= 1e-10, `Z1 ${diffs[0]}`);
   for (const d of diffs.slice(1)) assert.ok(d > 1e-4, `Z2..Z4 ${diffs}`);
   await next(page, 8);
-  // 9. Step 7's sample without one point (CSV in the step), same (m, λ): λ₂ moves by more than 1 %,
-  // to the value kplay lesson check computes by removing that point (tests/lessons.rs).
+  // 9. Step 7's sample without one point (data.drop in the step), same (m, λ): λ₂ moves by more
+  // than 1 %, to the value kplay lesson check computes by removing that point (tests/lessons.rs);
+  // the caption names the point left out (the fit plot rings it).
   await runStep(page, 9, n);
-  assert.equal(await page.locator('#data-kind').inputValue(), 'csv');
+  assert.equal(await page.locator('#data-kind').inputValue(), 'sine');
   assert.equal(await text(page, '#r-nd'), '99 × 1');
+  assert.match(await text(page, '#fit-caption'), /Black ring: point 16 of the generated sample/);
   const l2i = await num(page, '#r-lambda2');
   assert.ok(Math.abs(l2i - l2z) / l2z > 0.01, `λ₂ ${l2i} vs step 7's ${l2z}`);
   await next(page, 9);

@@ -10,6 +10,11 @@ const env = useBrowser();
 
 const open = (opts) => openPage(env.b, `${env.url}mrlsr.html`, opts);
 const counter = (page, key) => page.evaluate((k) => Number(document.body.dataset[k] || 0), key);
+/** A typed λ (or a lesson's Run it) sweeps the fit there: wait for the sweep's last refit. */
+const sweepEnded = (page) => page.waitForFunction(() => {
+  const s = document.body.dataset.sweep;
+  return s !== undefined && s.split('/')[0] === s.split('/')[1] && document.body.dataset.playing === '0';
+}, null, { timeout: 60000 });
 // A readout's value: its data-value when it keeps one (λ₂, written 5.5 × 10⁻⁴), else its text's number.
 const num = async (page, sel) => Number((await page.locator(sel).getAttribute('data-value')) ?? (await text(page, sel)).replace(/[^0-9eE.+-].*$/, ''));
 
@@ -111,11 +116,12 @@ test('bad values show a message in #error and the page keeps working', async () 
   await page.press('#lambda', 'Enter');
   await err.waitFor({ state: 'visible' });
   assert.match(await err.innerText(), /λ/);
-  const refits = await counter(page, 'refits');
+  const sweeps = await counter(page, 'sweeps');
   await page.fill('#lambda', '1e-2');
   await page.press('#lambda', 'Enter');
   await err.waitFor({ state: 'hidden' });
-  await page.waitForFunction((r) => Number(document.body.dataset.refits) > r, refits);
+  assert.equal(await counter(page, 'sweeps'), sweeps + 1, 'a valid typed λ starts a sweep');
+  await sweepEnded(page);
   // n over the page budget.
   await page.fill('#n', '5000');
   await page.press('#n', 'Enter');
@@ -285,9 +291,10 @@ test('the URL hash holds every setting: set the controls, reload with the URL, s
   await dragM(page, 2.4);
   await page.fill('#lambda', '3e-2');
   await page.press('#lambda', 'Enter');
+  await sweepEnded(page);
   await page.fill('#sel-folds', '4');
   await page.press('#sel-folds', 'Enter');
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => /"folds":4/.test(decodeURIComponent(location.hash)));
   const before = await readouts(page);
   assert.equal(before['#r-nd'], '150 × 10');
   const url = page.url();
@@ -318,6 +325,7 @@ test('a malformed or out-of-range link shows a message and falls back to the def
     [encodeURIComponent(JSON.stringify({ ...good, extra: 1 })), /unknown field `extra`/],
     [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /kernel\.mu/],
     [encodeURIComponent(JSON.stringify({ ...good, data: { kind: 'csv' } })), /CSV/],
+    [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, drop: 100 } })), /data\.drop: drop is the index of one generated point to leave out, 0\.\.=99 for n = 100 \(got 100\)/],
     [encodeURIComponent(JSON.stringify([1, 2])), /not valid/],
   ];
   for (const [hash, re] of cases) {
@@ -336,4 +344,124 @@ test('a malformed or out-of-range link shows a message and falls back to the def
     assert.deepEqual(errors, [], hash);
     await ctx.close();
   }
+});
+
+/** The readouts and the data values kept beside them (λ₂ and F(C₀) exactly), and the URL's spec. */
+const exact = (page) => page.evaluate(() => {
+  const ids = ['r-nd', 'r-c0', 'r-norm', 'r-lambda2', 'r-fres', 'r-obj', 'r-iters', 'm-out', 'lambda-out'];
+  return Object.fromEntries(ids.map((id) => {
+    const el = document.getElementById(id);
+    return [id, `${el.textContent}|${el.dataset.value ?? ''}`];
+  }));
+});
+
+// Issue 32 §9: a run on page B is something to watch. A typed λ (the page's "run") moves the fit
+// from its λ to the new one in 40 refits, λ on a log scale, at 30 refits per second; Pause,
+// Step, Play and Reset work as on the other pages, and the last refit is the direct fit's.
+test('a typed λ sweeps the fit there frame by frame: pause, step, play, and the end is the direct fit', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html`, { speed: null });
+  assert.equal(await page.locator('#play').isDisabled(), true, 'nothing to play before a sweep');
+  const start = await exact(page);
+  // Every readout of the λ₂ and ‖f‖ the sweep passes through, recorded by the page itself.
+  await page.evaluate(() => {
+    window.seenNorms = new Set();
+    new MutationObserver(() => window.seenNorms.add(document.getElementById('r-norm').textContent))
+      .observe(document.getElementById('r-norm'), { childList: true, characterData: true, subtree: true });
+  });
+  await page.fill('#lambda', '1e-6');
+  await page.press('#lambda', 'Enter');
+  assert.equal(await page.evaluate(() => document.body.dataset.playing), '1');
+  // Midway: the λ shown is between the two, and the fit readouts have moved.
+  await page.waitForFunction(() => {
+    const [d] = (document.body.dataset.sweep ?? '0/0').split('/').map(Number);
+    return d >= 8 && d <= 30;
+  }, null, { timeout: 60000 });
+  await page.click('#play'); // Pause
+  assert.equal(await text(page, '#play'), 'Play');
+  const [k, frames] = (await page.evaluate(() => document.body.dataset.sweep)).split('/').map(Number);
+  assert.equal(frames, 40);
+  assert.ok(k < 40, `paused at refit ${k}`);
+  const mid = Number(await page.locator('#lambda').inputValue());
+  assert.ok(mid < 1e-3 && mid > 1e-6, `λ midway ${mid}`);
+  // Geometric: after k of 40 refits λ = 10^(−3 − 3k/40).
+  assert.ok(Math.abs(Math.log10(mid) - (-3 - (3 * k) / 40)) < 1e-9, `λ after ${k} refits: ${mid}`);
+  await page.click('#step');
+  assert.equal(await page.evaluate(() => document.body.dataset.sweep), `${k + 1}/40`, 'Step makes one refit');
+  await page.click('#play');
+  await sweepEnded(page);
+  const end = await exact(page);
+  const seen = await page.evaluate(() => window.seenNorms.size);
+  assert.ok(seen >= 20, `the ‖f‖ readout took ${seen} values during the sweep`);
+  assert.equal(await page.locator('#lambda').inputValue(), '0.000001');
+  // The direct fit at λ = 10⁻⁶, opened from a link: the same readouts, to the last bit kept.
+  const spec = { paper: 'mrlsr', data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m: 1.5, lambda: 1e-6 };
+  const direct = await openPage(env.b, `${env.url}mrlsr.html#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+  await direct.page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+  assert.deepEqual(end, await exact(direct.page));
+  assert.equal(await canvasPixels(page, 'fit'), await canvasPixels(direct.page, 'fit'), 'the same fit plot');
+  await direct.ctx.close();
+  // Reset: back to the sweep's start, the readouts of λ = 10⁻³ again (the λ output aside: the
+  // page's HTML writes its first value as 1e-3, a refit as 1.00e-3).
+  await page.click('#reset');
+  const { 'lambda-out': _, ...back } = await exact(page);
+  const { 'lambda-out': __, ...first } = start;
+  assert.deepEqual(back, first);
+  assert.equal(await page.locator('#lambda').inputValue(), '0.001');
+  // Space replays it (focus off the text field).
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('Space');
+  await sweepEnded(page);
+  assert.deepEqual(await exact(page), end);
+  // Dragging m refits at once and drops the sweep.
+  await dragM(page, 2.0);
+  assert.equal(await page.locator('#play').isDisabled(), true);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a link with data.drop leaves that point out and the fit plot rings it', async () => {
+  const spec = { paper: 'mrlsr', data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1, drop: 16 }, kernel: { kind: 'gaussian', bandwidth: { fixed: 0.1 } }, m: 1.5, lambda: 1e-3 };
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+  await page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+  assert.equal(await text(page, '#r-nd'), '99 × 1');
+  assert.match(await text(page, '#fit-caption'), /Black ring: point 16/);
+  const ringed = await canvasPixels(page, 'fit');
+  // The link keeps the field; a new seed is new data: no point left out.
+  assert.equal(JSON.parse(decodeURIComponent(new URL(page.url()).hash.slice('#spec='.length))).data.drop, 16);
+  const b = await counter(page, 'builds');
+  await page.fill('#seed', '2');
+  await page.press('#seed', 'Enter');
+  await page.waitForFunction((b0) => Number(document.body.dataset.builds) > b0, b, { timeout: 60000 });
+  assert.equal(await text(page, '#r-nd'), '100 × 1');
+  assert.doesNotMatch(await text(page, '#fit-caption'), /ring/);
+  assert.notEqual(await canvasPixels(page, 'fit'), ringed);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+// A lesson step's Run it is the sweep too: B4 (λ 10⁻³ → 10⁻⁶) played at the page's own speed,
+// and Run it again after the explanation starts again from the step's λ and ends on the same fit.
+test('lesson B4: Run it sweeps λ down frame by frame; Run it again replays it from 10⁻³ to the same end', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=4`, { speed: null });
+  await page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+  const runTo = async () => {
+    const sweeps = await counter(page, 'sweeps');
+    await page.click('#lesson-run');
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+    assert.equal(await counter(page, 'sweeps'), sweeps + 1);
+    assert.equal(await page.evaluate(() => document.body.dataset.sweep), '40/40');
+    return exact(page);
+  };
+  await page.evaluate(() => {
+    window.seenL = new Set();
+    new MutationObserver(() => window.seenL.add(document.getElementById('lambda-out').textContent))
+      .observe(document.getElementById('lambda-out'), { childList: true, characterData: true, subtree: true });
+  });
+  const first = await runTo();
+  assert.equal(first['lambda-out'], '1.00e-6|');
+  const seen = await page.evaluate(() => window.seenL.size);
+  assert.ok(seen >= 20, `λ took ${seen} values during the run`);
+  assert.deepEqual(await runTo(), first);
+  assert.deepEqual(errors, []);
+  await ctx.close();
 });
