@@ -214,8 +214,9 @@ fn algorithm_21_replay_refuses_what_it_does_not_replay() {
     assert!(e.contains("n = 30"), "{e}");
 }
 
-/// Theorem 3.1's gap with the hinge loss at α = 0: w = 0, F = γ·n (every margin is 0, each loss
-/// 1) and Λ(0) = 0, so the relative gap is 1; an α outside the box 0 ≤ yᵢαᵢ ≤ γ makes Λ = +∞.
+/// Theorem 3.1's gap with the hinge loss at α = 0: w = 0, F = γ·n (every margin is 0, each
+/// loss is 1) and Λ(0) = 0, so the relative gap is 1; an α outside the box 0 ≤ yᵢαᵢ ≤ γ makes
+/// Λ = +∞.
 /// At the engine's converged run the gap recomputed here is the run's.
 #[test]
 fn general_loss_gap_of_the_hinge_loss() {

@@ -236,7 +236,7 @@ pub fn trace_gap_half_drop(report: &Value) -> Result<f64, String> {
         .copied()
         .min_by(|a, b| (a.0 - half).abs().total_cmp(&(b.0 - half).abs()))
         .ok_or("the trace is empty")?;
-    if !(half_gap > 0.0) {
+    if half_gap.is_nan() || half_gap <= 0.0 {
         return Err(format!("the gap at iteration {half} is {half_gap}"));
     }
     Ok(last_gap / half_gap)
