@@ -180,3 +180,75 @@ fn step_factor_decrease_multiplies_eq29_factors_over_the_trace() {
     let big = eval(Compute::StepFactorDecrease, &spec, &v, &json!({"trace": [{"step": GAMMA}]}));
     assert!(big.unwrap_err().contains("non-positive"));
 }
+
+/// Algorithm 2.1 replayed from eq. (17)–(18) on [K] built entry by entry, against the engine's
+/// features version (Algorithm 2.1 with the gradient X J_q(Xᵀα), another code): the same
+/// iterations, the same −Λ to rounding, and the engine's median accepted step — for the linear
+/// and the polynomial tensor kernel.
+#[test]
+fn algorithm_21_replayed_on_the_tensor_matches_the_features_version() {
+    for kernel in [json!({"kind": "linear"}), json!({"kind": "polynomial", "degree": 2})] {
+        let (spec, v, _, _) = setup(kernel.clone());
+        let run = engine::run(&spec).unwrap().to_json();
+        let iters = eval(Compute::Alg21TensorIterations, &spec, &v, &run).unwrap();
+        assert_eq!(iters, run["iterations"].as_f64().unwrap(), "{kernel}");
+        let dual = eval(Compute::Alg21TensorDual, &spec, &v, &run).unwrap();
+        let want = run["dual"].as_f64().unwrap();
+        assert!((dual - want).abs() <= 1e-12 * want.abs(), "{kernel}: {dual} vs {want}");
+        let replay = eval(Compute::Alg21TensorMedianStep, &spec, &v, &run).unwrap();
+        let engine_median = eval(Compute::MedianStep, &spec, &v, &run).unwrap();
+        assert_eq!(replay, engine_median, "{kernel}");
+    }
+}
+
+#[test]
+fn algorithm_21_replay_refuses_what_it_does_not_replay() {
+    let (spec, mut v, _, _) = setup(json!({"kind": "linear"}));
+    v["model"]["loss"] = json!({"kind": "hinge"});
+    let e = eval(Compute::Alg21TensorIterations, &spec, &v, &Value::Null).unwrap_err();
+    assert!(e.contains("square"), "{e}");
+    let mut big = spec_value(json!({"kind": "linear"}));
+    big["data"]["n"] = json!(30);
+    let spec = parse_spec("spec", Page::Lp, &big).unwrap();
+    let e = eval(Compute::Alg21TensorIterations, &spec, &big, &Value::Null).unwrap_err();
+    assert!(e.contains("n = 30"), "{e}");
+}
+
+/// Theorem 3.1's gap with the hinge loss at α = 0: w = 0, F = γ·n (every margin is 0, each
+/// loss is 1) and Λ(0) = 0, so the relative gap is 1; an α outside the box 0 ≤ yᵢαᵢ ≤ γ makes
+/// Λ = +∞.
+/// At the engine's converged run the gap recomputed here is the run's.
+#[test]
+fn general_loss_gap_of_the_hinge_loss() {
+    let v = json!({
+        "data": {"kind": "two_blobs", "n": 20, "separation": 1, "spread": 0.3, "flip": 0, "seed": 2},
+        "model": {"problem": "lp_regression", "p": P, "gamma": 1, "loss": {"kind": "hinge"},
+                  "kernel": {"kind": "linear"}},
+        "solver": {"tol": 1e-8, "max_iter": 5000, "algorithm": "prox_dual"}
+    });
+    let spec = parse_spec("spec", Page::Lp, &v).unwrap();
+    let y = engine::data(&spec).unwrap().y;
+    let zero = report(&DVector::zeros(y.len()), None);
+    let g = eval(Compute::GeneralLossRelGap, &spec, &v, &zero).unwrap();
+    assert!((g - 1.0).abs() < 1e-15, "{g}");
+    let outside = report(&(-&y * 0.5), None);
+    assert_eq!(eval(Compute::GeneralLossRelGap, &spec, &v, &outside).unwrap(), f64::INFINITY);
+    let run = engine::run(&spec).unwrap().to_json();
+    let here = eval(Compute::GeneralLossRelGap, &spec, &v, &run).unwrap();
+    let want = run["rel_gap"].as_f64().unwrap();
+    assert!(here >= 0.0 && (here - want).abs() <= 1e-6 * want, "{here} vs {want}");
+}
+
+/// The half-run drop on hand-written traces: a gap 1/m gives 1/2, a gap 0.5^m gives 0.5^(M/2).
+#[test]
+fn trace_gap_half_drop_on_known_traces() {
+    let (spec, v, _, _) = setup(json!({"kind": "linear"}));
+    let trace = |f: &dyn Fn(f64) -> f64| {
+        let recs: Vec<Value> = (1..=40).map(|m| json!({"iter": m, "gap": f(m as f64)})).collect();
+        json!({ "trace": recs })
+    };
+    let h = eval(Compute::TraceGapHalfDrop, &spec, &v, &trace(&|m| 1.0 / m)).unwrap();
+    assert!((h - 0.5).abs() < 1e-15, "{h}");
+    let l = eval(Compute::TraceGapHalfDrop, &spec, &v, &trace(&|m| 0.5f64.powf(m))).unwrap();
+    assert!((l - 0.5f64.powi(20)).abs() < 1e-20, "{l}");
+}

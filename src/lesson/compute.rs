@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::engine::{self, Spec};
 
+mod paper_a;
 mod paper_c;
 mod paper_d;
 
@@ -60,6 +61,12 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
         | Compute::Theorem5Descent => (
             gram + 10.0 * n * n * n,
             "factors or diagonalizes the n × n Gram matrix (≈ 10·n³ operations)",
+        ),
+        Compute::Alg21TensorIterations
+        | Compute::Alg21TensorDual
+        | Compute::Alg21TensorMedianStep => (
+            n * n * n * n * d + 2000.0 * n * n * n * n,
+            "builds the n² × n² matrix [K] entry by entry (n⁴·d) and replays Algorithm 2.1 (≈ 2n⁴ per linesearch trial)",
         ),
         Compute::DistToOptimum => (
             50.0 * (gram + n * n * n / 3.0),
@@ -850,6 +857,19 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         | Compute::DistToOptimum
         | Compute::PredictorFeatureGap
         | Compute::PredictorKkt => eval_lp(what, spec, spec_v, report),
+        Compute::Alg21TensorIterations => {
+            Ok(paper_a::replay_algorithm_21(spec, spec_v)?.iterations as f64)
+        }
+        Compute::Alg21TensorDual => {
+            let r = paper_a::replay_algorithm_21(spec, spec_v)?;
+            if !r.converged {
+                return Err(format!("the replay did not converge in {} iterations", r.iterations));
+            }
+            Ok(-r.lambda)
+        }
+        Compute::Alg21TensorMedianStep => paper_a::replay_algorithm_21(spec, spec_v)?.median_step(),
+        Compute::GeneralLossRelGap => paper_a::general_loss_rel_gap(spec, spec_v, report),
+        Compute::TraceGapHalfDrop => paper_a::trace_gap_half_drop(report),
         Compute::PlaneRho => paper_d::plane_rho(spec, spec_v),
         Compute::TraceMinNormP => paper_d::trace_min_norm_p(report),
         Compute::PTop3Mass => paper_d::p_top3_mass(report),

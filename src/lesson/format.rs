@@ -474,6 +474,21 @@ pub enum Compute {
     /// / max|y|, f_α summed here over the tensor kernel as for `predictor_feature_gap`, or over
     /// the exponential tensor kernel exp(sum(x'_1 ⊙ ⋯ ⊙ x'_4)) (Section 2.2, no finite features).
     PredictorKkt,
+    // Paper A, §2.3 and §3: src/lesson/compute/paper_a.rs.
+    /// A, Algorithm 2.1 as printed (eq. 17–18, q = 4, square loss) replayed here on the Gram
+    /// tensor built entry by entry as the n² × n² matrix [K]: the accepted steps until the
+    /// relative gap reaches the spec's tolerance.
+    Alg21TensorIterations,
+    /// A: −Λ(α) of eq. (17) at the end of that replay (the run's `dual` is −Λ too).
+    Alg21TensorDual,
+    /// A: the median accepted step λ_m of that replay.
+    Alg21TensorMedianStep,
+    /// A, Theorem 3.1 (eq. 20, 22): F(w) + Λ(α) over |F| at the run's α, w = J_q(Xᵀα), with the
+    /// loss and its conjugate written here (hinge, logistic, square; linear kernel, features).
+    GeneralLossRelGap,
+    /// A: the gap at the trace's last record over the gap at half its iterations (≈ 1/2 for a
+    /// gap falling like 1/m; r^(M/2) for a linear rate r).
+    TraceGapHalfDrop,
     // Paper D (Ramdas–Peña): src/lesson/compute/paper_d.rs.
     /// D: ρ_K of the linear kernel on 2-D data by brute force over directions, from the data
     /// alone: −ρ_K is the radius of the largest ball about 0 inside the hull of the yᵢxᵢ/‖xᵢ‖

@@ -113,7 +113,7 @@ const recovery = async (page) => {
 test('lesson A can be walked from the first step to the last, each claim checked', async () => {
   const L = LESSONS.a;
   const n = L.steps.length;
-  assert.ok(n >= 8 && n <= 14);
+  assert.ok(n >= 8 && n <= 16);
   const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html#lesson=a&step=1`);
   const r = [];
   // 1. Primal above dual, they meet: converged, relative gap ≤ 1e-8, F(w) ≥ −Λ(α).
@@ -191,10 +191,10 @@ test('lesson A can be walked from the first step to the last, each claim checked
   assert.ok(await num(page, '#r-iter') <= 10);
   assert.ok(Math.abs(await num(page, '#r-primal') - r[1].primal) <= 2e-8 * r[1].primal);
   await next(page, 9);
-  // 10, 11, 13. Rule (19), n ≤ 2·card(𝕂)^(1/3), holds for each polynomial tensor step
+  // 10, 11, 12, 14. Rule (19), n ≤ 2·card(𝕂)^(1/3), holds for each polynomial tensor step
   //    (card(𝕂) = C(d+s−1, s)); step 10's n would fail it for the linear kernel, as its text says.
   const binom = (a, b) => { let r = 1; for (let i = 1; i <= b; i++) r = (r * (a - b + i)) / i; return r; };
-  for (const k of [10, 11, 13]) {
+  for (const k of [10, 11, 12, 14]) {
     const sp = L.steps[k - 1].spec;
     const card = binom(sp.data.d + sp.model.kernel.degree - 1, sp.model.kernel.degree);
     assert.equal(sp.model.kernel.kind, 'polynomial');
@@ -203,8 +203,8 @@ test('lesson A can be walked from the first step to the last, each claim checked
   }
   assert.ok(L.steps[9].spec.data.n > 2 * Math.cbrt(L.steps[9].spec.data.d), 'with the linear kernel the tensor would not pay');
   // Each tensor step: the cost is shown before the build; the same F as the features path
-  // (kplay), or, for step 12's exponential kernel (no features), as dual Newton at 1e-13 (kplay).
-  for (const k of [10, 11, 12, 13]) {
+  // (kplay), or, for step 13's exponential kernel (no features), as dual Newton at 1e-13 (kplay).
+  for (const k of [10, 11, 12, 13, 14]) {
     if (k > 10) await next(page, k - 1);
     assert.equal(await page.evaluate(() => document.body.dataset.build), 'needed');
     assert.match(await text(page, '#tensor-cost'), /Before the build/);
@@ -217,6 +217,15 @@ test('lesson A can be walked from the first step to the last, each claim checked
     const fk = await num(page, '#r-primal');
     assert.ok(Math.abs(fk - fRef) <= 1e-7 * fRef, `step ${k}: tensor ${fk} vs reference ${fRef}`);
   }
+  // 15. The hinge loss on the features path (Algorithm 3.3): converged, the page's F and
+  //     iterations those of kplay's run of the same spec.
+  await next(page, 14);
+  await runStep(page, 15, n);
+  assert.equal(await text(page, '#r-status'), 'converged');
+  assert.ok(await num(page, '#r-relgap') <= 1e-8);
+  const hinge = native(L.steps[14].spec);
+  assert.equal(await num(page, '#r-iter'), hinge.iterations);
+  assert.ok(Math.abs(await num(page, '#r-primal') - hinge.primal) <= 1e-9 * Math.abs(hinge.primal));
   assert.ok(await page.locator('#lesson-next').isDisabled(), 'the last step has no Next');
   assert.deepEqual(errors, []);
   await ctx.close();
