@@ -146,6 +146,7 @@ function drawEq() {
   const dpr = sizeCanvas(b);
   sizeCanvas(c);
   if (lastEq) drawEquivalenceReport(b, c, lastEq, dpr);
+  else for (const k of [b, c]) k.getContext('2d')?.clearRect(0, 0, k.width, k.height);
 }
 
 function draw() {
@@ -725,6 +726,14 @@ function runEquivalence() {
   });
 }
 
+function clearEquivalence() {
+  lastEq = null;
+  $('eq-table').querySelector('tbody').replaceChildren();
+  $('eq-table').hidden = true;
+  $('eq-summary').textContent = '';
+  drawEq();
+}
+
 function showEquivalence(rep) {
   try {
     const tb = $('eq-table').querySelector('tbody');
@@ -892,6 +901,7 @@ async function main() {
   const inLesson = attachLessons({
     spec: () => JSON.stringify(spec()),
     load: (s) => {
+      clearEquivalence(); // a step's question never shows an earlier run's table or verdict
       const keep = snapshotForm();
       try {
         controlsFromState(s);

@@ -801,6 +801,8 @@ test('lesson B can be walked from the first step to the last, each claim checked
   assert.ok(diffs[0] <= 1e-10, `Z1 ${diffs[0]}`);
   for (const d of diffs.slice(1)) assert.ok(d > 1e-4, `Z2..Z4 ${diffs}`);
   await next(page, 8);
+  // A step's load clears the equivalence run: back on step 8, its question shows no earlier table.
+  assert.deepEqual(await page.evaluate(() => [document.getElementById('eq-table').hidden, document.getElementById('eq-summary').textContent]), [true, '']);
   // 9. Step 7's sample without one point (data.drop in the step), same (m, λ): λ₂ moves by more
   // than 1 %, to the value kplay lesson check computes by removing that point (tests/lessons.rs);
   // the caption names the point left out (the fit plot rings it).
