@@ -133,7 +133,7 @@ function showSummary(s) {
   $('fit-caption').textContent = (s.d === 1
     ? 'Data (grey), M-RLSR at (m, λ) (red) and kernel ridge at λ₂ (blue).'
     : `Fitted values against the true y on the ${s.n} training points (${s.d} features): M-RLSR (red dots) and KRR at λ₂ (blue circles).`)
-    + (dropped === undefined ? '' : ` Black ring: point ${dropped} of the generated sample, left out of the data (not fitted).`);
+    + (dropped === undefined ? '' : ` Black ring: point ${dropped} of the generated sample (counting from 0), left out of the data (not fitted).`);
 }
 
 /** The equivalence experiment's last report (null before the first), redrawn at every size
