@@ -64,7 +64,7 @@ impl Default for MrlsrSpec {
     fn default() -> Self {
         Self {
             data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1 },
-            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
+            kernel: Kernel::gaussian(Bandwidth::Heuristic),
             m: 1.5,
             lambda: 1e-3,
             sel: None,
@@ -413,7 +413,7 @@ pub fn page_eigen(spec: &MrlsrSpec) -> Result<(EigenPayload, String)> {
 /// synthetic set (Friedman #1) of size n, Gaussian kernel (the browser benchmark; any n).
 pub fn time_eigen(n: usize, seed: u64) -> Result<f64> {
     let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     let t0 = web_time::Instant::now();
     let model = MrlsrModel::from_dataset(&data, &kernel)?;
     let dt = elapsed_ms(t0);
@@ -425,7 +425,7 @@ pub fn time_eigen(n: usize, seed: u64) -> Result<f64> {
 /// size n, over `reps` refits cycling m through 1.2, 1.5, 3 at λ = 1e-3.
 pub fn time_refit(n: usize, reps: usize, seed: u64) -> Result<f64> {
     let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     let model = MrlsrModel::from_dataset(&data, &kernel)?;
     let ms = [1.2, 1.5, 3.0];
     let reps = reps.max(1);
