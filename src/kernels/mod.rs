@@ -11,6 +11,8 @@
 //! is its file and one line there. Everything else here (Gram rows, cross matrices in blocks,
 //! composites) is written once for every kernel over [`ResolvedDef`].
 
+#[cfg(test)]
+mod catalogue_tests;
 mod def;
 pub mod expr;
 mod job;

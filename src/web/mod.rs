@@ -65,6 +65,13 @@ pub fn kernel_catalogue() -> String {
     crate::kernels::catalogue_json()
 }
 
+/// Paper A's tensor-kernel catalogue as JSON text: each kernel's
+/// [`crate::tensor::TensorKernelInfo`] (kind, label, formula, parameters, finite features).
+#[wasm_bindgen(js_name = tensorKernelCatalogue)]
+pub fn tensor_kernel_catalogue() -> String {
+    crate::tensor::kernel::catalogue_json()
+}
+
 /// A kernel expression (`gaussian(mu=0.5) + 0.1·linear`, [`crate::kernels::expr`]) as the
 /// spec's kernel JSON text; an error naming the character otherwise.
 #[wasm_bindgen(js_name = parseKernel)]
