@@ -16,6 +16,7 @@ use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
+use crate::stepper::{run_task_for, Progress, Task};
 
 /// Largest n the page builds an eigendecomposition for (the core's own budget is
 /// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
@@ -538,7 +539,7 @@ impl SessionAdoption {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        if let Err(e) = crate::clock::try_within(budget_ms, || self.unit(source)) {
+        if let Err(e) = run_task_for(&mut Fed { adoption: self, source }, budget_ms) {
             self.failed = Some(e.clone());
             self.stage = None;
             return Err(e);
@@ -658,5 +659,19 @@ impl GramBuild {
                 reason: "this Gram matrix was already used".into(),
             }),
         }
+    }
+}
+
+/// A [`SessionAdoption`] with the source of the worker's values: the executor's [`Task`], sliced by
+/// [`run_task_for`].
+struct Fed<'a> {
+    adoption: &'a mut SessionAdoption,
+    source: &'a mut dyn FnMut(usize, &mut [f64]),
+}
+
+impl Task for Fed<'_> {
+    type Error = KpError;
+    fn unit(&mut self) -> Result<Progress> {
+        Ok(if self.adoption.unit(self.source)? { Progress::More } else { Progress::Done })
     }
 }

@@ -70,10 +70,8 @@ fn its_gram_matrices_equal_the_formula() {
     for i in 0..x.nrows() {
         r.gram_row_into(&x, &sq, i, &mut row);
         for j in 0..x.nrows() {
-            let (a, b): (Vec<f64>, Vec<f64>) = (
-                x.row(i).iter().copied().collect(),
-                x.row(j).iter().copied().collect(),
-            );
+            let (a, b): (Vec<f64>, Vec<f64>) =
+                (x.row(i).iter().copied().collect(), x.row(j).iter().copied().collect());
             let want = imq(&a, &b, c);
             assert!((k[(i, j)] - want).abs() < 1e-12, "K[{i},{j}]");
             assert!((row[j] - want).abs() < 1e-12, "row {i}[{j}]");
