@@ -14,7 +14,6 @@ use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
 use crate::rng::Rng;
 use crate::solvers::mrlsr::MrlsrModel;
-use crate::stepper::{Progress, Task};
 
 /// `count` values log-spaced on `[lo, hi]` (both > 0), e.g. the paper's 7 values 1e-5..1e2.
 pub fn log_grid(lo: f64, hi: f64, count: usize) -> Result<Vec<f64>> {
@@ -792,16 +791,4 @@ fn finish_grid(
         best_rmse: best.0,
         failures,
     })
-}
-
-impl Task for ModelSelectionRun {
-    type Error = KpError;
-    /// One unit of the cross-validation ([`ModelSelectionRun::step`]); done once every fold is.
-    fn unit(&mut self) -> Result<Progress> {
-        if self.is_complete() {
-            return Ok(Progress::Done);
-        }
-        self.step()?;
-        Ok(Progress::More)
-    }
 }

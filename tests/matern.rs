@@ -75,7 +75,7 @@ fn gram_is_positive_definite_and_builders_agree() {
 #[test]
 fn catalogue_and_checks() {
     for k in Kernel::ALL {
-        let json = serde_json::to_value(&k).unwrap();
+        let json = serde_json::to_value(k).unwrap();
         assert_eq!(json["kind"], k.info().kind);
         for p in k.info().parameters {
             assert!(json.get(p.name).is_some(), "{}: {}", k.info().kind, p.name);

@@ -675,3 +675,15 @@ impl Task for Fed<'_> {
         Ok(if self.adoption.unit(self.source)? { Progress::More } else { Progress::Done })
     }
 }
+
+impl Task for crate::cv::ModelSelectionRun {
+    type Error = KpError;
+    /// One unit of the cross-validation ([`crate::cv::ModelSelectionRun::step`]); done once every fold is.
+    fn unit(&mut self) -> Result<Progress> {
+        if self.is_complete() {
+            return Ok(Progress::Done);
+        }
+        self.step()?;
+        Ok(Progress::More)
+    }
+}
