@@ -331,43 +331,6 @@ impl std::str::FromStr for Kernel {
     }
 }
 
-/// A sum, product or scaling written as the expression [`parse`] reads back (the `Display`
-/// of [`Kernel`] for composites; a catalogue kernel writes itself, [`super::KernelDef::write`]).
-pub(crate) fn write_composite(k: &Kernel, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    let grouped = |k: &Kernel, f: &mut fmt::Formatter<'_>, paren: bool| {
-        if paren {
-            write!(f, "({k})")
-        } else {
-            write!(f, "{k}")
-        }
-    };
-    match k {
-        Kernel::Sum { of } => {
-            for (i, k) in of.iter().enumerate() {
-                if i > 0 {
-                    write!(f, " + ")?;
-                }
-                grouped(k, f, matches!(k, Kernel::Sum { .. }))?;
-            }
-            Ok(())
-        }
-        Kernel::Product { of } => {
-            for (i, k) in of.iter().enumerate() {
-                if i > 0 {
-                    write!(f, " · ")?;
-                }
-                grouped(k, f, k.is_composite())?;
-            }
-            Ok(())
-        }
-        Kernel::Scaled { scale, of } => {
-            write!(f, "{scale}·")?;
-            grouped(of, f, of.is_composite())
-        }
-        leaf => write!(f, "{leaf}"),
-    }
-}
-
 /// The spec JSON of a kernel expression (the pages' kernel field → their spec).
 pub fn json_of_text(text: &str) -> Result<String> {
     let k = parse(text)?;

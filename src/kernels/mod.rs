@@ -120,7 +120,7 @@ macro_rules! catalogue {
                 match self {
                     $($(#[cfg($c)])? Kernel::$V(k) => k.write(f),)*
                     Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => {
-                        expr::write_composite(self, f)
+                        write_composite(self, f)
                     }
                 }
             }
@@ -250,6 +250,43 @@ impl Kernel {
 pub const MAX_TERMS: usize = 8;
 /// At most this nesting depth of sums, products and scalings.
 pub const MAX_DEPTH: usize = 4;
+
+/// A sum, product or scaling written as the expression [`expr::parse`] reads back (the `Display`
+/// of [`Kernel`] for composites; a catalogue kernel writes itself, [`super::KernelDef::write`]).
+pub(crate) fn write_composite(k: &Kernel, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let grouped = |k: &Kernel, f: &mut fmt::Formatter<'_>, paren: bool| {
+        if paren {
+            write!(f, "({k})")
+        } else {
+            write!(f, "{k}")
+        }
+    };
+    match k {
+        Kernel::Sum { of } => {
+            for (i, k) in of.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " + ")?;
+                }
+                grouped(k, f, matches!(k, Kernel::Sum { .. }))?;
+            }
+            Ok(())
+        }
+        Kernel::Product { of } => {
+            for (i, k) in of.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " · ")?;
+                }
+                grouped(k, f, k.is_composite())?;
+            }
+            Ok(())
+        }
+        Kernel::Scaled { scale, of } => {
+            write!(f, "{scale}·")?;
+            grouped(of, f, of.is_composite())
+        }
+        leaf => write!(f, "{leaf}"),
+    }
+}
 
 /// A composite's catalogue entry: its operation.
 fn composite_info(kind: &'static str, formula: &'static str) -> KernelInfo {
