@@ -118,6 +118,7 @@ lint: tools-rust
 	python3 tools/check-imports.py
 	python3 tools/check-lengths.py
 	python3 tools/check-deleted.py
+	python3 tools/check-slicing.py
 
 # The property tests draw their cases from a fixed seed here, so that the gate gives the same
 # answer on every run of the same commit (a failure is reproducible from the log); a plain

@@ -43,7 +43,7 @@ fn problem_ordered(n: usize, loss: Loss, shuffle: bool) -> RegularizationProblem
             y[r] = data.y[i];
         }
     }
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     RegularizationProblem::new(&x, &y, &kernel, loss, 1.0, Representation::Gram).unwrap()
 }
 

@@ -9,7 +9,7 @@ use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel, ROOT_MAX_ITER};
 use kernel_playground::stepper::{Run, Watch};
 
-const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
 
 fn eigendecomposition(c: &mut Criterion) {
     let mut g = c.benchmark_group("mrlsr_model_build");

@@ -57,12 +57,12 @@ fn case(name: String, x: DMatrix<f64>, y: Vec<f64>, kernel: Kernel, eps: Option<
 }
 
 fn cases(n: usize) -> Vec<Case> {
-    let gauss = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let gauss = Kernel::gaussian(Bandwidth::Heuristic);
     let (x, y) = separable(n, 0.1, 1);
     let mut out =
-        vec![case(format!("separable (gap 0.1), linear, n={n}"), x, y, Kernel::Linear, None)];
+        vec![case(format!("separable (gap 0.1), linear, n={n}"), x, y, Kernel::linear(), None)];
     let (x, y) = arc(n, 85.0, 2);
-    out.push(case(format!("arc 85° (rho = cos 85°), linear, n={n}"), x, y, Kernel::Linear, None));
+    out.push(case(format!("arc 85° (rho = cos 85°), linear, n={n}"), x, y, Kernel::linear(), None));
     let (x, y) = circles(n, 3);
     out.push(case(format!("circles, Gaussian, n={n}"), x, y, gauss, None));
     let (x, y) = arc(n, 100.0, 4);
@@ -70,7 +70,7 @@ fn cases(n: usize) -> Vec<Case> {
         format!("arc 100° (|rho| = |cos 100°|), linear, n={n}, eps=1e-2"),
         x,
         y,
-        Kernel::Linear,
+        Kernel::linear(),
         Some(1e-2),
     ));
     let (x, y) = arc(n, 92.0, 5);
@@ -78,7 +78,7 @@ fn cases(n: usize) -> Vec<Case> {
         format!("arc 92° (|rho| = |cos 92°|), linear, n={n}, eps=1e-2"),
         x,
         y,
-        Kernel::Linear,
+        Kernel::linear(),
         Some(1e-2),
     ));
     let (x, y) = overlapping(n, 6);
@@ -86,7 +86,7 @@ fn cases(n: usize) -> Vec<Case> {
         format!("overlapping, linear, n={n}, eps=1e-3"),
         x,
         y,
-        Kernel::Linear,
+        Kernel::linear(),
         Some(1e-3),
     ));
     out

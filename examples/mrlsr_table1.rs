@@ -26,7 +26,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let n: usize = args.first().map(|a| a.parse()).transpose()?.unwrap_or(2000);
     let seeds: u64 = args.get(1).map(|a| a.parse()).transpose()?.unwrap_or(5);
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     println!("| seed | KRR test RMSE (λ₂) | M-RLSR test RMSE (m, λ) | time (s) | f* itself (noise floor) |");
     println!("| --- | --- | --- | --- | --- |");
     let (mut krr, mut mrlsr) = (vec![], vec![]);

@@ -22,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| --- | --- | --- | --- |");
     for n in sizes {
         let data = Friedman1 { n, sigma: 1.0, seed: 1 }.generate()?;
-        let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }.resolve(&data.x)?;
+        let kernel = Kernel::gaussian(Bandwidth::Heuristic).resolve(&data.x)?;
         let t = Instant::now();
         let payload = EigenPayload::compute(&data.x, &data.y, kernel.clone())?;
         let eigen_ms = t.elapsed().as_secs_f64() * 1e3;

@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedKernel};
+use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedGaussian, ResolvedKernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
@@ -122,7 +122,7 @@ fn gen_a(spec: &str, prefix: &str) -> Res<()> {
 
 fn eigen(n: usize, prefix: &str) -> Res<()> {
     let data = Friedman1 { n, sigma: 1.0, seed: 1 }.generate()?;
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }.resolve(&data.x)?;
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic).resolve(&data.x)?;
     let gram = kernel.gram(&data.x)?;
     write_matrix(&format!("{prefix}.K.bin"), &gram)?;
     write_f64(&format!("{prefix}.y.bin"), data.y.iter().copied())?;
@@ -179,7 +179,7 @@ fn svm(args: &[String]) -> Res<()> {
     let target: Option<f64> =
         args.get(5).map(|s| s.parse()).transpose().map_err(|_| "bad TARGET")?;
     let (x, y) = symmetric_points(n);
-    let gram = ResolvedKernel::Gaussian { mu }.gram(&x)?;
+    let gram = ResolvedKernel::Gaussian(ResolvedGaussian { mu }).gram(&x)?;
     match target {
         None => {
             write_matrix(&format!("{prefix}.K.bin"), &gram)?;
@@ -258,7 +258,7 @@ fn svm(args: &[String]) -> Res<()> {
                     RegularizationProblem::new(
                         &x,
                         &y,
-                        &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) },
+                        &Kernel::gaussian(Bandwidth::Fixed(mu)),
                         Loss::Hinge,
                         lambda,
                         Representation::KernelRows,

@@ -31,6 +31,7 @@ pub mod losses;
 pub mod lp;
 pub mod margin;
 pub mod par;
+pub mod param;
 pub mod plot;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod plot_check;

@@ -404,7 +404,10 @@ impl<S: Stepper> Run<S> {
     /// returns the number of steps. The executor owns the slicing: a page advances a run by one
     /// call per animation frame.
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        crate::clock::within(budget_ms, || self.step().is_some())
+        match run_task_for(self, budget_ms) {
+            Ok(steps) => steps,
+            Err(never) => match never {},
+        }
     }
 
     /// Step to the end, or until the process-wide deadline (`kplay --time-limit`) has passed:
@@ -609,5 +612,42 @@ mod tests {
         }
         let mut r = Run::new(Box::new(Mute(0)));
         assert_eq!(r.run(), Stop::MaxIterations);
+    }
+}
+
+/// What one unit of a [`Task`] left to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// More units are left.
+    More,
+    /// Nothing is left: the task is done (a further unit does nothing and says so again).
+    Done,
+}
+
+/// Resumable work advanced one unit per call — a run's step, a race's round, a Gram matrix's
+/// block of columns, an adopted eigendecomposition's block or check step, a cross-validation's
+/// fold step — which the executor slices ([`run_task_for`]): the one place the crate loops
+/// over work against a time budget (a page's animation frame).
+pub trait Task {
+    /// Why a unit failed ([`std::convert::Infallible`] for work that cannot fail).
+    type Error;
+    /// One unit of work: more left, done, or an error (which ends the slice).
+    fn unit(&mut self) -> std::result::Result<Progress, Self::Error>;
+}
+
+/// Units of `task` until it is done, a unit fails or `budget_ms` has elapsed (at least one unit,
+/// so a budget of 0 still advances); returns how many units left more to do.
+pub fn run_task_for<T: Task + ?Sized>(
+    task: &mut T,
+    budget_ms: f64,
+) -> std::result::Result<usize, T::Error> {
+    crate::clock::try_within(budget_ms, || task.unit().map(|p| p == Progress::More))
+}
+
+impl<S: Stepper> Task for Run<S> {
+    type Error = std::convert::Infallible;
+    /// One step of the run (the executor's rules apply); done once the run has ended.
+    fn unit(&mut self) -> std::result::Result<Progress, Self::Error> {
+        Ok(if self.step().is_some() { Progress::More } else { Progress::Done })
     }
 }

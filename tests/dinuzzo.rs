@@ -111,7 +111,7 @@ fn target(loss: Loss, raw: f64) -> f64 {
 }
 
 fn gaussian(mu: f64) -> Kernel {
-    Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) }
+    Kernel::gaussian(Bandwidth::Fixed(mu))
 }
 
 fn blobs(n: usize, seed: u64, label_noise: f64) -> (DMatrix<f64>, DVector<f64>) {
@@ -134,7 +134,7 @@ fn regression(n: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
 /// A small problem for a loss: classification blobs for margin losses, 1-D regression else.
 fn small_problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> RegularizationProblem {
     let (x, y) = if loss.is_classification() { blobs(n, 7, 0.1) } else { regression(n, 7) };
-    let kernel = if repr == Representation::Features { Kernel::Linear } else { gaussian(0.5) };
+    let kernel = if repr == Representation::Features { Kernel::linear() } else { gaussian(0.5) };
     RegularizationProblem::new(&x, &y, &kernel, loss, lambda, repr).unwrap()
 }
 
@@ -530,15 +530,21 @@ fn linear_kernel_algorithm2_matches_gram() {
         let pf = RegularizationProblem::new(
             &x,
             &y,
-            &Kernel::Linear,
+            &Kernel::linear(),
             loss,
             lambda,
             Representation::Features,
         )
         .unwrap();
-        let pg =
-            RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, lambda, Representation::Gram)
-                .unwrap();
+        let pg = RegularizationProblem::new(
+            &x,
+            &y,
+            &Kernel::linear(),
+            loss,
+            lambda,
+            Representation::Gram,
+        )
+        .unwrap();
         let a = run_cd(&pf, IndexRule::Cyclic, 1e-11, 100_000);
         let b = run_cd(&pg, IndexRule::Cyclic, 1e-11, 100_000);
         let f = run_fp(&pf, StepRule::InverseNorm, 1e-11, 1_000_000);
@@ -616,7 +622,7 @@ fn zero_diagonal_rows_are_dropped_and_reported() {
     x = x2;
     let lambda = 0.5;
     for repr in [Representation::Gram, Representation::Features] {
-        let p = RegularizationProblem::new(&x, &y, &Kernel::Linear, Loss::Square, lambda, repr)
+        let p = RegularizationProblem::new(&x, &y, &Kernel::linear(), Loss::Square, lambda, repr)
             .unwrap();
         assert_eq!(p.dropped(), &[3, 17]);
         let cd = run_cd(&p, IndexRule::Cyclic, 1e-12, 100_000);
@@ -1231,14 +1237,14 @@ fn greedy_on_features_matches_the_gram_matrix() {
         let pf = RegularizationProblem::new(
             &x,
             &y,
-            &Kernel::Linear,
+            &Kernel::linear(),
             loss,
             0.2,
             Representation::Features,
         )
         .unwrap();
         let pg =
-            RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram)
+            RegularizationProblem::new(&x, &y, &Kernel::linear(), loss, 0.2, Representation::Gram)
                 .unwrap();
         let g = run_cd(&pg, IndexRule::Cyclic, 1e-11, 200_000);
         for cache_mib in [None, Some(1.0)] {
@@ -1260,12 +1266,8 @@ fn greedy_on_features_matches_the_gram_matrix() {
 fn kernel_rows_give_the_stored_gram_iterates_bit_for_bit() {
     let (x, y) = blobs(50, 9, 0.1);
     let (xr, yr) = regression(50, 9);
-    let kernels = [
-        gaussian(0.5),
-        Kernel::Laplacian { sigma: 0.8 },
-        Kernel::Polynomial { degree: 3, offset: 1.0 },
-        Kernel::Linear,
-    ];
+    let kernels =
+        [gaussian(0.5), Kernel::laplacian(0.8), Kernel::polynomial(3, 1.0), Kernel::linear()];
     for kernel in kernels {
         for (loss, x, y) in [(Loss::Hinge, &x, &y), (Loss::Square, &xr, &yr)] {
             let g =

@@ -34,7 +34,7 @@ const PAIR_LOSSES: [Loss; 6] = [
 ];
 
 fn gaussian(mu: f64) -> Kernel {
-    Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) }
+    Kernel::gaussian(Bandwidth::Fixed(mu))
 }
 
 fn data(loss: Loss, n: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
@@ -56,7 +56,7 @@ fn data(loss: Loss, n: usize, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
 
 fn problem(loss: Loss, n: usize, lambda: f64, repr: Representation) -> RegularizationProblem {
     let (x, y) = data(loss, n, 7);
-    let kernel = if repr == Representation::Features { Kernel::Linear } else { gaussian(0.5) };
+    let kernel = if repr == Representation::Features { Kernel::linear() } else { gaussian(0.5) };
     RegularizationProblem::new(&x, &y, &kernel, loss, lambda, repr).unwrap()
 }
 
@@ -348,14 +348,14 @@ fn pairs_on_features_match_the_gram_matrix() {
         let pf = RegularizationProblem::new(
             &x,
             &y,
-            &Kernel::Linear,
+            &Kernel::linear(),
             loss,
             0.2,
             Representation::Features,
         )
         .unwrap();
         let pg =
-            RegularizationProblem::new(&x, &y, &Kernel::Linear, loss, 0.2, Representation::Gram)
+            RegularizationProblem::new(&x, &y, &Kernel::linear(), loss, 0.2, Representation::Gram)
                 .unwrap();
         let g = run_cfg(&pg, cfg(IndexRule::Cyclic, false, 1e-11));
         for cache_mib in [None, Some(1.0)] {

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use kernel_playground::clock;
 use kernel_playground::engine::race::Race;
 use kernel_playground::stepper::{
-    Measure, Record, Run, Stepper, Stop, Tol, Watch, STALL_MIN_WINDOW,
+    run_task_for, Measure, Progress, Record, Run, Stepper, Stop, Task, Tol, Watch, STALL_MIN_WINDOW,
 };
 use serde_json::{json, Value};
 
@@ -280,4 +280,51 @@ fn a_race_of_watched_lanes_gets_each_its_own_tolerance_cap_and_stall() {
     race.run();
     clock::set_deadline(None);
     assert_eq!((race.standings()[0].status, race.standings()[0].iterations), (Stop::TimeLimit, 0));
+}
+
+/// A resumable preparation written here, knowing nothing of the papers: `units` units of work,
+/// the unit numbered `fails_at` (if any) an error; it keeps no clock and never loops.
+struct Chores {
+    units: usize,
+    done: usize,
+    fails_at: Option<usize>,
+}
+
+impl Task for Chores {
+    type Error = String;
+    fn unit(&mut self) -> Result<Progress, String> {
+        if self.done == self.units {
+            return Ok(Progress::Done);
+        }
+        if self.fails_at == Some(self.done) {
+            return Err(format!("unit {} failed", self.done));
+        }
+        self.done += 1;
+        Ok(Progress::More)
+    }
+}
+
+#[test]
+fn the_executor_slices_a_task_written_in_one_file() {
+    let _g = DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
+    clock::set_deadline(None);
+    // A budget of 0 still advances one unit; an unlimited one runs to the end, counting the
+    // units that left more (all 7), and a further slice finds nothing left.
+    let mut t = Chores { units: 7, done: 0, fails_at: None };
+    assert_eq!(run_task_for(&mut t, 0.0), Ok(1));
+    assert_eq!(t.done, 1);
+    assert_eq!(run_task_for(&mut t, f64::INFINITY), Ok(6));
+    assert_eq!(t.done, 7);
+    assert_eq!(run_task_for(&mut t, f64::INFINITY), Ok(0));
+    // An error ends the slice where it happened and is returned, every time.
+    let mut bad = Chores { units: 7, done: 0, fails_at: Some(3) };
+    assert_eq!(run_task_for(&mut bad, f64::INFINITY), Err("unit 3 failed".to_string()));
+    assert_eq!(bad.done, 3);
+    assert_eq!(run_task_for(&mut bad, 0.0), Err("unit 3 failed".to_string()));
+    // A run is a task of the same executor: one step per unit, done when it has ended.
+    let mut run = Run::new(Descent::new(0.5, 1e-3));
+    assert_eq!(run.run_for(0.0), 1);
+    let steps = run_task_for(&mut run, f64::INFINITY).unwrap_or_else(|never| match never {});
+    assert_eq!(1 + steps, first_below(0.5, 1e-3));
+    assert_eq!(run.stop(), Stop::Converged);
 }

@@ -33,12 +33,12 @@ fn by_hand(k: &Kernel, x: &DMatrix<f64>) -> DMatrix<f64> {
 
 fn leaf_strategy() -> impl Strategy<Value = Kernel> {
     prop_oneof![
-        Just(Kernel::Linear),
-        (1u32..4, 0.0f64..2.0).prop_map(|(degree, offset)| Kernel::Polynomial { degree, offset }),
+        Just(Kernel::linear()),
+        (1u32..4, 0.0f64..2.0).prop_map(|(degree, offset)| Kernel::polynomial(degree, offset)),
         prop_oneof![Just(Bandwidth::Heuristic), (0.05f64..3.0).prop_map(Bandwidth::Fixed)]
-            .prop_map(|bandwidth| Kernel::Gaussian { bandwidth }),
-        (0.05f64..3.0).prop_map(|sigma| Kernel::Laplacian { sigma }),
-        (0.05f64..3.0).prop_map(|length| Kernel::Matern32 { length }),
+            .prop_map(Kernel::gaussian),
+        (0.05f64..3.0).prop_map(Kernel::laplacian),
+        (0.05f64..3.0).prop_map(Kernel::matern32),
     ]
 }
 
@@ -119,29 +119,26 @@ fn expressions_read_as_a_lecturer_writes_them() {
         k,
         Kernel::Sum {
             of: vec![
-                Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
-                Kernel::Scaled { scale: 0.1, of: Box::new(Kernel::Linear) },
+                Kernel::gaussian(Bandwidth::Fixed(0.5)),
+                Kernel::Scaled { scale: 0.1, of: Box::new(Kernel::linear()) },
             ]
         }
     );
     // · binds tighter than +; a number factor scales the whole product.
     let k = expr::parse("2 * laplacian(σ=1) * matern32 + gaussian").unwrap();
     let Kernel::Sum { of } = &k else { panic!("{k:?}") };
-    assert_eq!(of[1], Kernel::Gaussian { bandwidth: Bandwidth::Heuristic });
+    assert_eq!(of[1], Kernel::gaussian(Bandwidth::Heuristic));
     assert_eq!(
         of[0],
         Kernel::Scaled {
             scale: 2.0,
             of: Box::new(Kernel::Product {
-                of: vec![Kernel::Laplacian { sigma: 1.0 }, Kernel::Matern32 { length: 0.5 }]
+                of: vec![Kernel::laplacian(1.0), Kernel::matern32(0.5)]
             })
         }
     );
     // A parameter left out is the catalogue's default.
-    assert_eq!(
-        expr::parse("polynomial(degree=3)").unwrap(),
-        Kernel::Polynomial { degree: 3, offset: 1.0 }
-    );
+    assert_eq!(expr::parse("polynomial(degree=3)").unwrap(), Kernel::polynomial(3, 1.0));
     for (bad, says) in [
         ("", "empty"),
         ("rbf", "unknown kernel “rbf”"),

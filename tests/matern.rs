@@ -13,7 +13,7 @@ fn points(n: usize, d: usize, seed: u64) -> DMatrix<f64> {
 }
 
 fn matern(length: f64, x: &DMatrix<f64>) -> ResolvedKernel {
-    Kernel::Matern32 { length }.resolve(x).expect("a positive length")
+    Kernel::matern32(length).resolve(x).expect("a positive length")
 }
 
 /// `k(r) = (1 + √3r/ℓ)e^(−√3r/ℓ)`: 1 at r = 0, 2/e at r = ℓ/√3, (1 + √3)e^(−√3) at r = ℓ,
@@ -75,18 +75,18 @@ fn gram_is_positive_definite_and_builders_agree() {
 #[test]
 fn catalogue_and_checks() {
     for k in Kernel::ALL {
-        let json = serde_json::to_value(&k).unwrap();
+        let json = serde_json::to_value(k).unwrap();
         assert_eq!(json["kind"], k.info().kind);
         for p in k.info().parameters {
             assert!(json.get(p.name).is_some(), "{}: {}", k.info().kind, p.name);
         }
     }
-    let info = Kernel::Matern32 { length: 1.0 }.info();
+    let info = Kernel::matern32(1.0).info();
     assert!(info.pair && info.needs_bandwidth && !info.bandwidth);
     assert_eq!(info.parameters[0].name, "length");
     let x = points(5, 2, 1);
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        let e = Kernel::Matern32 { length: bad }.resolve(&x).unwrap_err().to_string();
+        let e = Kernel::matern32(bad).resolve(&x).unwrap_err().to_string();
         assert!(e.contains("kernel.length"), "{e}");
     }
 }

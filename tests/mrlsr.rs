@@ -12,7 +12,7 @@ use kernel_playground::stepper::{Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
-const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
 
 fn friedman(n: usize, seed: u64) -> Dataset {
     Friedman1 { n, sigma: 1.0, seed }.generate().unwrap()
@@ -501,7 +501,7 @@ fn generators() {
 #[test]
 fn prediction_on_training_inputs_equals_fitted_and_sine_fit_is_close() {
     let data = Sine1d { n: 60, sigma: 0.1, seed: 2 }.generate().unwrap();
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.02) };
+    let kernel = Kernel::gaussian(Bandwidth::Fixed(0.02));
     let model = MrlsrModel::from_dataset(&data, &kernel).unwrap();
     let fit = model.fit_theorem1(1.5, 1e-4).unwrap();
     let p = model.predict(&fit.alpha, &data.x).unwrap();
@@ -545,8 +545,7 @@ fn singular_gram_proceeds_with_warning_and_stays_optimal() {
     // Constant inputs with a fixed bandwidth: K = 11ᵀ, and KRR fits the constant ȳ/(1 + λ).
     let x = DMatrix::from_element(8, 2, 0.3);
     let y = DVector::from_fn(8, |i, _| i as f64);
-    let model =
-        MrlsrModel::new(&x, &y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(1.0) }).unwrap();
+    let model = MrlsrModel::new(&x, &y, &Kernel::gaussian(Bandwidth::Fixed(1.0))).unwrap();
     assert_eq!(model.singularity().unwrap().zero_eigenvalues, 7);
     let fit = model.krr(0.5).unwrap();
     for v in fit.fitted.iter() {
@@ -580,20 +579,14 @@ fn bad_inputs_are_errors() {
     assert!(model.fit_theorem1(1.0, 1.0).is_err());
     assert!(model.fit_theorem1(0.5, 1.0).is_err());
     assert!(model.krr(0.0).is_err());
-    assert!(MrlsrModel::new(
-        &data.x,
-        &data.y,
-        &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(-1.0) }
-    )
-    .is_err());
+    assert!(MrlsrModel::new(&data.x, &data.y, &Kernel::gaussian(Bandwidth::Fixed(-1.0))).is_err());
     let mut nan = data.x.clone();
     nan[(0, 0)] = f64::NAN;
-    assert!(MrlsrModel::new(&nan, &data.y, &Kernel::Gaussian { bandwidth: Bandwidth::Fixed(1.0) })
-        .is_err());
+    assert!(MrlsrModel::new(&nan, &data.y, &Kernel::gaussian(Bandwidth::Fixed(1.0))).is_err());
     // y orthogonal to the range of K: K = 11ᵀ and y with zero mean.
     let x = DMatrix::from_element(4, 1, 1.0);
     let y = DVector::from_vec(vec![1.0, -1.0, 2.0, -2.0]);
-    assert!(MrlsrModel::new(&x, &y, &Kernel::Linear).is_err());
+    assert!(MrlsrModel::new(&x, &y, &Kernel::linear()).is_err());
 }
 
 fn any_param() -> impl Strategy<Value = f64> {
@@ -620,7 +613,7 @@ proptest! {
             return Ok(());
         }
         let data = gen.unwrap();
-        let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) };
+        let kernel = Kernel::gaussian(Bandwidth::Fixed(mu));
         let model = match MrlsrModel::from_dataset(&data, &kernel) {
             Ok(model) => model,
             Err(_) => { prop_assert!(!(mu.is_finite() && mu > 0.0) || data.y.iter().all(|&v| v == 0.0)); return Ok(()); }

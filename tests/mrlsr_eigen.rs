@@ -11,7 +11,7 @@ use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel, MrlsrOutcome, EIGEN_CHECK_TOL};
 use nalgebra::{DMatrix, DVector};
 
-const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
 
 fn friedman(n: usize, seed: u64) -> Dataset {
     Friedman1 { n, sigma: 1.0, seed }.generate().unwrap()
@@ -34,7 +34,7 @@ fn round_trip_gives_the_same_fit_as_the_in_place_eigendecomposition() {
     for (data, kernel) in [
         (friedman(120, 3), GAUSS),
         (Sine1d { n: 80, sigma: 0.2, seed: 5 }.generate().unwrap(), GAUSS),
-        (friedman(60, 4), Kernel::Polynomial { degree: 2, offset: 1.0 }),
+        (friedman(60, 4), Kernel::polynomial(2, 1.0)),
     ] {
         let direct = MrlsrModel::from_dataset(&data, &kernel).unwrap();
         let payload = payload_for(&data, &kernel);

@@ -7,7 +7,7 @@ use kernel_playground::cv::{self, ModelSelectionRun};
 use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::kernels::{Bandwidth, Kernel};
 
-const GAUSS: Kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
 
 fn cfg() -> cv::ModelSelectionConfig {
     cv::ModelSelectionConfig {

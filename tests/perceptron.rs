@@ -29,7 +29,7 @@ fn problem(x: &DMatrix<f64>, y: &[f64], k: Kernel) -> Arc<PerceptronProblem> {
 }
 
 fn gaussian() -> Kernel {
-    Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }
+    Kernel::gaussian(Bandwidth::Heuristic)
 }
 
 /// Brute force for the linear kernel in 2-D: ρ_K = max over unit u of min_i ⟨u, y_i x_i/‖x_i‖⟩.
@@ -88,7 +88,7 @@ fn measured_margin(pb: &PerceptronProblem) -> Margin {
 #[test]
 fn gram_is_normalized_signed_and_decision_function_agrees() {
     let (x, y) = separable(30, 0.2, 1);
-    for k in [Kernel::Linear, Kernel::Polynomial { degree: 3, offset: 1.0 }, gaussian()] {
+    for k in [Kernel::linear(), Kernel::polynomial(3, 1.0), gaussian()] {
         let pb = problem(&x, &y, k.clone());
         let g = pb.gram();
         let r = k.resolve(&x).unwrap();
@@ -130,7 +130,7 @@ fn margin_matches_brute_force_in_the_plane() {
         arc(50, 100.0, 8),
     ];
     for (x, y) in sets.iter() {
-        let pb = problem(x, y, Kernel::Linear);
+        let pb = problem(x, y, Kernel::linear());
         let m = measured_margin(&pb);
         let (bf, acc) = brute_force_rho_2d(x, y);
         assert!(
@@ -154,7 +154,7 @@ fn margin_matches_brute_force_in_the_plane() {
 fn min_norm_point_fw_gap_certifies_against_projected_gradient() {
     // A different algorithm for min_{p∈Δ} ½pᵀGp: projected gradient with the simplex projection.
     let (x, y) = circles(30, 7);
-    let pb = problem(&x, &y, Kernel::Polynomial { degree: 2, offset: 1.0 });
+    let pb = problem(&x, &y, Kernel::polynomial(2, 1.0));
     let g = pb.gram();
     let mnp = min_norm_point(g, 1e-10, 1e-12, 200_000).unwrap();
     let lmax = g.clone().symmetric_eigen().eigenvalues.max();
@@ -214,12 +214,12 @@ fn check_separators_within_bounds(pb: Arc<PerceptronProblem>, label: &str) {
 #[test]
 fn separable_linear_data_each_primal_algorithm_within_its_bound() {
     let (x, y) = separable(60, 0.3, 11);
-    check_separators_within_bounds(problem(&x, &y, Kernel::Linear), "linear");
+    check_separators_within_bounds(problem(&x, &y, Kernel::linear()), "linear");
     let (x, y) = separable(60, 0.1, 12);
-    check_separators_within_bounds(problem(&x, &y, Kernel::Linear), "linear small margin");
+    check_separators_within_bounds(problem(&x, &y, Kernel::linear()), "linear small margin");
     for a in [70.0, 80.0, 85.0] {
         let (x, y) = arc(60, a, 13);
-        let pb = problem(&x, &y, Kernel::Linear);
+        let pb = problem(&x, &y, Kernel::linear());
         let rho = measured_margin(&pb).rho;
         assert!((rho - a.to_radians().cos()).abs() < 1e-9, "arc {a}: ρ_K = {rho}");
         check_separators_within_bounds(pb, &format!("arc {a}°"));
@@ -240,10 +240,7 @@ fn gaussian_kernel_separates_xor_and_circles_within_bounds() {
     }
     // And the polynomial kernel of degree 2 separates the circles (feature x₁² + x₂²).
     let (x, y) = circles(40, 15);
-    check_separators_within_bounds(
-        problem(&x, &y, Kernel::Polynomial { degree: 2, offset: 1.0 }),
-        "poly circles",
-    );
+    check_separators_within_bounds(problem(&x, &y, Kernel::polynomial(2, 1.0)), "poly circles");
 }
 
 #[test]
@@ -251,7 +248,7 @@ fn snkp_follows_algorithm_4_and_lemma_5() {
     // μ_k = 4/((k+1)(k+2)), α_k, p_k ∈ Δ, and the excessive-gap inequality of Lemma 5
     // L_μk(α_k) ≤ −½‖p_k‖²_G, with L_μ(α) = μ log Σ exp(−(Gα)_i/μ) − μ log n + ½‖α‖²_G.
     let (x, y) = overlapping(40, 16);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let g = pb.gram().clone();
     let mut st = Snkp::new(pb.clone()).unwrap();
     for k in 0..200 {
@@ -308,7 +305,7 @@ fn smoothing_stays_finite_when_mu_is_tiny() {
     // After 6000 iterations μ_k ≈ 1e-7: a softmax without the max-subtraction would overflow
     // (exp(|Gα|/μ) = exp(1e6)); the projection must stay exact.
     let (x, y) = overlapping(30, 29);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let mut snkp = Snkp::new(pb.clone()).unwrap();
     let mut snkpvn = Snkpvn::new(pb.clone(), None, 1e-300).unwrap();
     for _ in 0..6000 {
@@ -343,7 +340,7 @@ fn snkpvn_follows_algorithm_6_and_lemma_8() {
     // L^q_μ(α) = max_{p∈Δ} {−⟨Gα,p⟩ − (μ/2)‖p − q‖²} + ½‖α‖²_G, the max evaluated at its
     // maximizer found by bisection on the threshold (not by the solver's projection).
     let (x, y) = overlapping(30, 17);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let g = pb.gram().clone();
     let n = 30.0;
     let q = DVector::from_element(30, 1.0 / n);
@@ -401,20 +398,20 @@ fn check_certificates(pb: Arc<PerceptronProblem>, eps: f64, label: &str) {
 #[test]
 fn inseparable_data_give_verified_certificates_within_bounds() {
     let (x, y) = overlapping(60, 21);
-    check_certificates(problem(&x, &y, Kernel::Linear), 0.05, "overlap");
+    check_certificates(problem(&x, &y, Kernel::linear()), 0.05, "overlap");
     let (x, y) = circles(40, 22);
-    check_certificates(problem(&x, &y, Kernel::Linear), 0.02, "circles, linear");
+    check_certificates(problem(&x, &y, Kernel::linear()), 0.02, "circles, linear");
     let (x, y) = xor(40, 23);
-    check_certificates(problem(&x, &y, Kernel::Linear), 0.02, "xor, linear");
+    check_certificates(problem(&x, &y, Kernel::linear()), 0.02, "xor, linear");
     // Rank 6 (polynomial features of degree 2): inseparable, ρ_K only bracketed.
     let (x, y) = overlapping(60, 28);
-    let pb = problem(&x, &y, Kernel::Polynomial { degree: 2, offset: 1.0 });
+    let pb = problem(&x, &y, Kernel::polynomial(2, 1.0));
     let m = measured_margin(&pb);
     assert!(!m.exact && m.lower < 0.0 && m.upper <= 1e-7, "{} {}", m.lower, m.upper);
     check_certificates(pb, 0.02, "overlap, polynomial");
     for a in [95.0, 100.0, 120.0] {
         let (x, y) = arc(60, a, 14);
-        let pb = problem(&x, &y, Kernel::Linear);
+        let pb = problem(&x, &y, Kernel::linear());
         let rho = measured_margin(&pb).rho;
         assert!((rho - a.to_radians().cos()).abs() < 1e-9, "arc {a}: ρ_K = {rho}");
         check_certificates(pb, 0.01, &format!("arc {a}°"));
@@ -425,7 +422,7 @@ fn inseparable_data_give_verified_certificates_within_bounds() {
 fn nvn_obeys_dantzig_rate_and_the_linear_combination_shrinks() {
     // ‖p_k‖²_G ≤ 1/k when 0 is in the hull, and ‖Σ p_i y_i x_i/‖x_i‖‖ = ‖p‖_G (linear kernel).
     let (x, y) = overlapping(50, 24);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let mut st = Nvn::new(pb.clone(), 1e-4).unwrap();
     let mut prev = f64::INFINITY;
     for _ in 0..500 {
@@ -446,7 +443,7 @@ fn nvn_obeys_dantzig_rate_and_the_linear_combination_shrinks() {
 #[test]
 fn nvn_finds_a_separator_on_separable_data() {
     let (x, y) = separable(40, 0.3, 25);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let (out, _, _) = run_capped(&pb, PerceptronAlgorithm::Nvn { epsilon: 1e-6 }, 100_000).unwrap();
     assert!(matches!(out, Outcome::Separator { .. }) && out.verified(), "{out:?}");
 }
@@ -454,7 +451,7 @@ fn nvn_finds_a_separator_on_separable_data() {
 #[test]
 fn iteration_cap_is_reported() {
     let (x, y) = overlapping(30, 26);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let (out, iters, trace) = run_capped(&pb, PerceptronAlgorithm::Snkp, 25).unwrap();
     assert_eq!(out, Outcome::IterationCap { iterations: 25 });
     assert_eq!((iters, trace), (25, 26));
@@ -463,7 +460,7 @@ fn iteration_cap_is_reported() {
 #[test]
 fn forged_outcomes_fail_verification() {
     let (x, y) = overlapping(30, 27);
-    let pb = problem(&x, &y, Kernel::Linear);
+    let pb = problem(&x, &y, Kernel::linear());
     let uniform = vec![1.0 / 30.0; 30];
     assert!(!pb.verify_separator(&uniform).unwrap().verified);
     let mut off = uniform.clone();
@@ -551,7 +548,7 @@ proptest! {
     ) {
         let n = coords.len() / 2;
         let x = DMatrix::from_fn(n, 2, |i, j| coords[2 * i + j]);
-        let k = [Kernel::Linear, Kernel::Polynomial { degree: 2, offset: 0.0 }, gaussian()][kind].clone();
+        let k = [Kernel::linear(), Kernel::polynomial(2, 0.0), gaussian()][kind].clone();
         if let Ok(pb) = PerceptronProblem::new(&x, &labels, &k) {
             let pb = Arc::new(pb);
             for algo in [PerceptronAlgorithm::Nvn { epsilon: eps }, PerceptronAlgorithm::Isnkpvn { gamma, epsilon: eps },
@@ -570,34 +567,30 @@ fn bad_inputs_are_errors_with_clear_messages() {
     let x = DMatrix::from_row_slice(3, 2, &[1.0, 0.0, 0.0, 1.0, -1.0, -1.0]);
     let msg = |r: Result<PerceptronProblem, kernel_playground::KpError>| r.unwrap_err().to_string();
     assert!(
-        msg(PerceptronProblem::new(&x, &[1.0, 1.0, 1.0], &Kernel::Linear)).contains("same label")
+        msg(PerceptronProblem::new(&x, &[1.0, 1.0, 1.0], &Kernel::linear())).contains("same label")
     );
-    assert!(msg(PerceptronProblem::new(&x.rows(0, 1).into_owned(), &[1.0], &Kernel::Linear))
+    assert!(msg(PerceptronProblem::new(&x.rows(0, 1).into_owned(), &[1.0], &Kernel::linear()))
         .contains("at least 2"));
     assert!(
-        msg(PerceptronProblem::new(&x, &[1.0, 0.0, -1.0], &Kernel::Linear)).contains("+1 or −1")
+        msg(PerceptronProblem::new(&x, &[1.0, 0.0, -1.0], &Kernel::linear())).contains("+1 or −1")
     );
-    assert!(msg(PerceptronProblem::new(&x, &[1.0, -1.0], &Kernel::Linear)).contains("labels"));
+    assert!(msg(PerceptronProblem::new(&x, &[1.0, -1.0], &Kernel::linear())).contains("labels"));
     let mut xn = x.clone();
     xn[(1, 1)] = f64::NAN;
     assert!(
-        msg(PerceptronProblem::new(&xn, &[1.0, -1.0, 1.0], &Kernel::Linear)).contains("point 2")
+        msg(PerceptronProblem::new(&xn, &[1.0, -1.0, 1.0], &Kernel::linear())).contains("point 2")
     );
     let mut x0 = x.clone();
     x0[(2, 0)] = 0.0;
     x0[(2, 1)] = 0.0;
-    let e = msg(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &Kernel::Linear));
+    let e = msg(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &Kernel::linear()));
     assert!(e.contains("point 3") && e.contains("normalized"), "{e}");
-    let e = msg(PerceptronProblem::new(
-        &x0,
-        &[1.0, -1.0, 1.0],
-        &Kernel::Polynomial { degree: 2, offset: 0.0 },
-    ));
+    let e = msg(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &Kernel::polynomial(2, 0.0)));
     assert!(e.contains("point 3"), "{e}");
     // A Gaussian kernel is never zero on the diagonal: the origin is fine.
     assert!(PerceptronProblem::new(&x0, &[1.0, -1.0, 1.0], &gaussian()).is_ok());
 
-    let pb = Arc::new(PerceptronProblem::new(&x, &[1.0, -1.0, 1.0], &Kernel::Linear).unwrap());
+    let pb = Arc::new(PerceptronProblem::new(&x, &[1.0, -1.0, 1.0], &Kernel::linear()).unwrap());
     for (algo, name) in [
         (PerceptronAlgorithm::Nvn { epsilon: 0.0 }, "epsilon"),
         (PerceptronAlgorithm::Nvn { epsilon: -1.0 }, "epsilon"),

@@ -17,11 +17,11 @@ use proptest::prelude::*;
 
 fn kernels() -> Vec<Kernel> {
     vec![
-        Kernel::Linear,
-        Kernel::Polynomial { degree: 3, offset: 1.0 },
-        Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.7) },
-        Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
-        Kernel::Laplacian { sigma: 0.9 },
+        Kernel::linear(),
+        Kernel::polynomial(3, 1.0),
+        Kernel::gaussian(Bandwidth::Fixed(0.7)),
+        Kernel::gaussian(Bandwidth::Heuristic),
+        Kernel::laplacian(0.9),
     ]
 }
 
@@ -48,7 +48,7 @@ proptest! {
             Err(e) => {
                 // The median heuristic has no distance to take the median of when every input
                 // is the same point (here: n = 1); it refuses, naming the field.
-                prop_assert!(matches!(kernel, Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }) && n == 1, "{e}");
+                prop_assert!(kernel == Kernel::gaussian(Bandwidth::Heuristic) && n == 1, "{e}");
                 prop_assert!(e.to_string().contains("kernel.mu"), "{e}");
                 return Ok(());
             }
@@ -68,7 +68,7 @@ proptest! {
 #[test]
 fn a_large_gram_job_takes_several_slices_and_equals_gram() {
     let x = points(1500, 2, 7);
-    let rk = Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) }.resolve(&x).expect("resolves");
+    let rk = Kernel::gaussian(Bandwidth::Fixed(0.5)).resolve(&x).expect("resolves");
     let whole = rk.gram(&x).expect("gram");
     let mut job = CrossJob::gram(rk, x).expect("job");
     let mut slices = 1;
@@ -83,7 +83,7 @@ fn a_large_gram_job_takes_several_slices_and_equals_gram() {
 #[test]
 fn a_non_finite_kernel_value_is_an_error_not_a_panic() {
     let x = DMatrix::from_row_slice(2, 1, &[1e200, 1.0]);
-    let rk = Kernel::Polynomial { degree: 3, offset: 0.0 }.resolve(&x).expect("resolves");
+    let rk = Kernel::polynomial(3, 0.0).resolve(&x).expect("resolves");
     let mut job = CrossJob::new(rk, x.clone(), x).expect("job");
     let e = job.advance(f64::INFINITY).expect_err("overflows");
     assert!(e.to_string().contains("overflowed"), "{e}");
@@ -192,7 +192,7 @@ fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
     use kernel_playground::datasets::regression::Friedman1;
     use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
     let data = Friedman1 { n: 400, sigma: 1.0, seed: 9 }.generate().expect("data");
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     let rk = kernel.resolve(&data.x).expect("resolves");
     let direct = MrlsrModel::from_dataset(&data, &kernel).expect("model");
     let payload = EigenPayload::compute(&data.x, &data.y, rk.clone()).expect("eigen");

@@ -36,11 +36,7 @@ fn compute() -> (Vec<f64>, Vec<Vec<u64>>) {
     let mut out = Vec::new();
     // n = 600: faer's blocked tridiagonalization and divide and conquer take their parallel paths.
     let data = Friedman1 { n: 600, sigma: 1.0, seed: 11 }.generate().unwrap();
-    let k = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }
-        .resolve(&data.x)
-        .unwrap()
-        .gram(&data.x)
-        .unwrap();
+    let k = Kernel::gaussian(Bandwidth::Heuristic).resolve(&data.x).unwrap().gram(&data.x).unwrap();
     let (values, vectors) = symmetric_eigen(&k).unwrap();
     // Independent check: ‖KQ − QΛ‖_F ≤ 1e-10 ‖K‖_F and ‖QᵀQ − I‖_F ≤ 1e-10, formed in full.
     let lambda = DMatrix::from_diagonal(&values);
@@ -50,11 +46,11 @@ fn compute() -> (Vec<f64>, Vec<Vec<u64>>) {
     assert!(orth <= 1e-10, "‖QᵀQ − I‖ = {orth:e}");
     let values: Vec<f64> = values.iter().copied().collect();
     for (d, kernel) in [
-        (1, Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.7) }),
-        (2, Kernel::Laplacian { sigma: 0.9 }),
-        (10, Kernel::Polynomial { degree: 3, offset: 1.0 }),
-        (10, Kernel::Gaussian { bandwidth: Bandwidth::Heuristic }),
-        (3, Kernel::Linear),
+        (1, Kernel::gaussian(Bandwidth::Fixed(0.7))),
+        (2, Kernel::laplacian(0.9)),
+        (10, Kernel::polynomial(3, 1.0)),
+        (10, Kernel::gaussian(Bandwidth::Heuristic)),
+        (3, Kernel::linear()),
     ] {
         let a = points(350, d, 3 + d as u64);
         let b = points(410, d, 5 + d as u64);

@@ -203,7 +203,7 @@ mod tests {
         })
         .unwrap();
         assert_ne!(lin.margin.separability, Separability::Separable);
-        let kernel = Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) };
+        let kernel = Kernel::gaussian(crate::kernels::Bandwidth::Fixed(0.5));
         let s = Session::new(PerceptronSpec { data, kernel, ..Default::default() }).unwrap();
         assert_eq!(s.margin.separability, Separability::Separable);
         let mut race = PerceptronRace::new(&s).unwrap();

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::stepper::{Record, Stepper, Stop};
+use crate::stepper::{run_task_for, Progress, Record, Stepper, Stop, Task};
 use crate::stepper::{Trace, Watch};
 
 /// A reference optimum: a lane has won once its primal objective is within `tol` of `f_star`
@@ -107,6 +107,14 @@ pub struct Race<S> {
     timed_out: bool,
 }
 
+impl<S: Stepper> Task for Race<S> {
+    type Error = std::convert::Infallible;
+    /// One round: every lane still running advances by its chunk; done when no lane advanced.
+    fn unit(&mut self) -> std::result::Result<Progress, Self::Error> {
+        Ok(if self.step_round() { Progress::More } else { Progress::Done })
+    }
+}
+
 impl<S: Stepper> Race<S> {
     /// A race of `(key, name, algorithm)` lanes, one iteration per lane per round, each lane
     /// to its own end.
@@ -184,7 +192,10 @@ impl<S: Stepper> Race<S> {
     /// Rounds until every lane has ended or `budget_ms` has elapsed (at least one round);
     /// returns the number of rounds in which some lane advanced.
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
-        crate::clock::within(budget_ms, || self.step_round())
+        match run_task_for(self, budget_ms) {
+            Ok(rounds) => rounds,
+            Err(never) => match never {},
+        }
     }
 
     /// Every lane to its end, or until the process-wide deadline (`kplay --time-limit`) has

@@ -163,7 +163,7 @@ impl Default for DinuzzoSpec {
             },
             loss: Loss::Hinge,
             lambda: 0.1,
-            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Fixed(0.5) },
+            kernel: Kernel::gaussian(Bandwidth::Fixed(0.5)),
             method: MethodSpec::Coordinate(CoordinateSpec {
                 rule: IndexRule::Cyclic,
                 seed: 1,
@@ -446,7 +446,7 @@ pub fn build(spec: &DinuzzoChecked) -> Result<Option<Built>> {
     let Some((d, regression, view)) = data_within(&spec.data, n_limit(spec))? else {
         return Ok(None);
     };
-    let repr = if spec.kernel == Kernel::Linear {
+    let repr = if spec.kernel == Kernel::linear() {
         Representation::Features
     } else if uses_kernel_rows(&spec.method) {
         Representation::KernelRows
@@ -486,7 +486,7 @@ impl Preparation {
             return Ok(None);
         };
         let needs_norm = needs_norm(spec);
-        let direct = if spec.kernel == Kernel::Linear {
+        let direct = if spec.kernel == Kernel::linear() {
             Some(Representation::Features)
         } else if uses_kernel_rows(&spec.method) {
             Some(Representation::KernelRows)

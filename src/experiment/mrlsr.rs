@@ -16,6 +16,7 @@ use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
+use crate::stepper::{run_task_for, Progress, Task};
 
 mod sweep;
 pub use sweep::{ParamSweep, SWEEP_FRAMES};
@@ -79,7 +80,7 @@ impl Default for MrlsrSpec {
     fn default() -> Self {
         Self {
             data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1, drop: None },
-            kernel: Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
+            kernel: Kernel::gaussian(Bandwidth::Heuristic),
             m: 1.5,
             lambda: 1e-3,
             sel: None,
@@ -521,7 +522,7 @@ pub fn page_eigen(spec: &MrlsrSpec) -> Result<(EigenPayload, String)> {
 /// synthetic set (Friedman #1) of size n, Gaussian kernel (the browser benchmark; any n).
 pub fn time_eigen(n: usize, seed: u64) -> Result<f64> {
     let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     let t0 = web_time::Instant::now();
     let model = MrlsrModel::from_dataset(&data, &kernel)?;
     let dt = elapsed_ms(t0);
@@ -533,7 +534,7 @@ pub fn time_eigen(n: usize, seed: u64) -> Result<f64> {
 /// size n, over `reps` refits cycling m through 1.2, 1.5, 3 at λ = 1e-3.
 pub fn time_refit(n: usize, reps: usize, seed: u64) -> Result<f64> {
     let data = Friedman1 { n, sigma: 1.0, seed }.generate()?;
-    let kernel = Kernel::Gaussian { bandwidth: Bandwidth::Heuristic };
+    let kernel = Kernel::gaussian(Bandwidth::Heuristic);
     let model = MrlsrModel::from_dataset(&data, &kernel)?;
     let ms = [1.2, 1.5, 3.0];
     let reps = reps.max(1);
@@ -646,7 +647,7 @@ impl SessionAdoption {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        if let Err(e) = crate::clock::try_within(budget_ms, || self.unit(source)) {
+        if let Err(e) = run_task_for(&mut Fed { adoption: self, source }, budget_ms) {
             self.failed = Some(e.clone());
             self.stage = None;
             return Err(e);
@@ -766,5 +767,31 @@ impl GramBuild {
                 reason: "this Gram matrix was already used".into(),
             }),
         }
+    }
+}
+
+/// A [`SessionAdoption`] with the source of the worker's values: the executor's [`Task`], sliced by
+/// [`run_task_for`].
+struct Fed<'a> {
+    adoption: &'a mut SessionAdoption,
+    source: &'a mut dyn FnMut(usize, &mut [f64]),
+}
+
+impl Task for Fed<'_> {
+    type Error = KpError;
+    fn unit(&mut self) -> Result<Progress> {
+        Ok(if self.adoption.unit(self.source)? { Progress::More } else { Progress::Done })
+    }
+}
+
+impl Task for crate::cv::ModelSelectionRun {
+    type Error = KpError;
+    /// One unit of the cross-validation ([`crate::cv::ModelSelectionRun::step`]); done once every fold is.
+    fn unit(&mut self) -> Result<Progress> {
+        if self.is_complete() {
+            return Ok(Progress::Done);
+        }
+        self.step()?;
+        Ok(Progress::More)
     }
 }

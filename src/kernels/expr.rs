@@ -292,25 +292,17 @@ fn leaf(at: usize, name: &str, params: &[(usize, String, Value)]) -> Result<Kern
             }
         }
     }
-    let p = info.parameters;
-    let whole = |i: usize| -> Result<u32> {
-        let v = values[i];
-        if v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&v) {
-            Ok(v as u32)
-        } else {
-            Err(err(at, format!("{name}: {} must be a whole number ≥ 0 (got {v})", p[i].name)))
+    // A whole parameter (the polynomial's degree) must be one before it is stored as one.
+    for (p, v) in info.parameters.iter().zip(&values) {
+        if p.integer && !(v.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(v)) {
+            return Err(err(
+                at,
+                format!("{name}: {} must be a whole number ≥ 0 (got {v})", p.name),
+            ));
         }
-    };
-    Ok(match base {
-        Kernel::Linear => Kernel::Linear,
-        Kernel::Polynomial { .. } => Kernel::Polynomial { degree: whole(0)?, offset: values[1] },
-        Kernel::Gaussian { .. } => Kernel::Gaussian { bandwidth },
-        Kernel::Laplacian { .. } => Kernel::Laplacian { sigma: values[0] },
-        Kernel::Matern32 { .. } => Kernel::Matern32 { length: values[0] },
-        Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => {
-            return Err(err(at, format!("unknown kernel “{name}”")))
-        }
-    })
+    }
+    base.with_values(&values, bandwidth)
+        .ok_or_else(|| err(at, format!("unknown kernel “{}”", clip(name))))
 }
 
 /// Parse a kernel expression (module doc); a message naming the character on error.
@@ -336,51 +328,6 @@ impl std::str::FromStr for Kernel {
     type Err = KpError;
     fn from_str(s: &str) -> Result<Kernel> {
         parse(s)
-    }
-}
-
-impl fmt::Display for Kernel {
-    /// The expression [`parse`] reads back to this kernel.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let grouped = |k: &Kernel, f: &mut fmt::Formatter<'_>, paren: bool| {
-            if paren {
-                write!(f, "({k})")
-            } else {
-                write!(f, "{k}")
-            }
-        };
-        match self {
-            Kernel::Linear => write!(f, "linear"),
-            Kernel::Polynomial { degree, offset } => {
-                write!(f, "polynomial(degree={degree}, offset={offset})")
-            }
-            Kernel::Gaussian { bandwidth: Bandwidth::Heuristic } => write!(f, "gaussian"),
-            Kernel::Gaussian { bandwidth: Bandwidth::Fixed(mu) } => write!(f, "gaussian(mu={mu})"),
-            Kernel::Laplacian { sigma } => write!(f, "laplacian(sigma={sigma})"),
-            Kernel::Matern32 { length } => write!(f, "matern32(length={length})"),
-            Kernel::Sum { of } => {
-                for (i, k) in of.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, " + ")?;
-                    }
-                    grouped(k, f, matches!(k, Kernel::Sum { .. }))?;
-                }
-                Ok(())
-            }
-            Kernel::Product { of } => {
-                for (i, k) in of.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, " · ")?;
-                    }
-                    grouped(k, f, k.is_composite())?;
-                }
-                Ok(())
-            }
-            Kernel::Scaled { scale, of } => {
-                write!(f, "{scale}·")?;
-                grouped(of, f, of.is_composite())
-            }
-        }
     }
 }
 

@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 
 use super::{kernel_matrix_zeros, ResolvedKernel, JOB_BLOCK_ENTRIES};
 use crate::error::{KpError, Result};
+use crate::stepper::{run_task_for, Progress, Task};
 
 /// A cross-kernel (or Gram) matrix computed a block of columns at a time, so a page can spread
 /// an n × n build over animation frames instead of blocking its main thread (issue #13: no task
@@ -35,22 +36,11 @@ impl CrossJob {
         Self::new(kernel, x.clone(), x)
     }
 
-    /// Compute blocks of columns until done or `budget_ms` has elapsed (at least one block);
-    /// returns whether the matrix is complete. Fails (and stays failed) on a non-finite value.
+    /// Compute blocks of columns until done or `budget_ms` has elapsed (at least one block; the
+    /// executor's slicing, [`run_task_for`]); returns whether the matrix is complete. Fails (and
+    /// stays failed) on a non-finite value.
     pub fn advance(&mut self, budget_ms: f64) -> Result<bool> {
-        let (m, n) = (self.a.nrows(), self.b.nrows());
-        let width = (JOB_BLOCK_ENTRIES / m.max(1)).clamp(1, n.max(1));
-        crate::clock::try_within(budget_ms, || {
-            if self.done >= n {
-                return Ok(false);
-            }
-            let w = width.min(n - self.done);
-            let rows = self.b.rows(self.done, w).into_owned();
-            let block = self.kernel.cross(&self.a, &rows)?;
-            self.k.columns_mut(self.done, w).copy_from(&block);
-            self.done += w;
-            Ok(true)
-        })?;
+        run_task_for(self, budget_ms)?;
         Ok(self.is_done())
     }
 
@@ -153,5 +143,23 @@ impl CrossJob {
     pub fn into_parts(mut self) -> Result<(DMatrix<f64>, DMatrix<f64>)> {
         while !self.advance(f64::INFINITY)? {}
         Ok((self.a, self.k))
+    }
+}
+
+impl Task for CrossJob {
+    type Error = KpError;
+    /// One block of columns (about [`JOB_BLOCK_ENTRIES`] entries); done once every column is.
+    fn unit(&mut self) -> Result<Progress> {
+        let (m, n) = (self.a.nrows(), self.b.nrows());
+        if self.done >= n {
+            return Ok(Progress::Done);
+        }
+        let width = (JOB_BLOCK_ENTRIES / m.max(1)).clamp(1, n.max(1));
+        let w = width.min(n - self.done);
+        let rows = self.b.rows(self.done, w).into_owned();
+        let block = self.kernel.cross(&self.a, &rows)?;
+        self.k.columns_mut(self.done, w).copy_from(&block);
+        self.done += w;
+        Ok(Progress::More)
     }
 }

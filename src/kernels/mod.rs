@@ -2,11 +2,27 @@
 //! algebra: sums, products and positive scalings of kernels are kernels (the sum of positive
 //! semi-definite matrices is one, and so is their entrywise product by Schur's product theorem),
 //! as scikit-learn's kernel algebra allows. Composites are ours, in none of the papers.
+//!
+//! One file per kernel (issue 34): each is a type implementing [`KernelDef`] (its catalogue
+//! entry, checks, expression text) whose checked form implements [`ResolvedDef`] (the function
+//! of `⟨x, x'⟩` or of `‖x − x'‖²` it is); neither trait has a default method. The one list is
+//! `catalogue!` below: a line per kernel, from which [`Kernel`], [`ResolvedKernel`],
+//! [`Kernel::ALL`] and every dispatch from the enums to the files are generated, so a new kernel
+//! is its file and one line there. Everything else here (Gram rows, cross matrices in blocks,
+//! composites) is written once for every kernel over [`ResolvedDef`].
 
+#[cfg(test)]
+mod catalogue_tests;
+mod def;
 pub mod expr;
 mod job;
 
+pub use def::{
+    bandwidth_heuristic, Argument, Bandwidth, KernelDef, KernelInfo, Parameter, ResolvedDef,
+};
 pub use job::CrossJob;
+
+use std::fmt;
 
 use crate::fmath;
 use nalgebra::{DMatrix, DVector};
@@ -14,76 +30,219 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{KpError, Result};
 
-/// Bandwidth of the Gaussian kernel.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bandwidth {
-    /// Paper B's heuristic `μ = (1/n²) Σ_ij ‖x_i − x_j‖²`, computed from the training inputs.
-    Heuristic,
-    /// A chosen `μ > 0`.
-    Fixed(f64),
-}
+/// The catalogue's one list: `Variant(file::Type)`, one line per kernel (a `#[cfg(test)]` line
+/// for a test-only kernel). The variant's snake_case name is the spec's `kind`.
+macro_rules! catalogue {
+    ($($(#[cfg($c:meta)])? $V:ident($file:ident::$T:ident),)*) => {
+        $($(#[cfg($c)])? mod $file;)*
+        $($(#[cfg($c)])? pub use $file::$T;)*
 
-/// A positive semi-definite pair kernel: one of the catalogue's, or a sum, product or positive
-/// scaling of kernels (`{"kind": "sum", "of": [k₁, k₂]}`, `{"kind": "scaled", "scale": 2,
-/// "of": k}`; written `k₁ + k₂`, `2·k` in [`expr`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields, from = "strict::Kernel")]
-pub enum Kernel {
-    /// `k(x, x') = ⟨x, x'⟩`.
-    Linear,
-    /// `k(x, x') = (⟨x, x'⟩ + offset)^degree`, degree ≥ 1, offset ≥ 0.
-    Polynomial { degree: u32, offset: f64 },
-    /// `k(x, x') = exp(−‖x − x'‖²/μ)` (paper B's parametrization).
-    Gaussian { bandwidth: Bandwidth },
-    /// `k(x, x') = exp(−‖x − x'‖/σ)`, σ > 0: positive definite on distinct points, with a
-    /// rougher (Lipschitz, not smooth) feature space than the Gaussian's.
-    Laplacian { sigma: f64 },
-    /// Matérn 3/2 with length scale ℓ > 0 (ours, in none of the papers):
-    /// `k(x, x') = (1 + √3 r/ℓ) exp(−√3 r/ℓ)`, `r = ‖x − x'‖`; positive definite on distinct
-    /// points in every dimension (Rasmussen & Williams, eq. 4.17), once differentiable.
-    Matern32 { length: f64 },
-    /// `k(x, x') = Σ_t k_t(x, x')`: 2 to [`MAX_TERMS`] kernels.
-    Sum { of: Vec<Kernel> },
-    /// `k(x, x') = Π_t k_t(x, x')`: 2 to [`MAX_TERMS`] kernels.
-    Product { of: Vec<Kernel> },
-    /// `k(x, x') = s·k₀(x, x')` with `s > 0` finite.
-    Scaled { scale: f64, of: Box<Kernel> },
-}
+        /// A positive semi-definite pair kernel: one of the catalogue's, or a sum, product or
+        /// positive scaling of kernels (`{"kind": "sum", "of": [k₁, k₂]}`, `{"kind": "scaled",
+        /// "scale": 2, "of": k}`; written `k₁ + k₂`, `2·k` in [`expr`]). Every variant is a
+        /// struct (a catalogue kernel's own), so an unknown field is an error naming it.
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+        pub enum Kernel {
+            $(
+                $(#[cfg($c)])?
+                #[doc = concat!("[`", stringify!($T), "`].")]
+                $V($T),
+            )*
+            /// `k(x, x') = Σ_t k_t(x, x')`: 2 to [`MAX_TERMS`] kernels.
+            Sum { of: Vec<Kernel> },
+            /// `k(x, x') = Π_t k_t(x, x')`: 2 to [`MAX_TERMS`] kernels.
+            Product { of: Vec<Kernel> },
+            /// `k(x, x') = s·k₀(x, x')` with `s > 0` finite.
+            Scaled { scale: f64, of: Box<Kernel> },
+        }
 
-/// The spec's form of [`Kernel`], read strictly: serde's `deny_unknown_fields` does not reach
-/// a unit variant of an internally tagged enum (`{"kind": "linear", "x": 1}` would pass), so
-/// every variant here is a struct variant, and an unknown field is an error naming it.
-mod strict {
-    use super::Bandwidth;
-    use serde::Deserialize;
+        /// A kernel with every parameter checked and the Gaussian bandwidth resolved to a
+        /// number (serialized as `{"kind": "gaussian", "mu": …}`, what `kplay run` reports);
+        /// composites hold their resolved terms.
+        #[derive(Debug, Clone, PartialEq, Serialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        pub enum ResolvedKernel {
+            $(
+                $(#[cfg($c)])?
+                #[doc = concat!("[`", stringify!($T), "`], checked.")]
+                $V(<$T as KernelDef>::Resolved),
+            )*
+            /// The terms' sum.
+            Sum { of: Vec<ResolvedKernel> },
+            /// The terms' product.
+            Product { of: Vec<ResolvedKernel> },
+            /// `s·k₀`.
+            Scaled { scale: f64, of: Box<ResolvedKernel> },
+        }
 
-    #[derive(Deserialize)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum Kernel {
-        Linear {},
-        Polynomial { degree: u32, offset: f64 },
-        Gaussian { bandwidth: Bandwidth },
-        Laplacian { sigma: f64 },
-        Matern32 { length: f64 },
-        Sum { of: Vec<super::Kernel> },
-        Product { of: Vec<super::Kernel> },
-        Scaled { scale: f64, of: Box<super::Kernel> },
-    }
+        impl Kernel {
+            /// Every catalogue kernel, with a page's default parameters.
+            pub const ALL: &'static [Kernel] =
+                &[$($(#[cfg($c)])? Kernel::$V(<$T as KernelDef>::DEFAULT),)*];
 
-    impl From<Kernel> for super::Kernel {
-        fn from(k: Kernel) -> Self {
-            match k {
-                Kernel::Linear {} => Self::Linear,
-                Kernel::Polynomial { degree, offset } => Self::Polynomial { degree, offset },
-                Kernel::Gaussian { bandwidth } => Self::Gaussian { bandwidth },
-                Kernel::Laplacian { sigma } => Self::Laplacian { sigma },
-                Kernel::Matern32 { length } => Self::Matern32 { length },
-                Kernel::Sum { of } => Self::Sum { of },
-                Kernel::Product { of } => Self::Product { of },
-                Kernel::Scaled { scale, of } => Self::Scaled { scale, of },
+            /// What this kernel is and needs (a composite's entry names its operation).
+            pub fn info(&self) -> KernelInfo {
+                match self {
+                    $($(#[cfg($c)])? Kernel::$V(k) => k.info(),)*
+                    Kernel::Sum { .. } => composite_info("sum", "k₁ + k₂ + …"),
+                    Kernel::Product { .. } => composite_info("product", "k₁ · k₂ · …"),
+                    Kernel::Scaled { .. } => composite_info("scaled", "s · k, s > 0"),
+                }
+            }
+
+            /// [`Self::resolve`] once the composite's size is checked.
+            fn resolve_checked(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
+                match self {
+                    $($(#[cfg($c)])? Kernel::$V(k) => k.resolve(x).map(ResolvedKernel::$V),)*
+                    Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => {
+                        self.resolve_composite(x)
+                    }
+                }
+            }
+
+            /// The same catalogue kernel with other parameter values ([`KernelDef::from_values`]);
+            /// `None` for a composite.
+            pub(crate) fn with_values(&self, values: &[f64], bandwidth: Bandwidth) -> Option<Kernel> {
+                match self {
+                    $($(#[cfg($c)])? Kernel::$V(_) => {
+                        Some(Kernel::$V(<$T as KernelDef>::from_values(values, bandwidth)))
+                    })*
+                    Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => None,
+                }
+            }
+
+        }
+
+        impl fmt::Display for Kernel {
+            /// The expression [`expr::parse`] reads back to this kernel.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $($(#[cfg($c)])? Kernel::$V(k) => k.write(f),)*
+                    Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => {
+                        write_composite(self, f)
+                    }
+                }
             }
         }
+
+        impl ResolvedKernel {
+            /// `v` applied to the catalogue kernel, its type known at compile time (so the
+            /// kernel's function inlines into the Gram loops), or to the composite.
+            fn visit<V: Visit>(&self, v: V) -> V::Out {
+                match self {
+                    $($(#[cfg($c)])? ResolvedKernel::$V(r) => v.leaf(r),)*
+                    ResolvedKernel::Sum { .. }
+                    | ResolvedKernel::Product { .. }
+                    | ResolvedKernel::Scaled { .. } => v.composite(self),
+                }
+            }
+        }
+    };
+}
+
+catalogue! {
+    Linear(linear::Linear),
+    Polynomial(polynomial::Polynomial),
+    Gaussian(gaussian::Gaussian),
+    Laplacian(laplacian::Laplacian),
+    Matern32(matern32::Matern32),
+    #[cfg(test)] TestImq(test_imq::TestImq),
+}
+
+pub use gaussian::ResolvedGaussian;
+
+/// Something done with a catalogue kernel whose type is known at compile time
+/// ([`ResolvedKernel::visit`]).
+trait Visit {
+    /// What it gives.
+    type Out;
+    /// Do it with the catalogue kernel `r`.
+    fn leaf<R: ResolvedDef>(self, r: &R) -> Self::Out;
+    /// Do it with a sum, product or scaling of kernels.
+    fn composite(self, k: &ResolvedKernel) -> Self::Out;
+}
+
+/// Inner products turned into kernel values in place: `norms(j)` gives the two squared norms
+/// of entry `j` in the order the distance adds them (`‖a‖² + ‖b‖² − 2⟨a, b⟩`).
+struct MapProducts<'a, F: Fn(usize) -> (f64, f64)> {
+    values: &'a mut [f64],
+    norms: F,
+}
+
+impl<F: Fn(usize) -> (f64, f64)> Visit for MapProducts<'_, F> {
+    type Out = ();
+    #[inline(always)]
+    fn leaf<R: ResolvedDef>(self, r: &R) {
+        match r.argument() {
+            Argument::InnerProduct => {
+                for v in self.values.iter_mut() {
+                    *v = r.of(*v);
+                }
+            }
+            Argument::SquaredDistance => {
+                for (j, v) in self.values.iter_mut().enumerate() {
+                    let (a, b) = (self.norms)(j);
+                    let d2 = fmath::max(a + b - 2.0 * *v, 0.0);
+                    *v = r.of(d2);
+                }
+            }
+        }
+    }
+    /// Not reached: the Gram builders combine a composite's terms first. The values become
+    /// NaN, which every builder refuses as non-finite.
+    fn composite(self, _k: &ResolvedKernel) {
+        self.values.fill(f64::NAN);
+    }
+}
+
+/// `k(a, b)` of a catalogue kernel, from its argument computed directly.
+struct Eval<'a> {
+    a: &'a [f64],
+    b: &'a [f64],
+}
+
+impl Visit for Eval<'_> {
+    type Out = f64;
+    fn leaf<R: ResolvedDef>(self, r: &R) -> f64 {
+        match r.argument() {
+            Argument::InnerProduct => r.of(dot(self.a, self.b)),
+            Argument::SquaredDistance => {
+                r.of(self.a.iter().zip(self.b).map(|(u, v)| (u - v) * (u - v)).sum())
+            }
+        }
+    }
+    fn composite(self, k: &ResolvedKernel) -> f64 {
+        match k {
+            ResolvedKernel::Sum { of } => of.iter().map(|t| t.eval(self.a, self.b)).sum(),
+            ResolvedKernel::Product { of } => of.iter().map(|t| t.eval(self.a, self.b)).product(),
+            ResolvedKernel::Scaled { scale, of } => scale * of.eval(self.a, self.b),
+            leaf => leaf.visit(self),
+        }
+    }
+}
+
+/// Conveniences for writing a catalogue kernel in code (a new kernel needs none).
+impl Kernel {
+    /// `⟨x, x'⟩`.
+    pub const fn linear() -> Kernel {
+        Kernel::Linear(Linear {})
+    }
+    /// `(⟨x, x'⟩ + offset)^degree`.
+    pub const fn polynomial(degree: u32, offset: f64) -> Kernel {
+        Kernel::Polynomial(Polynomial { degree, offset })
+    }
+    /// `exp(−‖x − x'‖²/μ)`.
+    pub const fn gaussian(bandwidth: Bandwidth) -> Kernel {
+        Kernel::Gaussian(Gaussian { bandwidth })
+    }
+    /// `exp(−‖x − x'‖/σ)`.
+    pub const fn laplacian(sigma: f64) -> Kernel {
+        Kernel::Laplacian(Laplacian { sigma })
+    }
+    /// Matérn 3/2 with length scale ℓ.
+    pub const fn matern32(length: f64) -> Kernel {
+        Kernel::Matern32(Matern32 { length })
     }
 }
 
@@ -92,130 +251,62 @@ pub const MAX_TERMS: usize = 8;
 /// At most this nesting depth of sums, products and scalings.
 pub const MAX_DEPTH: usize = 4;
 
-/// One numeric parameter of a kernel, declared once (name, range, default) for the pages' fields.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct KernelParameter {
-    /// The field of the kernel's spec object (`{"kind": "laplacian", "sigma": 0.5}`).
-    pub name: &'static str,
-    /// The id of the page field that holds it (shared by pages B, C and D).
-    pub field: &'static str,
-    /// The symbol a page shows.
-    pub symbol: &'static str,
-    /// What it means, one line (a page's tooltip).
-    pub doc: &'static str,
-    /// The lower bound.
-    pub min: f64,
-    /// Whether the lower bound itself is excluded (`> min`).
-    pub min_exclusive: bool,
-    /// A whole number (the polynomial degree).
-    pub integer: bool,
-    /// A page's initial value.
-    pub default: f64,
-}
-
-/// What a kernel is and what it needs, declared once: the pages' kernel selects and fields are
-/// built from these (the exported `kernelCatalogue()`).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct KernelInfo {
-    /// The spec's `kind`.
-    pub kind: &'static str,
-    /// The name a page shows.
-    pub label: &'static str,
-    /// `k(x, x')` written out.
-    pub formula: &'static str,
-    /// A pair kernel `k(x, x')` (papers B, C, D); all of these are.
-    pub pair: bool,
-    /// A function of the distance with a length scale to choose (Gaussian, Laplacian, Matérn).
-    pub needs_bandwidth: bool,
-    /// Its plain numeric parameters. The Gaussian's bandwidth (`"heuristic"` or
-    /// `{"fixed": μ}`) is declared apart as `bandwidth`.
-    pub parameters: &'static [KernelParameter],
-    /// The Gaussian's `bandwidth` field: `"heuristic"` or `{"fixed": μ > 0}`.
-    pub bandwidth: bool,
-}
-
-/// A [`KernelParameter`] in one line: (name, field, symbol, doc), (min, exclusive), integer, default.
-const fn kparam(
-    names: (&'static str, &'static str, &'static str, &'static str),
-    min: (f64, bool),
-    integer: bool,
-    default: f64,
-) -> KernelParameter {
-    let (name, field, symbol, doc) = names;
-    KernelParameter { name, field, symbol, doc, min: min.0, min_exclusive: min.1, integer, default }
-}
-
-impl Kernel {
-    /// Every pair kernel, with a page's default parameters.
-    pub const ALL: [Kernel; 5] = [
-        Kernel::Linear,
-        Kernel::Polynomial { degree: 2, offset: 1.0 },
-        Kernel::Gaussian { bandwidth: Bandwidth::Heuristic },
-        Kernel::Laplacian { sigma: 0.5 },
-        Kernel::Matern32 { length: 0.5 },
-    ];
-
-    /// What this kernel is and needs.
-    pub fn info(&self) -> KernelInfo {
-        const POLY: &[KernelParameter] = &[
-            kparam(("degree", "degree", "d", "the power of ⟨x, x′⟩ + c"), (1.0, false), true, 2.0),
-            kparam(("offset", "offset", "c", "added to ⟨x, x′⟩"), (0.0, false), false, 1.0),
-        ];
-        const LAP: &[KernelParameter] =
-            &[kparam(("sigma", "lap-sigma", "σ", "the length scale"), (0.0, true), false, 0.5)];
-        const MATERN: &[KernelParameter] = &[kparam(
-            ("length", "matern-length", "ℓ", "the length scale"),
-            (0.0, true),
-            false,
-            0.5,
-        )];
-        let (kind, label, formula, parameters, needs_bandwidth): (_, _, _, &'static [_], _) =
-            match self {
-                Kernel::Linear => ("linear", "linear", "⟨x, x′⟩", &[], false),
-                Kernel::Polynomial { .. } => {
-                    ("polynomial", "polynomial", "(⟨x, x′⟩ + c)^d", POLY, false)
-                }
-                Kernel::Gaussian { .. } => ("gaussian", "Gaussian", "exp(−‖x − x′‖²/μ)", &[], true),
-                Kernel::Laplacian { .. } => {
-                    ("laplacian", "Laplacian", "exp(−‖x − x′‖/σ)", LAP, true)
-                }
-                Kernel::Matern32 { .. } => (
-                    "matern32",
-                    "Matérn 3/2",
-                    "(1 + √3r/ℓ) exp(−√3r/ℓ), r = ‖x − x′‖",
-                    MATERN,
-                    true,
-                ),
-                Kernel::Sum { .. } => ("sum", "sum", "k₁ + k₂ + …", &[], false),
-                Kernel::Product { .. } => ("product", "product", "k₁ · k₂ · …", &[], false),
-                Kernel::Scaled { .. } => ("scaled", "scaled", "s · k, s > 0", &[], false),
-            };
-        KernelInfo {
-            kind,
-            label,
-            formula,
-            pair: true,
-            needs_bandwidth,
-            parameters,
-            bandwidth: matches!(self, Kernel::Gaussian { .. }),
+/// A sum, product or scaling written as the expression [`expr::parse`] reads back (the `Display`
+/// of [`Kernel`] for composites; a catalogue kernel writes itself, [`super::KernelDef::write`]).
+pub(crate) fn write_composite(k: &Kernel, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let grouped = |k: &Kernel, f: &mut fmt::Formatter<'_>, paren: bool| {
+        if paren {
+            write!(f, "({k})")
+        } else {
+            write!(f, "{k}")
         }
+    };
+    match k {
+        Kernel::Sum { of } => {
+            for (i, k) in of.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " + ")?;
+                }
+                grouped(k, f, matches!(k, Kernel::Sum { .. }))?;
+            }
+            Ok(())
+        }
+        Kernel::Product { of } => {
+            for (i, k) in of.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " · ")?;
+                }
+                grouped(k, f, k.is_composite())?;
+            }
+            Ok(())
+        }
+        Kernel::Scaled { scale, of } => {
+            write!(f, "{scale}·")?;
+            grouped(of, f, of.is_composite())
+        }
+        leaf => write!(f, "{leaf}"),
     }
 }
 
-/// A kernel with every parameter checked and the Gaussian bandwidth resolved to a number
-/// (serialized as `{"kind": "gaussian", "mu": …}`, what `kplay run` reports); composites hold
-/// their resolved terms.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ResolvedKernel {
-    Linear,
-    Polynomial { degree: u32, offset: f64 },
-    Gaussian { mu: f64 },
-    Laplacian { sigma: f64 },
-    Matern32 { length: f64 },
-    Sum { of: Vec<ResolvedKernel> },
-    Product { of: Vec<ResolvedKernel> },
-    Scaled { scale: f64, of: Box<ResolvedKernel> },
+/// A composite's catalogue entry: its operation.
+fn composite_info(kind: &'static str, formula: &'static str) -> KernelInfo {
+    KernelInfo {
+        kind,
+        label: kind,
+        formula,
+        pair: true,
+        needs_bandwidth: false,
+        parameters: &[],
+        bandwidth: false,
+    }
+}
+
+/// The catalogue as JSON text: each kernel's [`KernelInfo`] (kind, label, formula,
+/// capabilities, parameters with ranges and defaults), from which pages B, C and D build their
+/// kernel selects and fields (the wasm export `kernelCatalogue()`).
+pub fn catalogue_json() -> String {
+    let info: Vec<_> = Kernel::ALL.iter().map(|k| k.info()).collect();
+    serde_json::to_string(&info).unwrap_or_else(|_| "[]".into())
 }
 
 /// The zero `m × n` matrix for the cross kernel of the rows of `a` and `b`: dimensions checked,
@@ -253,17 +344,6 @@ fn nest(e: KpError, step: &str) -> KpError {
     KpError::Spec(format!("kernel.{step}{rest}: {reason}"))
 }
 
-/// `μ = (1/n²) Σ_ij ‖x_i − x_j‖²`, computed in O(nd) as `2·(mean ‖x‖² − ‖mean x‖²)`.
-pub fn bandwidth_heuristic(x: &DMatrix<f64>) -> f64 {
-    let n = x.nrows() as f64;
-    if n == 0.0 {
-        return 0.0;
-    }
-    let mean_sq = x.row_iter().map(|r| r.norm_squared()).sum::<f64>() / n;
-    let mean = x.row_mean();
-    (2.0 * (mean_sq - mean.norm_squared())).max(0.0)
-}
-
 impl Kernel {
     /// Check the parameters and resolve the bandwidth on the training inputs `x` (rows); a
     /// composite is checked as a whole first (2 to [`MAX_TERMS`] terms in all, nested at most
@@ -292,11 +372,7 @@ impl Kernel {
                 let (n, d) = of.size();
                 (n, d + 1)
             }
-            Kernel::Linear
-            | Kernel::Polynomial { .. }
-            | Kernel::Gaussian { .. }
-            | Kernel::Laplacian { .. }
-            | Kernel::Matern32 { .. } => (1, 0),
+            _catalogue_kernel => (1, 0),
         }
     }
 
@@ -305,7 +381,8 @@ impl Kernel {
         matches!(self, Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. })
     }
 
-    fn resolve_checked(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
+    /// A composite's terms resolved, each error naming its term.
+    fn resolve_composite(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
         let terms = |of: &[Kernel], what: &str| -> Result<Vec<ResolvedKernel>> {
             if of.len() < 2 {
                 return Err(KpError::Parameter {
@@ -331,64 +408,7 @@ impl Kernel {
                 let inner = of.resolve_checked(x).map_err(|e| nest(e, "of"))?;
                 Ok(ResolvedKernel::Scaled { scale: *scale, of: Box::new(inner) })
             }
-            leaf => leaf.resolve_leaf(x),
-        }
-    }
-
-    fn resolve_leaf(&self, x: &DMatrix<f64>) -> Result<ResolvedKernel> {
-        match *self {
-            Kernel::Linear => Ok(ResolvedKernel::Linear),
-            Kernel::Polynomial { degree, offset } => {
-                if degree < 1 {
-                    return Err(KpError::Parameter {
-                        name: "kernel.degree",
-                        reason: format!("must be at least 1 (got {degree})"),
-                    });
-                }
-                if !(offset.is_finite() && offset >= 0.0) {
-                    return Err(KpError::Parameter {
-                        name: "kernel.offset",
-                        reason: format!("must be a finite number ≥ 0 (got {offset})"),
-                    });
-                }
-                Ok(ResolvedKernel::Polynomial { degree, offset })
-            }
-            Kernel::Gaussian { bandwidth } => {
-                let mu = match bandwidth {
-                    Bandwidth::Fixed(mu) => mu,
-                    Bandwidth::Heuristic => bandwidth_heuristic(x),
-                };
-                if !(mu.is_finite() && mu > 0.0) {
-                    let why = if matches!(bandwidth, Bandwidth::Heuristic) {
-                        "the heuristic gave μ = 0: all inputs are identical".to_string()
-                    } else {
-                        format!("must be a finite number > 0 (got {mu})")
-                    };
-                    return Err(KpError::Parameter { name: "kernel.mu", reason: why });
-                }
-                Ok(ResolvedKernel::Gaussian { mu })
-            }
-            Kernel::Laplacian { sigma } => {
-                if !(sigma.is_finite() && sigma > 0.0) {
-                    return Err(KpError::Parameter {
-                        name: "kernel.sigma",
-                        reason: format!("must be a finite number > 0 (got {sigma})"),
-                    });
-                }
-                Ok(ResolvedKernel::Laplacian { sigma })
-            }
-            Kernel::Matern32 { length } => {
-                if !(length.is_finite() && length > 0.0) {
-                    return Err(KpError::Parameter {
-                        name: "kernel.length",
-                        reason: format!("must be a finite number > 0 (got {length})"),
-                    });
-                }
-                Ok(ResolvedKernel::Matern32 { length })
-            }
-            Kernel::Sum { .. } | Kernel::Product { .. } | Kernel::Scaled { .. } => {
-                self.resolve_checked(x)
-            }
+            leaf => leaf.resolve_checked(x),
         }
     }
 }
@@ -396,30 +416,7 @@ impl Kernel {
 impl ResolvedKernel {
     /// `k(a, b)` for two input vectors of equal length.
     pub fn eval(&self, a: &[f64], b: &[f64]) -> f64 {
-        match self {
-            ResolvedKernel::Sum { of } => return of.iter().map(|k| k.eval(a, b)).sum(),
-            ResolvedKernel::Product { of } => return of.iter().map(|k| k.eval(a, b)).product(),
-            ResolvedKernel::Scaled { scale, of } => return scale * of.eval(a, b),
-            ResolvedKernel::Linear
-            | ResolvedKernel::Polynomial { .. }
-            | ResolvedKernel::Gaussian { .. }
-            | ResolvedKernel::Laplacian { .. }
-            | ResolvedKernel::Matern32 { .. } => {}
-        }
-        match *self {
-            ResolvedKernel::Linear => dot(a, b),
-            ResolvedKernel::Polynomial { degree, offset } => {
-                (dot(a, b) + offset).powi(degree as i32)
-            }
-            ResolvedKernel::Gaussian { .. }
-            | ResolvedKernel::Laplacian { .. }
-            | ResolvedKernel::Matern32 { .. } => {
-                self.of_squared_distance(a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum())
-            }
-            ResolvedKernel::Sum { .. }
-            | ResolvedKernel::Product { .. }
-            | ResolvedKernel::Scaled { .. } => f64::NAN,
-        }
+        self.visit(Eval { a, b })
     }
 
     /// The terms' values combined as this composite combines them: `acc` holds the first
@@ -470,24 +467,6 @@ impl ResolvedKernel {
         )
     }
 
-    /// A distance kernel's value at squared distance `d2` (NaN for the other kernels, which
-    /// the Gram builders reject as non-finite).
-    fn of_squared_distance(&self, d2: f64) -> f64 {
-        match *self {
-            ResolvedKernel::Gaussian { mu } => fmath::exp(-d2 / mu),
-            ResolvedKernel::Laplacian { sigma } => fmath::exp(-d2.sqrt() / sigma),
-            ResolvedKernel::Matern32 { length } => {
-                let u = 3f64.sqrt() * d2.sqrt() / length;
-                (1.0 + u) * fmath::exp(-u)
-            }
-            ResolvedKernel::Linear
-            | ResolvedKernel::Polynomial { .. }
-            | ResolvedKernel::Sum { .. }
-            | ResolvedKernel::Product { .. }
-            | ResolvedKernel::Scaled { .. } => f64::NAN,
-        }
-    }
-
     /// The n × n Gram matrix `K_ij = k(x_i, x_j)` of the rows of `x`, computed from `X Xᵀ`
     /// (one nalgebra product) for every kernel. Fails if a value is not finite.
     pub fn gram(&self, x: &DMatrix<f64>) -> Result<DMatrix<f64>> {
@@ -529,23 +508,7 @@ impl ResolvedKernel {
     /// The map from inner products to kernel values of [`Self::cross`], applied to a column of
     /// inner products `⟨x_j, b⟩` with `‖b‖² = sq_b`.
     fn finish_row(&self, sq: &DVector<f64>, sq_b: f64, out: &mut DVector<f64>) {
-        match *self {
-            ResolvedKernel::Linear
-            | ResolvedKernel::Sum { .. }
-            | ResolvedKernel::Product { .. }
-            | ResolvedKernel::Scaled { .. } => {}
-            ResolvedKernel::Polynomial { degree, offset } => {
-                out.apply(|v| *v = (*v + offset).powi(degree as i32));
-            }
-            ResolvedKernel::Gaussian { .. }
-            | ResolvedKernel::Laplacian { .. }
-            | ResolvedKernel::Matern32 { .. } => {
-                for (j, v) in out.iter_mut().enumerate() {
-                    let d2 = fmath::max(sq[j] + sq_b - 2.0 * *v, 0.0);
-                    *v = self.of_squared_distance(d2);
-                }
-            }
-        }
+        self.visit(MapProducts { values: out.as_mut_slice(), norms: |j| (sq[j], sq_b) });
     }
 
     /// The diagonal `k(x_i, x_i)` with the arithmetic of [`Self::gram_row_into`].
@@ -576,23 +539,8 @@ impl ResolvedKernel {
                 dot
             }),
         );
-        match *self {
-            ResolvedKernel::Linear
-            | ResolvedKernel::Sum { .. }
-            | ResolvedKernel::Product { .. }
-            | ResolvedKernel::Scaled { .. } => {}
-            ResolvedKernel::Polynomial { degree, offset } => {
-                out.apply(|v| *v = (*v + offset).powi(degree as i32))
-            }
-            ResolvedKernel::Gaussian { .. }
-            | ResolvedKernel::Laplacian { .. }
-            | ResolvedKernel::Matern32 { .. } => {
-                for (j, v) in out.iter_mut().enumerate() {
-                    let d2 = fmath::max(sq[j] + sq[j] - 2.0 * *v, 0.0);
-                    *v = self.of_squared_distance(d2);
-                }
-            }
-        }
+        let sq = sq.as_slice();
+        self.visit(MapProducts { values: out.as_mut_slice(), norms: |j| (sq[j], sq[j]) });
         out
     }
 
@@ -662,28 +610,15 @@ impl ResolvedKernel {
         // Then the same product `a bᵀ` nalgebra's `*` computes.
         let mut k = kernel_matrix_zeros(a, b)?;
         k.gemm(1.0, a, &b.transpose(), 0.0);
-        match *self {
-            ResolvedKernel::Linear
-            | ResolvedKernel::Sum { .. }
-            | ResolvedKernel::Product { .. }
-            | ResolvedKernel::Scaled { .. } => {}
-            ResolvedKernel::Polynomial { degree, offset } => {
-                k.apply(|v| *v = (*v + offset).powi(degree as i32));
-            }
-            ResolvedKernel::Gaussian { .. }
-            | ResolvedKernel::Laplacian { .. }
-            | ResolvedKernel::Matern32 { .. } => {
-                let na: DVector<f64> =
-                    DVector::from_iterator(a.nrows(), a.row_iter().map(|r| r.norm_squared()));
-                let nb: DVector<f64> =
-                    DVector::from_iterator(b.nrows(), b.row_iter().map(|r| r.norm_squared()));
-                for j in 0..k.ncols() {
-                    for i in 0..k.nrows() {
-                        let d2 = fmath::max(na[i] + nb[j] - 2.0 * k[(i, j)], 0.0);
-                        k[(i, j)] = self.of_squared_distance(d2);
-                    }
-                }
-            }
+        let na: DVector<f64> =
+            DVector::from_iterator(a.nrows(), a.row_iter().map(|r| r.norm_squared()));
+        let nb: DVector<f64> =
+            DVector::from_iterator(b.nrows(), b.row_iter().map(|r| r.norm_squared()));
+        // Column-major: column j of K is the j-th chunk of m values.
+        let m = a.nrows().max(1);
+        for (j, values) in k.as_mut_slice().chunks_mut(m).enumerate() {
+            let nbj = nb[j];
+            self.visit(MapProducts { values, norms: |i| (na[i], nbj) });
         }
         if k.iter().any(|v| !v.is_finite()) {
             return Err(KpError::NonFinite("a kernel value overflowed".into()));

@@ -101,59 +101,39 @@ mod strict {
 /// ([`Loss::box_quadratic`]).
 pub type BoxQuadratic = (f64, (f64, f64), (f64, f64));
 
-/// One numeric parameter of a loss, declared once: the spec's field, the symbol a page shows,
-/// its range and its default. [`Loss::validate`] checks it and the pages build their fields
-/// from it (the exported catalogue).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Parameter {
-    /// The field of the loss's spec object (`{"kind": …, "eps": 0.1}`) and the page's field id.
-    pub name: &'static str,
-    /// The field path an error names (`loss.eps`).
-    pub field: &'static str,
-    /// The symbol a page shows (ε, ρ, μ).
-    pub symbol: &'static str,
-    /// What it means, one line (a page's tooltip).
-    pub doc: &'static str,
-    /// The lower bound.
-    pub min: f64,
-    /// Whether the lower bound itself is excluded (`> min` rather than `≥ min`).
-    pub min_exclusive: bool,
-    /// The value of [`Loss::ALL`]'s entry and a page's initial field.
-    pub default: f64,
-}
-
-impl Parameter {
-    /// Whether `v` is a finite number in range.
-    pub fn accepts(&self, v: f64) -> bool {
-        v.is_finite() && if self.min_exclusive { v > self.min } else { v >= self.min }
-    }
-}
+pub use crate::param::Parameter;
 
 pub(crate) const EPS: Parameter = Parameter {
     name: "eps",
-    field: "loss.eps",
+    field: "eps",
+    path: "loss.eps",
     symbol: "ε",
     doc: "the half-width of the tube where the loss is 0",
     min: 0.0,
     min_exclusive: false,
+    integer: false,
     default: 0.1,
 };
 pub(crate) const RHO: Parameter = Parameter {
     name: "rho",
-    field: "loss.rho",
+    field: "rho",
+    path: "loss.rho",
     symbol: "ρ",
     doc: "Huber: r²/2 for |r| ≤ ρ, ρ|r| − ρ²/2 beyond",
     min: 0.0,
     min_exclusive: true,
+    integer: false,
     default: 1.0,
 };
 pub(crate) const SMOOTHING: Parameter = Parameter {
     name: "smoothing",
-    field: "loss.smoothing",
+    field: "smoothing",
+    path: "loss.smoothing",
     symbol: "μ",
     doc: "the width of the quadratic piece below the margin 1",
     min: 0.0,
     min_exclusive: true,
+    integer: false,
     default: 0.5,
 };
 
@@ -408,7 +388,7 @@ impl Loss {
             if !p.accepts(v) {
                 let op = if p.min_exclusive { ">" } else { "≥" };
                 return Err(KpError::Parameter {
-                    name: p.field,
+                    name: p.path,
                     reason: format!(
                         "{} must be a finite number {op} {} (got {v})",
                         p.symbol, p.min

@@ -238,14 +238,7 @@ fn build_block(
 
 fn non_finite_error(cfg: &TensorKernelConfig, tuple: &[usize], s: f64, k: f64) -> KpError {
     let names: Vec<String> = tuple.iter().map(|i| format!("x{}", i + 1)).collect();
-    let hint = match cfg.kernel {
-        TensorKernel::Exponential => format!(
-            "exp overflows above {:.1}; scale the inputs down (e.g. divide them by a constant) or use the polynomial kernel",
-            fmath::ln(f64::MAX)
-        ),
-        TensorKernel::Polynomial { degree } => format!("the power {degree} overflows; scale the inputs down or lower the degree"),
-        TensorKernel::Linear => "the inputs are too large; scale them down".into(),
-    };
+    let hint = cfg.kernel.overflow_hint();
     KpError::NonFinite(format!(
         "tensor kernel value K({}) = {k} (samples counted from 1) with sum(x_i1 ⊙ ⋯ ⊙ x_iq) = {s}: {hint}",
         names.join(", ")

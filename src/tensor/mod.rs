@@ -25,31 +25,19 @@
 use crate::fmath;
 use crate::plot_text::num;
 use nalgebra::{DMatrix, DVector};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::error::{KpError, Result};
 use crate::lp::{DualPolynomial, FeaturePolynomial};
+
+pub mod kernel;
+pub use kernel::{TensorKernel, TensorKernelDef, TensorKernelInfo, MAX_DEGREE};
 
 /// Default memory budget for a Gram tensor, a feature matrix or a predictor (512 MiB).
 pub const DEFAULT_MEMORY_BUDGET: u64 = 512 * 1024 * 1024;
 
 /// Column-panel width of the build's block products.
 const BUILD_PANEL: usize = 24;
-
-/// Largest polynomial degree accepted (higher degrees overflow f64 for any useful data).
-pub const MAX_DEGREE: u32 = 64;
-
-/// A tensor kernel of paper A, Section 2.2 (`x'_1 ⊙ ⋯ ⊙ x'_q` is the componentwise product).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TensorKernel {
-    /// Linear tensor kernel `K = Σ_k x'_1k ⋯ x'_qk = sum(x'_1 ⊙ ⋯ ⊙ x'_q)` (eq. 13).
-    Linear,
-    /// Polynomial tensor kernel of degree s ≥ 1: `K = (sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s`.
-    Polynomial { degree: u32 },
-    /// Exponential tensor kernel `K = exp(sum(x'_1 ⊙ ⋯ ⊙ x'_q))` (infinite feature map).
-    Exponential,
-}
 
 /// A tensor kernel with its order q checked: q ∈ {4, 6} (p = 4/3, 6/5), degree 1 ≤ s ≤ 64.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,16 +62,7 @@ impl TensorKernelConfig {
             };
             return Err(KpError::Parameter { name: "q", reason });
         }
-        if let TensorKernel::Polynomial { degree } = kernel {
-            if !(1..=MAX_DEGREE).contains(&degree) {
-                return Err(KpError::Parameter {
-                    name: "kernel.degree",
-                    reason: format!(
-                        "the polynomial degree s must satisfy 1 ≤ s ≤ {MAX_DEGREE} (got {degree})"
-                    ),
-                });
-            }
-        }
+        kernel.check()?;
         Ok(Self { kernel, q })
     }
 
@@ -123,17 +102,13 @@ impl TensorKernelConfig {
 
     /// Whether the kernel has a finite feature map (linear, polynomial).
     pub fn has_finite_features(&self) -> bool {
-        !matches!(self.kernel, TensorKernel::Exponential)
+        self.kernel.features().is_ok()
     }
 
     /// The scalar function g with `K = g(sum(x'_1 ⊙ ⋯ ⊙ x'_q))`.
     #[inline]
     pub fn link(&self, s: f64) -> f64 {
-        match self.kernel {
-            TensorKernel::Linear => s,
-            TensorKernel::Polynomial { degree } => s.powi(degree as i32),
-            TensorKernel::Exponential => fmath::exp(s),
-        }
+        self.kernel.link(s)
     }
 
     /// `K(x'_1, …, x'_q)` evaluated directly (section 2.2); exactly q points of equal length.

@@ -67,7 +67,7 @@ impl TensorPredictor {
         if let Some(i) = alpha.iter().position(|v| !v.is_finite()) {
             return Err(KpError::NonFinite(format!("α[{}] = {}", i + 1, alpha[i])));
         }
-        if matches!(cfg.kernel, TensorKernel::Linear) {
+        if cfg.kernel.identity_features() {
             let u = x.tr_mul(alpha);
             let w = u.map(|t| t.powi(cfg.q as i32 - 1));
             return Ok(Self { cfg, d, form: PredictorForm::Linear(w) });
@@ -267,28 +267,21 @@ fn linspace(lo: f64, hi: f64, m: usize, name: &'static str) -> Result<Vec<f64>> 
 /// Number of features N of a finite tensor kernel on d inputs: d (linear), `C(d + s − 1, s)`
 /// (polynomial of degree s, Section 2.2); an error for the exponential kernel.
 pub fn feature_count(d: usize, cfg: &TensorKernelConfig) -> Result<u64> {
-    match cfg.kernel {
-        TensorKernel::Linear => Ok(d as u64),
-        TensorKernel::Polynomial { degree } => {
-            binomial((d + degree as usize).saturating_sub(1) as u64, degree as u64).ok_or_else(
-                || KpError::Parameter {
-                    name: "kernel.degree",
-                    reason: format!("C(d+s−1, s) overflows for d = {d}, s = {degree}"),
-                },
-            )
-        }
-        TensorKernel::Exponential => Err(exponential_has_no_features()),
+    let degree = cfg.kernel.features().map_err(no_features)?;
+    if cfg.kernel.identity_features() {
+        return Ok(d as u64);
     }
+    binomial((d + degree).saturating_sub(1) as u64, degree as u64).ok_or_else(|| {
+        KpError::Parameter {
+            name: "kernel.degree",
+            reason: format!("C(d+s−1, s) overflows for d = {d}, s = {degree}"),
+        }
+    })
 }
 
-fn exponential_has_no_features() -> KpError {
-    KpError::Parameter {
-        name: "kernel",
-        reason:
-            "the exponential tensor kernel has infinitely many features (no finite feature map): \
-                 only the Gram-tensor path can solve with it"
-                .into(),
-    }
+/// A kernel's reason for having no finite feature map, as the error it is.
+fn no_features(reason: &'static str) -> KpError {
+    KpError::Parameter { name: "kernel", reason: reason.into() }
 }
 
 /// The multi-indices of the polynomial features, as sorted tuples of input coordinates
@@ -306,10 +299,7 @@ pub fn feature_monomials(
             reason: format!("{nf} features, above the limit of {max_features}"),
         });
     }
-    let s = match cfg.kernel {
-        TensorKernel::Polynomial { degree } => degree as usize,
-        _ => 1,
-    };
+    let s = cfg.kernel.features().map_err(no_features)?;
     let mut out = Vec::with_capacity(nf as usize);
     let mut t = vec![0usize; s];
     loop {
@@ -346,11 +336,10 @@ pub fn tensor_features(
         &format!("n = {n} rows × N = {nf} features"),
     )?;
     check_finite_inputs(x)?;
-    let s = match cfg.kernel {
-        TensorKernel::Linear => return Ok(x.clone()),
-        TensorKernel::Polynomial { degree } => degree as usize,
-        TensorKernel::Exponential => return Err(exponential_has_no_features()),
-    };
+    if cfg.kernel.identity_features() {
+        return Ok(x.clone());
+    }
+    let s = cfg.kernel.features().map_err(no_features)?;
     let inv_q = 1.0 / cfg.q as f64;
     let mut phi = DMatrix::<f64>::zeros(n, nf as usize);
     let mut t = vec![0usize; s];

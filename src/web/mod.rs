@@ -62,8 +62,14 @@ pub fn loss_catalogue() -> String {
 /// D build their kernel selects and fields.
 #[wasm_bindgen(js_name = kernelCatalogue)]
 pub fn kernel_catalogue() -> String {
-    let info: Vec<_> = crate::kernels::Kernel::ALL.iter().map(|k| k.info()).collect();
-    serde_json::to_string(&info).unwrap_or_else(|_| "[]".into())
+    crate::kernels::catalogue_json()
+}
+
+/// Paper A's tensor-kernel catalogue as JSON text: each kernel's
+/// [`crate::tensor::TensorKernelInfo`] (kind, label, formula, parameters, finite features).
+#[wasm_bindgen(js_name = tensorKernelCatalogue)]
+pub fn tensor_kernel_catalogue() -> String {
+    crate::tensor::kernel::catalogue_json()
 }
 
 /// A kernel expression (`gaussian(mu=0.5) + 0.1·linear`, [`crate::kernels::expr`]) as the

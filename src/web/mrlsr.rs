@@ -422,15 +422,7 @@ impl MrlsrSelection {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = now_ms();
-        let run = &mut self.run;
-        let k = crate::clock::try_within(budget_ms, || {
-            if run.is_complete() {
-                Ok(false)
-            } else {
-                run.step().map(|_| true)
-            }
-        })
-        .map_err(js_err)?;
+        let k = crate::stepper::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
         if self.run.is_complete() && self.result.is_none() {
             self.result = Some(self.run.finish().map_err(js_err)?);
         }

@@ -486,7 +486,7 @@ impl PerceptronPlayground {
         let view = equal_aspect(session.view, rect);
         let (pw, ph) = ((rect[2] - rect[0]).max(2) as usize, (rect[3] - rect[1]).max(2) as usize);
         let n = session.problem.n();
-        let linear = session.problem.kernel() == crate::kernels::ResolvedKernel::Linear;
+        let linear = matches!(session.problem.kernel(), crate::kernels::ResolvedKernel::Linear(_));
         let cells = if linear {
             160.0 * 160.0
         } else {

@@ -269,12 +269,16 @@ impl Experiment {
         }
         let kernel_cfg = match (path, kernel) {
             (PathSpec::Tensor, k) => Some(TensorKernelConfig::from_p(k, p)?),
-            (PathSpec::Features, TensorKernel::Linear) => None,
-            (PathSpec::Features, TensorKernel::Exponential) => return Err(param(
-                "model.path",
-                "the exponential tensor kernel has no finite feature map: choose the tensor path"
-                    .into(),
-            )),
+            (PathSpec::Features, k) if k.identity_features() => None,
+            (PathSpec::Features, k) if k.features().is_err() => {
+                return Err(param(
+                    "model.path",
+                    format!(
+                        "the {} tensor kernel has no finite feature map: choose the tensor path",
+                        k.info().kind
+                    ),
+                ))
+            }
             (PathSpec::Features, k) => Some(TensorKernelConfig::from_p(k, p)?),
         };
         let s = &self.solver;

@@ -124,11 +124,7 @@ impl ValidExperiment {
     /// algorithm change keeps it); None on the features path.
     pub fn tensor_key(&self) -> Option<String> {
         let cfg = self.tensor_cfg().ok()?;
-        let kernel = match cfg.kernel() {
-            TensorKernel::Linear => "linear".to_string(),
-            TensorKernel::Polynomial { degree } => format!("polynomial-{degree}"),
-            TensorKernel::Exponential => "exponential".to_string(),
-        };
+        let kernel = cfg.kernel().key();
         Some(format!("{}/{kernel}/q={}", self.data.digest(), cfg.q()))
     }
 
@@ -268,7 +264,7 @@ impl ValidExperiment {
         if let Some(w) = run.stepper().w() {
             return Some(w);
         }
-        if self.checked.kernel == TensorKernel::Linear {
+        if self.checked.kernel.identity_features() {
             return run.stepper().alpha().map(|a| features_w(&self.data.x, &a, self.q()));
         }
         None
@@ -280,9 +276,9 @@ impl ValidExperiment {
         if let (Some(cfg), Some(alpha)) = (self.checked.kernel_cfg, run.stepper().alpha()) {
             return Ok(Predictor::Tensor(TensorPredictor::new(&self.data.x, &alpha, cfg)?));
         }
-        match (self.checked.kernel, self.weights(run)) {
-            (TensorKernel::Linear, Some(w)) => Ok(Predictor::Linear(w)),
-            _ => Err(param(
+        match (self.checked.kernel.identity_features(), self.weights(run)) {
+            (true, Some(w)) => Ok(Predictor::Linear(w)),
+            (true, None) | (false, _) => Err(param(
                 "model.kernel",
                 "no predictor for this kernel without a dual iterate".into(),
             )),

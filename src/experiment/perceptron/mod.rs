@@ -144,7 +144,7 @@ impl Default for PerceptronSpec {
                     seed: 1,
                 },
             },
-            kernel: Kernel::Linear,
+            kernel: Kernel::linear(),
             algorithm: PerceptronAlgorithm::Perceptron,
             max_iter: default_max_iter(),
             margin: None,
@@ -507,7 +507,7 @@ impl Session {
         let [a, b, c, d] = view;
         let g = crate::datasets::plane::grid(a, b, c, d, nx, ny)?;
         let alpha = self.alpha();
-        if self.problem.kernel() == ResolvedKernel::Linear {
+        if matches!(self.problem.kernel(), ResolvedKernel::Linear(_)) {
             if let Some(w) = self.problem.linear_combination(&alpha) {
                 return Ok((&g * w).iter().copied().collect());
             }

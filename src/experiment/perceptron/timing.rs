@@ -51,7 +51,7 @@ pub fn timing_workloads(n: usize) -> Vec<(String, PerceptronSpec, bool)> {
             "circles, Gaussian μ=0.5".into(),
             PerceptronSpec {
                 data: set(Shape2d::Circles { noise: 0.05, factor: 0.45 }),
-                kernel: Kernel::Gaussian { bandwidth: crate::kernels::Bandwidth::Fixed(0.5) },
+                kernel: Kernel::gaussian(crate::kernels::Bandwidth::Fixed(0.5)),
                 ..Default::default()
             },
             true,

@@ -81,7 +81,7 @@ impl RegularizationProblem {
                 sq: ResolvedKernel::squared_norms(x),
             },
             Representation::Features => {
-                if rk != ResolvedKernel::Linear {
+                if !matches!(rk, ResolvedKernel::Linear(_)) {
                     return Err(KpError::Parameter {
                         name: "representation",
                         reason: "the features representation (w = Xᵀc, no Gram matrix) needs the linear kernel".into(),

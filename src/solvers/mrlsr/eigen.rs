@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::*;
+use crate::stepper::{run_task_for, Progress, Task};
 
 /// Calls of [`symmetric_eigen`] in this process (this wasm instance, in a browser).
 static EIGEN_CALLS: AtomicUsize = AtomicUsize::new(0);
@@ -360,7 +361,7 @@ impl EigenAdoption {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
-        if let Err(e) = crate::clock::try_within(budget_ms, || self.unit(source)) {
+        if let Err(e) = run_task_for(&mut Fed { adoption: self, source }, budget_ms) {
             self.failed = Some(e.clone());
             return Err(e);
         }
@@ -397,5 +398,19 @@ impl EigenAdoption {
             return bad_payload("the adoption is not finished".into());
         };
         MrlsrModel::assemble_with(&self.x, &self.y, self.kernel, self.gram, self.lam, self.q, yp)
+    }
+}
+
+/// A [`EigenAdoption`] with the source of the worker's values: the executor's [`Task`], sliced by
+/// [`run_task_for`].
+struct Fed<'a> {
+    adoption: &'a mut EigenAdoption,
+    source: &'a mut dyn FnMut(usize, &mut [f64]),
+}
+
+impl Task for Fed<'_> {
+    type Error = KpError;
+    fn unit(&mut self) -> Result<Progress> {
+        Ok(if self.adoption.unit(self.source)? { Progress::More } else { Progress::Done })
     }
 }

@@ -227,7 +227,7 @@ impl PerceptronProblem {
     /// For the linear kernel, the weighted combination `Σ_i p_i y_i x_i/‖x_i‖` (paper §5, `XYp`
     /// on normalized data), whose Euclidean norm is `‖p‖_G`; `None` for other kernels.
     pub fn linear_combination(&self, p: &[f64]) -> Option<DVector<f64>> {
-        if self.kernel != ResolvedKernel::Linear || p.len() != self.n() {
+        if !matches!(self.kernel, ResolvedKernel::Linear(_)) || p.len() != self.n() {
             return None;
         }
         let mut w = DVector::zeros(self.x.ncols());
