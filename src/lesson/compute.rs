@@ -769,6 +769,16 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
                 .min_by(f64::total_cmp)
                 .ok_or_else(|| "the trace has no accepted step".into())
         }
+        Compute::MaxStep => {
+            let trace =
+                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+            trace
+                .iter()
+                .filter_map(|r| r.get("step")?.as_f64())
+                .filter(|x| *x > 0.0)
+                .max_by(f64::total_cmp)
+                .ok_or_else(|| "the trace has no accepted step".into())
+        }
         Compute::StepFactorDecrease => {
             let trace =
                 super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();

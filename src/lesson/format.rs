@@ -397,6 +397,8 @@ pub enum Compute {
     /// A: the smallest step the linesearch accepted over the run's trace (§2.3: for primal GD the
     /// steps may get arbitrarily close to zero; this shows whether they do on a run).
     MinStep,
+    /// A: the largest step the linesearch accepted over the run's trace.
+    MaxStep,
     /// A: 1/Πₘ(1 − (2/γ)λₘ(1 − δ)) over the trace's accepted steps λₘ (δ of the spec, 0.5 by
     /// default): the decrease of Λ − min Λ that the proof of Theorem 2.2 (eq. 29) guarantees
     /// over the run, each iteration's factor taken at its own step.
