@@ -234,7 +234,8 @@ test('lesson A can be walked from the first step to the last, each claim checked
 const outcome = async (page) => ({
   kind: await page.locator('#outcome').getAttribute('data-kind'),
   verified: await page.locator('#outcome').getAttribute('data-verified'),
-  text: await text(page, '#outcome'),
+  // textContent: the box's notation is MathML, whose innerText splits ‖p‖_G over lines.
+  text: (await page.locator('#outcome').textContent()).replace(/\s+/g, ' '),
 });
 const margin = async (page) => {
   const t = await text(page, '#r-margin');
