@@ -309,8 +309,13 @@ function restoreForm(v) {
   $('mu-heuristic').checked = v.muHeuristic;
   dataDrop = v.drop;
   $('m-out').textContent = Number(v.m).toFixed(2);
-  $('lambda-out').textContent = Number(v.lambda).toExponential(2);
+  $('lambda-out').textContent = lambdaLabel(Number(v.lambda));
   syncVisibility();
+}
+
+/** λ beside its slider as the page writes numbers (common.js num), to three digits: 10⁻⁶, not 1.00e-6. */
+function lambdaLabel(v) {
+  return num(Number(v.toPrecision(3)));
 }
 
 function setM(m) {
@@ -319,10 +324,9 @@ function setM(m) {
 }
 
 function setLambda(v) {
-  const txt = v.toExponential(2);
   $('lambda').value = String(v);
   $('loglambda').value = String(Math.log10(v));
-  $('lambda-out').textContent = txt;
+  $('lambda-out').textContent = lambdaLabel(v);
 }
 
 /** Apply the link's settings to the form; on a bad link keep (or restore) the defaults and
@@ -835,16 +839,15 @@ function wire() {
   });
   $('loglambda').addEventListener('input', () => {
     const v = 10 ** Number($('loglambda').value);
-    const txt = v.toExponential(2);
-    $('lambda').value = txt;
-    $('lambda-out').textContent = txt;
+    $('lambda').value = v.toExponential(2);
+    $('lambda-out').textContent = lambdaLabel(v);
     scheduleRefit();
   });
   $('lambda').addEventListener('change', () => {
     const v = Number($('lambda').value);
     if (Number.isFinite(v) && v > 0) {
       $('loglambda').value = String(Math.log10(v));
-      $('lambda-out').textContent = v.toExponential(2);
+      $('lambda-out').textContent = lambdaLabel(v);
       if (startSweep(readM(), v)) return; // a typed λ: watch the fit move there
     }
     scheduleRefit();

@@ -458,7 +458,7 @@ test('lesson B4: Run it sweeps λ down frame by frame; Run it again replays it f
       .observe(document.getElementById('lambda-out'), { childList: true, characterData: true, subtree: true });
   });
   const first = await runTo();
-  assert.equal(first['lambda-out'], '1.00e-6|');
+  assert.equal(first['lambda-out'], '10⁻⁶|'); // the page's number format (common.js num)
   const seen = await page.evaluate(() => window.seenL.size);
   assert.ok(seen >= 20, `λ took ${seen} values during the run`);
   assert.deepEqual(await runTo(), first);
