@@ -749,36 +749,11 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(order.iter().take(support.len()).filter(|j| support.contains(j)).count() as f64)
         }
         Compute::MedianStep => {
-            let trace =
-                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
-            let mut s: Vec<f64> =
-                trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
-            if s.is_empty() {
-                return Err("the trace has no accepted step".into());
-            }
-            s.sort_by(f64::total_cmp);
+            let s = accepted_steps(report)?;
             Ok(s[s.len() / 2])
         }
-        Compute::MinStep => {
-            let trace =
-                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
-            trace
-                .iter()
-                .filter_map(|r| r.get("step")?.as_f64())
-                .filter(|x| *x > 0.0)
-                .min_by(f64::total_cmp)
-                .ok_or_else(|| "the trace has no accepted step".into())
-        }
-        Compute::MaxStep => {
-            let trace =
-                super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
-            trace
-                .iter()
-                .filter_map(|r| r.get("step")?.as_f64())
-                .filter(|x| *x > 0.0)
-                .max_by(f64::total_cmp)
-                .ok_or_else(|| "the trace has no accepted step".into())
-        }
+        Compute::MinStep => Ok(accepted_steps(report)?[0]),
+        Compute::MaxStep => Ok(*accepted_steps(report)?.last().ok_or("no accepted step")?),
         Compute::StepFactorDecrease => {
             let trace =
                 super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
@@ -996,4 +971,17 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
         | Compute::ScanExampleChangeSlope
         | Compute::ScanLambda2MoveSlope => example(what, spec, spec_v),
     }
+}
+
+/// The steps the linesearch accepted over a run's trace (the positive `step` fields), sorted;
+/// an error when there is none (for `median_step`, `min_step`, `max_step`).
+fn accepted_steps(report: &Value) -> Result<Vec<f64>, String> {
+    let trace = super::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+    let mut s: Vec<f64> =
+        trace.iter().filter_map(|r| r.get("step")?.as_f64()).filter(|x| *x > 0.0).collect();
+    if s.is_empty() {
+        return Err("the trace has no accepted step".into());
+    }
+    s.sort_by(f64::total_cmp);
+    Ok(s)
 }
