@@ -52,8 +52,9 @@ test('an inseparable set with NVN ends with a verified ε-certificate', async ()
   await waitStatus(page, 'certificate');
   const out = page.locator('#outcome');
   assert.equal(await out.getAttribute('data-verified'), 'true');
-  const t = await out.innerText();
-  const m = t.match(new RegExp(`‖p‖_G = (${NUM_RE}) ≤ ε = (${NUM_RE})`));
+  // textContent: the box's notation is MathML, whose innerText splits ‖p‖_G over lines.
+  const t = (await out.textContent()).replace(/\s+/g, ' ');
+  const m = t.match(new RegExp(`‖p‖_?G = (${NUM_RE}) ≤ ε = (${NUM_RE})`));
   assert.ok(m, t);
   assert.ok(readNum(m[1]) <= readNum(m[2]), t);
   assert.match(await text(page, '#r-margin'), /inseparable/);
