@@ -20,18 +20,8 @@ const MAX_PLANE_N: usize = 600;
 /// edge line, the radius of the largest ball about 0 inside the hull (Theorem 3); when it is
 /// outside, ρ_K is the distance from 0 to the hull (Lemma 3's minimax).
 pub fn plane_rho(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
-    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
-    if kind.as_str() != Some("linear") {
-        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
-    }
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
-    if data.x.ncols() != 2 {
-        return Err(format!("needs 2-D data (d = {})", data.x.ncols()));
-    }
+    let data = linear_plane_points(spec, spec_v)?;
     let n = data.n();
-    if n > MAX_PLANE_N {
-        return Err(format!("n = {n} is above {MAX_PLANE_N} for the brute force"));
-    }
     let mut v = Vec::with_capacity(n);
     for i in 0..n {
         let (a, b) = (data.x[(i, 0)], data.x[(i, 1)]);
@@ -97,11 +87,7 @@ pub fn p_top3_mass(report: &Value) -> Result<f64, String> {
 /// linear kernel, from the data alone: ‖(1/n) Σᵢ yᵢxᵢ/‖xᵢ‖‖₂ (since G = VᵀV with the columns
 /// vᵢ = yᵢxᵢ/‖xᵢ‖, ‖q‖_G = ‖Vq‖₂), without building G.
 pub fn uniform_norm_g(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
-    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
-    if kind.as_str() != Some("linear") {
-        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
-    }
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = linear_data(spec, spec_v)?;
     let (n, d) = (data.n(), data.x.ncols());
     let mut mean = vec![0.0; d];
     for i in 0..n {
@@ -116,13 +102,18 @@ pub fn uniform_norm_g(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     Ok(mean.iter().map(|m| m * m).sum::<f64>().sqrt())
 }
 
-/// The raw 2-D points of a linear-kernel step (refused otherwise).
-fn linear_plane_points(spec: &Spec, spec_v: &Value) -> Result<crate::data::Dataset, String> {
+/// The data of a linear-kernel step (refused for any other kernel).
+fn linear_data(spec: &Spec, spec_v: &Value) -> Result<crate::data::Dataset, String> {
     let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
     if kind.as_str() != Some("linear") {
         return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
     }
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    engine::data(spec).map_err(|e| e.to_string())
+}
+
+/// The raw 2-D points of a linear-kernel step (refused otherwise).
+fn linear_plane_points(spec: &Spec, spec_v: &Value) -> Result<crate::data::Dataset, String> {
+    let data = linear_data(spec, spec_v)?;
     if data.x.ncols() != 2 {
         return Err(format!("needs 2-D data (d = {})", data.x.ncols()));
     }
@@ -157,11 +148,7 @@ const RAW_PERCEPTRON_CAP: usize = 1_000_000;
 /// after the last update, and on the first i with yᵢ⟨w, xᵢ⟩ ≤ 0 set w ← w + yᵢxᵢ; stop when a
 /// whole scan finds no mistake. The number of updates (an error past 10⁶: not separated).
 pub fn raw_perceptron_updates(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
-    let kind = crate::lesson::format::lookup(spec_v, "kernel.kind")?;
-    if kind.as_str() != Some("linear") {
-        return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
-    }
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = linear_data(spec, spec_v)?;
     let (n, d) = (data.n(), data.x.ncols());
     if n == 0 {
         return Err("no points".into());
