@@ -10,9 +10,21 @@
 //    10 Jun 2014", "HAL Id: hal-01003191 https://hal.science/hal-01003191").
 //  - C: title page of dinuzzo-fixed-point-coordinate-descent.txt (dated "July 2, 2018"; no venue).
 //  - D: title page of ramdas-pena-smoothed-kernel-perceptrons.txt (no date, venue or identifier).
+//
+// Two public versions are added from outside the paper texts, each matched by title and authors
+// against a stored copy of the public page (the project's search library, 2026-11-28), never
+// from memory:
+//  - C: arXiv 1008.5090, "Fixed-point and coordinate descent algorithms for regularized kernel
+//    methods", Francesco Dinuzzo (ar5iv.labs.arxiv.org/html/1008.5090, math-arch.org's listing
+//    with link http://arxiv.org/abs/1008.5090). Our text is a later version (dated 2 July 2018).
+//  - D: Proceedings of the 31st International Conference on Machine Learning (ICML), Beijing,
+//    2014, PMLR 32(1):244–252 (proceedings.mlr.press/v32/ramdas14.html; the same page header
+//    "Proceedings of the 31st International Conference on Machine Learning, Beijing, China, 2014.
+//    JMLR: W&CP volume 32" in the stored PDF text).
+//  - A: no stored public page was found for its title; it keeps no address.
 
-/** id → { page, authors, title, year, venue, url, dated }: `year`, `venue`, `url` null where the
- *  text prints none; `dated` the date the text carries when it is not a publication year. */
+/** id → { page, authors, title, year, venue, url, dated }: `year`, `venue`, `url` null where
+ *  neither the text nor a matched public page gives one; `dated` the date the text carries when it is not a publication year. */
 export const PAPERS = Object.freeze({
   a: Object.freeze({
     page: 'lp.html',
@@ -37,17 +49,17 @@ export const PAPERS = Object.freeze({
     authors: ['Francesco Dinuzzo'],
     title: 'Fixed-point and coordinate descent algorithms for regularized kernel methods',
     year: null,
-    venue: null,
-    url: null,
+    venue: 'arXiv:1008.5090',
+    url: 'https://arxiv.org/abs/1008.5090',
     dated: 'the version we use is dated 2 July 2018',
   }),
   d: Object.freeze({
     page: 'perceptron.html',
     authors: ['Aaditya Ramdas', 'Javier Peña'],
     title: 'Margins, Kernels and Non-linear Smoothed Perceptrons',
-    year: null,
-    venue: null,
-    url: null,
+    year: 2014,
+    venue: 'ICML 2014, PMLR 32:244–252',
+    url: 'https://proceedings.mlr.press/v32/ramdas14.html',
     dated: null,
   }),
 });

@@ -276,6 +276,8 @@ test('the front page and each paper page name their paper from one catalogue (ww
     assert.deepEqual(errors, []);
     await ctx.close();
   }
-  // One paper prints its public address (the HAL preprint of paper B): it is linked.
-  assert.deepEqual(Object.values(PAPERS).filter((p) => p.url).map((p) => p.url), ['https://hal.science/hal-01003191']);
+  // Three papers have a public address (B's HAL preprint printed in its text; C's arXiv entry and
+  // D's ICML proceedings page, matched by title in www/papers.js's header): each is linked.
+  assert.deepEqual(Object.values(PAPERS).filter((p) => p.url).map((p) => p.url),
+    ['https://hal.science/hal-01003191', 'https://arxiv.org/abs/1008.5090', 'https://proceedings.mlr.press/v32/ramdas14.html']);
 });
