@@ -33,7 +33,7 @@ export const EXPLAIN = {
     'r-refit': ['Time to refit for a new m or λ from the cached eigendecomposition.', '', 'Why dragging m is instantaneous.'],
     'r-eigen': ['Time of the Gram matrix’s eigendecomposition K = QDQᵀ, in a background worker.', '', 'Done once per data set and kernel.'],
     fit: ['The data, M-RLSR at (m, λ) and kernel ridge at λ₂.', '', 'Trained on these data, the two give the same function (everywhere, not only at the points): weak equivalence (Prop. 5.1).'],
-    fplot: ['F(C) of Theorem 1; C₀ is where it crosses zero.', '', 'F(0) > 0. For 1 < m < 2 F is strictly concave (Appendix C), so it has exactly one positive root; lesson B steps 3, 5 and 6 look at m > 2, m = 1 and m < 1.'],
+    fplot: ['The sign of F(C) (Theorem 1), drawn as ln(G(C)/C); C₀ is where it crosses zero.', '', 'F(0) > 0. For 1 < m < 2 F is strictly concave (Appendix C), so it has exactly one positive root; lesson B steps 3, 5 and 6 look at m > 2, m = 1 and m < 1.'],
   },
   c: {
     'r-method': ['The solver shown: fixed point (Jacobi) or coordinate descent (Gauss–Seidel) and its rule.', '', 'Both solve the same optimality condition: eq. (7) (Theorem 1), coordinate-wise eq. (8) (Corollary 1).'],

@@ -112,7 +112,7 @@ function showSummary(s) {
   if (s.kind === 'outside') {
     const roots = s.roots.length === 0 ? 'F has no positive root.'
       : `Roots of F: ${s.roots.map((r, i) => `C = ${fmt(r.c, 4)} (${r.kind.replace('_', ' ')}${s.minimizer === i ? ', minimizer' : ''})`).join('; ')}.`;
-    out.textContent = `Outside Theorem 1 (m ≤ 1: not strictly convex, F may have no root or two). ${s.message} ${roots}`;
+    out.textContent = `Outside Theorem 1 (m ≤ 1: not strictly convex, F may have no root). ${s.message} ${roots}`;
     out.hidden = false;
   } else {
     out.hidden = true;
@@ -754,8 +754,11 @@ function showEquivalence(rep) {
       tb.append(tr);
     }
     $('eq-table').hidden = false;
+    // §5: at m = 2 M-RLSR is kernel ridge (λ₂ = λ on every sample); for m ≠ 2 λ₂ depends on Z.
     $('eq-summary').textContent = `m = ${rep.m}: λ = ${fmt(rep.lambda, 3)} chosen on Z₁ by CV, λ₂ = ${fmt(rep.lambda2, 4)}. `
-      + 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).';
+      + (rep.m === 2
+        ? 'At m = 2 M-RLSR is kernel ridge: λ₂ = λ reproduces it on every part (a strong equivalence).'
+        : 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).');
     lastEq = rep;
     drawEq();
     clearError();
