@@ -75,7 +75,6 @@ pub struct Job {
     tensor: Option<(String, GramTensor)>,
     run: Option<Run>,
     phase: JobPhase,
-    chunk: usize,
     data_ms: f64,
     build_ms: f64,
     data_reused: bool,
@@ -97,7 +96,6 @@ impl Job {
             tensor: None,
             run: None,
             phase: JobPhase::Data,
-            chunk: 4096,
             data_ms: 0.0,
             build_ms: 0.0,
             data_reused: false,
@@ -180,16 +178,7 @@ impl Job {
     fn build_some(&mut self, budget_ms: f64) -> Result<()> {
         let t0 = web_time::Instant::now();
         let b = self.build.as_mut().ok_or_else(|| gone("Gram-tensor build"))?;
-        while !b.is_done() {
-            let t = web_time::Instant::now();
-            b.advance(self.chunk)?;
-            if ms_since(t) < budget_ms / 8.0 {
-                self.chunk = self.chunk.saturating_mul(2);
-            }
-            if ms_since(t0) >= budget_ms {
-                break;
-            }
-        }
+        crate::stepper::run_task_for(b, budget_ms)?;
         self.build_ms += ms_since(t0);
         if b.is_done() {
             let b = self.build.take().ok_or_else(|| gone("Gram-tensor build"))?;
