@@ -1,8 +1,9 @@
 // The four papers this site teaches: one catalogue, read by the front page (a line under each
-// card) and by each paper page (a line under its header). Every fact here is printed in the paper
-// text the project works from (/work/shared/papers/, see docs/design.md): the title page, and an
-// address only where the text itself prints one. Where the text prints no year, venue or address,
-// the entry has none (null) and the page says so; nothing here is filled in from memory.
+// card) and by each paper page (a line under its header). Authors and titles are printed in the
+// paper texts the project works from (/work/shared/papers/, see docs/design.md); a year, venue or
+// address comes from the text itself (B) or from a stored public page matched by title and authors
+// (C, D: below). Where neither gives one, the entry has none (null) and the page says so; nothing
+// here is filled in from memory.
 //
 //  - A: title page of salzo-suykens-rosasco-lp-tensor-kernels.txt (no date, venue or identifier;
 //    the arXiv number in its references, 1603.05876, is another paper's).
@@ -16,11 +17,13 @@
 // from memory:
 //  - C: arXiv 1008.5090, "Fixed-point and coordinate descent algorithms for regularized kernel
 //    methods", Francesco Dinuzzo (ar5iv.labs.arxiv.org/html/1008.5090, math-arch.org's listing
-//    with link http://arxiv.org/abs/1008.5090). Our text is a later version (dated 2 July 2018).
+//    with link http://arxiv.org/abs/1008.5090). The date our text prints (2 July 2018) is also
+//    printed by a stored copy of that entry's PDF: probably a build date, not a later version.
 //  - D: Proceedings of the 31st International Conference on Machine Learning (ICML), Beijing,
 //    2014, PMLR 32(1):244–252 (proceedings.mlr.press/v32/ramdas14.html; the same page header
 //    "Proceedings of the 31st International Conference on Machine Learning, Beijing, China, 2014.
-//    JMLR: W&CP volume 32" in the stored PDF text).
+//    JMLR: W&CP volume 32" in the stored PDF text). Our text has other affiliations and no
+//    proceedings header: probably the arXiv version, 1505.04123 (same title, authors, abstract).
 //  - A: no stored public page was found for its title; it keeps no address.
 
 /** id → { page, authors, title, year, venue, url, dated }: `year`, `venue`, `url` null where
@@ -58,7 +61,7 @@ export const PAPERS = Object.freeze({
     authors: ['Aaditya Ramdas', 'Javier Peña'],
     title: 'Margins, Kernels and Non-linear Smoothed Perceptrons',
     year: 2014,
-    venue: 'ICML 2014, PMLR 32:244–252',
+    venue: 'ICML, PMLR 32:244–252; our text is probably arXiv:1505.04123',
     url: 'https://proceedings.mlr.press/v32/ramdas14.html',
     dated: null,
   }),
