@@ -757,7 +757,7 @@ function showEquivalence(rep) {
     // §5: at m = 2 M-RLSR is kernel ridge (λ₂ = λ on every sample); for m ≠ 2 λ₂ depends on Z.
     $('eq-summary').textContent = `m = ${rep.m}: λ = ${fmt(rep.lambda, 3)} chosen on Z₁ by CV, λ₂ = ${fmt(rep.lambda2, 4)}. `
       + (rep.m === 2
-        ? 'At m = 2 M-RLSR is kernel ridge: λ₂ = λ reproduces it on every part (a strong equivalence).'
+        ? 'At m = 2 M-RLSR is kernel ridge: λ₂ = λ reproduces it on every part, to the root solver’s tolerance (a strong equivalence).'
         : 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).');
     lastEq = rep;
     drawEq();

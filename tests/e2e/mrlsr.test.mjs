@@ -108,6 +108,30 @@ test('the equivalence experiment: rounding level on Z₁, clearly positive on th
   await ctx.close();
 });
 
+test('the equivalence experiment at m = 2: kernel ridge itself, λ₂ = λ reproduces it on every part, and the summary says so (§5)', async () => {
+  const { page, errors, ctx } = await open();
+  await page.$eval('#m', (el) => {
+    el.value = '2';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.getElementById('m-out').textContent.trim() === '2.00');
+  await page.click('#eq-run');
+  await page.waitForFunction(() => Number(document.body.dataset.eqRuns || 0) >= 1, null, { timeout: 60000 });
+  const diffs = await page.$$eval('#eq-table tbody tr', (rows) => rows.map((r) => Number(r.dataset.diff)));
+  assert.equal(diffs.length, 4);
+  const norm = await num(page, '#r-norm');
+  // Z₁ is λ₂'s own part (zero); elsewhere M-RLSR's root solve stands between it and KRR: about
+  // 10⁻⁶ ‖f‖_H measured, against 10⁻³–10⁻² ‖f‖_H at m = 1.5 (the test above).
+  for (const d of diffs) assert.ok(d < 1e-4 * norm, `every part at m = 2: ${d} (‖f‖_H = ${norm})`);
+  const summary = await text(page, '#eq-summary');
+  assert.match(summary, /^m = 2: /);
+  assert.match(summary, /every part/);
+  assert.doesNotMatch(summary, /only on Z₁/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('bad values show a message in #error and the page keeps working', async () => {
   const { page, errors, ctx } = await open();
   const err = page.locator('#error');
