@@ -398,6 +398,8 @@ pub struct EquivalenceReport {
     pub cv_rmse: Vec<f64>,
     /// One entry per part Z₁..Z_parts.
     pub parts: Vec<PartEquivalence>,
+    /// Folds of the CV on Z₁ (the configured folds, reduced to fit Z₁ by the caller).
+    pub folds: usize,
     /// `curves[p][j]` = λ₂ of part p for `lambdas[j]` (the λ → λ₂ maps of Proposition 5.1).
     pub curves: Vec<Vec<f64>>,
     /// The Gaussian bandwidth (or kernel) used for every part, resolved on the whole data.
@@ -408,79 +410,217 @@ pub struct EquivalenceReport {
 /// M-RLSR(λ) (Theorem 1) and KRR(λ₂) (Cholesky solve of `(K + nλ₂I)α = y`, independent of the
 /// eigendecomposition) and report their difference both as the RMS of fitted values and in RKHS
 /// norm; plus the λ → λ₂ curve of every part. The kernel is resolved once on the whole data so
-/// that the parts differ only by their samples.
+/// that the parts differ only by their samples. [`EquivalenceRun`] run to its end.
 pub fn equivalence_experiment(
     data: &Dataset,
     kernel: &Kernel,
     cfg: &EquivalenceConfig,
 ) -> Result<EquivalenceReport> {
-    if !(cfg.m.is_finite() && cfg.m > 1.0 && cfg.m <= 100.0) {
-        return Err(KpError::Parameter {
-            name: "m",
-            reason: format!(
-                "Proposition 5.1 (weak equivalence) needs 1 < m ≤ 100 here (got {})",
-                cfg.m
-            ),
-        });
+    let mut run = EquivalenceRun::new(data, kernel, cfg)?;
+    while !run.is_complete() {
+        run.step()?;
     }
-    check_grid(&cfg.lambdas, "λ grid", false)?;
-    let kernel = kernel.resolve(&data.x)?;
-    let parts = split_parts(data.n(), cfg.parts, cfg.seed)?;
-    let sets: Vec<Dataset> = parts.iter().map(|p| subset(data, p)).collect::<Result<_>>()?;
-    let z1 = &sets[0];
-    let cv =
-        cv_grid(z1, kernel.clone(), &[cfg.m], &cfg.lambdas, cfg.folds, cfg.seed.wrapping_add(1))?;
-    let lambda = cv.best_lambda;
-    let models: Vec<MrlsrModel> = sets
+    run.finish()
+}
+
+/// One part of Fig. 1: M-RLSR(λ) (`fit`) against KRR(λ₂) on the part's model, and the part's
+/// λ → λ₂ curve over the grid.
+fn part_equivalence(
+    model: &MrlsrModel,
+    fit: &crate::solvers::mrlsr::MrlsrFit,
+    index: usize,
+    lambda2: f64,
+    cfg: &EquivalenceConfig,
+) -> Result<(PartEquivalence, Vec<f64>)> {
+    let n = model.n();
+    let mut a = model.gram().clone();
+    for i in 0..n {
+        a[(i, i)] += n as f64 * lambda2;
+    }
+    let (alpha_k, method) = match a.cholesky() {
+        Some(ch) => (ch.solve(model.y()), "cholesky"),
+        None => (model.krr(lambda2)?.alpha, "eigen"),
+    };
+    let fitted_k = model.gram() * &alpha_k;
+    let diff_rms = ((&fit.fitted - &fitted_k).norm_squared() / n as f64).sqrt();
+    let diff_rkhs = model.rkhs_distance(&fit.alpha, &alpha_k)?;
+    let part = PartEquivalence {
+        part: index + 1,
+        n,
+        c0: fit.c0,
+        own_lambda2: fit.lambda2,
+        diff_rms,
+        diff_rkhs,
+        fitted_rms: (fit.fitted.norm_squared() / n as f64).sqrt(),
+        krr_method: method,
+        warning: model.singularity().map(|s| s.message.clone()),
+    };
+    let curve = cfg
+        .lambdas
         .iter()
-        .map(|s| MrlsrModel::with_kernel(&s.x, &s.y, kernel.clone()))
-        .collect::<Result<_>>()?;
-    let lambda2 = models[0].fit_theorem1(cfg.m, lambda)?.lambda2;
-    let mut out_parts = Vec::with_capacity(models.len());
-    let mut curves = Vec::with_capacity(models.len());
-    for (p, model) in models.iter().enumerate() {
-        let fit = model.fit_theorem1(cfg.m, lambda)?;
-        let n = model.n();
-        let mut a = model.gram().clone();
-        for i in 0..n {
-            a[(i, i)] += n as f64 * lambda2;
+        .map(|&l| model.fit_theorem1(cfg.m, l).map(|f| f.lambda2).unwrap_or(f64::NAN))
+        .collect();
+    Ok((part, curve))
+}
+
+/// Where an [`EquivalenceRun`] is.
+enum EqStage {
+    /// The CV on Z₁ over the λ grid: one fold per unit.
+    Cv { fold: usize, sums: Vec<f64>, failures: usize },
+    /// The parts, one per unit (Z₁ first: it fixes λ₂).
+    Parts { next: usize, lambda: f64, lambda2: f64, cv: CvGrid },
+    /// Every part done.
+    Done { lambda: f64, lambda2: f64, cv: CvGrid },
+}
+
+/// Fig. 1 ([`equivalence_experiment`]) as a steppable task: each [`EquivalenceRun::step`] runs
+/// one fold of the CV on Z₁ (its eigendecomposition and every λ) or one part (its model, the fit
+/// at λ, KRR at λ₂ by Cholesky, its λ → λ₂ curve); [`EquivalenceRun::finish`] gives the report.
+/// Same operations in the same order: the report equals [`equivalence_experiment`]'s bit for bit.
+pub struct EquivalenceRun {
+    cfg: EquivalenceConfig,
+    kernel: ResolvedKernel,
+    sets: Vec<Dataset>,
+    folds: Vec<Fold>,
+    stage: Option<EqStage>,
+    parts: Vec<PartEquivalence>,
+    curves: Vec<Vec<f64>>,
+    done: usize,
+}
+
+impl EquivalenceRun {
+    /// Check m and the λ grid, resolve the kernel on the whole data, split into parts and fold Z₁.
+    pub fn new(data: &Dataset, kernel: &Kernel, cfg: &EquivalenceConfig) -> Result<Self> {
+        if !(cfg.m.is_finite() && cfg.m > 1.0 && cfg.m <= 100.0) {
+            return Err(KpError::Parameter {
+                name: "m",
+                reason: format!(
+                    "Proposition 5.1 (weak equivalence) needs 1 < m ≤ 100 here (got {})",
+                    cfg.m
+                ),
+            });
         }
-        let (alpha_k, method) = match a.cholesky() {
-            Some(ch) => (ch.solve(model.y()), "cholesky"),
-            None => (model.krr(lambda2)?.alpha, "eigen"),
-        };
-        let fitted_k = model.gram() * &alpha_k;
-        let diff_rms = ((&fit.fitted - &fitted_k).norm_squared() / n as f64).sqrt();
-        let diff_rkhs = model.rkhs_distance(&fit.alpha, &alpha_k)?;
-        out_parts.push(PartEquivalence {
-            part: p + 1,
-            n,
-            c0: fit.c0,
-            own_lambda2: fit.lambda2,
-            diff_rms,
-            diff_rkhs,
-            fitted_rms: (fit.fitted.norm_squared() / n as f64).sqrt(),
-            krr_method: method,
-            warning: model.singularity().map(|s| s.message.clone()),
-        });
-        let curve = cfg
-            .lambdas
-            .iter()
-            .map(|&l| model.fit_theorem1(cfg.m, l).map(|f| f.lambda2).unwrap_or(f64::NAN))
-            .collect();
-        curves.push(curve);
+        check_grid(&cfg.lambdas, "λ grid", false)?;
+        let kernel = kernel.resolve(&data.x)?;
+        let parts = split_parts(data.n(), cfg.parts, cfg.seed)?;
+        let sets: Vec<Dataset> = parts.iter().map(|p| subset(data, p)).collect::<Result<_>>()?;
+        let folds = kfold(sets[0].n(), cfg.folds, cfg.seed.wrapping_add(1))?;
+        let sums = vec![0.0; cfg.lambdas.len()];
+        Ok(Self {
+            cfg: cfg.clone(),
+            kernel,
+            sets,
+            folds,
+            stage: Some(EqStage::Cv { fold: 0, sums, failures: 0 }),
+            parts: Vec::new(),
+            curves: Vec::new(),
+            done: 0,
+        })
     }
-    let cv_rmse = cv.rmse.into_iter().next().unwrap_or_default();
-    Ok(EquivalenceReport {
-        m: cfg.m,
-        lambda,
-        lambda2,
-        lambdas: cfg.lambdas.clone(),
-        cv_rmse,
-        parts: out_parts,
-        curves,
-        kernel: format!("{kernel:?}"),
-    })
+
+    /// Units done and in all (one per fold of the CV on Z₁, one per part).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.done, self.folds.len() + self.sets.len())
+    }
+
+    /// True once every part is done ([`Self::finish`] may be called).
+    pub fn is_complete(&self) -> bool {
+        matches!(self.stage, Some(EqStage::Done { .. }))
+    }
+
+    /// One unit of work (no-op once complete).
+    pub fn step(&mut self) -> Result<()> {
+        let Some(stage) = self.stage.take() else {
+            return Err(KpError::Parameter {
+                name: "equivalence",
+                reason: "an earlier step of the experiment failed".into(),
+            });
+        };
+        self.stage = Some(match stage {
+            EqStage::Cv { fold, mut sums, mut failures } => {
+                let z1 = &self.sets[0];
+                let f = &self.folds[fold];
+                let train = subset(z1, &f.train)?;
+                let test = subset(z1, &f.test)?;
+                let model = MrlsrModel::with_kernel(&train.x, &train.y, self.kernel.clone())?;
+                let cross = self.kernel.cross(&test.x, &train.x)?;
+                for (j, &lambda) in self.cfg.lambdas.iter().enumerate() {
+                    let score = model
+                        .fit(self.cfg.m, lambda)
+                        .and_then(|o| scaled_rmse(&test.y, &(&cross * o.best_alpha(model.n()))));
+                    match score {
+                        Ok(s) if s.is_finite() => sums[j] += s,
+                        _ => {
+                            failures += 1;
+                            sums[j] = f64::NAN;
+                        }
+                    }
+                }
+                if fold + 1 < self.folds.len() {
+                    EqStage::Cv { fold: fold + 1, sums, failures }
+                } else {
+                    let k = self.folds.len() as f64;
+                    let cv = finish_grid(&[self.cfg.m], &self.cfg.lambdas, &[sums], k, failures)?;
+                    EqStage::Parts { next: 0, lambda: cv.best_lambda, lambda2: f64::NAN, cv }
+                }
+            }
+            EqStage::Parts { next, lambda, mut lambda2, cv } => {
+                let set = &self.sets[next];
+                let model = MrlsrModel::with_kernel(&set.x, &set.y, self.kernel.clone())?;
+                let fit = model.fit_theorem1(self.cfg.m, lambda)?;
+                if next == 0 {
+                    lambda2 = fit.lambda2;
+                }
+                let (part, curve) = part_equivalence(&model, &fit, next, lambda2, &self.cfg)?;
+                self.parts.push(part);
+                self.curves.push(curve);
+                if next + 1 < self.sets.len() {
+                    EqStage::Parts { next: next + 1, lambda, lambda2, cv }
+                } else {
+                    EqStage::Done { lambda, lambda2, cv }
+                }
+            }
+            done @ EqStage::Done { .. } => {
+                self.stage = Some(done);
+                return Ok(());
+            }
+        });
+        self.done += 1;
+        Ok(())
+    }
+
+    /// The report (only once [`Self::is_complete`]).
+    pub fn finish(&self) -> Result<EquivalenceReport> {
+        let Some(EqStage::Done { lambda, lambda2, cv }) = &self.stage else {
+            return Err(KpError::Parameter {
+                name: "equivalence",
+                reason: "the experiment has not finished".into(),
+            });
+        };
+        Ok(EquivalenceReport {
+            m: self.cfg.m,
+            lambda: *lambda,
+            lambda2: *lambda2,
+            lambdas: self.cfg.lambdas.clone(),
+            cv_rmse: cv.rmse.first().cloned().unwrap_or_default(),
+            folds: self.folds.len(),
+            parts: self.parts.clone(),
+            curves: self.curves.clone(),
+            kernel: format!("{:?}", self.kernel),
+        })
+    }
+}
+
+impl crate::stepper::Task for EquivalenceRun {
+    type Error = KpError;
+    /// One unit of the experiment ([`EquivalenceRun::step`]); done once every part is.
+    fn unit(&mut self) -> Result<crate::stepper::Progress> {
+        if self.is_complete() {
+            return Ok(crate::stepper::Progress::Done);
+        }
+        self.step()?;
+        Ok(crate::stepper::Progress::More)
+    }
 }
 
 /// Settings of the Table-1 model selection.
