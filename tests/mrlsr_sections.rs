@@ -110,22 +110,20 @@ fn selection_table_equals_kernel_ridge_by_cholesky_on_the_same_folds() {
     assert_eq!(sel["mrlsr_cv"]["best_m"].as_f64(), Some(ms[i / 3]));
     assert_eq!(sel["mrlsr_cv"]["best_lambda"].as_f64(), Some(lambdas[i % 3]));
     let l2 = sel["krr_cv"]["best_lambda"].as_f64().expect("λ₂");
-    assert_eq!(Some(krr_row.iter().copied().fold(f64::INFINITY, f64::min)), sel["krr_cv"]["best_rmse"].as_f64());
+    assert_eq!(
+        Some(krr_row.iter().copied().fold(f64::INFINITY, f64::min)),
+        sel["krr_cv"]["best_rmse"].as_f64()
+    );
     let alpha = krr_cholesky(&kernel.gram(&train.x).expect("K"), &train.y, l2);
     let want = scaled_rmse(&test.y, &(kernel.cross(&test.x, &train.x).expect("cross") * alpha));
     let got = sel["krr_test_rmse"].as_f64().expect("test rmse");
     assert!(close(got, want, 1e-9), "KRR test RMSE {got} vs Cholesky {want}");
     assert_eq!((sel["n_train"].as_u64(), sel["n_test"].as_u64()), (Some(49), Some(21)));
     // The batch model selection (no executor) gives the same report, bit for bit.
-    let cfg = cv::ModelSelectionConfig {
-        ms,
-        lambdas,
-        lambda2s,
-        folds: 3,
-        train_fraction: 0.7,
-        seed: 2,
-    };
-    let batch = cv::model_selection(&d, &Kernel::gaussian(Bandwidth::Heuristic), &cfg).expect("batch");
+    let cfg =
+        cv::ModelSelectionConfig { ms, lambdas, lambda2s, folds: 3, train_fraction: 0.7, seed: 2 };
+    let batch =
+        cv::model_selection(&d, &Kernel::gaussian(Bandwidth::Heuristic), &cfg).expect("batch");
     assert_eq!(serde_json::to_value(batch).expect("json"), *sel);
     // The fit itself is untouched by the section.
     let plain = spec(json!({"kind": "sine", "n": 30, "sigma": 0.2, "seed": 1}), 1.5, json!({}));
@@ -193,19 +191,43 @@ fn bad_sections_are_refused_naming_the_field() {
         (json!({"selection": {"ms": {"from": 1, "to": 2, "step": 0}}}), 1.5, "selection.ms"),
         (json!({"selection": {"ms": {"from": 0.1, "to": 99, "step": 1e-9}}}), 1.5, "selection.ms"),
         (json!({"selection": {"ms": {"from": 1, "to": 2}}}), 1.5, "step"),
-        (json!({"selection": {"lambdas": {"from": 1e-3, "to": 1, "count": 0}}}), 1.5, "selection.lambdas"),
-        (json!({"selection": {"lambdas": {"from": -1, "to": 1, "count": 3}}}), 1.5, "selection.lambdas"),
-        (json!({"selection": {"lambda2s": {"from": 1, "to": 1e-3, "count": 3}}}), 1.5, "selection.lambda2s"),
+        (
+            json!({"selection": {"lambdas": {"from": 1e-3, "to": 1, "count": 0}}}),
+            1.5,
+            "selection.lambdas",
+        ),
+        (
+            json!({"selection": {"lambdas": {"from": -1, "to": 1, "count": 3}}}),
+            1.5,
+            "selection.lambdas",
+        ),
+        (
+            json!({"selection": {"lambda2s": {"from": 1, "to": 1e-3, "count": 3}}}),
+            1.5,
+            "selection.lambda2s",
+        ),
         (json!({"selection": {"train_fraction": 1.0}}), 1.5, "selection.train_fraction"),
-        (json!({"selection": {"data": {"kind": "sine", "n": 5000, "sigma": 0.2, "seed": 1}}}), 1.5, "selection.data"),
-        (json!({"selection": {"kernel": {"kind": "gaussian", "bandwidth": {"fixed": 0}}}}), 1.5, "selection.kernel"),
+        (
+            json!({"selection": {"data": {"kind": "sine", "n": 5000, "sigma": 0.2, "seed": 1}}}),
+            1.5,
+            "selection.data",
+        ),
+        (
+            json!({"selection": {"kernel": {"kind": "gaussian", "bandwidth": {"fixed": 0}}}}),
+            1.5,
+            "selection.kernel",
+        ),
         (json!({"equivalence": {"parts": 4, "seed": 1, "extra": 2}}), 1.5, "extra"),
         (json!({"equivalence": {"m": 0.8}}), 1.5, "equivalence.m"),
         (json!({"equivalence": {}}), 0.9, "equivalence.m"),
         (json!({"equivalence": {"parts": 0}}), 1.5, "equivalence.parts"),
         (json!({"equivalence": {"parts": 20}}), 1.5, "equivalence.parts"),
         (json!({"equivalence": {"folds": 1}}), 1.5, "equivalence.folds"),
-        (json!({"equivalence": {"lambdas": {"from": 1e-3, "to": 1, "count": 20000}}}), 1.5, "equivalence.lambdas"),
+        (
+            json!({"equivalence": {"lambdas": {"from": 1e-3, "to": 1, "count": 20000}}}),
+            1.5,
+            "equivalence.lambdas",
+        ),
     ];
     for (sections, m, field) in cases {
         let msg = refusal(sections.clone(), m);

@@ -80,10 +80,10 @@ pub struct MrlsrSpec {
     pub sel: Option<SelectionSettings>,
     /// The Table-1 model selection, run after the fit (`kplay run` reports it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selection: Option<MrlsrSelectionSpec>,
+    pub selection: Option<Box<MrlsrSelectionSpec>>,
     /// Fig. 1's equivalence experiment, run after the fit (`kplay run` reports it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub equivalence: Option<MrlsrEquivalenceSpec>,
+    pub equivalence: Option<Box<MrlsrEquivalenceSpec>>,
 }
 
 impl Default for MrlsrSpec {

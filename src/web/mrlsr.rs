@@ -14,8 +14,8 @@ use web_sys::HtmlCanvasElement;
 use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
 use crate::experiment::mrlsr::{
-    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, ParamSweep,
-    SessionAdoption, SWEEP_FRAMES,
+    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, ParamSweep, SessionAdoption,
+    SWEEP_FRAMES,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::plot_text::num;
@@ -415,9 +415,12 @@ impl MrlsrSelection {
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
         let spec = parse(spec_json)?;
-        let section =
-            spec.selection.as_ref().ok_or_else(|| js_err("selection: the spec has no selection section"))?;
-        let run = section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.start()).map_err(js_err)?;
+        let section = spec
+            .selection
+            .as_ref()
+            .ok_or_else(|| js_err("selection: the spec has no selection section"))?;
+        let run =
+            section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.start()).map_err(js_err)?;
         Ok(Self { run, result: None, elapsed_ms: 0.0 })
     }
 
@@ -539,8 +542,7 @@ pub fn mrlsr_equivalence(spec_json: &str) -> Result<JsValue, JsError> {
         .equivalence
         .as_ref()
         .ok_or_else(|| js_err("equivalence: the spec has no equivalence section"))?;
-    let report =
-        section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.run()).map_err(js_err)?;
+    let report = section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.run()).map_err(js_err)?;
     to_js(&report)
 }
 

@@ -113,9 +113,7 @@ fn refuse(name: &'static str, reason: String) -> KpError {
 /// field's own name kept in the reason (`selection.data: data.n: …`).
 fn inside(name: &'static str, e: KpError) -> KpError {
     match e {
-        KpError::Parameter { name: inner, reason } => {
-            refuse(name, format!("{inner}: {reason}"))
-        }
+        KpError::Parameter { name: inner, reason } => refuse(name, format!("{inner}: {reason}")),
         other => refuse(name, other.to_string()),
     }
 }
@@ -125,7 +123,10 @@ impl StepGrid {
     fn values(&self, name: &'static str) -> Result<Vec<f64>> {
         let StepGrid { from, to, step } = *self;
         if !(from.is_finite() && to.is_finite() && step.is_finite()) {
-            return Err(refuse(name, format!("from, to and step must be finite (got {from}, {to}, {step})")));
+            return Err(refuse(
+                name,
+                format!("from, to and step must be finite (got {from}, {to}, {step})"),
+            ));
         }
         if !(from > 0.0 && from <= to && to <= 100.0 && step > 0.0) {
             return Err(refuse(
@@ -135,7 +136,10 @@ impl StepGrid {
         }
         let count = (to - from) / step + 1.0;
         if count > MAX_GRID as f64 {
-            return Err(refuse(name, format!("{count:.0} values; a grid holds at most {MAX_GRID}")));
+            return Err(refuse(
+                name,
+                format!("{count:.0} values; a grid holds at most {MAX_GRID}"),
+            ));
         }
         step_grid(from, to, step).map_err(|e| inside(name, e))
     }
@@ -146,7 +150,10 @@ impl LogGrid {
     fn values(&self, name: &'static str) -> Result<Vec<f64>> {
         let LogGrid { from, to, count } = *self;
         if !(from.is_finite() && to.is_finite() && from > 0.0 && from <= to) {
-            return Err(refuse(name, format!("needs 0 < from ≤ to, finite (got from {from}, to {to})")));
+            return Err(refuse(
+                name,
+                format!("needs 0 < from ≤ to, finite (got from {from}, to {to})"),
+            ));
         }
         if !(1..=MAX_GRID).contains(&count) {
             return Err(refuse(name, format!("count must lie in 1..={MAX_GRID} (got {count})")));
@@ -190,12 +197,20 @@ impl MrlsrSelectionSpec {
         }
         let folds = self.folds.unwrap_or(paper.folds);
         if folds < 2 {
-            return Err(refuse("selection.folds", format!("k-fold cross-validation needs k ≥ 2 (got {folds})")));
+            return Err(refuse(
+                "selection.folds",
+                format!("k-fold cross-validation needs k ≥ 2 (got {folds})"),
+            ));
         }
         let budget = crate::budget::active();
         // The CV table: one sum per (m, λ) and per λ₂, before anything is allocated.
         let cells = ms.len() as f64 * lambdas.len() as f64 + lambda2s.len() as f64;
-        budget.bytes("selection.ms", "the cross-validation table", &format!("{} m × {} λ + {} λ₂ cells", ms.len(), lambdas.len(), lambda2s.len()), 8.0 * cells)?;
+        budget.bytes(
+            "selection.ms",
+            "the cross-validation table",
+            &format!("{} m × {} λ + {} λ₂ cells", ms.len(), lambdas.len(), lambda2s.len()),
+            8.0 * cells,
+        )?;
         let data_spec = self.data.as_ref().unwrap_or(&spec.data);
         let data = build_data(data_spec, max_n).map_err(|e| inside("selection.data", e))?;
         let n = data.n();
@@ -292,7 +307,10 @@ impl MrlsrEquivalenceSpec {
         };
         let folds = self.folds.unwrap_or(paper.folds);
         if folds < 2 {
-            return Err(refuse("equivalence.folds", format!("k-fold cross-validation needs k ≥ 2 (got {folds})")));
+            return Err(refuse(
+                "equivalence.folds",
+                format!("k-fold cross-validation needs k ≥ 2 (got {folds})"),
+            ));
         }
         let parts = self.parts.unwrap_or(paper.parts);
         if parts < 1 {
