@@ -320,6 +320,8 @@ function snapshotForm() {
   const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
   v.muHeuristic = $('mu-heuristic').checked;
   v.drop = dataDrop;
+  v.ranSelection = ranSelection;
+  v.ranEq = ranEq;
   return v;
 }
 
@@ -327,6 +329,8 @@ function restoreForm(v) {
   for (const id of FORM_IDS) $(id).value = v[id];
   $('mu-heuristic').checked = v.muHeuristic;
   dataDrop = v.drop;
+  ranSelection = v.ranSelection;
+  ranEq = v.ranEq;
   $('m-out').textContent = Number(v.m).toFixed(2);
   $('lambda-out').textContent = lambdaLabel(Number(v.lambda));
   syncVisibility();
@@ -590,7 +594,9 @@ function cancelEigen() {
   if (pageSpec) {
     const keep = { m: readM(), lambda: lambdaOr(pageSpec.lambda) };
     try {
-      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) } });
+      // The experiments that ran stay (the equivalence only if it ran on the model kept).
+      const ran = { selection: ranSelection ?? undefined, equivalence: ranEq?.key === modelKey(pageSpec) ? ranEq.section : undefined };
+      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) }, ...ran });
     } catch {
       // a CSV model: its file input stays as it is
     }
