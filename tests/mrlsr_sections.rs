@@ -234,3 +234,38 @@ fn bad_sections_are_refused_naming_the_field() {
         assert!(msg.contains(field), "{sections}: expected a message naming {field}, got {msg:?}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+    /// Any section values: the check never panics, refuses only by naming a field of the
+    /// section, and what it accepts starts (splits, folds, parts) without a further refusal.
+    #[test]
+    fn any_section_is_checked_once_and_what_passes_starts(
+        folds in 0usize..40, from in -1.0f64..3.0, to in -1.0f64..120.0, step in -0.5f64..2.0,
+        count in 0usize..30, frac in -0.5f64..1.5, parts in 0usize..30, m in 0.5f64..3.0,
+        n in 3usize..90,
+    ) {
+        let s = spec(
+            json!({"kind": "sine", "n": n, "sigma": 0.2, "seed": 1}),
+            1.5,
+            json!({
+                "selection": {"folds": folds, "ms": {"from": from, "to": to, "step": step},
+                    "lambdas": {"from": 1e-3, "to": 1.0, "count": count}, "train_fraction": frac},
+                "equivalence": {"m": m, "parts": parts, "folds": folds},
+            }),
+        );
+        let Spec::Mrlsr(s) = s else { panic!("paper B") };
+        let named = |e: kernel_playground::KpError, section: &str| match e {
+            kernel_playground::KpError::Parameter { name, .. } => name.starts_with(section),
+            _ => false,
+        };
+        match s.selection.as_ref().expect("selection").check(&s, 3000) {
+            Ok(c) => proptest::prop_assert!(c.start().is_ok()),
+            Err(e) => proptest::prop_assert!(named(e.clone(), "selection."), "{e}"),
+        }
+        match s.equivalence.as_ref().expect("equivalence").check(&s, 3000) {
+            Ok(c) => proptest::prop_assert!(c.start().is_ok()),
+            Err(e) => proptest::prop_assert!(named(e.clone(), "equivalence."), "{e}"),
+        }
+    }
+}
