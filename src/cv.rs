@@ -1,6 +1,6 @@
 //! Splits, k-fold cross-validation, the scaled RMSE, and paper B's two experiments:
 //! the weak-equivalence experiment of Fig. 1 (Section 5.3) and the Table-1 model selection
-//! (Appendix E.1.1).
+//! (Appendix E.1.1); the first lives in `src/cv/equivalence.rs`.
 //!
 //! Every fold, part or training set builds one [`MrlsrModel`] (one eigendecomposition) and then
 //! fits every (m, λ) of a grid by the scalar root-solve only.
@@ -14,6 +14,11 @@ use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
 use crate::rng::Rng;
 use crate::solvers::mrlsr::MrlsrModel;
+
+mod equivalence;
+pub use equivalence::{
+    equivalence_experiment, EquivalenceConfig, EquivalenceReport, EquivalenceRun, PartEquivalence,
+};
 
 /// `count` values log-spaced on `[lo, hi]` (both > 0), e.g. the paper's 7 values 1e-5..1e2.
 pub fn log_grid(lo: f64, hi: f64, count: usize) -> Result<Vec<f64>> {
@@ -329,158 +334,6 @@ pub fn cv_grids(
         out.push(finish_grid(ms, lambdas, &sums[g], k, failures[g])?);
     }
     Ok(out)
-}
-
-/// Settings of the equivalence experiment (Fig. 1).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EquivalenceConfig {
-    /// The fixed exponent m > 1 (the paper: 1.2 on the synthetic set).
-    pub m: f64,
-    /// Log grid of λ for the CV on Z₁ and for the λ → λ₂ curves.
-    pub lambdas: Vec<f64>,
-    /// Folds of the CV on Z₁ (the paper: 10).
-    pub folds: usize,
-    /// Number of parts (the paper: 4).
-    pub parts: usize,
-    /// Seed of the split into parts (the CV folds use seed + 1).
-    pub seed: u64,
-}
-
-impl EquivalenceConfig {
-    /// The paper's synthetic-set setting: m = 1.2, λ over 1e-7..1e2, 10 folds, 4 parts.
-    pub fn paper(seed: u64) -> Self {
-        Self {
-            m: 1.2,
-            lambdas: log_grid(1e-7, 1e2, 10).unwrap_or_default(),
-            folds: 10,
-            parts: 4,
-            seed,
-        }
-    }
-}
-
-/// Per-part result of the equivalence experiment.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PartEquivalence {
-    /// 1-based part index (Z₁ is 1).
-    pub part: usize,
-    /// Samples in the part.
-    pub n: usize,
-    /// C₀ of M-RLSR(λ) on this part.
-    pub c0: f64,
-    /// The part's own equivalent `(m/2)·C₀·λ` (equal to the shared λ₂ only on Z₁).
-    pub own_lambda2: f64,
-    /// RMS over the part of `f_MRLSR(x_i) − f_KRR(x_i)` (fitted values).
-    pub diff_rms: f64,
-    /// `‖f_MRLSR − f_KRR‖_H`.
-    pub diff_rkhs: f64,
-    /// RMS of the M-RLSR fitted values, to read `diff_rms` relatively.
-    pub fitted_rms: f64,
-    /// How KRR was solved: "cholesky" (independent of the eigendecomposition) or "eigen".
-    pub krr_method: &'static str,
-    /// Singular-K warning on this part, if any.
-    pub warning: Option<String>,
-}
-
-/// Result of the equivalence experiment.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct EquivalenceReport {
-    /// The fixed exponent m.
-    pub m: f64,
-    /// λ chosen by CV on Z₁.
-    pub lambda: f64,
-    /// λ₂ = (m/2)·C₀(Z₁, m, λ)·λ (Proposition 5.1).
-    pub lambda2: f64,
-    /// The λ grid (CV on Z₁ and curves).
-    pub lambdas: Vec<f64>,
-    /// The CV scaled RMSE on Z₁ over `lambdas`.
-    pub cv_rmse: Vec<f64>,
-    /// One entry per part Z₁..Z_parts.
-    pub parts: Vec<PartEquivalence>,
-    /// `curves[p][j]` = λ₂ of part p for `lambdas[j]` (the λ → λ₂ maps of Proposition 5.1).
-    pub curves: Vec<Vec<f64>>,
-    /// The Gaussian bandwidth (or kernel) used for every part, resolved on the whole data.
-    pub kernel: String,
-}
-
-/// Fig. 1: split into Z₁..Z_parts; choose λ on Z₁ by k-fold CV; λ₂ from Z₁; on each part fit
-/// M-RLSR(λ) (Theorem 1) and KRR(λ₂) (Cholesky solve of `(K + nλ₂I)α = y`, independent of the
-/// eigendecomposition) and report their difference both as the RMS of fitted values and in RKHS
-/// norm; plus the λ → λ₂ curve of every part. The kernel is resolved once on the whole data so
-/// that the parts differ only by their samples.
-pub fn equivalence_experiment(
-    data: &Dataset,
-    kernel: &Kernel,
-    cfg: &EquivalenceConfig,
-) -> Result<EquivalenceReport> {
-    if !(cfg.m.is_finite() && cfg.m > 1.0 && cfg.m <= 100.0) {
-        return Err(KpError::Parameter {
-            name: "m",
-            reason: format!(
-                "Proposition 5.1 (weak equivalence) needs 1 < m ≤ 100 here (got {})",
-                cfg.m
-            ),
-        });
-    }
-    check_grid(&cfg.lambdas, "λ grid", false)?;
-    let kernel = kernel.resolve(&data.x)?;
-    let parts = split_parts(data.n(), cfg.parts, cfg.seed)?;
-    let sets: Vec<Dataset> = parts.iter().map(|p| subset(data, p)).collect::<Result<_>>()?;
-    let z1 = &sets[0];
-    let cv =
-        cv_grid(z1, kernel.clone(), &[cfg.m], &cfg.lambdas, cfg.folds, cfg.seed.wrapping_add(1))?;
-    let lambda = cv.best_lambda;
-    let models: Vec<MrlsrModel> = sets
-        .iter()
-        .map(|s| MrlsrModel::with_kernel(&s.x, &s.y, kernel.clone()))
-        .collect::<Result<_>>()?;
-    let lambda2 = models[0].fit_theorem1(cfg.m, lambda)?.lambda2;
-    let mut out_parts = Vec::with_capacity(models.len());
-    let mut curves = Vec::with_capacity(models.len());
-    for (p, model) in models.iter().enumerate() {
-        let fit = model.fit_theorem1(cfg.m, lambda)?;
-        let n = model.n();
-        let mut a = model.gram().clone();
-        for i in 0..n {
-            a[(i, i)] += n as f64 * lambda2;
-        }
-        let (alpha_k, method) = match a.cholesky() {
-            Some(ch) => (ch.solve(model.y()), "cholesky"),
-            None => (model.krr(lambda2)?.alpha, "eigen"),
-        };
-        let fitted_k = model.gram() * &alpha_k;
-        let diff_rms = ((&fit.fitted - &fitted_k).norm_squared() / n as f64).sqrt();
-        let diff_rkhs = model.rkhs_distance(&fit.alpha, &alpha_k)?;
-        out_parts.push(PartEquivalence {
-            part: p + 1,
-            n,
-            c0: fit.c0,
-            own_lambda2: fit.lambda2,
-            diff_rms,
-            diff_rkhs,
-            fitted_rms: (fit.fitted.norm_squared() / n as f64).sqrt(),
-            krr_method: method,
-            warning: model.singularity().map(|s| s.message.clone()),
-        });
-        let curve = cfg
-            .lambdas
-            .iter()
-            .map(|&l| model.fit_theorem1(cfg.m, l).map(|f| f.lambda2).unwrap_or(f64::NAN))
-            .collect();
-        curves.push(curve);
-    }
-    let cv_rmse = cv.rmse.into_iter().next().unwrap_or_default();
-    Ok(EquivalenceReport {
-        m: cfg.m,
-        lambda,
-        lambda2,
-        lambdas: cfg.lambdas.clone(),
-        cv_rmse,
-        parts: out_parts,
-        curves,
-        kernel: format!("{kernel:?}"),
-    })
 }
 
 /// Settings of the Table-1 model selection.

@@ -217,11 +217,27 @@ function cancelJob(kind) {
 
 // ---- URL hash: every setting of the form --------------------------------------------------
 
-/** The whole form as a state object: the page spec plus the model-selection settings. */
+/** The model selection that ran (its spec section, which `kplay run` runs too), or null. */
+let ranSelection = null;
+/** The equivalence experiment that ran: its section and the data and kernel it ran on (the
+ *  link carries it only while the form still has them), or null. */
+let ranEq = null;
+
+/** The data and kernel of a spec, as the key an equivalence experiment belongs to. */
+function modelKey(s) {
+  return JSON.stringify([s.data, s.kernel]);
+}
+
+/** The whole form as a state object: the page spec plus the model-selection settings, and the
+ *  sections of the experiments that ran (so a link's `kplay run` reproduces their tables). */
 function formState() {
   const s = spec();
+  const key = modelKey(s);
   if (s.data.kind === 'csv') s.data = { kind: 'csv' }; // the file is not put in the link
-  return { paper: 'mrlsr', ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
+  const out = { paper: 'mrlsr', ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
+  if (ranSelection) out.selection = ranSelection;
+  if (ranEq && ranEq.key === key) out.equivalence = ranEq.section;
+  return out;
 }
 
 let hashTimer = null;
@@ -286,6 +302,9 @@ function controlsFromState(h) {
   if (sel.n !== undefined) $('sel-n').value = String(sel.n);
   if (sel.folds !== undefined) $('sel-folds').value = String(sel.folds);
   syncVisibility();
+  // The experiments the link ran stay in the page's links (their tables are not re-run here).
+  ranSelection = h.selection ?? null;
+  ranEq = h.equivalence ? { section: h.equivalence, key: modelKey(spec()) } : null;
   // The form read back must be the spec asked for (form.js's rule, the core's comparison): a
   // value a control cannot hold (m between the slider's 0.01 steps) is refused, naming the field.
   const back = formState();
@@ -301,6 +320,8 @@ function snapshotForm() {
   const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
   v.muHeuristic = $('mu-heuristic').checked;
   v.drop = dataDrop;
+  v.ranSelection = ranSelection;
+  v.ranEq = ranEq;
   return v;
 }
 
@@ -308,6 +329,8 @@ function restoreForm(v) {
   for (const id of FORM_IDS) $(id).value = v[id];
   $('mu-heuristic').checked = v.muHeuristic;
   dataDrop = v.drop;
+  ranSelection = v.ranSelection;
+  ranEq = v.ranEq;
   $('m-out').textContent = Number(v.m).toFixed(2);
   $('lambda-out').textContent = lambdaLabel(Number(v.lambda));
   syncVisibility();
@@ -571,7 +594,9 @@ function cancelEigen() {
   if (pageSpec) {
     const keep = { m: readM(), lambda: lambdaOr(pageSpec.lambda) };
     try {
-      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) } });
+      // The experiments that ran stay (the equivalence only if it ran on the model kept).
+      const ran = { selection: ranSelection ?? undefined, equivalence: ranEq?.key === modelKey(pageSpec) ? ranEq.section : undefined };
+      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) }, ...ran });
     } catch {
       // a CSV model: its file input stays as it is
     }
@@ -706,16 +731,23 @@ const engine = {
 function runEquivalence() {
   if (!page || !pageSpec || jobs.eigen || jobs.equivalence || adopting) return;
   const seed = Number($('seed').value) || 0;
-  const s = { ...pageSpec, m: readM(), lambda: lambdaOr(pageSpec.lambda) };
+  // The spec's equivalence section (Fig. 1 at the slider's m), run in the worker as `kplay run` runs it.
+  const section = { m: readM(), parts: 4, folds: 10, seed };
+  const s = { ...pageSpec, paper: 'mrlsr', m: readM(), lambda: lambdaOr(pageSpec.lambda), equivalence: section };
+  delete s.selection;
+  const key = modelKey(pageSpec);
   if (s.data.kind === 'csv') s.data = { kind: 'csv', text: csvText };
   setStatus('running the equivalence experiment in the worker (CV on Z₁, one eigendecomposition per fold and part)…', true);
   $('eq-run').disabled = true;
   const done = () => {
     $('eq-run').disabled = false;
   };
-  startJob('equivalence', { type: 'equivalence', spec: s, parts: 4, folds: 10, seed }, {
+  startJob('equivalence', { type: 'equivalence', spec: s }, {
     equivalence(d) {
       done();
+      ranEq = { section, key };
+      body.dataset.eqReport = JSON.stringify(d.report);
+      saveHash();
       showEquivalence(d.report);
     },
     error(msg) {
@@ -781,12 +813,16 @@ function selectionIdle() {
 function runSelection() {
   if (jobs.selection) return;
   let s;
+  let section;
   try {
-    s = {
+    // The spec's selection section: Table 1 on the 10-D synthetic set with the paper's grids
+    // (absent fields), run in the worker as `kplay run` runs it.
+    section = {
       data: { kind: 'friedman', n: readInt('sel-n', 'model selection n'), sigma: 1, seed: Number($('seed').value) || 1 },
       kernel: { kind: 'gaussian', bandwidth: 'heuristic' },
       folds: readInt('sel-folds', 'folds'),
     };
+    s = { ...spec(), paper: 'mrlsr', selection: section };
   } catch (e) {
     showError(String(e.message ?? e));
     return;
@@ -812,6 +848,9 @@ function runSelection() {
     },
     selection(d) {
       const r = d.result;
+      ranSelection = section;
+      body.dataset.selResult = JSON.stringify(r);
+      saveHash();
       drawGrid(r.mrlsr_cv);
       $('sel-krr').textContent = r.krr_test_rmse.toExponential(3);
       $('sel-krr-p').textContent = `λ₂ = ${r.krr_cv.best_lambda.toExponential(1)}`;

@@ -18,7 +18,12 @@ pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 use crate::stepper::{run_task_for, Progress, Task};
 
+mod sections;
 mod sweep;
+pub use sections::{
+    LogGrid, MrlsrChecked, MrlsrEquivalenceChecked, MrlsrEquivalenceSpec, MrlsrSelectionChecked,
+    MrlsrSelectionSpec, StepGrid, MAX_GRID,
+};
 pub use sweep::{ParamSweep, SWEEP_FRAMES};
 
 /// Largest n the page builds an eigendecomposition for (the core's own budget is
@@ -49,7 +54,8 @@ pub enum DataSpec {
     Csv(CsvSource),
 }
 
-/// The page's model-selection settings (kept in its links; `kplay run` does not use them).
+/// The page's model-selection form fields (kept in its links; `kplay run` does not use them:
+/// a selection that ran is the spec's `selection` section).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SelectionSettings {
@@ -69,9 +75,15 @@ pub struct MrlsrSpec {
     pub m: f64,
     /// λ > 0.
     pub lambda: f64,
-    /// The page's model-selection settings.
+    /// The page's model-selection form fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sel: Option<SelectionSettings>,
+    /// The Table-1 model selection, run after the fit (`kplay run` reports it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Box<MrlsrSelectionSpec>>,
+    /// Fig. 1's equivalence experiment, run after the fit (`kplay run` reports it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalence: Option<Box<MrlsrEquivalenceSpec>>,
 }
 
 impl Default for MrlsrSpec {
@@ -84,6 +96,8 @@ impl Default for MrlsrSpec {
             m: 1.5,
             lambda: 1e-3,
             sel: None,
+            selection: None,
+            equivalence: None,
         }
     }
 }
@@ -152,39 +166,6 @@ fn drop_point(data: Dataset, i: usize) -> Result<(Dataset, Option<RemovedPoint>)
         RemovedPoint { index: i, x: data.x.row(i).iter().copied().collect(), y: data.y[i] };
     let Dataset { x, y, w_true, feature_names } = data;
     Ok((Dataset { x: x.remove_row(i), y: y.remove_row(i), w_true, feature_names }, Some(removed)))
-}
-
-/// The page's Table-1 model selection (paper B, Section 6): data and kernel, and optionally
-/// the grids (`config`, the paper's by default) and the number of folds.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SelectionSpec {
-    pub data: DataSpec,
-    pub kernel: Kernel,
-    #[serde(default)]
-    pub config: Option<crate::cv::ModelSelectionConfig>,
-    #[serde(default)]
-    pub folds: Option<usize>,
-}
-
-impl SelectionSpec {
-    /// Parse strictly (unknown fields rejected, the message names the field).
-    pub fn from_json(text: &str) -> Result<Self> {
-        crate::spec_json::typed(crate::spec_json::json_value(text)?)
-    }
-
-    /// Build the data (within the page's budget) and start the model selection: the paper's
-    /// grids (m 0.1..2.9 by 0.1, 7 λ, 25 λ₂, 70/30 split) unless `config` is given; `folds`
-    /// overrides the 10 folds.
-    pub fn start(&self) -> Result<crate::cv::ModelSelectionRun> {
-        let data = build_data(&self.data, PAGE_MAX_N)?;
-        let mut cfg =
-            self.config.clone().unwrap_or_else(|| crate::cv::ModelSelectionConfig::paper(1));
-        if let Some(k) = self.folds {
-            cfg.folds = k;
-        }
-        crate::cv::ModelSelectionRun::new(&data, &self.kernel, &cfg)
-    }
 }
 
 /// One stationary point of the readouts (m ≤ 1).
@@ -483,7 +464,7 @@ pub fn equivalence(
 }
 
 /// A page spec checked without the O(n³) step: parsed, data built within [`PAGE_MAX_N`],
-/// kernel resolved. Returns the data.
+/// kernel resolved, its sections checked ([`MrlsrChecked`]). Returns the data.
 pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
     crate::solvers::mrlsr::check_m(spec.m)?;
     crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
@@ -504,9 +485,7 @@ pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
             });
         }
     }
-    let data = build_data(&spec.data, PAGE_MAX_N)?;
-    spec.kernel.resolve(&data.x)?;
-    Ok(data)
+    Ok(MrlsrChecked::check(spec, PAGE_MAX_N)?.data)
 }
 
 /// The eigendecomposition a worker computes for a page spec, from the data and Gram matrix

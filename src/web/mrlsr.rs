@@ -14,8 +14,8 @@ use web_sys::HtmlCanvasElement;
 use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
 use crate::experiment::mrlsr::{
-    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, ParamSweep, SelectionSpec,
-    SessionAdoption, SWEEP_FRAMES,
+    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, ParamSweep, SessionAdoption,
+    SWEEP_FRAMES,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::plot_text::num;
@@ -409,11 +409,18 @@ pub struct MrlsrSelection {
 
 #[wasm_bindgen]
 impl MrlsrSelection {
-    /// Build the data and start the run with the paper's grids (m 0.1..2.9 by 0.1, 7 λ,
-    /// 25 λ₂, 70/30 split) unless `config` is given; `folds` overrides the 10 folds.
+    /// Check the page spec's `selection` section (within the page's budget) and start the
+    /// run it describes ([`mrlsr::MrlsrSelectionSpec`]: the paper's grids unless given) — the
+    /// same checked run `kplay run` makes of the spec.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
-        let run = SelectionSpec::from_json(spec_json).and_then(|s| s.start()).map_err(js_err)?;
+        let spec = parse(spec_json)?;
+        let section = spec
+            .selection
+            .as_ref()
+            .ok_or_else(|| js_err("selection: the spec has no selection section"))?;
+        let run =
+            section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.start()).map_err(js_err)?;
         Ok(Self { run, result: None, elapsed_ms: 0.0 })
     }
 
@@ -525,19 +532,17 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
     ])
 }
 
-/// Fig. 1 for a Web Worker: the equivalence experiment of [`MrlsrPage::equivalence`] on the
-/// spec's data, kernel and m (> 1), without a page. Returns the serialized report.
+/// Fig. 1 for a Web Worker: the spec's `equivalence` section ([`mrlsr::MrlsrEquivalenceSpec`])
+/// checked within the page's budget and run to its end on the spec's data and kernel — the same
+/// checked run `kplay run` makes of the spec. Returns the serialized report.
 #[wasm_bindgen(js_name = mrlsrEquivalence)]
-pub fn mrlsr_equivalence(
-    spec_json: &str,
-    parts: usize,
-    folds: usize,
-    seed: u32,
-) -> Result<JsValue, JsError> {
+pub fn mrlsr_equivalence(spec_json: &str) -> Result<JsValue, JsError> {
     let spec = parse(spec_json)?;
-    let data = mrlsr::build_data(&spec.data, mrlsr::PAGE_MAX_N).map_err(js_err)?;
-    let report = mrlsr::equivalence(&data, &spec.kernel, spec.m, parts, folds, seed as u64)
-        .map_err(js_err)?;
+    let section = spec
+        .equivalence
+        .as_ref()
+        .ok_or_else(|| js_err("equivalence: the spec has no equivalence section"))?;
+    let report = section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.run()).map_err(js_err)?;
     to_js(&report)
 }
 
