@@ -4,6 +4,8 @@
 //! KRR at λ₂ beside them (Definition 3.3, Proposition 5.1). The page (`src/web/mrlsr.rs`) and
 //! `kplay` build the same model from the same JSON.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use nalgebra::{DMatrix, DVector};
@@ -18,7 +20,11 @@ pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 use crate::stepper::{run_task_for, Progress, Task};
 
+mod nscan;
+mod root_watch;
 mod sweep;
+pub use nscan::{log_log_fit, NScan, NScanRun, ScanKind, ScanSeries, SCAN_MAX_N};
+pub use root_watch::{RootView, RootWatch};
 pub use sweep::{ParamSweep, SWEEP_FRAMES};
 
 /// Largest n the page builds an eigendecomposition for (the core's own budget is
@@ -252,7 +258,8 @@ pub enum FitCurves {
 pub struct MrlsrSession {
     spec: MrlsrSpec,
     data: Dataset,
-    model: MrlsrModel,
+    /// Shared with a [`RootWatch`] that steps the root search over frames.
+    model: Arc<MrlsrModel>,
     outcome: MrlsrOutcome,
     krr: Option<MrlsrFit>,
     refit_ms: f64,
@@ -292,7 +299,7 @@ impl MrlsrSession {
 
     fn fitted(spec: MrlsrSpec, data: Dataset, model: MrlsrModel) -> Result<Self> {
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self { spec, data, model, outcome, krr, refit_ms })
+        Ok(Self { spec, data, model: Arc::new(model), outcome, krr, refit_ms })
     }
 
     /// Whether `other` has the same data and kernel (so only m, λ changed: no new
@@ -692,7 +699,7 @@ impl SessionAdoption {
                 let session = MrlsrSession {
                     spec: self.spec.clone(),
                     data: self.data.clone(),
-                    model,
+                    model: Arc::new(model),
                     outcome,
                     krr,
                     refit_ms,
