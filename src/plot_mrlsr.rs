@@ -647,7 +647,7 @@ pub fn draw_nscan<DB: DrawingBackend>(
                 .margin_right(look.right_margin() + room.right)
                 .margin_top((8.0 * s) as i32 + room.top)
                 .x_label_area_size((34.0 * s) as i32)
-                .y_label_area_size((60.0 * s) as i32)
+                .y_label_area_size((84.0 * s) as i32)
                 .build_cartesian_2d(x0..x1, y0..y1)
         },
         |ch| {
@@ -661,13 +661,17 @@ pub fn draw_nscan<DB: DrawingBackend>(
             (plot_rect(ch), o, ())
         },
     )?;
+    let what = match scan.kind {
+        crate::experiment::mrlsr::ScanKind::Stability => "largest change (log)",
+        crate::experiment::mrlsr::ScanKind::Lambda2Move => "largest λ₂ move (log)",
+    };
     look.mesh(&mut chart)
         .x_desc("n (log scale)")
-        .y_desc("largest change (log scale)")
+        .y_desc(what)
         .x_label_formatter(&log_tick)
         .y_label_formatter(&log_tick)
-        .x_labels(5)
-        .y_labels(look.labels_down(root.dim_in_pixel().1, 6))
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 5))
+        .y_labels(look.labels_down(root.dim_in_pixel().1, 5))
         .draw()?;
     let w = look.stroke(2.0);
     for (k, (d, f)) in dots.iter().zip(&fits).enumerate() {

@@ -155,8 +155,8 @@ function drawEq() {
 
 // ---- §4's stability scans against n (lesson B10, B11) --------------------------------------
 // A step that names `nscan-stability` or `nscan-lambda2` runs that scan in the core after its
-// sweep (MrlsrNScan: one removal per unit, sliced over frames), then shows and draws it; a new
-// step hides them again. kplay plot writes the same plots (PREFIX-nscan-*.svg).
+// sweep (MrlsrNScan: one removal per unit, sliced over frames), then shows and draws it in the
+// fit plot's place; a new step (or its run again) hides it and shows the fit again. kplay plot writes the same plots (PREFIX-nscan-*.svg).
 const SCANS = { 'nscan-stability': 'stability', 'nscan-lambda2': 'lambda2' };
 const scans = {}; // canvas id -> finished MrlsrNScan
 
@@ -174,6 +174,7 @@ function clearScans() {
     delete scans[id];
     $(id).closest('figure').hidden = true;
   }
+  $('fit').closest('figure').hidden = false;
   delete body.dataset.nscan;
 }
 
@@ -200,6 +201,7 @@ async function runScans(step, gen) {
     scans[id]?.free();
     scans[id] = job;
     $(id).closest('figure').hidden = false;
+    $('fit').closest('figure').hidden = true; // the scan is the step's answer: in the fit plot's place
     body.dataset.nscan = JSON.stringify(job.result());
     setStatus('scan done');
   }

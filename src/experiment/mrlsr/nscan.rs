@@ -34,7 +34,7 @@ pub enum ScanKind {
 /// One scanned quantity: its value at each n and its fitted power law `v ≈ e^b · n^slope`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ScanSeries {
-    /// What it is (plot legend; the plots' notation, `_{…}` subscripts).
+    /// What it is, short (the plot's legend; the plots' notation, `_{…}` subscripts).
     pub label: String,
     /// The value at each n of [`NScan::ns`].
     pub values: Vec<f64>,
@@ -214,11 +214,8 @@ impl NScanRun {
             return Err(refuse("the scan is not finished".into()));
         }
         let labels: &[&str] = match self.kind {
-            ScanKind::Stability => &[
-                "A: kernel ridge at λ, max_i ‖f_Z − f_{Z^i}‖_H",
-                "B: regularizer λ_B/|Z|, max_i ‖f_Z − f_{Z^i}‖_H",
-            ],
-            ScanKind::Lambda2Move => &["max_i |λ₂(λ, Z^i) − λ₂(λ, Z)|"],
+            ScanKind::Stability => &["A (λ)", "B (λ_B/|Z|)"],
+            ScanKind::Lambda2Move => &["λ₂ move"],
         };
         let mut series = Vec::new();
         for (label, values) in labels.iter().zip(&self.values) {
