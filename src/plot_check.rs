@@ -511,6 +511,18 @@ mod per_plot {
             }
             assert!(frame >= 2, "B{step}: a search of {frame} frames");
         }
+        // §4's n-scans (B10, B11), at the sizes a lesson step gives them.
+        for (step, kind) in [
+            (10, crate::experiment::mrlsr::ScanKind::Stability),
+            (11, crate::experiment::mrlsr::ScanKind::Lambda2Move),
+        ] {
+            let session = mrlsr_session(lesson_spec('b', step));
+            let run = crate::experiment::mrlsr::NScanRun::new(session.spec(), kind).expect("scan");
+            let scan = run.run_to_end().expect("scan");
+            assert_clean_at(&format!("B{step} n-scan"), &LOW, |root, s| {
+                e(crate::plot_mrlsr::draw_nscan(root, &scan, s))
+            });
+        }
         // The front page's card B: sine, n = 40, λ swept from 10⁻⁵ to 1.
         for lambda in [1e-5, 1e-3, 0.1, 1.0] {
             let mut v = lesson_spec('b', 1);
