@@ -343,11 +343,15 @@ pub fn draw_f_search<DB: DrawingBackend>(
             (area, o, labels)
         },
     )?;
+    // As many y labels as the plotting area holds (a legend outside it leaves it lower).
+    let area = plot_rect(&chart);
+    let y_labels = ((f64::from(area[3] - area[1]) / (26.0 * s)) as usize).clamp(2, 10);
     look.mesh(&mut chart)
         .x_desc("C (log scale)")
         .y_desc("ln(G(C)/C), sign of F")
         .x_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
+        .y_labels(y_labels)
         .draw()?;
     let thin = SEARCH_COLOR.stroke_width(look.stroke(1.5));
     for &b in &bracket {
@@ -665,13 +669,16 @@ pub fn draw_nscan<DB: DrawingBackend>(
         crate::experiment::mrlsr::ScanKind::Stability => "largest change (log)",
         crate::experiment::mrlsr::ScanKind::Lambda2Move => "largest λ₂ move (log)",
     };
+    // As many y labels as the plotting area holds (a legend outside it leaves it lower).
+    let area = plot_rect(&chart);
+    let y_labels = ((f64::from(area[3] - area[1]) / (26.0 * s)) as usize).clamp(2, 5);
     look.mesh(&mut chart)
         .x_desc("n (log scale)")
         .y_desc(what)
         .x_label_formatter(&log_tick)
         .y_label_formatter(&log_tick)
         .x_labels(look.labels_along(root.dim_in_pixel().0, 5))
-        .y_labels(look.labels_down(root.dim_in_pixel().1, 5))
+        .y_labels(y_labels)
         .draw()?;
     let w = look.stroke(2.0);
     for (k, (d, f)) in dots.iter().zip(&fits).enumerate() {
