@@ -5,7 +5,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrAdopt, MrlsrNScan, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, num, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -95,6 +95,9 @@ function syncVisibility() {
 function showSummary(s) {
   $('r-nd').textContent = `${s.n} × ${s.d}`;
   $('r-c0').textContent = s.c0 == null ? 'none (f = 0)' : fmt(s.c0, 6);
+  // The full values for a script (the root search's end is compared with them).
+  if (s.c0 == null) delete $('r-c0').dataset.value;
+  else $('r-c0').dataset.value = String(s.c0);
   $('r-norm').textContent = fmt(s.norm_h, 6);
   // λ₂ and F's residual are often below 10⁻³: written as the plots write numbers (5.5 × 10⁻⁴,
   // not 5.502441e-4), the full value kept in data-value for a script.
@@ -113,6 +116,7 @@ function showSummary(s) {
     const roots = s.roots.length === 0 ? 'F has no positive root.'
       : `Roots of F: ${s.roots.map((r, i) => `C = ${fmt(r.c, 4)} (${r.kind.replace('_', ' ')}${s.minimizer === i ? ', minimizer' : ''})`).join('; ')}.`;
     out.textContent = `Outside Theorem 1 (m ≤ 1: not strictly convex, F may have no root). ${s.message} ${roots}`;
+    out.dataset.roots = JSON.stringify(s.roots.map((r) => r.c));
     out.hidden = false;
   } else {
     out.hidden = true;
@@ -149,6 +153,62 @@ function drawEq() {
   else for (const k of [b, c]) k.getContext('2d')?.clearRect(0, 0, k.width, k.height);
 }
 
+// ---- §4's stability scans against n (lesson B10, B11) --------------------------------------
+// A step that names `nscan-stability` or `nscan-lambda2` runs that scan in the core after its
+// sweep (MrlsrNScan: one removal per unit, sliced over frames), then shows and draws it in the
+// fit plot's place; a new step (or its run again) hides it and shows the fit again. kplay plot writes the same plots (PREFIX-nscan-*.svg).
+const SCANS = { 'nscan-stability': 'stability', 'nscan-lambda2': 'lambda2' };
+const scans = {}; // canvas id -> finished MrlsrNScan
+
+function drawScans() {
+  for (const id of Object.keys(SCANS)) {
+    const job = scans[id];
+    const c = $(id);
+    if (job && !c.closest('figure').hidden) job.draw(c, sizeCanvas(c));
+  }
+}
+
+function clearScans() {
+  for (const id of Object.keys(SCANS)) {
+    scans[id]?.free();
+    delete scans[id];
+    $(id).closest('figure').hidden = true;
+  }
+  $('fit').closest('figure').hidden = false;
+  delete body.dataset.nscan;
+}
+
+/** Run the scans `step` names on the current spec, a few ms per frame; then show and draw them. */
+async function runScans(step, gen) {
+  for (const id of Object.keys(SCANS)) {
+    if (!(step.uses ?? []).includes(id)) continue;
+    let job = null;
+    try {
+      job = new MrlsrNScan(JSON.stringify(spec()), SCANS[id]);
+      setStatus('scanning n: every point removed in turn…', true);
+      while (!job.runFor(8)) {
+        const [d, t] = job.progress();
+        setStatus(`scanning n: ${d} of ${t} points removed in turn…`, true);
+        await new Promise((r) => requestAnimationFrame(r));
+        if (gen !== scanGen) { job.free(); return; }
+      }
+    } catch (e) {
+      job?.free();
+      showError(String(e.message ?? e));
+      setStatus('the scan failed');
+      return;
+    }
+    scans[id]?.free();
+    scans[id] = job;
+    $(id).closest('figure').hidden = false;
+    $('fit').closest('figure').hidden = true; // the scan is the step's answer: in the fit plot's place
+    body.dataset.nscan = JSON.stringify(job.result());
+    setStatus('scan done');
+  }
+  drawScans();
+}
+let scanGen = 0;
+
 function draw() {
   if (!page) return;
   try {
@@ -156,6 +216,7 @@ function draw() {
     page.drawFit(c1, sizeCanvas(c1));
     const c2 = $('fplot');
     page.drawF(c2, sizeCanvas(c2));
+    drawScans();
     bump('draws');
     showSweep();
   } catch (e) {
@@ -659,7 +720,9 @@ function refit() {
 // ---- a sweep of (m, λ): the run a class watches (issue 32 §9) ---------------------------------
 // A lesson's Run it (or a typed λ) moves the fit from its (m, λ) to the new one in 40 refits
 // (the core's ParamSweep: λ on a log scale), one per frame at the Player's 30 refits per second;
-// each reuses the eigendecomposition. Pause, Step, Reset and space work as on the other pages.
+// each reuses the eigendecomposition. Then the direct solve's search for the roots of F at the
+// target is drawn on F(C), one Newton or bisection step per frame (the core's RootWatch; none at
+// m = 2). Pause, Step, Reset and space work as on the other pages.
 // The controls follow the fit shown; the last refit is the target itself, so the end is the
 // direct fit's, bit for bit (tests/mrlsr_sweep.rs).
 
@@ -681,6 +744,17 @@ function showSweep() {
   }
   const [done, frames] = page.sweepProgress();
   body.dataset.sweep = `${done}/${frames}`;
+  // The root search drawn on F(C) after the sweep's last refit: its steps, and the roots it
+  // found once it has ended (tests compare them with a direct link's C₀).
+  const r = page.rootSearch();
+  if (!r) {
+    delete body.dataset.rootSteps;
+    delete body.dataset.rootFound;
+    return;
+  }
+  body.dataset.rootSteps = String(r.steps);
+  if (r.ended) body.dataset.rootFound = JSON.stringify(r.found);
+  else delete body.dataset.rootFound;
 }
 
 /** Start the move of the current fit to (m, λ) and play it; false if it cannot start. */
@@ -714,7 +788,7 @@ const engine = {
     return s;
   },
   ended: () => !page || page.sweepEnded(),
-  endLabel: () => 'the fit reached the chosen m and λ',
+  endLabel: () => 'the fit reached the chosen m and λ, and the search for C₀ on F(C) ended',
   reset: () => {
     if (page && page.hasSweep()) showSweepFit(page.sweepReset());
   },
@@ -947,6 +1021,8 @@ async function main() {
     spec: () => JSON.stringify(spec()),
     load: (s) => {
       clearEquivalence(); // a step's question never shows an earlier run's table or verdict
+      scanGen++;
+      clearScans(); // nor an earlier step's n-scan
       const keep = snapshotForm();
       try {
         controlsFromState(s);
@@ -961,6 +1037,7 @@ async function main() {
     pausable: ['fit'],
     actions: {
       fit: (step) => new Promise((resolve) => {
+        clearScans(); // a run again starts from its question: no scan until it has run
         const m = step.to.m ?? readM();
         const lambda = step.to.lambda ?? lambdaOr(1e-3);
         if (!startSweep(m, lambda)) {
@@ -971,8 +1048,13 @@ async function main() {
           return;
         }
         // The run ends when the sweep has fitted its target (or was dropped: a hand-moved
-        // control, a new step's model).
-        const wait = () => (engine.ended() ? resolve() : requestAnimationFrame(wait));
+        // control, a new step's model), and the step's n-scans are drawn.
+        const gen = scanGen;
+        const wait = () => {
+          if (!engine.ended()) return requestAnimationFrame(wait);
+          if (gen !== scanGen) return resolve();
+          runScans(step, gen).finally(resolve);
+        };
         requestAnimationFrame(wait);
       }),
       equivalence: () => new Promise((resolve) => {

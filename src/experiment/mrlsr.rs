@@ -4,6 +4,8 @@
 //! KRR at λ₂ beside them (Definition 3.3, Proposition 5.1). The page (`src/web/mrlsr.rs`) and
 //! `kplay` build the same model from the same JSON.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use nalgebra::{DMatrix, DVector};
@@ -18,8 +20,12 @@ pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 use crate::stepper::{run_task_for, Progress, Task};
 
+mod nscan;
+mod root_watch;
 mod sections;
 mod sweep;
+pub use nscan::{log_log_fit, NScan, NScanRun, ScanKind, ScanSeries, SCAN_MAX_N};
+pub use root_watch::{RootView, RootWatch};
 pub use sections::{
     LogGrid, MrlsrChecked, MrlsrEquivalenceChecked, MrlsrEquivalenceSpec, MrlsrSelectionChecked,
     MrlsrSelectionSpec, StepGrid, MAX_GRID,
@@ -233,7 +239,8 @@ pub enum FitCurves {
 pub struct MrlsrSession {
     spec: MrlsrSpec,
     data: Dataset,
-    model: MrlsrModel,
+    /// Shared with a [`RootWatch`] that steps the root search over frames.
+    model: Arc<MrlsrModel>,
     outcome: MrlsrOutcome,
     krr: Option<MrlsrFit>,
     refit_ms: f64,
@@ -273,7 +280,7 @@ impl MrlsrSession {
 
     fn fitted(spec: MrlsrSpec, data: Dataset, model: MrlsrModel) -> Result<Self> {
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self { spec, data, model, outcome, krr, refit_ms })
+        Ok(Self { spec, data, model: Arc::new(model), outcome, krr, refit_ms })
     }
 
     /// Whether `other` has the same data and kernel (so only m, λ changed: no new
@@ -671,7 +678,7 @@ impl SessionAdoption {
                 let session = MrlsrSession {
                     spec: self.spec.clone(),
                     data: self.data.clone(),
-                    model,
+                    model: Arc::new(model),
                     outcome,
                     krr,
                     refit_ms,

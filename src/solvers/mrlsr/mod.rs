@@ -193,7 +193,7 @@ pub use eigen::{
     symmetric_eigen, whole_matrix_calls, EigenAdoption, EigenCheck, EigenPayload, EIGEN_CHECK_TOL,
 };
 use root::solve_root;
-pub use root::{MrlsrSolve, RootSolve};
+pub use root::{root_run, MrlsrSolve, RootSearch, RootSolve, RootStart};
 pub use scan::FSamples;
 
 /// λ > 0 finite (eq. 4), else a message naming `name`.
@@ -620,6 +620,28 @@ impl MrlsrModel {
     /// The steppable root-solve for C₀ (m > 1, parameters valid), started at
     /// `C = ‖f_KRR(λ)‖^(m−2)` inside the guaranteed bracket `t₀ ± |φ(t₀)|/min(1, m − 1)`.
     pub fn root_solve(&self, m: f64, lambda: f64) -> RootSolve<'_> {
+        let (lo, hi, t0) = self.root_bracket(m, lambda);
+        RootSolve::new(self, m, lambda, lo, hi, t0)
+    }
+
+    /// Where the direct solve looks for the roots of F, in its order ([`RootStart`]): m > 1,
+    /// m ≠ 2, [`Self::root_solve`]'s bracket; m = 2 none (C₀ = 1 in closed form); m ≤ 1 the
+    /// sign changes of [`Self::positive_roots`]' scan.
+    pub fn root_starts(&self, m: f64, lambda: f64) -> Result<Vec<RootStart>> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m == 2.0 {
+            return Ok(Vec::new());
+        }
+        if m > 1.0 {
+            let (lo, hi, start) = self.root_bracket(m, lambda);
+            return Ok(vec![RootStart::Bracket { lo, hi, start }]);
+        }
+        Ok(self.scan_starts(m, lambda))
+    }
+
+    /// [`Self::root_solve`]'s bracket `(lo, hi)` and start `t₀` in t = ln C.
+    fn root_bracket(&self, m: f64, lambda: f64) -> (f64, f64, f64) {
         let e = 0.5 * m - 1.0;
         let (lg, _) = self.log_g(2.0, lambda, 1.0);
         let t0 = if lg.is_finite() { e * lg } else { 0.0 };
@@ -643,7 +665,7 @@ impl MrlsrModel {
             }
             lo = (lo - (hi - lo).max(1.0)).max(-T_LIMIT);
         }
-        RootSolve::new(self, m, lambda, lo, hi, t0)
+        (lo, hi, t0)
     }
 
     /// Solve eq. (4) for any m > 0: Theorem 1 when m > 1; otherwise every positive root of F
