@@ -405,10 +405,12 @@ test('the kernel select and its parameter fields are the tensor-kernel catalogue
   const options = await page.evaluate(() => [...document.getElementById('kernel').options].map((o) => ({ value: o.value, text: o.textContent })));
   assert.deepEqual(options, cat.map((c) => ({ value: c.kind, text: c.finite_features ? c.label : `${c.label} (tensor only)` })));
   // Each kernel shows exactly its own parameter fields, with the catalogue's default and minimum,
-  // and the spec in the address carries them (on the tensor path, which every kernel takes).
+  // and the spec in the address carries them (on the tensor path with Algorithm 3.3, which every
+  // kernel takes).
   await setNum(page, 'n', 20);
   await setNum(page, 'd', 10);
   await setNum(page, 'k', 2);
+  await choose(page, 'algorithm', 'prox_dual');
   await choose(page, 'path', 'tensor');
   for (const c of cat) {
     await choose(page, 'kernel', c.kind);
