@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::experiment::lp::{DataSpec, Experiment, Run, ValidExperiment};
-use crate::stepper::Stop;
+use crate::stepper::{run_task_for, Progress, Stop, Task};
 use crate::tensor::{GramTensor, GramTensorBuild};
 
 /// Where a job is.
@@ -75,7 +75,6 @@ pub struct Job {
     tensor: Option<(String, GramTensor)>,
     run: Option<Run>,
     phase: JobPhase,
-    chunk: usize,
     data_ms: f64,
     build_ms: f64,
     data_reused: bool,
@@ -97,7 +96,6 @@ impl Job {
             tensor: None,
             run: None,
             phase: JobPhase::Data,
-            chunk: 4096,
             data_ms: 0.0,
             build_ms: 0.0,
             data_reused: false,
@@ -114,24 +112,7 @@ impl Job {
     /// build, or one iteration) and return the progress. Errors (bad data, a non-finite kernel
     /// value) end the job; later calls return an error too.
     pub fn advance(&mut self, budget_ms: f64) -> Result<JobProgress> {
-        let t0 = web_time::Instant::now();
-        loop {
-            match self.phase {
-                JobPhase::Data => self.make_data()?,
-                JobPhase::Build => self.build_some(budget_ms)?,
-                JobPhase::Solve => {
-                    let run = self.run.as_mut().ok_or_else(|| gone("solver"))?;
-                    run.run_for(budget_ms - ms_since(t0));
-                    if run.stop() != Stop::Running {
-                        self.phase = JobPhase::Done;
-                    }
-                }
-                JobPhase::Done => break,
-            }
-            if ms_since(t0) >= budget_ms {
-                break;
-            }
-        }
+        run_task_for(self, budget_ms)?;
         Ok(self.progress())
     }
 
@@ -177,21 +158,14 @@ impl Job {
         Ok(())
     }
 
-    fn build_some(&mut self, budget_ms: f64) -> Result<()> {
+    /// One round of the Gram tensor's blocks ([`GramTensorBuild`]'s unit); after the last, the
+    /// run starts on the finished tensor.
+    fn build_unit(&mut self) -> Result<()> {
         let t0 = web_time::Instant::now();
         let b = self.build.as_mut().ok_or_else(|| gone("Gram-tensor build"))?;
-        while !b.is_done() {
-            let t = web_time::Instant::now();
-            b.advance(self.chunk)?;
-            if ms_since(t) < budget_ms / 8.0 {
-                self.chunk = self.chunk.saturating_mul(2);
-            }
-            if ms_since(t0) >= budget_ms {
-                break;
-            }
-        }
+        let progress = b.unit()?;
         self.build_ms += ms_since(t0);
-        if b.is_done() {
+        if progress == Progress::Done {
             let b = self.build.take().ok_or_else(|| gone("Gram-tensor build"))?;
             let tensor = b.finish()?;
             let valid = self.valid.as_ref().ok_or_else(|| gone("data"))?;
@@ -276,5 +250,26 @@ fn gone(what: &str) -> KpError {
         reason: format!(
             "the {what} of this job is missing (an earlier step failed): start the job again"
         ),
+    }
+}
+
+impl Task for Job {
+    type Error = KpError;
+    /// One unit of the job's phase: the data (and the tensor's setup), one round of the Gram
+    /// tensor's blocks, or one iteration of the run (the executor's rules apply); done once the
+    /// run has ended. An error ends the job.
+    fn unit(&mut self) -> Result<Progress> {
+        match self.phase {
+            JobPhase::Data => self.make_data()?,
+            JobPhase::Build => self.build_unit()?,
+            JobPhase::Solve => {
+                let run = self.run.as_mut().ok_or_else(|| gone("solver"))?;
+                if run.step().is_none() || run.stop() != Stop::Running {
+                    self.phase = JobPhase::Done;
+                }
+            }
+            JobPhase::Done => return Ok(Progress::Done),
+        }
+        Ok(Progress::More)
     }
 }

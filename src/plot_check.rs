@@ -483,6 +483,46 @@ mod per_plot {
                 e(crate::plot_mrlsr::draw_f(root, &samples, minimizer, s))
             });
         }
+        // The root search drawn on F(C) (B2 m = 1.5, B5 m = 1, B6 m = 0.5): at its start, every
+        // few steps and at its end, the legend (with the step count) covers no iterate.
+        for step in [2, 5, 6] {
+            let session = mrlsr_session(lesson_spec('b', step));
+            let (samples, minimizer) = session.f_samples(400).expect("F");
+            let mut watch = session.root_watch().expect("search");
+            let mut frame = 0;
+            loop {
+                if frame % 4 == 0 || watch.ended() {
+                    let view = watch.view();
+                    assert_clean(&format!("B{step} F, search frame {frame}"), |root, s| {
+                        e(crate::plot_mrlsr::draw_f_search(
+                            root,
+                            &samples,
+                            minimizer,
+                            Some(&view),
+                            s,
+                        ))
+                    });
+                }
+                if watch.ended() {
+                    break;
+                }
+                watch.step();
+                frame += 1;
+            }
+            assert!(frame >= 2, "B{step}: a search of {frame} frames");
+        }
+        // §4's n-scans (B10, B11), at the sizes a lesson step gives them.
+        for (step, kind) in [
+            (10, crate::experiment::mrlsr::ScanKind::Stability),
+            (11, crate::experiment::mrlsr::ScanKind::Lambda2Move),
+        ] {
+            let session = mrlsr_session(lesson_spec('b', step));
+            let run = crate::experiment::mrlsr::NScanRun::new(session.spec(), kind).expect("scan");
+            let scan = run.run_to_end().expect("scan");
+            assert_clean_at(&format!("B{step} n-scan"), &LOW, |root, s| {
+                e(crate::plot_mrlsr::draw_nscan(root, &scan, s))
+            });
+        }
         // The front page's card B: sine, n = 40, λ swept from 10⁻⁵ to 1.
         for lambda in [1e-5, 1e-3, 0.1, 1.0] {
             let mut v = lesson_spec('b', 1);

@@ -10,6 +10,7 @@ use plotters::prelude::*;
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::experiment::mrlsr::RootView;
 use crate::plot_style::{
     draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend,
     Look, Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
@@ -236,6 +237,39 @@ pub fn draw_f<DB: DrawingBackend>(
     minimizer: Option<f64>,
     scale: f64,
 ) -> PResult<DB> {
+    draw_f_search(root, samples, minimizer, None, scale)
+}
+
+/// The root search's iterates and bracket.
+pub const SEARCH_COLOR: RGBColor = RGBColor(230, 110, 0);
+
+/// The root search's legend row: the step count, the search, the kind of the latest step.
+pub fn search_label(v: &RootView) -> String {
+    let of = if v.search.1 > 1 {
+        format!(" (root {} of {})", v.search.0, v.search.1)
+    } else {
+        String::new()
+    };
+    if v.ended {
+        format!("root search: {} steps, ended{of}", v.steps)
+    } else if v.steps == 0 && v.path.len() <= 1 {
+        format!("root search: start{of}")
+    } else {
+        let kind = if v.newton { "Newton" } else { "bisection" };
+        format!("root search: step {} ({kind}){of}", v.steps)
+    }
+}
+
+/// [`draw_f`] with the root search of the direct solve drawn on it (`search`): the current
+/// search's iterates as dots joined in order, the current one ringed, its bracket as two
+/// dashed verticals, and only the roots found so far marked; the legend reads the step count.
+pub fn draw_f_search<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    samples: &FSamples,
+    minimizer: Option<f64>,
+    search: Option<&RootView>,
+    scale: f64,
+) -> PResult<DB> {
     root.fill(&WHITE)?;
     let look = Look::new(scale);
     let s = look.s;
@@ -251,21 +285,37 @@ pub fn draw_f<DB: DrawingBackend>(
     y1 = y1.max(1.0);
     let w = look.stroke(2.0);
     let r = (6.0 * s) as i32;
+    let dot = (3.5 * s) as i32;
+    let shown_roots: &[f64] = search.map_or(&samples.roots, |v| &v.found);
     // The positive roots on the log axis, the minimizer's flagged, with their labels.
-    let roots: Vec<(f64, bool, String)> = samples
-        .roots
+    let roots: Vec<(f64, bool, String)> = shown_roots
         .iter()
         .filter_map(|&c| {
-            let l = lg(c)?;
+            let l = lg(c).filter(|l| *l >= x0 && *l <= x1)?;
             let best = minimizer.is_some_and(|mc| (mc - c).abs() <= 1e-9 * c.abs());
             Some((l, best, format!("C = {}{}", num(c), if best { " (minimizer)" } else { "" })))
         })
         .collect();
+    // The search's iterates inside the plot's range (on the curve: φ at the iterate).
+    let inside = |&(c, p): &(f64, f64)| {
+        lg(c).filter(|l| *l >= x0 && *l <= x1 && p.is_finite()).map(|l| (l, p.clamp(y0, y1)))
+    };
+    let path: Vec<(f64, f64)> =
+        search.map(|v| v.path.iter().filter_map(inside).collect()).unwrap_or_default();
+    let current = search.and_then(|v| v.path.last()).and_then(inside);
+    let bracket: Vec<f64> = search
+        .and_then(|v| v.bracket)
+        .map(|(a, b)| [a, b].into_iter().filter_map(lg).filter(|l| *l >= x0 && *l <= x1).collect())
+        .unwrap_or_default();
     let size = 12.0 * s;
-    let legend = Legend::new(
-        &look,
-        vec![("F(C) (eq. 6), log scale".to_string(), Swatch::Line(KRR_COLOR, 2.0))],
-    );
+    let mut rows = vec![("F(C) (eq. 6), log scale".to_string(), Swatch::Line(KRR_COLOR, 2.0))];
+    if let Some(v) = search {
+        rows.push((search_label(v), Swatch::Dot(SEARCH_COLOR)));
+        if v.bracket.is_some() {
+            rows.push(("bracket".to_string(), Swatch::Dashed(SEARCH_COLOR, 1.5)));
+        }
+    }
+    let legend = Legend::new(&look, rows);
     let (mut chart, spot, labels) = fit_legend(
         root.dim_in_pixel().0,
         &legend,
@@ -275,6 +325,12 @@ pub fn draw_f<DB: DrawingBackend>(
             o.polyline([ch.backend_coord(&(x0, 0.0)), ch.backend_coord(&(x1, 0.0))]);
             o.polyline(pts.iter().map(|p| ch.backend_coord(p)));
             roots.iter().for_each(|(l, _, _)| o.disc(ch.backend_coord(&(*l, 0.0)), r));
+            path.iter().for_each(|p| o.disc(ch.backend_coord(p), dot));
+            o.polyline(path.iter().map(|p| ch.backend_coord(p)));
+            current.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
+            for &b in &bracket {
+                o.polyline([ch.backend_coord(&(b, y0)), ch.backend_coord(&(b, y1))]);
+            }
             let area = plot_rect(ch);
             let labels: Vec<[i32; 4]> = roots
                 .iter()
@@ -287,17 +343,37 @@ pub fn draw_f<DB: DrawingBackend>(
             (area, o, labels)
         },
     )?;
+    // As many y labels as the plotting area holds (a legend outside it leaves it lower).
+    let area = plot_rect(&chart);
+    let y_labels = ((f64::from(area[3] - area[1]) / (26.0 * s)) as usize).clamp(2, 10);
     look.mesh(&mut chart)
         .x_desc("C (log scale)")
         .y_desc("ln(G(C)/C), sign of F")
         .x_label_formatter(&pow10_label)
         .x_labels(((x1 - x0).ceil() as usize + 1).clamp(2, 14))
+        .y_labels(y_labels)
         .draw()?;
+    let thin = SEARCH_COLOR.stroke_width(look.stroke(1.5));
+    for &b in &bracket {
+        // Dashed: every other of 24 pieces.
+        let piece = (y1 - y0) / 24.0;
+        chart.draw_series((0..24).step_by(2).map(|k| {
+            let a = y0 + piece * k as f64;
+            PathElement::new(vec![(b, a), (b, a + piece)], thin)
+        }))?;
+    }
     chart.draw_series(LineSeries::new(
         vec![(x0, 0.0), (x1, 0.0)],
         BLACK.stroke_width(look.stroke(1.0)),
     ))?;
     chart.draw_series(LineSeries::new(pts, KRR_COLOR.stroke_width(w)))?;
+    if !path.is_empty() {
+        chart.draw_series(LineSeries::new(path.clone(), thin))?;
+        chart.draw_series(path.iter().map(|&p| Circle::new(p, dot, SEARCH_COLOR.filled())))?;
+    }
+    if let Some(p) = current {
+        chart.draw_series(std::iter::once(Circle::new(p, r, BLACK.stroke_width(w))))?;
+    }
     let (bx, by) = root.get_base_pixel();
     for ((l, best, text), b) in roots.iter().zip(&labels) {
         let style = if *best { MRLSR_COLOR.filled() } else { MRLSR_COLOR.stroke_width(w) };
@@ -505,6 +581,113 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     }
     if let Some(m) = mark {
         chart.draw_series(std::iter::once(Circle::new(m, r, BLACK.stroke_width(w))))?;
+    }
+    legend.draw(root, spot)?;
+    root.present()
+}
+
+/// Colours of an n-scan's series (A, B of §4's Example; λ₂'s move).
+const SCAN_COLORS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
+
+/// A number of a log axis's tick `10^v` to two significant digits, plainly written.
+fn log_tick(v: &f64) -> String {
+    let x = 10f64.powf(*v);
+    let digits = 1 - x.abs().log10().floor() as i32;
+    let p = 10f64.powi(digits);
+    num((x * p).round() / p)
+}
+
+/// An n-scan ([`crate::experiment::mrlsr::NScan`]) on log–log axes: each series' value at each
+/// n as dots, its least-squares power law `e^b·n^slope` as a dashed line over the scanned n, the
+/// slope written in its legend row.
+pub fn draw_nscan<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    scan: &crate::experiment::mrlsr::NScan,
+    scale: f64,
+) -> PResult<DB> {
+    root.fill(&WHITE)?;
+    let look = Look::new(scale);
+    let s = look.s;
+    let xs: Vec<f64> = scan.ns.iter().map(|&n| (n as f64).log10()).collect();
+    let dots: Vec<Vec<(f64, f64)>> = scan
+        .series
+        .iter()
+        .map(|se| xs.iter().zip(&se.values).filter_map(|(&x, &v)| lg(v).map(|l| (x, l))).collect())
+        .collect();
+    // The fitted power law, in log10: lg v = slope·lg n + b/ln 10.
+    let fits: Vec<Vec<(f64, f64)>> = scan
+        .series
+        .iter()
+        .map(|se| {
+            let (a, b) = (xs.first().copied().unwrap_or(0.0), xs.last().copied().unwrap_or(1.0));
+            (0..=16)
+                .map(|k| {
+                    let x = a + (b - a) * k as f64 / 16.0;
+                    (x, se.slope * x + se.intercept / std::f64::consts::LN_10)
+                })
+                .filter(|p| p.1.is_finite())
+                .collect()
+        })
+        .collect();
+    let (x0, x1) = range_of(xs.iter());
+    let (y0, y1) = range_of(dots.iter().chain(&fits).flatten().map(|p| &p.1));
+    let r = (4.5 * s) as i32;
+    let rows: Vec<(String, Swatch)> = scan
+        .series
+        .iter()
+        .enumerate()
+        .map(|(k, se)| {
+            let slope = format!("{:.2}", se.slope).replace('-', "−");
+            (format!("{} (slope {slope})", se.label), Swatch::Dashed(SCAN_COLORS[k % 2], 2.0))
+        })
+        .collect();
+    let legend = Legend::new(&look, rows);
+    let (mut chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        &legend,
+        |room| {
+            ChartBuilder::on(root)
+                .margin((8.0 * s) as i32)
+                .margin_right(look.right_margin() + room.right)
+                .margin_top((8.0 * s) as i32 + room.top)
+                .x_label_area_size((34.0 * s) as i32)
+                .y_label_area_size((84.0 * s) as i32)
+                .build_cartesian_2d(x0..x1, y0..y1)
+        },
+        |ch| {
+            let mut o = Obstacles::default();
+            for d in &dots {
+                d.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
+            }
+            for f in &fits {
+                o.polyline(f.iter().map(|p| ch.backend_coord(p)));
+            }
+            (plot_rect(ch), o, ())
+        },
+    )?;
+    let what = match scan.kind {
+        crate::experiment::mrlsr::ScanKind::Stability => "largest change (log)",
+        crate::experiment::mrlsr::ScanKind::Lambda2Move => "largest λ₂ move (log)",
+    };
+    // As many y labels as the plotting area holds (a legend outside it leaves it lower).
+    let area = plot_rect(&chart);
+    let y_labels = ((f64::from(area[3] - area[1]) / (26.0 * s)) as usize).clamp(2, 5);
+    look.mesh(&mut chart)
+        .x_desc("n (log scale)")
+        .y_desc(what)
+        .x_label_formatter(&log_tick)
+        .y_label_formatter(&log_tick)
+        .x_labels(look.labels_along(root.dim_in_pixel().0, 5))
+        .y_labels(y_labels)
+        .draw()?;
+    let w = look.stroke(2.0);
+    for (k, (d, f)) in dots.iter().zip(&fits).enumerate() {
+        let color = SCAN_COLORS[k % 2];
+        let style = color.stroke_width(w);
+        chart.draw_series(
+            f.chunks(2).filter(|p| p.len() == 2).map(move |p| PathElement::new(p.to_vec(), style)),
+        )?;
+        chart.draw_series(d.iter().map(|&p| Circle::new(p, r, color.filled())))?;
     }
     legend.draw(root, spot)?;
     root.present()

@@ -252,3 +252,54 @@ fn trace_gap_half_drop_on_known_traces() {
     let l = eval(Compute::TraceGapHalfDrop, &spec, &v, &trace(&|m| 0.5f64.powf(m))).unwrap();
     assert!((l - 0.5f64.powi(20)).abs() < 1e-20, "{l}");
 }
+
+/// The quarter-slope ratio on hand-written traces: a linear rate gives 1, a power law C/m^k
+/// about 0.71 whatever k (so the ratio tells a straight fall from a power law), and a gap that
+/// stops falling in the last quarter gives 0.
+#[test]
+fn trace_gap_rate_ratio_tells_a_linear_rate_from_a_power_law() {
+    let (spec, v, _, _) = setup(json!({"kind": "linear"}));
+    let trace = |f: &dyn Fn(f64) -> f64| {
+        let recs: Vec<Value> = (0..=80).map(|m| json!({"iter": m, "gap": f(m as f64)})).collect();
+        json!({ "trace": recs })
+    };
+    let r = |f: &dyn Fn(f64) -> f64| eval(Compute::TraceGapRateRatio, &spec, &v, &trace(f));
+    let linear = r(&|m| 3.0 * 0.8f64.powf(m)).unwrap();
+    assert!((linear - 1.0).abs() < 1e-12, "{linear}");
+    for k in [1.0, 4.0, 12.0] {
+        let power = r(&|m| (m + 1.0).powf(-k)).unwrap();
+        assert!((0.65..0.78).contains(&power), "k = {k}: {power}");
+    }
+    let stalled = r(&|m| if m <= 60.0 { 0.8f64.powf(m) } else { 0.8f64.powf(60.0) }).unwrap();
+    assert!(stalled.abs() < 1e-12, "{stalled}");
+    let rising = r(&|m| 1.0 + m);
+    assert!(rising.is_err(), "a gap that grows has no rate: {rising:?}");
+}
+
+/// The linear-kernel replay of a linear-kernel step is the step's own replay, and on a
+/// polynomial step it is the replay of the same data with the linear kernel (checked against
+/// the engine's features run of that linear problem: the same iteration count, as lesson A's
+/// claim `rep` checks for the tensor).
+#[test]
+fn linear_kernel_replay_is_the_replay_of_the_linear_problem() {
+    let (spec, v, _, _) = setup(json!({"kind": "linear"}));
+    let none = json!({});
+    for (lin, own) in [
+        (Compute::Alg21LinearIterations, Compute::Alg21TensorIterations),
+        (Compute::Alg21LinearMedianStep, Compute::Alg21TensorMedianStep),
+    ] {
+        assert_eq!(eval(lin, &spec, &v, &none).unwrap(), eval(own, &spec, &v, &none).unwrap());
+    }
+    let (pspec, pv, _, _) = setup(json!({"kind": "polynomial", "degree": 2}));
+    let iters = eval(Compute::Alg21LinearIterations, &pspec, &pv, &none).unwrap();
+    let features = engine::run(&spec).unwrap().to_json()["iterations"].as_f64().unwrap();
+    assert_eq!(iters, features);
+    let (lo, med, hi) = (
+        eval(Compute::Alg21LinearMinStep, &pspec, &pv, &none).unwrap(),
+        eval(Compute::Alg21LinearMedianStep, &pspec, &pv, &none).unwrap(),
+        eval(Compute::Alg21LinearMaxStep, &pspec, &pv, &none).unwrap(),
+    );
+    assert!(lo > 0.0 && lo <= med && med <= hi && hi <= GAMMA, "{lo} {med} {hi}");
+    let poly = eval(Compute::Alg21TensorMedianStep, &pspec, &pv, &none).unwrap();
+    assert_ne!(poly, med, "the polynomial replay is another problem");
+}

@@ -4,7 +4,7 @@
 //! form at m = 2 (Φ(λ, Z) = λ for every Z), and against Theorem 3's formula evaluated here.
 
 use kernel_playground::engine::{self, Paper, Spec};
-use kernel_playground::lesson::compute::{eval, Compute};
+use kernel_playground::lesson::compute::{eval, eval_from, Compute};
 use nalgebra::{DMatrix, DVector};
 use serde_json::{json, Value};
 
@@ -188,4 +188,76 @@ fn scans_are_the_slopes_of_the_single_sample_values() {
     v["kernel"]["bandwidth"] = json!("heuristic");
     let e = eval(Compute::ScanKrrChangeSlope, &parse(&v), &v, &run(&v)).unwrap_err();
     assert!(e.contains("fixed Gaussian μ"), "{e}");
+}
+
+/// f(x) = Σ aᵢ exp(−(x − xᵢ)²/0.1) on the 1001-point grid of the data's range (written here).
+fn curve(pts: &[(f64, f64)], a: &DVector<f64>) -> Vec<f64> {
+    let lo = pts.iter().fold(f64::INFINITY, |m, p| m.min(p.0));
+    let hi = pts.iter().fold(f64::NEG_INFINITY, |m, p| m.max(p.0));
+    (0..1001)
+        .map(|j| {
+            let x = lo + (hi - lo) * j as f64 / 1000.0;
+            pts.iter().zip(a.iter()).map(|(p, ai)| ai * (-(x - p.0).powi(2) / 0.1).exp()).sum()
+        })
+        .collect()
+}
+
+/// (max |f₁ − f₀| over the grid, where, as a fraction of the range).
+fn max_move(f0: &[f64], f1: &[f64]) -> (f64, f64) {
+    f0.iter().zip(f1).enumerate().fold((0.0, 0.0), |(best, at), (j, (a, b))| {
+        if (b - a).abs() > best {
+            ((b - a).abs(), j as f64 / 1000.0)
+        } else {
+            (best, at)
+        }
+    })
+}
+
+fn fit_move(what: Compute, start: &Value, end: &Value) -> Result<f64, String> {
+    eval_from(what, Some(start), &parse(end), end, &run(end))
+}
+
+/// The fit's move against the engine's two fits (its own Theorem 1 solve) at m = 1.5, and
+/// against kernel ridge solved here by Cholesky at m = 2; no move without a move; no start, no
+/// answer.
+#[test]
+fn fit_max_move_is_the_largest_gap_between_the_two_curves() {
+    let n = 30;
+    let start = spec_value(1.5, sine(n));
+    let mut end = start.clone();
+    end["lambda"] = json!(1e-5);
+    let pts = rows(&start);
+    let (want, at) = max_move(&curve(&pts, &alpha(&run(&start))), &curve(&pts, &alpha(&run(&end))));
+    let got = fit_move(Compute::FitMaxMove, &start, &end).unwrap();
+    assert!(want > 1e-3 && (got - want).abs() <= 1e-6 * want, "{got} vs the engine's {want}");
+    assert_eq!(fit_move(Compute::FitMaxMoveAt, &start, &end).unwrap(), at);
+
+    let (mut s2, mut e2) = (spec_value(2.0, sine(n)), spec_value(2.0, sine(n)));
+    s2["lambda"] = json!(1e-2);
+    e2["lambda"] = json!(1e-4);
+    let k = DMatrix::from_fn(n, n, |i, j| (-(pts[i].0 - pts[j].0).powi(2) / 0.1).exp());
+    let y = DVector::from_iterator(n, pts.iter().map(|p| p.1));
+    let krr =
+        |l: f64| (&k + DMatrix::identity(n, n) * (n as f64 * l)).cholesky().unwrap().solve(&y);
+    let (want, _) = max_move(&curve(&pts, &krr(1e-2)), &curve(&pts, &krr(1e-4)));
+    let got = fit_move(Compute::FitMaxMove, &s2, &e2).unwrap();
+    assert!((got - want).abs() <= 1e-8 * want, "{got} vs kernel ridge's {want}");
+
+    assert!(fit_move(Compute::FitMaxMove, &start, &start).unwrap() <= 1e-12);
+    let e = eval(Compute::FitMaxMove, &parse(&end), &end, &run(&end)).unwrap_err();
+    assert!(e.contains("fit"), "{e}");
+}
+
+/// Fig. 1's split: at m = 2 the map λ ↦ λ₂ = λ is the same on every sample, so every part is at
+/// rounding level; at m = 1.5 only Z₁ is, the other parts differ.
+#[test]
+fn equivalence_gaps_vanish_on_every_part_only_at_m_2() {
+    let mut v = spec_value(2.0, sine(40));
+    v["kernel"]["bandwidth"] = json!("heuristic");
+    assert!(compute(Compute::EquivalenceGapFirst, &v) <= 1e-10);
+    assert!(compute(Compute::EquivalenceGapOthersMin, &v) <= 1e-10);
+    v["m"] = json!(1.5);
+    assert!(compute(Compute::EquivalenceGapFirst, &v) <= 1e-10);
+    let others = compute(Compute::EquivalenceGapOthersMin, &v);
+    assert!(others > 1e-6, "{others}");
 }

@@ -129,7 +129,7 @@ fn paper_c_prepared_in_slices_equals_build() {
         assert_eq!(prep.n(), n);
         let mut slices = 1;
         let mut seen = Vec::new();
-        while !prep.advance(0.0, &s).expect("advances") {
+        while !prep.advance(0.0).expect("advances") {
             slices += 1;
             seen.push(prep.progress().0);
         }

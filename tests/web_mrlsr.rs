@@ -15,6 +15,11 @@ use browser::{canvas, err_text, get, num, pixels};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// A page spec with a small model selection (its `selection` section): 3 folds × (1 + 3 + 1) units.
+const SEL_SPEC: &str = r#"{"paper":"mrlsr","data":{"kind":"sine","n":60,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3,
+    "selection":{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
+    "ms":{"from":0.5,"to":1.5,"step":0.5},"lambdas":{"from":1e-3,"to":1e-1,"count":2},"lambda2s":{"from":1e-3,"to":1e-1,"count":2},"train_fraction":0.7,"seed":1}}"#;
+
 fn sine_spec(m: f64, lambda: f64) -> String {
     format!(
         r#"{{"data":{{"kind":"sine","n":60,"sigma":0.2,"seed":3}},"kernel":{{"kind":"gaussian","bandwidth":"heuristic"}},"m":{m},"lambda":{lambda}}}"#
@@ -99,8 +104,7 @@ fn equivalence_and_selection_through_the_exports() {
     let blank = pixels(&b);
     page.draw_equivalence(b.clone(), c.clone(), 1.0).map_err(|_| ()).expect("draw");
     assert_ne!(pixels(&b), blank);
-    let sel_spec = r#"{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
-        "config":{"ms":[0.5,1.5,2.0],"lambdas":[1e-3,1e-1],"lambda2s":[1e-3,1e-1],"folds":3,"train_fraction":0.7,"seed":1}}"#;
+    let sel_spec = SEL_SPEC;
     let mut sel = MrlsrSelection::new(sel_spec).map_err(|_| ()).expect("selection");
     let mut calls = 0;
     loop {
@@ -226,8 +230,12 @@ fn spec_check_and_drawing_posted_results() {
     let mu0 = r#"{"data":{"kind":"sine","n":50,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":{"fixed":0}},"m":1.5,"lambda":1e-3}"#;
     assert!(check_mrlsr_spec(mu0).is_err());
     // The equivalence report as a worker posts it draws through the free function.
-    let rep =
-        mrlsr_equivalence(&sine_spec(1.5, 1e-3), 4, 5, 1).map_err(|_| ()).expect("equivalence");
+    let rep = mrlsr_equivalence(&format!(
+        r#"{},"equivalence":{{"parts":4,"folds":5,"seed":1}}}}"#,
+        sine_spec(1.5, 1e-3).trim_end_matches('}')
+    ))
+    .map_err(|_| ())
+    .expect("equivalence");
     let (b, c) = (canvas(300, 200), canvas(300, 200));
     let (b0, c0) = (pixels(&b), pixels(&c));
     draw_equivalence_report(b.clone(), c.clone(), rep.clone(), 1.0)
@@ -253,8 +261,7 @@ fn spec_check_and_drawing_posted_results() {
         .unwrap_or_default()
         .contains("2 × 1"));
     assert!(draw_cv_heatmap(h.clone(), JsValue::from_str("nonsense"), 1.0).is_err());
-    let sel_spec = r#"{"data":{"kind":"friedman","n":60,"sigma":1,"seed":1},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"folds":3,
-        "config":{"ms":[0.5,1.5,2.0],"lambdas":[1e-3,1e-1],"lambda2s":[1e-3,1e-1],"folds":3,"train_fraction":0.7,"seed":1}}"#;
+    let sel_spec = SEL_SPEC;
     let mut sel = MrlsrSelection::new(sel_spec).map_err(|_| ()).expect("selection");
     assert!(
         sel.partial_grid().map_err(|_| ()).expect("grid").is_null(),

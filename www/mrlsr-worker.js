@@ -6,7 +6,9 @@
 //
 // In:  {id, type: 'eigen', spec}                      -> {id, type: 'eigen', n, digest, eigen_ms, threads, values, vectors}
 //      {id, type: 'selection', spec}                  -> {id, type: 'progress', done, total, grid?} …, {id, type: 'selection', result}
-//      {id, type: 'equivalence', spec, parts, folds, seed} -> {id, type: 'equivalence', report}
+//      {id, type: 'equivalence', spec}                -> {id, type: 'equivalence', report}
+// (`spec` is the page's paper-B spec with its `selection` or `equivalence` section: the run
+// `kplay run` makes of the same spec.)
 // Any failure -> {id, type: 'error', message}. The page tags requests with `id` and ignores
 // answers to requests it no longer wants (and terminates the worker to cancel).
 //
@@ -40,7 +42,7 @@ function selection(id, spec) {
       const st = sel.runFor(0);
       const msg = { id, type: 'progress', done: st.done, total: st.total };
       // A new fold finished: post the heatmap so far (once per fold, not per row).
-      const foldsDone = Math.floor(st.done / (st.total / Math.max(1, spec.folds ?? 10)));
+      const foldsDone = Math.floor(st.done / (st.total / Math.max(1, spec.selection?.folds ?? 10)));
       if (foldsDone !== fold || st.complete) {
         fold = foldsDone;
         msg.grid = sel.partialGrid();
@@ -56,9 +58,9 @@ function selection(id, spec) {
   }
 }
 
-function equivalence(id, spec, parts, folds, seed) {
+function equivalence(id, spec) {
   postMessage({ id, type: 'progress', done: 0, total: 1 });
-  const report = E.mrlsrEquivalence(JSON.stringify(spec), parts, folds, seed);
+  const report = E.mrlsrEquivalence(JSON.stringify(spec));
   postMessage({ id, type: 'equivalence', report });
 }
 
@@ -68,7 +70,7 @@ self.onmessage = async (ev) => {
     await ready;
     if (type === 'eigen') await eigen(id, spec);
     else if (type === 'selection') selection(id, spec);
-    else if (type === 'equivalence') equivalence(id, spec, ev.data.parts, ev.data.folds, ev.data.seed);
+    else if (type === 'equivalence') equivalence(id, spec);
     else fail(id, `unknown request ${type}`);
   } catch (e) {
     fail(id, e);

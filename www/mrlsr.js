@@ -5,7 +5,7 @@
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
+import init, { MrlsrPage, MrlsrAdopt, MrlsrNScan, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
 import { $, fmt, num, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
@@ -95,6 +95,9 @@ function syncVisibility() {
 function showSummary(s) {
   $('r-nd').textContent = `${s.n} × ${s.d}`;
   $('r-c0').textContent = s.c0 == null ? 'none (f = 0)' : fmt(s.c0, 6);
+  // The full values for a script (the root search's end is compared with them).
+  if (s.c0 == null) delete $('r-c0').dataset.value;
+  else $('r-c0').dataset.value = String(s.c0);
   $('r-norm').textContent = fmt(s.norm_h, 6);
   // λ₂ and F's residual are often below 10⁻³: written as the plots write numbers (5.5 × 10⁻⁴,
   // not 5.502441e-4), the full value kept in data-value for a script.
@@ -112,7 +115,8 @@ function showSummary(s) {
   if (s.kind === 'outside') {
     const roots = s.roots.length === 0 ? 'F has no positive root.'
       : `Roots of F: ${s.roots.map((r, i) => `C = ${fmt(r.c, 4)} (${r.kind.replace('_', ' ')}${s.minimizer === i ? ', minimizer' : ''})`).join('; ')}.`;
-    out.textContent = `Outside Theorem 1 (m ≤ 1: not strictly convex, F may have no root or two). ${s.message} ${roots}`;
+    out.textContent = `Outside Theorem 1 (m ≤ 1: not strictly convex, F may have no root). ${s.message} ${roots}`;
+    out.dataset.roots = JSON.stringify(s.roots.map((r) => r.c));
     out.hidden = false;
   } else {
     out.hidden = true;
@@ -149,6 +153,62 @@ function drawEq() {
   else for (const k of [b, c]) k.getContext('2d')?.clearRect(0, 0, k.width, k.height);
 }
 
+// ---- §4's stability scans against n (lesson B10, B11) --------------------------------------
+// A step that names `nscan-stability` or `nscan-lambda2` runs that scan in the core after its
+// sweep (MrlsrNScan: one removal per unit, sliced over frames), then shows and draws it in the
+// fit plot's place; a new step (or its run again) hides it and shows the fit again. kplay plot writes the same plots (PREFIX-nscan-*.svg).
+const SCANS = { 'nscan-stability': 'stability', 'nscan-lambda2': 'lambda2' };
+const scans = {}; // canvas id -> finished MrlsrNScan
+
+function drawScans() {
+  for (const id of Object.keys(SCANS)) {
+    const job = scans[id];
+    const c = $(id);
+    if (job && !c.closest('figure').hidden) job.draw(c, sizeCanvas(c));
+  }
+}
+
+function clearScans() {
+  for (const id of Object.keys(SCANS)) {
+    scans[id]?.free();
+    delete scans[id];
+    $(id).closest('figure').hidden = true;
+  }
+  $('fit').closest('figure').hidden = false;
+  delete body.dataset.nscan;
+}
+
+/** Run the scans `step` names on the current spec, a few ms per frame; then show and draw them. */
+async function runScans(step, gen) {
+  for (const id of Object.keys(SCANS)) {
+    if (!(step.uses ?? []).includes(id)) continue;
+    let job = null;
+    try {
+      job = new MrlsrNScan(JSON.stringify(spec()), SCANS[id]);
+      setStatus('scanning n: every point removed in turn…', true);
+      while (!job.runFor(8)) {
+        const [d, t] = job.progress();
+        setStatus(`scanning n: ${d} of ${t} points removed in turn…`, true);
+        await new Promise((r) => requestAnimationFrame(r));
+        if (gen !== scanGen) { job.free(); return; }
+      }
+    } catch (e) {
+      job?.free();
+      showError(String(e.message ?? e));
+      setStatus('the scan failed');
+      return;
+    }
+    scans[id]?.free();
+    scans[id] = job;
+    $(id).closest('figure').hidden = false;
+    $('fit').closest('figure').hidden = true; // the scan is the step's answer: in the fit plot's place
+    body.dataset.nscan = JSON.stringify(job.result());
+    setStatus('scan done');
+  }
+  drawScans();
+}
+let scanGen = 0;
+
 function draw() {
   if (!page) return;
   try {
@@ -156,6 +216,7 @@ function draw() {
     page.drawFit(c1, sizeCanvas(c1));
     const c2 = $('fplot');
     page.drawF(c2, sizeCanvas(c2));
+    drawScans();
     bump('draws');
     showSweep();
   } catch (e) {
@@ -217,11 +278,27 @@ function cancelJob(kind) {
 
 // ---- URL hash: every setting of the form --------------------------------------------------
 
-/** The whole form as a state object: the page spec plus the model-selection settings. */
+/** The model selection that ran (its spec section, which `kplay run` runs too), or null. */
+let ranSelection = null;
+/** The equivalence experiment that ran: its section and the data and kernel it ran on (the
+ *  link carries it only while the form still has them), or null. */
+let ranEq = null;
+
+/** The data and kernel of a spec, as the key an equivalence experiment belongs to. */
+function modelKey(s) {
+  return JSON.stringify([s.data, s.kernel]);
+}
+
+/** The whole form as a state object: the page spec plus the model-selection settings, and the
+ *  sections of the experiments that ran (so a link's `kplay run` reproduces their tables). */
 function formState() {
   const s = spec();
+  const key = modelKey(s);
   if (s.data.kind === 'csv') s.data = { kind: 'csv' }; // the file is not put in the link
-  return { paper: 'mrlsr', ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
+  const out = { paper: 'mrlsr', ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
+  if (ranSelection) out.selection = ranSelection;
+  if (ranEq && ranEq.key === key) out.equivalence = ranEq.section;
+  return out;
 }
 
 let hashTimer = null;
@@ -286,6 +363,9 @@ function controlsFromState(h) {
   if (sel.n !== undefined) $('sel-n').value = String(sel.n);
   if (sel.folds !== undefined) $('sel-folds').value = String(sel.folds);
   syncVisibility();
+  // The experiments the link ran stay in the page's links (their tables are not re-run here).
+  ranSelection = h.selection ?? null;
+  ranEq = h.equivalence ? { section: h.equivalence, key: modelKey(spec()) } : null;
   // The form read back must be the spec asked for (form.js's rule, the core's comparison): a
   // value a control cannot hold (m between the slider's 0.01 steps) is refused, naming the field.
   const back = formState();
@@ -301,6 +381,8 @@ function snapshotForm() {
   const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
   v.muHeuristic = $('mu-heuristic').checked;
   v.drop = dataDrop;
+  v.ranSelection = ranSelection;
+  v.ranEq = ranEq;
   return v;
 }
 
@@ -308,6 +390,8 @@ function restoreForm(v) {
   for (const id of FORM_IDS) $(id).value = v[id];
   $('mu-heuristic').checked = v.muHeuristic;
   dataDrop = v.drop;
+  ranSelection = v.ranSelection;
+  ranEq = v.ranEq;
   $('m-out').textContent = Number(v.m).toFixed(2);
   $('lambda-out').textContent = lambdaLabel(Number(v.lambda));
   syncVisibility();
@@ -571,7 +655,9 @@ function cancelEigen() {
   if (pageSpec) {
     const keep = { m: readM(), lambda: lambdaOr(pageSpec.lambda) };
     try {
-      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) } });
+      // The experiments that ran stay (the equivalence only if it ran on the model kept).
+      const ran = { selection: ranSelection ?? undefined, equivalence: ranEq?.key === modelKey(pageSpec) ? ranEq.section : undefined };
+      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) }, ...ran });
     } catch {
       // a CSV model: its file input stays as it is
     }
@@ -634,7 +720,9 @@ function refit() {
 // ---- a sweep of (m, λ): the run a class watches (issue 32 §9) ---------------------------------
 // A lesson's Run it (or a typed λ) moves the fit from its (m, λ) to the new one in 40 refits
 // (the core's ParamSweep: λ on a log scale), one per frame at the Player's 30 refits per second;
-// each reuses the eigendecomposition. Pause, Step, Reset and space work as on the other pages.
+// each reuses the eigendecomposition. Then the direct solve's search for the roots of F at the
+// target is drawn on F(C), one Newton or bisection step per frame (the core's RootWatch; none at
+// m = 2). Pause, Step, Reset and space work as on the other pages.
 // The controls follow the fit shown; the last refit is the target itself, so the end is the
 // direct fit's, bit for bit (tests/mrlsr_sweep.rs).
 
@@ -656,6 +744,17 @@ function showSweep() {
   }
   const [done, frames] = page.sweepProgress();
   body.dataset.sweep = `${done}/${frames}`;
+  // The root search drawn on F(C) after the sweep's last refit: its steps, and the roots it
+  // found once it has ended (tests compare them with a direct link's C₀).
+  const r = page.rootSearch();
+  if (!r) {
+    delete body.dataset.rootSteps;
+    delete body.dataset.rootFound;
+    return;
+  }
+  body.dataset.rootSteps = String(r.steps);
+  if (r.ended) body.dataset.rootFound = JSON.stringify(r.found);
+  else delete body.dataset.rootFound;
 }
 
 /** Start the move of the current fit to (m, λ) and play it; false if it cannot start. */
@@ -689,7 +788,7 @@ const engine = {
     return s;
   },
   ended: () => !page || page.sweepEnded(),
-  endLabel: () => 'the fit reached the chosen m and λ',
+  endLabel: () => 'the fit reached the chosen m and λ, and the search for C₀ on F(C) ended',
   reset: () => {
     if (page && page.hasSweep()) showSweepFit(page.sweepReset());
   },
@@ -706,16 +805,23 @@ const engine = {
 function runEquivalence() {
   if (!page || !pageSpec || jobs.eigen || jobs.equivalence || adopting) return;
   const seed = Number($('seed').value) || 0;
-  const s = { ...pageSpec, m: readM(), lambda: lambdaOr(pageSpec.lambda) };
+  // The spec's equivalence section (Fig. 1 at the slider's m), run in the worker as `kplay run` runs it.
+  const section = { m: readM(), parts: 4, folds: 10, seed };
+  const s = { ...pageSpec, paper: 'mrlsr', m: readM(), lambda: lambdaOr(pageSpec.lambda), equivalence: section };
+  delete s.selection;
+  const key = modelKey(pageSpec);
   if (s.data.kind === 'csv') s.data = { kind: 'csv', text: csvText };
   setStatus('running the equivalence experiment in the worker (CV on Z₁, one eigendecomposition per fold and part)…', true);
   $('eq-run').disabled = true;
   const done = () => {
     $('eq-run').disabled = false;
   };
-  startJob('equivalence', { type: 'equivalence', spec: s, parts: 4, folds: 10, seed }, {
+  startJob('equivalence', { type: 'equivalence', spec: s }, {
     equivalence(d) {
       done();
+      ranEq = { section, key };
+      body.dataset.eqReport = JSON.stringify(d.report);
+      saveHash();
       showEquivalence(d.report);
     },
     error(msg) {
@@ -754,8 +860,11 @@ function showEquivalence(rep) {
       tb.append(tr);
     }
     $('eq-table').hidden = false;
+    // §5: at m = 2 M-RLSR is kernel ridge (λ₂ = λ on every sample); for m ≠ 2 λ₂ depends on Z.
     $('eq-summary').textContent = `m = ${rep.m}: λ = ${fmt(rep.lambda, 3)} chosen on Z₁ by CV, λ₂ = ${fmt(rep.lambda2, 4)}. `
-      + 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).';
+      + (rep.m === 2
+        ? 'At m = 2 M-RLSR is kernel ridge: λ₂ = λ reproduces it on every part, to the root solver’s tolerance (a strong equivalence).'
+        : 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).');
     lastEq = rep;
     drawEq();
     clearError();
@@ -778,12 +887,16 @@ function selectionIdle() {
 function runSelection() {
   if (jobs.selection) return;
   let s;
+  let section;
   try {
-    s = {
+    // The spec's selection section: Table 1 on the 10-D synthetic set with the paper's grids
+    // (absent fields), run in the worker as `kplay run` runs it.
+    section = {
       data: { kind: 'friedman', n: readInt('sel-n', 'model selection n'), sigma: 1, seed: Number($('seed').value) || 1 },
       kernel: { kind: 'gaussian', bandwidth: 'heuristic' },
       folds: readInt('sel-folds', 'folds'),
     };
+    s = { ...spec(), paper: 'mrlsr', selection: section };
   } catch (e) {
     showError(String(e.message ?? e));
     return;
@@ -809,6 +922,9 @@ function runSelection() {
     },
     selection(d) {
       const r = d.result;
+      ranSelection = section;
+      body.dataset.selResult = JSON.stringify(r);
+      saveHash();
       drawGrid(r.mrlsr_cv);
       $('sel-krr').textContent = r.krr_test_rmse.toExponential(3);
       $('sel-krr-p').textContent = `λ₂ = ${r.krr_cv.best_lambda.toExponential(1)}`;
@@ -905,6 +1021,8 @@ async function main() {
     spec: () => JSON.stringify(spec()),
     load: (s) => {
       clearEquivalence(); // a step's question never shows an earlier run's table or verdict
+      scanGen++;
+      clearScans(); // nor an earlier step's n-scan
       const keep = snapshotForm();
       try {
         controlsFromState(s);
@@ -919,6 +1037,7 @@ async function main() {
     pausable: ['fit'],
     actions: {
       fit: (step) => new Promise((resolve) => {
+        clearScans(); // a run again starts from its question: no scan until it has run
         const m = step.to.m ?? readM();
         const lambda = step.to.lambda ?? lambdaOr(1e-3);
         if (!startSweep(m, lambda)) {
@@ -929,8 +1048,13 @@ async function main() {
           return;
         }
         // The run ends when the sweep has fitted its target (or was dropped: a hand-moved
-        // control, a new step's model).
-        const wait = () => (engine.ended() ? resolve() : requestAnimationFrame(wait));
+        // control, a new step's model), and the step's n-scans are drawn.
+        const gen = scanGen;
+        const wait = () => {
+          if (!engine.ended()) return requestAnimationFrame(wait);
+          if (gen !== scanGen) return resolve();
+          runScans(step, gen).finally(resolve);
+        };
         requestAnimationFrame(wait);
       }),
       equivalence: () => new Promise((resolve) => {

@@ -1,8 +1,9 @@
 // The four papers this site teaches: one catalogue, read by the front page (a line under each
-// card) and by each paper page (a line under its header). Every fact here is printed in the paper
-// text the project works from (/work/shared/papers/, see docs/design.md): the title page, and an
-// address only where the text itself prints one. Where the text prints no year, venue or address,
-// the entry has none (null) and the page says so; nothing here is filled in from memory.
+// card) and by each paper page (a line under its header). Authors and titles are printed in the
+// paper texts the project works from (/work/shared/papers/, see docs/design.md); a year, venue or
+// address comes from the text itself (B) or from a stored public page matched by title and authors
+// (C, D: below). Where neither gives one, the entry has none (null) and the page says so; nothing
+// here is filled in from memory.
 //
 //  - A: title page of salzo-suykens-rosasco-lp-tensor-kernels.txt (no date, venue or identifier;
 //    the arXiv number in its references, 1603.05876, is another paper's).
@@ -10,9 +11,23 @@
 //    10 Jun 2014", "HAL Id: hal-01003191 https://hal.science/hal-01003191").
 //  - C: title page of dinuzzo-fixed-point-coordinate-descent.txt (dated "July 2, 2018"; no venue).
 //  - D: title page of ramdas-pena-smoothed-kernel-perceptrons.txt (no date, venue or identifier).
+//
+// Two public versions are added from outside the paper texts, each matched by title and authors
+// against a stored copy of the public page (the project's search library, 2026-11-28), never
+// from memory:
+//  - C: arXiv 1008.5090, "Fixed-point and coordinate descent algorithms for regularized kernel
+//    methods", Francesco Dinuzzo (ar5iv.labs.arxiv.org/html/1008.5090, math-arch.org's listing
+//    with link http://arxiv.org/abs/1008.5090). The date our text prints (2 July 2018) is also
+//    printed by a stored copy of that entry's PDF: probably a build date, not a later version.
+//  - D: Proceedings of the 31st International Conference on Machine Learning (ICML), Beijing,
+//    2014, PMLR 32(1):244–252 (proceedings.mlr.press/v32/ramdas14.html; the same page header
+//    "Proceedings of the 31st International Conference on Machine Learning, Beijing, China, 2014.
+//    JMLR: W&CP volume 32" in the stored PDF text). Our text has other affiliations and no
+//    proceedings header: probably the arXiv version, 1505.04123 (same title, authors, abstract).
+//  - A: no stored public page was found for its title; it keeps no address.
 
-/** id → { page, authors, title, year, venue, url, dated }: `year`, `venue`, `url` null where the
- *  text prints none; `dated` the date the text carries when it is not a publication year. */
+/** id → { page, authors, title, year, venue, url, dated }: `year`, `venue`, `url` null where
+ *  neither the text nor a matched public page gives one; `dated` the date the text carries when it is not a publication year. */
 export const PAPERS = Object.freeze({
   a: Object.freeze({
     page: 'lp.html',
@@ -37,17 +52,17 @@ export const PAPERS = Object.freeze({
     authors: ['Francesco Dinuzzo'],
     title: 'Fixed-point and coordinate descent algorithms for regularized kernel methods',
     year: null,
-    venue: null,
-    url: null,
+    venue: 'arXiv:1008.5090',
+    url: 'https://arxiv.org/abs/1008.5090',
     dated: 'the version we use is dated 2 July 2018',
   }),
   d: Object.freeze({
     page: 'perceptron.html',
     authors: ['Aaditya Ramdas', 'Javier Peña'],
     title: 'Margins, Kernels and Non-linear Smoothed Perceptrons',
-    year: null,
-    venue: null,
-    url: null,
+    year: 2014,
+    venue: 'ICML, PMLR 32:244–252; our text is probably arXiv:1505.04123',
+    url: 'https://proceedings.mlr.press/v32/ramdas14.html',
     dated: null,
   }),
 });

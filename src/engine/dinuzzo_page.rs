@@ -20,6 +20,7 @@ use crate::experiment::dinuzzo::{
     Preparation, SweepSolver,
 };
 use crate::kernels::CrossJob;
+use crate::stepper::{run_task_for, Progress, Task};
 
 /// Cross-kernel entries cached for the heatmap (8 bytes each): the grid's side is chosen so
 /// side² · n stays within this.
@@ -159,41 +160,36 @@ impl DinuzzoPage {
         Ok((g, side, side))
     }
 
-    /// Advance the preparation, then the map; true when both are done.
+    /// Advance the preparation, then the map, sliced by the executor ([`run_task_for`]); true
+    /// when both are done.
     fn advance(&mut self, budget_ms: f64) -> Result<bool> {
-        let t0 = web_time::Instant::now();
-        if let Some(p) = &mut self.prep {
-            if !p.advance(budget_ms, &self.spec)? {
-                return Ok(false);
-            }
-            let built = self.prep.take().and_then(Preparation::built);
-            if let Some(b) = &built {
-                self.runs = crate::engine::dinuzzo::start(b, &self.spec)?;
-                let want = method_index(&self.spec.method);
-                self.sel = self.runs.lanes().iter().position(|l| l.key == want).unwrap_or(0);
-                if self.map.is_none() {
-                    let (pts, nx, ny) = self.map_points(b)?;
-                    let mut job = b.problem.decision_map_job(pts)?;
-                    if (nx * ny).saturating_mul(b.problem.n()) <= SYNC_MAP {
-                        job.advance(f64::INFINITY)?;
-                    }
-                    self.map_job = Some((job, nx, ny));
+        run_task_for(self, budget_ms)?;
+        let done = self.prep.is_none() && self.map_job.is_none();
+        if done {
+            self.fallback = None;
+        }
+        Ok(done)
+    }
+
+    /// The problem is ready: start the solver(s) and the decision map's job (run at once when
+    /// it is small).
+    fn on_built(&mut self) -> Result<()> {
+        let built = self.prep.take().and_then(Preparation::built);
+        if let Some(b) = &built {
+            self.runs = crate::engine::dinuzzo::start(b, &self.spec)?;
+            let want = method_index(&self.spec.method);
+            self.sel = self.runs.lanes().iter().position(|l| l.key == want).unwrap_or(0);
+            if self.map.is_none() {
+                let (pts, nx, ny) = self.map_points(b)?;
+                let mut job = b.problem.decision_map_job(pts)?;
+                if (nx * ny).saturating_mul(b.problem.n()) <= SYNC_MAP {
+                    job.advance(f64::INFINITY)?;
                 }
-            }
-            self.built = built;
-        }
-        if let Some((job, nx, ny)) = &mut self.map_job {
-            let left = (budget_ms - t0.elapsed().as_secs_f64() * 1e3).max(0.0);
-            if !job.advance(left)? {
-                return Ok(false);
-            }
-            let (nx, ny) = (*nx, *ny);
-            if let Some((job, _, _)) = self.map_job.take() {
-                self.map = Some((DecisionMap::from_job(job)?, nx, ny));
+                self.map_job = Some((job, nx, ny));
             }
         }
-        self.fallback = None;
-        Ok(true)
+        self.built = built;
+        Ok(())
     }
 
     /// Spend up to `budget_ms` on the O(n²) preparation (Gram matrix, ‖K‖₂, the map's cross
@@ -226,7 +222,7 @@ impl DinuzzoPage {
     /// 21 §3), which then hands [`Self::handover`] to the page.
     pub fn prepare_all(&mut self) -> Result<()> {
         if let Some(p) = &mut self.prep {
-            p.run_to_end(&self.spec)?;
+            p.run_to_end()?;
         }
         // Starts the run and the map's job (one block of it).
         self.advance(0.0)?;
@@ -408,5 +404,31 @@ impl DinuzzoPage {
             }
             _ => Vec::new(),
         }
+    }
+}
+
+impl Task for DinuzzoPage {
+    type Error = KpError;
+    /// One unit of the preparation (the solvers and the map's job started after its last), else
+    /// one block of the decision map's cross kernel (the map built after its last); done once
+    /// both are.
+    fn unit(&mut self) -> Result<Progress> {
+        if let Some(p) = &mut self.prep {
+            if p.unit()? == Progress::More {
+                return Ok(Progress::More);
+            }
+            self.on_built()?;
+        }
+        if let Some((job, nx, ny)) = &mut self.map_job {
+            if job.unit()? == Progress::More {
+                return Ok(Progress::More);
+            }
+            let (nx, ny) = (*nx, *ny);
+            if let Some((job, _, _)) = self.map_job.take() {
+                self.map = Some((DecisionMap::from_job(job)?, nx, ny));
+            }
+        }
+        self.fallback = None;
+        Ok(Progress::Done)
     }
 }

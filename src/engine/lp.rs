@@ -11,7 +11,7 @@ use super::report::Report;
 use crate::error::Result;
 use crate::experiment::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
 use crate::spec_json::Paper;
-use crate::stepper::Stop;
+use crate::stepper::{run_task_for, Progress, Stop, Task};
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
@@ -109,11 +109,17 @@ impl RaceJob {
     /// started without a target, so no lane is judged converged against a value that is not the
     /// optimum, and every lane stands at `time_limit`.
     pub fn advance(&mut self, valid: &ValidExperiment, budget_ms: f64) -> Result<()> {
-        let t0 = web_time::Instant::now();
+        run_task_for(&mut RaceSlice { job: self, valid }, budget_ms)?;
+        Ok(())
+    }
+
+    /// One unit: a step of the reference run (the race set up once it has ended), else a round
+    /// of the race; done once every lane has ended.
+    fn unit(&mut self, valid: &ValidExperiment) -> Result<Progress> {
         if let Some(r) = self.reference.as_mut() {
             r.end_at_deadline();
             if r.stop() == Stop::Running {
-                r.run_for(budget_ms);
+                r.step();
             }
             let stop = r.stop();
             if stop != Stop::Running {
@@ -131,12 +137,15 @@ impl RaceJob {
                 };
                 self.race = Some(race);
             }
+            return Ok(Progress::More);
         }
-        let left = budget_ms - crate::clock::ms_since(t0);
-        if let Some(race) = self.race.as_mut().filter(|_| left > 0.0) {
-            race.run_for(left);
+        match self.race.as_mut() {
+            Some(race) => match race.unit() {
+                Ok(p) => Ok(p),
+                Err(never) => match never {},
+            },
+            None => Ok(Progress::Done),
         }
-        Ok(())
     }
 
     /// How the reference run for F* ended: `converged`, `stalled` (at rounding: its best is
@@ -218,4 +227,17 @@ pub fn race(spec: &Experiment) -> Result<Value> {
 /// A finite number, or JSON null.
 fn finite_or_null(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
+}
+
+/// A [`RaceJob`] with the experiment it races on, as the executor's [`Task`].
+struct RaceSlice<'a> {
+    job: &'a mut RaceJob,
+    valid: &'a ValidExperiment,
+}
+
+impl Task for RaceSlice<'_> {
+    type Error = crate::error::KpError;
+    fn unit(&mut self) -> Result<Progress> {
+        self.job.unit(self.valid)
+    }
 }

@@ -1,13 +1,17 @@
 //! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment ([`crate::experiment::mrlsr`])
 //! solved through Theorem 1: one symmetric eigendecomposition of K, then the safeguarded Newton
 //! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
-//! `F(C)` at each).
+//! `F(C)` at each); then the spec's optional sections, the Table-1 model selection and Fig. 1's
+//! equivalence experiment, each a task the executor steps ([`crate::stepper::run_task_for`]).
+
+use serde_json::{json, Value};
 
 use super::report::{run_started_capped, Report};
 use crate::error::Result;
 use crate::experiment::mrlsr::{build_data, MrlsrSpec};
-use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve};
+use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve, MAX_EIGEN_N};
 use crate::spec_json::Paper;
+use crate::stepper::{run_task_for, Task};
 
 /// Fit M-RLSR at (m, λ) as one [`crate::solvers::mrlsr::MrlsrSolve`] stepped by the engine's
 /// [`super::Run`]: the trace is the root solve for C₀, one Newton / bisection step per record
@@ -16,11 +20,52 @@ use crate::spec_json::Paper;
 /// points for m ≤ 1, the resolved kernel, the root iterations and K's numerically zero
 /// eigenvalues.
 /// The root solve's cap ([`crate::solvers::mrlsr::ROOT_MAX_ITER`]) is the executor's.
+/// The spec's `selection` and `equivalence` sections are checked before the fit starts and
+/// run after it; the report gains a `selection` and an `equivalence` object.
 pub fn run(spec: &MrlsrSpec) -> Result<Report> {
-    run_started_capped(Paper::Mrlsr, Some(crate::solvers::mrlsr::ROOT_MAX_ITER), || {
-        let data = build_data(&spec.data, crate::solvers::mrlsr::MAX_EIGEN_N)?;
-        let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
-        let solve = MrlsrSolve::new(model, spec.m, spec.lambda)?;
-        Ok((Box::new(solve) as Box<dyn crate::stepper::Stepper>, data.digest()))
-    })
+    let selection = spec.selection.as_ref().map(|s| s.check(spec, MAX_EIGEN_N)).transpose()?;
+    let equivalence = spec.equivalence.as_ref().map(|s| s.check(spec, MAX_EIGEN_N)).transpose()?;
+    let mut report =
+        run_started_capped(Paper::Mrlsr, Some(crate::solvers::mrlsr::ROOT_MAX_ITER), || {
+            let data = build_data(&spec.data, MAX_EIGEN_N)?;
+            let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
+            let solve = MrlsrSolve::new(model, spec.m, spec.lambda)?;
+            Ok((Box::new(solve) as Box<dyn crate::stepper::Stepper>, data.digest()))
+        })?;
+    if let Some(s) = selection {
+        let mut run = s.start()?;
+        let value = match to_end(&mut run)? {
+            true => serde_json::to_value(run.finish()?).unwrap_or(Value::Null),
+            false => cut(run.progress().done, run.progress().total),
+        };
+        report.extra.insert("selection".into(), value);
+    }
+    if let Some(e) = equivalence {
+        let mut run = e.start()?;
+        let value = match to_end(&mut run)? {
+            true => serde_json::to_value(run.finish()?).unwrap_or(Value::Null),
+            false => cut(run.progress().0, run.progress().1),
+        };
+        report.extra.insert("equivalence".into(), value);
+    }
+    Ok(report)
+}
+
+/// Step `task` to its end through the executor, unit by unit; false when the process-wide
+/// deadline (`kplay --time-limit`) came first.
+fn to_end<T: Task<Error = crate::error::KpError>>(task: &mut T) -> Result<bool> {
+    loop {
+        if crate::clock::deadline_passed() {
+            return Ok(false);
+        }
+        // One unit per call; 0 units left more to do: the task said it is done.
+        if run_task_for(task, 0.0)? == 0 {
+            return Ok(true);
+        }
+    }
+}
+
+/// What a section reports when the deadline cut it: the units done of all.
+fn cut(done: usize, total: usize) -> Value {
+    json!({ "status": "time_limit", "done": done, "total": total })
 }

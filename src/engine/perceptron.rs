@@ -57,6 +57,7 @@ pub fn run(spec: &PerceptronSpec) -> Result<Report> {
         setup_ms,
         solution,
         trace: session.trace(),
+        extra: serde_json::Map::new(),
     })
 }
 

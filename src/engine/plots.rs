@@ -30,7 +30,8 @@ fn svg(
 }
 
 /// Solve the spec and draw its plots: `(name, SVG text)` pairs. A: `convergence` (gap and
-/// objectives) and `spikes` (w against w*); B: `F` (F(C) of eq. 6 with its root C₀);
+/// objectives) and `spikes` (w against w*); B: `F` (F(C) of eq. 6 with its root C₀), and where
+/// the spec allows them the n-scans `nscan-stability` and `nscan-lambda2` (§4, Assumption 1);
 /// C: `convergence` (gap, residual, max|h|, objective; the five gaps for a race);
 /// D: `trace` (min(Gα) and ‖p‖_G with the paper's iteration bounds).
 pub fn svg_plots(spec: &Spec) -> Result<Vec<(&'static str, String)>> {
@@ -64,7 +65,22 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
             .map(|_| ())
             .map_err(|e| e.to_string())
     })?;
-    Ok(vec![("F", f)])
+    let mut out = vec![("F", f)];
+    // §4's stability scans against n (lesson B10, B11), where the spec allows them (generated
+    // data, a fixed kernel, 24 ≤ n ≤ 200; λ₂'s move at m > 1): the same core computation the
+    // page draws in those steps.
+    for (kind, name) in [
+        (mrlsr::ScanKind::Stability, "nscan-stability"),
+        (mrlsr::ScanKind::Lambda2Move, "nscan-lambda2"),
+    ] {
+        let Ok(run) = mrlsr::NScanRun::new(s, kind) else { continue };
+        let scan = run.run_to_end()?;
+        out.push((
+            name,
+            svg(|root| crate::plot_mrlsr::draw_nscan(root, &scan, 1.0).map_err(|e| e.to_string()))?,
+        ));
+    }
+    Ok(out)
 }
 
 fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {

@@ -21,6 +21,9 @@ pub struct Report {
     pub setup_ms: f64,
     pub solution: Value,
     pub trace: Vec<Record>,
+    /// What the spec ran beside its algorithm, printed after `solution` (paper B's
+    /// `selection` and `equivalence` sections); empty for the other papers.
+    pub extra: serde_json::Map<String, Value>,
 }
 
 impl Report {
@@ -37,6 +40,9 @@ impl Report {
         out.insert("setup_ms".into(), self.setup_ms.into());
         out.insert("data_digest".into(), Value::String(self.data_digest.clone()));
         out.insert("solution".into(), self.solution.clone());
+        for (k, v) in &self.extra {
+            out.insert(k.clone(), v.clone());
+        }
         out.insert(
             "trace".into(),
             Value::Array(
@@ -110,6 +116,7 @@ impl Report {
             setup_ms,
             solution,
             trace: run.trace(),
+            extra: serde_json::Map::new(),
         }
     }
 }

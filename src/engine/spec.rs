@@ -96,6 +96,10 @@ impl Spec {
                 if let crate::experiment::mrlsr::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
+                let sel = s.selection.as_mut().and_then(|x| x.data.as_mut());
+                if let Some(crate::experiment::mrlsr::DataSpec::Csv(c)) = sel {
+                    c.resolve(read)?;
+                }
             }
             Spec::Dinuzzo(s) => {
                 if let crate::experiment::dinuzzo::DataSpec::Csv(c) = &mut s.data {

@@ -22,6 +22,7 @@ use crate::solvers::coordinate::{CoordinateConfig, IndexRule, Method};
 use crate::solvers::fixed_point::{
     FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule,
 };
+use crate::stepper::{run_task_for, Progress, Task};
 
 /// Largest data set the page accepts (the Gram matrix is n² doubles).
 pub const MAX_PAGE_N: usize = 2500;
@@ -476,6 +477,9 @@ enum Stage {
 pub struct Preparation {
     stage: Option<Stage>,
     needs_norm: bool,
+    /// The spec's loss and λ, for the problem built on the finished Gram matrix.
+    loss: Loss,
+    lambda: f64,
 }
 
 impl Preparation {
@@ -503,7 +507,7 @@ impl Preparation {
             let job = CrossJob::gram(rk.clone(), d.x.clone())?;
             Stage::Gram { d, regression, view, rk, job }
         };
-        Ok(Some(Self { stage: Some(stage), needs_norm }))
+        Ok(Some(Self { stage: Some(stage), needs_norm, loss: spec.loss, lambda: spec.lambda }))
     }
 
     /// Continue from data and a problem already built (e.g. a new solver on the same problem):
@@ -512,6 +516,8 @@ impl Preparation {
         Self {
             stage: Some(Self::after_problem(built, needs_norm(spec))),
             needs_norm: needs_norm(spec),
+            loss: spec.loss,
+            lambda: spec.lambda,
         }
     }
 
@@ -524,60 +530,21 @@ impl Preparation {
         }
     }
 
-    /// Work until done or `budget_ms` has elapsed (at least one unit of work); returns whether
-    /// the problem is ready. After an error the preparation is spent (start a new one).
-    pub fn advance(&mut self, budget_ms: f64, spec: &DinuzzoSpec) -> Result<bool> {
-        let t0 = web_time::Instant::now();
-        loop {
-            let next = match self.stage.take() {
-                None => return Err(bad("data", "this preparation failed earlier; start again")),
-                Some(Stage::Gram { d, regression, view, rk, mut job }) => {
-                    let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
-                    if job.advance(left)? {
-                        let problem = RegularizationProblem::with_gram(
-                            &d.x,
-                            &d.y,
-                            rk,
-                            job.finish()?,
-                            spec.loss,
-                            spec.lambda,
-                        )?;
-                        Self::after_problem(
-                            Built { x: d.x, y: d.y, regression, view, problem },
-                            self.needs_norm,
-                        )
-                    } else {
-                        Stage::Gram { d, regression, view, rk, job }
-                    }
-                }
-                Some(Stage::Norm { mut built, mut job }) => {
-                    if job.step(&built.problem).is_some() {
-                        built.problem.set_spectral_norm(&job);
-                        Stage::Done(built)
-                    } else {
-                        Stage::Norm { built, job }
-                    }
-                }
-                Some(done @ Stage::Done(_)) => done,
-            };
-            let done = matches!(next, Stage::Done(_));
-            self.stage = Some(next);
-            if done {
-                return Ok(true);
-            }
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                return Ok(false);
-            }
-        }
+    /// Work until done or `budget_ms` has elapsed (at least one unit of work, sliced by the
+    /// executor's [`run_task_for`]); returns whether the problem is ready. After an error the
+    /// preparation is spent (start a new one).
+    pub fn advance(&mut self, budget_ms: f64) -> Result<bool> {
+        run_task_for(self, budget_ms)?;
+        Ok(matches!(self.stage, Some(Stage::Done(_))))
     }
 
     /// Run to the end at once, the kernel matrix on [`crate::par::threads`] threads
     /// ([`CrossJob::run_to_end`]: the same bits as the slices); for a worker.
-    pub fn run_to_end(&mut self, spec: &DinuzzoSpec) -> Result<()> {
+    pub fn run_to_end(&mut self) -> Result<()> {
         if let Some(Stage::Gram { job, .. }) = &mut self.stage {
             job.run_to_end()?;
         }
-        while !self.advance(f64::INFINITY, spec)? {}
+        while !self.advance(f64::INFINITY)? {}
         Ok(())
     }
 
@@ -666,4 +633,45 @@ pub fn digest_of(built: &Built) -> String {
 
 fn data_digest(x: &DMatrix<f64>, y: &DVector<f64>) -> String {
     Dataset { x: x.clone(), y: y.clone(), w_true: None, feature_names: Vec::new() }.digest()
+}
+
+impl Task for Preparation {
+    type Error = KpError;
+    /// One unit: a block of the Gram matrix's columns ([`CrossJob`]'s unit; the problem built
+    /// after the last), or one power-iteration step for `‖K‖₂`; done once the problem is ready.
+    fn unit(&mut self) -> Result<Progress> {
+        let next = match self.stage.take() {
+            None => return Err(bad("data", "this preparation failed earlier; start again")),
+            Some(Stage::Gram { d, regression, view, rk, mut job }) => {
+                if job.unit()? == Progress::Done {
+                    let problem = RegularizationProblem::with_gram(
+                        &d.x,
+                        &d.y,
+                        rk,
+                        job.finish()?,
+                        self.loss,
+                        self.lambda,
+                    )?;
+                    Self::after_problem(
+                        Built { x: d.x, y: d.y, regression, view, problem },
+                        self.needs_norm,
+                    )
+                } else {
+                    Stage::Gram { d, regression, view, rk, job }
+                }
+            }
+            Some(Stage::Norm { mut built, mut job }) => {
+                if job.step(&built.problem).is_some() {
+                    built.problem.set_spectral_norm(&job);
+                    Stage::Done(built)
+                } else {
+                    Stage::Norm { built, job }
+                }
+            }
+            Some(done @ Stage::Done(_)) => done,
+        };
+        let done = matches!(next, Stage::Done(_));
+        self.stage = Some(next);
+        Ok(if done { Progress::Done } else { Progress::More })
+    }
 }

@@ -6,7 +6,7 @@
 //! | module | paper | spec | session |
 //! | --- | --- | --- | --- |
 //! | [`lp`] | A — ℓp regularization in the dual | [`lp::Experiment`] → [`lp::Checked`] | [`lp::ValidExperiment`] |
-//! | [`mrlsr`] | B — M-RLSR | [`mrlsr::MrlsrSpec`], [`mrlsr::SelectionSpec`] | [`mrlsr::MrlsrSession`] |
+//! | [`mrlsr`] | B — M-RLSR | [`mrlsr::MrlsrSpec`], [`mrlsr::MrlsrSelectionSpec`], [`mrlsr::MrlsrEquivalenceSpec`] | [`mrlsr::MrlsrSession`] |
 //! | [`dinuzzo`] | C — fixed point and coordinate descent | [`dinuzzo::DinuzzoSpec`] | [`dinuzzo::Preparation`] → [`dinuzzo::Built`] |
 //! | [`perceptron`] | D — smoothed kernel perceptrons | [`perceptron::PerceptronSpec`] | [`perceptron::SessionPreparation`] → [`perceptron::Session`] |
 //!

@@ -4,12 +4,14 @@
 //! KRR at λ₂ beside them (Definition 3.3, Proposition 5.1). The page (`src/web/mrlsr.rs`) and
 //! `kplay` build the same model from the same JSON.
 
-use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+use serde::Serialize;
 
 use nalgebra::{DMatrix, DVector};
 
 use crate::cv::{EquivalenceConfig, EquivalenceReport};
-use crate::data::{CsvSource, Dataset};
+use crate::data::Dataset;
 use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
@@ -18,174 +20,18 @@ pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 use crate::stepper::{run_task_for, Progress, Task};
 
+mod nscan;
+mod root_watch;
+mod sections;
 mod sweep;
+pub use nscan::{log_log_fit, NScan, NScanRun, ScanKind, ScanSeries, SCAN_MAX_N};
+pub use root_watch::{RootView, RootWatch};
+pub use sections::{
+    build_data, build_data_and_removed, DataSpec, LogGrid, MrlsrChecked, MrlsrEquivalenceChecked,
+    MrlsrEquivalenceSpec, MrlsrSelectionChecked, MrlsrSelectionSpec, MrlsrSpec, RemovedPoint,
+    SelectionSettings, StepGrid, MAX_GRID, PAGE_MAX_N,
+};
 pub use sweep::{ParamSweep, SWEEP_FRAMES};
-
-/// Largest n the page builds an eigendecomposition for (the core's own budget is
-/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
-pub const PAGE_MAX_N: usize = 2000;
-
-/// The data part of paper B's spec.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum DataSpec {
-    /// [`Sine1d`]; `drop`: the index of one generated point left out (stability, Definition 4.2).
-    Sine {
-        n: usize,
-        sigma: f64,
-        seed: u64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        drop: Option<usize>,
-    },
-    /// [`Friedman1`], paper B's synthetic set; `drop` as for `Sine`.
-    Friedman {
-        n: usize,
-        sigma: f64,
-        seed: u64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        drop: Option<usize>,
-    },
-    /// CSV data with a `y` column.
-    Csv(CsvSource),
-}
-
-/// The page's model-selection settings (kept in its links; `kplay run` does not use them).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SelectionSettings {
-    /// Samples of the model-selection data set.
-    pub n: usize,
-    /// Cross-validation folds.
-    pub folds: usize,
-}
-
-/// Paper B's experiment: data, kernel (the core's serde form), m and λ.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MrlsrSpec {
-    pub data: DataSpec,
-    pub kernel: Kernel,
-    /// Exponent m > 0 of the regularizer `λ‖f‖_H^m`.
-    pub m: f64,
-    /// λ > 0.
-    pub lambda: f64,
-    /// The page's model-selection settings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sel: Option<SelectionSettings>,
-}
-
-impl Default for MrlsrSpec {
-    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by paper B's heuristic: the mean squared distance between inputs),
-    /// m = 1.5, λ = 10⁻³.
-    fn default() -> Self {
-        Self {
-            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1, drop: None },
-            kernel: Kernel::gaussian(Bandwidth::Heuristic),
-            m: 1.5,
-            lambda: 1e-3,
-            sel: None,
-        }
-    }
-}
-
-/// A generated point the spec's `drop` left out: its inputs and target (the fit plot marks it).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RemovedPoint {
-    /// The point's index among the generated points.
-    pub index: usize,
-    /// Its inputs.
-    pub x: Vec<f64>,
-    /// Its target.
-    pub y: f64,
-}
-
-/// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
-pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
-    Ok(build_data_and_removed(spec, max_n)?.0)
-}
-
-/// As [`build_data`], with the point `drop` left out (if any): the data keep the other points in
-/// their order.
-pub fn build_data_and_removed(
-    spec: &DataSpec,
-    max_n: usize,
-) -> Result<(Dataset, Option<RemovedPoint>)> {
-    let (data, drop) = match spec {
-        DataSpec::Sine { n, sigma, seed, drop } => {
-            (Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?, *drop)
-        }
-        DataSpec::Friedman { n, sigma, seed, drop } => {
-            (Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?, *drop)
-        }
-        DataSpec::Csv(c) => (c.parse()?, None),
-    };
-    let (data, removed) = match drop {
-        None => (data, None),
-        Some(i) => drop_point(data, i)?,
-    };
-    if data.n() > max_n {
-        return Err(KpError::Parameter {
-            name: "data.n",
-            reason: format!(
-                "n = {} is above this page's eigendecomposition budget of {max_n} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
-                data.n()
-            ),
-        });
-    }
-    Ok((data, removed))
-}
-
-/// The data without point `i`, and that point; `i` must leave at least two points.
-fn drop_point(data: Dataset, i: usize) -> Result<(Dataset, Option<RemovedPoint>)> {
-    let n = data.n();
-    if i >= n || n < 3 {
-        return Err(KpError::Parameter {
-            name: "data.drop",
-            reason: format!(
-                "drop is the index of one generated point to leave out, 0..={} for n = {n} (got {i}){}",
-                n.saturating_sub(1),
-                if n < 3 { "; it needs n ≥ 3 so that two points stay" } else { "" }
-            ),
-        });
-    }
-    let removed =
-        RemovedPoint { index: i, x: data.x.row(i).iter().copied().collect(), y: data.y[i] };
-    let Dataset { x, y, w_true, feature_names } = data;
-    Ok((Dataset { x: x.remove_row(i), y: y.remove_row(i), w_true, feature_names }, Some(removed)))
-}
-
-/// The page's Table-1 model selection (paper B, Section 6): data and kernel, and optionally
-/// the grids (`config`, the paper's by default) and the number of folds.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SelectionSpec {
-    pub data: DataSpec,
-    pub kernel: Kernel,
-    #[serde(default)]
-    pub config: Option<crate::cv::ModelSelectionConfig>,
-    #[serde(default)]
-    pub folds: Option<usize>,
-}
-
-impl SelectionSpec {
-    /// Parse strictly (unknown fields rejected, the message names the field).
-    pub fn from_json(text: &str) -> Result<Self> {
-        crate::spec_json::typed(crate::spec_json::json_value(text)?)
-    }
-
-    /// Build the data (within the page's budget) and start the model selection: the paper's
-    /// grids (m 0.1..2.9 by 0.1, 7 λ, 25 λ₂, 70/30 split) unless `config` is given; `folds`
-    /// overrides the 10 folds.
-    pub fn start(&self) -> Result<crate::cv::ModelSelectionRun> {
-        let data = build_data(&self.data, PAGE_MAX_N)?;
-        let mut cfg =
-            self.config.clone().unwrap_or_else(|| crate::cv::ModelSelectionConfig::paper(1));
-        if let Some(k) = self.folds {
-            cfg.folds = k;
-        }
-        crate::cv::ModelSelectionRun::new(&data, &self.kernel, &cfg)
-    }
-}
 
 /// One stationary point of the readouts (m ≤ 1).
 #[derive(Debug, Clone, Serialize)]
@@ -252,7 +98,8 @@ pub enum FitCurves {
 pub struct MrlsrSession {
     spec: MrlsrSpec,
     data: Dataset,
-    model: MrlsrModel,
+    /// Shared with a [`RootWatch`] that steps the root search over frames.
+    model: Arc<MrlsrModel>,
     outcome: MrlsrOutcome,
     krr: Option<MrlsrFit>,
     refit_ms: f64,
@@ -292,7 +139,7 @@ impl MrlsrSession {
 
     fn fitted(spec: MrlsrSpec, data: Dataset, model: MrlsrModel) -> Result<Self> {
         let (outcome, krr, refit_ms) = fit_with_krr(&model, spec.m, spec.lambda)?;
-        Ok(Self { spec, data, model, outcome, krr, refit_ms })
+        Ok(Self { spec, data, model: Arc::new(model), outcome, krr, refit_ms })
     }
 
     /// Whether `other` has the same data and kernel (so only m, λ changed: no new
@@ -436,6 +283,13 @@ impl MrlsrSession {
 }
 
 impl MrlsrSession {
+    /// The root search of the current fit's (m, λ), nothing stepped ([`RootWatch`]).
+    pub fn root_watch(&self) -> Result<RootWatch> {
+        RootWatch::new(self.model.clone(), self.spec.m, self.spec.lambda)
+    }
+}
+
+impl MrlsrSession {
     /// One refit of `sweep`: at its next point. A point inside the sweep the core refuses
     /// (an m ≤ 1 where F has no usable root, say) keeps the previous fit and the sweep goes
     /// on; the target's refusal is returned. Returns whether points remain.
@@ -483,7 +337,7 @@ pub fn equivalence(
 }
 
 /// A page spec checked without the O(n³) step: parsed, data built within [`PAGE_MAX_N`],
-/// kernel resolved. Returns the data.
+/// kernel resolved, its sections checked ([`MrlsrChecked`]). Returns the data.
 pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
     crate::solvers::mrlsr::check_m(spec.m)?;
     crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
@@ -504,9 +358,7 @@ pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
             });
         }
     }
-    let data = build_data(&spec.data, PAGE_MAX_N)?;
-    spec.kernel.resolve(&data.x)?;
-    Ok(data)
+    Ok(MrlsrChecked::check(spec, PAGE_MAX_N)?.data)
 }
 
 /// The eigendecomposition a worker computes for a page spec, from the data and Gram matrix
@@ -692,7 +544,7 @@ impl SessionAdoption {
                 let session = MrlsrSession {
                     spec: self.spec.clone(),
                     data: self.data.clone(),
-                    model,
+                    model: Arc::new(model),
                     outcome,
                     krr,
                     refit_ms,

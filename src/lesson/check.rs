@@ -99,6 +99,12 @@ impl Runs<'_> {
         }
     }
 
+    /// Step `k`'s spec before its `to` (a page B `fit` step), the fit's start.
+    fn start(&self, k: usize) -> Option<&Value> {
+        let step = self.parsed.lesson.steps.get(k)?;
+        step.to.as_ref().and(step.spec.as_ref())
+    }
+
     /// Evaluate a quantity for step `k` (0-based).
     fn eval(&mut self, k: usize, q: &Quantity) -> Result<Val, String> {
         let page = self.parsed.lesson.page;
@@ -125,15 +131,21 @@ impl Runs<'_> {
             }
             Quantity::Compute(c) => {
                 let report = self.report(k)?.clone();
-                let x =
-                    compute::eval(*c, &self.parsed.specs[k], &self.parsed.spec_values[k], &report)
-                        .map_err(|e| format!("{c:?}: {e}"))?;
+                let x = compute::eval_from(
+                    *c,
+                    self.start(k),
+                    &self.parsed.specs[k],
+                    &self.parsed.spec_values[k],
+                    &report,
+                )
+                .map_err(|e| format!("{c:?}: {e}"))?;
                 Val::Num(x)
             }
             Quantity::StepCompute(j, c) => {
                 let report = self.report(j - 1)?.clone();
-                let x = compute::eval(
+                let x = compute::eval_from(
                     *c,
+                    self.start(j - 1),
                     &self.parsed.specs[j - 1],
                     &self.parsed.spec_values[j - 1],
                     &report,

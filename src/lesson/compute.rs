@@ -59,13 +59,23 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
         | Compute::FMinSecondDiff
         | Compute::FMaxFirstDiff
         | Compute::KrrTwinGap
-        | Compute::Theorem5Descent => (
+        | Compute::Theorem5Descent
+        | Compute::EquivalenceGapFirst
+        | Compute::EquivalenceGapOthersMin => (
             gram + 10.0 * n * n * n,
             "factors or diagonalizes the n × n Gram matrix (≈ 10·n³ operations)",
         ),
+        Compute::FitMaxMove | Compute::FitMaxMoveAt => (
+            gram + 20.0 * n * n * n + 2002.0 * n,
+            "diagonalizes the n × n Gram matrix at both ends of the fit (≈ 20·n³ operations)",
+        ),
         Compute::Alg21TensorIterations
         | Compute::Alg21TensorDual
-        | Compute::Alg21TensorMedianStep => (
+        | Compute::Alg21TensorMedianStep
+        | Compute::Alg21LinearIterations
+        | Compute::Alg21LinearMedianStep
+        | Compute::Alg21LinearMinStep
+        | Compute::Alg21LinearMaxStep => (
             n * n * n * n * d + 2000.0 * n * n * n * n,
             "builds the n² × n² matrix [K] entry by entry (n⁴·d) and replays Algorithm 2.1 (≈ 2n⁴ per linesearch trial)",
         ),
@@ -443,6 +453,86 @@ fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     log_log_slope(&points)
 }
 
+/// The number of points of the x-grid on which `fit_max_move` compares the two fits.
+const FIT_GRID: usize = 1001;
+
+/// Paper B, a `fit` step on 1-D data: (max |f_end − f_start| over [FIT_GRID] evenly spaced x in
+/// the data's range, where it is as a fraction of the range). Both fits M-RLSR by Theorem 1
+/// here (m > 1), the Gaussian Gram matrix and μ built here; f(x) = Σ αᵢ exp(−(x − xᵢ)²/μ).
+fn fit_max_move(start: &Value, spec: &Spec, spec_v: &Value) -> Result<(f64, f64), String> {
+    let (x, y, k) = data_gram(spec, spec_v)?;
+    if x.ncols() != 1 {
+        return Err(format!("compares the curves of 1-D data (these have d = {})", x.ncols()));
+    }
+    let mu = width(spec_v, &x)?;
+    let fit = |v: &Value| -> Result<DVector<f64>, String> {
+        let (lambda, m) = (num(v, "lambda")?, num(v, "m")?);
+        if m.is_nan() || m <= 1.0 {
+            return Err(format!("needs m > 1 at both ends (Theorem 1; here m = {m})"));
+        }
+        Ok(mrlsr_fit(&k, &y, lambda, m)?.0)
+    };
+    let (a0, a1) = (fit(start)?, fit(spec_v)?);
+    let diff = a1 - a0;
+    let (lo, hi) = (x.column(0).min(), x.column(0).max());
+    let (mut best, mut at) = (0.0f64, 0.0);
+    for j in 0..FIT_GRID {
+        let t = j as f64 / (FIT_GRID - 1) as f64;
+        let xt = lo + t * (hi - lo);
+        let f: f64 = (0..y.len()).map(|i| diff[i] * (-(xt - x[(i, 0)]).powi(2) / mu).exp()).sum();
+        if f.abs() > best {
+            (best, at) = (f.abs(), t);
+        }
+    }
+    Ok((best, at))
+}
+
+/// Paper B, Fig. 1 as the page's equivalence experiment runs it: the data split into 4 parts
+/// by the engine's split (the data's seed), λ chosen on Z₁ by the engine's 10-fold CV; then on
+/// each part, here: the Gaussian Gram matrix (one μ, the whole sample's), M-RLSR(λ) by Theorem 1,
+/// kernel ridge at λ₂ = (m/2)C₀(Z₁)λ by Cholesky, and ‖f_M − f_KRR‖_H / ‖f_M‖_H.
+fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<Vec<f64>, String> {
+    const PARTS: usize = 4;
+    const FOLDS: usize = 10;
+    let Spec::Mrlsr(s) = spec else { return Err("needs a page B spec".into()) };
+    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    if data.n() > MAX_N {
+        return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
+    }
+    let seed = num(spec_v, "data.seed").map(|v| v as u64).unwrap_or(0);
+    let report = crate::experiment::mrlsr::equivalence(&data, &s.kernel, s.m, PARTS, FOLDS, seed)
+        .map_err(|e| e.to_string())?;
+    let (lambda, m) = (report.lambda, s.m);
+    let mu = width(spec_v, &data.x)?;
+    let parts = crate::cv::split_parts(data.n(), PARTS, seed).map_err(|e| e.to_string())?;
+    let mut lambda2 = None;
+    let mut gaps = Vec::with_capacity(parts.len());
+    for idx in &parts {
+        let xp = DMatrix::from_fn(idx.len(), data.d(), |r, c| data.x[(idx[r], c)]);
+        let yp = DVector::from_fn(idx.len(), |r, _| data.y[idx[r]]);
+        let k = gram(&xp, mu);
+        let n = yp.len();
+        // Theorem 1's α = Q·2y′/(2d + λmnC₀) on every eigenvector, the numerically null ones
+        // included (as kernel ridge's Cholesky solve keeps them), so that the H-distance
+        // compares the two α and not a truncation.
+        let eig = SymmetricEigen::new(k.clone());
+        let (d, ypr, _) = spectrum(k.clone(), &yp);
+        let c0 = f_root(&d, &ypr, lambda, m)?;
+        let shift = lambda * m * n as f64 * c0;
+        let ap = DVector::from_fn(n, |i, _| {
+            2.0 * eig.eigenvectors.column(i).dot(&yp) / (2.0 * eig.eigenvalues[i] + shift)
+        });
+        let a = &eig.eigenvectors * ap;
+        let l2 = *lambda2.get_or_insert(m / 2.0 * c0 * lambda);
+        let b = solve(&k + DMatrix::identity(n, n) * (n as f64 * l2), &yp)?;
+        gaps.push(h_norm(&k, &(&a - &b)) / h_norm(&k, &a));
+    }
+    if gaps.len() < 2 {
+        return Err("the split gave fewer than two parts".into());
+    }
+    Ok(gaps)
+}
+
 // ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
 
 /// J_r(u) = sign(u)|u|^(r−1), the duality map of (1/r)|·|^r, component-wise.
@@ -594,9 +684,34 @@ fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result
     }
 }
 
-/// Evaluate `what` on the step's spec and report.
+/// Evaluate `what` on the step's spec and report (a step without `to`; [`eval_from`] otherwise).
 pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result<f64, String> {
+    eval_from(what, None, spec, spec_v, report)
+}
+
+/// Evaluate `what` on the step's spec (after `to`) and report; `start` is the step's spec
+/// before `to` on a page B `fit` step (what `fit_max_move` compares with), `None` elsewhere.
+pub fn eval_from(
+    what: Compute,
+    start: Option<&Value>,
+    spec: &Spec,
+    spec_v: &Value,
+    report: &Value,
+) -> Result<f64, String> {
     match what {
+        Compute::FitMaxMove | Compute::FitMaxMoveAt => {
+            let start = start.ok_or("needs a `fit` step (a spec before `to` to compare with)")?;
+            let (size, at) = fit_max_move(start, spec, spec_v)?;
+            Ok(if what == Compute::FitMaxMove { size } else { at })
+        }
+        Compute::EquivalenceGapFirst | Compute::EquivalenceGapOthersMin => {
+            let gaps = equivalence_gaps(spec, spec_v)?;
+            Ok(if what == Compute::EquivalenceGapFirst {
+                gaps[0]
+            } else {
+                gaps[1..].iter().copied().fold(f64::INFINITY, f64::min)
+            })
+        }
         Compute::RlsObjective => {
             let (_, y, k) = data_gram(spec, spec_v)?;
             let lambda = num(spec_v, "lambda")?;
@@ -810,6 +925,19 @@ pub fn eval(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Resul
             Ok(-r.lambda)
         }
         Compute::Alg21TensorMedianStep => paper_a::replay_algorithm_21(spec, spec_v)?.median_step(),
+        Compute::Alg21LinearIterations
+        | Compute::Alg21LinearMedianStep
+        | Compute::Alg21LinearMinStep
+        | Compute::Alg21LinearMaxStep => {
+            let r = paper_a::replay_algorithm_21_with(spec, spec_v, Some(TensorOf::Power(1)))?;
+            match what {
+                Compute::Alg21LinearIterations => Ok(r.iterations as f64),
+                Compute::Alg21LinearMedianStep => r.median_step(),
+                Compute::Alg21LinearMinStep => r.extreme_step(false),
+                _ => r.extreme_step(true),
+            }
+        }
+        Compute::TraceGapRateRatio => paper_a::trace_gap_rate_ratio(report),
         Compute::GeneralLossRelGap => paper_a::general_loss_rel_gap(spec, spec_v, report),
         Compute::TraceGapHalfDrop => paper_a::trace_gap_half_drop(report),
         Compute::PlaneRho => paper_d::plane_rho(spec, spec_v),

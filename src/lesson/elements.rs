@@ -127,6 +127,8 @@ const MRLSR: &[Element] = &[
     e("fit", P, "data and fitted curves"),
     e("fit-caption", X, "the fit plot's caption"),
     e("fplot", P, "the function F of Theorem 1"),
+    e("nscan-stability", P, "§4's Example: the largest change against n, log–log"),
+    e("nscan-lambda2", P, "the largest λ₂ move against n, log–log"),
     e("eq-bars", P, "RKHS distance per part"),
     e("eq-curves", P, "λ ↦ λ₂ curves"),
     e("heatmap", P, "cross-validated error heatmap"),

@@ -413,6 +413,21 @@ pub enum Compute {
     FMinSecondDiff,
     /// B: the largest first difference of F on [0, 2C₀] (< 0: decreasing).
     FMaxFirstDiff,
+    /// B, a `fit` step (1-D data): max over 1001 evenly spaced x in [min x, max x] of
+    /// |f_end(x) − f_start(x)|, f_start M-RLSR at the step's spec before `to`, f_end after it,
+    /// both solved here by Theorem 1 (eigendecomposition and bisection here, Gaussian Gram and
+    /// μ built here).
+    FitMaxMove,
+    /// B, the same: where that largest move is, as a fraction of the x-range (0: the left end,
+    /// 1: the right end).
+    FitMaxMoveAt,
+    /// B, Fig. 1 as the page's equivalence experiment runs it (4 parts split by the data's seed,
+    /// λ chosen on Z₁ by the engine's 10-fold CV): on Z₁, ‖f_M(λ) − f_KRR(λ₂)‖_H / ‖f_M(λ)‖_H
+    /// with M-RLSR by Theorem 1 here, λ₂ = (m/2)C₀(Z₁)λ and kernel ridge by Cholesky here,
+    /// one Gaussian width (the whole sample's, computed here) for every part.
+    EquivalenceGapFirst,
+    /// B, the same relative distance on every other part Z₂…Z₄ at Z₁'s (λ, λ₂): the smallest.
+    EquivalenceGapOthersMin,
     /// A: entries of w that are not exactly 0.
     NonZero,
     /// A, C: the smallest primal − dual over the trace (≥ 0 at every kept iterate: weak duality).
@@ -491,6 +506,19 @@ pub enum Compute {
     /// A: the gap at the trace's last record over the gap at half its iterations (≈ 1/2 for a
     /// gap falling like 1/m; r^(M/2) for a linear rate r).
     TraceGapHalfDrop,
+    /// A: the least-squares slope of ln(gap) against the iteration over the trace's records in
+    /// 3M/4…M over the same over M/2…3M/4 (M the trace's last iteration): ≈ 1 for a straight
+    /// fall on the log plot (a linear rate), ≈ 0.71 for any power law m^(−k).
+    TraceGapRateRatio,
+    /// A: Algorithm 2.1 replayed as `alg21_tensor_iterations`, on the same data, γ, δ, θ and
+    /// tolerance, with the linear tensor kernel in place of the step's: its iterations.
+    Alg21LinearIterations,
+    /// A: the median accepted step of that linear-kernel replay.
+    Alg21LinearMedianStep,
+    /// A: the smallest accepted step of that linear-kernel replay.
+    Alg21LinearMinStep,
+    /// A: the largest accepted step of that linear-kernel replay.
+    Alg21LinearMaxStep,
     // Paper D (Ramdas–Peña): src/lesson/compute/paper_d.rs.
     /// D: ρ_K of the linear kernel on 2-D data by brute force over directions, from the data
     /// alone: −ρ_K is the radius of the largest ball about 0 inside the hull of the yᵢxᵢ/‖xᵢ‖

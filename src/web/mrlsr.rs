@@ -14,8 +14,8 @@ use web_sys::HtmlCanvasElement;
 use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
 use crate::experiment::mrlsr::{
-    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, ParamSweep, SelectionSpec,
-    SessionAdoption, SWEEP_FRAMES,
+    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, NScan, NScanRun, ParamSweep,
+    RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::plot_text::num;
@@ -154,6 +154,8 @@ pub struct MrlsrPage {
     eigen_ms: f64,
     equivalence: Option<EquivalenceReport>,
     sweep: Option<ParamSweep>,
+    /// The root search at the sweep's target, stepped after its last refit and drawn on F(C).
+    root: Option<RootWatch>,
 }
 
 #[wasm_bindgen]
@@ -170,7 +172,7 @@ impl MrlsrPage {
 
     fn of(session: MrlsrSession, eigen_ms: f64) -> MrlsrPage {
         let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
-        Self { session, eigen_ms, equivalence: None, sweep: None }
+        Self { session, eigen_ms, equivalence: None, sweep: None, root: None }
     }
 
     /// As the constructor, but adopt the eigendecomposition computed by [`mrlsr_eigen`] (in a
@@ -220,44 +222,57 @@ impl MrlsrPage {
     /// for C₀ and α = Qα' run (Theorem 1). On bad input the previous fit is kept.
     pub fn refit(&mut self, m: f64, lambda: f64) -> Result<JsValue, JsError> {
         self.session.refit(m, lambda).map_err(js_err)?;
+        self.root = None;
         self.summary()
     }
 
     /// Start a sweep from the current (m, λ) to the given one in [`SWEEP_FRAMES`] refits
-    /// ([`ParamSweep`]: λ on a log scale); nothing is refitted until [`Self::sweep_step`].
-    /// The target is checked first (a message naming m or λ).
+    /// ([`ParamSweep`]: λ on a log scale), then the root search at the target drawn on F(C)
+    /// ([`RootWatch`], one Newton or bisection step per call); nothing is refitted until
+    /// [`Self::sweep_step`]. The target is checked first (a message naming m or λ).
     #[wasm_bindgen(js_name = sweepTo)]
     pub fn sweep_to(&mut self, m: f64, lambda: f64) -> Result<(), JsError> {
         crate::solvers::mrlsr::check_m(m).map_err(js_err)?;
         crate::solvers::mrlsr::check_lambda(lambda, "lambda").map_err(js_err)?;
         let spec = self.session.spec();
         self.sweep = Some(ParamSweep::new((spec.m, spec.lambda), (m, lambda), SWEEP_FRAMES));
+        self.root = None;
         Ok(())
     }
 
-    /// One refit of the sweep (its next point); the summary of the fit shown. Without a sweep,
-    /// the current summary.
+    /// One refit of the sweep (its next point) or, the target fitted, one step of the root
+    /// search there; the summary of the fit shown. Without a sweep, the current summary.
     #[wasm_bindgen(js_name = sweepStep)]
     pub fn sweep_step(&mut self) -> Result<JsValue, JsError> {
         if let Some(sw) = self.sweep.as_mut() {
-            self.session.sweep_step(sw).map_err(js_err)?;
+            if !sw.ended() {
+                self.session.sweep_step(sw).map_err(js_err)?;
+                if sw.ended() {
+                    // The direct fit refuses what the search cannot do: then no search.
+                    self.root = self.session.root_watch().ok();
+                }
+            } else if let Some(r) = self.root.as_mut() {
+                r.step();
+            }
         }
         self.summary()
     }
 
-    /// Back to the sweep's start (its first fit); the summary.
+    /// Back to the sweep's start (its first fit), no root search; the summary.
     #[wasm_bindgen(js_name = sweepReset)]
     pub fn sweep_reset(&mut self) -> Result<JsValue, JsError> {
+        self.root = None;
         if let Some(sw) = self.sweep.as_mut() {
             self.session.sweep_reset(sw).map_err(js_err)?;
         }
         self.summary()
     }
 
-    /// Whether no sweep is under way (none started, or its target fitted).
+    /// Whether no sweep is under way (none started, or its target fitted and the root search
+    /// there ended).
     #[wasm_bindgen(js_name = sweepEnded)]
     pub fn sweep_ended(&self) -> bool {
-        self.sweep.is_none_or(|s| s.ended())
+        self.sweep.is_none_or(|s| s.ended()) && self.root.as_ref().is_none_or(|r| r.ended())
     }
 
     /// Whether a sweep exists (started, maybe ended): Play replays it.
@@ -272,10 +287,22 @@ impl MrlsrPage {
         self.sweep.map_or(vec![0, 0], |s| vec![s.done() as u32, s.frames() as u32])
     }
 
-    /// Forget the sweep (m or λ moved by hand: the fit follows the control at once).
+    /// The root search drawn on F(C) ([`crate::experiment::mrlsr::RootView`]: its iterates,
+    /// bracket, steps, roots found, whether it ended), or null before it starts.
+    #[wasm_bindgen(js_name = rootSearch)]
+    pub fn root_search(&self) -> Result<JsValue, JsError> {
+        match &self.root {
+            Some(r) => to_js(&r.view()),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Forget the sweep and its root search (m or λ moved by hand: the fit follows the control
+    /// at once).
     #[wasm_bindgen(js_name = sweepDrop)]
     pub fn sweep_drop(&mut self) {
         self.sweep = None;
+        self.root = None;
     }
 
     /// The readouts of the current fit.
@@ -339,12 +366,14 @@ impl MrlsrPage {
     }
 
     /// Draw F(C) (eq. 6) over a range that holds every positive root, roots marked and the
-    /// minimizer filled.
+    /// minimizer filled; during a root search its iterates and bracket, and only the roots it
+    /// has found.
     #[wasm_bindgen(js_name = drawF)]
     pub fn draw_f(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let (samples, minimizer) = self.session.f_samples(F_SAMPLES).map_err(js_err)?;
         let root = backend(canvas)?.into_drawing_area();
-        plot::draw_f(&root, &samples, minimizer, dpr).map_err(js_err)
+        let view = self.root.as_ref().map(RootWatch::view);
+        plot::draw_f_search(&root, &samples, minimizer, view.as_ref(), dpr).map_err(js_err)
     }
 
     /// Fig. 1 on the current data and kernel at the current m (> 1)
@@ -388,6 +417,67 @@ impl MrlsrPage {
     }
 }
 
+/// §4's stability scan against n ([`NScanRun`]: lesson B10's `stability`, B11's `lambda2`)
+/// sliced over frames: one removal per unit.
+#[wasm_bindgen]
+pub struct MrlsrNScan {
+    run: NScanRun,
+    result: Option<NScan>,
+}
+
+#[wasm_bindgen]
+impl MrlsrNScan {
+    /// Start the scan `kind` ("stability" or "lambda2") of the spec (checked: a message naming
+    /// the scan's requirement).
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str, kind: &str) -> Result<MrlsrNScan, JsError> {
+        let kind = match kind {
+            "stability" => ScanKind::Stability,
+            "lambda2" => ScanKind::Lambda2Move,
+            k => return Err(js_err(format!("scan: unknown kind “{k}” (stability or lambda2)"))),
+        };
+        Ok(Self { run: NScanRun::new(&parse(spec_json)?, kind).map_err(js_err)?, result: None })
+    }
+
+    /// Work for up to `budget_ms` (at least one removal); true when the scan is finished.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget_ms: f64) -> Result<bool, JsError> {
+        if self.result.is_none() {
+            crate::stepper::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
+            if self.run.is_done() {
+                self.result = Some(self.run.result().map_err(js_err)?);
+            }
+        }
+        Ok(self.result.is_some())
+    }
+
+    /// `[removals done, removals in all]`.
+    pub fn progress(&self) -> Vec<u32> {
+        let (d, t) = self.run.progress();
+        vec![d as u32, t as u32]
+    }
+
+    /// The finished scan (`{kind, ns, series: [{label, values, slope, intercept}]}`), or null.
+    pub fn result(&self) -> Result<JsValue, JsError> {
+        match &self.result {
+            Some(r) => to_js(r),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Draw the finished scan on log–log axes with its fitted slopes (blank before).
+    pub fn draw(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
+        let root = backend(canvas)?.into_drawing_area();
+        match &self.result {
+            Some(r) => plot::draw_nscan(&root, r, dpr).map_err(js_err),
+            None => {
+                root.fill(&WHITE).map_err(js_err)?;
+                root.present().map_err(js_err)
+            }
+        }
+    }
+}
+
 /// Progress and, once done, the result of the model selection.
 #[derive(Serialize)]
 struct SelectionState<'a> {
@@ -409,11 +499,18 @@ pub struct MrlsrSelection {
 
 #[wasm_bindgen]
 impl MrlsrSelection {
-    /// Build the data and start the run with the paper's grids (m 0.1..2.9 by 0.1, 7 λ,
-    /// 25 λ₂, 70/30 split) unless `config` is given; `folds` overrides the 10 folds.
+    /// Check the page spec's `selection` section (within the page's budget) and start the
+    /// run it describes ([`mrlsr::MrlsrSelectionSpec`]: the paper's grids unless given) — the
+    /// same checked run `kplay run` makes of the spec.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
-        let run = SelectionSpec::from_json(spec_json).and_then(|s| s.start()).map_err(js_err)?;
+        let spec = parse(spec_json)?;
+        let section = spec
+            .selection
+            .as_ref()
+            .ok_or_else(|| js_err("selection: the spec has no selection section"))?;
+        let run =
+            section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.start()).map_err(js_err)?;
         Ok(Self { run, result: None, elapsed_ms: 0.0 })
     }
 
@@ -525,19 +622,17 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
     ])
 }
 
-/// Fig. 1 for a Web Worker: the equivalence experiment of [`MrlsrPage::equivalence`] on the
-/// spec's data, kernel and m (> 1), without a page. Returns the serialized report.
+/// Fig. 1 for a Web Worker: the spec's `equivalence` section ([`mrlsr::MrlsrEquivalenceSpec`])
+/// checked within the page's budget and run to its end on the spec's data and kernel — the same
+/// checked run `kplay run` makes of the spec. Returns the serialized report.
 #[wasm_bindgen(js_name = mrlsrEquivalence)]
-pub fn mrlsr_equivalence(
-    spec_json: &str,
-    parts: usize,
-    folds: usize,
-    seed: u32,
-) -> Result<JsValue, JsError> {
+pub fn mrlsr_equivalence(spec_json: &str) -> Result<JsValue, JsError> {
     let spec = parse(spec_json)?;
-    let data = mrlsr::build_data(&spec.data, mrlsr::PAGE_MAX_N).map_err(js_err)?;
-    let report = mrlsr::equivalence(&data, &spec.kernel, spec.m, parts, folds, seed as u64)
-        .map_err(js_err)?;
+    let section = spec
+        .equivalence
+        .as_ref()
+        .ok_or_else(|| js_err("equivalence: the spec has no equivalence section"))?;
+    let report = section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.run()).map_err(js_err)?;
     to_js(&report)
 }
 

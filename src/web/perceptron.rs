@@ -239,7 +239,8 @@ impl PerceptronPlayground {
     /// heatmap's cross kernel. Returns true when nothing is left. On error the preparation is
     /// dropped (the previous run, if any, stays) and the error returned.
     pub fn prepare(&mut self, budget_ms: f64) -> Result<bool, JsError> {
-        let t0 = web_time::Instant::now();
+        // One task per call, sliced by the executor: a new session leaves no heatmap job, so the
+        // heatmap's cross kernel starts on the next call with its own budget.
         if let Some(p) = &mut self.prep {
             match p.advance(budget_ms) {
                 Ok(Some(session)) => {
@@ -248,6 +249,7 @@ impl PerceptronPlayground {
                     self.prep = None;
                     self.heat = None;
                     self.race = None;
+                    return Ok(true);
                 }
                 Ok(None) => return Ok(false),
                 Err(e) => {
@@ -258,8 +260,7 @@ impl PerceptronPlayground {
         }
         if let Some(h) = &mut self.heat {
             if let Some(job) = &mut h.job {
-                let left = (budget_ms - t0.elapsed().as_secs_f64() * 1e3).max(0.0);
-                if !job.advance(left).map_err(js_err)? {
+                if !job.advance(budget_ms).map_err(js_err)? {
                     return Ok(false);
                 }
                 h.cross = h.job.take().map(CrossJob::finish).transpose().map_err(js_err)?;

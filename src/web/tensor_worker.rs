@@ -28,7 +28,6 @@ pub struct TensorBuilder {
     values: Option<Vec<f64>>,
     key: String,
     build_ms: f64,
-    chunk: usize,
 }
 
 #[wasm_bindgen]
@@ -52,7 +51,7 @@ impl TensorBuilder {
             }
         };
         let build = valid.tensor_build_within(budget).map_err(js_err)?;
-        Ok(Self { build: Some(build), values: None, key, build_ms: 0.0, chunk: 4096 })
+        Ok(Self { build: Some(build), values: None, key, build_ms: 0.0 })
     }
 
     /// Compute for about `budget_ms` (at least one block); returns
@@ -69,17 +68,8 @@ impl TensorBuilder {
                 build_ms: self.build_ms,
             });
         };
-        let mut prog = b.progress();
-        while !b.is_done() {
-            let t = web_time::Instant::now();
-            prog = b.advance(self.chunk).map_err(js_err)?;
-            if t.elapsed().as_secs_f64() * 1e3 < budget_ms / 8.0 {
-                self.chunk = self.chunk.saturating_mul(2);
-            }
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                break;
-            }
-        }
+        crate::stepper::run_task_for(b, budget_ms).map_err(js_err)?;
+        let prog = b.progress();
         self.build_ms += t0.elapsed().as_secs_f64() * 1e3;
         let finished = b.is_done();
         if finished {

@@ -108,6 +108,30 @@ test('the equivalence experiment: rounding level on Z₁, clearly positive on th
   await ctx.close();
 });
 
+test('the equivalence experiment at m = 2: kernel ridge itself, λ₂ = λ reproduces it on every part, and the summary says so (§5)', async () => {
+  const { page, errors, ctx } = await open();
+  await page.$eval('#m', (el) => {
+    el.value = '2';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.getElementById('m-out').textContent.trim() === '2.00');
+  await page.click('#eq-run');
+  await page.waitForFunction(() => Number(document.body.dataset.eqRuns || 0) >= 1, null, { timeout: 60000 });
+  const diffs = await page.$$eval('#eq-table tbody tr', (rows) => rows.map((r) => Number(r.dataset.diff)));
+  assert.equal(diffs.length, 4);
+  const norm = await num(page, '#r-norm');
+  // Z₁ is λ₂'s own part (zero); elsewhere M-RLSR's root solve stands between it and KRR: about
+  // 10⁻⁶ ‖f‖_H measured, against 10⁻³–10⁻² ‖f‖_H at m = 1.5 (the test above).
+  for (const d of diffs) assert.ok(d < 1e-4 * norm, `every part at m = 2: ${d} (‖f‖_H = ${norm})`);
+  const summary = await text(page, '#eq-summary');
+  assert.match(summary, /^m = 2: /);
+  assert.match(summary, /every part/);
+  assert.doesNotMatch(summary, /only on Z₁/);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('bad values show a message in #error and the page keeps working', async () => {
   const { page, errors, ctx } = await open();
   const err = page.locator('#error');
@@ -464,4 +488,85 @@ test('lesson B4: Run it sweeps λ down frame by frame; Run it again replays it f
   assert.deepEqual(await runTo(), first);
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+// Issue 32 §9: the root search for C₀ drawn on F(C). After the sweep's last refit the page
+// steps the direct solve's own search (RootWatch, one Newton or bisection step per frame on the
+// Player); Step makes one step and redraws F(C); the roots it ends on are a direct link's
+// C₀ (B2, m = 1.5: and as many steps as its readout) and stationary points (B6, m = 0.5), to
+// the last bit.
+test('lessons B2 and B6: Run it draws the search for the roots of F step by step and ends on a direct link’s C₀', async () => {
+  for (const [step, m] of [[2, 1.5], [6, 0.5]]) {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=${step}`, { speed: null });
+    await page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+    await page.click('#lesson-run');
+    if (step === 2) {
+      // Mid-search: pause, one Step is one step, and the F plot is redrawn.
+      await page.waitForFunction(() => document.body.dataset.rootSteps !== undefined
+        && Number(document.body.dataset.rootSteps) >= 1 && document.body.dataset.rootFound === undefined, null, { timeout: 60000, polling: 'raf' });
+      await page.click('#play');
+      const k = Number(await page.evaluate(() => document.body.dataset.rootSteps));
+      if (await page.evaluate(() => document.body.dataset.rootFound === undefined)) {
+        const before = await canvasPixels(page, 'fplot');
+        await page.click('#step');
+        assert.equal(Number(await page.evaluate(() => document.body.dataset.rootSteps)), k + 1, 'Step makes one root step');
+        assert.notEqual(await canvasPixels(page, 'fplot'), before, 'the F plot shows the new iterate');
+      }
+      await page.click('#play');
+    }
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.body.dataset.sweep), '40/40');
+    const found = JSON.parse(await page.evaluate(() => document.body.dataset.rootFound));
+    const steps = Number(await page.evaluate(() => document.body.dataset.rootSteps));
+    const spec = { paper: 'mrlsr', data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1 }, kernel: { kind: 'gaussian', bandwidth: 'heuristic' }, m, lambda: 1e-3 };
+    const direct = await openPage(env.b, `${env.url}mrlsr.html#spec=${encodeURIComponent(JSON.stringify(spec))}`);
+    await direct.page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+    const c0 = Number(await direct.page.locator('#r-c0').getAttribute('data-value'));
+    if (m > 1) {
+      assert.deepEqual(found, [c0], `B${step}: the search ends on the direct C₀`);
+      assert.equal(steps, Number(await text(direct.page, '#r-iters')), `B${step}: as many steps as the direct solve`);
+    } else {
+      const roots = JSON.parse(await direct.page.locator('#outside').getAttribute('data-roots'));
+      assert.equal(roots.length, 2);
+      assert.deepEqual(found, roots, `B${step}: the search ends on the direct roots`);
+      assert.ok(found.includes(c0), 'the minimizer is one of them');
+      assert.ok(steps >= 2, `B${step}: ${steps} steps`);
+    }
+    await direct.ctx.close();
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+// Lesson B10 and B11 quote n-scans: the step shows the scan's plot (log–log, slopes drawn), hidden
+// before the run, computed by the core after the sweep (MrlsrNScan) with the slopes the claims state.
+test('lessons B10 and B11: the n-scan plot is hidden before the run and drawn after it, with the claimed slopes', async () => {
+  for (const [step, id, check] of [
+    [10, 'nscan-stability', (s) => s.series.length === 2 && s.series[0].slope < -0.8 && s.series[1].slope > -0.7 && s.series[1].slope < -0.3],
+    [11, 'nscan-lambda2', (s) => s.series.length === 1 && s.series[0].slope < -0.5],
+  ]) {
+    const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#lesson=b&step=${step}`);
+    await page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+    const shown = () => page.evaluate((id) => {
+      const c = document.getElementById(id);
+      return c.getBoundingClientRect().height > 0 && getComputedStyle(c.closest('figure')).display !== 'none';
+    }, id);
+    assert.equal(await shown(), false, `B${step}: no scan before the run`);
+    await page.click('#lesson-run');
+    await page.waitForFunction(() => document.body.dataset.lessonPhase === 'explained', null, { timeout: 120000 });
+    assert.equal(await shown(), true, `B${step}: the scan after the run`);
+    const scan = JSON.parse(await page.evaluate(() => document.body.dataset.nscan));
+    assert.deepEqual(scan.ns, [12, 25, 50, 100]);
+    assert.ok(check(scan), `B${step}: slopes ${scan.series.map((s) => s.slope)}`);
+    const blank = await page.evaluate((id) => {
+      const c = document.getElementById(id);
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let ink = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 200) ink++;
+      return ink;
+    }, id);
+    assert.ok(blank > 500, `B${step}: the scan is drawn (${blank} dark pixels)`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
 });

@@ -12,6 +12,7 @@ use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, ResolvedKernel};
 use crate::margin::{margin_from, MinNormSearch};
 use crate::solvers::perceptron::PerceptronProblem;
+use crate::stepper::{run_task_for, Progress, Task};
 
 enum Stage {
     Gram { job: CrossJob, kernel: ResolvedKernel },
@@ -27,6 +28,8 @@ pub struct SessionPreparation {
     x: DMatrix<f64>,
     y: Vec<f64>,
     stage: Option<Stage>,
+    /// The session, once the last unit built it (taken by [`Self::advance`]).
+    ready: Option<Session>,
 }
 
 /// Frank–Wolfe iterations of the min-norm search per check of the clock (each O(n)).
@@ -43,7 +46,7 @@ impl SessionPreparation {
         PerceptronProblem::check_data(&x, &y)?;
         let kernel = spec.kernel.resolve(&x)?;
         let job = CrossJob::gram(kernel.clone(), x.clone())?;
-        Ok(Self { spec, x, y, stage: Some(Stage::Gram { job, kernel }) })
+        Ok(Self { spec, x, y, stage: Some(Stage::Gram { job, kernel }), ready: None })
     }
 
     /// The number of points.
@@ -116,50 +119,11 @@ impl SessionPreparation {
         }
     }
 
-    /// Work until done or `budget_ms` has elapsed (at least one unit); `Some(session)` when
-    /// done. After an error the preparation is spent.
+    /// Work until done or `budget_ms` has elapsed (at least one unit, sliced by the executor's
+    /// [`run_task_for`]); `Some(session)` when done. After an error the preparation is spent.
     pub fn advance(&mut self, budget_ms: f64) -> Result<Option<Session>> {
-        let t0 = web_time::Instant::now();
-        loop {
-            let left = budget_ms - t0.elapsed().as_secs_f64() * 1e3;
-            let next = match self.stage.take() {
-                None => {
-                    return Err(KpError::Parameter {
-                        name: "data",
-                        reason: "this preparation failed earlier; start again".into(),
-                    })
-                }
-                Some(Stage::Gram { mut job, kernel }) => {
-                    if job.advance(left)? {
-                        self.margin_stage(job, kernel)?
-                    } else {
-                        Stage::Gram { job, kernel }
-                    }
-                }
-                Some(Stage::Margin { problem, mut search }) => {
-                    if search.advance(problem.gram(), SEARCH_CHUNK) {
-                        let margin = margin_from(
-                            problem.gram(),
-                            &self.spec.margin.unwrap_or_default().options()?,
-                            search.finish(problem.gram()),
-                        )?;
-                        return Session::from_parts(
-                            self.spec.clone(),
-                            &self.x,
-                            &self.y,
-                            problem,
-                            margin,
-                        )
-                        .map(Some);
-                    }
-                    Stage::Margin { problem, search }
-                }
-            };
-            self.stage = Some(next);
-            if t0.elapsed().as_secs_f64() * 1e3 >= budget_ms {
-                return Ok(None);
-            }
-        }
+        run_task_for(self, budget_ms)?;
+        Ok(self.ready.take())
     }
 
     /// G from the complete kernel matrix (normalized, Ramdas–Peña §2) and ρ_K's min-norm search
@@ -266,5 +230,51 @@ impl Session {
                 return Ok(s);
             }
         }
+    }
+}
+
+impl Task for SessionPreparation {
+    type Error = KpError;
+    /// One unit: a block of G's columns ([`CrossJob`]'s unit; G and ρ_K's search set up after
+    /// the last), or [`SEARCH_CHUNK`] Frank–Wolfe iterations of the search (the session built
+    /// after the last); done once the session is built. A unit that fails leaves the
+    /// preparation spent.
+    fn unit(&mut self) -> Result<Progress> {
+        let next = match self.stage.take() {
+            None if self.ready.is_some() => return Ok(Progress::Done),
+            None => {
+                return Err(KpError::Parameter {
+                    name: "data",
+                    reason: "this preparation failed earlier; start again".into(),
+                })
+            }
+            Some(Stage::Gram { mut job, kernel }) => {
+                if job.unit()? == Progress::Done {
+                    self.margin_stage(job, kernel)?
+                } else {
+                    Stage::Gram { job, kernel }
+                }
+            }
+            Some(Stage::Margin { problem, mut search }) => {
+                if search.advance(problem.gram(), SEARCH_CHUNK) {
+                    let margin = margin_from(
+                        problem.gram(),
+                        &self.spec.margin.unwrap_or_default().options()?,
+                        search.finish(problem.gram()),
+                    )?;
+                    self.ready = Some(Session::from_parts(
+                        self.spec.clone(),
+                        &self.x,
+                        &self.y,
+                        problem,
+                        margin,
+                    )?);
+                    return Ok(Progress::Done);
+                }
+                Stage::Margin { problem, search }
+            }
+        };
+        self.stage = Some(next);
+        Ok(Progress::More)
     }
 }

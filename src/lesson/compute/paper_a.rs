@@ -73,6 +73,20 @@ impl Replay {
         s.sort_by(f64::total_cmp);
         s.get(s.len() / 2).copied().ok_or_else(|| "the replay accepted no step".into())
     }
+
+    /// The largest (`largest`) or the smallest accepted step, or an error when no step was
+    /// accepted or the replay did not reach the tolerance.
+    pub fn extreme_step(&self, largest: bool) -> Result<f64, String> {
+        if !self.converged {
+            return Err(format!("the replay did not converge in {} iterations", self.iterations));
+        }
+        let pick = if largest { f64::max } else { f64::min };
+        let init = if largest { f64::NEG_INFINITY } else { f64::INFINITY };
+        match self.steps.iter().copied().fold(init, pick) {
+            v if v.is_finite() => Ok(v),
+            _ => Err("the replay accepted no step".into()),
+        }
+    }
 }
 
 /// The end of the replay of Algorithm 2.1.
@@ -95,6 +109,16 @@ pub struct Replay {
 /// F = (γ/2)‖ω − y‖² + (1/p)[α ⊗ α]ᵀ[K][α ⊗ α] (ω are the predictions ⟨w(α), Φ(x_i)⟩ and
 /// ‖w(α)‖_p^p = ‖Φ_n*α‖_q^q, eq. 14–16), or at the spec's `solver.max_iter`.
 pub fn replay_algorithm_21(spec: &Spec, spec_v: &Value) -> Result<Replay, String> {
+    replay_algorithm_21_with(spec, spec_v, None)
+}
+
+/// [`replay_algorithm_21`] with the tensor kernel `kernel` in place of the spec's (`None`: the
+/// spec's), on the same data and settings (the linear kernel's replay of a polynomial step).
+pub(super) fn replay_algorithm_21_with(
+    spec: &Spec,
+    spec_v: &Value,
+    kernel: Option<TensorOf>,
+) -> Result<Replay, String> {
     let (p, q, gamma) = lp_params(spec_v)?;
     if (q - 4.0).abs() > 1e-9 {
         return Err(format!("Algorithm 2.1 is written here for q = 4 (this spec's q is {q})"));
@@ -116,7 +140,11 @@ pub fn replay_algorithm_21(spec: &Spec, spec_v: &Value) -> Result<Replay, String
     let cap = num(spec_v, "solver.max_iter")? as usize;
     let data = engine::data(spec).map_err(|e| e.to_string())?;
     let y = &data.y;
-    let k = gram_matrix(&data.x, lp_tensor_kernel(spec_v)?)?;
+    let kernel = match kernel {
+        Some(k) => k,
+        None => lp_tensor_kernel(spec_v)?,
+    };
+    let k = gram_matrix(&data.x, kernel)?;
     let n = y.len();
     let mut alpha = DVector::zeros(n);
     let mut iterations = 0;
@@ -241,6 +269,54 @@ pub fn trace_gap_half_drop(report: &Value) -> Result<f64, String> {
         return Err(format!("the gap at iteration {half} is {half_gap}"));
     }
     Ok(last_gap / half_gap)
+}
+
+/// From the run's trace: the least-squares slope of ln(gap) against the iteration over the
+/// records of the last quarter (3M/4 to M, M the last record's iteration) over the same slope
+/// over the quarter before (M/2 to 3M/4). A straight fall on the log plot (a linear rate) gives
+/// 1; a power law C/m^k about 0.71 whatever k (the slope −k/m at the windows' middles, 7M/8
+/// and 5M/8); a fall that flattens less, one that steepens more. Fitting every record of a
+/// window, not its two ends, keeps one bump of the gap from deciding.
+pub fn trace_gap_rate_ratio(report: &Value) -> Result<f64, String> {
+    let trace =
+        crate::lesson::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+    let points: Vec<(f64, f64)> = trace
+        .iter()
+        .filter_map(|r| Some((r.get("iter")?.as_f64()?, r.get("gap")?.as_f64()?)))
+        .collect();
+    let Some(&(last, _)) = points.last() else {
+        return Err("the trace is empty".into());
+    };
+    let slope = |from: f64, to: f64| -> Result<f64, String> {
+        let window: Vec<(f64, f64)> =
+            points.iter().copied().filter(|&(i, _)| i >= from && i <= to).collect();
+        if window.len() < 3 {
+            return Err(format!(
+                "the trace has {} records between iterations {from} and {to}: too few for a slope",
+                window.len()
+            ));
+        }
+        if let Some(&(i, g)) = window.iter().find(|(_, g)| g.is_nan() || *g <= 0.0) {
+            return Err(format!("the gap at iteration {i} is {g}"));
+        }
+        let k = window.len() as f64;
+        let (mi, mg) =
+            window.iter().fold((0.0, 0.0), |(a, b), &(i, g)| (a + i / k, b + g.ln() / k));
+        let (sxy, sxx) = window.iter().fold((0.0, 0.0), |(a, b), &(i, g)| {
+            (a + (i - mi) * (g.ln() - mg), b + (i - mi) * (i - mi))
+        });
+        Ok(sxy / sxx)
+    };
+    let early = slope(last / 2.0, 0.75 * last)?;
+    let late = slope(0.75 * last, last)?;
+    if early >= 0.0 {
+        return Err(format!(
+            "the gap did not fall over iterations {} to {}",
+            last / 2.0,
+            0.75 * last
+        ));
+    }
+    Ok(late / early)
 }
 
 #[cfg(test)]

@@ -49,5 +49,5 @@ pub use model::{
     MrlsrFit, MrlsrModel, MrlsrOutcome, OutsideTheorem, Singularity, StationaryKind,
     StationaryPoint, MAX_EIGEN_N, ROOT_MAX_ITER,
 };
-pub use root::{MrlsrSolve, RootSolve};
+pub use root::{root_run, MrlsrSolve, RootSearch, RootSolve, RootStart};
 pub use scan::FSamples;

@@ -4,6 +4,8 @@
 //! ([`ROOT_MAX_ITER`]), the stall rule, the deadline and the trace are the executor's
 //! ([`solve_root`], [`crate::stepper::Run`]).
 
+use std::ops::Deref;
+
 use serde_json::{json, Value};
 
 use super::model::*;
@@ -121,24 +123,51 @@ impl RootState {
     }
 }
 
-/// [`RootState`] on a borrowed model: the root solve of [`MrlsrModel::root_solve`], a
-/// [`Stepper`] (one Newton or bisection step in t = ln C per step; its own stop is the root
-/// found to rounding, [`Stop::Converged`]).
-pub struct RootSolve<'a> {
-    model: &'a MrlsrModel,
+/// [`RootState`] on a model held by `M` (borrowed, [`RootSolve`], or shared, an
+/// `Arc<MrlsrModel>` for a page that steps it over frames): a [`Stepper`] (one Newton or
+/// bisection step in t = ln C per step; its own stop is the root found to rounding,
+/// [`Stop::Converged`]).
+pub struct RootSearch<M: Deref<Target = MrlsrModel>> {
+    model: M,
     state: RootState,
 }
 
-impl<'a> RootSolve<'a> {
-    pub(super) fn new(
-        model: &'a MrlsrModel,
-        m: f64,
-        lambda: f64,
+/// The root solve of [`MrlsrModel::root_solve`] on a borrowed model.
+pub type RootSolve<'a> = RootSearch<&'a MrlsrModel>;
+
+/// Where the direct solve looks for a root of F, in its order: a bracket in t = ln C that it
+/// refines from `start` (m > 1: [`MrlsrModel::root_solve`]'s; m ≤ 1: each sign change of the
+/// scan of [`MrlsrModel::positive_roots`]), or a grid point where φ is exactly 0.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RootStart {
+    /// A root at t = ln C found by the scan itself (no step).
+    Exact(f64),
+    /// A sign-changing bracket `[lo, hi]` and the first iterate.
+    Bracket {
+        /// Left end (t = ln C).
         lo: f64,
+        /// Right end.
         hi: f64,
+        /// The first iterate.
         start: f64,
-    ) -> Self {
-        Self { model, state: RootState::new(model, m, lambda, lo, hi, start) }
+    },
+}
+
+impl<M: Deref<Target = MrlsrModel>> RootSearch<M> {
+    pub(super) fn new(model: M, m: f64, lambda: f64, lo: f64, hi: f64, start: f64) -> Self {
+        let state = RootState::new(&model, m, lambda, lo, hi, start);
+        Self { model, state }
+    }
+
+    /// The search of one [`RootStart::Bracket`] (`None` for an exact root: nothing to step),
+    /// started exactly as the direct solve starts it.
+    pub fn at(model: M, m: f64, lambda: f64, start: RootStart) -> Option<Self> {
+        match start {
+            RootStart::Exact(_) => None,
+            RootStart::Bracket { lo, hi, start } => {
+                Some(Self::new(model, m, lambda, lo, hi, start))
+            }
+        }
     }
 
     /// The current C.
@@ -160,16 +189,21 @@ impl<'a> RootSolve<'a> {
     pub fn newton(&self) -> bool {
         self.state.newton
     }
+
+    /// Steps taken.
+    pub fn iterations(&self) -> usize {
+        self.state.iter
+    }
 }
 
 /// The root solve in the one executor's protocol: its record holds `F(C)` (eq. 6) as the
 /// residual and C as the step.
-impl Stepper for RootSolve<'_> {
+impl<M: Deref<Target = MrlsrModel>> Stepper for RootSearch<M> {
     fn record(&self) -> Record {
-        self.state.record(self.model)
+        self.state.record(&self.model)
     }
     fn step(&mut self) -> Option<Record> {
-        self.state.step(self.model)
+        self.state.step(&self.model)
     }
     fn stop(&self) -> Stop {
         if self.state.converged {
@@ -183,10 +217,16 @@ impl Stepper for RootSolve<'_> {
     }
 }
 
-/// Run a root solve under the executor, capped at [`ROOT_MAX_ITER`] steps: `(t = ln C, steps,
-/// whether the root was found)` where the run ended (found, or the cap, the deadline).
+/// A root search under the executor's rules, capped at [`ROOT_MAX_ITER`] steps: the one setup
+/// of the direct solve ([`solve_root`]) and of a page that steps it frame by frame.
+pub fn root_run<M: Deref<Target = MrlsrModel>>(search: RootSearch<M>) -> Run<RootSearch<M>> {
+    Run::with_watch(search, Watch::capped(ROOT_MAX_ITER))
+}
+
+/// Run a root solve under the executor ([`root_run`]): `(t = ln C, steps, whether the root
+/// was found)` where the run ended (found, or the cap, the deadline).
 pub(super) fn solve_root(solve: RootSolve<'_>) -> (f64, usize, bool) {
-    let mut run = Run::with_watch(solve, Watch::capped(ROOT_MAX_ITER));
+    let mut run = root_run(solve);
     let stop = run.run();
     let state = &run.stepper().state;
     (state.t, state.iter, stop == Stop::Converged)
@@ -377,6 +417,28 @@ impl MrlsrModel {
     /// The steppable root-solve for C₀ (m > 1, parameters valid), started at
     /// `C = ‖f_KRR(λ)‖^(m−2)` inside the guaranteed bracket `t₀ ± |φ(t₀)|/min(1, m − 1)`.
     pub fn root_solve(&self, m: f64, lambda: f64) -> RootSolve<'_> {
+        let (lo, hi, t0) = self.root_bracket(m, lambda);
+        RootSolve::new(self, m, lambda, lo, hi, t0)
+    }
+
+    /// Where the direct solve looks for the roots of F, in its order ([`RootStart`]): m > 1,
+    /// m ≠ 2, [`Self::root_solve`]'s bracket; m = 2 none (C₀ = 1 in closed form); m ≤ 1 the
+    /// sign changes of [`Self::positive_roots`]' scan.
+    pub fn root_starts(&self, m: f64, lambda: f64) -> Result<Vec<RootStart>> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m == 2.0 {
+            return Ok(Vec::new());
+        }
+        if m > 1.0 {
+            let (lo, hi, start) = self.root_bracket(m, lambda);
+            return Ok(vec![RootStart::Bracket { lo, hi, start }]);
+        }
+        Ok(self.scan_starts(m, lambda))
+    }
+
+    /// [`Self::root_solve`]'s bracket `(lo, hi)` and start `t₀` in t = ln C.
+    fn root_bracket(&self, m: f64, lambda: f64) -> (f64, f64, f64) {
         let e = 0.5 * m - 1.0;
         let (lg, _) = self.log_g(2.0, lambda, 1.0);
         let t0 = if lg.is_finite() { e * lg } else { 0.0 };
@@ -400,7 +462,7 @@ impl MrlsrModel {
             }
             lo = (lo - (hi - lo).max(1.0)).max(-T_LIMIT);
         }
-        RootSolve::new(self, m, lambda, lo, hi, t0)
+        (lo, hi, t0)
     }
 
     /// Solve eq. (4) for any m > 0: Theorem 1 when m > 1; otherwise every positive root of F

@@ -57,29 +57,48 @@ impl MrlsrModel {
     pub fn positive_roots(&self, m: f64, lambda: f64) -> Result<Vec<(f64, usize)>> {
         check_m(m)?;
         check_lambda(lambda, "λ")?;
+        let mut roots = Vec::new();
+        for start in self.scan_starts(m, lambda) {
+            match RootSolve::at(self, m, lambda, start) {
+                None => {
+                    if let RootStart::Exact(t) = start {
+                        roots.push((fmath::exp(t), 0));
+                    }
+                }
+                Some(solve) => {
+                    let (tr, it, _) = solve_root(solve);
+                    roots.push((fmath::exp(tr), it));
+                }
+            }
+        }
+        if roots.iter().any(|(c, _)| !(c.is_finite() && *c > 0.0)) {
+            return Err(KpError::NonFinite("a root of F is out of floating-point range".into()));
+        }
+        Ok(roots)
+    }
+
+    /// The scan of [`Self::positive_roots`]: φ on a fine log grid over [`Self::auto_c_range`],
+    /// each sign change a bracket of one grid step (started at its middle), a grid point where
+    /// φ is exactly 0 a root; by increasing C.
+    pub(super) fn scan_starts(&self, m: f64, lambda: f64) -> Vec<RootStart> {
         let (a, b) = self.scan_range(m, lambda);
         let count = (((b - a) / 0.05).ceil() as usize).clamp(200, 20_000);
         let step = (b - a) / count as f64;
-        let mut roots = Vec::new();
+        let mut starts = Vec::new();
         let mut t_prev = a;
         let mut p_prev = self.phi(m, lambda, a).0;
         for k in 1..=count {
             let t = a + step * k as f64;
             let p = self.phi(m, lambda, t).0;
             if p == 0.0 {
-                roots.push((fmath::exp(t), 0));
+                starts.push(RootStart::Exact(t));
             } else if p_prev != 0.0 && (p > 0.0) != (p_prev > 0.0) {
-                let solve = RootSolve::new(self, m, lambda, t_prev, t, 0.5 * (t_prev + t));
-                let (tr, it, _) = solve_root(solve);
-                roots.push((fmath::exp(tr), it));
+                starts.push(RootStart::Bracket { lo: t_prev, hi: t, start: 0.5 * (t_prev + t) });
             }
             t_prev = t;
             p_prev = p;
         }
-        if roots.iter().any(|(c, _)| !(c.is_finite() && *c > 0.0)) {
-            return Err(KpError::NonFinite("a root of F is out of floating-point range".into()));
-        }
-        Ok(roots)
+        starts
     }
 
     /// Samples of F for plotting: `count` values of C log-spaced on `[c_lo, c_hi]`, with F(C)
