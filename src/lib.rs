@@ -35,8 +35,11 @@ pub mod param;
 pub mod plot;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod plot_check;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod plot_check_plots;
 pub mod plot_dinuzzo;
 pub mod plot_mrlsr;
+pub mod plot_nscan;
 pub mod plot_perceptron;
 pub mod plot_style;
 pub mod plot_text;

@@ -77,7 +77,7 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
         let scan = run.run_to_end()?;
         out.push((
             name,
-            svg(|root| crate::plot_mrlsr::draw_nscan(root, &scan, 1.0).map_err(|e| e.to_string()))?,
+            svg(|root| crate::plot_nscan::draw_nscan(root, &scan, 1.0).map_err(|e| e.to_string()))?,
         ));
     }
     Ok(out)

@@ -45,6 +45,7 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
             "refits M-RLSR once per left-out point at n/8, n/4, n/2 and n (≈ 10·n⁴ operations in all)",
         ),
         Compute::ExampleLooMaxChange
+        | Compute::KrrLooMaxChange
         | Compute::ScanKrrChangeSlope
         | Compute::ScanExampleChangeSlope => (
             gram + 0.4 * n * n * n * n,
@@ -426,7 +427,9 @@ fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
     let lambda_b = big_n as f64 * lambda;
     let value = |k: &DMatrix<f64>, y: &DVector<f64>| -> Result<f64, String> {
         match what {
-            Compute::ScanKrrChangeSlope => ridge_loo_max_change(k, y, |n| n as f64 * lambda),
+            Compute::ScanKrrChangeSlope | Compute::KrrLooMaxChange => {
+                ridge_loo_max_change(k, y, |n| n as f64 * lambda)
+            }
             Compute::ScanLambda2MoveSlope => {
                 if m.is_nan() || m <= 1.0 {
                     return Err("needs m > 1 (Theorem 1)".into());
@@ -436,7 +439,7 @@ fn example(what: Compute, spec: &Spec, spec_v: &Value) -> Result<f64, String> {
             _ => ridge_loo_max_change(k, y, |_| lambda_b),
         }
     };
-    if what == Compute::ExampleLooMaxChange {
+    if matches!(what, Compute::ExampleLooMaxChange | Compute::KrrLooMaxChange) {
         return value(&k, &y);
     }
     if big_n < 24 {
@@ -1052,6 +1055,7 @@ pub fn eval_from(
         | Compute::LooMaxChange
         | Compute::Theorem3Bound => loo(what, spec, spec_v),
         Compute::ExampleLooMaxChange
+        | Compute::KrrLooMaxChange
         | Compute::ScanKrrChangeSlope
         | Compute::ScanExampleChangeSlope
         | Compute::ScanLambda2MoveSlope => example(what, spec, spec_v),

@@ -462,6 +462,10 @@ pub enum Compute {
     /// B(λ_B) = A(λ) on Z): α = (K + λ_B I)⁻¹y on Z and (Kⁱ + λ_B I)⁻¹yⁱ on Zⁱ (B's regularizer
     /// λ_B/|Zⁱ| on Zⁱ).
     ExampleLooMaxChange,
+    /// B, Lemma 4.3 at m = 2: maxᵢ ‖A(λ, Z) − A(λ, Zⁱ)‖_H for A = kernel ridge (2) at the spec's
+    /// fixed λ, α = (K + nλI)⁻¹y on Z and (Kⁱ + (n − 1)λI)⁻¹yⁱ on Zⁱ (Cholesky here), to compare
+    /// with M-RLSR's `loo_max_change` (Theorem 1's eigendecomposition).
+    KrrLooMaxChange,
     /// B, §4's Example: the least-squares slope of ln maxᵢ ‖A(λ, Z) − A(λ, Zⁱ)‖_H against ln n
     /// over the step's generator at n/8, n/4, n/2, n (same seed), kernel ridge (2) at the spec's
     /// fixed λ, α = (K + nλI)⁻¹y (≈ −1: the change shrinks like 1/n).

@@ -469,7 +469,7 @@ impl MrlsrNScan {
     pub fn draw(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = backend(canvas)?.into_drawing_area();
         match &self.result {
-            Some(r) => plot::draw_nscan(&root, r, dpr).map_err(js_err),
+            Some(r) => crate::plot_nscan::draw_nscan(&root, r, dpr).map_err(js_err),
             None => {
                 root.fill(&WHITE).map_err(js_err)?;
                 root.present().map_err(js_err)
