@@ -281,6 +281,91 @@ export function fillLossSelect(select, name) {
   if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
 }
 
+let tensorCat = null;
+
+/**
+ * Paper A's tensor-kernel catalogue (src/tensor/kernel/ `TensorKernel::info()`: kind, label,
+ * formula, parameters with ranges and defaults, finite_features), read once after `init()`.
+ * Page A's kernel select and its parameter fields are built from it, as the loss select is
+ * from the loss catalogue: a new tensor kernel needs no page edit.
+ */
+export function tensorKernels(tensorKernelCatalogue) {
+  if (!tensorCat) tensorCat = JSON.parse(tensorKernelCatalogue());
+  return tensorCat;
+}
+
+/** A tensor kernel's option text: its label, and "tensor only" when it has no finite feature map. */
+export function tensorKernelOption(c) {
+  return c.finite_features ? c.label : `${c.label} (tensor only)`;
+}
+
+/** The catalogue entry of tensor kernel `kind` (from a catalogue already read by `tensorKernels`). */
+function tensorKernelEntry(kind) {
+  return (tensorCat ?? []).find((c) => c.kind === kind) ?? { kind, label: kind, parameters: [], finite_features: false };
+}
+
+/**
+ * Fill page A's kernel <select> with the tensor-kernel catalogue (option text from
+ * `tensorKernelOption`, the formula as tooltip), keeping the current choice; and build after
+ * `anchor` one number field per parameter (id = the parameter's spec name, e.g. `degree`; min,
+ * step and default from the catalogue), each labelled with `data-tensor-param` = its kinds.
+ */
+export function buildTensorKernelControls(select, anchor) {
+  const keep = select.value;
+  select.replaceChildren(...(tensorCat ?? []).map((c) => {
+    const o = document.createElement('option');
+    o.value = c.kind;
+    o.textContent = tensorKernelOption(c);
+    o.title = `K = ${c.formula}, s = sum(x′₁ ⊙ ⋯ ⊙ x′_q)`;
+    return o;
+  }));
+  if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
+  const made = new Map();
+  for (const c of tensorCat ?? []) {
+    for (const p of c.parameters ?? []) {
+      if (made.has(p.name)) { made.get(p.name).dataset.tensorParam += ` ${c.kind}`; continue; }
+      if (document.getElementById(p.name)) throw new Error(`tensor-kernel parameter ${p.name}: the page already has a field with this id`);
+      const label = document.createElement('label');
+      label.dataset.tensorParam = c.kind;
+      label.title = p.doc;
+      label.hidden = true;
+      const input = document.createElement('input');
+      Object.assign(input, { id: p.name, type: 'number', step: p.integer ? '1' : 'any', value: String(p.default) });
+      input.min = String(p.min);
+      label.append(`${p.symbol} `, input);
+      made.set(p.name, label);
+    }
+  }
+  anchor.after(...made.values());
+}
+
+/** Show only the parameter fields of tensor kernel `kind`. */
+export function showTensorKernelParams(kind) {
+  document.querySelectorAll('[data-tensor-param]').forEach((l) => { l.hidden = !l.dataset.tensorParam.split(' ').includes(kind); });
+}
+
+/**
+ * The tensor-kernel spec `{kind, …parameters}` of `kind` read from its fields; a parameter
+ * outside the catalogue's range (a whole number where it says so) is a message naming it.
+ */
+export function tensorKernelFromFields(kind) {
+  const kernel = { kind };
+  for (const p of tensorKernelEntry(kind).parameters ?? []) {
+    const v = readNumber(p.name, p.symbol);
+    const low = p.min_exclusive ? v <= p.min : v < p.min;
+    if ((p.integer && !Number.isInteger(v)) || low) {
+      throw new Error(`${p.symbol} (kernel.${p.name}): ${p.integer ? 'a whole number' : 'a number'} ${p.min_exclusive ? '>' : '≥'} ${p.min} (got ${v})`);
+    }
+    kernel[p.name] = v;
+  }
+  return kernel;
+}
+
+/** Put a tensor-kernel spec's parameters into their fields. */
+export function tensorKernelToFields(kernel) {
+  for (const p of tensorKernelEntry(kernel.kind).parameters ?? []) if (kernel[p.name] !== undefined) $(p.name).value = kernel[p.name];
+}
+
 let kernelCat = null;
 
 /**

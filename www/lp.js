@@ -1,7 +1,7 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
-import init, { Playground, defaultSpec, lpControlsLose, lossCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
+import init, { Playground, defaultSpec, lpControlsLose, lossCatalogue, tensorKernelCatalogue, raceColors } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, lossFromFields, lossToFields, tensorKernels, buildTensorKernelControls, showTensorKernelParams, tensorKernelFromFields, tensorKernelToFields, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
 import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
@@ -52,13 +52,10 @@ function specFromControls(base = spec) {
   if (loss === 'square') delete s.model.loss;
   else s.model.loss = lossFromFields(loss);
   if ($('path').value === 'features') delete s.model.path; else s.model.path = 'tensor';
+  // The spec's default kernel (serde's `default_kernel`) is the linear one: omitted, as kplay writes it.
   const kernel = $('kernel').value;
   if (kernel === 'linear') delete s.model.kernel;
-  else if (kernel === 'polynomial') {
-    const deg = readNumber('degree', 's');
-    if (deg < 0 || !Number.isInteger(deg)) throw new Error(`s: the polynomial degree must be a whole number ≥ 1 (got ${deg})`);
-    s.model.kernel = { kind: kernel, degree: deg };
-  } else s.model.kernel = { kind: kernel };
+  else s.model.kernel = tensorKernelFromFields(kernel);
   s.solver = s.solver || {};
   s.solver.tol = readNumber('tol', 'tolerance');
   s.solver.algorithm = $('algorithm').value;
@@ -79,7 +76,7 @@ function controlsFromSpec(s) {
   $('path').value = s.model.path ?? 'features';
   const kernel = s.model.kernel ?? { kind: 'linear' };
   $('kernel').value = kernel.kind;
-  if (kernel.degree !== undefined) $('degree').value = kernel.degree;
+  tensorKernelToFields(kernel);
   $('algorithm').value = (s.solver && s.solver.algorithm) ?? 'dual_gradient';
   showFields();
   $('p').value = s.model.p;
@@ -98,7 +95,7 @@ function showFields() {
   for (const id of ['d', 'k', 'sigma']) $(id).closest('label').hidden = blobs || csv;
   for (const id of ['n', 'seed']) $(id).closest('label').hidden = csv;
   showLossParams($('loss').value);
-  $('degree-label').hidden = $('kernel').value !== 'polynomial';
+  showTensorKernelParams($('kernel').value);
 }
 
 // ---- tensor build (module Web Worker) -------------------------------------------------------
@@ -368,8 +365,8 @@ function wire() {
     $('p-out').textContent = Number($('p').value).toFixed(4);
     apply();
   });
-  const fields = ['n', 'd', 'k', 'sigma', 'seed', 'gamma', 'tol', 'separation', 'spread', 'flip', 'degree', 'algorithm', 'path', 'kernel'].map($);
-  for (const f of [...fields, ...document.querySelectorAll('[data-loss-param] input')]) {
+  const fields = ['n', 'd', 'k', 'sigma', 'seed', 'gamma', 'tol', 'separation', 'spread', 'flip', 'algorithm', 'path', 'kernel'].map($);
+  for (const f of [...fields, ...document.querySelectorAll('[data-loss-param] input, [data-tensor-param] input')]) {
     f.addEventListener('change', () => { showFields(); apply(); });
   }
   $('loss').addEventListener('change', () => {
@@ -470,6 +467,8 @@ async function main() {
   losses(lossCatalogue);
   fillLossSelect($('loss'), (c) => (c.classification ? `${c.label} (±1)` : c.label));
   buildLossParamFields($('loss').closest('label'));
+  tensorKernels(tensorKernelCatalogue);
+  buildTensorKernelControls($('kernel'), $('kernel').closest('label'));
   ({ state: pg, spec } = startFromHash((s) => playgroundFor(s, null), JSON.parse(defaultSpec())));
   // A large link's data (up to 10⁶ values) took a task of its own: draw in the next one, so
   // neither blocks the page for long (issue 13).

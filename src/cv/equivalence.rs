@@ -2,7 +2,7 @@
 //! Z₁…Z_p, λ chosen on Z₁ by k-fold CV, λ₂ from Z₁, M-RLSR(λ) against KRR(λ₂) on every part —
 //! in one call ([`equivalence_experiment`]) or stepped ([`EquivalenceRun`], a task of the executor).
 
-use super::{
+use super::folds::{
     check_grid, finish_grid, kfold, log_grid, scaled_rmse, split_parts, subset, CvGrid, Fold,
 };
 use crate::data::Dataset;

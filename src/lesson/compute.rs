@@ -15,6 +15,7 @@ use crate::engine::{self, Spec};
 mod paper_a;
 mod paper_c;
 mod paper_d;
+mod spec_values;
 
 /// Why a claim was not evaluated: the process-wide deadline ([`crate::clock::set_deadline`])
 /// passed before or while it ran (a step's run cut at `time_limit` is not a result to judge).
@@ -157,11 +158,8 @@ pub fn check_costs(parsed: &super::format::Parsed) -> Result<(), String> {
     Ok(())
 }
 
-fn num(v: &Value, path: &str) -> Result<f64, String> {
-    super::format::lookup(v, path)?.as_f64().ok_or_else(|| format!("`{path}` is not a number"))
-}
-
 use super::format::vector;
+use spec_values::{lp_params, lp_tensor_kernel, num, TensorOf};
 
 /// The Gaussian width μ of the spec (k = exp(−‖x − x′‖²/μ)): `fixed`, or the heuristic mean
 /// squared pairwise distance (paper B's choice), computed here.
@@ -540,50 +538,9 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<Vec<f64>, String> {
 
 // ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
 
-/// p, q = p/(p − 1) and γ of a paper A spec.
-fn lp_params(spec_v: &Value) -> Result<(f64, f64, f64), String> {
-    let p = num(spec_v, "model.p")?;
-    let gamma = num(spec_v, "model.gamma")?;
-    if !(p > 1.0 && p < 2.0) {
-        return Err(format!("p = {p} is not in (1, 2)"));
-    }
-    Ok((p, p / (p - 1.0), gamma))
-}
-
 /// J_r(u) = sign(u)|u|^(r−1), the duality map of (1/r)|·|^r, component-wise.
 fn duality_map(u: &DVector<f64>, r: f64) -> DVector<f64> {
     u.map(|v| v.signum() * v.abs().powf(r - 1.0))
-}
-
-/// A paper A tensor kernel as a function of s = sum(x'_1 ⊙ ⋯ ⊙ x'_q) (Section 2.2): `s^degree`
-/// (linear: degree 1; polynomial) or `exp(s)` (exponential).
-#[derive(Clone, Copy)]
-enum TensorOf {
-    Power(u32),
-    Exp,
-}
-
-impl TensorOf {
-    fn apply(self, s: f64) -> f64 {
-        match self {
-            TensorOf::Power(d) => s.powi(d as i32),
-            TensorOf::Exp => s.exp(),
-        }
-    }
-}
-
-/// The kernel of a paper A spec (linear, polynomial of degree s, exponential).
-fn lp_tensor_kernel(spec_v: &Value) -> Result<TensorOf, String> {
-    let kind = match super::format::lookup(spec_v, "model.kernel.kind") {
-        Ok(k) => k.as_str().unwrap_or("").to_string(),
-        Err(_) => "linear".to_string(),
-    };
-    match kind.as_str() {
-        "linear" => Ok(TensorOf::Power(1)),
-        "polynomial" => Ok(TensorOf::Power(num(spec_v, "model.kernel.degree")? as u32)),
-        "exponential" => Ok(TensorOf::Exp),
-        other => Err(format!("the `{other}` tensor kernel is not written here")),
-    }
 }
 
 /// The kernel of a paper A spec as the degree s of `(sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s` (linear: 1); the

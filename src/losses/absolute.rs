@@ -1,6 +1,6 @@
 //! The absolute loss `|t − y|` (paper C "RLA").
 
-use super::{fenchel_young_gap, sign0, BoxQuadratic, LossDef, Parameter};
+use super::def::{fenchel_young_gap, sign0, BoxQuadratic, LossDef, Parameter};
 use crate::fmath;
 
 /// `|t − y|`.

@@ -1,6 +1,6 @@
 //! The ε-insensitive loss `(|t − y| − ε)_+`, ε ≥ 0 (paper A Appendix A.2; paper C "SVR").
 
-use super::{fenchel_young_gap, sign0, BoxQuadratic, LossDef, Parameter, EPS};
+use super::def::{fenchel_young_gap, sign0, BoxQuadratic, LossDef, Parameter, EPS};
 use crate::fmath;
 
 /// `(|t − y| − ε)_+`.

@@ -1,6 +1,6 @@
 //! The hinge loss `(1 − yt)_+`, labels ±1 (paper A; paper C "L1-SVM").
 
-use super::{fenchel_young_gap, margin_domain, BoxQuadratic, LossDef, Parameter};
+use super::def::{fenchel_young_gap, margin_domain, BoxQuadratic, LossDef, Parameter};
 use crate::fmath;
 
 /// `(1 − yt)_+`.

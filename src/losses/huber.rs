@@ -1,6 +1,6 @@
 //! The Huber loss with threshold ρ > 0: `r²/2` for `|r| ≤ ρ`, `ρ|r| − ρ²/2` beyond, `r = t − y`.
 
-use super::{fenchel_young_gap, sign0, BoxQuadratic, LossDef, Parameter, RHO};
+use super::def::{fenchel_young_gap, sign0, BoxQuadratic, LossDef, Parameter, RHO};
 use crate::fmath;
 
 /// Huber with threshold ρ.

@@ -1,7 +1,7 @@
 //! The logistic loss `log(1 + e^(−yt))`, labels ±1, with its safeguarded Newton solves (the
 //! resolvent of paper C and the dual prox of paper A have no closed form).
 
-use super::{fenchel_young_gap, margin_domain, softplus, BoxQuadratic, LossDef, Parameter};
+use super::def::{fenchel_young_gap, margin_domain, softplus, BoxQuadratic, LossDef, Parameter};
 use crate::fmath;
 
 /// `log(1 + e^(−yt))`.

@@ -3,7 +3,7 @@
 //! `1 − μ < m < 1`, `1 − m − μ/2` for `m ≤ 1 − μ`; labels ±1. Its conjugate `σ + μσ²/2` on
 //! `σ = ys ∈ [−1, 0]` makes both papers' dual steps closed forms.
 
-use super::{fenchel_young_gap, margin_domain, BoxQuadratic, LossDef, Parameter, SMOOTHING};
+use super::def::{fenchel_young_gap, margin_domain, BoxQuadratic, LossDef, Parameter, SMOOTHING};
 use crate::fmath;
 
 /// The smoothed hinge with smoothing μ.

@@ -1,6 +1,6 @@
 //! The square loss `(t − y)²/2` (paper A eq. 7; paper C "RLS").
 
-use super::{BoxQuadratic, LossDef, Parameter};
+use super::def::{BoxQuadratic, LossDef, Parameter};
 
 /// `(t − y)²/2`.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,6 +1,6 @@
 //! The squared hinge loss `(1 − yt)_+²/2`, labels ±1 (paper C "L2-SVM").
 
-use super::{fenchel_young_gap, margin_domain, BoxQuadratic, LossDef, Parameter};
+use super::def::{fenchel_young_gap, margin_domain, BoxQuadratic, LossDef, Parameter};
 use crate::fmath;
 
 /// `(1 − yt)_+²/2`.

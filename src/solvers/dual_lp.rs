@@ -79,6 +79,8 @@ pub struct DualLp {
 }
 
 mod bounds;
+#[cfg(test)]
+mod bounds_tests;
 mod row_pass;
 use bounds::{TrialBounds, Verdict};
 use row_pass::RowPass;

@@ -2,7 +2,14 @@
 //! steppable state after its cost and memory check; its value, gradient ω and Hessian as a
 //! [`DualPolynomial`] (one pass each over the symmetry classes).
 
-use super::*;
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
+
+use super::classes::*;
+use super::config::*;
+use super::cost::*;
+use crate::error::{KpError, Result};
+use crate::lp::DualPolynomial;
 
 // The build, as a steppable state.
 

@@ -2,7 +2,15 @@
 //! feature map of the linear and polynomial tensor kernels (Section 2.2, Table 2) for the
 //! features path of Remark 2.5.
 
-use super::*;
+use crate::fmath;
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
+
+use super::classes::*;
+use super::config::*;
+use super::cost::*;
+use crate::error::{KpError, Result};
+use crate::lp::FeaturePolynomial;
 
 /// The estimator of Remark 2.4 / eq. (17),
 /// `f(x) = Σ_{i1..i(q−1)} K(x_{i1}, …, x_{i(q−1)}, x) α_{i1}⋯α_{i(q−1)}`.

@@ -393,6 +393,44 @@ test('a failing preset job (exponential-kernel overflow) shows its message; the 
   await ctx.close();
 });
 
+test('the kernel select and its parameter fields are the tensor-kernel catalogue\'s entries', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
+  await page.waitForFunction(() => document.getElementById('kernel').options.length > 0);
+  // The catalogue as the core exports it (the page's own wasm module, already initialized).
+  const cat = await page.evaluate(async () => {
+    const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/pkg\/kernel_playground(\.[0-9a-f]+)?\.js$/.test(n)) ?? './pkg/kernel_playground.js';
+    return JSON.parse((await import(url)).tensorKernelCatalogue());
+  });
+  assert.ok(cat.length >= 3, `catalogue: ${JSON.stringify(cat)}`);
+  const options = await page.evaluate(() => [...document.getElementById('kernel').options].map((o) => ({ value: o.value, text: o.textContent })));
+  assert.deepEqual(options, cat.map((c) => ({ value: c.kind, text: c.finite_features ? c.label : `${c.label} (tensor only)` })));
+  // Each kernel shows exactly its own parameter fields, with the catalogue's default and minimum,
+  // and the spec in the address carries them (on the tensor path with Algorithm 3.3, which every
+  // kernel takes).
+  await setNum(page, 'n', 20);
+  await setNum(page, 'd', 10);
+  await setNum(page, 'k', 2);
+  await choose(page, 'algorithm', 'prox_dual');
+  await choose(page, 'path', 'tensor');
+  for (const c of cat) {
+    await choose(page, 'kernel', c.kind);
+    const shown = await page.evaluate(() => [...document.querySelectorAll('[data-tensor-param]')].filter((l) => !l.hidden).map((l) => l.querySelector('input').id));
+    assert.deepEqual(shown, c.parameters.map((p) => p.name), c.kind);
+    for (const p of c.parameters) {
+      assert.equal(await page.locator(`#${p.name}`).inputValue(), String(p.default), `${c.kind}.${p.name}`);
+      assert.equal(await page.locator(`#${p.name}`).getAttribute('min'), String(p.min), `${c.kind}.${p.name}`);
+    }
+    await page.waitForFunction((kind) => {
+      const spec = JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length)));
+      return (spec.model.kernel?.kind ?? 'linear') === kind;
+    }, c.kind);
+    const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+    for (const p of c.parameters) assert.equal(spec.model.kernel[p.name], p.default, `${c.kind}.${p.name} in the spec`);
+  }
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('bad paper-A inputs each give a message in #error and the page keeps working', async () => {
   const { page, errors, ctx } = await openPage(env.b, `${env.url}lp.html`);
   await setNum(page, 'n', 20);

@@ -3,7 +3,23 @@
 
 use serde_json::{json, Value};
 
-use super::*;
+use super::algorithm::LpAlgorithm;
+use super::spec::*;
+use crate::tensor::{GramTensor, GramTensorBuild};
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::data::Dataset;
+use crate::error::{KpError, Result};
+use crate::lp::FeaturePolynomial;
+use crate::solvers::dual_lp::DualLp;
+use crate::solvers::dual_newton::{DualNewton, NewtonConfig};
+use crate::solvers::primal::{Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
+use crate::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
+use crate::stepper::{Measure, Tol, Watch};
+use crate::tensor::{
+    estimate_cost, feature_polynomial, TensorCost, TensorKernelConfig, TensorPredictor,
+};
 
 impl ValidExperiment {
     /// Assemble from checked parameters and data: labels checked for the loss, the feature

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use nalgebra::DVector;
 
-use super::{build_data, DataSpec, MrlsrSpec, PAGE_MAX_N};
+use super::sections::{build_data, DataSpec, MrlsrSpec, PAGE_MAX_N};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};

@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::MrlsrSession;
 use crate::error::Result;
 use crate::solvers::mrlsr::{root_run, MrlsrModel, RootSearch, RootStart};
 use crate::stepper::{Run, Stop};
@@ -147,11 +146,4 @@ impl RootWatch {
 /// The iterate of `s` as (C, φ(ln C)).
 fn point(s: &Search) -> (f64, f64) {
     (s.c(), s.log_residual())
-}
-
-impl MrlsrSession {
-    /// The root search of the current fit's (m, λ), nothing stepped ([`RootWatch`]).
-    pub fn root_watch(&self) -> Result<RootWatch> {
-        RootWatch::new(self.model.clone(), self.spec.m, self.spec.lambda)
-    }
 }

@@ -7,19 +7,164 @@
 //! every field validated with a message naming it, the memory its folds and parts need checked
 //! before anything is allocated), and run as a [`crate::stepper::Task`] the executor slices
 //! ([`crate::cv::ModelSelectionRun`], [`crate::cv::EquivalenceRun`]) — by the page's worker and by
-//! `kplay run` alike, so a copied link reproduces the page's tables.
+//! `kplay run` alike, so a copied link reproduces the page's tables. The spec itself
+//! ([`MrlsrSpec`]: data, kernel, m, λ and these sections) and its data ([`build_data`]) live here
+//! too, so that the page's session (`mod.rs`) and the n-scan import a sibling, not their parent
+//! (no parent ⇄ child import cycle, docs/design.md "Layers").
 
 use serde::{Deserialize, Serialize};
 
-use super::{build_data, DataSpec, MrlsrSpec};
 use crate::cv::{
     log_grid, step_grid, EquivalenceConfig, EquivalenceReport, EquivalenceRun, ModelSelection,
     ModelSelectionConfig, ModelSelectionRun,
 };
-use crate::data::Dataset;
+use crate::data::{CsvSource, Dataset};
+use crate::datasets::regression::{Friedman1, Sine1d};
 use crate::error::{KpError, Result};
-use crate::kernels::Kernel;
+use crate::kernels::{Bandwidth, Kernel};
 use crate::stepper::run_task_for;
+
+/// Largest n the page builds an eigendecomposition for (the core's own budget is
+/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
+pub const PAGE_MAX_N: usize = 2000;
+
+/// The data part of paper B's spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum DataSpec {
+    /// [`Sine1d`]; `drop`: the index of one generated point left out (stability, Definition 4.2).
+    Sine {
+        n: usize,
+        sigma: f64,
+        seed: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        drop: Option<usize>,
+    },
+    /// [`Friedman1`], paper B's synthetic set; `drop` as for `Sine`.
+    Friedman {
+        n: usize,
+        sigma: f64,
+        seed: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        drop: Option<usize>,
+    },
+    /// CSV data with a `y` column.
+    Csv(CsvSource),
+}
+
+/// The page's model-selection form fields (kept in its links; `kplay run` does not use them:
+/// a selection that ran is the spec's `selection` section).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectionSettings {
+    /// Samples of the model-selection data set.
+    pub n: usize,
+    /// Cross-validation folds.
+    pub folds: usize,
+}
+
+/// Paper B's experiment: data, kernel (the core's serde form), m and λ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MrlsrSpec {
+    pub data: DataSpec,
+    pub kernel: Kernel,
+    /// Exponent m > 0 of the regularizer `λ‖f‖_H^m`.
+    pub m: f64,
+    /// λ > 0.
+    pub lambda: f64,
+    /// The page's model-selection form fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sel: Option<SelectionSettings>,
+    /// The Table-1 model selection, run after the fit (`kplay run` reports it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Box<MrlsrSelectionSpec>>,
+    /// Fig. 1's equivalence experiment, run after the fit (`kplay run` reports it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equivalence: Option<Box<MrlsrEquivalenceSpec>>,
+}
+
+impl Default for MrlsrSpec {
+    /// The page's opening state: 100 noisy samples of a sine, Gaussian kernel (μ by paper B's heuristic: the mean squared distance between inputs),
+    /// m = 1.5, λ = 10⁻³.
+    fn default() -> Self {
+        Self {
+            data: DataSpec::Sine { n: 100, sigma: 0.2, seed: 1, drop: None },
+            kernel: Kernel::gaussian(Bandwidth::Heuristic),
+            m: 1.5,
+            lambda: 1e-3,
+            sel: None,
+            selection: None,
+            equivalence: None,
+        }
+    }
+}
+
+/// A generated point the spec's `drop` left out: its inputs and target (the fit plot marks it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RemovedPoint {
+    /// The point's index among the generated points.
+    pub index: usize,
+    /// Its inputs.
+    pub x: Vec<f64>,
+    /// Its target.
+    pub y: f64,
+}
+
+/// Build the data, refusing more than `max_n` samples (the page's eigendecomposition budget).
+pub fn build_data(spec: &DataSpec, max_n: usize) -> Result<Dataset> {
+    Ok(build_data_and_removed(spec, max_n)?.0)
+}
+
+/// As [`build_data`], with the point `drop` left out (if any): the data keep the other points in
+/// their order.
+pub fn build_data_and_removed(
+    spec: &DataSpec,
+    max_n: usize,
+) -> Result<(Dataset, Option<RemovedPoint>)> {
+    let (data, drop) = match spec {
+        DataSpec::Sine { n, sigma, seed, drop } => {
+            (Sine1d { n: *n, sigma: *sigma, seed: *seed }.generate()?, *drop)
+        }
+        DataSpec::Friedman { n, sigma, seed, drop } => {
+            (Friedman1 { n: *n, sigma: *sigma, seed: *seed }.generate()?, *drop)
+        }
+        DataSpec::Csv(c) => (c.parse()?, None),
+    };
+    let (data, removed) = match drop {
+        None => (data, None),
+        Some(i) => drop_point(data, i)?,
+    };
+    if data.n() > max_n {
+        return Err(KpError::Parameter {
+            name: "data.n",
+            reason: format!(
+                "n = {} is above this page's eigendecomposition budget of {max_n} samples (the O(n³) decomposition would take minutes in the browser); use a smaller n",
+                data.n()
+            ),
+        });
+    }
+    Ok((data, removed))
+}
+
+/// The data without point `i`, and that point; `i` must leave at least two points.
+fn drop_point(data: Dataset, i: usize) -> Result<(Dataset, Option<RemovedPoint>)> {
+    let n = data.n();
+    if i >= n || n < 3 {
+        return Err(KpError::Parameter {
+            name: "data.drop",
+            reason: format!(
+                "drop is the index of one generated point to leave out, 0..={} for n = {n} (got {i}){}",
+                n.saturating_sub(1),
+                if n < 3 { "; it needs n ≥ 3 so that two points stay" } else { "" }
+            ),
+        });
+    }
+    let removed =
+        RemovedPoint { index: i, x: data.x.row(i).iter().copied().collect(), y: data.y[i] };
+    let Dataset { x, y, w_true, feature_names } = data;
+    Ok((Dataset { x: x.remove_row(i), y: y.remove_row(i), w_true, feature_names }, Some(removed)))
+}
 
 /// A linear grid `from, from + step, …, to` (the paper's m grid 0.1 … 2.9 by 0.1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

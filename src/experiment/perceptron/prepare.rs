@@ -7,12 +7,11 @@ use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
-use super::{
-    build_points, check_max_iter, points_digest, PerceptronProblem, PerceptronSpec, Session,
-};
+use super::session::{build_points, check_max_iter, points_digest, PerceptronSpec, Session};
 use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, ResolvedKernel};
 use crate::margin::{margin_from, MinNormSearch};
+use crate::solvers::perceptron::PerceptronProblem;
 use crate::stepper::{run_task_for, Progress, Task};
 
 enum Stage {
@@ -218,6 +217,18 @@ impl SessionPreparation {
                 search.iterations() as f64 / search.max_iter() as f64,
             ),
             None => ("failed", 0.0),
+        }
+    }
+}
+
+impl Session {
+    /// Validate the spec, build G, compute ρ_K and start the algorithm at its first iterate.
+    pub fn new(spec: PerceptronSpec) -> Result<Self> {
+        let mut prep = SessionPreparation::new(spec)?;
+        loop {
+            if let Some(s) = prep.advance(f64::INFINITY)? {
+                return Ok(s);
+            }
         }
     }
 }

@@ -1,7 +1,13 @@
 //! Paper D's timing workloads: the page's benchmark and `benches/perceptron_page.rs` time the
 //! same specs (separable and inseparable sets at a given n) through the same session.
 
-use super::*;
+use super::session::*;
+use serde::{Deserialize, Serialize};
+
+use crate::datasets::plane::Classification2d;
+use crate::error::Result;
+use crate::kernels::Kernel;
+use crate::solvers::perceptron::PerceptronAlgorithm;
 
 /// One row of the page's timing table (the same code runs natively and in the browser).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -112,4 +118,24 @@ pub fn run_timing_workload(
         });
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timing_workloads_reach_verified_outcomes_within_the_bounds() {
+        for (name, spec, sep) in timing_workloads(60) {
+            for r in run_timing_workload(&name, &spec, sep, 50_000).unwrap() {
+                assert!(r.verified, "{r:?}");
+                if let Some(b) = r.bound {
+                    // ISNKPVN's inseparable bound is per phase; every other bound is total.
+                    if r.algorithm != "ISNKPVN" || sep {
+                        assert!(r.iterations as f64 <= b + 1.0, "{r:?}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -7,8 +7,9 @@
 use nalgebra::{DMatrix, DVector};
 use serde_json::Value;
 
-use super::{lp_params, lp_tensor_kernel, num, vector, TensorOf};
+use super::spec_values::{lp_params, lp_tensor_kernel, num, TensorOf};
 use crate::engine::{self, Spec};
+use crate::lesson::format::vector;
 
 /// The largest n for the n² × n² matrix [K] built here (n⁴ entries, each a d-term sum).
 pub const MAX_N_GRAM_MATRIX: usize = 24;

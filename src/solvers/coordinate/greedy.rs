@@ -3,6 +3,7 @@
 //! shrinking of the coordinates at their bounds, and the incremental bookkeeping it needs.
 //! Each pair step is exact ascent on the dual (paper C's Theorem 4 reading, see docs/errata.md).
 
+use super::compact::Compact;
 use super::*;
 
 /// Shrinking looks for coordinates to set aside every this many updates (libsvm's
@@ -57,21 +58,6 @@ pub(super) fn scan_dense(
     let max_h = fmath::max(fmath::max(lane[0], lane[1]), fmath::max(lane[2], lane[3]));
     let best = if max_h > 0.0 { h.iter().position(|v| v.abs() == max_h) } else { None };
     Scan { best, max_h }
-}
-
-/// The greedy rule's active coordinates side by side once shrinking has set some aside
-/// (libsvm keeps its active variables at the front of its arrays): position k holds index
-/// `idx[k]`'s label, `1/k_ii`, coefficient, prediction and step.
-#[derive(Debug, Clone)]
-pub(super) struct Compact {
-    pub(super) idx: Vec<usize>,
-    pub(super) y: Vec<f64>,
-    pub(super) inv: Vec<f64>,
-    /// `k_jj` (greedy pairs only; empty otherwise).
-    pub(super) kd: Vec<f64>,
-    pub(super) c: Vec<f64>,
-    pub(super) z: Vec<f64>,
-    pub(super) h: Vec<f64>,
 }
 
 /// The scanned arrays of [`IndexRule::GreedyPairs`]'s step: labels, `k_jj`, c, z, h on the

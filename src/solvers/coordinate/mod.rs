@@ -31,8 +31,9 @@ use crate::losses::{with_loss, Loss};
 use crate::rng::Rng;
 use crate::stepper::{Record, Stepper, Stop};
 
+mod compact;
 mod greedy;
-use greedy::Compact;
+use compact::Compact;
 
 /// Refresh `z = Kc` from scratch every this many sweeps, so rounding in the incremental
 /// updates `z += h_i k_i` cannot drift.

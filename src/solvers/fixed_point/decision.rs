@@ -1,7 +1,11 @@
 //! The decision function f = Σ c_i k(x_i, ·) of problem (2) on a grid (the page's map), built in
 //! column blocks like the Gram matrix.
 
-use super::*;
+use nalgebra::{DMatrix, DVector};
+
+use super::problem::RegularizationProblem;
+use crate::error::{KpError, Result};
+use crate::kernels::CrossJob;
 
 /// The decision function `f(x) = Σ_i c_i k(x_i, x)` (paper C, eq. 3 with the representer
 /// theorem) on a fixed set of points, for the heatmap redrawn after every sweep: the cross

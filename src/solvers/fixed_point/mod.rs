@@ -15,26 +15,18 @@ pub use decision::DecisionMap;
 pub use power::PowerIteration;
 pub use theorem5::{
     envelope_curve, k_alpha_eigenvalues, k_alpha_eigenvalues_of_block, theorem5_functional,
-    EnvelopePoint,
+    EnvelopePoint, MAX_EIGEN_N,
 };
-
-use std::sync::Arc;
 
 use crate::fmath;
 use crate::plot_text::num;
 
-use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use nalgebra::DVector;
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::error::{KpError, Result};
-use crate::kernels::{CrossJob, Kernel, ResolvedKernel};
-use crate::losses::Loss;
-use crate::rng::Rng;
 use crate::stepper::{Record, Stepper, Stop};
-
-/// Largest n for which the helpers form a dense symmetric eigendecomposition.
-pub const MAX_EIGEN_N: usize = 2500;
 
 /// One sweep's record in the executor's shape (paper C: one fixed-point iteration, eq. 10, or
 /// one macro-iteration of coordinate descent, Algorithm 1/2): `F(c) = Σ L(y_i, (Kc)_i)/λ +

@@ -1,6 +1,9 @@
 //! ‖K‖₂ by power iteration, as a resumable state (the fixed point's step α and condition (11)).
 
-use super::*;
+use nalgebra::{DVector, SymmetricEigen};
+
+use super::problem::RegularizationProblem;
+use crate::rng::Rng;
 
 /// `‖K‖₂` by power iteration as a steppable state (one product `Kv` per step), exactly as
 /// [`RegularizationProblem::spectral_norm`] computes it, so a page can run it across frames.
@@ -87,5 +90,29 @@ impl PowerIteration {
     /// Products done so far.
     pub fn iterations(&self) -> usize {
         self.iter
+    }
+}
+
+/// `‖K‖₂` of a problem, here beside the iteration that computes it (so `problem.rs` does not
+/// import this file: no import cycle between the two).
+impl RegularizationProblem {
+    /// `‖K‖₂`, the largest eigenvalue of K: exact (symmetric eigendecomposition) for n ≤ 200,
+    /// else by power iteration ([`PowerIteration`]) from a seeded start until the Rayleigh
+    /// quotient settles; a value stored by [`Self::set_spectral_norm`] is returned as is.
+    pub fn spectral_norm(&self) -> f64 {
+        if let Some(v) = self.norm {
+            return v;
+        }
+        let mut job = PowerIteration::new(self);
+        while job.step(self).is_none() {}
+        job.step(self).unwrap_or(0.0)
+    }
+
+    /// Store `‖K‖₂` computed by a [`PowerIteration`] on this problem (run in slices by a page),
+    /// so [`Self::spectral_norm`] does not recompute it.
+    pub fn set_spectral_norm(&mut self, job: &PowerIteration) {
+        if let Some(v) = job.value {
+            self.norm = Some(v);
+        }
     }
 }

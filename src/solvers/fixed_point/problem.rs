@@ -2,7 +2,16 @@
 //! stored as the Gram matrix, computed row by row, or through the features (linear kernel); its
 //! objective, dual and duality gap — the certificate every solver of paper C reports.
 
-use super::*;
+use std::sync::Arc;
+
+use crate::fmath;
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{KpError, Result};
+use crate::kernels::{Kernel, ResolvedKernel};
+use crate::losses::Loss;
 
 /// `Kc` with a stored Gram matrix runs on [`crate::par::threads`] threads from this many
 /// entries of K on (a worker's ‖K‖₂, paper C's fixed point natively with `--threads`).
@@ -45,7 +54,7 @@ pub struct RegularizationProblem {
     pub(crate) active: Vec<bool>,
     pub(super) dropped: Vec<usize>,
     pub(super) inputs: Option<(DMatrix<f64>, ResolvedKernel)>,
-    /// `‖K‖₂` once computed ([`Self::set_spectral_norm`] from a [`PowerIteration`] run in slices).
+    /// `‖K‖₂` once computed ([`Self::set_spectral_norm`] from a [`PowerIteration`](super::PowerIteration) run in slices).
     pub(super) norm: Option<f64>,
 }
 
@@ -357,26 +366,6 @@ impl RegularizationProblem {
             }
         }
         r
-    }
-
-    /// `‖K‖₂`, the largest eigenvalue of K: exact (symmetric eigendecomposition) for n ≤ 200,
-    /// else by power iteration ([`PowerIteration`]) from a seeded start until the Rayleigh
-    /// quotient settles; a value stored by [`Self::set_spectral_norm`] is returned as is.
-    pub fn spectral_norm(&self) -> f64 {
-        if let Some(v) = self.norm {
-            return v;
-        }
-        let mut job = PowerIteration::new(self);
-        while job.step(self).is_none() {}
-        job.step(self).unwrap_or(0.0)
-    }
-
-    /// Store `‖K‖₂` computed by a [`PowerIteration`] on this problem (run in slices by a page),
-    /// so [`Self::spectral_norm`] does not recompute it.
-    pub fn set_spectral_norm(&mut self, job: &PowerIteration) {
-        if let Some(v) = job.value {
-            self.norm = Some(v);
-        }
     }
 
     /// The stored Gram matrix's entries (column-major), when the problem stores one.

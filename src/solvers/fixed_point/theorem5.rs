@@ -2,7 +2,15 @@
 //! from the loss's Moreau envelope and K_α = αK − I (not positive semidefinite once α·k_min < 1,
 //! so "stationary", not "minimizer"); the envelope curve and K_α's spectrum the page draws.
 
-use super::*;
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use super::problem::{Operator, RegularizationProblem};
+use crate::error::{KpError, Result};
+use crate::losses::Loss;
+
+/// Largest n for which the helpers form a dense symmetric eigendecomposition.
+pub const MAX_EIGEN_N: usize = 2500;
 
 /// One point of the Theorem 5 picture: the loss `L(y, t)/λ` and its Moreau–Yosida envelope
 /// `f_α(t) = min_s L(y, s)/λ + (α/2)(s − t)²` (paper C, appendix definition).

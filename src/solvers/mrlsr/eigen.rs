@@ -3,7 +3,12 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::*;
+use super::model::*;
+use nalgebra::{DMatrix, DVector};
+
+use crate::data::Dataset;
+use crate::error::{KpError, Result};
+use crate::kernels::{Kernel, ResolvedKernel};
 use crate::stepper::{run_task_for, Progress, Task};
 
 /// Calls of [`symmetric_eigen`] in this process (this wasm instance, in a browser).
@@ -412,5 +417,93 @@ impl Task for Fed<'_> {
     type Error = KpError;
     fn unit(&mut self) -> Result<Progress> {
         Ok(if self.adoption.unit(self.source)? { Progress::More } else { Progress::Done })
+    }
+}
+
+impl MrlsrModel {
+    /// Build from a data set with a kernel whose bandwidth is resolved on `data.x`.
+    pub fn from_dataset(data: &Dataset, kernel: &Kernel) -> Result<Self> {
+        Self::new(&data.x, &data.y, kernel)
+    }
+
+    /// Build from inputs (rows of `x`) and targets, resolving the kernel on `x`.
+    pub fn new(x: &DMatrix<f64>, y: &DVector<f64>, kernel: &Kernel) -> Result<Self> {
+        let k = kernel.resolve(x)?;
+        Self::with_kernel(x, y, k)
+    }
+
+    /// Build with an already resolved kernel (so several subsets can share one bandwidth):
+    /// Gram matrix, symmetric eigendecomposition, `y' = Qᵀy` (Theorem 1, steps 1–3).
+    pub fn with_kernel(x: &DMatrix<f64>, y: &DVector<f64>, kernel: ResolvedKernel) -> Result<Self> {
+        check_inputs(x, y)?;
+        let gram = kernel.gram(x)?;
+        let (raw, q) = symmetric_eigen(&gram)?;
+        Self::assemble(x, y, kernel, gram, raw, q)
+    }
+
+    /// Build from inputs, targets and a kernel resolved on `x` (as [`MrlsrModel::new`]) but
+    /// adopt a precomputed eigendecomposition of their Gram matrix instead of computing it,
+    /// e.g. one computed in a Web Worker by [`EigenPayload::compute`] on the same data. The
+    /// Gram matrix is rebuilt here (O(n²)) and the payload is refused with a
+    /// [`KpError::Parameter`] unless it has the right lengths, finite entries, and passes
+    /// [`EigenPayload::check_against`] (orthonormality and `K ≈ QΛQᵀ` on random probes).
+    pub fn with_eigen(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: &Kernel,
+        payload: EigenPayload,
+    ) -> Result<Self> {
+        let k = kernel.resolve(x)?;
+        Self::with_kernel_and_eigen(x, y, k, payload)
+    }
+
+    /// [`MrlsrModel::with_eigen`] on a data set.
+    pub fn from_dataset_with_eigen(
+        data: &Dataset,
+        kernel: &Kernel,
+        payload: EigenPayload,
+    ) -> Result<Self> {
+        Self::with_eigen(&data.x, &data.y, kernel, payload)
+    }
+
+    /// [`MrlsrModel::with_eigen`] with an already resolved kernel.
+    pub fn with_kernel_and_eigen(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: ResolvedKernel,
+        payload: EigenPayload,
+    ) -> Result<Self> {
+        check_inputs(x, y)?;
+        let gram = kernel.gram(x)?;
+        Self::with_gram_and_eigen(x, y, kernel, gram, payload)
+    }
+
+    /// [`MrlsrModel::with_kernel_and_eigen`] with the Gram matrix of `x` already computed (a
+    /// page builds it in slices, [`crate::kernels::CrossJob`], while a worker computes the
+    /// eigendecomposition); the payload is checked against it as there.
+    pub fn with_gram_and_eigen(
+        x: &DMatrix<f64>,
+        y: &DVector<f64>,
+        kernel: ResolvedKernel,
+        gram: DMatrix<f64>,
+        payload: EigenPayload,
+    ) -> Result<Self> {
+        check_inputs(x, y)?;
+        check_gram_size(x, &gram)?;
+        payload.check_against(&gram)?;
+        let n = payload.n;
+        let raw = DVector::from_vec(payload.values);
+        let q = DMatrix::from_vec(n, n, payload.vectors);
+        Self::assemble(x, y, kernel, gram, raw, q)
+    }
+
+    /// The cached eigendecomposition as a flat payload (the inverse of
+    /// [`MrlsrModel::with_eigen`]; raw eigenvalues, as computed).
+    pub fn eigen_payload(&self) -> EigenPayload {
+        EigenPayload {
+            n: self.n(),
+            values: self.raw_eigenvalues.as_slice().to_vec(),
+            vectors: self.q.as_slice().to_vec(),
+        }
     }
 }

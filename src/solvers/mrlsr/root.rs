@@ -8,7 +8,11 @@ use std::ops::Deref;
 
 use serde_json::{json, Value};
 
-use super::*;
+use super::model::*;
+use crate::fmath;
+use nalgebra::DVector;
+
+use crate::error::{KpError, Result};
 use crate::stepper::{Record, Run, Stepper, Stop, Watch};
 
 /// Safeguarded Newton / bisection on `φ(t) = 0` (t = ln C) inside a sign-changing bracket, as a
@@ -377,5 +381,166 @@ impl Stepper for MrlsrSolve {
             "zero_eigenvalues": self.model.singularity().map_or(0, |s| s.zero_eigenvalues),
             "singularity": self.model.singularity().map(|s| s.message.clone()),
         })
+    }
+}
+
+impl MrlsrModel {
+    /// Theorem 1 (m > 1): the unique minimizer, by the safeguarded Newton solve for C₀.
+    /// Errors for m ≤ 1 (use [`MrlsrModel::fit`]) and for invalid λ, m.
+    pub fn fit_theorem1(&self, m: f64, lambda: f64) -> Result<MrlsrFit> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m <= 1.0 {
+            return Err(KpError::Parameter {
+                name: "m",
+                reason: format!("Theorem 1 needs m > 1 (got {m}); for m ≤ 1 the problem is not strictly convex, see the stationary points"),
+            });
+        }
+        if m == 2.0 {
+            return finite_fit(self.fit_at_c(2.0, lambda, 1.0, 0));
+        }
+        let (t, iters, found) = solve_root(self.root_solve(m, lambda));
+        if !found {
+            return Err(KpError::NonFinite(format!(
+                "the root-solve for C₀ did not converge in {ROOT_MAX_ITER} iterations"
+            )));
+        }
+        let c = fmath::exp(t);
+        if !(c.is_finite() && c > 0.0) {
+            return Err(KpError::NonFinite(format!(
+                "C₀ = exp({t:.3}) is out of floating-point range; try a less extreme m or λ"
+            )));
+        }
+        finite_fit(self.fit_at_c(m, lambda, c, iters))
+    }
+
+    /// The steppable root-solve for C₀ (m > 1, parameters valid), started at
+    /// `C = ‖f_KRR(λ)‖^(m−2)` inside the guaranteed bracket `t₀ ± |φ(t₀)|/min(1, m − 1)`.
+    pub fn root_solve(&self, m: f64, lambda: f64) -> RootSolve<'_> {
+        let (lo, hi, t0) = self.root_bracket(m, lambda);
+        RootSolve::new(self, m, lambda, lo, hi, t0)
+    }
+
+    /// Where the direct solve looks for the roots of F, in its order ([`RootStart`]): m > 1,
+    /// m ≠ 2, [`Self::root_solve`]'s bracket; m = 2 none (C₀ = 1 in closed form); m ≤ 1 the
+    /// sign changes of [`Self::positive_roots`]' scan.
+    pub fn root_starts(&self, m: f64, lambda: f64) -> Result<Vec<RootStart>> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m == 2.0 {
+            return Ok(Vec::new());
+        }
+        if m > 1.0 {
+            let (lo, hi, start) = self.root_bracket(m, lambda);
+            return Ok(vec![RootStart::Bracket { lo, hi, start }]);
+        }
+        Ok(self.scan_starts(m, lambda))
+    }
+
+    /// [`Self::root_solve`]'s bracket `(lo, hi)` and start `t₀` in t = ln C.
+    fn root_bracket(&self, m: f64, lambda: f64) -> (f64, f64, f64) {
+        let e = 0.5 * m - 1.0;
+        let (lg, _) = self.log_g(2.0, lambda, 1.0);
+        let t0 = if lg.is_finite() { e * lg } else { 0.0 };
+        let (phi0, _) = self.phi(m, lambda, t0);
+        let kappa = (m - 1.0).clamp(1e-12, 1.0);
+        let reach = phi0.abs() / kappa * (1.0 + 1e-9) + 1e-12;
+        let (mut lo, mut hi) = if phi0 > 0.0 { (t0, t0 + reach) } else { (t0 - reach, t0) };
+        // C = eᵗ must stay a finite positive double.
+        lo = lo.max(-T_LIMIT);
+        hi = hi.min(T_LIMIT);
+        // φ' ≤ −κ guarantees the signs; expand in case rounding disagrees.
+        for _ in 0..60 {
+            if self.phi(m, lambda, hi).0 <= 0.0 {
+                break;
+            }
+            hi = (hi + (hi - lo).max(1.0)).min(T_LIMIT);
+        }
+        for _ in 0..60 {
+            if self.phi(m, lambda, lo).0 >= 0.0 {
+                break;
+            }
+            lo = (lo - (hi - lo).max(1.0)).max(-T_LIMIT);
+        }
+        (lo, hi, t0)
+    }
+
+    /// Solve eq. (4) for any m > 0: Theorem 1 when m > 1; otherwise every positive root of F
+    /// as a stationary point with its kind and objective, and f = 0 (see the module doc).
+    pub fn fit(&self, m: f64, lambda: f64) -> Result<MrlsrOutcome> {
+        check_m(m)?;
+        check_lambda(lambda, "λ")?;
+        if m > 1.0 {
+            return self.fit_theorem1(m, lambda).map(MrlsrOutcome::Theorem1);
+        }
+        let roots = self.positive_roots(m, lambda)?;
+        let mut stationary = Vec::with_capacity(roots.len());
+        for (c, iters) in roots {
+            let fit = finite_fit(self.fit_at_c(m, lambda, c, iters))?;
+            let margin = self.hessian_margin(&fit);
+            let kind =
+                if margin > 0.0 { StationaryKind::LocalMinimum } else { StationaryKind::Saddle };
+            stationary.push(StationaryPoint { fit, kind, hessian_margin: margin });
+        }
+        let zero_objective = self.y_norm2 / self.n() as f64;
+        let mut minimizer = None;
+        let mut best = zero_objective;
+        for (i, s) in stationary.iter().enumerate() {
+            if s.fit.objective < best {
+                best = s.fit.objective;
+                minimizer = Some(i);
+            }
+        }
+        let nl = lambda * self.n() as f64;
+        let message = if m == 1.0 {
+            if stationary.is_empty() {
+                format!(
+                    "m = 1 is outside Theorem 1 (convex, not strictly). F has no positive root because Σ4d_i y'_i² = {:.4e} ≤ (λn)² = {:.4e}: the minimizer is f = 0.",
+                    self.s4,
+                    nl * nl
+                )
+            } else {
+                format!(
+                    "m = 1 is outside Theorem 1 (convex, not strictly). Σ4d_i y'_i² = {:.4e} > (λn)² = {:.4e}, so F has one positive root, C₀ = {:.4e}, and it gives the minimizer.",
+                    self.s4,
+                    nl * nl,
+                    stationary[0].fit.c0
+                )
+            }
+        } else {
+            let kinds: Vec<String> = stationary
+                .iter()
+                .map(|s| {
+                    format!(
+                        "C = {:.4e} ({}, objective {:.6e})",
+                        s.fit.c0,
+                        if s.kind == StationaryKind::LocalMinimum {
+                            "local minimum"
+                        } else {
+                            "saddle"
+                        },
+                        s.fit.objective
+                    )
+                })
+                .collect();
+            let best_txt = match minimizer {
+                Some(i) => format!("the lowest objective is at C = {:.4e}", stationary[i].fit.c0),
+                None => "f = 0 has the lowest objective".to_string(),
+            };
+            format!(
+                "m = {m} < 1 is outside Theorem 1: the objective is not convex and f = 0 (objective {zero_objective:.6e}) is always a local minimum. F has {} positive root(s){}{}; {best_txt}.",
+                stationary.len(),
+                if kinds.is_empty() { "" } else { ": " },
+                kinds.join(", ")
+            )
+        };
+        Ok(MrlsrOutcome::OutsideTheorem(OutsideTheorem {
+            m,
+            lambda,
+            stationary,
+            zero_objective,
+            minimizer,
+            message,
+        }))
     }
 }

@@ -1,7 +1,12 @@
 //! F(C) of eq. 6 over C: the range that holds every positive root, the roots themselves (m ≤ 1:
 //! the stationary points, Section 4), and F sampled for the page's plot.
 
-use super::*;
+use super::model::*;
+use crate::fmath;
+use serde::Serialize;
+
+use super::root::*;
+use crate::error::{KpError, Result};
 
 impl MrlsrModel {
     /// A range `[C_lo, C_hi]` (log scale) that holds every positive root of F and the turn of

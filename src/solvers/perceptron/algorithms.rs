@@ -13,7 +13,7 @@ use std::sync::Arc;
 use nalgebra::DVector;
 use serde_json::{json, Value};
 
-use super::{PerceptronAlgorithm, PerceptronProblem};
+use super::problem::{PerceptronAlgorithm, PerceptronProblem};
 use crate::error::{KpError, Result};
 use crate::simplex::project_onto_simplex_into;
 use crate::stepper::{Record, Stepper, Stop};

@@ -14,7 +14,7 @@
 //! * ISNKPVN separable with `ε < ρ_K` (Theorem 4.1): at most
 //!   `max(1, ⌈log(‖q₀‖_G/ρ_K)/log γ⌉)` phases of at most `2√(2n)/ρ_K + 1` iterations each.
 
-use super::PerceptronAlgorithm;
+use super::problem::PerceptronAlgorithm;
 use crate::fmath;
 
 /// `2√(2 log n)/ρ` (Theorem 1).
