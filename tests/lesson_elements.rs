@@ -25,10 +25,29 @@ fn html_ids(page: Page) -> Vec<(String, String)> {
     out
 }
 
+/// The ids of the fields page A builds from the tensor-kernel catalogue (one per parameter
+/// name, www/common.js `buildTensorKernelControls`): elements of the page, not of its HTML.
+fn built_ids(page: Page) -> BTreeSet<String> {
+    if page != Page::Lp {
+        return BTreeSet::new();
+    }
+    let cat: serde_json::Value =
+        serde_json::from_str(&kernel_playground::tensor::kernel::catalogue_json())
+            .expect("the tensor-kernel catalogue is JSON");
+    let mut out = BTreeSet::new();
+    for entry in cat.as_array().expect("a list of kernels") {
+        for p in entry["parameters"].as_array().into_iter().flatten() {
+            out.insert(p["name"].as_str().expect("a parameter name").to_string());
+        }
+    }
+    out
+}
+
 #[test]
 fn every_catalogued_id_is_an_element_of_its_page() {
     for page in PAGES {
-        let ids: BTreeSet<String> = html_ids(page).into_iter().map(|(_, id)| id).collect();
+        let mut ids: BTreeSet<String> = html_ids(page).into_iter().map(|(_, id)| id).collect();
+        ids.extend(built_ids(page));
         for el in elements::elements(page) {
             assert!(
                 ids.contains(el.id),
