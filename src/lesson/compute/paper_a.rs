@@ -243,16 +243,21 @@ pub fn general_loss_rel_gap(spec: &Spec, spec_v: &Value, report: &Value) -> Resu
     Ok((primal + dual) / primal.abs())
 }
 
+/// The run's trace as (iteration, gap) pairs, records without either left out.
+fn trace_gap_points(report: &Value) -> Result<Vec<(f64, f64)>, String> {
+    let trace =
+        crate::lesson::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
+    Ok(trace
+        .iter()
+        .filter_map(|r| Some((r.get("iter")?.as_f64()?, r.get("gap")?.as_f64()?)))
+        .collect())
+}
+
 /// From the run's trace: the gap at the last record over the gap at the record nearest half
 /// its iterations. A gap falling like C/m gives about 1/2 here, like C/m² about 1/4; a linear
 /// rate r per iteration gives r^(M/2).
 pub fn trace_gap_half_drop(report: &Value) -> Result<f64, String> {
-    let trace =
-        crate::lesson::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
-    let points: Vec<(f64, f64)> = trace
-        .iter()
-        .filter_map(|r| Some((r.get("iter")?.as_f64()?, r.get("gap")?.as_f64()?)))
-        .collect();
+    let points = trace_gap_points(report)?;
     let Some(&(last_iter, last_gap)) = points.last() else {
         return Err("the trace is empty".into());
     };
@@ -278,12 +283,7 @@ pub fn trace_gap_half_drop(report: &Value) -> Result<f64, String> {
 /// and 5M/8); a fall that flattens less, one that steepens more. Fitting every record of a
 /// window, not its two ends, keeps one bump of the gap from deciding.
 pub fn trace_gap_rate_ratio(report: &Value) -> Result<f64, String> {
-    let trace =
-        crate::lesson::format::lookup(report, "trace")?.as_array().cloned().unwrap_or_default();
-    let points: Vec<(f64, f64)> = trace
-        .iter()
-        .filter_map(|r| Some((r.get("iter")?.as_f64()?, r.get("gap")?.as_f64()?)))
-        .collect();
+    let points = trace_gap_points(report)?;
     let Some(&(last, _)) = points.last() else {
         return Err("the trace is empty".into());
     };
