@@ -62,7 +62,8 @@ fn cost(what: Compute, n: f64, d: f64) -> (f64, &'static str) {
         | Compute::KrrTwinGap
         | Compute::Theorem5Descent
         | Compute::EquivalenceGapFirst
-        | Compute::EquivalenceGapOthersMin => (
+        | Compute::EquivalenceGapOthersMin
+        | Compute::EquivalenceOwnLambda2Ratio => (
             gram + 10.0 * n * n * n,
             "factors or diagonalizes the n × n Gram matrix (≈ 10·n³ operations)",
         ),
@@ -493,8 +494,9 @@ fn fit_max_move(start: &Value, spec: &Spec, spec_v: &Value) -> Result<(f64, f64)
 /// Paper B, Fig. 1 as the page's equivalence experiment runs it: the data split into 4 parts
 /// by the engine's split (the data's seed), λ chosen on Z₁ by the engine's 10-fold CV; then on
 /// each part, here: the Gaussian Gram matrix (one μ, the whole sample's), M-RLSR(λ) by Theorem 1,
-/// kernel ridge at λ₂ = (m/2)C₀(Z₁)λ by Cholesky, and ‖f_M − f_KRR‖_H / ‖f_M‖_H.
-fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<Vec<f64>, String> {
+/// kernel ridge at λ₂ = (m/2)C₀(Z₁)λ by Cholesky, and ‖f_M − f_KRR‖_H / ‖f_M‖_H; beside each
+/// gap, the part's own λ₂ = (m/2)C₀(Zₖ)λ.
+fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<(Vec<f64>, Vec<f64>), String> {
     const PARTS: usize = 4;
     const FOLDS: usize = 10;
     let Spec::Mrlsr(s) = spec else { return Err("needs a page B spec".into()) };
@@ -510,6 +512,7 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<Vec<f64>, String> {
     let parts = crate::cv::split_parts(data.n(), PARTS, seed).map_err(|e| e.to_string())?;
     let mut lambda2 = None;
     let mut gaps = Vec::with_capacity(parts.len());
+    let mut own = Vec::with_capacity(parts.len());
     for idx in &parts {
         let xp = DMatrix::from_fn(idx.len(), data.d(), |r, c| data.x[(idx[r], c)]);
         let yp = DVector::from_fn(idx.len(), |r, _| data.y[idx[r]]);
@@ -526,6 +529,7 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<Vec<f64>, String> {
             2.0 * eig.eigenvectors.column(i).dot(&yp) / (2.0 * eig.eigenvalues[i] + shift)
         });
         let a = &eig.eigenvectors * ap;
+        own.push(m / 2.0 * c0 * lambda);
         let l2 = *lambda2.get_or_insert(m / 2.0 * c0 * lambda);
         let b = solve(&k + DMatrix::identity(n, n) * (n as f64 * l2), &yp)?;
         gaps.push(h_norm(&k, &(&a - &b)) / h_norm(&k, &a));
@@ -533,7 +537,7 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<Vec<f64>, String> {
     if gaps.len() < 2 {
         return Err("the split gave fewer than two parts".into());
     }
-    Ok(gaps)
+    Ok((gaps, own))
 }
 
 // ---- Paper A helpers (Salzo–Suykens–Rosasco) ------------------------------------------------
@@ -707,12 +711,19 @@ pub fn eval_from(
             let (size, at) = fit_max_move(start, spec, spec_v)?;
             Ok(if what == Compute::FitMaxMove { size } else { at })
         }
-        Compute::EquivalenceGapFirst | Compute::EquivalenceGapOthersMin => {
-            let gaps = equivalence_gaps(spec, spec_v)?;
-            Ok(if what == Compute::EquivalenceGapFirst {
-                gaps[0]
-            } else {
-                gaps[1..].iter().copied().fold(f64::INFINITY, f64::min)
+        Compute::EquivalenceGapFirst
+        | Compute::EquivalenceGapOthersMin
+        | Compute::EquivalenceOwnLambda2Ratio => {
+            let (gaps, own) = equivalence_gaps(spec, spec_v)?;
+            Ok(match what {
+                Compute::EquivalenceGapFirst => gaps[0],
+                Compute::EquivalenceGapOthersMin => {
+                    gaps[1..].iter().copied().fold(f64::INFINITY, f64::min)
+                }
+                _ => {
+                    let max = own.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    max / own.iter().copied().fold(f64::INFINITY, f64::min)
+                }
             })
         }
         Compute::RlsObjective => {

@@ -428,6 +428,9 @@ pub enum Compute {
     EquivalenceGapFirst,
     /// B, the same relative distance on every other part Z₂…Z₄ at Z₁'s (λ, λ₂): the smallest.
     EquivalenceGapOthersMin,
+    /// B, the same experiment: each part's own λ₂ = (m/2)C₀(Zₖ)λ at the λ chosen on Z₁ (C₀ the
+    /// root of F on Zₖ, Theorem 1 here): the largest over the smallest.
+    EquivalenceOwnLambda2Ratio,
     /// A: entries of w that are not exactly 0.
     NonZero,
     /// A, C: the smallest primal − dual over the trace (≥ 0 at every kept iterate: weak duality).
