@@ -34,7 +34,7 @@ export const EXPLAIN = {
     'r-eigen': ['Time of the Gram matrix’s eigendecomposition K = QDQᵀ, in a background worker.', '', 'Done once per data set and kernel.'],
     fit: ['The data, M-RLSR at (m, λ) and kernel ridge at λ₂.', '', 'Trained on these data, the two give the same function (everywhere, not only at the points): weak equivalence (Prop. 5.1).'],
     'nscan-stability': ['§4’s Example: the largest ‖f_Z − f_Zⁱ‖_H over every removed point against n, log–log, for A (kernel ridge at λ) and B (the regularizer λ_B/|Z|); dashed: least-squares slopes.', '', 'Ours: one sample per n; a change of f in H, not of the loss β bounds (Definition 4.2): a slope, not a limit.'],
-    'nscan-lambda2': ['The largest |λ₂(λ, Zⁱ) − λ₂(λ, Z)| over every removed point against n, log–log (λ₂ = (m/2)C₀(Z)λ, Proposition 5.1); dashed: the least-squares slope.', '', 'Ours: one sample, one λ per n. Part 2 of Assumption 1 asks one C(|Z|) → 0 bounding this move for every λ and Z; four sizes: a slope, not a limit.'],
+    'nscan-lambda2': ['The largest |λ₂(λ, Zⁱ) − λ₂(λ, Z)| over every removed point against n, log–log (λ₂ = (m/2)C₀(Z)λ, Proposition 5.1); dashed: the least-squares slope.', '', 'Ours: one sample per n, one λ. Part 2 of Assumption 1 asks one C(|Z|) → 0 bounding this move for every λ and Z; four sizes: a slope, not a limit.'],
     fplot: ['The sign of F(C) (Theorem 1), drawn as ln(G(C)/C); C₀ is where it crosses zero.', '', 'F(0) > 0. For 1 < m < 2 F is strictly concave (Appendix C), so it has exactly one positive root; lesson B steps 3, 5 and 6 look at m > 2, m = 1 and m < 1.'],
   },
   c: {
