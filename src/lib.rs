@@ -12,7 +12,7 @@
 //!
 //! Shared: [`spec_json`] (the `paper` tag, strict parsing), [`losses`] and [`kernels`] (the
 //! catalogues), [`budget`] (memory checked before allocating), [`clock`] (time slices and the
-//! CLI's deadline), [`data`] and [`datasets`] (seeded generators, CSV), `plot*` (plotters).
+//! CLI's deadline), [`data`] and [`datasets`] (seeded generators, CSV), [`plots`] (plotters).
 //! The layers and what may import what: docs/design.md.
 
 pub mod budget;
@@ -32,17 +32,7 @@ pub mod lp;
 pub mod margin;
 pub mod par;
 pub mod param;
-pub mod plot;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod plot_check;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod plot_check_plots;
-pub mod plot_dinuzzo;
-pub mod plot_mrlsr;
-pub mod plot_nscan;
-pub mod plot_perceptron;
-pub mod plot_style;
-pub mod plot_text;
+pub mod plots;
 pub mod rng;
 pub mod simplex;
 pub mod solvers;

@@ -18,7 +18,7 @@ use crate::engine::{self, Spec};
 use crate::experiment::dinuzzo::{
     envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec,
 };
-use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
+use crate::plots::dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;

@@ -1,5 +1,5 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
-//! out, plots drawn by [`crate::plot_mrlsr`]. No mathematics and no page logic here: the
+//! out, plots drawn by [`crate::plots::mrlsr`]. No mathematics and no page logic here: the
 //! session, the model selection and the equivalence experiment are [`crate::experiment::mrlsr`]
 //! and [`crate::cv`].
 
@@ -17,8 +17,8 @@ use crate::experiment::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, NScan, NScanRun, ParamSweep,
     RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
-use crate::plot_mrlsr::{self as plot, Curve};
-use crate::plot_text::num;
+use crate::plots::mrlsr::{self as plot, Curve};
+use crate::plots::text::num;
 
 /// Points of the drawn 1-D curves.
 const CURVE_POINTS: usize = 300;
@@ -469,7 +469,7 @@ impl MrlsrNScan {
     pub fn draw(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = backend(canvas)?.into_drawing_area();
         match &self.result {
-            Some(r) => crate::plot_nscan::draw_nscan(&root, r, dpr).map_err(js_err),
+            Some(r) => crate::plots::nscan::draw_nscan(&root, r, dpr).map_err(js_err),
             None => {
                 root.fill(&WHITE).map_err(js_err)?;
                 root.present().map_err(js_err)

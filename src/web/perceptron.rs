@@ -18,7 +18,7 @@ use crate::experiment::perceptron::{
 };
 use crate::kernels::CrossJob;
 use crate::margin::Margin;
-use crate::plot_perceptron::{
+use crate::plots::perceptron::{
     boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
 };
 use nalgebra::DMatrix;
@@ -574,7 +574,7 @@ impl PerceptronPlayground {
         let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) =
             match &self.session {
                 Some(session) => (
-                    crate::plot_perceptron::trace_points(&session.trace()),
+                    crate::plots::perceptron::trace_points(&session.trace()),
                     session
                         .bounds()
                         .into_iter()

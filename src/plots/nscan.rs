@@ -1,13 +1,13 @@
 //! Paper B's n-scans (§4's Example and the λ₂ move against n, lesson B steps 10–11) on
-//! log–log axes, written against plotters' `DrawingBackend` like [`crate::plot_mrlsr`].
+//! log–log axes, written against plotters' `DrawingBackend` like [`crate::plots::mrlsr`].
 //!
 //! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot_mrlsr::range_of;
-use crate::plot_style::{fit_legend, lg, num, plot_rect, Legend, Look, Obstacles, Swatch};
+use crate::plots::mrlsr::range_of;
+use crate::plots::style::{fit_legend, lg, num, plot_rect, Legend, Look, Obstacles, Swatch};
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 

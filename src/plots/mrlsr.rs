@@ -2,7 +2,7 @@
 //! SVG alike): the fitted M-RLSR and KRR(λ₂) curves (1-D) or predicted-vs-true scatter, the
 //! function F(C) of Theorem 1 (eq. 6) with its roots, the Fig. 1 equivalence bars and λ → λ₂
 //! curves, and the Table-1 cross-validation heatmap over m × λ (the n-scans of §4's Example:
-//! [`crate::plot_nscan`]).
+//! [`crate::plots::nscan`]).
 //!
 //! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
 
@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::mrlsr::RootView;
-use crate::plot_style::{
+use crate::plots::style::{
     draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend,
     Look, Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
 };
@@ -450,7 +450,8 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
             if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
                 format!(
                     "Z{}",
-                    crate::plot_style::subscript(&(k as usize + 1).to_string()).unwrap_or_default()
+                    crate::plots::style::subscript(&(k as usize + 1).to_string())
+                        .unwrap_or_default()
                 )
             } else {
                 String::new()
@@ -535,7 +536,7 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     let r = (6.0 * s) as i32;
     let mut rows: Vec<(String, Swatch)> = (0..curves.len())
         .map(|p| {
-            let z = crate::plot_style::subscript(&(p + 1).to_string()).unwrap_or_default();
+            let z = crate::plots::style::subscript(&(p + 1).to_string()).unwrap_or_default();
             (format!("Z{z}"), Swatch::Line(PART_COLORS[p % PART_COLORS.len()], 2.0))
         })
         .collect();
