@@ -6,6 +6,8 @@
 //!
 //! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
 
+use std::ops::Range;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -13,8 +15,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::mrlsr::RootView;
 use crate::plots::style::{
-    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend,
-    Look, Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Chart2d,
+    DrawResult, Legend, Look, Obstacles, Spot, Swatch, GRID_BOLD, GRID_COLOR,
 };
 use crate::solvers::mrlsr::FSamples;
 
@@ -544,29 +546,8 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
         rows.push(("chosen (λ, λ₂) on Z₁".to_string(), Swatch::Ring(BLACK)));
     }
     let legend = Legend::new(&look, rows);
-    let (mut chart, spot, ()) = fit_legend(
-        root.dim_in_pixel().0,
-        &legend,
-        |room| {
-            ChartBuilder::on(root)
-                .margin((8.0 * s) as i32)
-                .margin_right(look.right_margin() + room.right)
-                .margin_top((8.0 * s) as i32 + room.top)
-                .x_label_area_size((34.0 * s) as i32)
-                .y_label_area_size((52.0 * s) as i32)
-                .build_cartesian_2d(x0..x1, y0..y1)
-        },
-        |ch| {
-            let mut o = Obstacles::default();
-            for l in &lines {
-                o.polyline(l.iter().map(|p| ch.backend_coord(p)));
-            }
-            if let Some(m) = mark {
-                o.disc(ch.backend_coord(&m), r);
-            }
-            (plot_rect(ch), o, ())
-        },
-    )?;
+    let (mut chart, spot) =
+        log_log_chart(root, &look, &legend, 52.0, (x0..x1, y0..y1), &lines, mark.as_slice(), r)?;
     look.mesh(&mut chart)
         .x_desc("λ")
         .y_desc("λ₂")
@@ -586,6 +567,46 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     }
     legend.draw(root, spot)?;
     root.present()
+}
+
+/// The chart of paper B's log–log plots (the λ → λ₂ maps here, the n-scans of
+/// [`crate::plots::nscan`]) on `x × y`, with `y_area` CSS pixels for the y labels, and where its
+/// legend goes: placed by [`fit_legend`] clear of the polylines `lines` and of the discs of
+/// radius `r` (backend pixels) at `dots`.
+#[allow(clippy::too_many_arguments)]
+pub fn log_log_chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    look: &Look,
+    legend: &Legend,
+    y_area: f64,
+    (x, y): (Range<f64>, Range<f64>),
+    lines: &[Vec<(f64, f64)>],
+    dots: &[(f64, f64)],
+    r: i32,
+) -> DrawResult<(Chart2d<'a, DB>, Spot), DB> {
+    let s = look.s;
+    let (chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        legend,
+        |room| {
+            ChartBuilder::on(root)
+                .margin((8.0 * s) as i32)
+                .margin_right(look.right_margin() + room.right)
+                .margin_top((8.0 * s) as i32 + room.top)
+                .x_label_area_size((34.0 * s) as i32)
+                .y_label_area_size((y_area * s) as i32)
+                .build_cartesian_2d(x.clone(), y.clone())
+        },
+        |ch| {
+            let mut o = Obstacles::default();
+            for l in lines {
+                o.polyline(l.iter().map(|p| ch.backend_coord(p)));
+            }
+            dots.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
+            (plot_rect(ch), o, ())
+        },
+    )?;
+    Ok((chart, spot))
 }
 
 /// Colours of an n-scan's series (A, B of §4's Example; λ₂'s move).
