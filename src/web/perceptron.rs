@@ -17,10 +17,10 @@ use crate::experiment::perceptron::{
     Session, SessionPreparation,
 };
 use crate::kernels::CrossJob;
-use crate::margin::Margin;
 use crate::plots::perceptron::{
     boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
 };
+use crate::solvers::perceptron::margin::Margin;
 use nalgebra::DMatrix;
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
@@ -43,7 +43,7 @@ struct MarginSummary {
     rho: f64,
     lower: f64,
     upper: f64,
-    separability: crate::margin::Separability,
+    separability: crate::solvers::perceptron::margin::Separability,
     exact: bool,
 }
 
