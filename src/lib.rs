@@ -24,7 +24,6 @@ pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod fmath;
-pub mod job;
 pub mod kernels;
 pub mod lesson;
 pub mod losses;

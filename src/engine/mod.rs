@@ -14,7 +14,6 @@
 pub mod dinuzzo;
 pub mod dinuzzo_page;
 pub mod lp;
-pub mod lp_page;
 pub mod mrlsr;
 pub mod perceptron;
 pub mod plots;

@@ -12,8 +12,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::lp_page::{LpPage, RacePhase};
 use crate::engine::{self, race::Standing};
+use crate::experiment::lp::page::{LpPage, RacePhase};
 use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec};
 use crate::stepper::Record;
 use crate::stepper::Stop;
@@ -135,7 +135,7 @@ struct Summary {
     algorithm: String,
 }
 
-/// Paper A's page: a thin wrapper over [`crate::engine::lp_page::LpPage`], which holds the
+/// Paper A's page: a thin wrapper over [`crate::experiment::lp::page::LpPage`], which holds the
 /// experiment, its run, its Gram tensor (built by a `TensorBuilder` in a Web Worker and adopted
 /// by `adoptTensor`) and its race, and makes every decision natively.
 #[wasm_bindgen]
