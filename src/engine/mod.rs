@@ -12,7 +12,6 @@
 //! | `perceptron` | [`crate::experiment::perceptron::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
 
 pub mod dinuzzo;
-pub mod dinuzzo_page;
 pub mod lp;
 pub mod mrlsr;
 pub mod perceptron;
