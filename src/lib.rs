@@ -17,7 +17,6 @@
 
 pub mod budget;
 pub mod clock;
-pub mod cv;
 pub mod data;
 pub mod datasets;
 pub mod engine;

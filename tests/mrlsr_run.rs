@@ -3,8 +3,8 @@
 //! `cv_grids`), and its progress accounting.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::cv::{self, ModelSelectionRun};
 use kernel_playground::datasets::regression::Friedman1;
+use kernel_playground::experiment::mrlsr::cv::{self, ModelSelectionRun};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 
 const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);

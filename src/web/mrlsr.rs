@@ -1,7 +1,7 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
 //! out, plots drawn by [`crate::plots::mrlsr`]. No mathematics and no page logic here: the
 //! session, the model selection and the equivalence experiment are [`crate::experiment::mrlsr`]
-//! and [`crate::cv`].
+//! and [`crate::experiment::mrlsr::cv`].
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -11,8 +11,10 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
+use crate::experiment::mrlsr::cv::{
+    self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
+};
 use crate::experiment::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, NScan, NScanRun, ParamSweep,
     RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
