@@ -32,6 +32,7 @@ pub mod param;
 pub mod plots;
 pub mod rng;
 pub mod solvers;
+pub mod spec_diff;
 pub mod spec_json;
 pub mod stepper;
 pub mod tensor;

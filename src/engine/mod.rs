@@ -18,7 +18,6 @@ pub mod perceptron;
 pub mod plots;
 pub mod race;
 mod report;
-pub mod shown;
 mod spec;
 
 pub use plots::svg_plots;

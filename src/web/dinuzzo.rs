@@ -522,10 +522,10 @@ pub fn dinuzzo_prepare(spec_json: &str) -> Result<JsValue, JsError> {
 }
 
 /// Paper C's page: the message shown when its controls cannot hold the spec it was
-/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+/// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = dinuzzoControlsLose)]
 pub fn dinuzzo_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<DinuzzoSpec>(
+    crate::spec_diff::controls_lose_as::<DinuzzoSpec>(
         crate::spec_json::Paper::Dinuzzo,
         asked,
         shown,

@@ -80,11 +80,11 @@ pub fn parse_kernel(text: &str) -> Result<String, JsError> {
 }
 
 /// Page A: the message shown when its controls cannot hold the spec it was asked to show
-/// ([`crate::engine::shown::controls_lose_as`]): `asked` is the spec put into the controls,
+/// ([`crate::spec_diff::controls_lose_as`]): `asked` is the spec put into the controls,
 /// `shown` the spec read back from them. `undefined` when they are the same experiment.
 #[wasm_bindgen(js_name = lpControlsLose)]
 pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
+    crate::spec_diff::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
         .map_err(js_err)
 }
 

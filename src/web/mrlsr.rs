@@ -694,10 +694,10 @@ pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Re
 }
 
 /// Paper B's page: the message shown when its controls cannot hold the spec it was
-/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+/// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = mrlsrControlsLose)]
 pub fn mrlsr_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
+    crate::spec_diff::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
         crate::spec_json::Paper::Mrlsr,
         asked,
         shown,

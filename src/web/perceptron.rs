@@ -1,6 +1,6 @@
 //! The wasm shell of paper D's page (smoothed kernel perceptrons and von Neumann certificates):
 //! JSON spec in, summaries out, drawing into canvases. The mathematics is in
-//! `crate::solvers::perceptron` (session, algorithms, bounds) and `crate::margin`.
+//! `crate::solvers::perceptron` (session, algorithms, bounds) and `solvers::perceptron::margin`.
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -658,10 +658,10 @@ pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
 }
 
 /// Paper D's page: the message shown when its controls cannot hold the spec it was
-/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+/// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = perceptronControlsLose)]
 pub fn perceptron_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
+    crate::spec_diff::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
         crate::spec_json::Paper::Perceptron,
         asked,
         shown,
