@@ -6,7 +6,7 @@
 //! | paper | spec | algorithms | engine adapter |
 //! | --- | --- | --- | --- |
 //! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`experiment::lp::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`engine::lp`] |
-//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`experiment::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`cv`]) | [`engine::mrlsr`] |
+//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`experiment::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`experiment::mrlsr::cv`]) | [`engine::mrlsr`] |
 //! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`crate::experiment::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`engine::dinuzzo`] |
 //! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`experiment::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`solvers::perceptron::margin`]) | [`engine::perceptron`] |
 //!

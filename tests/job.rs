@@ -1,4 +1,4 @@
-//! The preset job (src/job.rs): sliced data → build → solve ends exactly where one
+//! The preset job (src/experiment/lp/job.rs): sliced data → build → solve ends exactly where one
 //! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + the executor's `Run::run`, the
 //! path `kplay run` takes), reuses data and tensors only when they fit, and reports errors.
 
