@@ -8,16 +8,16 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use kernel_playground::experiment::perceptron::testbeds::{arc, circles, overlapping, separable};
 use kernel_playground::kernels::{Bandwidth, Kernel};
-use kernel_playground::margin::{margin, MarginOptions, Separability};
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
+use kernel_playground::solvers::perceptron::margin::{margin, MarginOptions, Separability};
 use kernel_playground::solvers::perceptron::{
     start, Isnkpvn, Outcome, PerceptronAlgorithm, PerceptronProblem,
 };
 use kernel_playground::stepper::{Run, Stepper};
-use kernel_playground::testbeds::{arc, circles, overlapping, separable};
 use nalgebra::{DMatrix, DVector};
 
 const CAP: usize = 50_000;

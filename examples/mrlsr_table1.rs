@@ -11,8 +11,10 @@ use std::time::Instant;
 
 use nalgebra::DVector;
 
-use kernel_playground::cv::{model_selection, scaled_rmse, ModelSelectionConfig};
 use kernel_playground::datasets::regression::Friedman1;
+use kernel_playground::experiment::mrlsr::cv::{
+    model_selection, scaled_rmse, ModelSelectionConfig,
+};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 
 fn mean_std(v: &[f64]) -> (f64, f64) {

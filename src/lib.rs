@@ -6,50 +6,36 @@
 //! | paper | spec | algorithms | engine adapter |
 //! | --- | --- | --- | --- |
 //! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`experiment::lp::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`engine::lp`] |
-//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`experiment::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`cv`]) | [`engine::mrlsr`] |
+//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`experiment::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`experiment::mrlsr::cv`]) | [`engine::mrlsr`] |
 //! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`crate::experiment::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`engine::dinuzzo`] |
-//! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`experiment::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`margin`]) | [`engine::perceptron`] |
+//! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`experiment::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`solvers::perceptron::margin`]) | [`engine::perceptron`] |
 //!
 //! Shared: [`spec_json`] (the `paper` tag, strict parsing), [`losses`] and [`kernels`] (the
 //! catalogues), [`budget`] (memory checked before allocating), [`clock`] (time slices and the
-//! CLI's deadline), [`data`] and [`datasets`] (seeded generators, CSV), `plot*` (plotters).
+//! CLI's deadline), [`data`] and [`datasets`] (seeded generators, CSV), [`plots`] (plotters).
 //! The layers and what may import what: docs/design.md.
 
 pub mod budget;
 pub mod clock;
-pub mod cv;
 pub mod data;
 pub mod datasets;
 pub mod engine;
 pub mod error;
 pub mod experiment;
 pub mod fmath;
-pub mod job;
 pub mod kernels;
 pub mod lesson;
 pub mod losses;
 pub mod lp;
-pub mod margin;
 pub mod par;
 pub mod param;
-pub mod plot;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod plot_check;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod plot_check_plots;
-pub mod plot_dinuzzo;
-pub mod plot_mrlsr;
-pub mod plot_nscan;
-pub mod plot_perceptron;
-pub mod plot_style;
-pub mod plot_text;
+pub mod plots;
 pub mod rng;
-pub mod simplex;
 pub mod solvers;
+pub mod spec_diff;
 pub mod spec_json;
 pub mod stepper;
 pub mod tensor;
-pub mod testbeds;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

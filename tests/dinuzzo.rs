@@ -1475,11 +1475,11 @@ fn bad_option_values_name_their_field() {
         .contains("bool"));
 }
 
-// ---- the page's state machine, natively (engine::dinuzzo_page, issue 20) -------------------
+// ---- the page's state machine, natively (experiment::dinuzzo::page, issue 20) -------------------
 
 mod page {
-    use kernel_playground::engine::dinuzzo_page::DinuzzoPage;
     use kernel_playground::engine::{Paper, Spec};
+    use kernel_playground::experiment::dinuzzo::page::DinuzzoPage;
 
     fn default_with(edit: impl Fn(&mut serde_json::Value)) -> String {
         let mut v = Spec::default_for(Paper::Dinuzzo).to_value();
@@ -1514,7 +1514,7 @@ mod page {
         let mut randomized: serde_json::Value = serde_json::from_str(&spec).unwrap();
         randomized["method"]["rule"] = "randomized_cyclic".into();
         let parsed =
-            kernel_playground::engine::dinuzzo_page::parse(&randomized.to_string()).unwrap();
+            kernel_playground::experiment::dinuzzo::page::parse(&randomized.to_string()).unwrap();
         assert!(page.same_problem(&parsed));
         page.update(&randomized.to_string()).unwrap();
         assert!(
@@ -1538,7 +1538,8 @@ mod page {
         assert!(page.ready() && page.selected().is_some());
         let mut other = randomized.clone();
         other["lambda"] = 0.5.into();
-        let parsed = kernel_playground::engine::dinuzzo_page::parse(&other.to_string()).unwrap();
+        let parsed =
+            kernel_playground::experiment::dinuzzo::page::parse(&other.to_string()).unwrap();
         assert!(!page.same_problem(&parsed));
         page.update(&other.to_string()).unwrap();
         assert!(

@@ -194,11 +194,11 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
     assert!(v.tensor_build_within(u64::MAX).is_ok());
 }
 
-// ---- the page's state machine, natively (engine::lp_page, issue 20) ------------------------
+// ---- the page's state machine, natively (experiment::lp::page, issue 20) ------------------------
 
 mod page {
-    use kernel_playground::engine::lp_page::{LpPage, RacePhase};
     use kernel_playground::engine::Spec;
+    use kernel_playground::experiment::lp::page::{LpPage, RacePhase};
     use kernel_playground::stepper::Stop;
 
     const SPEC: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":60,"k":3,"sigma":0.05,"seed":4},

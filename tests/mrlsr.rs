@@ -3,9 +3,9 @@
 //! eigendecomposition, optimality residuals, and closed forms.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::cv::{self, EquivalenceConfig};
 use kernel_playground::data::Dataset;
 use kernel_playground::datasets::regression::{Friedman1, Sine1d};
+use kernel_playground::experiment::mrlsr::cv::{self, EquivalenceConfig};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, StationaryKind, MAX_EIGEN_N};
 use kernel_playground::stepper::{Stepper, Stop};

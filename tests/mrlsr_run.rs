@@ -3,8 +3,8 @@
 //! `cv_grids`), and its progress accounting.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::cv::{self, ModelSelectionRun};
 use kernel_playground::datasets::regression::Friedman1;
+use kernel_playground::experiment::mrlsr::cv::{self, ModelSelectionRun};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 
 const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
@@ -80,7 +80,7 @@ fn bad_grids_and_sizes_are_refused() {
 /// root count), the minimizer named once, and the equivalence, curve and heatmap plots.
 #[test]
 fn plots_render_to_svg_with_every_root_marked() {
-    use kernel_playground::plot_mrlsr as plot;
+    use kernel_playground::plots::mrlsr as plot;
     use kernel_playground::solvers::mrlsr::MrlsrModel;
     use plotters::prelude::*;
     let data = kernel_playground::datasets::regression::Sine1d { n: 40, sigma: 0.2, seed: 2 }

@@ -6,8 +6,8 @@
 //! and bad sections are refused with a message naming the field.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::cv::{self, kfold, subset, train_test_split};
 use kernel_playground::engine::{self, Spec};
+use kernel_playground::experiment::mrlsr::cv::{self, kfold, subset, train_test_split};
 use kernel_playground::experiment::mrlsr::{build_data, DataSpec};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use nalgebra::{DMatrix, DVector};

@@ -5,24 +5,26 @@
 
 use std::sync::Arc;
 
-use kernel_playground::kernels::{Bandwidth, Kernel};
-use kernel_playground::margin::{
-    margin, min_norm_point, normalized_margin, Margin, MarginOptions, Separability,
+use kernel_playground::experiment::perceptron::testbeds::{
+    arc, circles, overlapping, separable, xor,
 };
+use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::rng::Rng;
-use kernel_playground::simplex::{project_onto_simplex, simplex_threshold};
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
+use kernel_playground::solvers::perceptron::margin::{
+    margin, min_norm_point, normalized_margin, Margin, MarginOptions, Separability,
+};
+use kernel_playground::solvers::perceptron::simplex::{project_onto_simplex, simplex_threshold};
 use kernel_playground::solvers::perceptron::{
     start, Isnkpvn, Nvn, Outcome, PerceptronAlgorithm, PerceptronProblem, Snkp, Snkpvn,
 };
 use kernel_playground::stepper::{Run, Stepper, Stop};
-use kernel_playground::testbeds::{arc, circles, overlapping, separable, xor};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
-// ------------------------------------------------------------------ data: kernel_playground::testbeds
+// ------------------------------------------------------------------ data: kernel_playground::experiment::perceptron::testbeds
 
 fn problem(x: &DMatrix<f64>, y: &[f64], k: Kernel) -> Arc<PerceptronProblem> {
     Arc::new(PerceptronProblem::new(x, y, &k).unwrap())

@@ -12,7 +12,7 @@ export function fmt(v, digits = 4) {
   return a >= 1e-3 && a < 1e5 ? v.toPrecision(digits + 2) : v.toExponential(digits);
 }
 
-/** A number as a reader writes it — the JS twin of the plots' formatter (src/plot_text.rs
+/** A number as a reader writes it — the JS twin of the plots' formatter (src/plots/text.rs
  *  `num`; both are held to tests/num-cases.json): plain with up to 5 significant digits and
  *  thin-space groups of thousands (0.1, 4 861.4, −0.0035) from 10⁻³ to 10⁶, otherwise
  *  `m × 10ᵏ` (5.5 × 10⁻⁴). Zero is "0"; NaN and ±∞ are written as such. */

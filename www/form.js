@@ -1,6 +1,6 @@
 // One rule for putting a spec into a page's controls (issue 20): the page writes the spec into
 // its controls, reads them back, and the core compares the two specs in full
-// (src/engine/shown.rs; each page's wasm `…ControlsLose`). A value a control cannot hold — a slider that
+// (src/spec_diff.rs; each page's wasm `…ControlsLose`). A value a control cannot hold — a slider that
 // snaps 0.05 to its 0.1 minimum, a generator field the page has no control for and fills with a
 // constant — is refused with a message naming the field, and the controls go back to the run
 // they showed: the page never silently runs another experiment than the link or lesson asked for.

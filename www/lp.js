@@ -7,7 +7,7 @@ import { bindControls } from './form.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
-// The race lanes' colours (plot_style::RACE_COLORS), read once.
+// The race lanes' colours (plots::style::RACE_COLORS), read once.
 let colours;
 const raceColours = () => (colours ??= JSON.parse(raceColors()));
 

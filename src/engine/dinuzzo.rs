@@ -257,8 +257,8 @@ pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
 pub fn convergence_series<'a>(
     lanes: &[&'a Lane],
     race: bool,
-) -> Vec<crate::plot_dinuzzo::Series<'a>> {
-    use crate::plot_dinuzzo::{Series, RACE_COLORS};
+) -> Vec<crate::plots::dinuzzo::Series<'a>> {
+    use crate::plots::dinuzzo::{Series, RACE_COLORS};
     use plotters::style::RGBColor;
     let pts = |l: &Lane, f: fn(&Record) -> Option<f64>| -> Vec<(f64, f64)> {
         l.trace().iter().map(|r| (r.iter as f64, f(r).unwrap_or(f64::NAN))).collect()
@@ -305,8 +305,8 @@ pub fn convergence_series<'a>(
 
 /// The primal F(c) and the Fenchel dual D(c) of one run against the sweep (paper C: coordinate
 /// descent is exact ascent on D, so D never falls while F may rise; Theorem 4's erratum).
-pub fn primal_dual_series(lane: &Lane) -> Vec<crate::plot_dinuzzo::Series<'static>> {
-    use crate::plot_dinuzzo::Series;
+pub fn primal_dual_series(lane: &Lane) -> Vec<crate::plots::dinuzzo::Series<'static>> {
+    use crate::plots::dinuzzo::Series;
     use plotters::style::RGBColor;
     let pts = |f: fn(&Record) -> Option<f64>| -> Vec<(f64, f64)> {
         lane.trace().iter().map(|r| (r.iter as f64, f(r).unwrap_or(f64::NAN))).collect()

@@ -49,7 +49,7 @@ pub fn race_of(
 }
 
 /// One lane's curve (the race plot's input).
-pub use crate::plot::RaceCurve;
+pub use crate::plots::lp::RaceCurve;
 
 /// A paper-A race's curves: each lane's relative error `(F(w_k) − F*)/F*` against the
 /// iteration and the time, from its trace (the page's race plot).

@@ -12,15 +12,12 @@
 //! | `perceptron` | [`crate::experiment::perceptron::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
 
 pub mod dinuzzo;
-pub mod dinuzzo_page;
 pub mod lp;
-pub mod lp_page;
 pub mod mrlsr;
 pub mod perceptron;
 pub mod plots;
 pub mod race;
 mod report;
-pub mod shown;
 mod spec;
 
 pub use plots::svg_plots;

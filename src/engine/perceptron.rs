@@ -13,7 +13,7 @@ use super::report::Report;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::experiment::perceptron::{build_points, DataSpec, PerceptronSpec, RaceEntry, Session};
-use crate::margin::Separability;
+use crate::solvers::perceptron::margin::Separability;
 use crate::solvers::perceptron::{start, Outcome, PerceptronAlgorithm, PerceptronProblem};
 use crate::spec_json::Paper;
 use crate::stepper::Stepper;

@@ -48,7 +48,7 @@ fn lp(e: &Experiment) -> Result<Vec<(&'static str, String)>> {
     lp.run.run();
     let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice());
     let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
-    let (conv, spikes) = crate::plot::svg_pair(lp.run.kept(), &w, w_true)
+    let (conv, spikes) = crate::plots::lp::svg_pair(lp.run.kept(), &w, w_true)
         .map_err(|e| KpError::Parameter { name: "plot", reason: e })?;
     Ok(vec![("convergence", conv), ("spikes", spikes)])
 }
@@ -61,7 +61,7 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
     let samples = model.sample_f(s.m, s.lambda, lo, hi, 400)?;
     let minimizer = outcome.best_fit().map(|f| f.c0);
     let f = svg(|root| {
-        crate::plot_mrlsr::draw_f(root, &samples, minimizer, 1.0)
+        crate::plots::mrlsr::draw_f(root, &samples, minimizer, 1.0)
             .map(|_| ())
             .map_err(|e| e.to_string())
     })?;
@@ -77,7 +77,9 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
         let scan = run.run_to_end()?;
         out.push((
             name,
-            svg(|root| crate::plot_nscan::draw_nscan(root, &scan, 1.0).map_err(|e| e.to_string()))?,
+            svg(|root| {
+                crate::plots::nscan::draw_nscan(root, &scan, 1.0).map_err(|e| e.to_string())
+            })?,
         ));
     }
     Ok(out)
@@ -95,7 +97,7 @@ fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
     let series = dinuzzo::convergence_series(&lanes, s.race);
     let tol = dinuzzo::tolerance(&s.method);
     let conv = svg(|root| {
-        crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0)
+        crate::plots::dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), 1.0)
             .map_err(|e| e.to_string())
     })?;
     Ok(vec![("convergence", conv)])
@@ -104,11 +106,11 @@ fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
 fn perceptron_plots(s: &PerceptronSpec) -> Result<Vec<(&'static str, String)>> {
     let mut session = Session::new(s.clone())?;
     session.run_to_end();
-    let trace = crate::plot_perceptron::trace_points(&session.trace());
+    let trace = crate::plots::perceptron::trace_points(&session.trace());
     let bounds: Vec<(String, f64, bool)> =
         session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
     let t = svg(|root| {
-        crate::plot_perceptron::draw_trace(root, &trace, &bounds, 1.0).map_err(|e| e.to_string())
+        crate::plots::perceptron::draw_trace(root, &trace, &bounds, 1.0).map_err(|e| e.to_string())
     })?;
     Ok(vec![("trace", t)])
 }

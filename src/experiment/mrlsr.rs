@@ -10,7 +10,6 @@ use serde::Serialize;
 
 use nalgebra::{DMatrix, DVector};
 
-use crate::cv::{EquivalenceConfig, EquivalenceReport};
 use crate::data::Dataset;
 use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::error::{KpError, Result};
@@ -19,7 +18,9 @@ use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
 use crate::stepper::{run_task_for, Progress, Task};
+use cv::{EquivalenceConfig, EquivalenceReport};
 
+pub mod cv;
 mod nscan;
 mod root_watch;
 mod sections;
@@ -333,7 +334,7 @@ pub fn equivalence(
     cfg.parts = parts;
     let part_n = data.n() / parts.max(1);
     cfg.folds = folds.min(part_n / 2).max(2);
-    crate::cv::equivalence_experiment(data, kernel, &cfg)
+    cv::equivalence_experiment(data, kernel, &cfg)
 }
 
 /// A page spec checked without the O(n³) step: parsed, data built within [`PAGE_MAX_N`],
@@ -636,9 +637,9 @@ impl Task for Fed<'_> {
     }
 }
 
-impl Task for crate::cv::ModelSelectionRun {
+impl Task for cv::ModelSelectionRun {
     type Error = KpError;
-    /// One unit of the cross-validation ([`crate::cv::ModelSelectionRun::step`]); done once every fold is.
+    /// One unit of the cross-validation ([`cv::ModelSelectionRun::step`]); done once every fold is.
     fn unit(&mut self) -> Result<Progress> {
         if self.is_complete() {
             return Ok(Progress::Done);

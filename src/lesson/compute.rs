@@ -509,7 +509,8 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<(Vec<f64>, Vec<f64>),
         .map_err(|e| e.to_string())?;
     let (lambda, m) = (report.lambda, s.m);
     let mu = width(spec_v, &data.x)?;
-    let parts = crate::cv::split_parts(data.n(), PARTS, seed).map_err(|e| e.to_string())?;
+    let parts = crate::experiment::mrlsr::cv::split_parts(data.n(), PARTS, seed)
+        .map_err(|e| e.to_string())?;
     let mut lambda2 = None;
     let mut gaps = Vec::with_capacity(parts.len());
     let mut own = Vec::with_capacity(parts.len());

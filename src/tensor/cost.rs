@@ -1,7 +1,7 @@
 //! What a Gram tensor, a feature matrix or a predictor costs, known before it is built, and the
 //! checks of the memory budget and of the inputs.
 
-use crate::plot_text::num;
+use crate::plots::text::num;
 use nalgebra::DMatrix;
 use serde::Serialize;
 

@@ -1,5 +1,5 @@
 //! The wasm shell of paper C's page (Dinuzzo): a JSON spec in, the core's page state machine
-//! ([`crate::engine::dinuzzo_page::DinuzzoPage`]) stepped, summaries out, plots drawn into
+//! ([`crate::experiment::dinuzzo::page::DinuzzoPage`]) stepped, summaries out, plots drawn into
 //! canvases. No mathematics and no decisions here.
 
 use plotters::prelude::*;
@@ -12,13 +12,13 @@ use web_sys::HtmlCanvasElement;
 
 use crate::datasets::plane::Regression1d;
 use crate::engine::dinuzzo::method_name;
-use crate::engine::dinuzzo_page::DinuzzoPage;
 use crate::engine::race::Standing;
 use crate::engine::{self, Spec};
+use crate::experiment::dinuzzo::page::DinuzzoPage;
 use crate::experiment::dinuzzo::{
     envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec,
 };
-use crate::plot_dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
+use crate::plots::dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
 pub const EIG_CAP: usize = 300;
@@ -59,7 +59,7 @@ struct Summary {
     preparing: String,
 }
 
-/// Paper C's page: a thin wrapper over [`crate::engine::dinuzzo_page::DinuzzoPage`] (the spec,
+/// Paper C's page: a thin wrapper over [`crate::experiment::dinuzzo::page::DinuzzoPage`] (the spec,
 /// its problem prepared in slices, the solver or race, the decision map, the reuse and fallback
 /// decisions), plus what only drawing needs: the K_α eigenvalues of the Theorem 5 plot and the
 /// last map's frame (for clicks).
@@ -522,10 +522,10 @@ pub fn dinuzzo_prepare(spec_json: &str) -> Result<JsValue, JsError> {
 }
 
 /// Paper C's page: the message shown when its controls cannot hold the spec it was
-/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+/// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = dinuzzoControlsLose)]
 pub fn dinuzzo_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<DinuzzoSpec>(
+    crate::spec_diff::controls_lose_as::<DinuzzoSpec>(
         crate::spec_json::Paper::Dinuzzo,
         asked,
         shown,

@@ -12,8 +12,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::lp_page::{LpPage, RacePhase};
 use crate::engine::{self, race::Standing};
+use crate::experiment::lp::page::{LpPage, RacePhase};
 use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec};
 use crate::stepper::Record;
 use crate::stepper::Stop;
@@ -80,11 +80,11 @@ pub fn parse_kernel(text: &str) -> Result<String, JsError> {
 }
 
 /// Page A: the message shown when its controls cannot hold the spec it was asked to show
-/// ([`crate::engine::shown::controls_lose_as`]): `asked` is the spec put into the controls,
+/// ([`crate::spec_diff::controls_lose_as`]): `asked` is the spec put into the controls,
 /// `shown` the spec read back from them. `undefined` when they are the same experiment.
 #[wasm_bindgen(js_name = lpControlsLose)]
 pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
+    crate::spec_diff::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
         .map_err(js_err)
 }
 
@@ -94,11 +94,11 @@ pub fn kernel_text(json: &str) -> Result<String, JsError> {
     crate::kernels::expr::text_of_json(json).map_err(js_err)
 }
 
-/// The race lanes' colours as JSON text (`["#1f77b4", …]`, [`crate::plot_style::RACE_COLORS`]):
+/// The race lanes' colours as JSON text (`["#1f77b4", …]`, [`crate::plots::style::RACE_COLORS`]):
 /// the race tables' swatches match the curves.
 #[wasm_bindgen(js_name = raceColors)]
 pub fn race_colors() -> String {
-    let hex: Vec<String> = crate::plot_style::RACE_COLORS
+    let hex: Vec<String> = crate::plots::style::RACE_COLORS
         .iter()
         .map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2))
         .collect();
@@ -135,7 +135,7 @@ struct Summary {
     algorithm: String,
 }
 
-/// Paper A's page: a thin wrapper over [`crate::engine::lp_page::LpPage`], which holds the
+/// Paper A's page: a thin wrapper over [`crate::experiment::lp::page::LpPage`], which holds the
 /// experiment, its run, its Gram tensor (built by a `TensorBuilder` in a Web Worker and adopted
 /// by `adoptTensor`) and its race, and makes every decision natively.
 #[wasm_bindgen]
@@ -350,7 +350,7 @@ impl Playground {
     pub fn draw_convergence(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
         let trace = self.page.run().map(|r| r.kept()).unwrap_or(&[]);
-        crate::plot::draw_convergence(&root, trace, dpr).map_err(js_err)
+        crate::plots::lp::draw_convergence(&root, trace, dpr).map_err(js_err)
     }
 
     /// Draw the estimate `w` against the true spikes into `canvas`, with the threshold line
@@ -366,7 +366,7 @@ impl Playground {
         let w_true = self.page.valid().data.w_true.as_ref().map(|v| v.as_slice());
         let w = self.w();
         let max_abs = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        crate::plot::draw_spikes_threshold(
+        crate::plots::lp::draw_spikes_threshold(
             &root,
             &w,
             w_true,
@@ -409,7 +409,7 @@ impl Playground {
                 (gx, gy, self.page.valid().data.y[i])
             })
             .collect();
-        Ok(crate::plot::heatmap_rgba(&values, w, h, &pts))
+        Ok(crate::plots::lp::heatmap_rgba(&values, w, h, &pts))
     }
 
     /// The 1-D predictor curve (d = 1) with the training points.
@@ -429,7 +429,7 @@ impl Playground {
         let xs: Vec<f64> = (0..m).map(|i| lo + (hi - lo) * i as f64 / (m - 1) as f64).collect();
         let fs: Vec<f64> = xs.iter().map(|&v| pred.predict(&[v]).unwrap_or(f64::NAN)).collect();
         let root = canvas_root(canvas)?;
-        crate::plot::draw_curve_1d(
+        crate::plots::lp::draw_curve_1d(
             &root,
             &xs,
             &fs,
@@ -492,9 +492,9 @@ impl Playground {
         };
         match waiting {
             Some(text) if !matches!(phase, RacePhase::Lanes(..)) => {
-                crate::plot::draw_message(&root, text, dpr).map_err(js_err)
+                crate::plots::lp::draw_message(&root, text, dpr).map_err(js_err)
             }
-            _ => crate::plot::draw_race(&root, &curves, dpr).map_err(js_err),
+            _ => crate::plots::lp::draw_race(&root, &curves, dpr).map_err(js_err),
         }
     }
 }

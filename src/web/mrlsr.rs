@@ -1,7 +1,7 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
-//! out, plots drawn by [`crate::plot_mrlsr`]. No mathematics and no page logic here: the
+//! out, plots drawn by [`crate::plots::mrlsr`]. No mathematics and no page logic here: the
 //! session, the model selection and the equivalence experiment are [`crate::experiment::mrlsr`]
-//! and [`crate::cv`].
+//! and [`crate::experiment::mrlsr::cv`].
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -11,14 +11,16 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
+use crate::experiment::mrlsr::cv::{
+    self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
+};
 use crate::experiment::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, NScan, NScanRun, ParamSweep,
     RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
-use crate::plot_mrlsr::{self as plot, Curve};
-use crate::plot_text::num;
+use crate::plots::mrlsr::{self as plot, Curve};
+use crate::plots::text::num;
 
 /// Points of the drawn 1-D curves.
 const CURVE_POINTS: usize = 300;
@@ -469,7 +471,7 @@ impl MrlsrNScan {
     pub fn draw(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = backend(canvas)?.into_drawing_area();
         match &self.result {
-            Some(r) => crate::plot_nscan::draw_nscan(&root, r, dpr).map_err(js_err),
+            Some(r) => crate::plots::nscan::draw_nscan(&root, r, dpr).map_err(js_err),
             None => {
                 root.fill(&WHITE).map_err(js_err)?;
                 root.present().map_err(js_err)
@@ -692,10 +694,10 @@ pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Re
 }
 
 /// Paper B's page: the message shown when its controls cannot hold the spec it was
-/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+/// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = mrlsrControlsLose)]
 pub fn mrlsr_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
+    crate::spec_diff::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
         crate::spec_json::Paper::Mrlsr,
         asked,
         shown,

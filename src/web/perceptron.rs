@@ -1,6 +1,6 @@
 //! The wasm shell of paper D's page (smoothed kernel perceptrons and von Neumann certificates):
 //! JSON spec in, summaries out, drawing into canvases. The mathematics is in
-//! `crate::solvers::perceptron` (session, algorithms, bounds) and `crate::margin`.
+//! `crate::solvers::perceptron` (session, algorithms, bounds) and `solvers::perceptron::margin`.
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -17,10 +17,10 @@ use crate::experiment::perceptron::{
     Session, SessionPreparation,
 };
 use crate::kernels::CrossJob;
-use crate::margin::Margin;
-use crate::plot_perceptron::{
+use crate::plots::perceptron::{
     boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
 };
+use crate::solvers::perceptron::margin::Margin;
 use nalgebra::DMatrix;
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
@@ -43,7 +43,7 @@ struct MarginSummary {
     rho: f64,
     lower: f64,
     upper: f64,
-    separability: crate::margin::Separability,
+    separability: crate::solvers::perceptron::margin::Separability,
     exact: bool,
 }
 
@@ -574,7 +574,7 @@ impl PerceptronPlayground {
         let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) =
             match &self.session {
                 Some(session) => (
-                    crate::plot_perceptron::trace_points(&session.trace()),
+                    crate::plots::perceptron::trace_points(&session.trace()),
                     session
                         .bounds()
                         .into_iter()
@@ -658,10 +658,10 @@ pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
 }
 
 /// Paper D's page: the message shown when its controls cannot hold the spec it was
-/// asked to show ([`crate::engine::shown::controls_lose_as`]); `undefined` when they agree.
+/// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = perceptronControlsLose)]
 pub fn perceptron_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::engine::shown::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
+    crate::spec_diff::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
         crate::spec_json::Paper::Perceptron,
         asked,
         shown,

@@ -1,11 +1,12 @@
 //! A paper preset's jobs for a module Web Worker (www/run-worker.js): the worker's own wasm
-//! instance runs each job (`job::Job`: data, Gram tensor, solve) in time slices and posts the
-//! progress; consecutive jobs share data and tensor. Only numbers leave it. No mathematics here.
+//! instance runs each job (`experiment::lp::job::Job`: data, Gram tensor, solve) in time slices
+//! and posts the progress; consecutive jobs share data and tensor. Only numbers leave it. No
+//! mathematics here.
 
 use wasm_bindgen::prelude::*;
 
 use super::{js_err, to_js};
-use crate::job::{Job, JobCache};
+use crate::experiment::lp::job::{Job, JobCache};
 
 /// Runs one job at a time: `start(spec)`, then `advance(budget)` until its phase is `done`.
 #[wasm_bindgen]

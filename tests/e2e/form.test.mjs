@@ -1,4 +1,4 @@
-// One rule for spec ↔ controls on every page (issue 20, www/form.js and src/engine/shown.rs): a
+// One rule for spec ↔ controls on every page (issue 20, www/form.js and src/spec_diff.rs): a
 // link, a pasted link or a lesson step whose spec the page's controls cannot hold is refused with
 // a message naming the field, and the page keeps the run it showed; one owner of the address
 // (www/url.js): the speed, classroom flag, spec and lesson live side by side in the URL.

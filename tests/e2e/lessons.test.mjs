@@ -324,7 +324,7 @@ test('lesson D can be walked from the first step to the last, each claim checked
   await next(page, 6);
   // 7. NVN on slightly overlapping clouds: a verified ε-certificate; it proves only ρ_K ≤ ε (Lemma 3,
   //    checked at the upper end of the certified interval). The margin readout, computed apart from NVN
-  //    (margin.rs), is what says ρ_K < 0 here.
+  //    (src/solvers/perceptron/margin.rs), is what says ρ_K < 0 here.
   await runStep(page, 7, n);
   const eps6 = await certificate(page);
   const m6 = await margin(page);

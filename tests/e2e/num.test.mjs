@@ -1,5 +1,5 @@
-// The page's number format (www/common.js `num`) is the plots' (src/plot_text.rs `num`): both are
-// held to the same cases, tests/num-cases.json (the Rust side in plot_text's unit tests). No browser.
+// The page's number format (www/common.js `num`) is the plots' (src/plots/text.rs `num`): both are
+// held to the same cases, tests/num-cases.json (the Rust side in plots::text's unit tests). No browser.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

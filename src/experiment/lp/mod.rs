@@ -4,6 +4,8 @@
 //! which runs are built; nothing downstream re-checks user input.
 
 mod algorithm;
+pub mod job;
+pub mod page;
 mod session;
 mod spec;
 

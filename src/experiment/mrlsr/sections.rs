@@ -6,7 +6,7 @@
 //! checked once into its checked form ([`MrlsrSelectionChecked`], [`MrlsrEquivalenceChecked`]:
 //! every field validated with a message naming it, the memory its folds and parts need checked
 //! before anything is allocated), and run as a [`crate::stepper::Task`] the executor slices
-//! ([`crate::cv::ModelSelectionRun`], [`crate::cv::EquivalenceRun`]) — by the page's worker and by
+//! ([`super::cv::ModelSelectionRun`], [`super::cv::EquivalenceRun`]) — by the page's worker and by
 //! `kplay run` alike, so a copied link reproduces the page's tables. The spec itself
 //! ([`MrlsrSpec`]: data, kernel, m, λ and these sections) and its data ([`build_data`]) live here
 //! too, so that the page's session (`mod.rs`) and the n-scan import a sibling, not their parent
@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::cv::{
+use super::cv::{
     log_grid, step_grid, EquivalenceConfig, EquivalenceReport, EquivalenceRun, ModelSelection,
     ModelSelectionConfig, ModelSelectionRun,
 };
@@ -407,7 +407,7 @@ impl MrlsrSelectionChecked {
     }
 
     /// The model selection as a task the executor slices (one fold's eigendecomposition or one
-    /// m row per unit); its result equals [`crate::cv::model_selection`]'s.
+    /// m row per unit); its result equals [`super::cv::model_selection`]'s.
     pub fn start(&self) -> Result<ModelSelectionRun> {
         ModelSelectionRun::new(&self.data, &self.kernel, &self.config)
     }
@@ -507,7 +507,7 @@ impl MrlsrEquivalenceChecked {
     }
 
     /// The experiment as a task the executor slices (one fold of the CV on Z₁, or one part,
-    /// per unit); its report equals [`crate::cv::equivalence_experiment`]'s.
+    /// per unit); its report equals [`super::cv::equivalence_experiment`]'s.
     pub fn start(&self) -> Result<EquivalenceRun> {
         EquivalenceRun::new(&self.data, &self.kernel, &self.config)
     }

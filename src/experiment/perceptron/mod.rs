@@ -1,11 +1,12 @@
 //! A paper-D experiment as the page runs it (pure core, no browser): a JSON spec (2-D data,
 //! kernel, algorithm, iteration cap) validated into a [`Session`] holding the problem, its
-//! margin ρ_K with the certified bracket (`crate::margin`), and the running algorithm under the
+//! margin ρ_K with the certified bracket (`crate::solvers::perceptron::margin`), and the running algorithm under the
 //! executor ([`Run`](crate::stepper::Run): the cap, the trace, the time slices; paper D's race of all six algorithms
 //! is [`crate::engine::perceptron::PerceptronRace`]).
 
 mod prepare;
 mod session;
+pub mod testbeds;
 mod timing;
 pub use prepare::SessionPreparation;
 pub use session::{

@@ -10,7 +10,7 @@ use nalgebra::DMatrix;
 use super::session::{build_points, check_max_iter, points_digest, PerceptronSpec, Session};
 use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, ResolvedKernel};
-use crate::margin::{margin_from, MinNormSearch};
+use crate::solvers::perceptron::margin::{margin_from, MinNormSearch};
 use crate::solvers::perceptron::PerceptronProblem;
 use crate::stepper::{run_task_for, Progress, Task};
 
@@ -156,7 +156,7 @@ impl SessionPreparation {
     /// matrix (on every thread, [`Self::kernel_matrix_all`]) when it is still ahead; returns the
     /// search's weights and iterations for a worker to hand over with the matrix
     /// ([`Self::adopt_margin_search`]). The bracket of ρ_K is computed from them by the session
-    /// ([`crate::margin::margin_from`]), wherever they come from.
+    /// ([`crate::solvers::perceptron::margin::margin_from`]), wherever they come from.
     pub fn margin_search_all(&mut self) -> Result<(Vec<f64>, usize)> {
         if matches!(&self.stage, Some(Stage::Gram { .. })) {
             self.kernel_matrix_all()?;

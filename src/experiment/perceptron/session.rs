@@ -15,8 +15,8 @@ pub use crate::solvers::perceptron::{CertificateCheck, Outcome, SeparatorCheck};
 use crate::datasets::plane::{from_points, Classification2d};
 use crate::error::{KpError, Result};
 use crate::kernels::{Kernel, ResolvedKernel};
-use crate::margin::{Margin, MarginOptions, Separability};
 use crate::solvers::perceptron::bounds;
+use crate::solvers::perceptron::margin::{Margin, MarginOptions, Separability};
 use crate::solvers::perceptron::{start, PerceptronAlgorithm, PerceptronProblem};
 use crate::stepper::{Record, Run, Stop};
 
@@ -523,7 +523,7 @@ impl Session {
                 self.problem.linear_combination(&e).filter(|w| w.len() == 2).map(|w| (w[0], w[1]))
             })
             .collect::<Option<Vec<_>>>()?;
-        Some(crate::margin::convex_hull(&v))
+        Some(crate::solvers::perceptron::margin::convex_hull(&v))
     }
 }
 

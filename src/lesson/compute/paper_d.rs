@@ -222,7 +222,7 @@ pub fn phases(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::margin::{margin, MarginOptions};
+    use crate::solvers::perceptron::margin::{margin, MarginOptions};
     use nalgebra::DMatrix;
     use serde_json::json;
 

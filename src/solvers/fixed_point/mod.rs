@@ -19,7 +19,7 @@ pub use theorem5::{
 };
 
 use crate::fmath;
-use crate::plot_text::num;
+use crate::plots::text::num;
 
 use nalgebra::DVector;
 use serde::{Deserialize, Serialize};

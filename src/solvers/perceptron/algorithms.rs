@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::problem::{PerceptronAlgorithm, PerceptronProblem};
 use crate::error::{KpError, Result};
-use crate::simplex::project_onto_simplex_into;
+use crate::solvers::perceptron::simplex::project_onto_simplex_into;
 use crate::stepper::{Record, Stepper, Stop};
 
 fn argmin(v: &DVector<f64>) -> usize {
@@ -457,7 +457,7 @@ impl Snkpvn {
     ) -> Result<Self> {
         let n = problem.n();
         let q = q.unwrap_or_else(|| DVector::from_element(n, 1.0 / n as f64));
-        let (min_q, sum_err) = crate::simplex::simplex_residuals(q.as_slice());
+        let (min_q, sum_err) = crate::solvers::perceptron::simplex::simplex_residuals(q.as_slice());
         if q.len() != n || !(min_q >= 0.0 && sum_err.abs() <= 1e-9) {
             return Err(KpError::Parameter {
                 name: "q",

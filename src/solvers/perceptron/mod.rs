@@ -15,10 +15,12 @@
 //! independently of the algorithm ([`PerceptronProblem::verify_separator`],
 //! [`PerceptronProblem::verify_certificate`]).
 //! [`bounds`] holds the paper's iteration bounds in terms of the margin ρ_K
-//! (computed separately by [`crate::margin`]).
+//! (computed separately by [`crate::solvers::perceptron::margin`]).
 
 pub mod algorithms;
 pub mod bounds;
+pub mod margin;
+pub mod simplex;
 
 use std::sync::Arc;
 

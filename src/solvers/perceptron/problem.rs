@@ -245,7 +245,7 @@ impl PerceptronProblem {
         if p.len() != self.n() || p.iter().any(|v| !v.is_finite()) {
             return Err(bad("p", "must hold one finite weight per point"));
         }
-        let (min_p, sum_error) = crate::simplex::simplex_residuals(p);
+        let (min_p, sum_error) = crate::solvers::perceptron::simplex::simplex_residuals(p);
         let norm_g = self.norm_g(&DVector::from_column_slice(p));
         Ok(CertificateCheck {
             min_p,

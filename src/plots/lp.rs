@@ -1,5 +1,6 @@
-//! Plots written against plotters' `DrawingBackend`, so the same code draws into the page's
-//! canvases (plotters-canvas) and into native SVG files (`kplay plot`).
+//! Paper A's plots (the convergence of the duality gap, the coefficient spikes, the race, the 1-D
+//! curve, the 2-D heatmap), written against plotters' `DrawingBackend`, so the same code draws
+//! into the page's canvases (plotters-canvas) and into native SVG files (`kplay plot`).
 //!
 //! `scale` is the device-pixel ratio: fonts and strokes are multiplied by it so high-DPI
 //! canvases stay sharp (the canvas backing store is sized CSS size × devicePixelRatio).
@@ -8,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::{
+use crate::plots::style::{
     fit_legend, int_label, lg, num, plot_rect, pow10_label, Legend, Look, Obstacles, Swatch,
 };
 use crate::stepper::Record;
@@ -300,7 +301,7 @@ pub fn draw_race<DB: DrawingBackend>(
         curves
             .iter()
             .enumerate()
-            .map(|(k, c)| (c.0.clone(), Swatch::Line(crate::plot_style::race_color(k), 2.0)))
+            .map(|(k, c)| (c.0.clone(), Swatch::Line(crate::plots::style::race_color(k), 2.0)))
             .collect(),
     );
     let (mut chart, spot, ()) = fit_legend(
@@ -347,7 +348,7 @@ pub fn draw_race<DB: DrawingBackend>(
         .axis_desc_style(look.font())
         .draw()?;
     for (k, (_, pts)) in curves.iter().enumerate() {
-        let color = crate::plot_style::race_color(k);
+        let color = crate::plots::style::race_color(k);
         chart.draw_series(LineSeries::new(
             pts.iter().map(|p| (p.0, lgc(p.2))),
             color.stroke_width(w),

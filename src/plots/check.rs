@@ -12,7 +12,7 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind, FontTransform,
 };
 
-use crate::plot_style::{text_box, GRID_BOLD, GRID_COLOR, LEGEND_BORDER};
+use crate::plots::style::{text_box, GRID_BOLD, GRID_COLOR, LEGEND_BORDER};
 
 /// One drawn primitive.
 #[derive(Debug, Clone)]
@@ -266,7 +266,7 @@ pub fn defects(prims: &[Prim], w: u32, h: u32) -> Vec<String> {
             let shrink = |r: [i32; 4]| [r[0] + 1, r[1] + 1, r[2] - 1, r[3] - 1];
             // The same text twice in the same place (plotters' log axis can repeat a tick) reads
             // as one.
-            if crate::plot_style::overlap(shrink(*a), shrink(*b)) && !(ta == tb && a == b) {
+            if crate::plots::style::overlap(shrink(*a), shrink(*b)) && !(ta == tb && a == b) {
                 out.push(format!("texts overlap: {ta:?} {a:?} and {tb:?} {b:?}"));
             }
         }

@@ -5,15 +5,15 @@ use crate::engine::Spec;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot_check::*;
+use crate::plots::check::*;
 use serde_json::Value;
 
 fn lesson_spec(lesson: char, step: usize) -> Value {
     let text = match lesson {
-        'a' => include_str!("../www/lessons/a.json"),
-        'b' => include_str!("../www/lessons/b.json"),
-        'c' => include_str!("../www/lessons/c.json"),
-        _ => include_str!("../www/lessons/d.json"),
+        'a' => include_str!("../../www/lessons/a.json"),
+        'b' => include_str!("../../www/lessons/b.json"),
+        'c' => include_str!("../../www/lessons/c.json"),
+        _ => include_str!("../../www/lessons/d.json"),
     };
     let v: Value = serde_json::from_str(text).expect("lesson json");
     let st = &v["steps"][step - 1];
@@ -57,10 +57,10 @@ fn paper_a_convergence_and_spikes() {
     for step in [1, 2, 5, 6, 7, 8] {
         let (trace, w, wt) = lp(step);
         assert_clean_at(&format!("A{step} convergence"), &LOW, |root, s| {
-            e(crate::plot::draw_convergence(root, &trace, s))
+            e(crate::plots::lp::draw_convergence(root, &trace, s))
         });
         assert_clean(&format!("A{step} spikes"), |root, s| {
-            e(crate::plot::draw_spikes_threshold(root, &w, wt.as_deref(), Some(0.1), s))
+            e(crate::plots::lp::draw_spikes_threshold(root, &w, wt.as_deref(), Some(0.1), s))
         });
     }
 }
@@ -71,7 +71,7 @@ fn paper_a_race_and_curve() {
         [1, 6, 7, 8].iter().map(|&k| (format!("algorithm {k}"), lp(k))).collect();
     let best =
         runs.iter().flat_map(|r| r.1 .0.iter().filter_map(|t| t.primal)).fold(f64::MAX, f64::min);
-    let curves: Vec<crate::plot::RaceCurve> = runs
+    let curves: Vec<crate::plots::lp::RaceCurve> = runs
         .iter()
         .map(|(name, (trace, _, _))| {
             let pts = trace
@@ -84,12 +84,14 @@ fn paper_a_race_and_curve() {
             (name.clone(), pts)
         })
         .collect();
-    assert_clean("A race", |root, s| e(crate::plot::draw_race(root, &curves, s)));
+    assert_clean("A race", |root, s| e(crate::plots::lp::draw_race(root, &curves, s)));
     let xs: Vec<f64> = (0..200).map(|i| i as f64 / 199.0).collect();
     let fs: Vec<f64> = xs.iter().map(|x| (6.0 * x).sin()).collect();
     let px: Vec<f64> = (0..30).map(|i| i as f64 / 29.0).collect();
     let py: Vec<f64> = px.iter().map(|x| (6.0 * x).sin() + 0.1 * (17.0 * x).cos()).collect();
-    assert_clean("A curve", |root, s| e(crate::plot::draw_curve_1d(root, &xs, &fs, &px, &py, s)));
+    assert_clean("A curve", |root, s| {
+        e(crate::plots::lp::draw_curve_1d(root, &xs, &fs, &px, &py, s))
+    });
 }
 
 fn mrlsr_session(spec_v: Value) -> crate::experiment::mrlsr::MrlsrSession {
@@ -105,10 +107,10 @@ fn draw_fit<DB: DrawingBackend>(
     s: f64,
 ) -> Result<(), String> {
     use crate::experiment::mrlsr::FitCurves;
-    use crate::plot_mrlsr::{self as pm, Curve};
+    use crate::plots::mrlsr::{self as pm, Curve};
     let spec = session.spec();
     // The labels of src/web/mrlsr.rs's drawFit.
-    let num = crate::plot_text::num;
+    let num = crate::plots::text::num;
     let mlabel = format!("M-RLSR (m = {}, λ = {})", num(spec.m), num(spec.lambda));
     let klabel = match session.krr() {
         Some(k) => format!("KRR (λ₂ = {})", num(k.lambda)),
@@ -152,7 +154,7 @@ fn paper_b_fit_and_f() {
         assert_clean(&format!("B{step} fit"), |root, s| draw_fit(&session, root, s));
         let (samples, minimizer) = session.f_samples(400).expect("F");
         assert_clean(&format!("B{step} F"), |root, s| {
-            e(crate::plot_mrlsr::draw_f(root, &samples, minimizer, s))
+            e(crate::plots::mrlsr::draw_f(root, &samples, minimizer, s))
         });
     }
     // The root search drawn on F(C) (B2 m = 1.5, B5 m = 1, B6 m = 0.5): at its start, every
@@ -166,7 +168,7 @@ fn paper_b_fit_and_f() {
             if frame % 4 == 0 || watch.ended() {
                 let view = watch.view();
                 assert_clean(&format!("B{step} F, search frame {frame}"), |root, s| {
-                    e(crate::plot_mrlsr::draw_f_search(root, &samples, minimizer, Some(&view), s))
+                    e(crate::plots::mrlsr::draw_f_search(root, &samples, minimizer, Some(&view), s))
                 });
             }
             if watch.ended() {
@@ -186,7 +188,7 @@ fn paper_b_fit_and_f() {
         let run = crate::experiment::mrlsr::NScanRun::new(session.spec(), kind).expect("scan");
         let scan = run.run_to_end().expect("scan");
         assert_clean_at(&format!("B{step} n-scan"), &LOW, |root, s| {
-            e(crate::plot_nscan::draw_nscan(root, &scan, s))
+            e(crate::plots::nscan::draw_nscan(root, &scan, s))
         });
     }
     // The front page's card B: sine, n = 40, λ swept from 10⁻⁵ to 1.
@@ -206,10 +208,10 @@ fn paper_b_equivalence_and_heatmap() {
     let rep = session.equivalence(4, 10, 1).expect("equivalence");
     let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
     assert_clean("B8 bars", |root, s| {
-        e(crate::plot_mrlsr::draw_equivalence_bars(root, &values, s))
+        e(crate::plots::mrlsr::draw_equivalence_bars(root, &values, s))
     });
     assert_clean("B8 λ curves", |root, s| {
-        e(crate::plot_mrlsr::draw_lambda_curves(
+        e(crate::plots::mrlsr::draw_lambda_curves(
             root,
             &rep.lambdas,
             &rep.curves,
@@ -226,13 +228,13 @@ fn paper_b_equivalence_and_heatmap() {
         })
         .collect();
     assert_clean("B heatmap", |root, s| {
-        e(crate::plot_mrlsr::draw_heatmap(root, &ms, &lambdas, &rmse, Some((3, 4)), s))
+        e(crate::plots::mrlsr::draw_heatmap(root, &ms, &lambdas, &rmse, Some((3, 4)), s))
     });
     let y: Vec<f64> = (0..60).map(|i| (i as f64 * 0.37).sin()).collect();
     let f: Vec<f64> = y.iter().map(|v| 0.9 * v + 0.05).collect();
     let k: Vec<f64> = y.iter().map(|v| 0.95 * v).collect();
     assert_clean("B predicted vs true", |root, s| {
-        e(crate::plot_mrlsr::draw_pred_vs_true(
+        e(crate::plots::mrlsr::draw_pred_vs_true(
             root,
             &y,
             &f,
@@ -264,11 +266,11 @@ fn paper_c_convergence_primal_dual_theorem5() {
         let series = ed::convergence_series(&lanes, s.race);
         let tol = ed::tolerance(&s.method);
         assert_clean_at(&format!("C{step} convergence"), &LOW, |root, sc| {
-            e(crate::plot_dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), sc))
+            e(crate::plots::dinuzzo::draw_log_series(root, &series, "sweep", Some((tol, "δ")), sc))
         });
         let pd = ed::primal_dual_series(&race.lanes()[0]);
         assert_clean(&format!("C{step} primal and dual"), |root, sc| {
-            e(crate::plot_dinuzzo::draw_primal_dual(root, &pd, sc))
+            e(crate::plots::dinuzzo::draw_primal_dual(root, &pd, sc))
         });
         if step == 11 || step == 1 {
             let env = crate::experiment::dinuzzo::envelope_curve(
@@ -282,7 +284,7 @@ fn paper_c_convergence_primal_dual_theorem5() {
             let note = format!("index · {neg} of {} negative", ev.len());
             let name = s.loss.capabilities().label;
             assert_clean(&format!("C{step} Theorem 5"), |root, sc| {
-                e(crate::plot_dinuzzo::draw_theorem5(root, &env, name, 0.1, &ev, &note, sc))
+                e(crate::plots::dinuzzo::draw_theorem5(root, &env, name, 0.1, &ev, &note, sc))
             });
         }
     }
@@ -290,7 +292,7 @@ fn paper_c_convergence_primal_dual_theorem5() {
 
 #[test]
 fn paper_c_map_and_regression() {
-    use crate::plot_dinuzzo::{self as pdz, Field, Level, PointMark};
+    use crate::plots::dinuzzo::{self as pdz, Field, Level, PointMark};
     let (_, built) = dinuzzo(5);
     let [a, b, c, d] = built.view;
     let (nx, ny) = (40, 30);
@@ -332,7 +334,7 @@ fn paper_c_map_and_regression() {
 
 #[test]
 fn paper_d_trace_and_boundary() {
-    use crate::plot_perceptron as pp;
+    use crate::plots::perceptron as pp;
     for step in 1..=15 {
         let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
         let mut session = crate::experiment::perceptron::Session::new(s).expect("session");
@@ -388,7 +390,7 @@ fn paper_d_race() {
             ms: 1.0,
         })
         .collect();
-    assert_clean("D race", |root, s| e(crate::plot_perceptron::draw_race(root, &entries, s)));
+    assert_clean("D race", |root, s| e(crate::plots::perceptron::draw_race(root, &entries, s)));
 }
 
 /// Not a check: writes the SVGs of the cases issue 32 names to `$PLOT_SVG_DIR` (default
@@ -417,16 +419,16 @@ fn write_svgs() {
     let series = crate::engine::dinuzzo::convergence_series(&lanes, false);
     let tol = crate::engine::dinuzzo::tolerance(&s3.method);
     out("c3-convergence", &|r, s| {
-        e(crate::plot_dinuzzo::draw_log_series(r, &series, "sweep", Some((tol, "δ")), s))
+        e(crate::plots::dinuzzo::draw_log_series(r, &series, "sweep", Some((tol, "δ")), s))
     });
     let (trace, w, wt) = lp(5);
     out("a5-spikes", &|r, s| {
-        e(crate::plot::draw_spikes_threshold(r, &w, wt.as_deref(), Some(0.1), s))
+        e(crate::plots::lp::draw_spikes_threshold(r, &w, wt.as_deref(), Some(0.1), s))
     });
-    out("a5-convergence", &|r, s| e(crate::plot::draw_convergence(r, &trace, s)));
+    out("a5-convergence", &|r, s| e(crate::plots::lp::draw_convergence(r, &trace, s)));
     let session = mrlsr_session(lesson_spec('b', 6));
     let (samples, minimizer) = session.f_samples(400).expect("F");
-    out("b6-f", &|r, s| e(crate::plot_mrlsr::draw_f(r, &samples, minimizer, s)));
+    out("b6-f", &|r, s| e(crate::plots::mrlsr::draw_f(r, &samples, minimizer, s)));
     out("b6-fit", &|r, s| draw_fit(&session, r, s));
     let mut card = lesson_spec('b', 1);
     card["data"]["n"] = 40.into();
@@ -437,9 +439,9 @@ fn write_svgs() {
     let s8 = mrlsr_session(lesson_spec('b', 8));
     let rep = s8.equivalence(4, 10, 1).expect("equivalence");
     let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
-    out("b8-bars", &|r, s| e(crate::plot_mrlsr::draw_equivalence_bars(r, &values, s)));
+    out("b8-bars", &|r, s| e(crate::plots::mrlsr::draw_equivalence_bars(r, &values, s)));
     out("b8-curves", &|r, s| {
-        e(crate::plot_mrlsr::draw_lambda_curves(
+        e(crate::plots::mrlsr::draw_lambda_curves(
             r,
             &rep.lambdas,
             &rep.curves,
@@ -451,11 +453,11 @@ fn write_svgs() {
         let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
         let mut session = crate::experiment::perceptron::Session::new(sp).expect("session");
         while session.step() {}
-        let trace = crate::plot_perceptron::trace_points(&session.trace());
+        let trace = crate::plots::perceptron::trace_points(&session.trace());
         let bounds: Vec<(String, f64, bool)> =
             session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect();
         out(&format!("d{step}-trace"), &|r, s| {
-            e(crate::plot_perceptron::draw_trace(r, &trace, &bounds, s))
+            e(crate::plots::perceptron::draw_trace(r, &trace, &bounds, s))
         });
     }
 }

@@ -4,10 +4,12 @@
 //! JavaScript; every decision — when the data are regenerated, when the tensor is kept, what a
 //! step after the end does — is made and tested here.
 
+use super::algorithm::LpAlgorithm;
+use super::spec::{Experiment, PathSpec, Run, ValidExperiment};
 use crate::engine::lp::RaceJob;
 use crate::error::{KpError, Result};
-use crate::experiment::lp::{Experiment, GramTensor, LpAlgorithm, PathSpec, Run, ValidExperiment};
 use crate::stepper::{Record, Stop};
+use crate::tensor::GramTensor;
 
 /// One page experiment: the checked spec and its data, the run under the executor (none on the
 /// tensor path until the Gram tensor is adopted), the tensor, the race.

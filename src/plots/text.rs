@@ -1,6 +1,6 @@
 //! Text in plots: one formatter for numbers ([`num`]), a size estimate without a font
 //! ([`text_width`], [`text_box`]) and rich text with sub- and superscripts ([`rich_runs`],
-//! [`draw_rich_text`]). Split from `plot_style` (re-exported there) so each file is one concept.
+//! [`draw_rich_text`]). Split from `plots::style` (re-exported there) so each file is one concept.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -346,7 +346,7 @@ mod tests {
     #[test]
     fn numbers_as_the_shared_cases_say() {
         let v: serde_json::Value =
-            serde_json::from_str(include_str!("../tests/num-cases.json")).expect("json");
+            serde_json::from_str(include_str!("../../tests/num-cases.json")).expect("json");
         let cases = v["cases"].as_array().expect("cases");
         assert!(cases.len() >= 20);
         for c in cases {

@@ -1,13 +1,13 @@
 //! Paper B's n-scans (§4's Example and the λ₂ move against n, lesson B steps 10–11) on
-//! log–log axes, written against plotters' `DrawingBackend` like [`crate::plot_mrlsr`].
+//! log–log axes, written against plotters' `DrawingBackend` like [`crate::plots::mrlsr`].
 //!
 //! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::plot_mrlsr::range_of;
-use crate::plot_style::{fit_legend, lg, num, plot_rect, Legend, Look, Obstacles, Swatch};
+use crate::plots::mrlsr::{log_log_chart, range_of};
+use crate::plots::style::{lg, num, plot_rect, Legend, Look, Swatch};
 
 type PResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
@@ -66,29 +66,9 @@ pub fn draw_nscan<DB: DrawingBackend>(
         })
         .collect();
     let legend = Legend::new(&look, rows);
-    let (mut chart, spot, ()) = fit_legend(
-        root.dim_in_pixel().0,
-        &legend,
-        |room| {
-            ChartBuilder::on(root)
-                .margin((8.0 * s) as i32)
-                .margin_right(look.right_margin() + room.right)
-                .margin_top((8.0 * s) as i32 + room.top)
-                .x_label_area_size((34.0 * s) as i32)
-                .y_label_area_size((84.0 * s) as i32)
-                .build_cartesian_2d(x0..x1, y0..y1)
-        },
-        |ch| {
-            let mut o = Obstacles::default();
-            for d in &dots {
-                d.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
-            }
-            for f in &fits {
-                o.polyline(f.iter().map(|p| ch.backend_coord(p)));
-            }
-            (plot_rect(ch), o, ())
-        },
-    )?;
+    let points: Vec<(f64, f64)> = dots.iter().flatten().copied().collect();
+    let (mut chart, spot) =
+        log_log_chart(root, &look, &legend, 84.0, (x0..x1, y0..y1), &fits, &points, r)?;
     let what = match scan.kind {
         crate::experiment::mrlsr::ScanKind::Stability => "largest change (log)",
         crate::experiment::mrlsr::ScanKind::Lambda2Move => "largest λ₂ move (log)",

@@ -10,15 +10,15 @@
 
 use nalgebra::DMatrix;
 
+use super::spec::{
+    needs_norm, uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoChecked, DinuzzoSpec,
+    Preparation, SweepSolver,
+};
 use crate::datasets::plane;
 use crate::engine::dinuzzo::{method_index, Lane};
 use crate::engine::race::Race;
 use crate::engine::{Paper, Spec};
 use crate::error::{KpError, Result};
-use crate::experiment::dinuzzo::{
-    needs_norm, uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoChecked, DinuzzoSpec,
-    Preparation, SweepSolver,
-};
 use crate::kernels::CrossJob;
 use crate::stepper::{run_task_for, Progress, Task};
 
@@ -239,7 +239,7 @@ impl DinuzzoPage {
     pub fn handover(&self) -> Option<Handover<'_>> {
         let b = self.built.as_ref()?;
         Some(Handover {
-            digest: crate::experiment::dinuzzo::digest_of(b),
+            digest: super::spec::digest_of(b),
             gram: b.problem.gram_values(),
             norm: if needs_norm(&self.spec) { b.problem.known_norm() } else { None },
             map: self.map.as_ref().and_then(|(m, _, _)| m.cross_values()),

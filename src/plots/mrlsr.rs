@@ -2,9 +2,11 @@
 //! SVG alike): the fitted M-RLSR and KRR(λ₂) curves (1-D) or predicted-vs-true scatter, the
 //! function F(C) of Theorem 1 (eq. 6) with its roots, the Fig. 1 equivalence bars and λ → λ₂
 //! curves, and the Table-1 cross-validation heatmap over m × λ (the n-scans of §4's Example:
-//! [`crate::plot_nscan`]).
+//! [`crate::plots::nscan`]).
 //!
 //! `scale` is the device-pixel ratio (fonts and strokes are multiplied by it).
+
+use std::ops::Range;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -12,9 +14,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::mrlsr::RootView;
-use crate::plot_style::{
-    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Legend,
-    Look, Obstacles, Swatch, GRID_BOLD, GRID_COLOR,
+use crate::plots::style::{
+    draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size, Chart2d,
+    DrawResult, Legend, Look, Obstacles, Spot, Swatch, GRID_BOLD, GRID_COLOR,
 };
 use crate::solvers::mrlsr::FSamples;
 
@@ -450,7 +452,8 @@ pub fn draw_equivalence_bars<DB: DrawingBackend>(
             if (v - 0.5 - k).abs() < 1e-6 && k >= 0.0 {
                 format!(
                     "Z{}",
-                    crate::plot_style::subscript(&(k as usize + 1).to_string()).unwrap_or_default()
+                    crate::plots::style::subscript(&(k as usize + 1).to_string())
+                        .unwrap_or_default()
                 )
             } else {
                 String::new()
@@ -535,7 +538,7 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     let r = (6.0 * s) as i32;
     let mut rows: Vec<(String, Swatch)> = (0..curves.len())
         .map(|p| {
-            let z = crate::plot_style::subscript(&(p + 1).to_string()).unwrap_or_default();
+            let z = crate::plots::style::subscript(&(p + 1).to_string()).unwrap_or_default();
             (format!("Z{z}"), Swatch::Line(PART_COLORS[p % PART_COLORS.len()], 2.0))
         })
         .collect();
@@ -543,29 +546,8 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
         rows.push(("chosen (λ, λ₂) on Z₁".to_string(), Swatch::Ring(BLACK)));
     }
     let legend = Legend::new(&look, rows);
-    let (mut chart, spot, ()) = fit_legend(
-        root.dim_in_pixel().0,
-        &legend,
-        |room| {
-            ChartBuilder::on(root)
-                .margin((8.0 * s) as i32)
-                .margin_right(look.right_margin() + room.right)
-                .margin_top((8.0 * s) as i32 + room.top)
-                .x_label_area_size((34.0 * s) as i32)
-                .y_label_area_size((52.0 * s) as i32)
-                .build_cartesian_2d(x0..x1, y0..y1)
-        },
-        |ch| {
-            let mut o = Obstacles::default();
-            for l in &lines {
-                o.polyline(l.iter().map(|p| ch.backend_coord(p)));
-            }
-            if let Some(m) = mark {
-                o.disc(ch.backend_coord(&m), r);
-            }
-            (plot_rect(ch), o, ())
-        },
-    )?;
+    let (mut chart, spot) =
+        log_log_chart(root, &look, &legend, 52.0, (x0..x1, y0..y1), &lines, mark.as_slice(), r)?;
     look.mesh(&mut chart)
         .x_desc("λ")
         .y_desc("λ₂")
@@ -585,6 +567,46 @@ pub fn draw_lambda_curves<DB: DrawingBackend>(
     }
     legend.draw(root, spot)?;
     root.present()
+}
+
+/// The chart of paper B's log–log plots (the λ → λ₂ maps here, the n-scans of
+/// [`crate::plots::nscan`]) on `x × y`, with `y_area` CSS pixels for the y labels, and where its
+/// legend goes: placed by [`fit_legend`] clear of the polylines `lines` and of the discs of
+/// radius `r` (backend pixels) at `dots`.
+#[allow(clippy::too_many_arguments)]
+pub fn log_log_chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    look: &Look,
+    legend: &Legend,
+    y_area: f64,
+    (x, y): (Range<f64>, Range<f64>),
+    lines: &[Vec<(f64, f64)>],
+    dots: &[(f64, f64)],
+    r: i32,
+) -> DrawResult<(Chart2d<'a, DB>, Spot), DB> {
+    let s = look.s;
+    let (chart, spot, ()) = fit_legend(
+        root.dim_in_pixel().0,
+        legend,
+        |room| {
+            ChartBuilder::on(root)
+                .margin((8.0 * s) as i32)
+                .margin_right(look.right_margin() + room.right)
+                .margin_top((8.0 * s) as i32 + room.top)
+                .x_label_area_size((34.0 * s) as i32)
+                .y_label_area_size((y_area * s) as i32)
+                .build_cartesian_2d(x.clone(), y.clone())
+        },
+        |ch| {
+            let mut o = Obstacles::default();
+            for l in lines {
+                o.polyline(l.iter().map(|p| ch.backend_coord(p)));
+            }
+            dots.iter().for_each(|p| o.disc(ch.backend_coord(p), r));
+            (plot_rect(ch), o, ())
+        },
+    )?;
+    Ok((chart, spot))
 }
 
 /// Colours of an n-scan's series (A, B of §4's Example; λ₂'s move).

@@ -11,7 +11,7 @@ use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-pub use crate::plot_text::*;
+pub use crate::plots::text::*;
 
 /// Light grid lines.
 pub const GRID_COLOR: RGBColor = RGBColor(235, 235, 235);

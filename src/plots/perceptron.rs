@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::perceptron::RaceEntry;
-use crate::plot_style::{
+use crate::plots::style::{
     draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, text_width, Legend,
     Look, Obstacles, Swatch,
 };
@@ -17,9 +17,9 @@ use crate::plot_style::{
 type PResult<DB, T> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Colour of the +1 class (and of positive decision values).
-pub const POS: RGBColor = crate::plot_style::CLASS_POS;
+pub const POS: RGBColor = crate::plots::style::CLASS_POS;
 /// Colour of the −1 class (and of negative decision values).
-pub const NEG: RGBColor = crate::plot_style::CLASS_NEG;
+pub const NEG: RGBColor = crate::plots::style::CLASS_NEG;
 /// The hull of the `y_i x_i/‖x_i‖` (Theorem 3).
 const HULL: RGBColor = RGBColor(90, 90, 90);
 /// The circle of radius |ρ_K| about the origin.
@@ -345,7 +345,7 @@ fn pow10_label(v: &f64) -> String {
         if (0.0..=4.0).contains(&e) {
             num(10f64.powi(e as i32))
         } else {
-            crate::plot_style::pow10_label(v)
+            crate::plots::style::pow10_label(v)
         }
     } else {
         String::new()
@@ -509,7 +509,8 @@ pub fn draw_trace<DB: DrawingBackend>(
     let widest = pow10_label(&xmax.floor().clamp(0.0, 4.0));
     let slot = (pr[2] - pr[0]).max(1) as f64 / xmax.ceil().max(1.0);
     let plain = text_width(&widest, 12.0 * s) + 12.0 * s <= slot;
-    let x_label = |v: &f64| if plain { pow10_label(v) } else { crate::plot_style::pow10_label(v) };
+    let x_label =
+        |v: &f64| if plain { pow10_label(v) } else { crate::plots::style::pow10_label(v) };
     look.mesh(&mut chart)
         .x_desc("iteration k (log scale)")
         .x_label_formatter(&x_label)
@@ -610,8 +611,8 @@ pub fn draw_race<DB: DrawingBackend>(
         })
         .label_style(font.clone())
         .axis_desc_style(font.clone())
-        .light_line_style(crate::plot_style::GRID_COLOR)
-        .bold_line_style(crate::plot_style::GRID_BOLD)
+        .light_line_style(crate::plots::style::GRID_COLOR)
+        .bold_line_style(crate::plots::style::GRID_BOLD)
         .draw()?;
     for (k, e) in entries.iter().enumerate() {
         let row = (m - 1 - k) as f64;

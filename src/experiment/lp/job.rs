@@ -6,9 +6,9 @@
 
 use serde::Serialize;
 
+use super::spec::{DataSpec, Experiment, PathSpec, Run, ValidExperiment};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
-use crate::experiment::lp::{DataSpec, Experiment, Run, ValidExperiment};
 use crate::stepper::{run_task_for, Progress, Stop, Task};
 use crate::tensor::{GramTensor, GramTensorBuild};
 
@@ -187,11 +187,7 @@ impl Job {
             }
             None => (0, f64::NAN, f64::NAN, f64::NAN, 0.0, Stop::Running),
         };
-        let tensor_path = self
-            .spec
-            .check()
-            .map(|c| c.path == crate::experiment::lp::PathSpec::Tensor)
-            .unwrap_or(false);
+        let tensor_path = self.spec.check().map(|c| c.path == PathSpec::Tensor).unwrap_or(false);
         let build_fraction = match (&self.build, &self.tensor) {
             (Some(b), _) => b.progress().fraction(),
             (None, Some(_)) => 1.0,

@@ -23,7 +23,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::plot_style::{
+use crate::plots::style::{
     draw_rich_text, fit_legend, int_label, num, plot_rect, pow10_label, Legend, Look, Obstacles,
     Room, Swatch, GRID_BOLD, GRID_COLOR,
 };
@@ -32,10 +32,10 @@ use crate::solvers::fixed_point::EnvelopePoint;
 type PResult<T, DB> = Result<T, DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Colour of class +1 (and of positive values of the field).
-pub const POS_COLOR: RGBColor = crate::plot_style::CLASS_POS;
+pub const POS_COLOR: RGBColor = crate::plots::style::CLASS_POS;
 /// Colour of class −1 (and of negative values).
-pub const NEG_COLOR: RGBColor = crate::plot_style::CLASS_NEG;
-pub use crate::plot_style::RACE_COLORS;
+pub const NEG_COLOR: RGBColor = crate::plots::style::CLASS_NEG;
+pub use crate::plots::style::RACE_COLORS;
 
 /// A scalar field sampled on a regular `nx × ny` grid over `x_range × y_range`, row-major in y
 /// then x (the layout of [`crate::datasets::plane::grid`]): `values[j·nx + i]` is at
@@ -753,7 +753,7 @@ fn caption<DB: DrawingBackend>(
     s: f64,
 ) -> PResult<(), DB> {
     let w = area.dim_in_pixel().0 as f64 - 8.0 * s;
-    let full = crate::plot_style::rich_size(text, size).0 as f64;
+    let full = crate::plots::style::rich_size(text, size).0 as f64;
     let size = if full > w { (size * w / full).max(0.6 * size) } else { size };
     let (aw, _) = area.dim_in_pixel();
     draw_rich_text(
@@ -851,7 +851,7 @@ mod tests {
         assert_eq!(diverging(0.0), RGBColor(255, 255, 255));
         let p = diverging(1.0);
         let n = diverging(-1.0);
-        // +1 blue, −1 red (plot_style::CLASS_POS / CLASS_NEG, the same on pages C and D).
+        // +1 blue, −1 red (plots::style::CLASS_POS / CLASS_NEG, the same on pages C and D).
         assert!(p.2 > p.0 && n.0 > n.2);
         assert_eq!(diverging(5.0), p);
         assert_eq!(diverging(f64::NAN), RGBColor(255, 255, 255));

@@ -1,7 +1,7 @@
 //! Splits, k-fold cross-validation, the scaled RMSE, and paper B's two experiments:
 //! the weak-equivalence experiment of Fig. 1 (Section 5.3) and the Table-1 model selection
-//! (Appendix E.1.1); the first lives in `src/cv/equivalence.rs`,
-//! the grids, splits, folds and the scaled RMSE both use in `src/cv/folds.rs`.
+//! (Appendix E.1.1); the first lives in `cv/equivalence.rs`,
+//! the grids, splits, folds and the scaled RMSE both use in `cv/folds.rs`.
 //!
 //! Every fold, part or training set builds one [`MrlsrModel`] (one eigendecomposition) and then
 //! fits every (m, λ) of a grid by the scalar root-solve only.
