@@ -44,6 +44,7 @@ pub mod plot_perceptron;
 pub mod plot_style;
 pub mod plot_text;
 pub mod rng;
+pub mod schema;
 pub mod simplex;
 pub mod solvers;
 pub mod spec_json;

@@ -22,6 +22,7 @@ use crate::stepper::{run_task_for, Progress, Task};
 
 mod nscan;
 mod root_watch;
+pub mod schema;
 mod sections;
 mod sweep;
 pub use nscan::{log_log_fit, NScan, NScanRun, ScanKind, ScanSeries, SCAN_MAX_N};

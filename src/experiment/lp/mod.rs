@@ -4,6 +4,7 @@
 //! which runs are built; nothing downstream re-checks user input.
 
 mod algorithm;
+pub mod schema;
 mod session;
 mod spec;
 
