@@ -92,6 +92,9 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], toExtra = (
     const el = control(f);
     if (!el) continue;
     el.dataset.path = f.path;
+    // A fresh control holds the schema's default (the spec shown then overrides it).
+    if (f.type === 'bool') el.checked = Boolean(f.default);
+    else el.value = String(f.default);
     if (f.type !== 'number' && f.type !== 'integer') continue;
     if (el.type !== 'number' && el.type !== 'range') continue;
     if (f.min !== null) el.min = String(edge(f.min, f.min_open, f.step, 1));
