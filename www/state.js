@@ -121,11 +121,10 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], toExtra = (
       const el = control(f);
       if (f.type === 'choice') {
         if (!el || getPath(s, f.path) === el.value) continue;
-        // Another kind: its object starts afresh, the fields under it from the controls or
-        // the schema's defaults.
-        const dot = f.path.lastIndexOf('.');
-        if (dot < 0) s[f.path] = el.value;
-        else setPath(s, f.path.slice(0, dot), { [f.path.slice(dot + 1)]: el.value });
+        // Another kind (a `….kind` tag): its object starts afresh, the fields under it from
+        // the controls or the schema's defaults. Any other choice is a plain value.
+        if (f.path.endsWith('.kind')) setPath(s, f.path.slice(0, -'.kind'.length), { kind: el.value });
+        else setPath(s, f.path, el.value);
       } else if (el && f.type === 'bool') {
         setPath(s, f.path, el.checked);
       } else if (el) {
