@@ -56,7 +56,7 @@ pub fn schema() -> Schema {
             .control("noise")
             .when("data.kind", GENERATED)
             .when("data.set.shape.kind", &["moons", "circles", "xor"]),
-        Field::number("data.set.shape.factor", "the inner radius", 0.5)
+        Field::number("data.set.shape.factor", "the inner radius", 0.45)
             .above(0.0)
             .below(1.0)
             .when("data.kind", GENERATED)
