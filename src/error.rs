@@ -6,9 +6,9 @@ use thiserror::Error;
 /// Everything that can go wrong between a user's input and a running solver.
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum KpError {
-    #[error("p must lie strictly between 1 and 2 (got {0})")]
+    #[error("model.p: p must lie strictly between 1 and 2 (got {0})")]
     POutOfRange(f64),
-    #[error("γ (gamma) must be a positive finite number (got {0})")]
+    #[error("model.gamma: γ (gamma) must be a positive finite number (got {0})")]
     GammaNotPositive(f64),
     #[error("n (number of samples) must be at least 1 (got {0})")]
     NTooSmall(usize),
@@ -20,7 +20,7 @@ pub enum KpError {
     SigmaInvalid(f64),
     #[error("the data would hold n·d = {cells} values, above the limit of {limit}")]
     DataTooLarge { cells: usize, limit: usize },
-    #[error("tolerance must be a positive finite number (got {0})")]
+    #[error("solver.tol: tolerance must be a positive finite number (got {0})")]
     ToleranceInvalid(f64),
     #[error("the iteration cap must be at least 1 (got {0})")]
     MaxIterInvalid(usize),

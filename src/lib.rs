@@ -31,6 +31,7 @@ pub mod par;
 pub mod param;
 pub mod plots;
 pub mod rng;
+pub mod schema;
 pub mod solvers;
 pub mod spec_diff;
 pub mod spec_json;

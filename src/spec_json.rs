@@ -44,9 +44,11 @@ impl Paper {
 
 /// Deserialize `value` as `T` with serde_path_to_error, prefixing the failing field's path.
 pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
+    let whole = value.clone();
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
+        let path = deeper_path(&whole, &path, &inner.to_string()).unwrap_or(path);
         let inner = shorten_expected(&clip_quoted(&inner.to_string()));
         if path == "." {
             KpError::Spec(inner)
@@ -54,6 +56,41 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
             KpError::Spec(format!("{}: {inner}", clip(&path)))
         }
     })
+}
+
+/// Inside an internally tagged enum (`{"kind": …}`) serde buffers the fields and its error
+/// stops at the enum (`data: invalid value: integer `-1`, expected u64`): the field holding that
+/// number, when exactly one field under `path` does, so the message names it (`data.seed`).
+fn deeper_path(whole: &Value, path: &str, msg: &str) -> Option<String> {
+    let rest =
+        msg.strip_prefix("invalid value: ").or_else(|| msg.strip_prefix("invalid type: "))?;
+    let rest = rest.strip_prefix("integer `").or_else(|| rest.strip_prefix("floating point `"))?;
+    let number: f64 = rest.split('`').next()?.parse().ok()?;
+    let mut at = whole;
+    if path != "." {
+        for key in path.split('.') {
+            at = at.get(key)?;
+        }
+    }
+    fn find(v: &Value, number: f64, prefix: &str, out: &mut Vec<String>) {
+        if let Value::Object(m) = v {
+            for (k, x) in m {
+                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                if x.as_f64() == Some(number) {
+                    out.push(p);
+                } else {
+                    find(x, number, &p, out);
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    find(at, number, "", &mut found);
+    match found.as_slice() {
+        [one] if path == "." => Some(one.clone()),
+        [one] => Some(format!("{path}.{one}")),
+        _ => None,
+    }
 }
 
 /// Parse JSON text into a value: the whole text must be one JSON value (trailing characters,

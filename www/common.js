@@ -1,6 +1,7 @@
 // Helpers shared by the pages: number formatting, error box, high-DPI canvas sizing, URL-hash state.
 
 import { specText, writeSpec } from './url.js';
+import { onSpecHash } from './state.js';
 
 export const $ = (id) => document.getElementById(id);
 
@@ -546,7 +547,7 @@ export function readOrShow(read) {
  * replaceState, which fires no hashchange.)
  */
 export function followSpecHash(load) {
-  window.addEventListener('hashchange', () => {
+  onSpecHash(() => {
     let s;
     try {
       s = specFromHash();

@@ -4,11 +4,11 @@
 // module Worker on every core (www/prep-worker.js, threaded build) when the page is cross-origin
 // isolated on 2 cores or more, and the page adopts it after its checks (issue 21 §3); otherwise,
 // or if the worker fails, times out or is refused, in slices on this thread, one per frame.
-import init, { DinuzzoPlayground, dinuzzoDefaultSpec, dinuzzoControlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, lossFromFields, lossToFields, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
+import init, { DinuzzoPlayground, dinuzzoDefaultSpec, dinuzzoControlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors, specSchema } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
 import { PrepWorker } from './prep-client.js';
-import { bindControls } from './form.js';
+import { schemaForm } from './state.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -18,129 +18,56 @@ const raceColours = () => (colours ??= JSON.parse(raceColors()));
 let pg = null;
 let player = null;
 let last = null; // the last summary shown
-let spec = null;
+let form = null; // the page's state and controls, bound from the core's schema (state.js)
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
 let mapCost = 0; // ms of the last map draw, to throttle it on large data
 let lastMap = 0;
 
 // ---- spec <-> controls -------------------------------------------------------------------
 
-function lossFromControls() {
-  return lossFromFields($('loss').value);
-}
-
 function kernelFromControls() {
   const kind = $('kernel').value;
-  if (kind === 'gaussian') return { kind, bandwidth: { fixed: readNumber('mu', 'μ') } };
+  if (kind === 'gaussian') return { kind, bandwidth: { fixed: form.read('kernel.bandwidth.fixed') } };
   return kernelFromFields(kind);
 }
 
-function shapeFromControls() {
-  const kind = $('shape').value;
-  if (kind === 'blobs') return { kind, margin: readNumber('margin', 'margin'), spread: 0.5 };
-  if (kind === 'circles') return { kind, noise: readNumber('noise', 'noise'), factor: 0.5 };
-  return { kind, noise: readNumber('noise', 'noise') };
+/** Paper C's form from the core's schema (`specSchema('dinuzzo')`). The page's own part: the
+ *  kernel (its expression field), the clicked points, a CSV file's text, and the sweep cap a
+ *  link gave, kept across a change of method; the blobs' spread and the circles' inner radius
+ *  have no control and run at the schema's defaults. Built once the catalogue's fields exist. */
+function makeForm() {
+  return schemaForm(specSchema('dinuzzo'), {
+    lose: dinuzzoControlsLose,
+    own: ['kernel'],
+    fixed: ['data.shape.spread', 'data.shape.factor'],
+    toExtra: (s) => {
+      if (s.data.kind === 'csv' && s.data.text) csvData = s.data;
+      $('kernel').value = s.kernel.kind;
+      if (s.kernel.kind === 'gaussian' && s.kernel.bandwidth && s.kernel.bandwidth.fixed !== undefined) $('mu').value = s.kernel.bandwidth.fixed;
+      kernelToFields(s.kernel);
+      showRelevant();
+    },
+    fromExtra: (s, base) => {
+      if (s.data.kind === 'csv') s.data = csvData ?? { kind: 'csv' };
+      if (s.data.kind === 'points' && !s.data.points) s.data = { kind: 'points', points: currentPoints(), view: pg ? Array.from(pg.view()) : [-2, 2, -2, 2] };
+      s.kernel = kernelFromControls();
+      if (base?.method?.max_sweeps !== undefined) s.method.max_sweeps = base.method.max_sweeps;
+    },
+  });
 }
-
-function count(id, label) {
-  const v = readNumber(id, label);
-  if (!Number.isInteger(v) || v < 0) throw new Error(`${label}: must be a whole number ≥ 0 (got ${v})`);
-  return v;
-}
-
-function dataFromControls(base) {
-  const kind = $('data-kind').value;
-  if (kind === 'classification') {
-    return { kind, shape: shapeFromControls(), n: count('n', 'n'), label_noise: readNumber('label-noise', 'label noise'), seed: count('seed', 'seed') };
-  }
-  if (kind === 'regression') {
-    return { kind, n: count('n', 'n'), noise: readNumber('rnoise', 'noise σ'), outliers: readNumber('outliers', 'outliers'), seed: count('seed', 'seed') };
-  }
-  if (kind === 'csv') return csvData ?? { kind: 'csv' };
-  // Points: keep the list the clicks built (or start from the data on screen).
-  if (base.data.kind === 'points') return structuredClone(base.data);
-  return { kind: 'points', points: currentPoints(), view: pg ? Array.from(pg.view()) : [-2, 2, -2, 2] };
-}
-
-function methodFromControls(base) {
-  const tol = readNumber('tol', 'δ');
-  // The sweep cap and the random rule's seed have no control: the run's (or a link's) stay.
-  const max_sweeps = base?.method?.max_sweeps ?? 20000;
-  if ($('algorithm').value === 'fixed_point') {
-    const r = $('alpha-rule').value;
-    const step = r === 'fixed' ? { kind: 'fixed', value: readNumber('alpha', 'α') } : { kind: r };
-    return { kind: 'fixed_point', step, tol, max_sweeps };
-  }
-  const m = { kind: 'coordinate', rule: $('rule').value, seed: base?.method?.seed ?? 1, tol, max_sweeps };
-  // Absent when off, so the paper's rules keep their links.
-  if ($('shrinking').checked) m.shrinking = true;
-  return m;
-}
-
-/** The controls as a spec; `base` (the spec shown, by default the run's) lends what has no
- *  control: the clicked points, the sweep cap and the seed. */
-function specFromControls(base = spec) {
-  return {
-    data: dataFromControls(base),
-    loss: lossFromControls(),
-    lambda: readNumber('lambda', 'λ'),
-    kernel: kernelFromControls(),
-    method: methodFromControls(base),
-    race: $('race').checked,
-  };
-}
-
-/** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
-const showSpec = bindControls({ lose: dinuzzoControlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
 
 /** Make `s` the page's run with its controls, or show why not (the current run stays). */
 function loadSpec(s) {
-  const before = spec;
+  const before = form.spec;
   try {
-    showSpec(s, before);
+    form.show(s, before);
   } catch (e) {
     showError(e.message ?? String(e));
     return false;
   }
   if (applySpec(s)) return true;
-  if (before) controlsFromSpec(before);
+  if (before) form.toControls(before);
   return false;
-}
-
-function controlsFromSpec(s) {
-  const d = s.data;
-  $('data-kind').value = d.kind;
-  if (d.kind === 'csv' && d.text) csvData = d;
-  if (d.kind === 'classification') {
-    $('shape').value = d.shape.kind;
-    if (d.shape.margin !== undefined) $('margin').value = d.shape.margin;
-    if (d.shape.noise !== undefined) $('noise').value = d.shape.noise;
-    $('label-noise').value = d.label_noise;
-  }
-  if (d.kind === 'regression') {
-    $('rnoise').value = d.noise;
-    $('outliers').value = d.outliers;
-  }
-  if (d.n !== undefined) $('n').value = d.n;
-  if (d.seed !== undefined) $('seed').value = d.seed;
-  $('loss').value = s.loss.kind;
-  lossToFields(s.loss);
-  $('lambda').value = s.lambda;
-  $('kernel').value = s.kernel.kind;
-  if (s.kernel.kind === 'gaussian' && s.kernel.bandwidth && s.kernel.bandwidth.fixed !== undefined) $('mu').value = s.kernel.bandwidth.fixed;
-  kernelToFields(s.kernel);
-  const m = s.method;
-  $('algorithm').value = m.kind;
-  $('tol').value = m.tol;
-  if (m.kind === 'fixed_point') {
-    $('alpha-rule').value = m.step.kind;
-    if (m.step.kind === 'fixed') $('alpha').value = m.step.value;
-  } else {
-    $('rule').value = m.rule;
-    $('shrinking').checked = !!m.shrinking;
-  }
-  $('race').checked = !!s.race;
-  showRelevant();
 }
 
 /** Show only the controls that apply to the current choices. */
@@ -273,7 +200,7 @@ function applySpec(next) {
     showError(e.message ?? String(e));
     return false;
   }
-  spec = next;
+  form.spec = next;
   clearError();
   restarted();
   return true;
@@ -281,13 +208,13 @@ function applySpec(next) {
 
 function apply() {
   showRelevant();
-  const next = readOrShow(specFromControls);
+  const next = readOrShow(() => form.fromControls());
   if (!next) return;
   applySpec(next);
 }
 
 function onMapClick(ev) {
-  if (!pg || spec.data.kind === 'regression') return;
+  if (!pg || form.spec.data.kind === 'regression') return;
   const c = $('map');
   const sx = c.width / c.clientWidth;
   const sy = c.height / c.clientHeight;
@@ -295,13 +222,13 @@ function onMapClick(ev) {
   if (xy.length !== 2) return;
   const chosen = Number(document.querySelector('input[name=click-class]:checked')?.value ?? 1);
   const label = ev.shiftKey ? -chosen : chosen;
-  const data = spec.data.kind === 'points'
-    ? structuredClone(spec.data)
+  const data = form.spec.data.kind === 'points'
+    ? structuredClone(form.spec.data)
     : { kind: 'points', points: currentPoints(), view: Array.from(pg.view()) };
   data.points.push([xy[0], xy[1], label]);
   let next;
   try {
-    next = { ...specFromControls(), data };
+    next = { ...form.fromControls(), data };
   } catch (e) {
     showError(e.message);
     return;
@@ -371,8 +298,8 @@ function prepareSlice(ms) {
     } else drawMap(true);
   } catch (e) {
     showError(e.message ?? String(e));
-    spec = JSON.parse(pg.specJson());
-    controlsFromSpec(spec);
+    form.spec = JSON.parse(pg.specJson());
+    form.toControls(form.spec);
     writeHash(pg.specJson());
     showSummary(pg.summary());
     draw(true);
@@ -387,20 +314,20 @@ function wire() {
   $('data-kind').addEventListener('change', () => {
     // Regression data need a regression loss; switch once so the first picture is not an error.
     if ($('data-kind').value === 'regression' && lossCaps($('loss').value).classification) $('loss').value = 'eps_insensitive';
-    if ($('data-kind').value !== 'regression' && !lossCaps($('loss').value).classification && spec.data.kind === 'regression') $('loss').value = 'hinge';
+    if ($('data-kind').value !== 'regression' && !lossCaps($('loss').value).classification && form.spec.data.kind === 'regression') $('loss').value = 'hinge';
     apply();
   });
   $('clear').addEventListener('click', () => {
     if (!pg) return;
-    const view = spec.data.kind === 'regression' ? [-2, 2, -2, 2] : Array.from(pg.view());
+    const view = form.spec.data.kind === 'regression' ? [-2, 2, -2, 2] : Array.from(pg.view());
     let next;
     try {
-      next = { ...specFromControls(), data: { kind: 'points', points: [], view } };
+      next = { ...form.fromControls(), data: { kind: 'points', points: [], view } };
     } catch (e) {
       showError(e.message);
       return;
     }
-    if (spec.data.kind === 'regression' && !lossCaps(next.loss.kind).classification) {
+    if (form.spec.data.kind === 'regression' && !lossCaps(next.loss.kind).classification) {
       $('loss').value = 'hinge';
       next.loss = { kind: 'hinge' };
     }
@@ -427,11 +354,12 @@ async function main() {
   buildLossParamFields($('loss').closest('label'));
   kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   for (const f of buildKernelFields($('kernel'), $('offset').closest('label'))) f.addEventListener('change', () => apply());
-  ({ state: pg, spec } = startFromHash((s) => {
-    showSpec(s, null);
+  form = makeForm();
+  ({ state: pg, spec: form.spec } = startFromHash((s) => {
+    form.show(s, null);
     return new DinuzzoPlayground(JSON.stringify(s));
   }, JSON.parse(dinuzzoDefaultSpec())));
-  controlsFromSpec(spec);
+  form.toControls(form.spec);
   wire();
   restarted();
   // The default run takes about 3400 sweeps: 500 sweeps/s lets a class watch it for ~7 s.

@@ -18,6 +18,7 @@
 import { $, lessonMode, isTypingField, showError } from './common.js';
 import { renderText, quoteNumber } from './lesson-text.js';
 import { readUrl, queryParam, writeUrl } from './url.js';
+import { onLessonHash } from './state.js';
 import { resolveLesson } from './pkg/kernel_playground.js';
 import { lessonEmbedKind, lessonEmbedMarkup, attachLessonEmbed } from './lesson-embed.js';
 import { attachEditor } from './lesson-editor.js';
@@ -789,7 +790,7 @@ export function attachLessons(api, paper) {
   // The lesson editor (www/lesson-editor.js): Try it opens its lesson as a file opens.
   attachEditor({ spec: api.spec, load: api.load, player: api.player, paper, pageOf: PAGE_OF, builtin: BUILTIN, parseLesson, encodeLesson, openText });
 
-  window.addEventListener('hashchange', fromHash);
+  onLessonHash(fromHash);
   // A link refused outright: the page's start-up has put its own #spec= in the hash by now.
   if (linkAtLoad?.refused && !lessonFromHash()) linkRefused(linkAtLoad.refused);
   return fromHash();

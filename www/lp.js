@@ -1,9 +1,9 @@
 // The page: translates form controls into an experiment spec, steps the wasm solver inside a
 // per-frame time budget, and asks the wasm module to draw. No mathematics here.
-import init, { Playground, defaultSpec, lpControlsLose, lossCatalogue, tensorKernelCatalogue, raceColors } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, readNumber, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, lossFromFields, lossToFields, tensorKernels, buildTensorKernelControls, showTensorKernelParams, tensorKernelFromFields, tensorKernelToFields, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
+import init, { Playground, defaultSpec, lpControlsLose, lossCatalogue, tensorKernelCatalogue, raceColors, specSchema } from './pkg/kernel_playground.js';
+import { $, fmt, showError, clearError, sizeCanvas, specFromHash, startFromHash, writeHash as putHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildLossParamFields, showLossParams, tensorKernels, buildTensorKernelControls, showTensorKernelParams, attachCsvInput, readOrShow, attachCopyLink, renderRaceTable, statusWord, fmtMs, runStatus } from './common.js';
 import { Player, FRAME_BUDGET_MS } from './player.js';
-import { bindControls } from './form.js';
+import { schemaForm, onSpecHash } from './state.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -14,7 +14,6 @@ const raceColours = () => (colours ??= JSON.parse(raceColors()));
 let pg = null;
 let player = null;
 let last = null; // the last summary shown
-let spec = null;
 let firstPlotMs = null;
 
 function restarted() {
@@ -28,64 +27,28 @@ function writeHash() {
 }
 
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
+let form = null; // the page's state and controls, bound from the core's schema (state.js)
 
-/** The controls as a spec; `base` (the spec shown, by default the run's) lends the fields the
- *  page has no control for (the iteration cap, the linesearch's δ and θ, …). */
-function specFromControls(base = spec) {
-  const s = structuredClone(base);
-  const kind = $('data-kind').value;
-  if (kind === 'sparse_regression') {
-    s.data = { kind, n: readNumber('n', 'n'), d: readNumber('d', 'd'), k: readNumber('k', 'k'),
-      sigma: readNumber('sigma', 'σ'), seed: readNumber('seed', 'seed') };
-  } else if (kind === 'two_blobs') {
-    s.data = { kind, n: readNumber('n', 'n'), separation: readNumber('separation', 'separation'),
-      spread: readNumber('spread', 'spread'), flip: readNumber('flip', 'flip'), seed: readNumber('seed', 'seed') };
-  } else if (kind === 'csv') {
-    s.data = csvData ?? { kind: 'csv' };
-  }
-  // The slider's 1e-4 step cannot hold 4/3, 6/5, 8/7 exactly: snap to the tensor-kernel values
-  // (q = 4, 6, 8) when the slider sits on one of them.
-  s.model.p = readNumber('p', 'p');
-  for (const q of [4, 6, 8]) if (Math.abs(s.model.p - q / (q - 1)) < 1e-4) s.model.p = q / (q - 1);
-  s.model.gamma = readNumber('gamma', 'γ');
-  const loss = $('loss').value;
-  if (loss === 'square') delete s.model.loss;
-  else s.model.loss = lossFromFields(loss);
-  if ($('path').value === 'features') delete s.model.path; else s.model.path = 'tensor';
-  // The spec's default kernel (serde's `default_kernel`) is the linear one: omitted, as kplay writes it.
-  const kernel = $('kernel').value;
-  if (kernel === 'linear') delete s.model.kernel;
-  else s.model.kernel = tensorKernelFromFields(kernel);
-  s.solver = s.solver || {};
-  s.solver.tol = readNumber('tol', 'tolerance');
-  s.solver.algorithm = $('algorithm').value;
-  return s;
+/** Paper A's form from the core's schema (`specSchema('lp')`); the page's own part: a CSV
+ *  file's text, p's readout and its snap to the tensor-kernel values, which fields show.
+ *  The fields the page has no control for (the iteration cap, the linesearch's δ and θ, …)
+ *  come from the spec shown. Built once the catalogue's parameter fields exist. */
+function makeForm() {
+  return schemaForm(specSchema('lp'), {
+    lose: lpControlsLose,
+    toExtra: (s) => {
+      if (s.data.kind === 'csv' && s.data.text) csvData = s.data;
+      showFields();
+      $('p-out').textContent = Number(s.model.p).toFixed(4);
+    },
+    fromExtra: (s) => {
+      if (s.data.kind === 'csv') s.data = csvData ?? { kind: 'csv' };
+      // The slider's 1e-4 step cannot hold 4/3, 6/5, 8/7 exactly: snap to the tensor-kernel
+      // values (q = 4, 6, 8) when the slider sits on one of them.
+      for (const q of [4, 6, 8]) if (Math.abs(s.model.p - q / (q - 1)) < 1e-4) s.model.p = q / (q - 1);
+    },
+  });
 }
-
-function controlsFromSpec(s) {
-  $('data-kind').value = s.data.kind;
-  if (s.data.kind === 'csv' && s.data.text) csvData = s.data;
-  if (s.data.kind === 'sparse_regression') {
-    for (const key of ['n', 'd', 'k', 'sigma', 'seed']) $(key).value = s.data[key];
-  } else if (s.data.kind === 'two_blobs') {
-    for (const key of ['n', 'separation', 'spread', 'flip', 'seed']) $(key).value = s.data[key];
-  }
-  const loss = s.model.loss ?? { kind: 'square' };
-  $('loss').value = loss.kind;
-  lossToFields(loss);
-  $('path').value = s.model.path ?? 'features';
-  const kernel = s.model.kernel ?? { kind: 'linear' };
-  $('kernel').value = kernel.kind;
-  tensorKernelToFields(kernel);
-  $('algorithm').value = (s.solver && s.solver.algorithm) ?? 'dual_gradient';
-  showFields();
-  $('p').value = s.model.p;
-  $('p-out').textContent = Number(s.model.p).toFixed(4);
-  $('gamma').value = s.model.gamma;
-  $('tol').value = (s.solver && s.solver.tol) ?? 1e-10;
-}
-
-
 
 function showFields() {
   const blobs = $('data-kind').value === 'two_blobs';
@@ -316,7 +279,7 @@ function setPlaying(on) {
 
 // ---- actions -----------------------------------------------------------------------------
 function apply() {
-  const next = readOrShow(specFromControls);
+  const next = readOrShow(() => form.fromControls());
   if (!next) return;
   try {
     if (pg) pg.update(JSON.stringify(next));
@@ -325,7 +288,7 @@ function apply() {
     showError(e.message ?? String(e));
     return;
   }
-  spec = next;
+  form.spec = next;
   stopWorker();
   stopPreset();
   restarted();
@@ -405,15 +368,15 @@ function wire() {
   }
   attachCopyLink($('copy-link'));
   window.addEventListener('resize', draw);
-  window.addEventListener('hashchange', () => {
+  onSpecHash(() => {
     try {
       const s = specFromHash();
       if (!s) return;
-      const fresh = playgroundFor(s, spec);
+      const fresh = playgroundFor(s, form.spec);
       stopWorker();
       stopPreset();
       pg = fresh;
-      spec = s;
+      form.spec = s;
       showBuildBox();
       restarted();
       clearError();
@@ -426,15 +389,12 @@ function wire() {
   });
 }
 
-/** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
-const showSpec = bindControls({ lose: lpControlsLose, toControls: (s) => controlsFromSpec(s), fromControls: specFromControls });
-
 /** A new Playground for `s`, its spec put into the controls; throws (the controls keep showing
  *  `current`) when the spec is invalid or the controls cannot hold it. */
 function playgroundFor(s, current) {
   const fresh = new Playground(JSON.stringify(s));
   try {
-    showSpec(s, current);
+    form.show(s, current);
   } catch (e) {
     fresh.free();
     throw e;
@@ -445,12 +405,12 @@ function playgroundFor(s, current) {
 /** Make `s` the page's run, paused at iteration 0 (a lesson step); throws (the current run and
  *  its controls stay) when the spec is invalid or the controls cannot hold it. */
 function loadSpec(s) {
-  const fresh = playgroundFor(s, spec);
+  const fresh = playgroundFor(s, form.spec);
   stopWorker();
   stopPreset();
   if (pg) pg.free();
   pg = fresh;
-  spec = s;
+  form.spec = s;
   racing = false;
   delete document.body.dataset.race;
   renderRaceTable($('race-table'), [], []);
@@ -469,11 +429,12 @@ async function main() {
   buildLossParamFields($('loss').closest('label'));
   tensorKernels(tensorKernelCatalogue);
   buildTensorKernelControls($('kernel'), $('kernel').closest('label'));
-  ({ state: pg, spec } = startFromHash((s) => playgroundFor(s, null), JSON.parse(defaultSpec())));
+  form = makeForm();
+  ({ state: pg, spec: form.spec } = startFromHash((s) => playgroundFor(s, null), JSON.parse(defaultSpec())));
   // A large link's data (up to 10⁶ values) took a task of its own: draw in the next one, so
   // neither blocks the page for long (issue 13).
   await new Promise((resolve) => setTimeout(resolve, 0));
-  controlsFromSpec(spec);
+  form.toControls(form.spec);
   showBuildBox();
   restarted();
   writeHash(); // the live state is in the URL from the start (Copy link, kplay)
@@ -690,8 +651,8 @@ function showJobOnPage(job, m) {
   }
   if (pg) pg.free();
   pg = next;
-  spec = job.spec;
-  controlsFromSpec(spec);
+  form.spec = job.spec;
+  form.toControls(form.spec);
   writeHash();
   restarted();
   showBuildBox();

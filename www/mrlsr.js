@@ -11,6 +11,7 @@ import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
 import { Player } from './player.js';
+import { onSpecHash } from './state.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
@@ -972,7 +973,7 @@ function wire() {
   attachCopyLink($('copy-link'));
   $('sel-cancel').addEventListener('click', () => cancelJob('selection'));
   for (const id of ['sel-n', 'sel-folds']) $(id).addEventListener('change', saveHash);
-  window.addEventListener('hashchange', () => {
+  onSpecHash(() => {
     if (applyHash()) {
       build();
     } else if (hashNote) {

@@ -9,6 +9,7 @@
 //! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg (and paper A's PREFIX-spikes.svg)
 //! kplay race SPEC.json           every algorithm of the paper on the same data
 //! kplay spec [PAPER]             print a paper's default spec (lp, mrlsr, dinuzzo, perceptron)
+//! kplay schema [PAPER]           print the fields a paper's page binds (path, type, range, step, default)
 //! kplay lesson check LESSON.json  run every step of a lesson, check every claim (docs/lessons.md)
 //! ```
 //! Errors go to stderr with a non-zero exit.
@@ -28,6 +29,7 @@ const USAGE: &str = "usage:
   kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg (paper A also PREFIX-spikes.svg)
   kplay race SPEC.json           run every algorithm of the spec's paper on the same data
   kplay spec [PAPER]             print the default spec of a paper: lp (default), mrlsr, dinuzzo, perceptron
+  kplay schema [PAPER]           print the fields a paper's page binds: path, type, range, step, default, label
   kplay lesson check LESSON.json run every step of a lesson natively and check each claim
                                  (exit 1 when a claim fails; docs/lessons.md)
 SPEC.json is any page's spec (\"Copy link\" / \"save spec\"): {\"paper\": \"lp\" | \"mrlsr\" | \"dinuzzo\" | \"perceptron\", ...};
@@ -229,6 +231,12 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 Spec::Lp(e) => serde_json::to_value(e).map_err(|e| e.to_string())?,
                 other => other.to_value(),
             };
+            emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
+        }
+        "schema" => {
+            let paper = args.get(1).map(String::as_str).unwrap_or("lp");
+            let schema = kernel_playground::experiment::spec_schema(paper).map_err(err)?;
+            let value = serde_json::to_value(&schema).map_err(|e| e.to_string())?;
             emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
         }
         "lesson" => lesson_check(args),

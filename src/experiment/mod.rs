@@ -17,3 +17,21 @@ pub mod dinuzzo;
 pub mod lp;
 pub mod mrlsr;
 pub mod perceptron;
+
+/// The page fields of the paper tagged `tag` (`lp`, `mrlsr`, `dinuzzo`, `perceptron`), declared
+/// once in its `schema.rs` ([`crate::schema`]): wasm `specSchema(paper)` and `kplay schema`.
+pub fn spec_schema(tag: &str) -> crate::error::Result<crate::schema::Schema> {
+    match tag {
+        "lp" => Ok(lp::schema::schema()),
+        "mrlsr" => Ok(mrlsr::schema::schema()),
+        "dinuzzo" => Ok(dinuzzo::schema::schema()),
+        "perceptron" => Ok(perceptron::schema::schema()),
+        other => Err(crate::error::KpError::Parameter {
+            name: "paper",
+            reason: format!(
+                "unknown paper `{}`: lp, mrlsr, dinuzzo or perceptron",
+                crate::error::clip(other)
+            ),
+        }),
+    }
+}

@@ -23,6 +23,7 @@ use cv::{EquivalenceConfig, EquivalenceReport};
 pub mod cv;
 mod nscan;
 mod root_watch;
+pub mod schema;
 mod sections;
 mod sweep;
 pub use nscan::{log_log_fit, NScan, NScanRun, ScanKind, ScanSeries, SCAN_MAX_N};

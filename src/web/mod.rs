@@ -88,6 +88,14 @@ pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsEr
         .map_err(js_err)
 }
 
+/// The page fields of a paper (`lp`, `mrlsr`, `dinuzzo`, `perceptron`) as JSON text: path,
+/// control, type, range, step, default, label, unit, options, where it applies
+/// ([`crate::experiment::spec_schema`]); `www/state.js` binds a page's controls from it.
+#[wasm_bindgen(js_name = specSchema)]
+pub fn spec_schema(paper: &str) -> Result<String, JsError> {
+    crate::experiment::spec_schema(paper).map(|s| s.to_json()).map_err(js_err)
+}
+
 /// A spec's kernel (JSON text) written as the expression [`parse_kernel`] reads back.
 #[wasm_bindgen(js_name = kernelText)]
 pub fn kernel_text(json: &str) -> Result<String, JsError> {

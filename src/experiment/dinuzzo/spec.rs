@@ -24,6 +24,8 @@ use crate::solvers::fixed_point::{
 };
 use crate::stepper::{run_task_for, Progress, Task};
 
+use super::schema;
+
 /// Largest data set the page accepts (the Gram matrix is n² doubles).
 pub const MAX_PAGE_N: usize = 2500;
 /// Largest data set for the race (five solvers on one Gram matrix).
@@ -212,14 +214,6 @@ impl DinuzzoChecked {
     }
 }
 
-fn finite_positive(name: &'static str, symbol: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(bad(name, format!("{symbol} must be a finite number > 0 (got {v})")))
-    }
-}
-
 impl DinuzzoSpec {
     /// Every range check of paper C's spec, in one place, each refusal naming its field: the
     /// race on kernel rows, the plot window and the generated data's size, λ > 0, the loss's
@@ -243,21 +237,16 @@ impl DinuzzoSpec {
             }
             DataSpec::Csv(_) => {}
         }
-        finite_positive("lambda", "λ", self.lambda)?;
+        // λ, δ, the sweep cap, a fixed α, the generated data's knobs and the kernel's
+        // parameters: the page schema's ranges (`dinuzzo/schema.rs`), read here, not restated.
+        crate::schema::check_spec(&schema::schema().fields, self)?;
         self.loss.validate()?;
         let method = self.method.solver();
         match self.method {
             MethodSpec::FixedPoint(f) => {
-                finite_positive("method.tol", "δ", f.tol)?;
-                check_cap(f.max_sweeps)?;
                 check_gap(f.gap_tol)?;
-                if let StepRule::Fixed(a) = f.step {
-                    finite_positive("method.step.value", "α", a)?;
-                }
             }
             MethodSpec::Coordinate(c) => {
-                finite_positive("method.tol", "δ", c.tol)?;
-                check_cap(c.max_sweeps)?;
                 check_gap(c.gap_tol)?;
                 crate::solvers::coordinate::check_cache_mib(c.cache_mib)?;
                 // A race runs its own five methods (the fifth falls back to greedy for such a
@@ -272,13 +261,6 @@ impl DinuzzoSpec {
         }
         Ok(DinuzzoChecked { spec: self.clone(), solver: method })
     }
-}
-
-fn check_cap(max_sweeps: usize) -> Result<()> {
-    if max_sweeps < 1 {
-        return Err(bad("method.max_sweeps", "the sweep cap must be at least 1"));
-    }
-    Ok(())
 }
 
 fn check_gap(gap_tol: Option<f64>) -> Result<()> {

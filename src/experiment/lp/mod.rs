@@ -6,6 +6,7 @@
 mod algorithm;
 pub mod job;
 pub mod page;
+pub mod schema;
 mod session;
 mod spec;
 

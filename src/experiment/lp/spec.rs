@@ -167,10 +167,7 @@ impl Default for Experiment {
     }
 }
 
-/// The algorithms a spec may name (paper A: Algorithms 2.1 and 3.3, the primal baselines of
-/// Section 4, and a dual Newton method).
-pub const ALGORITHMS: [&str; 5] =
-    ["dual_gradient", "prox_dual", "dual_newton", "primal_gd", "fista"];
+pub use super::schema::ALGORITHMS;
 
 /// Memory budget of a Gram tensor or a feature matrix built from a spec: 1 GiB.
 pub const TENSOR_BUDGET_BYTES: u64 = 1 << 30;
@@ -229,36 +226,21 @@ impl Experiment {
     /// one error per bad parameter, naming it.
     pub fn check(&self) -> Result<Checked> {
         let ModelSpec::LpRegression { p, gamma, loss, path, kernel } = self.model;
-        if !(p.is_finite() && p > 1.0 && p < 2.0) {
+        // The plain ranges are the page schema's (`schema.rs`), read here, not restated.
+        if !super::schema::p().accepts(p) {
             return Err(KpError::POutOfRange(p));
         }
-        if !finite_positive(gamma) {
+        if !super::schema::gamma().accepts(gamma) {
             return Err(KpError::GammaNotPositive(gamma));
         }
-        match loss {
-            Loss::EpsInsensitive { eps } if !(eps.is_finite() && eps >= 0.0) => {
-                return Err(param(
-                    "model.loss.eps",
-                    format!("the ε-insensitive loss needs ε ≥ 0 (got {eps})"),
-                ))
-            }
-            Loss::Huber { rho } if !finite_positive(rho) => {
-                return Err(param(
-                    "model.loss.rho",
-                    format!("the Huber loss needs a threshold ρ > 0 (got {rho})"),
-                ))
-            }
-            _ => {}
+        let s = &self.solver;
+        if !super::schema::tol().accepts(s.tol) {
+            return Err(KpError::ToleranceInvalid(s.tol));
         }
+        // Every other plain range (the data's sizes and knobs, the loss's and the kernel's
+        // parameters, the cap, δ, θ) is the table the page's controls carry, read here.
+        crate::schema::check_spec(&super::schema::schema().fields, self)?;
         loss.validate()?;
-        if let TensorKernel::Polynomial { degree } = kernel {
-            if degree < 1 {
-                return Err(param(
-                    "model.kernel.degree",
-                    format!("the polynomial degree s must be ≥ 1 (got {degree})"),
-                ));
-            }
-        }
         let kernel_cfg = match (path, kernel) {
             (PathSpec::Tensor, k) => Some(TensorKernelConfig::from_p(k, p)?),
             (PathSpec::Features, k) if k.identity_features() => None,
@@ -273,7 +255,6 @@ impl Experiment {
             }
             (PathSpec::Features, k) => Some(TensorKernelConfig::from_p(k, p)?),
         };
-        let s = &self.solver;
         if !ALGORITHMS.contains(&s.algorithm.as_str()) {
             return Err(param(
                 "solver.algorithm",
@@ -311,17 +292,6 @@ impl Experiment {
                 ))
             }
             _ => {}
-        }
-        if !finite_positive(s.tol) {
-            return Err(KpError::ToleranceInvalid(s.tol));
-        }
-        if s.max_iter < 1 {
-            return Err(KpError::MaxIterInvalid(s.max_iter));
-        }
-        for (name, value) in [("delta", s.delta), ("theta", s.theta)] {
-            if !(value.is_finite() && value > 0.0 && value < 1.0) {
-                return Err(KpError::LinesearchParam { name, value });
-            }
         }
         let cap = gamma / (2.0 * (1.0 - s.delta));
         let step0 = match s.step0 {

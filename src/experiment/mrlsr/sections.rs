@@ -24,9 +24,7 @@ use crate::error::{KpError, Result};
 use crate::kernels::{Bandwidth, Kernel};
 use crate::stepper::run_task_for;
 
-/// Largest n the page builds an eigendecomposition for (the core's own budget is
-/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]).
-pub const PAGE_MAX_N: usize = 2000;
+pub use super::schema::PAGE_MAX_N;
 
 /// The data part of paper B's spec.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -542,6 +540,9 @@ impl MrlsrChecked {
     pub fn check(spec: &MrlsrSpec, max_n: usize) -> Result<Self> {
         crate::solvers::mrlsr::check_m(spec.m)?;
         crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
+        // The page schema's ranges (`schema.rs`): the data's knobs, the kernel's parameters,
+        // the model-selection form's n and folds.
+        crate::schema::check_spec(&super::schema::schema().fields, spec)?;
         let data = build_data(&spec.data, max_n)?;
         spec.kernel.resolve(&data.x)?;
         let selection = spec.selection.as_ref().map(|s| s.check(spec, max_n)).transpose()?;

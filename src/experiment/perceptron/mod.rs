@@ -5,6 +5,7 @@
 //! is [`crate::engine::perceptron::PerceptronRace`]).
 
 mod prepare;
+pub mod schema;
 mod session;
 pub mod testbeds;
 mod timing;

@@ -38,6 +38,9 @@ const SEARCH_CHUNK: usize = 64;
 impl SessionPreparation {
     /// Validate the spec and the data, and allocate G (after the budget check).
     pub fn new(spec: PerceptronSpec) -> Result<Self> {
+        // The page schema's ranges (`schema.rs`): the generated set's knobs, the kernel's
+        // parameters, the cap, ε, δ, γ (each refusal naming its path).
+        crate::schema::check_spec(&super::schema::schema().fields, &spec)?;
         check_max_iter(spec.max_iter)?;
         spec.algorithm.validate()?;
         spec.race_parameters()?;

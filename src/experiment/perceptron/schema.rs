@@ -1,0 +1,111 @@
+//! Paper D's page fields, declared once ([`crate::schema`]): the generated set (shape, margin,
+//! noise, n, seed), the kernel's parameters (from the catalogue), the algorithm's ε, δ, γ, the
+//! iteration cap and the race's ε, δ, γ. The session's preparation reads the same table.
+
+use crate::kernels::Kernel;
+use crate::schema::{Field, Schema};
+
+const GENERATED: &[&str] = &["generated"];
+const NVN: &[&str] = &["nvn", "isnkpvn"];
+
+/// The iteration cap, 1 ..= 10⁷.
+pub fn max_iter() -> Field {
+    Field::integer("max_iter", "iteration cap", 100_000.0).min(1.0).max(1e7).control("maxiter")
+}
+
+/// Paper D's fields, a choice before the fields that depend on it.
+pub fn schema() -> Schema {
+    let mut fields = vec![
+        Field::choice(
+            "data.kind",
+            "set",
+            "generated",
+            &[
+                ("generated", "a generated set"),
+                ("points", "hand-made (clicked)"),
+                ("csv", "CSV file"),
+            ],
+        ),
+        Field::choice(
+            "data.set.shape.kind",
+            "shape",
+            "blobs",
+            &[
+                ("blobs", "two blobs"),
+                ("circles", "concentric circles"),
+                ("xor", "XOR"),
+                ("moons", "moons"),
+            ],
+        )
+        .when("data.kind", GENERATED),
+        Field::number("data.set.shape.margin", "margin", 0.3)
+            .min(-1e4)
+            .max(1e4)
+            .step(0.05)
+            .when("data.kind", GENERATED)
+            .when("data.set.shape.kind", &["blobs"]),
+        Field::number("data.set.shape.spread", "spread", 0.5)
+            .above(0.0)
+            .max(1e4)
+            .when("data.kind", GENERATED)
+            .when("data.set.shape.kind", &["blobs"]),
+        Field::number("data.set.shape.noise", "noise", 0.05)
+            .min(0.0)
+            .max(1e4)
+            .step(0.01)
+            .control("noise")
+            .when("data.kind", GENERATED)
+            .when("data.set.shape.kind", &["moons", "circles", "xor"]),
+        Field::number("data.set.shape.factor", "the inner radius", 0.45)
+            .above(0.0)
+            .below(1.0)
+            .when("data.kind", GENERATED)
+            .when("data.set.shape.kind", &["circles"]),
+        Field::integer("data.set.n", "n", 60.0).min(2.0).control("n").when("data.kind", GENERATED),
+        Field::number("data.set.label_noise", "label noise", 0.0)
+            .min(0.0)
+            .max(1.0)
+            .when("data.kind", GENERATED),
+        Field::integer("data.set.seed", "seed", 1.0)
+            .min(0.0)
+            .control("seed")
+            .when("data.kind", GENERATED),
+    ];
+    let kernels: Vec<_> = Kernel::ALL.iter().map(|k| k.info()).collect();
+    let options: Vec<(&str, &str)> = kernels.iter().map(|k| (k.kind, k.label)).collect();
+    fields.push(Field::choice("kernel.kind", "K", "linear", &options).control("kernel"));
+    fields.push(
+        Field::number("kernel.bandwidth.fixed", "width", 0.5)
+            .above(0.0)
+            .when("kernel.kind", &["gaussian"]),
+    );
+    for k in &kernels {
+        for p in k.parameters {
+            fields.push(Field::param("kernel", p).when("kernel.kind", &[k.kind]));
+        }
+    }
+    fields.extend([
+        Field::choice(
+            "algorithm.kind",
+            "algorithm",
+            "perceptron",
+            &[
+                ("perceptron", "Perceptron (Alg. 1)"),
+                ("nkp", "NKP (Alg. 3)"),
+                ("snkp", "SNKP (Alg. 4)"),
+                ("nvn", "NVN(ε) (Alg. 5)"),
+                ("snkpvn", "SNKPVN(δ) (Alg. 6)"),
+                ("isnkpvn", "ISNKPVN(γ, ε) (Alg. 7)"),
+            ],
+        )
+        .control("algo"),
+        Field::number("algorithm.epsilon", "ε", 0.01).above(0.0).when("algorithm.kind", NVN),
+        Field::number("algorithm.delta", "δ", 0.01).above(0.0).when("algorithm.kind", &["snkpvn"]),
+        Field::number("algorithm.gamma", "γ", 2.0).above(1.0).when("algorithm.kind", &["isnkpvn"]),
+        max_iter(),
+        Field::number("race.epsilon", "the race's ε", 0.01).above(0.0),
+        Field::number("race.delta", "the race's δ", 0.01).above(0.0),
+        Field::number("race.gamma", "the race's γ", 2.0).above(1.0),
+    ]);
+    Schema { paper: "perceptron", fields }
+}
