@@ -21,6 +21,8 @@ fn spec(shape: &str, n: usize, seed: u64, kernel: &str, algorithm: &str, extra: 
 }
 
 const BLOBS: &str = r#"{"kind":"blobs","margin":0.4,"spread":0.5}"#;
+/// Overlapping blobs: the plain perceptron never stops before its cap, so every step counts.
+const OVERLAP: &str = r#"{"kind":"blobs","margin":-1.5,"spread":0.5}"#;
 const LINEAR: &str = r#"{"kind":"linear"}"#;
 const GAUSSIAN: &str = r#"{"kind":"gaussian","bandwidth":{"fixed":0.5}}"#;
 
@@ -55,7 +57,7 @@ fn prepare_in_slices(page: &mut PerceptronPage) -> usize {
 
 #[test]
 fn updating_only_the_algorithm_keeps_g_and_rho_and_runs_as_a_fresh_session() {
-    let first = spec(BLOBS, 80, 1, LINEAR, r#"{"kind":"snkp"}"#, "");
+    let first = spec(OVERLAP, 80, 1, LINEAR, r#"{"kind":"perceptron"}"#, "");
     let mut page = PerceptronPage::new(&first).unwrap();
     assert!(page.ready());
     let g = problem(&page);
@@ -66,8 +68,14 @@ fn updating_only_the_algorithm_keeps_g_and_rho_and_runs_as_a_fresh_session() {
 
     // Same data and kernel, another algorithm, cap and race: the same G (the same allocation),
     // the same ρ_K, the algorithm restarted at its first iterate.
-    let second =
-        spec(BLOBS, 80, 1, LINEAR, r#"{"kind":"nvn","epsilon":0.05}"#, r#","race":{"delta":0.05}"#);
+    let second = spec(
+        OVERLAP,
+        80,
+        1,
+        LINEAR,
+        r#"{"kind":"nvn","epsilon":0.05}"#,
+        r#","race":{"delta":0.05}"#,
+    );
     page.update(&second).unwrap();
     assert!(page.ready(), "nothing to prepare");
     assert!(Arc::ptr_eq(&g, &problem(&page)), "G reused");
@@ -88,9 +96,9 @@ fn updating_only_the_algorithm_keeps_g_and_rho_and_runs_as_a_fresh_session() {
 
     // Another seed, another kernel, or another margin search: a new G.
     for other in [
-        spec(BLOBS, 80, 2, LINEAR, r#"{"kind":"snkp"}"#, ""),
-        spec(BLOBS, 80, 1, GAUSSIAN, r#"{"kind":"snkp"}"#, ""),
-        spec(BLOBS, 80, 1, LINEAR, r#"{"kind":"snkp"}"#, r#","margin":{"rel_tol":0.01}"#),
+        spec(OVERLAP, 80, 2, LINEAR, r#"{"kind":"perceptron"}"#, ""),
+        spec(OVERLAP, 80, 1, GAUSSIAN, r#"{"kind":"perceptron"}"#, ""),
+        spec(OVERLAP, 80, 1, LINEAR, r#"{"kind":"perceptron"}"#, r#","margin":{"rel_tol":0.01}"#),
     ] {
         let mut p = PerceptronPage::new(&first).unwrap();
         let g = problem(&p);
@@ -103,13 +111,16 @@ fn updating_only_the_algorithm_keeps_g_and_rho_and_runs_as_a_fresh_session() {
 
 #[test]
 fn a_large_data_set_is_prepared_in_slices_while_the_old_session_stays_shown() {
-    let small = spec(BLOBS, 60, 1, LINEAR, r#"{"kind":"snkp"}"#, "");
+    let small = spec(OVERLAP, 60, 1, LINEAR, r#"{"kind":"perceptron"}"#, "");
     let mut page = PerceptronPage::new(&small).unwrap();
-    run_to_end(&mut page);
+    for _ in 0..5 {
+        page.step().unwrap();
+    }
     let (old_digest, old_iter) = {
         let s = page.session().unwrap();
         (s.digest.clone(), s.record().iter)
     };
+    assert_eq!(old_iter, 5);
     let large = spec(BLOBS, 700, 3, GAUSSIAN, r#"{"kind":"snkp"}"#, "");
     assert!(700 * 700 > SYNC_GRAM);
     page.update(&large).unwrap();
@@ -133,6 +144,10 @@ fn a_large_data_set_is_prepared_in_slices_while_the_old_session_stays_shown() {
     page.update(&small).unwrap();
     assert!(page.ready());
     assert_eq!(page.session().unwrap().digest, old_digest);
+    assert_eq!(page.session().unwrap().record().iter, 0, "the algorithm restarted");
+    for _ in 0..old_iter {
+        page.step().unwrap();
+    }
 
     // Again, to the end, one unit per call: many calls, the old session shown until the last.
     page.update(&large).unwrap();
@@ -153,12 +168,13 @@ fn a_large_data_set_is_prepared_in_slices_while_the_old_session_stays_shown() {
 
 #[test]
 fn a_refused_update_keeps_the_old_run_its_link_and_its_race() {
-    let good = spec(BLOBS, 60, 1, LINEAR, r#"{"kind":"snkp"}"#, "");
+    let good = spec(OVERLAP, 60, 1, LINEAR, r#"{"kind":"perceptron"}"#, "");
     let mut page = PerceptronPage::new(&good).unwrap();
     for _ in 0..3 {
         page.step().unwrap();
     }
     let iter = page.session().unwrap().record().iter;
+    assert_eq!(iter, 3);
     let g = problem(&page);
     let link = page.spec_json();
     page.start_race().unwrap();
@@ -194,11 +210,11 @@ fn a_refused_update_keeps_the_old_run_its_link_and_its_race() {
     }
     let e = page.update(one_class).unwrap_err().to_string();
     assert!(e.contains("all labels are equal"), "{e}");
-    // The old run still runs to its verified separator.
+    // The old run still runs, to its cap as a fresh session's.
     run_to_end(&mut page);
     match page.summary(0) {
         PageSummary::Run(r) => {
-            assert_eq!(r.status, "separator");
+            assert_eq!(r.status, "max_iterations");
             assert_eq!(r.iter, fresh(&good).run_to_end_iter());
         }
         s => panic!("{s:?}"),
@@ -312,8 +328,14 @@ fn the_pages_race_is_kplays_race_of_its_link_and_an_update_drops_it() {
             assert_eq!(mine[key], theirs[key], "{key}: {mine} vs {theirs}");
         }
     }
+    // Inseparable data: the von Neumann algorithms' certificates, verified; the primal ones'
+    // cap.
     let entries = page.race_entries();
-    assert!(entries.iter().all(|e| e.verified), "{entries:?}");
+    for e in &entries {
+        let certifies = ["NVN", "SNKPVN", "ISNKPVN"].contains(&e.name.as_str());
+        let want = if certifies { ("certificate", true) } else { ("cap", false) };
+        assert_eq!((e.outcome.as_str(), e.verified), want, "{e:?}");
+    }
     // Any update drops the race (here one that keeps G).
     page.update(&json.replace("0.03", "0.02")).unwrap();
     assert!(page.race_for(1.0).is_err() && page.race_entries().is_empty());

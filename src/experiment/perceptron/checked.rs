@@ -100,10 +100,12 @@ impl PerceptronChecked {
         self.margin
     }
 
-    /// Whether `other` has the same data and kernel (then a session's G and ρ_K serve it: only
-    /// the algorithm restarts).
+    /// Whether `other` has the same data, kernel and margin search (then a session's G and ρ_K
+    /// serve it: only the algorithm restarts).
     pub fn same_problem(&self, other: &PerceptronChecked) -> bool {
-        self.spec.data == other.spec.data && self.spec.kernel == other.spec.kernel
+        self.spec.data == other.spec.data
+            && self.spec.kernel == other.spec.kernel
+            && self.margin == other.margin
     }
 }
 
