@@ -122,7 +122,7 @@ fn a_large_data_set_is_prepared_in_slices_while_the_old_session_stays_shown() {
     };
     assert_eq!(old_iter, 5);
     let large = spec(BLOBS, 700, 3, GAUSSIAN, r#"{"kind":"snkp"}"#, "");
-    assert!(700 * 700 > SYNC_GRAM);
+    const { assert!(700 * 700 > SYNC_GRAM) };
     page.update(&large).unwrap();
     assert!(!page.ready() && page.offloadable(), "the whole matrix is ahead");
     assert!(page.step().is_err(), "no step while a new session is prepared");

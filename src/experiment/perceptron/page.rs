@@ -37,18 +37,26 @@ pub const SYNC_HEAT: usize = 1_000_000;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum OutcomeSummary {
+    /// A separator, with its independent check.
     Separator { check: SeparatorCheck },
+    /// A certificate, with its independent check.
     Certificate { check: CertificateCheck },
+    /// The cap came first, after this many iterations.
     IterationCap { iterations: usize },
 }
 
 /// ρ_K's certified bracket as the page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MarginSummary {
+    /// The estimate of ρ_K.
     pub rho: f64,
+    /// The certified lower end of ρ_K.
     pub lower: f64,
+    /// The certified upper end of ρ_K.
     pub upper: f64,
+    /// What the min-norm computation certified (separable, inseparable or undecided).
     pub separability: Separability,
+    /// Whether ρ is exact to rounding (the bracket closed to `rel_tol`, or a rank ≤ 2 G).
     pub exact: bool,
 }
 
@@ -67,19 +75,30 @@ impl From<&Margin> for MarginSummary {
 /// The readouts and the outcome panel of a session that can step.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
+    /// Iterations done.
     pub iter: usize,
+    /// `min_i (Gα)_i` (> 0: a separator).
     pub min_g_alpha: Option<f64>,
+    /// `‖p‖_G` of the von Neumann algorithms.
     pub norm_p_g: Option<f64>,
+    /// Whether the run has ended.
     pub finished: bool,
     /// The run's stop word (`running`, `separator`, `certificate`, `max_iterations`, …), as
     /// `kplay run` prints it.
     pub status: &'static str,
+    /// The algorithm's short name.
     pub algorithm: &'static str,
+    /// The number of points.
     pub n: usize,
+    /// Iterations done by the call that asked.
     pub steps_this_call: usize,
+    /// ρ_K's bracket.
     pub margin: MarginSummary,
+    /// The paper's bounds drawn as reference lines.
     pub bounds: Vec<BoundLine>,
+    /// The verified outcome once finished.
     pub outcome: Option<OutcomeSummary>,
+    /// Why the outcome could not be verified (a non-finite iterate).
     pub error: Option<String>,
     /// The data's 64-bit digest (as `kplay digest` prints it).
     pub digest: String,
@@ -88,9 +107,13 @@ pub struct RunSummary {
 /// The summary while a new data set is prepared (no run can step).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PreparingSummary {
+    /// What is computed and how far ([`PerceptronPage::preparing`]).
     pub preparing: String,
+    /// The new data set's number of points.
     pub n: usize,
+    /// Always 0: no run yet.
     pub iter: usize,
+    /// Always false.
     pub finished: bool,
 }
 
@@ -98,7 +121,9 @@ pub struct PreparingSummary {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum PageSummary {
-    Run(RunSummary),
+    /// A session that can step.
+    Run(Box<RunSummary>),
+    /// A new session being prepared.
     Preparing(PreparingSummary),
 }
 
@@ -113,8 +138,11 @@ pub struct RaceSummary {
 /// The heatmap's grid: `nx × ny` cells over `view` (the key of the cached cross kernel).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HeatGrid {
+    /// `[x_min, x_max, y_min, y_max]`.
     pub view: [f64; 4],
+    /// Cells across.
     pub nx: usize,
+    /// Cells up.
     pub ny: usize,
 }
 
@@ -145,7 +173,9 @@ impl HeatGrid {
 /// `None` while its cross kernel is still being computed ([`PerceptronPage::prepare`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Heatmap {
+    /// The grid the values are on.
     pub grid: HeatGrid,
+    /// `f` at the cells, or `None` while the cross kernel is computed.
     pub values: Option<Vec<f64>>,
 }
 
@@ -414,7 +444,7 @@ impl PerceptronPage {
             Ok(None) => (None, None),
             Err(e) => (None, Some(e.to_string())),
         };
-        PageSummary::Run(RunSummary {
+        PageSummary::Run(Box::new(RunSummary {
             iter: r.iter,
             min_g_alpha: r.min_g_alpha,
             norm_p_g: r.norm_p_g,
@@ -428,7 +458,7 @@ impl PerceptronPage {
             outcome,
             error,
             digest: session.digest.clone(),
-        })
+        }))
     }
 
     /// The spec as tagged JSON text (for the URL hash): the one being prepared, else the shown
