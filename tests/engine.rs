@@ -10,7 +10,7 @@ use common::{assert_fails, kplay, stderr, stdout, TempDir};
 use kernel_playground::engine::{self, Paper, Spec, Stepper, Stop};
 use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::experiment::mrlsr;
-use kernel_playground::experiment::perceptron::{PerceptronSpec, Session};
+use kernel_playground::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use serde_json::Value;
 
@@ -69,7 +69,7 @@ fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
 fn paper_d_engine_equals_its_session_and_the_separator_is_verified() {
     let s = PerceptronSpec::default();
     let report = engine::run(&Spec::Perceptron(s.clone())).expect("runs");
-    let mut direct = Session::new(s).expect("starts");
+    let mut direct = Session::new(PerceptronChecked::check(s).expect("checked")).expect("starts");
     while direct.step() {}
     assert_eq!(report.iterations, direct.record().iter);
     assert_eq!(

@@ -22,7 +22,7 @@ use kernel_playground::budget::{self, Budget};
 use kernel_playground::data::parse_csv;
 use kernel_playground::datasets::plane::from_points;
 use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::experiment::perceptron::{PerceptronSpec, Session};
+use kernel_playground::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use kernel_playground::stepper::Stepper;
 use proptest::prelude::*;
@@ -380,7 +380,8 @@ fn fuzz_paper_d_specs() {
     });
     fuzz("paper D specs", with_points, |v| {
         let Ok(spec) = PerceptronSpec::from_json(&v.to_string()) else { return false };
-        let Ok(mut s) = Session::new(spec) else { return false };
+        let Ok(checked) = PerceptronChecked::check(spec) else { return false };
+        let Ok(mut s) = Session::new(checked) else { return false };
         s.run_for(5.0);
         let _ = s.outcome();
         let _ = s.decision_grid(s.view, 20, 20);

@@ -9,14 +9,14 @@
 use kernel_playground::engine::Spec;
 use kernel_playground::experiment::dinuzzo;
 use kernel_playground::experiment::mrlsr::{MrlsrChecked, PAGE_MAX_N};
-use kernel_playground::experiment::perceptron::SessionPreparation;
+use kernel_playground::experiment::perceptron::PerceptronChecked;
 use kernel_playground::experiment::spec_schema;
 use kernel_playground::schema::{get, Default, Field, FieldType, Schema};
 use kernel_playground::spec_json::Paper;
 use serde_json::{json, Map, Value};
 
-/// The paper's check of a spec (its `Checked` check, or for paper D the session's preparation,
-/// which validates before it allocates).
+/// The paper's check of a spec (its `Checked` check; for papers A and C with the data built,
+/// which checks the generator's fields too).
 fn check(paper: Paper, spec: &Value) -> Result<(), String> {
     let mut tagged = spec.clone();
     tagged["paper"] = json!(paper.tag());
@@ -25,7 +25,7 @@ fn check(paper: Paper, spec: &Value) -> Result<(), String> {
         Spec::Lp(e) => e.check().and_then(|_| e.build_data()).map(|_| ()),
         Spec::Mrlsr(s) => MrlsrChecked::check(&s, PAGE_MAX_N).map(|_| ()),
         Spec::Dinuzzo(s) => s.check().and_then(|c| dinuzzo::build(&c)).map(|_| ()),
-        Spec::Perceptron(s) => SessionPreparation::new(s).map(|_| ()),
+        Spec::Perceptron(s) => PerceptronChecked::check(s).map(|_| ()),
     };
     result.map_err(|e| e.to_string())
 }

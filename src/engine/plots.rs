@@ -10,7 +10,7 @@ use crate::experiment::dinuzzo::DinuzzoSpec;
 use crate::experiment::lp::Experiment;
 use crate::experiment::lp::LpRun;
 use crate::experiment::mrlsr::{self, MrlsrSpec};
-use crate::experiment::perceptron::{PerceptronSpec, Session};
+use crate::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
 use crate::solvers::mrlsr::MrlsrModel;
 
 /// Size of each SVG, pixels.
@@ -104,7 +104,7 @@ fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
 }
 
 fn perceptron_plots(s: &PerceptronSpec) -> Result<Vec<(&'static str, String)>> {
-    let mut session = Session::new(s.clone())?;
+    let mut session = Session::new(PerceptronChecked::check(s.clone())?)?;
     session.run_to_end();
     let trace = crate::plots::perceptron::trace_points(&session.trace());
     let bounds: Vec<(String, f64, bool)> =

@@ -337,7 +337,10 @@ fn paper_d_trace_and_boundary() {
     use crate::plots::perceptron as pp;
     for step in 1..=15 {
         let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
-        let mut session = crate::experiment::perceptron::Session::new(s).expect("session");
+        let mut session = crate::experiment::perceptron::Session::new(
+            crate::experiment::perceptron::PerceptronChecked::check(s).expect("checked"),
+        )
+        .expect("session");
         while session.step() {}
         let trace: Vec<pp::TracePoint> = pp::trace_points(&session.trace());
         let bounds: Vec<(String, f64, bool)> =
@@ -451,7 +454,10 @@ fn write_svgs() {
     });
     for step in [2, 5, 8, 13, 14] {
         let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
-        let mut session = crate::experiment::perceptron::Session::new(sp).expect("session");
+        let mut session = crate::experiment::perceptron::Session::new(
+            crate::experiment::perceptron::PerceptronChecked::check(sp).expect("checked"),
+        )
+        .expect("session");
         while session.step() {}
         let trace = crate::plots::perceptron::trace_points(&session.trace());
         let bounds: Vec<(String, f64, bool)> =

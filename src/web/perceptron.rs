@@ -1,27 +1,23 @@
 //! The wasm shell of paper D's page (smoothed kernel perceptrons and von Neumann certificates):
-//! JSON spec in, summaries out, drawing into canvases. The mathematics is in
-//! `crate::solvers::perceptron` (session, algorithms, bounds) and `solvers::perceptron::margin`.
+//! JSON in and out and drawing into canvases, nothing else. The page's state machine (the reuse
+//! rule, the sliced preparations, the heatmap's cache, the race) is the core's
+//! [`PerceptronPage`]; the spec's checks are [`crate::experiment::perceptron::PerceptronChecked`];
+//! the mathematics is in `crate::solvers::perceptron` and `solvers::perceptron::margin`.
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{js_err, js_object, to_js};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-use crate::engine::perceptron::PerceptronRace;
 use crate::experiment::perceptron::{
-    view_box, BoundLine, CertificateCheck, DataSpec, Outcome, PerceptronSpec, SeparatorCheck,
-    Session, SessionPreparation,
+    hand_points, to_data, PerceptronChecked, PerceptronPage, PerceptronSpec, SessionPreparation,
 };
-use crate::kernels::CrossJob;
 use crate::plots::perceptron::{
     boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
 };
-use crate::solvers::perceptron::margin::Margin;
-use nalgebra::DMatrix;
 
 /// Paper D's default experiment (separable blobs, linear kernel, SNKP) as JSON text.
 #[wasm_bindgen(js_name = perceptronDefaultSpec)]
@@ -29,104 +25,11 @@ pub fn perceptron_default_spec() -> String {
     PerceptronSpec::default().to_tagged_json()
 }
 
-/// The outcome without its weight vectors.
-#[derive(Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum OutcomeSummary {
-    Separator { check: SeparatorCheck },
-    Certificate { check: CertificateCheck },
-    IterationCap { iterations: usize },
-}
-
-#[derive(Serialize)]
-struct MarginSummary {
-    rho: f64,
-    lower: f64,
-    upper: f64,
-    separability: crate::solvers::perceptron::margin::Separability,
-    exact: bool,
-}
-
-impl From<&Margin> for MarginSummary {
-    fn from(m: &Margin) -> Self {
-        Self {
-            rho: m.rho,
-            lower: m.lower,
-            upper: m.upper,
-            separability: m.separability,
-            exact: m.exact,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct Summary {
-    iter: usize,
-    min_g_alpha: Option<f64>,
-    norm_p_g: Option<f64>,
-    finished: bool,
-    /// The run's stop word (`running`, `separator`, `certificate`, `max_iterations`, …), as
-    /// `kplay run` prints it.
-    status: &'static str,
-    algorithm: &'static str,
-    n: usize,
-    steps_this_call: usize,
-    margin: MarginSummary,
-    bounds: Vec<BoundLine>,
-    outcome: Option<OutcomeSummary>,
-    error: Option<String>,
-    /// The data's 64-bit digest (as `kplay digest` prints it).
-    digest: String,
-}
-
-/// The summary while a new data set is prepared (no run yet).
-#[derive(Serialize)]
-struct PreparingSummary {
-    preparing: String,
-    n: usize,
-    iter: usize,
-    finished: bool,
-}
-
-#[derive(Serialize)]
-struct RaceSummary {
-    finished: bool,
-    /// Each lane's standing with its outcome, check and bound (as `kplay race` prints them).
-    lanes: Vec<serde_json::Value>,
-}
-
-/// Points with n² up to this are prepared at once when a spec is applied; larger sets in
-/// slices ([`PerceptronPlayground::prepare`]), one per frame.
-const SYNC_GRAM: usize = 250_000;
-/// Heatmap cross kernels with (cells × n) up to this are computed at once.
-const SYNC_HEAT: usize = 1_000_000;
-
-/// The heatmap's grid and its cached cross kernel `K(grid, x)`.
-struct Heat {
-    key: ([u64; 4], usize, usize),
-    cross: Option<DMatrix<f64>>,
-    job: Option<CrossJob>,
-}
-
-/// Paper D's experiment with its running algorithm, and optionally a race of all six.
+/// Paper D's page in the browser: the core's state machine ([`PerceptronPage`]) behind JSON in
+/// and out and the canvases it draws.
 #[wasm_bindgen]
 pub struct PerceptronPlayground {
-    /// The running session; `None` until the first preparation is done.
-    session: Option<Session>,
-    /// A new spec's session being prepared in slices (G, then ρ_K); the old session runs on.
-    prep: Option<SessionPreparation>,
-    race: Option<PerceptronRace>,
-    heat: Option<Heat>,
-    /// Equal-aspect view and plotting rectangle of the last boundary drawing (for clicks).
-    view: [f64; 4],
-    rect: [i32; 4],
-    /// What the page says is being prepared, when not the preparation's own progress (a
-    /// worker's, [`perceptron_prepare`]).
-    note: Option<String>,
-}
-
-fn not_ready() -> JsError {
-    js_err("the run is still being prepared")
+    page: PerceptronPage,
 }
 
 fn ctx2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsError> {
@@ -138,12 +41,8 @@ fn ctx2d(canvas: &HtmlCanvasElement) -> Result<CanvasRenderingContext2d, JsError
         .ok_or_else(|| js_err("no 2-D context on the canvas"))
 }
 
-/// Map a device-pixel position to data coordinates for `view` drawn in `rect`.
-fn to_data(view: [f64; 4], rect: [i32; 4], px: f64, py: f64) -> [f64; 2] {
-    let [a, b, c, d] = view;
-    let tx = (px - rect[0] as f64) / ((rect[2] - rect[0]).max(1) as f64);
-    let ty = (py - rect[1] as f64) / ((rect[3] - rect[1]).max(1) as f64);
-    [a + tx * (b - a), d - ty * (d - c)]
+fn parse_points(points_json: &str) -> Result<Vec<[f64; 3]>, JsError> {
+    serde_json::from_str(points_json).map_err(js_err)
 }
 
 /// The hand-made points `[[x₁, x₂, ±1], …]` drawn alone (when they do not make a valid data
@@ -154,17 +53,9 @@ pub fn draw_hand_points(
     dpr: f64,
     points_json: &str,
 ) -> Result<(), JsError> {
-    let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
-    let drawable = |p: &&[f64; 3]| {
-        crate::budget::coordinate("points", 0, p[0])
-            .and(crate::budget::coordinate("points", 0, p[1]))
-            .is_ok()
-    };
-    let x: Vec<(f64, f64)> = pts.iter().filter(drawable).map(|p| (p[0], p[1])).collect();
-    let y: Vec<f64> = pts.iter().filter(drawable).map(|p| p[2]).collect();
-    let m = nalgebra::DMatrix::from_fn(x.len(), 2, |i, j| if j == 0 { x[i].0 } else { x[i].1 });
+    let (x, y, view) = hand_points(&parse_points(points_json)?);
     let rect = boundary_rect(canvas.width(), canvas.height(), dpr);
-    let view = equal_aspect(view_box(&m, true), rect);
+    let view = equal_aspect(view, rect);
     let root = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| js_err("no 2-D context on the canvas"))?
         .into_drawing_area();
@@ -183,96 +74,37 @@ pub fn hand_point_at(
     px: f64,
     py: f64,
 ) -> Result<Vec<f64>, JsError> {
-    let pts: Vec<[f64; 3]> = serde_json::from_str(points_json).map_err(js_err)?;
-    let pts: Vec<&[f64; 3]> = pts.iter().filter(|p| p[0].is_finite() && p[1].is_finite()).collect();
-    let m = nalgebra::DMatrix::from_fn(pts.len(), 2, |i, j| pts[i][j]);
+    let (_, _, view) = hand_points(&parse_points(points_json)?);
     let rect = boundary_rect(width, height, dpr);
-    Ok(to_data(equal_aspect(view_box(&m, true), rect), rect, px, py).to_vec())
+    Ok(to_data(equal_aspect(view, rect), rect, px, py).to_vec())
 }
 
 #[wasm_bindgen]
 impl PerceptronPlayground {
-    /// Validate a JSON spec, build G, compute ρ_K and start the algorithm.
+    /// Check a JSON spec, build G, compute ρ_K and start the algorithm (a large data set is
+    /// prepared in slices, [`Self::prepare`]).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<PerceptronPlayground, JsError> {
-        let mut pg = Self {
-            session: None,
-            prep: None,
-            race: None,
-            heat: None,
-            view: [-1.0, 1.0, -1.0, 1.0],
-            rect: [0, 0, 1, 1],
-            note: None,
-        };
-        pg.update(spec_json)?;
-        Ok(pg)
+        Ok(Self { page: PerceptronPage::new(spec_json).map_err(js_err)? })
     }
 
-    /// Apply a new spec: only the algorithm restarts when the data and kernel are unchanged.
-    /// A new data set or kernel is prepared in slices ([`Self::prepare`]) when large (the old
-    /// run stays until it is ready). On error the old run is kept.
+    /// Apply a new spec ([`PerceptronPage::update`]: only the algorithm restarts when the data,
+    /// kernel and margin settings are unchanged; a large new data set is prepared in slices
+    /// while the old run is shown). On error the old run is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<(), JsError> {
-        let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
-        self.note = None;
-        if let Some(s) = self
-            .session
-            .as_mut()
-            .filter(|s| spec.data == s.spec.data && spec.kernel == s.spec.kernel)
-        {
-            spec.race_parameters().map_err(js_err)?;
-            s.restart(spec.algorithm, spec.max_iter).map_err(js_err)?;
-            s.spec.race = spec.race;
-            self.prep = None;
-        } else {
-            let prep = SessionPreparation::new(spec).map_err(js_err)?;
-            let small = prep.n().saturating_mul(prep.n()) <= SYNC_GRAM;
-            self.prep = Some(prep);
-            if small {
-                self.prepare(f64::INFINITY)?;
-            }
-        }
-        self.race = None;
-        Ok(())
+        self.page.update(spec_json).map_err(js_err)
     }
 
-    /// Spend up to `budget_ms` on what is being prepared: a new session (G, ρ_K), then the
-    /// heatmap's cross kernel. Returns true when nothing is left. On error the preparation is
-    /// dropped (the previous run, if any, stays) and the error returned.
+    /// Spend up to `budget_ms` on what is being prepared (a new session, then the heatmap's
+    /// cross kernel). Returns true when nothing is left. On error the preparation is dropped.
     pub fn prepare(&mut self, budget_ms: f64) -> Result<bool, JsError> {
-        // One task per call, sliced by the executor: a new session leaves no heatmap job, so the
-        // heatmap's cross kernel starts on the next call with its own budget.
-        if let Some(p) = &mut self.prep {
-            match p.advance(budget_ms) {
-                Ok(Some(session)) => {
-                    self.view = session.view;
-                    self.session = Some(session);
-                    self.prep = None;
-                    self.heat = None;
-                    self.race = None;
-                    return Ok(true);
-                }
-                Ok(None) => return Ok(false),
-                Err(e) => {
-                    self.prep = None;
-                    return Err(js_err(e));
-                }
-            }
-        }
-        if let Some(h) = &mut self.heat {
-            if let Some(job) = &mut h.job {
-                if !job.advance(budget_ms).map_err(js_err)? {
-                    return Ok(false);
-                }
-                h.cross = h.job.take().map(CrossJob::finish).transpose().map_err(js_err)?;
-            }
-        }
-        Ok(true)
+        self.page.prepare(budget_ms).map_err(js_err)
     }
 
     /// Whether the preparation ahead is a whole kernel matrix not yet started, which a worker
     /// may compute on every core ([`perceptron_prepare`]) for [`Self::adopt_prepared`].
     pub fn offloadable(&self) -> bool {
-        self.prep.as_ref().is_some_and(SessionPreparation::offloadable)
+        self.page.offloadable()
     }
 
     /// Adopt a worker's preparation ([`perceptron_prepare`]'s `digest`, `gram` and, when
@@ -289,10 +121,8 @@ impl PerceptronPlayground {
         margin_p: Option<js_sys::Float64Array>,
         margin_iterations: Option<f64>,
     ) -> Result<(), JsError> {
-        self.note = None;
-        let p =
-            self.prep.as_mut().ok_or_else(|| js_err("this page has no preparation under way"))?;
-        p.adopt_kernel_matrix(digest, gram.length() as usize, |d| gram.copy_to(d))
+        self.page
+            .adopt_kernel_matrix(digest, gram.length() as usize, |d| gram.copy_to(d))
             .map_err(js_err)?;
         let (Some(w), Some(it)) = (margin_p, margin_iterations) else {
             return Ok(());
@@ -301,247 +131,134 @@ impl PerceptronPlayground {
             return Err(js_err(format!("marginIterations: a whole number ≥ 0 (got {it})")));
         }
         // The length before the copy: no allocation sized by what was handed over.
-        if w.length() as usize != p.n() {
-            return Err(js_err(format!(
-                "marginP: {} weights handed over for {} points",
-                w.length(),
-                p.n()
-            )));
-        }
-        p.adopt_margin_search(w.to_vec(), it as usize).map_err(js_err)
+        self.page
+            .adopt_margin_search(w.length() as usize, || w.to_vec(), it as usize)
+            .map_err(js_err)
     }
 
     /// Say `note` as the progress while the data are prepared elsewhere (a worker);
     /// `undefined` goes back to the preparation's own progress.
     #[wasm_bindgen(js_name = setPreparingNote)]
     pub fn set_preparing_note(&mut self, note: Option<String>) {
-        self.note = note;
+        self.page.set_note(note);
     }
 
     /// Whether the run can step (a session exists and no new one is being prepared).
     pub fn ready(&self) -> bool {
-        self.session.is_some() && self.prep.is_none()
+        self.page.ready()
     }
 
     /// What is being prepared, for the page's progress readout (empty when nothing is).
     pub fn preparing(&self) -> String {
-        if let Some(p) = &self.prep {
-            if let Some(note) = &self.note {
-                return note.clone();
-            }
-            let (what, f) = p.progress();
-            return format!("computing the {what}: {:.0} %", 100.0 * f);
-        }
-        if let Some(job) = self.heat.as_ref().and_then(|h| h.job.as_ref()) {
-            return format!(
-                "computing the heatmap's kernel values: {:.0} %",
-                100.0 * job.fraction()
-            );
-        }
-        String::new()
-    }
-
-    fn s(&self) -> Result<&Session, JsError> {
-        self.session.as_ref().filter(|_| self.prep.is_none()).ok_or_else(not_ready)
-    }
-
-    /// The session shown (the previous one while a new one is prepared).
-    fn cur(&self) -> Result<&Session, JsError> {
-        self.session.as_ref().ok_or_else(not_ready)
-    }
-
-    fn s_mut(&mut self) -> Result<&mut Session, JsError> {
-        if self.prep.is_some() {
-            return Err(not_ready());
-        }
-        self.session.as_mut().ok_or_else(not_ready)
+        self.page.preparing()
     }
 
     /// Restart the algorithm on the same data.
     pub fn reset(&mut self) -> Result<(), JsError> {
-        let s = self.s_mut()?;
-        let (a, m) = (s.spec.algorithm, s.spec.max_iter);
-        s.restart(a, m).map_err(js_err)
+        self.page.reset().map_err(js_err)
     }
 
     /// One iteration; returns the summary.
     pub fn step(&mut self) -> Result<JsValue, JsError> {
-        let k = self.s_mut()?.step() as usize;
-        self.summary_with(k)
+        let k = self.page.step().map_err(js_err)?;
+        to_js(&self.page.summary(k))
     }
 
     /// Iterate within `budget_ms` (at least one iteration unless finished).
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = self.s_mut()?.run_for(budget_ms);
-        self.summary_with(k)
+        let k = self.page.run_for(budget_ms).map_err(js_err)?;
+        to_js(&self.page.summary(k))
     }
 
     /// The current state for the readouts and the outcome panel.
     pub fn summary(&self) -> Result<JsValue, JsError> {
-        self.summary_with(0)
-    }
-
-    fn summary_with(&self, steps: usize) -> Result<JsValue, JsError> {
-        let Ok(session) = self.s() else {
-            return to_js(&PreparingSummary {
-                preparing: self.preparing(),
-                n: self.prep.as_ref().map(|p| p.n()).unwrap_or(0),
-                iter: 0,
-                finished: false,
-            });
-        };
-        let r = session.record();
-        let (outcome, error) = match session.outcome() {
-            Ok(Some(Outcome::Separator { check, .. })) => {
-                (Some(OutcomeSummary::Separator { check }), None)
-            }
-            Ok(Some(Outcome::Certificate { check, .. })) => {
-                (Some(OutcomeSummary::Certificate { check }), None)
-            }
-            Ok(Some(Outcome::IterationCap { iterations })) => {
-                (Some(OutcomeSummary::IterationCap { iterations }), None)
-            }
-            Ok(None) => (None, None),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        to_js(&Summary {
-            iter: r.iter,
-            min_g_alpha: r.min_g_alpha,
-            norm_p_g: r.norm_p_g,
-            finished: session.finished(),
-            status: session.stop().word(),
-            algorithm: session.spec.algorithm.name(),
-            n: session.problem.n(),
-            steps_this_call: steps,
-            margin: (&session.margin).into(),
-            bounds: session.bounds(),
-            outcome,
-            error,
-            digest: session.digest.clone(),
-        })
+        to_js(&self.page.summary(0))
     }
 
     /// The spec as JSON text (for the URL hash).
     #[wasm_bindgen(js_name = specJson)]
     pub fn spec_json(&self) -> String {
-        match (&self.prep, &self.session) {
-            (Some(p), _) => p.spec().to_tagged_json(),
-            (None, Some(s)) => s.spec.to_tagged_json(),
-            (None, None) => String::new(),
-        }
+        self.page.spec_json()
     }
 
     /// The per-iteration records so far (`min_i (Gα)_i`, `‖p‖_G`, …), for the page's export.
     pub fn trace(&self) -> Result<JsValue, JsError> {
-        to_js(&self.cur()?.trace())
+        to_js(&self.page.trace().map_err(js_err)?)
     }
 
     /// The current coefficients α of the separator `f = Σ α_i y_i K(x_i, ·)/√K_ii` (export).
     pub fn alpha(&self) -> Vec<f64> {
-        self.session.as_ref().map(Session::alpha).unwrap_or_default()
+        self.page.alpha()
     }
 
     /// The current simplex weights p of the von Neumann algorithms (empty for the perceptrons).
     pub fn p(&self) -> Vec<f64> {
-        self.session.as_ref().and_then(Session::p).unwrap_or_default()
+        self.page.p()
     }
 
     /// The data points as JSON `[[x₁, x₂, ±1], …]` (to turn a generated set into a hand-made one).
     #[wasm_bindgen(js_name = pointsJson)]
     pub fn points_json(&self) -> String {
-        let Some(session) = &self.session else { return "[]".into() };
-        if let DataSpec::Points { points } = &session.spec.data {
-            return serde_json::to_string(points).unwrap_or_default();
-        }
-        let x = session.problem.x();
-        let y = session.problem.y();
-        let pts: Vec<[f64; 3]> = (0..x.nrows()).map(|i| [x[(i, 0)], x[(i, 1)], y[i]]).collect();
-        serde_json::to_string(&pts).unwrap_or_default()
+        serde_json::to_string(&self.page.points()).unwrap_or_default()
     }
 
     /// Data coordinates of a device-pixel position on the boundary canvas (last drawing).
     #[wasm_bindgen(js_name = dataAt)]
     pub fn data_at(&self, px: f64, py: f64) -> Vec<f64> {
-        to_data(self.view, self.rect, px, py).to_vec()
+        self.page.data_at(px, py).to_vec()
     }
 
     /// Draw the decision function (heatmap, zero level), the points sized by p and, for the
     /// linear kernel, the arrow `Σ p_i y_i x_i/‖x_i‖`. The heatmap is an RGBA buffer put with
     /// `putImageData`; its grid is coarser for large n so one drawing stays within ~3·10⁶
-    /// kernel evaluations (bilinear interpolation in between).
+    /// kernel evaluations (bilinear interpolation in between; [`PerceptronPage::heatmap`]).
     #[wasm_bindgen(js_name = drawBoundary)]
     pub fn draw_boundary(&mut self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let (w, h) = (canvas.width(), canvas.height());
         let rect = boundary_rect(w, h, dpr);
-        let Some(session) = &self.session else {
+        let Some(shown_view) = self.page.session().map(|s| s.view) else {
             // Nothing built yet (a large first data set is being prepared): an empty frame.
             let root = CanvasBackend::with_canvas_object(canvas)
                 .ok_or_else(|| js_err("no 2-D context on the canvas"))?
                 .into_drawing_area();
             let scene =
                 BoundaryScene { x: &[], y: &[], p: None, arrow: None, hull: None, heat: None };
-            self.rect = draw_boundary(&root, self.view, &scene, dpr, true).map_err(js_err)?;
+            let view = self.page.view();
+            let rect = draw_boundary(&root, view, &scene, dpr, true).map_err(js_err)?;
+            self.page.set_drawn(view, rect);
             return Ok(());
         };
-        let view = equal_aspect(session.view, rect);
+        let view = equal_aspect(shown_view, rect);
         let (pw, ph) = ((rect[2] - rect[0]).max(2) as usize, (rect[3] - rect[1]).max(2) as usize);
-        let n = session.problem.n();
-        let linear = matches!(session.problem.kernel(), crate::kernels::ResolvedKernel::Linear(_));
-        let cells = if linear {
-            160.0 * 160.0
-        } else {
-            (3.0e6 / n as f64).clamp(24.0 * 24.0, 140.0 * 140.0)
-        };
-        let aspect = pw as f64 / ph as f64;
-        let gx = ((cells * aspect).sqrt().round() as usize).clamp(8, pw.max(8));
-        let gy = ((cells / aspect).sqrt().round() as usize).clamp(8, ph.max(8));
-        let f = if linear {
-            Some(session.decision_grid(view, gx, gy).map_err(js_err)?)
-        } else {
-            // Kernel values at the grid are cached (the grid only changes with the canvas);
-            // a new grid's are computed in slices by `prepare`, the heatmap waits for them.
-            let key = (view.map(f64::to_bits), gx, gy);
-            if self.heat.as_ref().is_none_or(|h| h.key != key) {
-                let g = crate::datasets::plane::grid(view[0], view[1], view[2], view[3], gx, gy)
-                    .map_err(js_err)?;
-                let mut job =
-                    CrossJob::new(session.problem.kernel(), g, session.problem.x().clone())
-                        .map_err(js_err)?;
-                if (gx * gy).saturating_mul(n) <= SYNC_HEAT {
-                    job.advance(f64::INFINITY).map_err(js_err)?;
-                }
-                self.heat = Some(Heat { key, cross: None, job: Some(job) });
-                self.prepare(0.0)?;
-            }
-            match self.heat.as_ref().and_then(|h| h.cross.as_ref()) {
-                Some(cross) => {
-                    let g = self.session.as_ref().ok_or_else(not_ready)?;
-                    Some(
-                        g.problem
-                            .decision_function_with(&g.alpha(), cross)
-                            .map_err(js_err)?
-                            .iter()
-                            .copied()
-                            .collect::<Vec<f64>>(),
-                    )
-                }
-                None => None,
-            }
-        };
-        let session = self.session.as_ref().ok_or_else(not_ready)?;
+        let heatmap = self.page.heatmap(view, pw, ph).map_err(js_err)?;
+        let session = self.page.session().ok_or_else(|| js_err("no session"))?;
         let ctx = ctx2d(&canvas)?;
-        if let Some(f) = f {
-            let img = heatmap_rgba(&f, gx, gy, pw, ph, (dpr.round() as usize).max(1));
-            let data = ImageData::new_with_u8_clamped_array_and_sh(
-                Clamped(img.as_slice()),
-                pw as u32,
-                ph as u32,
-            )
-            .map_err(|_| js_err("could not build the heatmap image"))?;
-            ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64)
-                .map_err(|_| js_err("could not draw the heatmap"))?;
-        }
+        let heat_missing = match &heatmap {
+            Some(hm) => match &hm.values {
+                Some(f) => {
+                    let img = heatmap_rgba(
+                        f,
+                        hm.grid.nx,
+                        hm.grid.ny,
+                        pw,
+                        ph,
+                        (dpr.round() as usize).max(1),
+                    );
+                    let data = ImageData::new_with_u8_clamped_array_and_sh(
+                        Clamped(img.as_slice()),
+                        pw as u32,
+                        ph as u32,
+                    )
+                    .map_err(|_| js_err("could not build the heatmap image"))?;
+                    ctx.put_image_data(&data, rect[0] as f64, rect[1] as f64)
+                        .map_err(|_| js_err("could not draw the heatmap"))?;
+                    false
+                }
+                None => true,
+            },
+            None => false,
+        };
         let xm = session.problem.x();
         let x: Vec<(f64, f64)> = (0..xm.nrows()).map(|i| (xm[(i, 0)], xm[(i, 1)])).collect();
         let y: Vec<f64> = session.problem.y().iter().copied().collect();
@@ -561,9 +278,8 @@ impl PerceptronPlayground {
         let root = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?
             .into_drawing_area();
-        let heat_missing = self.heat.as_ref().is_some_and(|h| h.cross.is_none()) && !linear;
-        self.rect = draw_boundary(&root, view, &scene, dpr, heat_missing).map_err(js_err)?;
-        self.view = view;
+        let drawn = draw_boundary(&root, view, &scene, dpr, heat_missing).map_err(js_err)?;
+        self.page.set_drawn(view, drawn);
         Ok(())
     }
 
@@ -571,18 +287,16 @@ impl PerceptronPlayground {
     #[wasm_bindgen(js_name = drawTrace)]
     pub fn draw_trace(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         #[allow(clippy::type_complexity)]
-        let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) =
-            match &self.session {
-                Some(session) => (
-                    crate::plots::perceptron::trace_points(&session.trace()),
-                    session
-                        .bounds()
-                        .into_iter()
-                        .map(|b| (b.label, b.iterations, b.current))
-                        .collect(),
-                ),
-                None => (Vec::new(), Vec::new()),
-            };
+        let (trace, bounds): (Vec<(usize, f64, Option<f64>)>, Vec<(String, f64, bool)>) = match self
+            .page
+            .session()
+        {
+            Some(session) => (
+                crate::plots::perceptron::trace_points(&session.trace()),
+                session.bounds().into_iter().map(|b| (b.label, b.iterations, b.current)).collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
+        };
         let root = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?
             .into_drawing_area();
@@ -594,22 +308,19 @@ impl PerceptronPlayground {
     /// of the link runs the same race.
     #[wasm_bindgen(js_name = startRace)]
     pub fn start_race(&mut self) -> Result<(), JsError> {
-        self.race = Some(PerceptronRace::new(self.s()?).map_err(js_err)?);
-        Ok(())
+        self.page.start_race().map_err(js_err)
     }
 
     /// Step the race within `budget_ms`; returns `{finished, lanes}`.
     #[wasm_bindgen(js_name = raceFor)]
     pub fn race_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let race = self.race.as_mut().ok_or_else(|| js_err("no race has been started"))?;
-        race.run_for(budget_ms);
-        to_js(&RaceSummary { finished: race.finished(), lanes: race.lanes_json() })
+        to_js(&self.page.race_for(budget_ms).map_err(js_err)?)
     }
 
     /// Draw the race standings.
     #[wasm_bindgen(js_name = drawRace)]
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let entries = self.race.as_ref().map(|r| r.entries()).unwrap_or_default();
+        let entries = self.page.race_entries();
         let root = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?
             .into_drawing_area();
@@ -641,7 +352,8 @@ pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
 pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
     let t0 = web_time::Instant::now();
     let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
-    let mut prep = SessionPreparation::new(spec).map_err(js_err)?;
+    let checked = PerceptronChecked::check(spec).map_err(js_err)?;
+    let mut prep = SessionPreparation::new(checked).map_err(js_err)?;
     let (n, digest) = (prep.n(), prep.digest());
     // Copied out before G is built from the matrix for the search.
     let gram = js_sys::Float64Array::from(prep.kernel_matrix_all().map_err(js_err)?);

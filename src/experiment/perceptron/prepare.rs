@@ -5,9 +5,8 @@
 
 use std::sync::Arc;
 
-use nalgebra::DMatrix;
-
-use super::session::{build_points, check_max_iter, points_digest, PerceptronSpec, Session};
+use super::checked::PerceptronChecked;
+use super::session::{points_digest, Session};
 use crate::error::{KpError, Result};
 use crate::kernels::{CrossJob, ResolvedKernel};
 use crate::solvers::perceptron::margin::{margin_from, MinNormSearch};
@@ -24,9 +23,7 @@ enum Stage {
 /// blocks ([`CrossJob`]), then the min-norm search of ρ_K's bracket ([`MinNormSearch`]). The
 /// session equals [`Session::new`]'s bit for bit ([`Session::new`] runs this to its end).
 pub struct SessionPreparation {
-    spec: PerceptronSpec,
-    x: DMatrix<f64>,
-    y: Vec<f64>,
+    spec: PerceptronChecked,
     stage: Option<Stage>,
     /// The session, once the last unit built it (taken by [`Self::advance`]).
     ready: Option<Session>,
@@ -36,35 +33,27 @@ pub struct SessionPreparation {
 const SEARCH_CHUNK: usize = 64;
 
 impl SessionPreparation {
-    /// Validate the spec and the data, and allocate G (after the budget check).
-    pub fn new(spec: PerceptronSpec) -> Result<Self> {
-        // The page schema's ranges (`schema.rs`): the generated set's knobs, the kernel's
-        // parameters, the cap, ε, δ, γ (each refusal naming its path).
-        crate::schema::check_spec(&super::schema::schema().fields, &spec)?;
-        check_max_iter(spec.max_iter)?;
-        spec.algorithm.validate()?;
-        spec.race_parameters()?;
-        spec.margin.unwrap_or_default().options()?;
-        let (x, y) = build_points(&spec.data)?;
-        PerceptronProblem::check_data(&x, &y)?;
-        let kernel = spec.kernel.resolve(&x)?;
-        let job = CrossJob::gram(kernel.clone(), x.clone())?;
-        Ok(Self { spec, x, y, stage: Some(Stage::Gram { job, kernel }), ready: None })
+    /// The preparation of a checked spec's session: G allocated (after the memory budget's
+    /// check), nothing computed yet.
+    pub fn new(spec: PerceptronChecked) -> Result<Self> {
+        let kernel = spec.kernel().clone();
+        let job = CrossJob::gram(kernel.clone(), spec.x().clone())?;
+        Ok(Self { spec, stage: Some(Stage::Gram { job, kernel }), ready: None })
     }
 
     /// The number of points.
     pub fn n(&self) -> usize {
-        self.x.nrows()
+        self.spec.x().nrows()
     }
 
-    /// The spec being prepared.
-    pub fn spec(&self) -> &PerceptronSpec {
+    /// The checked spec being prepared.
+    pub fn spec(&self) -> &PerceptronChecked {
         &self.spec
     }
 
     /// The data's digest, as the session will hold it ([`Session::digest`]).
     pub fn digest(&self) -> String {
-        points_digest(&self.x, &self.y)
+        points_digest(self.spec.x(), self.spec.y())
     }
 
     /// Whether the whole kernel matrix is still ahead (no slice of it computed yet), which a
@@ -133,12 +122,12 @@ impl SessionPreparation {
     /// started on it.
     fn margin_stage(&self, job: CrossJob, kernel: ResolvedKernel) -> Result<Stage> {
         let problem = Arc::new(PerceptronProblem::with_kernel_matrix(
-            &self.x,
-            &self.y,
+            self.spec.x(),
+            self.spec.y(),
             kernel,
             job.finish()?,
         )?);
-        let o = self.spec.margin.unwrap_or_default().options()?;
+        let o = self.spec.margin_options();
         let search = MinNormSearch::new(problem.gram(), o.rel_tol, o.zero_tol, o.max_iter)?;
         Ok(Stage::Margin { problem, search })
     }
@@ -190,7 +179,7 @@ impl SessionPreparation {
     /// runs here from its start.
     pub fn adopt_margin_search(&mut self, p: Vec<f64>, iterations: usize) -> Result<()> {
         self.enter_margin_stage()?;
-        let o = self.spec.margin.unwrap_or_default().options()?;
+        let o = self.spec.margin_options();
         match &mut self.stage {
             Some(Stage::Margin { problem, search }) => {
                 *search = MinNormSearch::resume_stopped(
@@ -225,8 +214,8 @@ impl SessionPreparation {
 }
 
 impl Session {
-    /// Validate the spec, build G, compute ρ_K and start the algorithm at its first iterate.
-    pub fn new(spec: PerceptronSpec) -> Result<Self> {
+    /// Build G of a checked spec, compute ρ_K and start the algorithm at its first iterate.
+    pub fn new(spec: PerceptronChecked) -> Result<Self> {
         let mut prep = SessionPreparation::new(spec)?;
         loop {
             if let Some(s) = prep.advance(f64::INFINITY)? {
@@ -262,16 +251,10 @@ impl Task for SessionPreparation {
                 if search.advance(problem.gram(), SEARCH_CHUNK) {
                     let margin = margin_from(
                         problem.gram(),
-                        &self.spec.margin.unwrap_or_default().options()?,
+                        &self.spec.margin_options(),
                         search.finish(problem.gram()),
                     )?;
-                    self.ready = Some(Session::from_parts(
-                        self.spec.clone(),
-                        &self.x,
-                        &self.y,
-                        problem,
-                        margin,
-                    )?);
+                    self.ready = Some(Session::from_parts(self.spec.clone(), problem, margin)?);
                     return Ok(Progress::Done);
                 }
                 Stage::Margin { problem, search }
