@@ -14,8 +14,8 @@ use web_sys::HtmlCanvasElement;
 use crate::cv::{self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun};
 use crate::engine::{Paper, Spec};
 use crate::experiment::mrlsr::{
-    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, NScan, NScanRun, ParamSweep,
-    RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
+    self, EigenPayload, FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, NScan,
+    NScanRun, ParamSweep, RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
 use crate::plot_mrlsr::{self as plot, Curve};
 use crate::plot_text::num;
@@ -45,6 +45,12 @@ fn parse(spec_json: &str) -> Result<MrlsrSpec, JsError> {
     }
 }
 
+/// The page's spec checked by the core within the page's budget ([`MrlsrChecked::for_page`]):
+/// what every session, Gram build and worker job of the page starts from.
+fn checked(spec_json: &str) -> Result<MrlsrChecked, JsError> {
+    MrlsrChecked::for_page(&parse(spec_json)?).map_err(js_err)
+}
+
 /// A spec's Gram matrix built in slices on the main thread ([`GramBuild`]) while the worker
 /// computes the eigendecomposition; handed to [`MrlsrPage::from_eigen_and_gram`] so adopting
 /// the worker's result does not block the page with an O(n²) kernel build (issue 13: no
@@ -59,7 +65,7 @@ impl MrlsrGram {
     /// Validate the spec, generate the data and allocate K (after the budget check).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrGram, JsError> {
-        Ok(Self { build: GramBuild::new(&parse(spec_json)?).map_err(js_err)? })
+        Ok(Self { build: GramBuild::new(&checked(spec_json)?).map_err(js_err)? })
     }
 
     /// Build for up to `budget_ms` (at least one block); true when K is complete.
@@ -100,10 +106,10 @@ impl MrlsrAdopt {
         eigen_ms: f64,
         gram: &mut MrlsrGram,
     ) -> Result<MrlsrAdopt, JsError> {
-        let spec = parse(spec_json)?;
+        let checked = checked(spec_json)?;
         let len = vectors.length() as usize;
         let adoption =
-            SessionAdoption::new(spec, Some(&mut gram.build), values, len).map_err(js_err)?;
+            SessionAdoption::new(checked, Some(&mut gram.build), values, len).map_err(js_err)?;
         Ok(Self { adoption, vectors, eigen_ms, slices: 0 })
     }
 
@@ -164,9 +170,9 @@ impl MrlsrPage {
     /// O(n³) step, timed), then fit at (m, λ).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrPage, JsError> {
-        let spec = parse(spec_json)?;
+        let checked = checked(spec_json)?;
         let t0 = now_ms();
-        let session = MrlsrSession::new(spec).map_err(js_err)?;
+        let session = MrlsrSession::new(checked).map_err(js_err)?;
         Ok(Self::of(session, now_ms() - t0))
     }
 
@@ -187,7 +193,7 @@ impl MrlsrPage {
         eigen_ms: f64,
     ) -> Result<MrlsrPage, JsError> {
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let session = MrlsrSession::with_eigen(parse(spec_json)?, payload).map_err(js_err)?;
+        let session = MrlsrSession::with_eigen(checked(spec_json)?, payload).map_err(js_err)?;
         Ok(Self::of(session, eigen_ms))
     }
 
@@ -202,12 +208,12 @@ impl MrlsrPage {
         eigen_ms: f64,
         gram: &mut MrlsrGram,
     ) -> Result<MrlsrPage, JsError> {
-        let spec = parse(spec_json)?;
-        let Some(k) = gram.build.take_for(&spec).map_err(js_err)? else {
+        let checked = checked(spec_json)?;
+        let Some(k) = gram.build.take_for(checked.spec()).map_err(js_err)? else {
             return Self::from_eigen(spec_json, values, vectors, eigen_ms);
         };
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let session = MrlsrSession::with_gram_and_eigen(spec, k, payload).map_err(js_err)?;
+        let session = MrlsrSession::with_gram_and_eigen(checked, k, payload).map_err(js_err)?;
         Ok(Self::of(session, eigen_ms))
     }
 
@@ -504,13 +510,11 @@ impl MrlsrSelection {
     /// same checked run `kplay run` makes of the spec.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
-        let spec = parse(spec_json)?;
-        let section = spec
-            .selection
-            .as_ref()
+        let checked = checked(spec_json)?;
+        let section = checked
+            .selection()
             .ok_or_else(|| js_err("selection: the spec has no selection section"))?;
-        let run =
-            section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.start()).map_err(js_err)?;
+        let run = section.start().map_err(js_err)?;
         Ok(Self { run, result: None, elapsed_ms: 0.0 })
     }
 
@@ -588,19 +592,13 @@ pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
     mrlsr::time_refit(n, reps, seed as u64).map_err(js_err)
 }
 
-/// Check a page spec without the O(n³) step: parse it, build the data (within
-/// [`PAGE_MAX_N`]) and resolve the kernel, so bad input is reported at once on the main thread
-/// before a worker starts. Returns `{n, d, digest}`.
+/// Check a page spec without the O(n³) step ([`MrlsrChecked::for_page`]: the data within
+/// [`mrlsr::PAGE_MAX_N`], the kernel, m, λ, `sel` and the sections), so bad input is reported at
+/// once on the main thread before a worker starts. Returns `{n, d, digest}`
+/// ([`mrlsr::CheckedData`]).
 #[wasm_bindgen(js_name = checkMrlsrSpec)]
 pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
-    let data = mrlsr::check_page_spec(&parse(spec_json)?).map_err(js_err)?;
-    #[derive(Serialize)]
-    struct Checked {
-        n: usize,
-        d: usize,
-        digest: String,
-    }
-    to_js(&Checked { n: data.n(), d: data.d(), digest: data.digest() })
+    to_js(&checked(spec_json)?.data_facts())
 }
 
 /// The O(n³) step of [`MrlsrPage`] for a Web Worker: build the data and Gram matrix of the
@@ -609,9 +607,9 @@ pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
 /// fresh JS buffers that the worker can transfer to the page for [`MrlsrPage::from_eigen`].
 #[wasm_bindgen(js_name = mrlsrEigen)]
 pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec = parse(spec_json)?;
+    let checked = checked(spec_json)?;
     let t0 = now_ms();
-    let (payload, digest) = mrlsr::page_eigen(&spec).map_err(js_err)?;
+    let (payload, digest) = mrlsr::page_eigen(&checked).map_err(js_err)?;
     let eigen_ms = now_ms() - t0;
     js_object(&[
         ("n", JsValue::from_f64(payload.n as f64)),
@@ -627,12 +625,11 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
 /// checked run `kplay run` makes of the spec. Returns the serialized report.
 #[wasm_bindgen(js_name = mrlsrEquivalence)]
 pub fn mrlsr_equivalence(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec = parse(spec_json)?;
-    let section = spec
-        .equivalence
-        .as_ref()
+    let checked = checked(spec_json)?;
+    let section = checked
+        .equivalence()
         .ok_or_else(|| js_err("equivalence: the spec has no equivalence section"))?;
-    let report = section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.run()).map_err(js_err)?;
+    let report = section.run().map_err(js_err)?;
     to_js(&report)
 }
 

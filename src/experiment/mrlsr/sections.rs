@@ -522,19 +522,28 @@ impl MrlsrEquivalenceChecked {
     }
 }
 
-/// Paper B's spec checked as a whole before anything runs: m and λ, the data within `max_n`,
-/// the kernel, and each section present ([`MrlsrSelectionSpec::check`],
-/// [`MrlsrEquivalenceSpec::check`]).
+/// Paper B's spec checked as a whole before anything runs: m and λ, the page's model-selection
+/// form fields (`sel`), the data within `max_n`, the kernel, and each section present
+/// ([`MrlsrSelectionSpec::check`], [`MrlsrEquivalenceSpec::check`]). The only thing a
+/// session ([`super::MrlsrSession`]) accepts; made only by [`Self::check`].
 #[derive(Debug, Clone)]
 pub struct MrlsrChecked {
-    /// The spec itself (its fit is built by the session from it).
-    pub spec: MrlsrSpec,
-    /// The spec's data.
-    pub data: Dataset,
-    /// The model selection, if the spec has one.
-    pub selection: Option<MrlsrSelectionChecked>,
-    /// The equivalence experiment, if the spec has one.
-    pub equivalence: Option<MrlsrEquivalenceChecked>,
+    spec: MrlsrSpec,
+    data: Dataset,
+    selection: Option<MrlsrSelectionChecked>,
+    equivalence: Option<MrlsrEquivalenceChecked>,
+}
+
+/// What a checked spec's data are, for a page to show before the O(n³) step: n, d and the
+/// data's digest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckedData {
+    /// Samples.
+    pub n: usize,
+    /// Features.
+    pub d: usize,
+    /// The data's 64-bit digest ([`Dataset::digest`]).
+    pub digest: String,
 }
 
 impl MrlsrChecked {
@@ -542,10 +551,68 @@ impl MrlsrChecked {
     pub fn check(spec: &MrlsrSpec, max_n: usize) -> Result<Self> {
         crate::solvers::mrlsr::check_m(spec.m)?;
         crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
+        if let Some(sel) = spec.sel {
+            sel.check()?;
+        }
         let data = build_data(&spec.data, max_n)?;
         spec.kernel.resolve(&data.x)?;
         let selection = spec.selection.as_ref().map(|s| s.check(spec, max_n)).transpose()?;
         let equivalence = spec.equivalence.as_ref().map(|s| s.check(spec, max_n)).transpose()?;
         Ok(Self { spec: spec.clone(), data, selection, equivalence })
+    }
+
+    /// [`Self::check`] within the page's eigendecomposition budget ([`PAGE_MAX_N`]).
+    pub fn for_page(spec: &MrlsrSpec) -> Result<Self> {
+        Self::check(spec, PAGE_MAX_N)
+    }
+
+    /// The spec as checked.
+    pub fn spec(&self) -> &MrlsrSpec {
+        &self.spec
+    }
+
+    /// The spec's data.
+    pub fn data(&self) -> &Dataset {
+        &self.data
+    }
+
+    /// n, d and the digest of the data.
+    pub fn data_facts(&self) -> CheckedData {
+        CheckedData { n: self.data.n(), d: self.data.d(), digest: self.data.digest() }
+    }
+
+    /// The model selection, if the spec has one.
+    pub fn selection(&self) -> Option<&MrlsrSelectionChecked> {
+        self.selection.as_ref()
+    }
+
+    /// The equivalence experiment, if the spec has one.
+    pub fn equivalence(&self) -> Option<&MrlsrEquivalenceChecked> {
+        self.equivalence.as_ref()
+    }
+
+    /// The spec and its data, for the session that fits them.
+    pub fn into_spec_and_data(self) -> (MrlsrSpec, Dataset) {
+        (self.spec, self.data)
+    }
+}
+
+impl SelectionSettings {
+    /// The page's model-selection fields: 20 ≤ n ≤ [`PAGE_MAX_N`] (the form's range), 2 ≤ folds
+    /// ≤ 10; each refusal names its field (`sel.n`, `sel.folds`).
+    fn check(&self) -> Result<()> {
+        if !(20..=PAGE_MAX_N).contains(&self.n) {
+            return Err(refuse(
+                "sel.n",
+                format!("the model-selection n must lie in 20..={PAGE_MAX_N} (got {})", self.n),
+            ));
+        }
+        if !(2..=10).contains(&self.folds) {
+            return Err(refuse(
+                "sel.folds",
+                format!("the model-selection folds must lie in 2..=10 (got {})", self.folds),
+            ));
+        }
+        Ok(())
     }
 }
