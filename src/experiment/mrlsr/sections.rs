@@ -100,6 +100,35 @@ impl Default for MrlsrSpec {
     }
 }
 
+impl MrlsrSpec {
+    /// The default spec with both sections written out field by field — what `kplay spec mrlsr`
+    /// prints: the selection the page's form writes by default (the 10-D synthetic set, n = 300,
+    /// σ = 1, seed 1, the heuristic Gaussian, 5 folds) and Fig. 1 at the spec's m with 4 parts,
+    /// 10 folds and seed 1; every grid, the split and its seed the defaults an absent field takes
+    /// (the paper's, and for Fig. 1's λ grid ours).
+    pub fn default_with_sections() -> Self {
+        let s = Self::default();
+        let selection = MrlsrSelectionSpec {
+            data: Some(DataSpec::Friedman { n: 300, sigma: 1.0, seed: 1, drop: None }),
+            kernel: Some(Kernel::gaussian(Bandwidth::Heuristic)),
+            folds: Some(5),
+            ms: Some(StepGrid { from: 0.1, to: 2.9, step: 0.1 }),
+            lambdas: Some(LogGrid { from: 1e-5, to: 1e2, count: 7 }),
+            lambda2s: Some(LogGrid { from: 1e-7, to: 1e3, count: 25 }),
+            train_fraction: Some(0.7),
+            seed: Some(1),
+        };
+        let equivalence = MrlsrEquivalenceSpec {
+            m: Some(s.m),
+            parts: Some(4),
+            folds: Some(10),
+            seed: Some(1),
+            lambdas: Some(LogGrid { from: 1e-7, to: 1e2, count: 10 }),
+        };
+        Self { selection: Some(Box::new(selection)), equivalence: Some(Box::new(equivalence)), ..s }
+    }
+}
+
 /// A generated point the spec's `drop` left out: its inputs and target (the fit plot marks it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RemovedPoint {
