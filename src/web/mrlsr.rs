@@ -250,18 +250,24 @@ impl MrlsrPage {
     /// search there; the summary of the fit shown. Without a sweep, the current summary.
     #[wasm_bindgen(js_name = sweepStep)]
     pub fn sweep_step(&mut self) -> Result<JsValue, JsError> {
-        if let Some(sw) = self.sweep.as_mut() {
-            if !sw.ended() {
-                self.session.sweep_step(sw).map_err(js_err)?;
-                if sw.ended() {
-                    // The direct fit refuses what the search cannot do: then no search.
-                    self.root = self.session.root_watch().ok();
-                }
-            } else if let Some(r) = self.root.as_mut() {
-                r.step();
-            }
-        }
+        self.advance_sweep().map_err(js_err)?;
         self.summary()
+    }
+
+    /// As many sweep steps ([`Self::sweep_step`]) as fit in `budget_ms`, at least one, sliced by
+    /// the executor ([`crate::stepper::run_task_for`]): the Player's "max" speed. The summary of
+    /// the fit shown, with `steps_this_call`.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let k = crate::stepper::run_task_for(self, budget_ms).map_err(js_err)?;
+        let s = self.summary()?;
+        js_sys::Reflect::set(
+            &s,
+            &JsValue::from_str("steps_this_call"),
+            &JsValue::from_f64(k as f64),
+        )
+        .map_err(|_| js_err("could not build the summary"))?;
+        Ok(s)
     }
 
     /// Back to the sweep's start (its first fit), no root search; the summary.
@@ -420,6 +426,40 @@ impl MrlsrPage {
             dpr,
         )
         .map_err(js_err)
+    }
+}
+
+impl MrlsrPage {
+    /// One refit of the sweep (its next point) or, the target fitted, one step of the root
+    /// search there; false when neither is left.
+    fn advance_sweep(&mut self) -> crate::error::Result<bool> {
+        let Some(sw) = self.sweep.as_mut() else { return Ok(false) };
+        if !sw.ended() {
+            self.session.sweep_step(sw)?;
+            if sw.ended() {
+                // The direct fit refuses what the search cannot do: then no search.
+                self.root = self.session.root_watch().ok();
+            }
+            return Ok(true);
+        }
+        match self.root.as_mut() {
+            Some(r) if !r.ended() => {
+                r.step();
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+/// The sweep and its root search as a task of the executor: one step per unit.
+impl crate::stepper::Task for MrlsrPage {
+    type Error = crate::error::KpError;
+    fn unit(&mut self) -> crate::error::Result<crate::stepper::Progress> {
+        Ok(match self.advance_sweep()? {
+            true => crate::stepper::Progress::More,
+            false => crate::stepper::Progress::Done,
+        })
     }
 }
 
