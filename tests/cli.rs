@@ -296,3 +296,65 @@ fn closed_stdout_pipe_is_not_a_panic() {
     assert!(out.status.success(), "exit {:?}: {stderr}", out.status);
     assert!(String::from_utf8_lossy(&head).contains(','), "CSV header expected, got {head:?}");
 }
+
+/// `kplay --time-limit` cuts paper B's sections where they stand (issue 34): a cut section says
+/// so — `{"status": "time_limit", "done", "total"}`, the units of its task done of all — in place
+/// of its table, and exit 0. Nothing here depends on the machine's speed: a deadline of 1 ns has
+/// passed before the first unit, and a selection of 3 folds × 10 000 m rows × 1 000 λ (3·10⁷
+/// root solves, minutes of work on any machine) cannot end within 0.3 s; once a section is cut,
+/// the deadline has passed, so the equivalence after it runs no unit. The totals are the tasks'
+/// own counts: per fold one eigendecomposition, one unit per m row and one for kernel ridge;
+/// one unit per fold of the CV on Z₁ and one per part.
+#[test]
+fn time_limit_cuts_paper_b_sections_where_they_stand() {
+    let dir = TempDir::new("mrlsr-cut");
+    let d = dir.path();
+    let spec = |ms: &str, count: usize| {
+        format!(
+            r#"{{"paper": "mrlsr", "data": {{"kind": "sine", "n": 60, "sigma": 0.2, "seed": 1}},
+                "kernel": {{"kind": "gaussian", "bandwidth": "heuristic"}}, "m": 1.5, "lambda": 1e-3,
+                "selection": {{"folds": 3, "ms": {ms}, "lambdas": {{"from": 1e-6, "to": 100, "count": {count}}}}},
+                "equivalence": {{"parts": 4, "folds": 3}}}}"#
+        )
+    };
+    let run = |name: &str, text: &str, limit: Option<&str>| -> Value {
+        let path = dir.write(name, text);
+        let mut args: Vec<&std::ffi::OsStr> = vec!["run".as_ref(), path.as_os_str()];
+        if let Some(l) = limit {
+            args.push("--time-limit".as_ref());
+            args.push(l.as_ref());
+        }
+        let o = kplay(&args, d);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).expect("one JSON object")
+    };
+    let cut = |v: &Value, done: Option<u64>, total: u64| {
+        assert_eq!(v["status"], "time_limit", "{v}");
+        assert_eq!(v["total"].as_u64(), Some(total), "{v}");
+        let k = v["done"].as_u64().expect("done");
+        assert!(k < total, "{v}");
+        if let Some(want) = done {
+            assert_eq!(k, want, "{v}");
+        }
+        assert!(
+            v.get("mrlsr_cv").is_none() && v.get("parts").is_none(),
+            "a cut section has no table: {v}"
+        );
+    };
+    // Without a limit, the small spec's sections end with their tables.
+    let small = spec(r#"{"from": 0.5, "to": 1.5, "step": 0.5}"#, 2);
+    let whole = run("small.json", &small, None);
+    assert_eq!(whole["status"], "converged");
+    assert_eq!(whole["selection"]["mrlsr_cv"]["rmse"].as_array().map(Vec::len), Some(3));
+    assert_eq!(whole["equivalence"]["parts"].as_array().map(Vec::len), Some(4));
+    // 1 ns: the fit stands at iteration 0 and neither section runs a unit.
+    let v = run("small.json", &small, Some("1e-9"));
+    assert_eq!((v["status"].as_str(), v["iterations"].as_u64()), (Some("time_limit"), Some(0)));
+    cut(&v["selection"], Some(0), 3 * (1 + 3 + 1));
+    cut(&v["equivalence"], Some(0), 3 + 4);
+    // 0.3 s: the selection of 3·10⁷ root solves is cut partway, the equivalence before its first unit.
+    let huge = spec(r#"{"from": 0.01, "to": 100, "step": 0.01}"#, 1000);
+    let v = run("huge.json", &huge, Some("0.3"));
+    cut(&v["selection"], None, 3 * (1 + 10_000 + 1));
+    cut(&v["equivalence"], Some(0), 3 + 4);
+}

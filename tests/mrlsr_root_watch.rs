@@ -4,8 +4,15 @@
 //! direct solve reports — on every lesson B step that moves the fit, and on m around 1.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::experiment::mrlsr::{MrlsrSession, MrlsrSpec, ParamSweep, SWEEP_FRAMES};
+use kernel_playground::experiment::mrlsr::{
+    MrlsrChecked, MrlsrSession, MrlsrSpec, ParamSweep, SWEEP_FRAMES,
+};
 use serde_json::Value;
+
+/// The page's session on `spec`, checked first ([`MrlsrChecked::for_page`]): the only way in.
+fn session_of(spec: MrlsrSpec) -> kernel_playground::error::Result<MrlsrSession> {
+    MrlsrSession::new(MrlsrChecked::for_page(&spec)?)
+}
 
 /// Step the session's root search to its end, checking that each call is at most one step and
 /// that the bracket always holds the iterate; returns (roots found, steps, frames).
@@ -45,7 +52,7 @@ fn direct(session: &MrlsrSession) -> (Vec<f64>, usize) {
 }
 
 fn check(spec: MrlsrSpec, what: &str) -> usize {
-    let session = MrlsrSession::new(spec).unwrap();
+    let session = session_of(spec).unwrap();
     let (found, steps, frames) = watch_to_end(&session);
     let (want, want_steps) = direct(&session);
     assert_eq!(bits(&found), bits(&want), "{what}: the search's roots are the direct solve's");
@@ -73,12 +80,12 @@ fn every_lesson_root_search_ends_on_the_direct_solve() {
             target.lambda = l.as_f64().unwrap();
         }
         // The page's path: the sweep to the target, then the search there.
-        let mut session = MrlsrSession::new(start.clone()).unwrap();
+        let mut session = session_of(start.clone()).unwrap();
         let mut sweep =
             ParamSweep::new((start.m, start.lambda), (target.m, target.lambda), SWEEP_FRAMES);
         session.sweep_to_end(&mut sweep).unwrap();
         let (found, _, _) = watch_to_end(&session);
-        let (want, _) = direct(&MrlsrSession::new(target.clone()).unwrap());
+        let (want, _) = direct(&session_of(target.clone()).unwrap());
         assert_eq!(bits(&found), bits(&want), "step {}: after the sweep", k + 1);
         if check(target, &format!("step {}", k + 1)) > 0 {
             searched += 1;
@@ -100,7 +107,7 @@ fn searches_around_m_one_end_on_the_direct_solve() {
         s.m = m;
         s.lambda = lambda;
         check(s.clone(), &format!("m = {m}, λ = {lambda}"));
-        let session = MrlsrSession::new(s).unwrap();
+        let session = session_of(s).unwrap();
         if session.summary(0.0).roots.len() == 2 {
             two_roots += 1;
         }

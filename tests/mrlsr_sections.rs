@@ -228,11 +228,56 @@ fn bad_sections_are_refused_naming_the_field() {
             1.5,
             "equivalence.lambdas",
         ),
+        // The page's model-selection form fields, checked by the same checked form.
+        (json!({"sel": {"n": 5, "folds": 5}}), 1.5, "sel.n"),
+        (json!({"sel": {"n": 300, "folds": 11}}), 1.5, "sel.folds"),
+        (json!({"sel": {"n": 300}}), 1.5, "folds"),
     ];
     for (sections, m, field) in cases {
         let msg = refusal(sections.clone(), m);
         assert!(msg.contains(field), "{sections}: expected a message naming {field}, got {msg:?}");
     }
+}
+
+/// The page's check (`MrlsrChecked::for_page`, what `checkMrlsrSpec`, the page's session and its
+/// worker jobs start from) refuses what `kplay run` refuses, with the same message, when the data
+/// fit both budgets; and what it accepts builds a session whose fit is `kplay run`'s.
+#[test]
+fn the_page_and_kplay_check_a_spec_the_same_way() {
+    use kernel_playground::experiment::mrlsr::{MrlsrChecked, MrlsrSession};
+    for (sections, m) in [
+        (json!({"sel": {"n": 5, "folds": 5}}), 1.5),
+        (json!({"sel": {"n": 300, "folds": 1}}), 1.5),
+        (json!({"selection": {"folds": 1}}), 1.5),
+        (json!({"equivalence": {}}), 0.9),
+        (json!({}), -1.0),
+    ] {
+        let mut v = json!({
+            "paper": "mrlsr", "data": {"kind": "sine", "n": 60, "sigma": 0.2, "seed": 1},
+            "kernel": {"kind": "gaussian", "bandwidth": "heuristic"}, "m": m, "lambda": 1e-3,
+        });
+        if let (Value::Object(o), Value::Object(s)) = (&mut v, sections.clone()) {
+            o.extend(s);
+        }
+        let Spec::Mrlsr(s) = Spec::from_json(&v.to_string()).expect("parses") else {
+            panic!("paper B")
+        };
+        let page = MrlsrChecked::for_page(&s).expect_err("the page refuses").to_string();
+        assert_eq!(page, refusal(sections.clone(), m), "{sections}");
+    }
+    let s = spec(
+        json!({"kind": "sine", "n": 60, "sigma": 0.2, "seed": 1}),
+        1.5,
+        json!({"sel": {"n": 300, "folds": 5}}),
+    );
+    let Spec::Mrlsr(b) = &s else { panic!("paper B") };
+    let checked = MrlsrChecked::for_page(b).expect("checked");
+    assert_eq!(checked.data_facts().n, 60);
+    let summary = MrlsrSession::new(checked).expect("session").summary(0.0);
+    let report = run(&s);
+    assert_eq!(Some(summary.digest.as_str()), report["data_digest"].as_str());
+    let c0 = report["solution"]["C0"].as_f64().expect("C0");
+    assert!(close(summary.c0.expect("C0"), c0, 1e-12), "{:?} vs {c0}", summary.c0);
 }
 
 proptest::proptest! {

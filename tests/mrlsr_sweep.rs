@@ -6,11 +6,16 @@
 
 use kernel_playground::datasets::regression::Sine1d;
 use kernel_playground::experiment::mrlsr::{
-    build_data, build_data_and_removed, DataSpec, FitCurves, MrlsrSession, MrlsrSpec, ParamSweep,
-    SWEEP_FRAMES,
+    build_data, build_data_and_removed, DataSpec, FitCurves, MrlsrChecked, MrlsrSession, MrlsrSpec,
+    ParamSweep, SWEEP_FRAMES,
 };
 use kernel_playground::spec_json::{parse_as, Paper};
 use serde_json::Value;
+
+/// The page's session on `spec`, checked first ([`MrlsrChecked::for_page`]): the only way in.
+fn session_of(spec: MrlsrSpec) -> kernel_playground::error::Result<MrlsrSession> {
+    MrlsrSession::new(MrlsrChecked::for_page(&spec)?)
+}
 
 /// Every field of the readouts but the timings.
 fn readouts(s: &MrlsrSession) -> Value {
@@ -47,7 +52,7 @@ fn every_lesson_sweep_ends_on_the_direct_fit() {
         if let Some(l) = to.get("lambda") {
             target.lambda = l.as_f64().unwrap();
         }
-        let mut session = MrlsrSession::new(start.clone()).unwrap();
+        let mut session = session_of(start.clone()).unwrap();
         let mut sweep =
             ParamSweep::new((start.m, start.lambda), (target.m, target.lambda), SWEEP_FRAMES);
         let mut refits = 0;
@@ -57,7 +62,7 @@ fn every_lesson_sweep_ends_on_the_direct_fit() {
             norms.push(session.summary(0.0).norm_h);
         }
         assert_eq!(refits + 1, SWEEP_FRAMES, "step {}: one refit per frame", k + 1);
-        let direct = MrlsrSession::new(target).unwrap();
+        let direct = session_of(target).unwrap();
         assert_eq!(readouts(&session), readouts(&direct), "step {}: readouts", k + 1);
         let (a, b) = (curves(&session), curves(&direct));
         assert_eq!(bits(&a.0), bits(&b.0), "step {}: M-RLSR curve", k + 1);
@@ -66,7 +71,7 @@ fn every_lesson_sweep_ends_on_the_direct_fit() {
         assert!(norms.windows(2).any(|w| w[0] != w[1]), "step {}: the fit never moved", k + 1);
         // Reset goes back to the start's fit, bit for bit, and the sweep replays.
         session.sweep_reset(&mut sweep).unwrap();
-        assert_eq!(readouts(&session), readouts(&MrlsrSession::new(start).unwrap()));
+        assert_eq!(readouts(&session), readouts(&session_of(start).unwrap()));
         session.sweep_to_end(&mut sweep).unwrap();
         assert_eq!(readouts(&session), readouts(&direct), "step {}: replayed", k + 1);
         swept += 1;
@@ -136,11 +141,11 @@ fn the_fit_plot_gets_the_removed_point() {
         ..MrlsrSpec::default()
     };
     let full = Sine1d { n: 40, sigma: 0.2, seed: 1 }.generate().unwrap();
-    let s = MrlsrSession::new(spec).unwrap();
+    let s = session_of(spec).unwrap();
     let FitCurves::OneD { removed, xs, .. } = s.fit_curves(50).unwrap() else { panic!("1-D") };
     assert_eq!(removed, Some((full.x[(5, 0)], full.y[5])));
     assert_eq!(xs.len(), 39);
-    let plain = MrlsrSession::new(MrlsrSpec::default()).unwrap();
+    let plain = session_of(MrlsrSpec::default()).unwrap();
     let FitCurves::OneD { removed, .. } = plain.fit_curves(50).unwrap() else { panic!("1-D") };
     assert_eq!(removed, None);
 }

@@ -227,18 +227,20 @@ fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
 #[test]
 fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
     use kernel_playground::experiment::mrlsr::{
-        FitCurves, GramBuild, MrlsrSession, MrlsrSpec, SessionAdoption,
+        FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, SessionAdoption,
     };
     for text in [
         r#"{"data":{"kind":"sine","n":300,"sigma":0.2,"seed":3},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":1.5,"lambda":1e-3}"#,
         r#"{"data":{"kind":"friedman","n":200,"sigma":1,"seed":4},"kernel":{"kind":"gaussian","bandwidth":"heuristic"},"m":0.5,"lambda":1e-2}"#,
     ] {
         let spec: MrlsrSpec = serde_json::from_str(text).expect("spec");
-        let (payload, _) = kernel_playground::experiment::mrlsr::page_eigen(&spec).expect("eigen");
-        let mut gram = GramBuild::new(&spec).expect("gram");
+        let checked = MrlsrChecked::for_page(&spec).expect("checked");
+        let (payload, _) =
+            kernel_playground::experiment::mrlsr::page_eigen(&checked).expect("eigen");
+        let mut gram = GramBuild::new(&checked).expect("gram");
         gram.advance(0.0).expect("one block");
         let mut adoption = SessionAdoption::new(
-            spec.clone(),
+            checked.clone(),
             Some(&mut gram),
             payload.values.clone(),
             payload.vectors.len(),
@@ -257,8 +259,8 @@ fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
         }
         assert!(slices > 10, "{slices} slices");
         let sliced = adoption.finish().expect("session");
-        let k = GramBuild::new(&spec).expect("gram").take_for(&spec).expect("K").expect("same");
-        let direct = MrlsrSession::with_gram_and_eigen(spec.clone(), k, payload).expect("direct");
+        let k = GramBuild::new(&checked).expect("gram").take_for(&spec).expect("K").expect("same");
+        let direct = MrlsrSession::with_gram_and_eigen(checked, k, payload).expect("direct");
         let (a, b) = (sliced.summary(1.0), direct.summary(1.0));
         let key = |s: &kernel_playground::experiment::mrlsr::Summary| {
             (
@@ -300,7 +302,9 @@ fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
 /// refused (no panic, no half-adopted model).
 #[test]
 fn paper_b_sliced_adoption_refuses_a_corrupt_payload_as_the_one_call_check_does() {
-    use kernel_playground::experiment::mrlsr::{page_eigen, MrlsrSpec, SessionAdoption};
+    use kernel_playground::experiment::mrlsr::{
+        page_eigen, MrlsrChecked, MrlsrSpec, SessionAdoption,
+    };
     use kernel_playground::solvers::mrlsr::MrlsrModel;
     let text = |seed: u64| {
         format!(
@@ -308,8 +312,11 @@ fn paper_b_sliced_adoption_refuses_a_corrupt_payload_as_the_one_call_check_does(
         )
     };
     let spec: MrlsrSpec = serde_json::from_str(&text(3)).expect("spec");
-    let (good, _) = page_eigen(&spec).expect("eigen");
-    let (other, _) = page_eigen(&serde_json::from_str(&text(4)).expect("spec")).expect("eigen");
+    let checked = MrlsrChecked::for_page(&spec).expect("checked");
+    let (good, _) = page_eigen(&checked).expect("eigen");
+    let other_spec: MrlsrSpec = serde_json::from_str(&text(4)).expect("spec");
+    let (other, _) =
+        page_eigen(&MrlsrChecked::for_page(&other_spec).expect("checked")).expect("eigen");
     let mut flipped = good.clone();
     flipped.vectors[5] += 1e-3;
     let mut nan = good.clone();
@@ -339,7 +346,7 @@ fn paper_b_sliced_adoption_refuses_a_corrupt_payload_as_the_one_call_check_does(
         let mut source =
             |off: usize, dst: &mut [f64]| dst.copy_from_slice(&src[off..off + dst.len()]);
         let sliced =
-            match SessionAdoption::new(spec.clone(), None, p.values.clone(), p.vectors.len()) {
+            match SessionAdoption::new(checked.clone(), None, p.values.clone(), p.vectors.len()) {
                 Err(e) => e.to_string(),
                 Ok(mut a) => loop {
                     match a.advance(0.0, &mut source) {

@@ -44,7 +44,7 @@ const FEATURES = ['--enable-bulk-memory', '--enable-nontrapping-float-to-int', '
 export const GROUPS = {
   front: { files: ['front.js', 'embed.js'], calledOnly: true },
   lp: { files: ['lp.js', 'run-worker.js', 'tensor-worker.js', 'export.js', 'lesson.js'] },
-  mrlsr: { files: ['mrlsr.js', 'mrlsr-worker.js', 'export.js', 'lesson.js'] },
+  mrlsr: { files: ['mrlsr.js', 'mrlsr-view.js', 'mrlsr-worker.js', 'export.js', 'lesson.js'] },
   dinuzzo: { files: ['dinuzzo.js', 'export.js', 'lesson.js'] },
   perceptron: { files: ['perceptron.js', 'export.js', 'lesson.js'] },
 };

@@ -1,17 +1,21 @@
-// Long file: page B's whole controller (form, eigendecomposition worker, refits, equivalence and
-// model-selection panels); issue 34's schema-driven www/state.js is what will split it.
 // Paper B's page: translates controls into a spec, keeps one MrlsrPage (data + cached
 // eigendecomposition) and refits it on every m / λ change, draws through the wasm module.
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
-// the URL hash (#spec=…). No mathematics here.
-import init, { MrlsrPage, MrlsrAdopt, MrlsrNScan, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, drawCvHeatmap, drawEquivalenceReport } from './pkg/kernel_playground.js';
-import { $, fmt, num, showError, clearError, sizeCanvas, specFromHash, kernels, kernelInfo, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, exposeRun, attachCopyLink, clip } from './common.js';
+// the URL hash (#spec=…). No mathematics here. The readouts, the panels' displays, the worker's
+// jobs and the sliced preparations are in mrlsr-view.js.
+import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText } from './pkg/kernel_playground.js';
+import { $, num, showError, clearError, sizeCanvas, specFromHash, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, attachCopyLink, clip } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
 import { Player } from './player.js';
 import { onSpecHash } from './state.js';
+import {
+  setStatus, bump, showSummary as showReadouts, drawEq, drawScans, clearScans, runScans, newScanGen, scanGenNow,
+  sliced, runSlices, jobs, startJob, cancelJob, estimate, calibrateEigen, showBusy, hideBusy,
+  clearEquivalence, showEquivalence, selectionPanel,
+} from './mrlsr-view.js';
 
 let page = null;        // MrlsrPage
 let pageSpec = null;    // the spec (object) `page` was built from
@@ -22,22 +26,12 @@ let refitPending = false;
 const HASH_MIN_MS = 200;
 let hashNote = null;    // message about an unusable link, kept until the first model shows
 let defaults = null;    // the form's initial values (fallback for a bad link)
-// Seconds of Gram matrix + eigendecomposition measured in the worker (headless Chromium,
-// release wasm; docs/mrlsr.md), interpolated log-log for the "about X s" estimate and scaled
-// by what this machine showed last (a result with n ≥ 300 updates `eigenScale`).
-const EIGEN_TABLE = [[500, 1.3], [1000, 3.9], [2000, 55]];
-let eigenScale = 1;
 const body = document.body;
 
-function setStatus(msg, busy = false) {
-  $('status').textContent = msg;
-  body.dataset.busy = busy ? '1' : '0';
+/** The readouts of a fit, the left-out point of the page's spec marked. */
+function showSummary(s) {
+  showReadouts(s, pageSpec?.data?.drop);
 }
-
-function bump(key) {
-  body.dataset[key] = String(Number(body.dataset[key] || 0) + 1);
-}
-
 // ---- controls -> spec ----------------------------------------------------------------------
 
 function readInt(id, label) {
@@ -91,125 +85,6 @@ function syncVisibility() {
   $('mu').disabled = !$('mu-heuristic').checked ? false : true;
 }
 
-// ---- readouts and drawing ------------------------------------------------------------------
-
-function showSummary(s) {
-  $('r-nd').textContent = `${s.n} × ${s.d}`;
-  $('r-c0').textContent = s.c0 == null ? 'none (f = 0)' : fmt(s.c0, 6);
-  // The full values for a script (the root search's end is compared with them).
-  if (s.c0 == null) delete $('r-c0').dataset.value;
-  else $('r-c0').dataset.value = String(s.c0);
-  $('r-norm').textContent = fmt(s.norm_h, 6);
-  // λ₂ and F's residual are often below 10⁻³: written as the plots write numbers (5.5 × 10⁻⁴,
-  // not 5.502441e-4), the full value kept in data-value for a script.
-  for (const [id, v] of [['r-lambda2', s.lambda2], ['r-fres', s.f_residual]]) {
-    $(id).textContent = v == null ? '–' : num(v);
-    if (v == null) delete $(id).dataset.value;
-    else $(id).dataset.value = String(v);
-  }
-  $('r-obj').textContent = fmt(s.objective, 8);
-  $('r-iters').textContent = String(s.iterations);
-  exposeRun(s.iterations, s.objective, s.digest);
-  $('r-refit').textContent = `${s.refit_ms.toFixed(2)} ms`;
-  $('r-eigen').textContent = `${s.eigen_ms.toFixed(1)} ms in the worker (n = ${s.n})`;
-  const out = $('outside');
-  if (s.kind === 'outside') {
-    const roots = s.roots.length === 0 ? 'F has no positive root.'
-      : `Roots of F: ${s.roots.map((r, i) => `C = ${fmt(r.c, 4)} (${r.kind.replace('_', ' ')}${s.minimizer === i ? ', minimizer' : ''})`).join('; ')}.`;
-    out.textContent = `Outside Theorem 1 (m ≤ 1: not strictly convex, F may have no root). ${s.message} ${roots}`;
-    out.dataset.roots = JSON.stringify(s.roots.map((r) => r.c));
-    out.hidden = false;
-  } else {
-    out.hidden = true;
-    out.textContent = '';
-  }
-  // A numerically singular K is expected for a smooth kernel on many points (its eigenvalues
-  // decay fast) and the fit is still the unique minimizer: a note, not an alarm.
-  const w = $('warning');
-  const singular = Boolean(s.warning) && s.warning.startsWith('K is numerically singular');
-  w.hidden = !s.warning;
-  w.classList.toggle('info', singular);
-  w.setAttribute('role', singular ? 'note' : 'alert');
-  w.textContent = !s.warning ? ''
-    : singular ? `Note (expected for a smooth kernel such as the Gaussian on ${s.n} points, whose eigenvalues decay fast): ${s.warning}`
-      : `Warning: ${s.warning}`;
-  body.dataset.kind = s.kind;
-  const dropped = pageSpec?.data?.drop;
-  $('fit-caption').textContent = (s.d === 1
-    ? 'Data (grey), M-RLSR at (m, λ) (red) and kernel ridge at λ₂ (blue).'
-    : `Fitted values against the true y on the ${s.n} training points (${s.d} features): M-RLSR (red dots) and KRR at λ₂ (blue circles).`)
-    + (dropped === undefined ? '' : ` Black ring: point ${dropped} of the generated sample (counting from 0), left out of the data (not fitted).`);
-}
-
-/** The equivalence experiment's last report (null before the first), redrawn at every size
- *  change; before it the two plots are blank at their boxes' sizes (issue 32: a backing store
- *  always of its box's aspect). */
-let lastEq = null;
-function drawEq() {
-  const b = $('eq-bars');
-  const c = $('eq-curves');
-  const dpr = sizeCanvas(b);
-  sizeCanvas(c);
-  if (lastEq) drawEquivalenceReport(b, c, lastEq, dpr);
-  else for (const k of [b, c]) k.getContext('2d')?.clearRect(0, 0, k.width, k.height);
-}
-
-// ---- §4's stability scans against n (lesson B10, B11) --------------------------------------
-// A step that names `nscan-stability` or `nscan-lambda2` runs that scan in the core after its
-// sweep (MrlsrNScan: one removal per unit, sliced over frames), then shows and draws it in the
-// fit plot's place; a new step (or its run again) hides it and shows the fit again. kplay plot writes the same plots (PREFIX-nscan-*.svg).
-const SCANS = { 'nscan-stability': 'stability', 'nscan-lambda2': 'lambda2' };
-const scans = {}; // canvas id -> finished MrlsrNScan
-
-function drawScans() {
-  for (const id of Object.keys(SCANS)) {
-    const job = scans[id];
-    const c = $(id);
-    if (job && !c.closest('figure').hidden) job.draw(c, sizeCanvas(c));
-  }
-}
-
-function clearScans() {
-  for (const id of Object.keys(SCANS)) {
-    scans[id]?.free();
-    delete scans[id];
-    $(id).closest('figure').hidden = true;
-  }
-  $('fit').closest('figure').hidden = false;
-  delete body.dataset.nscan;
-}
-
-/** Run the scans `step` names on the current spec, a few ms per frame; then show and draw them. */
-async function runScans(step, gen) {
-  for (const id of Object.keys(SCANS)) {
-    if (!(step.uses ?? []).includes(id)) continue;
-    let job = null;
-    try {
-      job = new MrlsrNScan(JSON.stringify(spec()), SCANS[id]);
-      setStatus('scanning n: every point removed in turn…', true);
-      while (!job.runFor(8)) {
-        const [d, t] = job.progress();
-        setStatus(`scanning n: ${d} of ${t} points removed in turn…`, true);
-        await new Promise((r) => requestAnimationFrame(r));
-        if (gen !== scanGen) { job.free(); return; }
-      }
-    } catch (e) {
-      job?.free();
-      showError(String(e.message ?? e));
-      setStatus('the scan failed');
-      return;
-    }
-    scans[id]?.free();
-    scans[id] = job;
-    $(id).closest('figure').hidden = false;
-    $('fit').closest('figure').hidden = true; // the scan is the step's answer: in the fit plot's place
-    body.dataset.nscan = JSON.stringify(job.result());
-    setStatus('scan done');
-  }
-  drawScans();
-}
-let scanGen = 0;
-
 function draw() {
   if (!page) return;
   try {
@@ -223,58 +98,6 @@ function draw() {
   } catch (e) {
     showError(`drawing failed: ${e.message ?? e}`);
   }
-}
-
-// ---- background jobs (module Worker) ------------------------------------------------------
-
-let nextJobId = 1;
-const jobs = { eigen: null, selection: null, equivalence: null };
-
-/**
- * Start `msg` in a fresh worker as job `kind`, replacing (terminating) an older job of that
- * kind, so no stale answer can arrive. `on[type](data)` handles the worker's messages; the
- * job ends on its final message or an error. Returns the job.
- */
-function startJob(kind, msg, on) {
-  cancelJob(kind);
-  const id = nextJobId++;
-  const worker = new Worker(new URL('./mrlsr-worker.js', import.meta.url), { type: 'module' });
-  const job = { id, worker, kind, started: performance.now(), onCancel: on.cancel };
-  jobs[kind] = job;
-  const finish = () => {
-    if (jobs[kind] === job) jobs[kind] = null;
-    worker.terminate();
-  };
-  worker.onmessage = (ev) => {
-    const d = ev.data;
-    if (jobs[kind] !== job || !d || d.id !== id) return; // an answer nobody waits for
-    if (d.type === 'progress') {
-      on.progress?.(d);
-      return;
-    }
-    finish();
-    if (d.type === 'error') on.error(String(d.message));
-    else if (on[d.type]) on[d.type](d);
-    else on.error(`unexpected message from the worker: ${d.type}`);
-  };
-  worker.onerror = (ev) => {
-    if (jobs[kind] !== job) return;
-    ev.preventDefault();
-    finish();
-    on.error(`the background worker failed: ${ev.message || 'could not start'}`);
-  };
-  worker.postMessage({ ...msg, id });
-  return job;
-}
-
-/** Terminate the job of `kind` if one runs (its onCancel runs). */
-function cancelJob(kind) {
-  const job = jobs[kind];
-  if (!job) return false;
-  jobs[kind] = null;
-  job.worker.terminate();
-  job.onCancel?.();
-  return true;
 }
 
 // ---- URL hash: every setting of the form --------------------------------------------------
@@ -438,42 +261,6 @@ function applyHash() {
 
 // ---- build (eigendecomposition in the worker) and refit -----------------------------------
 
-/** Seconds the eigendecomposition of size n should take on the reference machine. */
-function tableSeconds(n) {
-  const t = EIGEN_TABLE;
-  let k = 0;
-  while (k < t.length - 2 && n > t[k + 1][0]) k++;
-  const [[n0, s0], [n1, s1]] = [t[k], t[k + 1]];
-  const p = n <= n0 ? 3 : Math.log(s1 / s0) / Math.log(n1 / n0); // O(n³) below the table
-  return s0 * (n / n0) ** p;
-}
-
-/** "about X s" for size n, scaled by the last measurement on this machine. */
-function estimate(n) {
-  const s = eigenScale * tableSeconds(n);
-  return s < 1 ? 'under a second' : `about ${s < 10 ? s.toFixed(1) : s.toFixed(0)} s`;
-}
-
-let busyTimer = null;
-
-function showBusy(text) {
-  $('busy-text').textContent = text;
-  $('busy').hidden = false;
-  body.dataset.computing = '1';
-  const t0 = performance.now();
-  clearInterval(busyTimer);
-  busyTimer = setInterval(() => {
-    $('busy-text').textContent = `${text} ${((performance.now() - t0) / 1000).toFixed(0)} s elapsed`;
-  }, 1000);
-}
-
-function hideBusy() {
-  clearInterval(busyTimer);
-  busyTimer = null;
-  $('busy').hidden = true;
-  body.dataset.computing = '0';
-}
-
 /** The current λ if the field holds a valid one, else `fallback`. */
 function lambdaOr(fallback) {
   try {
@@ -576,15 +363,8 @@ function startGram(json) {
     return; // the worker reports the same problem with its message
   }
   const mine = gram;
-  const tick = () => {
-    if (gram !== mine) return;
-    try {
-      if (!mine.advance(8)) requestAnimationFrame(tick);
-    } catch {
-      // a non-finite kernel value: adoption rebuilds K and reports it
-    }
-  };
-  requestAnimationFrame(tick);
+  // A non-finite kernel value: adoption rebuilds K and reports it.
+  sliced((ms) => (gram !== mine ? null : mine.advance(ms))).catch(() => {});
 }
 
 // The adoption in progress (MrlsrAdopt), if any: equivalence waits for it.
@@ -612,12 +392,11 @@ async function adopt(s, d, gen) {
     gram = null;
     adopting = mine = job;
     setStatus('checking the eigendecomposition from the worker…', true);
-    while (!job.advance(8)) {
-      await new Promise((r) => requestAnimationFrame(r));
-      if (gen !== buildGen) { // a newer input: its own build takes over
-        job.free();
-        return;
-      }
+    const adopted = job;
+    // A newer input drops it: its own build takes over.
+    if (!await sliced((ms) => (gen !== buildGen ? null : adopted.advance(ms)))) {
+      job.free();
+      return;
     }
     body.dataset.adoptSlices = String(job.slices());
     const next = job.finish();
@@ -625,7 +404,7 @@ async function adopt(s, d, gen) {
     if (page) page.free();
     page = next;
     pageSpec = s;
-    if (d.n >= 300) eigenScale = d.eigen_ms / 1000 / tableSeconds(d.n);
+    calibrateEigen(d.n, d.eigen_ms);
     clearError();
     if (hashNote) {
       showError(hashNote);
@@ -777,17 +556,7 @@ function startSweep(m, lambda) {
 
 const engine = {
   step: () => page.sweepStep(),
-  runFor: (ms) => {
-    const t0 = performance.now();
-    let s = page.sweepStep();
-    let k = 1;
-    while (!page.sweepEnded() && performance.now() - t0 < ms) {
-      s = page.sweepStep();
-      k++;
-    }
-    s.steps_this_call = k;
-    return s;
-  },
+  runFor: (ms) => page.runFor(ms),
   ended: () => !page || page.sweepEnded(),
   endLabel: () => 'the fit reached the chosen m and λ, and the search for C₀ on F(C) ended',
   reset: () => {
@@ -799,6 +568,9 @@ const engine = {
   },
   ready: () => Boolean(page) && !adopting,
   error: (e) => showError(String(e.message ?? e)),
+  // The preparations (K built while the worker decomposes it, the adoption of its result, a
+  // lesson step's n-scan) advance in the Player's frame budget, as the other pages' do.
+  tick: (ms) => runSlices(ms),
 };
 
 // ---- equivalence experiment (Fig. 1), in the worker ---------------------------------------
@@ -837,53 +609,7 @@ function runEquivalence() {
   });
 }
 
-function clearEquivalence() {
-  lastEq = null;
-  $('eq-table').querySelector('tbody').replaceChildren();
-  $('eq-table').hidden = true;
-  $('eq-summary').textContent = '';
-  drawEq();
-}
-
-function showEquivalence(rep) {
-  try {
-    const tb = $('eq-table').querySelector('tbody');
-    tb.replaceChildren();
-    for (const p of rep.parts) {
-      const tr = document.createElement('tr');
-      tr.dataset.part = String(p.part);
-      tr.dataset.diff = String(p.diff_rkhs);
-      for (const v of [`Z${p.part}`, String(p.n), fmt(p.c0, 4), fmt(p.own_lambda2, 4), p.diff_rkhs.toExponential(3)]) {
-        const td = document.createElement('td');
-        td.textContent = v;
-        tr.append(td);
-      }
-      tb.append(tr);
-    }
-    $('eq-table').hidden = false;
-    // §5: at m = 2 M-RLSR is kernel ridge (λ₂ = λ on every sample); for m ≠ 2 λ₂ depends on Z.
-    $('eq-summary').textContent = `m = ${rep.m}: λ = ${fmt(rep.lambda, 3)} chosen on Z₁ by CV, λ₂ = ${fmt(rep.lambda2, 4)}. `
-      + (rep.m === 2
-        ? 'At m = 2 M-RLSR is kernel ridge: λ₂ = λ reproduces it on every part, to the root solver’s tolerance (a strong equivalence).'
-        : 'The same λ₂ reproduces M-RLSR only on Z₁: the equivalence is weak (data-dependent).');
-    lastEq = rep;
-    drawEq();
-    clearError();
-    bump('eqRuns');
-    setStatus('equivalence experiment done');
-  } catch (e) {
-    showError(String(e.message ?? e));
-    setStatus('equivalence experiment failed');
-  }
-}
-
 // ---- model selection (Table 1), in the worker ---------------------------------------------
-
-function selectionIdle() {
-  $('sel-run').disabled = false;
-  $('sel-cancel').hidden = true;
-  body.dataset.selRunning = '0';
-}
 
 function runSelection() {
   if (jobs.selection) return;
@@ -903,47 +629,17 @@ function runSelection() {
     return;
   }
   clearError();
-  $('sel-run').disabled = true;
-  $('sel-cancel').hidden = false;
-  $('sel-table').hidden = true;
-  body.dataset.selRunning = '1';
-  const hm = $('heatmap');
-  const t0 = performance.now();
-  const drawGrid = (grid) => {
-    try {
-      drawCvHeatmap(hm, grid ?? null, sizeCanvas(hm));
-    } catch (e) {
-      showError(`drawing failed: ${e.message ?? e}`);
-    }
-  };
+  const panel = selectionPanel();
   startJob('selection', { type: 'selection', spec: s }, {
-    progress(d) {
-      $('sel-progress').textContent = `cross-validation in the worker: ${d.done} / ${d.total} steps (${(100 * d.done / d.total).toFixed(0)} %), ${((performance.now() - t0) / 1000).toFixed(1)} s`;
-      if (d.grid !== undefined) drawGrid(d.grid);
-    },
+    progress: panel.progress,
     selection(d) {
-      const r = d.result;
       ranSelection = section;
-      body.dataset.selResult = JSON.stringify(r);
+      body.dataset.selResult = JSON.stringify(d.result);
       saveHash();
-      drawGrid(r.mrlsr_cv);
-      $('sel-krr').textContent = r.krr_test_rmse.toExponential(3);
-      $('sel-krr-p').textContent = `λ₂ = ${r.krr_cv.best_lambda.toExponential(1)}`;
-      $('sel-mrlsr').textContent = r.mrlsr_test_rmse.toExponential(3);
-      $('sel-mrlsr-p').textContent = `m = ${r.mrlsr_cv.best_m.toFixed(1)}, λ = ${r.mrlsr_cv.best_lambda.toExponential(1)}`;
-      $('sel-table').hidden = false;
-      $('sel-progress').textContent += ` — done (n_train = ${r.n_train}, n_test = ${r.n_test})`;
-      selectionIdle();
-      bump('selRuns');
+      panel.done(d.result);
     },
-    error(msg) {
-      showError(msg);
-      selectionIdle();
-    },
-    cancel() {
-      $('sel-progress').textContent += ' — cancelled';
-      selectionIdle();
-    },
+    error: panel.error,
+    cancel: panel.cancel,
   });
 }
 
@@ -1022,7 +718,7 @@ async function main() {
     spec: () => JSON.stringify(spec()),
     load: (s) => {
       clearEquivalence(); // a step's question never shows an earlier run's table or verdict
-      scanGen++;
+      newScanGen();
       clearScans(); // nor an earlier step's n-scan
       const keep = snapshotForm();
       try {
@@ -1050,11 +746,11 @@ async function main() {
         }
         // The run ends when the sweep has fitted its target (or was dropped: a hand-moved
         // control, a new step's model), and the step's n-scans are drawn.
-        const gen = scanGen;
+        const gen = scanGenNow();
         const wait = () => {
           if (!engine.ended()) return requestAnimationFrame(wait);
-          if (gen !== scanGen) return resolve();
-          runScans(step, gen).finally(resolve);
+          if (gen !== scanGenNow()) return resolve();
+          runScans(step, gen, JSON.stringify(spec())).finally(resolve);
         };
         requestAnimationFrame(wait);
       }),

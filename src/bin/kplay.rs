@@ -8,7 +8,8 @@
 //! kplay digest SPEC.json         print the data's bit digest (equal natively and in wasm)
 //! kplay plot SPEC.json -o PREFIX  solve, then write PREFIX-convergence.svg (and paper A's PREFIX-spikes.svg)
 //! kplay race SPEC.json           every algorithm of the paper on the same data
-//! kplay spec [PAPER]             print a paper's default spec (lp, mrlsr, dinuzzo, perceptron)
+//! kplay spec [PAPER]             print a paper's default spec (lp, mrlsr, dinuzzo, perceptron);
+//!                                paper B's with its `selection` and `equivalence` sections
 //! kplay schema [PAPER]           print the fields a paper's page binds (path, type, range, step, default)
 //! kplay lesson check LESSON.json  run every step of a lesson, check every claim (docs/lessons.md)
 //! ```
@@ -19,6 +20,7 @@ use std::process::ExitCode;
 
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::engine::{self, Paper, Spec};
+use kernel_playground::experiment::mrlsr::MrlsrSpec;
 use kernel_playground::lesson;
 use kernel_playground::KpError;
 
@@ -29,6 +31,8 @@ const USAGE: &str = "usage:
   kplay plot SPEC.json -o PREFIX  solve; write PREFIX-convergence.svg (paper A also PREFIX-spikes.svg)
   kplay race SPEC.json           run every algorithm of the spec's paper on the same data
   kplay spec [PAPER]             print the default spec of a paper: lp (default), mrlsr, dinuzzo, perceptron
+                                 (mrlsr: with its optional `selection` and `equivalence` sections
+                                 written out, every field; delete one to run without it)
   kplay schema [PAPER]           print the fields a paper's page binds: path, type, range, step, default, label
   kplay lesson check LESSON.json run every step of a lesson natively and check each claim
                                  (exit 1 when a claim fails; docs/lessons.md)
@@ -225,7 +229,12 @@ fn real_main(args: &[String]) -> Result<(), String> {
                     ))
                 }
             };
-            let default = Spec::default_for(paper);
+            // Paper B's optional sections are shown, every field written out, as the other
+            // papers show every field of theirs (a spec without them runs the fit only).
+            let default = match paper {
+                Paper::Mrlsr => Spec::Mrlsr(MrlsrSpec::default_with_sections()),
+                other => Spec::default_for(other),
+            };
             // Paper A's default stays untagged (the original format); the others carry `paper`.
             let value = match &default {
                 Spec::Lp(e) => serde_json::to_value(e).map_err(|e| e.to_string())?,

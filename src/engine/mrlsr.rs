@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::report::{run_started_capped, Report};
 use crate::error::Result;
-use crate::experiment::mrlsr::{build_data, MrlsrSpec};
+use crate::experiment::mrlsr::{MrlsrChecked, MrlsrSpec};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve, MAX_EIGEN_N};
 use crate::spec_json::Paper;
 use crate::stepper::{run_task_for, Task};
@@ -20,19 +20,19 @@ use crate::stepper::{run_task_for, Task};
 /// points for m ≤ 1, the resolved kernel, the root iterations and K's numerically zero
 /// eigenvalues.
 /// The root solve's cap ([`crate::solvers::mrlsr::ROOT_MAX_ITER`]) is the executor's.
-/// The spec's `selection` and `equivalence` sections are checked before the fit starts and
-/// run after it; the report gains a `selection` and an `equivalence` object.
+/// The whole spec is checked first ([`MrlsrChecked`], data within
+/// [`crate::solvers::mrlsr::MAX_EIGEN_N`]); the `selection` and `equivalence` sections run after
+/// the fit, and the report gains a `selection` and an `equivalence` object.
 pub fn run(spec: &MrlsrSpec) -> Result<Report> {
-    let selection = spec.selection.as_ref().map(|s| s.check(spec, MAX_EIGEN_N)).transpose()?;
-    let equivalence = spec.equivalence.as_ref().map(|s| s.check(spec, MAX_EIGEN_N)).transpose()?;
+    let checked = MrlsrChecked::check(spec, MAX_EIGEN_N)?;
     let mut report =
         run_started_capped(Paper::Mrlsr, Some(crate::solvers::mrlsr::ROOT_MAX_ITER), || {
-            let data = build_data(&spec.data, MAX_EIGEN_N)?;
-            let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
+            let (spec, data) = (checked.spec(), checked.data());
+            let model = MrlsrModel::from_dataset(data, &spec.kernel)?;
             let solve = MrlsrSolve::new(model, spec.m, spec.lambda)?;
             Ok((Box::new(solve) as Box<dyn crate::stepper::Stepper>, data.digest()))
         })?;
-    if let Some(s) = selection {
+    if let Some(s) = checked.selection() {
         let mut run = s.start()?;
         let value = match to_end(&mut run)? {
             true => serde_json::to_value(run.finish()?).unwrap_or(Value::Null),
@@ -40,7 +40,7 @@ pub fn run(spec: &MrlsrSpec) -> Result<Report> {
         };
         report.extra.insert("selection".into(), value);
     }
-    if let Some(e) = equivalence {
+    if let Some(e) = checked.equivalence() {
         let mut run = e.start()?;
         let value = match to_end(&mut run)? {
             true => serde_json::to_value(run.finish()?).unwrap_or(Value::Null),

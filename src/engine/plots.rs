@@ -9,9 +9,8 @@ use crate::error::{KpError, Result};
 use crate::experiment::dinuzzo::DinuzzoSpec;
 use crate::experiment::lp::Experiment;
 use crate::experiment::lp::LpRun;
-use crate::experiment::mrlsr::{self, MrlsrSpec};
+use crate::experiment::mrlsr::{self, MrlsrChecked, MrlsrSession, MrlsrSpec};
 use crate::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
-use crate::solvers::mrlsr::MrlsrModel;
 
 /// Size of each SVG, pixels.
 const SIZE: (u32, u32) = (720, 360);
@@ -54,12 +53,9 @@ fn lp(e: &Experiment) -> Result<Vec<(&'static str, String)>> {
 }
 
 fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
-    let data = mrlsr::build_data(&s.data, crate::solvers::mrlsr::MAX_EIGEN_N)?;
-    let model = MrlsrModel::from_dataset(&data, &s.kernel)?;
-    let outcome = model.fit(s.m, s.lambda)?;
-    let (lo, hi) = model.auto_c_range(s.m, s.lambda)?;
-    let samples = model.sample_f(s.m, s.lambda, lo, hi, 400)?;
-    let minimizer = outcome.best_fit().map(|f| f.c0);
+    // The page's session on the spec checked within the core's budget: F(C) as the page draws it.
+    let checked = MrlsrChecked::check(s, crate::solvers::mrlsr::MAX_EIGEN_N)?;
+    let (samples, minimizer) = MrlsrSession::new(checked)?.f_samples(400)?;
     let f = svg(|root| {
         crate::plots::mrlsr::draw_f(root, &samples, minimizer, 1.0)
             .map(|_| ())

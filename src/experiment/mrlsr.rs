@@ -29,9 +29,9 @@ mod sweep;
 pub use nscan::{log_log_fit, NScan, NScanRun, ScanKind, ScanSeries, SCAN_MAX_N};
 pub use root_watch::{RootView, RootWatch};
 pub use sections::{
-    build_data, build_data_and_removed, DataSpec, LogGrid, MrlsrChecked, MrlsrEquivalenceChecked,
-    MrlsrEquivalenceSpec, MrlsrSelectionChecked, MrlsrSelectionSpec, MrlsrSpec, RemovedPoint,
-    SelectionSettings, StepGrid, MAX_GRID, PAGE_MAX_N,
+    build_data, build_data_and_removed, CheckedData, DataSpec, LogGrid, MrlsrChecked,
+    MrlsrEquivalenceChecked, MrlsrEquivalenceSpec, MrlsrSelectionChecked, MrlsrSelectionSpec,
+    MrlsrSpec, RemovedPoint, SelectionSettings, StepGrid, MAX_GRID, PAGE_MAX_N,
 };
 pub use sweep::{ParamSweep, SWEEP_FRAMES};
 
@@ -96,7 +96,8 @@ pub enum FitCurves {
 
 /// Paper B's session: the data, the eigendecomposition of K (Theorem 1: the one O(n³) step)
 /// and the fit at (m, λ), with KRR at λ₂ beside it (Proposition 5.1). A refit at a new (m, λ)
-/// reuses the eigendecomposition: only the scalar root solve for C₀ and α = Qα' run.
+/// reuses the eigendecomposition: only the scalar root solve for C₀ and α = Qα' run. Built only
+/// from a checked spec ([`MrlsrChecked`]).
 pub struct MrlsrSession {
     spec: MrlsrSpec,
     data: Dataset,
@@ -112,28 +113,28 @@ fn elapsed_ms(t0: web_time::Instant) -> f64 {
 }
 
 impl MrlsrSession {
-    /// Validate the data within the page's budget, build K and its eigendecomposition, fit.
-    pub fn new(spec: MrlsrSpec) -> Result<Self> {
-        let data = build_data(&spec.data, PAGE_MAX_N)?;
+    /// Build K of the checked spec's data and its eigendecomposition, then fit.
+    pub fn new(checked: MrlsrChecked) -> Result<Self> {
+        let (spec, data) = checked.into_spec_and_data();
         let model = MrlsrModel::from_dataset(&data, &spec.kernel)?;
         Self::fitted(spec, data, model)
     }
 
     /// As [`Self::new`], adopting an eigendecomposition computed elsewhere (the page's worker),
     /// checked against K ([`EigenPayload::check_against`]).
-    pub fn with_eigen(spec: MrlsrSpec, payload: EigenPayload) -> Result<Self> {
-        let data = build_data(&spec.data, PAGE_MAX_N)?;
+    pub fn with_eigen(checked: MrlsrChecked, payload: EigenPayload) -> Result<Self> {
+        let (spec, data) = checked.into_spec_and_data();
         let model = MrlsrModel::from_dataset_with_eigen(&data, &spec.kernel, payload)?;
         Self::fitted(spec, data, model)
     }
 
     /// As [`Self::with_eigen`] with K already built (in slices, [`GramBuild`]).
     pub fn with_gram_and_eigen(
-        spec: MrlsrSpec,
+        checked: MrlsrChecked,
         k: DMatrix<f64>,
         payload: EigenPayload,
     ) -> Result<Self> {
-        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let (spec, data) = checked.into_spec_and_data();
         let rk = spec.kernel.resolve(&data.x)?;
         let model = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, k, payload)?;
         Self::fitted(spec, data, model)
@@ -338,35 +339,10 @@ pub fn equivalence(
     cv::equivalence_experiment(data, kernel, &cfg)
 }
 
-/// A page spec checked without the O(n³) step: parsed, data built within [`PAGE_MAX_N`],
-/// kernel resolved, its sections checked ([`MrlsrChecked`]). Returns the data.
-pub fn check_page_spec(spec: &MrlsrSpec) -> Result<Dataset> {
-    crate::solvers::mrlsr::check_m(spec.m)?;
-    crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
-    if let Some(sel) = spec.sel {
-        if !(20..=PAGE_MAX_N).contains(&sel.n) {
-            return Err(KpError::Parameter {
-                name: "sel.n",
-                reason: format!(
-                    "the model-selection n must lie in 20..={PAGE_MAX_N} (got {})",
-                    sel.n
-                ),
-            });
-        }
-        if !(2..=10).contains(&sel.folds) {
-            return Err(KpError::Parameter {
-                name: "sel.folds",
-                reason: format!("the model-selection folds must lie in 2..=10 (got {})", sel.folds),
-            });
-        }
-    }
-    Ok(MrlsrChecked::check(spec, PAGE_MAX_N)?.data)
-}
-
-/// The eigendecomposition a worker computes for a page spec, from the data and Gram matrix
+/// The eigendecomposition a worker computes for a checked spec, from the data and Gram matrix
 /// the page builds ([`EigenPayload::compute`]), and the data's digest.
-pub fn page_eigen(spec: &MrlsrSpec) -> Result<(EigenPayload, String)> {
-    let data = build_data(&spec.data, PAGE_MAX_N)?;
+pub fn page_eigen(checked: &MrlsrChecked) -> Result<(EigenPayload, String)> {
+    let (spec, data) = (checked.spec(), checked.data());
     let kernel = spec.kernel.resolve(&data.x)?;
     let payload = EigenPayload::compute(&data.x, &data.y, kernel)?;
     Ok((payload, data.digest()))
@@ -449,16 +425,16 @@ pub struct SessionAdoption {
 }
 
 impl SessionAdoption {
-    /// Validate the spec, build the data, and take K from `gram` if it belongs to the same data
+    /// Take the checked spec and its data, and K from `gram` if it belongs to the same data
     /// and kernel (else start building it here); `values` are the worker's eigenvalues,
     /// `vectors` the number of eigenvector entries it sent (n², checked with the rest).
     pub fn new(
-        spec: MrlsrSpec,
+        checked: MrlsrChecked,
         gram: Option<&mut GramBuild>,
         values: Vec<f64>,
         vectors: usize,
     ) -> Result<Self> {
-        let data = build_data(&spec.data, PAGE_MAX_N)?;
+        let (spec, data) = checked.into_spec_and_data();
         let kernel = spec.kernel.resolve(&data.x)?;
         let job = match gram.map(|g| g.take_job_for(&spec)).transpose()?.flatten() {
             Some(job) => job,
@@ -581,11 +557,11 @@ pub struct GramBuild {
 }
 
 impl GramBuild {
-    /// Validate the spec, generate the data and allocate K (after the budget check).
-    pub fn new(spec: &MrlsrSpec) -> Result<Self> {
-        let data = build_data(&spec.data, PAGE_MAX_N)?;
+    /// Allocate K of the checked spec's data and kernel (after the budget check).
+    pub fn new(checked: &MrlsrChecked) -> Result<Self> {
+        let (spec, data) = (checked.spec(), checked.data());
         let rk = spec.kernel.resolve(&data.x)?;
-        let job = CrossJob::gram(rk, data.x)?;
+        let job = CrossJob::gram(rk, data.x.clone())?;
         Ok(Self { data: spec.data.clone(), kernel: spec.kernel.clone(), job: Some(job) })
     }
 

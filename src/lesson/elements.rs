@@ -107,6 +107,7 @@ const MRLSR: &[Element] = &[
     e("m", C, "the power m"),
     e("loglambda", C, "log₁₀ λ"),
     e("lambda", C, "λ"),
+    e("speed", C, "refits per second"),
     e("outside", X, "a note when the fit leaves the data's range"),
     e("r-nd", R, "n × d"),
     e("r-c0", R, "C₀, the root of F"),

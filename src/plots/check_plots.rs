@@ -98,7 +98,8 @@ fn mrlsr_session(spec_v: Value) -> crate::experiment::mrlsr::MrlsrSession {
     let Spec::Mrlsr(s) = Spec::from_json(&spec_v.to_string()).expect("spec") else {
         panic!("paper B")
     };
-    crate::experiment::mrlsr::MrlsrSession::new(s).expect("session")
+    let checked = crate::experiment::mrlsr::MrlsrChecked::for_page(&s).expect("checked");
+    crate::experiment::mrlsr::MrlsrSession::new(checked).expect("session")
 }
 
 fn draw_fit<DB: DrawingBackend>(

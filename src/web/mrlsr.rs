@@ -16,8 +16,8 @@ use crate::experiment::mrlsr::cv::{
     self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
 };
 use crate::experiment::mrlsr::{
-    self, EigenPayload, FitCurves, GramBuild, MrlsrSession, MrlsrSpec, NScan, NScanRun, ParamSweep,
-    RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
+    self, EigenPayload, FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, NScan,
+    NScanRun, ParamSweep, RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
 use crate::plots::mrlsr::{self as plot, Curve};
 use crate::plots::text::num;
@@ -47,6 +47,12 @@ fn parse(spec_json: &str) -> Result<MrlsrSpec, JsError> {
     }
 }
 
+/// The page's spec checked by the core within the page's budget ([`MrlsrChecked::for_page`]):
+/// what every session, Gram build and worker job of the page starts from.
+fn checked(spec_json: &str) -> Result<MrlsrChecked, JsError> {
+    MrlsrChecked::for_page(&parse(spec_json)?).map_err(js_err)
+}
+
 /// A spec's Gram matrix built in slices on the main thread ([`GramBuild`]) while the worker
 /// computes the eigendecomposition; handed to [`MrlsrPage::from_eigen_and_gram`] so adopting
 /// the worker's result does not block the page with an O(n²) kernel build (issue 13: no
@@ -61,7 +67,7 @@ impl MrlsrGram {
     /// Validate the spec, generate the data and allocate K (after the budget check).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrGram, JsError> {
-        Ok(Self { build: GramBuild::new(&parse(spec_json)?).map_err(js_err)? })
+        Ok(Self { build: GramBuild::new(&checked(spec_json)?).map_err(js_err)? })
     }
 
     /// Build for up to `budget_ms` (at least one block); true when K is complete.
@@ -102,10 +108,10 @@ impl MrlsrAdopt {
         eigen_ms: f64,
         gram: &mut MrlsrGram,
     ) -> Result<MrlsrAdopt, JsError> {
-        let spec = parse(spec_json)?;
+        let checked = checked(spec_json)?;
         let len = vectors.length() as usize;
         let adoption =
-            SessionAdoption::new(spec, Some(&mut gram.build), values, len).map_err(js_err)?;
+            SessionAdoption::new(checked, Some(&mut gram.build), values, len).map_err(js_err)?;
         Ok(Self { adoption, vectors, eigen_ms, slices: 0 })
     }
 
@@ -166,9 +172,9 @@ impl MrlsrPage {
     /// O(n³) step, timed), then fit at (m, λ).
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrPage, JsError> {
-        let spec = parse(spec_json)?;
+        let checked = checked(spec_json)?;
         let t0 = now_ms();
-        let session = MrlsrSession::new(spec).map_err(js_err)?;
+        let session = MrlsrSession::new(checked).map_err(js_err)?;
         Ok(Self::of(session, now_ms() - t0))
     }
 
@@ -189,7 +195,7 @@ impl MrlsrPage {
         eigen_ms: f64,
     ) -> Result<MrlsrPage, JsError> {
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let session = MrlsrSession::with_eigen(parse(spec_json)?, payload).map_err(js_err)?;
+        let session = MrlsrSession::with_eigen(checked(spec_json)?, payload).map_err(js_err)?;
         Ok(Self::of(session, eigen_ms))
     }
 
@@ -204,12 +210,12 @@ impl MrlsrPage {
         eigen_ms: f64,
         gram: &mut MrlsrGram,
     ) -> Result<MrlsrPage, JsError> {
-        let spec = parse(spec_json)?;
-        let Some(k) = gram.build.take_for(&spec).map_err(js_err)? else {
+        let checked = checked(spec_json)?;
+        let Some(k) = gram.build.take_for(checked.spec()).map_err(js_err)? else {
             return Self::from_eigen(spec_json, values, vectors, eigen_ms);
         };
         let payload = EigenPayload { n: values.len(), values, vectors };
-        let session = MrlsrSession::with_gram_and_eigen(spec, k, payload).map_err(js_err)?;
+        let session = MrlsrSession::with_gram_and_eigen(checked, k, payload).map_err(js_err)?;
         Ok(Self::of(session, eigen_ms))
     }
 
@@ -246,18 +252,24 @@ impl MrlsrPage {
     /// search there; the summary of the fit shown. Without a sweep, the current summary.
     #[wasm_bindgen(js_name = sweepStep)]
     pub fn sweep_step(&mut self) -> Result<JsValue, JsError> {
-        if let Some(sw) = self.sweep.as_mut() {
-            if !sw.ended() {
-                self.session.sweep_step(sw).map_err(js_err)?;
-                if sw.ended() {
-                    // The direct fit refuses what the search cannot do: then no search.
-                    self.root = self.session.root_watch().ok();
-                }
-            } else if let Some(r) = self.root.as_mut() {
-                r.step();
-            }
-        }
+        self.advance_sweep().map_err(js_err)?;
         self.summary()
+    }
+
+    /// As many sweep steps ([`Self::sweep_step`]) as fit in `budget_ms`, at least one, sliced by
+    /// the executor ([`crate::stepper::run_task_for`]): the Player's "max" speed. The summary of
+    /// the fit shown, with `steps_this_call`.
+    #[wasm_bindgen(js_name = runFor)]
+    pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
+        let k = crate::stepper::run_task_for(self, budget_ms).map_err(js_err)?;
+        let s = self.summary()?;
+        js_sys::Reflect::set(
+            &s,
+            &JsValue::from_str("steps_this_call"),
+            &JsValue::from_f64(k as f64),
+        )
+        .map_err(|_| js_err("could not build the summary"))?;
+        Ok(s)
     }
 
     /// Back to the sweep's start (its first fit), no root search; the summary.
@@ -419,6 +431,40 @@ impl MrlsrPage {
     }
 }
 
+impl MrlsrPage {
+    /// One refit of the sweep (its next point) or, the target fitted, one step of the root
+    /// search there; false when neither is left.
+    fn advance_sweep(&mut self) -> crate::error::Result<bool> {
+        let Some(sw) = self.sweep.as_mut() else { return Ok(false) };
+        if !sw.ended() {
+            self.session.sweep_step(sw)?;
+            if sw.ended() {
+                // The direct fit refuses what the search cannot do: then no search.
+                self.root = self.session.root_watch().ok();
+            }
+            return Ok(true);
+        }
+        match self.root.as_mut() {
+            Some(r) if !r.ended() => {
+                r.step();
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+/// The sweep and its root search as a task of the executor: one step per unit.
+impl crate::stepper::Task for MrlsrPage {
+    type Error = crate::error::KpError;
+    fn unit(&mut self) -> crate::error::Result<crate::stepper::Progress> {
+        Ok(match self.advance_sweep()? {
+            true => crate::stepper::Progress::More,
+            false => crate::stepper::Progress::Done,
+        })
+    }
+}
+
 /// §4's stability scan against n ([`NScanRun`]: lesson B10's `stability`, B11's `lambda2`)
 /// sliced over frames: one removal per unit.
 #[wasm_bindgen]
@@ -506,13 +552,11 @@ impl MrlsrSelection {
     /// same checked run `kplay run` makes of the spec.
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str) -> Result<MrlsrSelection, JsError> {
-        let spec = parse(spec_json)?;
-        let section = spec
-            .selection
-            .as_ref()
+        let checked = checked(spec_json)?;
+        let section = checked
+            .selection()
             .ok_or_else(|| js_err("selection: the spec has no selection section"))?;
-        let run =
-            section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.start()).map_err(js_err)?;
+        let run = section.start().map_err(js_err)?;
         Ok(Self { run, result: None, elapsed_ms: 0.0 })
     }
 
@@ -590,19 +634,13 @@ pub fn bench_refit(n: usize, reps: usize, seed: u32) -> Result<f64, JsError> {
     mrlsr::time_refit(n, reps, seed as u64).map_err(js_err)
 }
 
-/// Check a page spec without the O(n³) step: parse it, build the data (within
-/// [`PAGE_MAX_N`]) and resolve the kernel, so bad input is reported at once on the main thread
-/// before a worker starts. Returns `{n, d, digest}`.
+/// Check a page spec without the O(n³) step ([`MrlsrChecked::for_page`]: the data within
+/// [`mrlsr::PAGE_MAX_N`], the kernel, m, λ, `sel` and the sections), so bad input is reported at
+/// once on the main thread before a worker starts. Returns `{n, d, digest}`
+/// ([`mrlsr::CheckedData`]).
 #[wasm_bindgen(js_name = checkMrlsrSpec)]
 pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
-    let data = mrlsr::check_page_spec(&parse(spec_json)?).map_err(js_err)?;
-    #[derive(Serialize)]
-    struct Checked {
-        n: usize,
-        d: usize,
-        digest: String,
-    }
-    to_js(&Checked { n: data.n(), d: data.d(), digest: data.digest() })
+    to_js(&checked(spec_json)?.data_facts())
 }
 
 /// The O(n³) step of [`MrlsrPage`] for a Web Worker: build the data and Gram matrix of the
@@ -611,9 +649,9 @@ pub fn check_mrlsr_spec(spec_json: &str) -> Result<JsValue, JsError> {
 /// fresh JS buffers that the worker can transfer to the page for [`MrlsrPage::from_eigen`].
 #[wasm_bindgen(js_name = mrlsrEigen)]
 pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec = parse(spec_json)?;
+    let checked = checked(spec_json)?;
     let t0 = now_ms();
-    let (payload, digest) = mrlsr::page_eigen(&spec).map_err(js_err)?;
+    let (payload, digest) = mrlsr::page_eigen(&checked).map_err(js_err)?;
     let eigen_ms = now_ms() - t0;
     js_object(&[
         ("n", JsValue::from_f64(payload.n as f64)),
@@ -629,12 +667,11 @@ pub fn mrlsr_eigen(spec_json: &str) -> Result<JsValue, JsError> {
 /// checked run `kplay run` makes of the spec. Returns the serialized report.
 #[wasm_bindgen(js_name = mrlsrEquivalence)]
 pub fn mrlsr_equivalence(spec_json: &str) -> Result<JsValue, JsError> {
-    let spec = parse(spec_json)?;
-    let section = spec
-        .equivalence
-        .as_ref()
+    let checked = checked(spec_json)?;
+    let section = checked
+        .equivalence()
         .ok_or_else(|| js_err("equivalence: the spec has no equivalence section"))?;
-    let report = section.check(&spec, mrlsr::PAGE_MAX_N).and_then(|c| c.run()).map_err(js_err)?;
+    let report = section.run().map_err(js_err)?;
     to_js(&report)
 }
 

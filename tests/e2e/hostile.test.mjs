@@ -186,11 +186,12 @@ test('embed.html?plot=b-fit decomposes in page B\'s worker and plays', async () 
   const st = await page.evaluate(() => ({ main: document.body.dataset.mainEigen, slices: Number(document.body.dataset.adoptSlices) }));
   assert.deepEqual(JSON.parse(st.main ?? 'null'), { eigen: 0, whole_checks: 0 }, `main-thread whole-matrix calls: ${st.main}`);
   assert.ok(st.slices >= 1, `adopted through MrlsrAdopt: ${st.slices} slices`);
-  // A spec the core refuses is still named (by MrlsrGram's checks, before any worker).
+  // A spec the core refuses is still named, by its field path (MrlsrGram starts from the core's
+  // checked spec, MrlsrChecked: refused before any worker).
   await page.goto(`${env.url}embed.html?plot=b-fit&autoplay=0#spec=${encodeURIComponent(JSON.stringify({ ...spec, lambda: -1 }))}`);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 120000 });
   const msg = await page.locator('#error').innerText();
-  assert.ok(msg.includes('cannot be embedded') && msg.includes('λ'), msg);
+  assert.ok(msg.includes('cannot be embedded') && msg.includes('lambda'), msg);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

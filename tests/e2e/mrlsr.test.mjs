@@ -443,6 +443,34 @@ test('a typed λ sweeps the fit there frame by frame: pause, step, play, and the
   await ctx.close();
 });
 
+// Page B's Play / Step / Reset and speed are the shared Player's (www/player.js), as on the
+// other pages: the speed ladder and its readout, `?speed=` in the address both ways, and at
+// "max" the sweep advances in the Player's frame budget (MrlsrPage.runFor).
+test('the speed slider is the shared Player\'s: its ladder, ?speed= in the address, and max plays the sweep to its end', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html?speed=2`, { speed: null });
+  await page.waitForFunction(() => Number(document.body.dataset.builds) >= 1, null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.body.dataset.speed), '2', 'the link\'s speed');
+  assert.equal(await text(page, '#speed-out'), '2 refits/s');
+  await page.locator('#speed').evaluate((el) => { el.value = el.max; el.dispatchEvent(new Event('input')); });
+  assert.equal(await page.evaluate(() => document.body.dataset.speed), 'max');
+  assert.equal(await text(page, '#speed-out'), 'max');
+  assert.equal(new URL(page.url()).searchParams.get('speed'), 'max', 'the address keeps the speed');
+  const steps = await counter(page, 'playerSteps');
+  await page.fill('#lambda', '1e-5');
+  await page.press('#lambda', 'Enter');
+  await sweepEnded(page);
+  assert.equal(await page.evaluate(() => document.body.dataset.sweep), '40/40');
+  assert.ok(await counter(page, 'playerSteps') - steps >= 40, 'the Player made the 40 refits');
+  assert.equal(await page.locator('#lambda').inputValue(), '0.00001');
+  // The default speed, without a link's: 30 refits per second.
+  const plain = await openPage(env.b, `${env.url}mrlsr.html`, { speed: null });
+  await plain.page.waitForFunction(() => document.body.dataset.ready === '1', null, { timeout: 60000 });
+  assert.equal(await text(plain.page, '#speed-out'), '30 refits/s');
+  await plain.ctx.close();
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('a link with data.drop leaves that point out and the fit plot rings it', async () => {
   const spec = { paper: 'mrlsr', data: { kind: 'sine', n: 100, sigma: 0.2, seed: 1, drop: 16 }, kernel: { kind: 'gaussian', bandwidth: { fixed: 0.1 } }, m: 1.5, lambda: 1e-3 };
   const { page, errors, ctx } = await openPage(env.b, `${env.url}mrlsr.html#spec=${encodeURIComponent(JSON.stringify(spec))}`);

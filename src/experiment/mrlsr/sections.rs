@@ -98,6 +98,35 @@ impl Default for MrlsrSpec {
     }
 }
 
+impl MrlsrSpec {
+    /// The default spec with both sections written out field by field — what `kplay spec mrlsr`
+    /// prints: the selection the page's form writes by default (the 10-D synthetic set, n = 300,
+    /// σ = 1, seed 1, the heuristic Gaussian, 5 folds) and Fig. 1 at the spec's m with 4 parts,
+    /// 10 folds and seed 1; every grid, the split and its seed the defaults an absent field takes
+    /// (the paper's, and for Fig. 1's λ grid ours).
+    pub fn default_with_sections() -> Self {
+        let s = Self::default();
+        let selection = MrlsrSelectionSpec {
+            data: Some(DataSpec::Friedman { n: 300, sigma: 1.0, seed: 1, drop: None }),
+            kernel: Some(Kernel::gaussian(Bandwidth::Heuristic)),
+            folds: Some(5),
+            ms: Some(StepGrid { from: 0.1, to: 2.9, step: 0.1 }),
+            lambdas: Some(LogGrid { from: 1e-5, to: 1e2, count: 7 }),
+            lambda2s: Some(LogGrid { from: 1e-7, to: 1e3, count: 25 }),
+            train_fraction: Some(0.7),
+            seed: Some(1),
+        };
+        let equivalence = MrlsrEquivalenceSpec {
+            m: Some(s.m),
+            parts: Some(4),
+            folds: Some(10),
+            seed: Some(1),
+            lambdas: Some(LogGrid { from: 1e-7, to: 1e2, count: 10 }),
+        };
+        Self { selection: Some(Box::new(selection)), equivalence: Some(Box::new(equivalence)), ..s }
+    }
+}
+
 /// A generated point the spec's `drop` left out: its inputs and target (the fit plot marks it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RemovedPoint {
@@ -520,19 +549,28 @@ impl MrlsrEquivalenceChecked {
     }
 }
 
-/// Paper B's spec checked as a whole before anything runs: m and λ, the data within `max_n`,
-/// the kernel, and each section present ([`MrlsrSelectionSpec::check`],
-/// [`MrlsrEquivalenceSpec::check`]).
+/// Paper B's spec checked as a whole before anything runs: m and λ, the page's model-selection
+/// form fields (`sel`), the data within `max_n`, the kernel, and each section present
+/// ([`MrlsrSelectionSpec::check`], [`MrlsrEquivalenceSpec::check`]). The only thing a
+/// session ([`super::MrlsrSession`]) accepts; made only by [`Self::check`].
 #[derive(Debug, Clone)]
 pub struct MrlsrChecked {
-    /// The spec itself (its fit is built by the session from it).
-    pub spec: MrlsrSpec,
-    /// The spec's data.
-    pub data: Dataset,
-    /// The model selection, if the spec has one.
-    pub selection: Option<MrlsrSelectionChecked>,
-    /// The equivalence experiment, if the spec has one.
-    pub equivalence: Option<MrlsrEquivalenceChecked>,
+    spec: MrlsrSpec,
+    data: Dataset,
+    selection: Option<MrlsrSelectionChecked>,
+    equivalence: Option<MrlsrEquivalenceChecked>,
+}
+
+/// What a checked spec's data are, for a page to show before the O(n³) step: n, d and the
+/// data's digest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckedData {
+    /// Samples.
+    pub n: usize,
+    /// Features.
+    pub d: usize,
+    /// The data's 64-bit digest ([`Dataset::digest`]).
+    pub digest: String,
 }
 
 impl MrlsrChecked {
@@ -543,10 +581,68 @@ impl MrlsrChecked {
         // The page schema's ranges (`schema.rs`): the data's knobs, the kernel's parameters,
         // the model-selection form's n and folds.
         crate::schema::check_spec(&super::schema::schema().fields, spec)?;
+        if let Some(sel) = spec.sel {
+            sel.check()?;
+        }
         let data = build_data(&spec.data, max_n)?;
         spec.kernel.resolve(&data.x)?;
         let selection = spec.selection.as_ref().map(|s| s.check(spec, max_n)).transpose()?;
         let equivalence = spec.equivalence.as_ref().map(|s| s.check(spec, max_n)).transpose()?;
         Ok(Self { spec: spec.clone(), data, selection, equivalence })
+    }
+
+    /// [`Self::check`] within the page's eigendecomposition budget ([`PAGE_MAX_N`]).
+    pub fn for_page(spec: &MrlsrSpec) -> Result<Self> {
+        Self::check(spec, PAGE_MAX_N)
+    }
+
+    /// The spec as checked.
+    pub fn spec(&self) -> &MrlsrSpec {
+        &self.spec
+    }
+
+    /// The spec's data.
+    pub fn data(&self) -> &Dataset {
+        &self.data
+    }
+
+    /// n, d and the digest of the data.
+    pub fn data_facts(&self) -> CheckedData {
+        CheckedData { n: self.data.n(), d: self.data.d(), digest: self.data.digest() }
+    }
+
+    /// The model selection, if the spec has one.
+    pub fn selection(&self) -> Option<&MrlsrSelectionChecked> {
+        self.selection.as_ref()
+    }
+
+    /// The equivalence experiment, if the spec has one.
+    pub fn equivalence(&self) -> Option<&MrlsrEquivalenceChecked> {
+        self.equivalence.as_ref()
+    }
+
+    /// The spec and its data, for the session that fits them.
+    pub fn into_spec_and_data(self) -> (MrlsrSpec, Dataset) {
+        (self.spec, self.data)
+    }
+}
+
+impl SelectionSettings {
+    /// The page's model-selection fields: 20 ≤ n ≤ [`PAGE_MAX_N`] (the form's range), 2 ≤ folds
+    /// ≤ 10; each refusal names its field (`sel.n`, `sel.folds`).
+    fn check(&self) -> Result<()> {
+        if !(20..=PAGE_MAX_N).contains(&self.n) {
+            return Err(refuse(
+                "sel.n",
+                format!("the model-selection n must lie in 20..={PAGE_MAX_N} (got {})", self.n),
+            ));
+        }
+        if !(2..=10).contains(&self.folds) {
+            return Err(refuse(
+                "sel.folds",
+                format!("the model-selection folds must lie in 2..=10 (got {})", self.folds),
+            ));
+        }
+        Ok(())
     }
 }
