@@ -30,7 +30,7 @@ pub struct PerceptronSpec {
     pub data: DataSpec,
     pub kernel: Kernel,
     pub algorithm: PerceptronAlgorithm,
-    /// Iteration cap (1 ..= 10⁷).
+    /// Iteration cap (≥ 1; a safety net, no upper bound).
     #[serde(default = "default_max_iter")]
     pub max_iter: usize,
     /// Accuracy and effort of the margin search for ρ_K (absent: the page's, see
