@@ -347,7 +347,7 @@ test('a malformed or out-of-range link shows a message and falls back to the def
     [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, n: 5000 } })), /data\.n: n = 5000 is above this page's eigendecomposition budget of 2000/],
     [encodeURIComponent(JSON.stringify({ ...good, lambda: -1 })), /lambda: must be a positive finite number/],
     [encodeURIComponent(JSON.stringify({ ...good, extra: 1 })), /unknown field `extra`/],
-    [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /kernel\.mu/],
+    [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /kernel\.bandwidth\.fixed: μ must be a finite number > 0/],
     [encodeURIComponent(JSON.stringify({ ...good, data: { kind: 'csv' } })), /CSV/],
     [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, drop: 100 } })), /data\.drop: drop is the index of one generated point to leave out, 0\.\.=99 for n = 100 \(got 100\)/],
     [encodeURIComponent(JSON.stringify([1, 2])), /not valid/],
