@@ -8,6 +8,16 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 // ---------------------------------------------------------------------------------------------
 // Numbers.
 
+/// `v` rounded to three significant digits (0.018903 → 0.0189), for labels that must stay narrow;
+/// zero and non-finite values unchanged.
+pub fn three_digits(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    // Scientific notation with two decimals rounds in decimal, as a reader would.
+    format!("{v:.2e}").parse().unwrap_or(v)
+}
+
 /// A number as a reader writes it: plain with up to 5 significant digits and thin-space groups of
 /// thousands (0.1, 4 861.4, −0.0035) from 10⁻³ to 10⁶, otherwise `m × 10ᵏ` with a Unicode
 /// superscript exponent (2.71 × 10⁹). Zero is "0", non-finite values are written as such.
@@ -340,6 +350,23 @@ pub fn draw_rich_text<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Three significant digits, checked against the decimal digits written out by hand.
+    #[test]
+    fn three_digits_rounds_in_decimal() {
+        for (v, want) in [
+            (0.018903, 0.0189),
+            (0.0021148, 0.00211),
+            (0.044949, 0.0449),
+            (-1234.5, -1230.0),
+            (9.996e-5, 1.0e-4),
+        ] {
+            assert_eq!(three_digits(v), want, "{v}");
+        }
+        assert_eq!(three_digits(0.0), 0.0);
+        assert!(three_digits(f64::NAN).is_nan());
+        assert_eq!(num(three_digits(0.018903)), "0.0189");
+    }
 
     /// The cases the page's JS twin (www/common.js `num`) is held to as well
     /// (tests/e2e/num.test.mjs): one format for plots, readouts and outcome boxes.
