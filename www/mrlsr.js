@@ -1,16 +1,16 @@
-// Paper B's page: translates controls into a spec, keeps one MrlsrPage (data + cached
+// Paper B's page: its controls bound from the core's schema (state.js), keeps one MrlsrPage (data + cached
 // eigendecomposition) and refits it on every m / λ change, draws through the wasm module.
 // The O(n³) steps (eigendecomposition, model selection, equivalence experiment) run in a
 // module Worker (mrlsr-worker.js); the m / λ refit (a few ms) stays here. Every setting is in
 // the URL hash (#spec=…). No mathematics here. The readouts, the panels' displays, the worker's
 // jobs and the sliced preparations are in mrlsr-view.js.
-import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText } from './pkg/kernel_playground.js';
-import { $, num, showError, clearError, sizeCanvas, specFromHash, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, writeHash, attachCopyLink, clip } from './common.js';
+import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, specSchema } from './pkg/kernel_playground.js';
+import { $, num, showError, clearError, sizeCanvas, specFromHash, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, EXPRESSION, writeHash, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
 import { Player } from './player.js';
-import { onSpecHash } from './state.js';
+import { onSpecHash, schemaForm } from './state.js';
 import {
   setStatus, bump, showSummary as showReadouts, drawEq, drawScans, clearScans, runScans, newScanGen, scanGenNow,
   sliced, runSlices, jobs, startJob, cancelJob, estimate, calibrateEigen, showBusy, hideBusy,
@@ -18,59 +18,93 @@ import {
 } from './mrlsr-view.js';
 
 let page = null;        // MrlsrPage
-let pageSpec = null;    // the spec (object) `page` was built from
+let pageSpec = null;    // the page's state (form.spec) `page` was built from, its runs' sections kept
 let csvText = null;     // contents of the chosen CSV file
-let dataDrop = null;    // the generated point a link or lesson left out (data.drop), or null
+let form = null;        // the page's state and controls, bound from the core's schema (state.js)
 let player = null;      // the Player that plays a sweep of (m, λ) (www/player.js)
 let refitPending = false;
 const HASH_MIN_MS = 200;
 let hashNote = null;    // message about an unusable link, kept until the first model shows
-let defaults = null;    // the form's initial values (fallback for a bad link)
 const body = document.body;
 
 /** The readouts of a fit, the left-out point of the page's spec marked. */
 function showSummary(s) {
   showReadouts(s, pageSpec?.data?.drop);
 }
-// ---- controls -> spec ----------------------------------------------------------------------
 
-function readInt(id, label) {
-  const raw = $(id).value.trim();
-  const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v)) throw new Error(`${label}: “${clip(raw)}” is not a number`);
-  return v;
+// ---- spec <-> controls ---------------------------------------------------------------------
+// The page's state (`form.spec`) is its link: the fit (data, kernel, m, λ), the model-selection
+// fields (`sel`) and the sections of the experiments that ran (`selection`, `equivalence`), so
+// that `kplay run` of a copied link reproduces their tables.
+
+/** The data and kernel of a spec, keys sorted: the model an equivalence experiment ran on. */
+function modelKey(s) {
+  const sorted = (v) => (Array.isArray(v) ? v.map(sorted)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v);
+  return JSON.stringify(sorted([s.data, s.kernel]));
 }
 
-function dataSpec() {
-  const kind = $('data-kind').value;
-  if (kind === 'csv') {
-    if (csvText === null) throw new Error('choose a CSV file (a header row with a column named y)');
-    return { kind: 'csv', text: csvText };
+/** Paper B's form from the core's schema (`specSchema('mrlsr')`). The page's own part: the
+ *  Gaussian's bandwidth (`heuristic` or `{fixed: μ}`: a checkbox and a field, not one field),
+ *  a kernel expression, a CSV file's text, the point a link left out (data.drop) and the
+ *  equivalence section, both kept while the data (and kernel) stay, and the views of m and λ
+ *  (m's readout, λ's log slider and readout). Built once the catalogue's fields exist. */
+function makeForm() {
+  return schemaForm(specSchema('mrlsr'), {
+    lose: mrlsrControlsLose,
+    own: ['kernel.bandwidth'],
+    spans: { m: [0.1, 4] }, // the slider's span; `kplay run` takes any m in (0, 100]
+    toExtra: (s) => {
+      if (s.data.kind === 'csv' && typeof s.data.text === 'string') csvText = s.data.text;
+      if (s.kernel.kind === 'gaussian') {
+        $('mu-heuristic').checked = s.kernel.bandwidth === 'heuristic';
+        if (s.kernel.bandwidth?.fixed !== undefined) $('mu').value = String(s.kernel.bandwidth.fixed);
+      }
+      kernelToFields(s.kernel); // a composite kernel: the expression field
+      showMLambda(s.m, s.lambda);
+      syncVisibility();
+    },
+    fromExtra: (s, base) => {
+      if (s.data.kind === 'csv' && s.data.text !== csvText) {
+        if (csvText === null) throw new Error('data: choose a CSV file (a header row with a column named y)');
+        s.data = { kind: 'csv', text: csvText };
+      }
+      // A point left out belongs to the data it was left out of.
+      if (['kind', 'n', 'sigma', 'seed'].some((k) => s.data[k] !== base.data?.[k])) delete s.data.drop;
+      if ($('kernel').value === EXPRESSION) s.kernel = kernelFromFields(EXPRESSION);
+      else if (s.kernel.kind === 'gaussian') s.kernel.bandwidth = $('mu-heuristic').checked ? 'heuristic' : { fixed: form.read('kernel.bandwidth.fixed') };
+      // An equivalence experiment belongs to the data and kernel it ran on.
+      if (modelKey(s) !== modelKey(base)) delete s.equivalence;
+    },
+  });
+}
+
+/** Read the controls into the page's state; throws a message naming the field. */
+function readState() {
+  form.spec = form.fromControls(form.spec);
+  return form.spec;
+}
+
+/** The fit of a state (the controls read by default): data, kernel, m, λ, what the worker, a
+ *  lesson and the export read. */
+function fitSpec(state = readState()) {
+  const { data, kernel, m, lambda } = state;
+  return { data, kernel, m, lambda };
+}
+
+/** A field's control as a number, or `fallback` while it holds none. */
+function readOr(path, fallback) {
+  try {
+    return form.read(path);
+  } catch {
+    return fallback;
   }
-  const d = { kind, n: readInt('n', 'n'), sigma: readInt('sigma', 'σ'), seed: readInt('seed', 'seed') };
-  if (dataDrop !== null) d.drop = dataDrop;
-  return d;
 }
 
-function kernelSpec() {
-  const k = $('kernel').value;
-  if (k !== 'gaussian') return kernelFromFields(k);
-  return { kind: 'gaussian', bandwidth: $('mu-heuristic').checked ? 'heuristic' : { fixed: readInt('mu', 'μ') } };
-}
-
-function readM() {
-  return Number($('m').value);
-}
-
-function readLambda() {
-  const raw = $('lambda').value.trim();
-  const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v)) throw new Error(`λ: “${clip(raw)}” is not a number`);
-  return v;
-}
-
-function spec() {
-  return { data: dataSpec(), kernel: kernelSpec(), m: readM(), lambda: readLambda() };
+/** The current λ if the field holds a valid one, else `fallback`. */
+function lambdaOr(fallback) {
+  const v = readOr('lambda', fallback);
+  return v > 0 ? v : fallback;
 }
 
 function syncVisibility() {
@@ -82,7 +116,7 @@ function syncVisibility() {
   $('poly-fields').hidden = k !== 'polynomial';
   $('lap-fields').hidden = k !== 'laplacian';
   showKernelFields(k);
-  $('mu').disabled = !$('mu-heuristic').checked ? false : true;
+  $('mu').disabled = $('mu-heuristic').checked;
 }
 
 function draw() {
@@ -100,30 +134,7 @@ function draw() {
   }
 }
 
-// ---- URL hash: every setting of the form --------------------------------------------------
-
-/** The model selection that ran (its spec section, which `kplay run` runs too), or null. */
-let ranSelection = null;
-/** The equivalence experiment that ran: its section and the data and kernel it ran on (the
- *  link carries it only while the form still has them), or null. */
-let ranEq = null;
-
-/** The data and kernel of a spec, as the key an equivalence experiment belongs to. */
-function modelKey(s) {
-  return JSON.stringify([s.data, s.kernel]);
-}
-
-/** The whole form as a state object: the page spec plus the model-selection settings, and the
- *  sections of the experiments that ran (so a link's `kplay run` reproduces their tables). */
-function formState() {
-  const s = spec();
-  const key = modelKey(s);
-  if (s.data.kind === 'csv') s.data = { kind: 'csv' }; // the file is not put in the link
-  const out = { paper: 'mrlsr', ...s, sel: { n: readInt('sel-n', 'model selection n'), folds: readInt('sel-folds', 'folds') } };
-  if (ranSelection) out.selection = ranSelection;
-  if (ranEq && ranEq.key === key) out.equivalence = ranEq.section;
-  return out;
-}
+// ---- URL hash: the page's state ----------------------------------------------------------
 
 let hashTimer = null;
 let hashWritten = 0;
@@ -139,7 +150,7 @@ function saveHash(now = true) {
     hashTimer = null;
     hashWritten = performance.now();
     try {
-      writeHash(JSON.stringify(formState()));
+      writeHash(JSON.stringify({ paper: 'mrlsr', ...readState() }));
     } catch {
       // an unreadable field: the link keeps the last valid settings
     }
@@ -148,77 +159,33 @@ function saveHash(now = true) {
   else if (!hashTimer) hashTimer = setTimeout(write, HASH_MIN_MS);
 }
 
-
-/** Put a state from a link into the form; throws a readable message for anything unusable. */
-function controlsFromState(h) {
+/** Make a link's or a lesson step's spec the page's state; throws a message naming the field,
+ *  the controls back at the state they showed. */
+function loadState(h) {
   if (typeof h !== 'object' || h === null) throw new Error('not a settings object');
-  const d = h.data ?? {};
   // A CSV's text comes only inside a lesson's spec (a lesson step that removes one point); a
   // link never carries it. The core parses and checks the text (sizes, columns) when it builds.
-  const csvInline = d.kind === 'csv' && typeof d.text === 'string';
-  if (d.kind === 'csv' && !csvInline) throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
-  // The core's strict parser and checks (unknown fields, types, n, kernel, m, λ, sel): a message
-  // naming the field. What stays here is only what the form itself cannot show.
+  if (h.data?.kind === 'csv' && typeof h.data.text !== 'string') throw new Error('it refers to a CSV file, which a link cannot hold (choose the file again)');
+  // The core's strict parser and checks (unknown fields, types, ranges): a message naming the field.
   checkMrlsrSpec(JSON.stringify(h));
-  const mMin = Number($('m').min);
-  const mMax = Number($('m').max);
-  if (!(h.m >= mMin && h.m <= mMax)) throw new Error(`m: this page's slider covers ${mMin}..${mMax} (got ${h.m}); \`kplay run\` takes any m in (0, 100]`);
-  const k = h.kernel;
-  const sel = h.sel ?? {};
-  // Everything checked: fill the form.
-  $('data-kind').value = d.kind;
-  if (csvInline) {
-    csvText = d.text;
-    dataDrop = null;
-  } else {
-    dataDrop = Number.isInteger(d.drop) ? d.drop : null;
-    $('n').value = String(d.n);
-    $('sigma').value = String(d.sigma);
-    $('seed').value = String(d.seed);
-  }
-  $('kernel').value = k.kind;
-  if (k.kind === 'gaussian') {
-    $('mu-heuristic').checked = k.bandwidth === 'heuristic';
-    if (k.bandwidth !== 'heuristic') $('mu').value = String(k.bandwidth.fixed);
-  }
-  kernelToFields(k);
-  setM(h.m);
-  setLambda(h.lambda);
-  if (sel.n !== undefined) $('sel-n').value = String(sel.n);
-  if (sel.folds !== undefined) $('sel-folds').value = String(sel.folds);
-  syncVisibility();
-  // The experiments the link ran stay in the page's links (their tables are not re-run here).
-  ranSelection = h.selection ?? null;
-  ranEq = h.equivalence ? { section: h.equivalence, key: modelKey(spec()) } : null;
-  // The form read back must be the spec asked for (form.js's rule, the core's comparison): a
-  // value a control cannot hold (m between the slider's 0.01 steps) is refused, naming the field.
-  const back = formState();
-  if (csvInline) back.data = d;
-  if (h.sel === undefined) delete back.sel;
-  const lost = mrlsrControlsLose(JSON.stringify(h), JSON.stringify(back));
-  if (lost) throw new Error(lost);
+  // A spec without the model-selection fields (a lesson step, an older link) keeps the form's.
+  const s = { ...h, sel: h.sel ?? form.spec.sel };
+  form.show(s, form.spec);
+  form.spec = s;
 }
 
-const FORM_IDS = ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'kernel-expr', 'mu', 'degree', 'offset', 'lap-sigma', 'matern-length', 'm', 'lambda', 'loglambda', 'sel-n', 'sel-folds'];
-
-function snapshotForm() {
-  const v = Object.fromEntries(FORM_IDS.map((id) => [id, $(id).value]));
-  v.muHeuristic = $('mu-heuristic').checked;
-  v.drop = dataDrop;
-  v.ranSelection = ranSelection;
-  v.ranEq = ranEq;
-  return v;
+/** m and λ beside their controls: m's readout, λ's log slider and readout. */
+function showMLambda(m, lambda) {
+  $('m-out').textContent = m.toFixed(2);
+  $('loglambda').value = String(Math.log10(lambda));
+  $('lambda-out').textContent = lambdaLabel(lambda);
 }
 
-function restoreForm(v) {
-  for (const id of FORM_IDS) $(id).value = v[id];
-  $('mu-heuristic').checked = v.muHeuristic;
-  dataDrop = v.drop;
-  ranSelection = v.ranSelection;
-  ranEq = v.ranEq;
-  $('m-out').textContent = Number(v.m).toFixed(2);
-  $('lambda-out').textContent = lambdaLabel(Number(v.lambda));
-  syncVisibility();
+/** m and λ into their controls (a sweep's refit, a lesson's run). */
+function setMLambda(m, lambda) {
+  $('m').value = String(m);
+  $('lambda').value = String(lambda);
+  showMLambda(m, lambda);
 }
 
 /** λ beside its slider as the page writes numbers (common.js num), to three digits: 10⁻⁶, not 1.00e-6. */
@@ -226,50 +193,27 @@ function lambdaLabel(v) {
   return num(Number(v.toPrecision(3)));
 }
 
-function setM(m) {
-  $('m').value = String(m);
-  $('m-out').textContent = Number(m).toFixed(2);
-}
-
-function setLambda(v) {
-  $('lambda').value = String(v);
-  $('loglambda').value = String(Math.log10(v));
-  $('lambda-out').textContent = lambdaLabel(v);
-}
-
-/** Apply the link's settings to the form; on a bad link keep (or restore) the defaults and
- * remember a message for #error. */
-function applyHash() {
+/** Apply the link's settings to the form; on a bad link keep the form's settings (the defaults
+ *  when the page opens) and remember a message for #error. */
+function applyHash(keeps = 'Showing the default settings.') {
   let h;
   try {
     h = specFromHash();
   } catch (e) {
-    hashNote = `The link's settings could not be read (${e.message}); showing the default settings.`;
+    hashNote = `The link's settings could not be read (${e.message}); ${keeps.toLowerCase()}`;
     return false;
   }
   if (h === null) return false;
   try {
-    controlsFromState(h);
-    checkMrlsrSpec(JSON.stringify(spec()));
+    loadState(h);
     return true;
   } catch (e) {
-    restoreForm(defaults);
-    hashNote = `The link's settings are not valid: ${e.message ?? e}. Showing the default settings.`;
+    hashNote = `The link's settings are not valid: ${e.message ?? e}. ${keeps}`;
     return false;
   }
 }
 
 // ---- build (eigendecomposition in the worker) and refit -----------------------------------
-
-/** The current λ if the field holds a valid one, else `fallback`. */
-function lambdaOr(fallback) {
-  try {
-    const v = readLambda();
-    return v > 0 ? v : fallback;
-  } catch {
-    return fallback;
-  }
-}
 
 /**
  * Read the form. Same data and kernel as the current model: refit only. Otherwise check the
@@ -278,9 +222,11 @@ function lambdaOr(fallback) {
  */
 async function build() {
   const gen = ++buildGen;
+  let state;
   let s;
   try {
-    s = spec();
+    state = readState();
+    s = fitSpec(state);
   } catch (e) {
     refuseInput(String(e.message ?? e));
     return;
@@ -312,7 +258,7 @@ async function build() {
     startJob('eigen', { type: 'eigen', spec: s }, {
       async eigen(d) {
         hideBusy();
-        if (gen === buildGen) await adopt(s, d, gen); // only the newest input's result
+        if (gen === buildGen) await adopt(state, s, d, gen); // only the newest input's result
         resolve();
       },
       error(msg) {
@@ -375,12 +321,12 @@ let adopting = null;
  * from the transferred buffer and checks it, then fits, a few ms per frame (MrlsrAdopt; issue
  * 36: no main-thread task over 200 ms). Dropped if a newer input arrives meanwhile.
  */
-async function adopt(s, d, gen) {
+async function adopt(state, s, d, gen) {
   if (!(d.values instanceof Float64Array) || !(d.vectors instanceof Float64Array) || !Number.isFinite(d.eigen_ms)) {
     showError('the background worker sent a malformed eigendecomposition; the previous model is kept');
     return;
   }
-  const at = { ...s, m: readM(), lambda: lambdaOr(s.lambda) };
+  const at = { ...s, m: readOr('m', s.m), lambda: lambdaOr(s.lambda) };
   body.dataset.adoptAt = String(performance.now()); // when the main thread takes over (tests)
   let job = null;
   let mine = null;
@@ -403,7 +349,7 @@ async function adopt(s, d, gen) {
     job = null;
     if (page) page.free();
     page = next;
-    pageSpec = s;
+    pageSpec = structuredClone(state);
     calibrateEigen(d.n, d.eigen_ms);
     clearError();
     if (hashNote) {
@@ -415,7 +361,7 @@ async function adopt(s, d, gen) {
     bump('builds');
     // For students: what was computed once and what a change of m or λ reuses (no engineering timings).
     setStatus(`ready: K = QDQᵀ computed once (${(d.eigen_ms / 1000).toFixed(2)} s); changing m or λ reuses it`);
-    if (at.lambda !== lambdaOr(at.lambda) || readM() !== at.m) scheduleRefit();
+    if (at.lambda !== lambdaOr(at.lambda) || readOr('m', at.m) !== at.m) scheduleRefit();
   } catch (e) {
     if (job) job.free();
     job = null;
@@ -433,13 +379,16 @@ function cancelEigen() {
   if (gram) gram.free();
   gram = null;
   if (pageSpec) {
-    const keep = { m: readM(), lambda: lambdaOr(pageSpec.lambda) };
+    // The model kept, with the form's m, λ, model-selection fields and selection that ran, and
+    // the equivalence only if it ran on the model kept.
+    const keep = { ...form.spec, data: pageSpec.data, kernel: pageSpec.kernel, m: readOr('m', pageSpec.m), lambda: lambdaOr(pageSpec.lambda) };
+    delete keep.equivalence;
+    if (pageSpec.equivalence) keep.equivalence = pageSpec.equivalence;
     try {
-      // The experiments that ran stay (the equivalence only if it ran on the model kept).
-      const ran = { selection: ranSelection ?? undefined, equivalence: ranEq?.key === modelKey(pageSpec) ? ranEq.section : undefined };
-      controlsFromState({ ...pageSpec, ...keep, sel: { n: Number($('sel-n').value), folds: Number($('sel-folds').value) }, ...ran });
+      form.show(keep, null);
+      form.spec = keep;
     } catch {
-      // a CSV model: its file input stays as it is
+      // the page's own model always fits its controls
     }
     saveHash();
     setStatus('cancelled: the previous data and kernel are kept');
@@ -478,8 +427,8 @@ function refit() {
   if (!page) return;
   let m, lambda;
   try {
-    m = readM();
-    lambda = readLambda();
+    m = form.read('m');
+    lambda = form.read('lambda');
   } catch (e) {
     showError(e.message);
     return;
@@ -508,8 +457,7 @@ function refit() {
 
 /** Readouts, plots and controls after a refit of the sweep. */
 function showSweepFit(s) {
-  setM(s.m);
-  setLambda(s.lambda);
+  setMLambda(s.m, s.lambda);
   showSummary(s);
   draw();
 }
@@ -577,13 +525,12 @@ const engine = {
 
 function runEquivalence() {
   if (!page || !pageSpec || jobs.eigen || jobs.equivalence || adopting) return;
-  const seed = Number($('seed').value) || 0;
-  // The spec's equivalence section (Fig. 1 at the slider's m), run in the worker as `kplay run` runs it.
-  const section = { m: readM(), parts: 4, folds: 10, seed };
-  const s = { ...pageSpec, paper: 'mrlsr', m: readM(), lambda: lambdaOr(pageSpec.lambda), equivalence: section };
-  delete s.selection;
-  const key = modelKey(pageSpec);
-  if (s.data.kind === 'csv') s.data = { kind: 'csv', text: csvText };
+  // The spec's equivalence section (Fig. 1 at the slider's m), run in the worker as `kplay run`
+  // runs it, on the model shown.
+  const m = readOr('m', pageSpec.m);
+  const section = { m, parts: 4, folds: 10, seed: readOr('data.seed', 0) || 0 };
+  const s = { paper: 'mrlsr', data: pageSpec.data, kernel: pageSpec.kernel, m, lambda: lambdaOr(pageSpec.lambda), equivalence: section };
+  const ranOn = pageSpec;
   setStatus('running the equivalence experiment in the worker (CV on Z₁, one eigendecomposition per fold and part)…', true);
   $('eq-run').disabled = true;
   const done = () => {
@@ -592,7 +539,8 @@ function runEquivalence() {
   startJob('equivalence', { type: 'equivalence', spec: s }, {
     equivalence(d) {
       done();
-      ranEq = { section, key };
+      ranOn.equivalence = section;
+      if (modelKey(form.spec) === modelKey(ranOn)) form.spec.equivalence = section;
       body.dataset.eqReport = JSON.stringify(d.report);
       saveHash();
       showEquivalence(d.report);
@@ -618,12 +566,14 @@ function runSelection() {
   try {
     // The spec's selection section: Table 1 on the 10-D synthetic set with the paper's grids
     // (absent fields), run in the worker as `kplay run` runs it.
+    const state = readState();
+    const { sel } = state;
     section = {
-      data: { kind: 'friedman', n: readInt('sel-n', 'model selection n'), sigma: 1, seed: Number($('seed').value) || 1 },
+      data: { kind: 'friedman', n: sel.n, sigma: 1, seed: readOr('data.seed', 1) || 1 },
       kernel: { kind: 'gaussian', bandwidth: 'heuristic' },
-      folds: readInt('sel-folds', 'folds'),
+      folds: sel.folds,
     };
-    s = { ...spec(), paper: 'mrlsr', selection: section };
+    s = { ...fitSpec(state), paper: 'mrlsr', selection: section };
   } catch (e) {
     showError(String(e.message ?? e));
     return;
@@ -633,7 +583,7 @@ function runSelection() {
   startJob('selection', { type: 'selection', spec: s }, {
     progress: panel.progress,
     selection(d) {
-      ranSelection = section;
+      form.spec.selection = section;
       body.dataset.selResult = JSON.stringify(d.result);
       saveHash();
       panel.done(d.result);
@@ -647,21 +597,20 @@ function runSelection() {
 
 function wire() {
   $('m').addEventListener('input', () => {
-    $('m-out').textContent = readM().toFixed(2);
+    $('m-out').textContent = form.read('m').toFixed(2);
     scheduleRefit();
   });
   $('loglambda').addEventListener('input', () => {
-    const v = 10 ** Number($('loglambda').value);
+    const v = 10 ** $('loglambda').valueAsNumber; // λ's log view
     $('lambda').value = v.toExponential(2);
     $('lambda-out').textContent = lambdaLabel(v);
     scheduleRefit();
   });
   $('lambda').addEventListener('change', () => {
-    const v = Number($('lambda').value);
-    if (Number.isFinite(v) && v > 0) {
-      $('loglambda').value = String(Math.log10(v));
-      $('lambda-out').textContent = lambdaLabel(v);
-      if (startSweep(readM(), v)) return; // a typed λ: watch the fit move there
+    const v = lambdaOr(null);
+    if (v !== null) {
+      showMLambda(form.read('m'), v);
+      if (startSweep(form.read('m'), v)) return; // a typed λ: watch the fit move there
     }
     scheduleRefit();
   });
@@ -670,7 +619,7 @@ function wire() {
   $('sel-cancel').addEventListener('click', () => cancelJob('selection'));
   for (const id of ['sel-n', 'sel-folds']) $(id).addEventListener('change', saveHash);
   onSpecHash(() => {
-    if (applyHash()) {
+    if (applyHash('The current settings stay.')) {
       build();
     } else if (hashNote) {
       showError(hashNote);
@@ -679,9 +628,8 @@ function wire() {
   });
   for (const id of ['data-kind', 'n', 'sigma', 'seed', 'kernel', 'mu-heuristic', 'mu', 'degree', 'offset', 'lap-sigma']) {
     $(id).addEventListener('change', () => {
-      if (['data-kind', 'n', 'sigma', 'seed'].includes(id)) dataDrop = null; // new data: no point left out
       syncVisibility();
-      if (id === 'data-kind' && $('data-kind').value === 'friedman' && Number($('n').value) === 100) $('n').value = '500';
+      if (id === 'data-kind' && $('data-kind').value === 'friedman' && readOr('data.n', 0) === 100) $('n').value = '500';
       build();
     });
   }
@@ -706,7 +654,8 @@ async function main() {
   for (const f of buildKernelFields($('kernel'), $('poly-fields'))) {
     f.addEventListener('change', () => { syncVisibility(); build(); });
   }
-  defaults = snapshotForm();
+  form = makeForm();
+  form.spec = form.fromControls({}); // the schema's defaults
   applyHash();
   syncVisibility();
   wire();
@@ -715,19 +664,12 @@ async function main() {
   // Lessons: the run of a step that moves the fit is the sweep to the step's (m, λ) (space
   // pauses it); the equivalence experiment is an action that runs to its end in the worker.
   const inLesson = attachLessons({
-    spec: () => JSON.stringify(spec()),
+    spec: () => JSON.stringify(fitSpec()),
     load: (s) => {
       clearEquivalence(); // a step's question never shows an earlier run's table or verdict
       newScanGen();
       clearScans(); // nor an earlier step's n-scan
-      const keep = snapshotForm();
-      try {
-        controlsFromState(s);
-      } catch (e) {
-        restoreForm(keep);
-        throw e;
-      }
-      syncVisibility();
+      loadState(s);
       return build();
     },
     player,
@@ -735,11 +677,10 @@ async function main() {
     actions: {
       fit: (step) => new Promise((resolve) => {
         clearScans(); // a run again starts from its question: no scan until it has run
-        const m = step.to.m ?? readM();
+        const m = step.to.m ?? readOr('m', 1.5);
         const lambda = step.to.lambda ?? lambdaOr(1e-3);
         if (!startSweep(m, lambda)) {
-          setM(m);
-          setLambda(lambda);
+          setMLambda(m, lambda);
           refit();
           resolve();
           return;
@@ -750,7 +691,7 @@ async function main() {
         const wait = () => {
           if (!engine.ended()) return requestAnimationFrame(wait);
           if (gen !== scanGenNow()) return resolve();
-          runScans(step, gen, JSON.stringify(spec())).finally(resolve);
+          runScans(step, gen, JSON.stringify(fitSpec())).finally(resolve);
         };
         requestAnimationFrame(wait);
       }),
@@ -767,8 +708,8 @@ async function main() {
   }, 'b');
   attachExplanations('b');
   attachExport({
-    spec: () => JSON.stringify({ paper: 'mrlsr', ...spec() }),
-    run: () => ({ spec: spec(), summary: page ? page.summary() : null }),
+    spec: () => JSON.stringify({ paper: 'mrlsr', ...fitSpec() }),
+    run: () => ({ spec: fitSpec(), summary: page ? page.summary() : null }),
     trace: false, // one closed-form solve per (m, λ): no iterations to trace
   });
   if (!inLesson) await build();

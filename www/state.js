@@ -70,21 +70,30 @@ export function readField(field) {
   return v;
 }
 
-/** The bound a control carries: an open end one step inside (a slider must not reach it). */
+/** The bound a control carries: an open end one step inside (a slider must not reach it);
+ *  null for an unbounded end. */
 function edge(bound, open, step, sign) {
+  if (bound === null) return null;
   return open && step ? bound + sign * step : bound;
+}
+
+/** A field's range as text: `(0, 100]`, `[2, ∞)`. */
+function rangeText(f) {
+  return `${f.min_open ? '(' : '['}${f.min ?? '−∞'}, ${f.max ?? '∞'}${f.max_open ? ')' : ']'}`;
 }
 
 /**
  * A page's form bound from its paper's schema (`schemaJson`: wasm `specSchema(paper)`).
  * `lose`: the page's wasm `…ControlsLose`. `own`: path prefixes the page reads and writes
  * itself (`kernel` on page C: its expression field). `fixed`: paths without a control the page
- * always runs at the schema's default (page C's blob spread). `toExtra(spec)` and
- * `fromExtra(spec, base)` do the page's own part after the schema's.
+ * always runs at the schema's default (page C's blob spread). `spans`: path → [lo, hi], the
+ * part of a field's range a slider shows (page B's m: 0.1..4 of (0, 100]); a spec outside it is
+ * refused naming the field. `toExtra(spec)` and `fromExtra(spec, base)` do the page's own part
+ * after the schema's.
  * Returns `{ spec, schema, field(path), read(path), toControls, fromControls, show }`; `show`
  * is form.js's checked rule.
  */
-export function schemaForm(schemaJson, { lose, own = [], fixed = [], toExtra = () => {}, fromExtra = () => {} }) {
+export function schemaForm(schemaJson, { lose, own = [], fixed = [], spans = {}, toExtra = () => {}, fromExtra = () => {} }) {
   const schema = JSON.parse(schemaJson);
   const owned = (path) => own.some((p) => path === p || path.startsWith(`${p}.`));
   const control = (f) => (f.control ? document.getElementById(f.control) : null);
@@ -97,8 +106,12 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], toExtra = (
     else el.value = String(f.default);
     if (f.type !== 'number' && f.type !== 'integer') continue;
     if (el.type !== 'number' && el.type !== 'range') continue;
-    if (f.min !== null) el.min = String(edge(f.min, f.min_open, f.step, 1));
-    if (f.max !== null) el.max = String(edge(f.max, f.max_open, f.step, -1));
+    // The schema's ends (an unbounded end: no attribute), or the slider's span inside them.
+    const [lo, hi] = spans[f.path] ?? [edge(f.min, f.min_open, f.step, 1), edge(f.max, f.max_open, f.step, -1)];
+    for (const [attr, b] of [['min', lo], ['max', hi]]) {
+      if (b === null) el.removeAttribute(attr);
+      else el.setAttribute(attr, String(b));
+    }
     el.step = f.step === null ? 'any' : String(f.step);
   }
   const field = (path) => schema.fields.find((f) => f.path === path);
@@ -108,6 +121,10 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], toExtra = (
       const el = control(f);
       if (!el || owned(f.path) || !applies(f, spec)) continue;
       const v = getPath(spec, f.path) ?? f.default;
+      const span = spans[f.path];
+      if (span && !(v >= span[0] && v <= span[1])) {
+        throw new Error(`${f.path}: this page's slider covers ${span[0]}..${span[1]} (got ${v}); \`kplay run\` takes any ${f.label} in ${rangeText(f)}`);
+      }
       if (f.type === 'bool') el.checked = Boolean(v);
       else el.value = String(v);
     }

@@ -1,4 +1,4 @@
-// One schema per paper (issue 34 §3, src/schema.rs, www/state.js): the controls of pages A and C
+// One schema per paper (issue 34 §3, src/schema.rs, www/state.js): the controls of pages A, B and C
 // carry their paper's schema — each number control's min, max and step, a fresh control's
 // default, the default run's values — read from the page's own wasm (`specSchema`); and a link
 // with a value outside a field's range is refused with a message naming the field's path, the
@@ -9,19 +9,28 @@ import { useBrowser, openPage } from './harness.mjs';
 
 const env = useBrowser();
 
-const PAGES = [['lp.html', 'lp'], ['dinuzzo.html', 'dinuzzo']];
+// Each page, with the slider spans it declares (state.js `spans`: the part of a field's range a
+// slider shows; page B's m slider covers 0.1..4 of (0, 100]).
+const PAGES = [['lp.html', 'lp', {}], ['mrlsr.html', 'mrlsr', { m: [0.1, 4] }], ['dinuzzo.html', 'dinuzzo', {}]];
 
-/** The control attributes a field's range gives (state.js: an open end one step inside). */
-function expected(f) {
+/** The control attributes a field's range gives (state.js: an open end one step inside; a span
+ *  inside the field's range). */
+function expected(f, span) {
   const edge = (b, open, sign) => (open && f.step ? b + sign * f.step : b);
+  const step = f.step === null ? 'any' : String(f.step);
+  if (span) {
+    assert.ok(f.min === null || (f.min_open ? span[0] > f.min : span[0] >= f.min), `${f.path}: span ${span} inside the field's range`);
+    assert.ok(f.max === null || (f.max_open ? span[1] < f.max : span[1] <= f.max), `${f.path}: span ${span} inside the field's range`);
+    return { min: span[0], max: span[1], step };
+  }
   return {
     min: f.min === null ? null : edge(f.min, f.min_open, 1),
     max: f.max === null ? null : edge(f.max, f.max_open, -1),
-    step: f.step === null ? 'any' : String(f.step),
+    step,
   };
 }
 
-for (const [file, paper] of PAGES) {
+for (const [file, paper, spans] of PAGES) {
   test(`page ${paper}: the controls carry the schema's ranges, steps and defaults`, async () => {
     const { page, errors, ctx } = await openPage(env.b, `${env.url}${file}`);
     const got = await page.evaluate(async (paper) => {
@@ -54,7 +63,7 @@ for (const [file, paper] of PAGES) {
         if (c.applies && c.shown !== undefined) assert.equal(c.shown, c.f.default, `${c.f.path}: the default run uses the schema's default`);
         else assert.equal(Number(c.value), c.f.default, `${c.f.path}: a fresh control holds the schema's default`);
         if (c.type !== 'number' && c.type !== 'range') continue;
-        const e = expected(c.f);
+        const e = expected(c.f, spans[c.f.path]);
         assert.equal(c.min === null ? null : Number(c.min), e.min, `${c.f.path} min`);
         assert.equal(c.max === null ? null : Number(c.max), e.max, `${c.f.path} max`);
         assert.equal(c.step, e.step, `${c.f.path} step`);
@@ -71,6 +80,12 @@ const OUT_OF_RANGE = [
   ['lp.html', (s) => { s.data.n = 0; }, 'data.n'],
   ['lp.html', (s) => { s.model.p = 2.5; }, 'model.p'],
   ['lp.html', (s) => { s.solver = { ...(s.solver ?? {}), max_iter: 0 }; }, 'solver.max_iter'],
+  ['mrlsr.html', (s) => { s.data.n = 1; }, 'data.n'],
+  ['mrlsr.html', (s) => { s.data.sigma = -0.5; }, 'data.sigma'],
+  ['mrlsr.html', (s) => { s.lambda = 0; }, 'lambda'],
+  ['mrlsr.html', (s) => { s.sel.folds = 11; }, 'sel.folds'],
+  ['mrlsr.html', (s) => { s.kernel = { kind: 'polynomial', degree: 0, offset: 1 }; }, 'kernel.degree'],
+  ['mrlsr.html', (s) => { s.m = 7; }, 'm: this page\'s slider covers 0.1..4'],
   ['dinuzzo.html', (s) => { s.data.label_noise = 1.5; }, 'data.label_noise'],
   ['dinuzzo.html', (s) => { s.data.seed = -1; }, 'data.seed'],
   ['dinuzzo.html', (s) => { s.method.tol = 0; }, 'method.tol'],
