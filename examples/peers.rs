@@ -28,6 +28,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use kernel_playground::datasets::regression::Friedman1;
+use kernel_playground::exec::{Stepper, Watch};
 use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedGaussian, ResolvedKernel};
 use kernel_playground::losses::Loss;
@@ -35,7 +36,6 @@ use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
-use kernel_playground::stepper::{Stepper, Watch};
 use nalgebra::{DMatrix, DVector};
 
 type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;

@@ -21,6 +21,7 @@ pub mod data;
 pub mod datasets;
 pub mod engine;
 pub mod error;
+pub mod exec;
 pub mod experiment;
 pub mod fmath;
 pub mod kernels;
@@ -35,7 +36,6 @@ pub mod schema;
 pub mod solvers;
 pub mod spec_diff;
 pub mod spec_json;
-pub mod stepper;
 pub mod tensor;
 
 #[cfg(target_arch = "wasm32")]

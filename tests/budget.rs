@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
+use kernel_playground::exec::Stop;
 use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::stepper::Stop;
 use serde_json::{json, Value};
 
 const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");

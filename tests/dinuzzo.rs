@@ -8,6 +8,7 @@ use common::sweeps::{drive, Measures, Ran};
 use kernel_playground::datasets::plane::{
     from_points, grid, Classification2d, Regression1d, Shape2d,
 };
+use kernel_playground::exec::{Record, Stepper, Stop};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
@@ -16,7 +17,6 @@ use kernel_playground::solvers::fixed_point::{
     envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig,
     RegularizationProblem, Representation, StepRule,
 };
-use kernel_playground::stepper::{Record, Stepper, Stop};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use proptest::prelude::*;

@@ -50,7 +50,7 @@ fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
     let mut direct =
         kernel_playground::solvers::coordinate::start(built.problem.clone(), s.method.solver())
             .expect("starts");
-    let mut watch = kernel_playground::stepper::Watch::capped(s.method.max_sweeps());
+    let mut watch = kernel_playground::exec::Watch::capped(s.method.max_sweeps());
     let mut last = direct.record();
     while let Some(r) = watch.step(&mut direct) {
         last = r;

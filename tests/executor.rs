@@ -8,8 +8,8 @@
 use std::sync::Mutex;
 
 use kernel_playground::clock;
-use kernel_playground::engine::race::Race;
-use kernel_playground::stepper::{
+use kernel_playground::exec::Race;
+use kernel_playground::exec::{
     run_task_for, Measure, Progress, Record, Run, Stepper, Stop, Task, Tol, Watch, STALL_MIN_WINDOW,
 };
 use serde_json::{json, Value};

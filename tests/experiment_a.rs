@@ -198,8 +198,8 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
 
 mod page {
     use kernel_playground::engine::Spec;
+    use kernel_playground::exec::Stop;
     use kernel_playground::experiment::lp::page::{LpPage, RacePhase};
-    use kernel_playground::stepper::Stop;
 
     const SPEC: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":60,"k":3,"sigma":0.05,"seed":4},
         "model":{"problem":"lp_regression","p":1.3333333333333333,"gamma":5},

@@ -9,13 +9,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
+use kernel_playground::exec::Stop;
+use kernel_playground::exec::{Run, Stepper};
 use kernel_playground::experiment::lp::watch_to;
 use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
-use kernel_playground::stepper::Stop;
-use kernel_playground::stepper::{Run, Stepper};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

@@ -7,6 +7,7 @@
 mod common;
 use kernel_playground::data::SparseRegression;
 use kernel_playground::datasets::blobs::TwoBlobs;
+use kernel_playground::exec::{Record, Run, Stepper, Stop};
 use kernel_playground::experiment::lp::watch_to;
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{
@@ -20,7 +21,6 @@ use kernel_playground::solvers::primal::{
     PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use kernel_playground::stepper::{Record, Run, Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

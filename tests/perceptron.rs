@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use kernel_playground::exec::{Run, Stepper, Stop};
 use kernel_playground::experiment::perceptron::testbeds::{
     arc, circles, overlapping, separable, xor,
 };
@@ -20,7 +21,6 @@ use kernel_playground::solvers::perceptron::simplex::{project_onto_simplex, simp
 use kernel_playground::solvers::perceptron::{
     start, Isnkpvn, Nvn, Outcome, PerceptronAlgorithm, PerceptronProblem, Snkp, Snkpvn,
 };
-use kernel_playground::stepper::{Run, Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets::plane::Shape2d;
+use kernel_playground::exec::Run;
 use kernel_playground::experiment::dinuzzo::{
     DataSpec, DinuzzoSpec, FixedPointSpec, MethodSpec, Preparation,
 };
@@ -11,7 +12,6 @@ use kernel_playground::kernels::{Bandwidth, CrossJob, Kernel};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::start;
 use kernel_playground::solvers::fixed_point::{PowerIteration, StepRule};
-use kernel_playground::stepper::Run;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 

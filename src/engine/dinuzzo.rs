@@ -3,9 +3,10 @@
 //! (Algorithms 1–2) run as [`Stepper`]s, and `race` runs the fixed point, the three coordinate
 //! rules and, beyond the paper, greedy pair coordinate descent with shrinking side by side.
 
-use super::race::Race;
 use super::report::{run_started_capped, Report};
 use crate::error::Result;
+use crate::exec::Race;
+use crate::exec::Record;
 use crate::experiment::dinuzzo::{
     bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, CoordinateSpec, DinuzzoChecked,
     DinuzzoSpec, FixedPointSpec, MethodSpec, MAX_RACE_N,
@@ -13,10 +14,9 @@ use crate::experiment::dinuzzo::{
 use crate::losses::Loss;
 use crate::solvers::coordinate::{greedy_sweep_work, IndexRule, PairBox, SweepSolver};
 use crate::solvers::fixed_point::{RegularizationProblem, StepRule};
-use crate::stepper::Record;
 
 /// A lane of paper C's race: either solver, read between its steps.
-pub type Lane = super::race::Lane<Box<dyn SweepSolver>>;
+pub type Lane = crate::exec::Lane<Box<dyn SweepSolver>>;
 
 /// The names of the race's five methods, in [`race_methods`] order: the paper's fixed point and
 /// three coordinate rules, then (beyond the paper) greedy pair coordinate descent with shrinking —
@@ -224,7 +224,7 @@ pub fn run(spec: &DinuzzoSpec) -> Result<Report> {
 }
 
 /// The fixed point, the three coordinate rules and greedy coordinate descent with shrinking on
-/// the spec's problem, each run to its end (see [`super::race`]).
+/// the spec's problem, each run to its end (see [`crate::exec::race`]).
 pub fn race(spec: &DinuzzoSpec) -> Result<serde_json::Value> {
     if uses_kernel_rows(&spec.method) {
         return Err(race_on_rows());

@@ -6,12 +6,12 @@
 
 use serde_json::{json, Value};
 
-use super::race::{Race, Target};
 use super::report::Report;
 use crate::error::Result;
+use crate::exec::{run_task_for, Progress, Stop, Task};
+use crate::exec::{Race, Target};
 use crate::experiment::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
 use crate::spec_json::Paper;
-use crate::stepper::{run_task_for, Progress, Stop, Task};
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
@@ -192,7 +192,7 @@ impl RaceJob {
     }
 }
 
-/// Every applicable paper-A algorithm against F* (see [`super::race`]).
+/// Every applicable paper-A algorithm against F* (see [`crate::exec::race`]).
 pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
     // The tensor path races on its built Gram tensor (F* from the same tensor).

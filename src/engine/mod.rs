@@ -16,7 +16,7 @@ pub mod lp;
 pub mod mrlsr;
 pub mod perceptron;
 pub mod plots;
-pub mod race;
+
 mod report;
 mod spec;
 
@@ -29,7 +29,7 @@ use serde_json::Value;
 pub use crate::spec_json::{parse_as, Paper};
 
 use crate::error::{KpError, Result};
-pub use crate::stepper::{Record, Run, Stepper, Stop, Trace};
+pub use crate::exec::{Record, Run, Stepper, Stop, Trace};
 
 /// Validate a spec, build its data and problem, run its algorithm to the end, and report.
 pub fn run(spec: &Spec) -> Result<Report> {

@@ -2,16 +2,16 @@
 //! solved through Theorem 1: one symmetric eigendecomposition of K, then the safeguarded Newton
 //! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
 //! `F(C)` at each); then the spec's optional sections, the Table-1 model selection and Fig. 1's
-//! equivalence experiment, each a task the executor steps ([`crate::stepper::run_task_for`]).
+//! equivalence experiment, each a task the executor steps ([`crate::exec::run_task_for`]).
 
 use serde_json::{json, Value};
 
 use super::report::{run_started_capped, Report};
 use crate::error::Result;
+use crate::exec::{run_task_for, Task};
 use crate::experiment::mrlsr::{MrlsrChecked, MrlsrSpec};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve, MAX_EIGEN_N};
 use crate::spec_json::Paper;
-use crate::stepper::{run_task_for, Task};
 
 /// Fit M-RLSR at (m, λ) as one [`crate::solvers::mrlsr::MrlsrSolve`] stepped by the engine's
 /// [`super::Run`]: the trace is the root solve for C₀, one Newton / bisection step per record
@@ -30,7 +30,7 @@ pub fn run(spec: &MrlsrSpec) -> Result<Report> {
             let (spec, data) = (checked.spec(), checked.data());
             let model = MrlsrModel::from_dataset(data, &spec.kernel)?;
             let solve = MrlsrSolve::new(model, spec.m, spec.lambda)?;
-            Ok((Box::new(solve) as Box<dyn crate::stepper::Stepper>, data.digest()))
+            Ok((Box::new(solve) as Box<dyn crate::exec::Stepper>, data.digest()))
         })?;
     if let Some(s) = checked.selection() {
         let mut run = s.start()?;

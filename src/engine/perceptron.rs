@@ -137,7 +137,7 @@ mod tests {
             PerceptronAlgorithm::Isnkpvn { gamma: 4.0, epsilon: 0.03 },
         ];
         for (lane, a) in v["lanes"].as_array().unwrap()[3..].iter().zip(algs) {
-            let mut run = crate::stepper::Run::new(start(session.problem.clone(), a).unwrap())
+            let mut run = crate::exec::Run::new(start(session.problem.clone(), a).unwrap())
                 .capped(s.max_iter);
             let stop = run.run();
             assert_eq!(lane["status"].as_str(), Some(stop.word()), "{lane}");

@@ -3,8 +3,9 @@
 use serde_json::Value;
 
 use crate::error::Result;
+use crate::exec::stepper::{insert_measures, without_nulls};
+use crate::exec::{Record, Run, Stepper, Stop};
 use crate::spec_json::Paper;
-use crate::stepper::{Record, Run, Stepper, Stop};
 
 /// What `kplay run` prints for any paper: status, iterations, the last record's measures, the
 /// data digest, the paper's solution vectors and the (bounded) trace.
@@ -56,28 +57,8 @@ impl Report {
     }
 }
 
-/// Add a record's measures the paper has (`primal`, `dual`, `gap`, `rel_gap`, `residual`,
-/// `max_h`, `min_g_alpha`, `norm_p_g`) to a JSON object.
-pub(crate) fn insert_measures(out: &mut serde_json::Map<String, Value>, r: &Record) {
-    if let Value::Object(m) = without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)) {
-        for (k, v) in m {
-            if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
-                out.insert(k, v);
-            }
-        }
-    }
-}
-
-/// An object without its `null` fields (a record's measures the paper does not have).
-fn without_nulls(v: Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(m.into_iter().filter(|(_, x)| !x.is_null()).collect()),
-        other => other,
-    }
-}
-
 /// Time `start` (data, problem, solver: the setup), run the stepper it returns to its end under
-/// the executor's iteration cap, if the paper has one ([`crate::stepper::Watch::capped`]), and
+/// the executor's iteration cap, if the paper has one ([`crate::exec::Watch::capped`]), and
 /// report with the data digest it returns.
 pub(crate) fn run_started_capped(
     paper: Paper,

@@ -13,11 +13,11 @@ use nalgebra::{DMatrix, DVector};
 use crate::data::Dataset;
 use crate::datasets::regression::{curve_grid, Friedman1, Sine1d};
 use crate::error::{KpError, Result};
+use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
-use crate::stepper::{run_task_for, Progress, Task};
 use cv::{EquivalenceConfig, EquivalenceReport};
 
 pub mod cv;

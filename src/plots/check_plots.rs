@@ -37,7 +37,7 @@ fn spec(lesson: char, step: usize) -> Spec {
     Spec::from_json(&lesson_spec(lesson, step).to_string()).expect("lesson spec")
 }
 
-type LpOut = (Vec<crate::stepper::Record>, Vec<f64>, Option<Vec<f64>>);
+type LpOut = (Vec<crate::exec::Record>, Vec<f64>, Option<Vec<f64>>);
 
 fn lp(step: usize) -> LpOut {
     let Spec::Lp(e) = spec('a', step) else { panic!("paper A") };

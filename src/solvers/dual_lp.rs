@@ -21,8 +21,8 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::Progress;
+use crate::exec::{Record, Stepper, Stop};
 use crate::lp::{abs_pow, abs_powi, conjugate_exponent, j_map_into};
-use crate::stepper::{Record, Stepper, Stop};
 
 /// Linesearch parameters of Algorithm 2.1.
 #[derive(Debug, Clone, Copy, PartialEq)]

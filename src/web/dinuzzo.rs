@@ -12,8 +12,8 @@ use web_sys::HtmlCanvasElement;
 
 use crate::datasets::plane::Regression1d;
 use crate::engine::dinuzzo::method_name;
-use crate::engine::race::Standing;
 use crate::engine::{self, Spec};
+use crate::exec::Standing;
 use crate::experiment::dinuzzo::page::DinuzzoPage;
 use crate::experiment::dinuzzo::{
     envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec,

@@ -12,11 +12,12 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{self, race::Standing};
+use crate::engine;
+use crate::exec::Record;
+use crate::exec::Standing;
+use crate::exec::Stop;
 use crate::experiment::lp::page::{LpPage, RacePhase};
 use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec};
-use crate::stepper::Record;
-use crate::stepper::Stop;
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]

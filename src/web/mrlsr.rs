@@ -257,11 +257,11 @@ impl MrlsrPage {
     }
 
     /// As many sweep steps ([`Self::sweep_step`]) as fit in `budget_ms`, at least one, sliced by
-    /// the executor ([`crate::stepper::run_task_for`]): the Player's "max" speed. The summary of
+    /// the executor ([`crate::exec::run_task_for`]): the Player's "max" speed. The summary of
     /// the fit shown, with `steps_this_call`.
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = crate::stepper::run_task_for(self, budget_ms).map_err(js_err)?;
+        let k = crate::exec::run_task_for(self, budget_ms).map_err(js_err)?;
         let s = self.summary()?;
         js_sys::Reflect::set(
             &s,
@@ -455,12 +455,12 @@ impl MrlsrPage {
 }
 
 /// The sweep and its root search as a task of the executor: one step per unit.
-impl crate::stepper::Task for MrlsrPage {
+impl crate::exec::Task for MrlsrPage {
     type Error = crate::error::KpError;
-    fn unit(&mut self) -> crate::error::Result<crate::stepper::Progress> {
+    fn unit(&mut self) -> crate::error::Result<crate::exec::Progress> {
         Ok(match self.advance_sweep()? {
-            true => crate::stepper::Progress::More,
-            false => crate::stepper::Progress::Done,
+            true => crate::exec::Progress::More,
+            false => crate::exec::Progress::Done,
         })
     }
 }
@@ -491,7 +491,7 @@ impl MrlsrNScan {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<bool, JsError> {
         if self.result.is_none() {
-            crate::stepper::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
+            crate::exec::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
             if self.run.is_done() {
                 self.result = Some(self.run.result().map_err(js_err)?);
             }
@@ -565,7 +565,7 @@ impl MrlsrSelection {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = now_ms();
-        let k = crate::stepper::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
+        let k = crate::exec::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
         if self.run.is_complete() && self.result.is_none() {
             self.result = Some(self.run.finish().map_err(js_err)?);
         }

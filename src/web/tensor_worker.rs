@@ -68,7 +68,7 @@ impl TensorBuilder {
                 build_ms: self.build_ms,
             });
         };
-        crate::stepper::run_task_for(b, budget_ms).map_err(js_err)?;
+        crate::exec::run_task_for(b, budget_ms).map_err(js_err)?;
         let prog = b.progress();
         self.build_ms += t0.elapsed().as_secs_f64() * 1e3;
         let finished = b.is_done();

@@ -16,11 +16,11 @@ use super::spec::{
 };
 use crate::datasets::plane;
 use crate::engine::dinuzzo::{method_index, Lane};
-use crate::engine::race::Race;
 use crate::engine::{Paper, Spec};
 use crate::error::{KpError, Result};
+use crate::exec::Race;
+use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::CrossJob;
-use crate::stepper::{run_task_for, Progress, Task};
 
 /// Cross-kernel entries cached for the heatmap (8 bytes each): the grid's side is chosen so
 /// side² · n stays within this.

@@ -16,13 +16,13 @@ pub use crate::solvers::fixed_point::{envelope_curve, k_alpha_eigenvalues_of_blo
 use crate::data::{CsvSource, Dataset};
 use crate::datasets::plane::{self, Classification2d, Regression1d, Shape2d};
 use crate::error::{KpError, Result};
+use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::losses::Loss;
 use crate::solvers::coordinate::{CoordinateConfig, IndexRule, Method};
 use crate::solvers::fixed_point::{
     FixedPointConfig, PowerIteration, RegularizationProblem, Representation, StepRule,
 };
-use crate::stepper::{run_task_for, Progress, Task};
 
 use super::schema;
 
@@ -203,7 +203,7 @@ impl DinuzzoChecked {
         self.solver
     }
 
-    /// The sweep cap, the executor's ([`crate::stepper::Watch::capped`]).
+    /// The sweep cap, the executor's ([`crate::exec::Watch::capped`]).
     pub fn max_sweeps(&self) -> usize {
         self.spec.method.max_sweeps()
     }

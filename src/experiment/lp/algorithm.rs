@@ -2,17 +2,17 @@
 //! that implements [`Stepper`] itself (Algorithm 2.1, Algorithm 3.3 and the dual Newton method
 //! on the features or the Gram tensor, primal gradient descent, FISTA); this enum only names
 //! which one runs and reads its iterates (the dual α, the primal w) for the predictor and the
-//! plots. The executor ([`crate::stepper::Run`], a race's lanes) steps it.
+//! plots. The executor ([`crate::exec::Run`], a race's lanes) steps it.
 
 use nalgebra::DVector;
 use serde_json::Value;
 
+use crate::exec::{Record, Stepper, Stop};
 use crate::lp::FeaturePolynomial;
 use crate::solvers::dual_lp::DualLp;
 use crate::solvers::dual_newton::DualNewton;
 use crate::solvers::primal::{Fista, PrimalGd};
 use crate::solvers::prox_dual::ProxDual;
-use crate::stepper::{Record, Stepper, Stop};
 use crate::tensor::GramTensor;
 
 /// One of paper A's algorithms at its current iterate.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::spec::{DataSpec, Experiment, PathSpec, Run, ValidExperiment};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
-use crate::stepper::{run_task_for, Progress, Stop, Task};
+use crate::exec::{run_task_for, Progress, Stop, Task};
 use crate::tensor::{GramTensor, GramTensorBuild};
 
 /// Where a job is.

@@ -8,7 +8,7 @@ use super::algorithm::LpAlgorithm;
 use super::spec::{Experiment, PathSpec, Run, ValidExperiment};
 use crate::engine::lp::RaceJob;
 use crate::error::{KpError, Result};
-use crate::stepper::{Record, Stop};
+use crate::exec::{Record, Stop};
 use crate::tensor::GramTensor;
 
 /// One page experiment: the checked spec and its data, the run under the executor (none on the
@@ -30,7 +30,7 @@ pub enum RacePhase<'a> {
     /// The reference run for F*.
     Reference(&'a Run),
     /// The lanes, running or done.
-    Lanes(&'a RaceJob, &'a crate::engine::race::Race<LpAlgorithm>),
+    Lanes(&'a RaceJob, &'a crate::exec::Race<LpAlgorithm>),
 }
 
 impl LpPage {

@@ -11,12 +11,12 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
+use crate::exec::{Measure, Tol, Watch};
 use crate::lp::FeaturePolynomial;
 use crate::solvers::dual_lp::DualLp;
 use crate::solvers::dual_newton::{DualNewton, NewtonConfig};
 use crate::solvers::primal::{Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd};
 use crate::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use crate::stepper::{Measure, Tol, Watch};
 use crate::tensor::{
     estimate_cost, feature_polynomial, TensorCost, TensorKernelConfig, TensorPredictor,
 };
@@ -349,7 +349,7 @@ impl ValidExperiment {
         Ok(alg)
     }
 
-    /// The lanes of a race of every algorithm that applies ([`crate::engine::race::Race`],
+    /// The lanes of a race of every algorithm that applies ([`crate::exec::Race`],
     /// against F* by [`crate::engine::lp::race`]): on the features path dual_gradient (or
     /// prox_dual for a non-square loss), prox_dual, dual_newton (smooth dual), primal_gd and
     /// fista (square loss); on the tensor path (with its built Gram tensor) prox_dual and, for

@@ -200,7 +200,7 @@ pub struct ValidExperiment {
 
 /// A run of any paper-A algorithm under the one executor (cap, tolerance, stall, deadline,
 /// trace): `kplay run`, the page, the presets' jobs, the reference run for F*.
-pub type Run = crate::stepper::Run<LpAlgorithm>;
+pub type Run = crate::exec::Run<LpAlgorithm>;
 
 fn finite_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0

@@ -12,9 +12,9 @@ use nalgebra::DVector;
 use super::sections::{build_data, DataSpec, MrlsrSpec, PAGE_MAX_N};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
+use crate::exec::{Progress, Task};
 use crate::kernels::{Bandwidth, Kernel};
 use crate::solvers::mrlsr::MrlsrModel;
-use crate::stepper::{Progress, Task};
 
 /// The largest n a scan runs at (n removals of an (n − 1)-point eigendecomposition each: about
 /// 10·n⁴ operations).

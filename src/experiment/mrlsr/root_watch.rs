@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::error::Result;
+use crate::exec::{Run, Stop};
 use crate::solvers::mrlsr::{root_run, MrlsrModel, RootSearch, RootStart};
-use crate::stepper::{Run, Stop};
 
 type Search = RootSearch<Arc<MrlsrModel>>;
 

@@ -5,7 +5,7 @@
 //! Proposition 5.1). Each is parsed strictly ([`MrlsrSelectionSpec`], [`MrlsrEquivalenceSpec`]),
 //! checked once into its checked form ([`MrlsrSelectionChecked`], [`MrlsrEquivalenceChecked`]:
 //! every field validated with a message naming it, the memory its folds and parts need checked
-//! before anything is allocated), and run as a [`crate::stepper::Task`] the executor slices
+//! before anything is allocated), and run as a [`crate::exec::Task`] the executor slices
 //! ([`super::cv::ModelSelectionRun`], [`super::cv::EquivalenceRun`]) — by the page's worker and by
 //! `kplay run` alike, so a copied link reproduces the page's tables. The spec itself
 //! ([`MrlsrSpec`]: data, kernel, m, λ and these sections) and its data ([`build_data`]) live here
@@ -21,8 +21,8 @@ use super::cv::{
 use crate::data::{CsvSource, Dataset};
 use crate::datasets::regression::{Friedman1, Sine1d};
 use crate::error::{KpError, Result};
+use crate::exec::run_task_for;
 use crate::kernels::{Bandwidth, Kernel};
-use crate::stepper::run_task_for;
 
 pub use super::schema::PAGE_MAX_N;
 

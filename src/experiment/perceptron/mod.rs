@@ -3,7 +3,7 @@
 //! race options) checked into a [`PerceptronChecked`] (every range check, each naming its field),
 //! the only thing a [`Session`] accepts: the problem, its margin ρ_K with the certified bracket
 //! (`crate::solvers::perceptron::margin`), and the running algorithm under the executor
-//! ([`Run`](crate::stepper::Run): the cap, the trace, the time slices), built at once or in
+//! ([`Run`](crate::exec::Run): the cap, the trace, the time slices), built at once or in
 //! slices ([`SessionPreparation`]). [`PerceptronRace`] races the six algorithms on a session's
 //! problem; [`PerceptronPage`] is the page's state machine (the reuse rule, the sliced
 //! preparations, the heatmap's cache, the race), which the wasm shell only translates.

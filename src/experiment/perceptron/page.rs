@@ -23,9 +23,9 @@ use super::race::{PerceptronRace, RaceEntry};
 use super::session::{view_box, BoundLine, CertificateCheck, Outcome, SeparatorCheck, Session};
 use super::spec::{DataSpec, PerceptronSpec};
 use crate::error::{KpError, Result};
+use crate::exec::Record;
 use crate::kernels::{CrossJob, ResolvedKernel};
 use crate::solvers::perceptron::margin::{Margin, Separability};
-use crate::stepper::Record;
 
 /// Points with n² up to this are prepared at once when a spec is applied; larger sets in
 /// slices ([`PerceptronPage::prepare`]), one per frame.

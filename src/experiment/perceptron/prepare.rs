@@ -8,10 +8,10 @@ use std::sync::Arc;
 use super::checked::PerceptronChecked;
 use super::session::{points_digest, Session};
 use crate::error::{KpError, Result};
+use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::{CrossJob, ResolvedKernel};
 use crate::solvers::perceptron::margin::{margin_from, MinNormSearch};
 use crate::solvers::perceptron::PerceptronProblem;
-use crate::stepper::{run_task_for, Progress, Task};
 
 enum Stage {
     Gram { job: CrossJob, kernel: ResolvedKernel },

@@ -10,11 +10,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::session::Session;
-use crate::engine::race::{Lane, Race};
 use crate::error::Result;
+use crate::exec::Stepper;
+use crate::exec::{Lane, Race};
 use crate::solvers::perceptron::margin::Separability;
 use crate::solvers::perceptron::{start, Outcome, PerceptronAlgorithm, PerceptronProblem};
-use crate::stepper::Stepper;
 
 /// One lane of paper D's race: any of its algorithms.
 type Algorithm = Box<dyn Stepper + Send>;
@@ -125,7 +125,7 @@ impl PerceptronRace {
             .collect()
     }
 
-    /// Each lane as `kplay race` prints it: its [`crate::engine::race::Standing`] with the outcome,
+    /// Each lane as `kplay race` prints it: its [`crate::exec::Standing`] with the outcome,
     /// its independent check and the paper's bound.
     pub fn lanes_json(&self) -> Vec<Value> {
         self.race

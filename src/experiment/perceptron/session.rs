@@ -16,11 +16,11 @@ pub use crate::solvers::perceptron::{CertificateCheck, Outcome, SeparatorCheck};
 use super::checked::PerceptronChecked;
 use super::spec::DataSpec;
 use crate::error::{KpError, Result};
+use crate::exec::{Record, Run, Stop};
 use crate::kernels::ResolvedKernel;
 use crate::solvers::perceptron::bounds;
 use crate::solvers::perceptron::margin::{Margin, Separability};
 use crate::solvers::perceptron::{start, PerceptronAlgorithm, PerceptronProblem};
-use crate::stepper::{Record, Run, Stop};
 
 /// A theoretical iteration bound drawn as a reference line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,11 +130,11 @@ pub(super) fn start_run(
     algorithm: PerceptronAlgorithm,
     max_iter: usize,
 ) -> Result<Run> {
-    let algorithm: Box<dyn crate::stepper::Stepper> = start(problem.clone(), algorithm)?;
+    let algorithm: Box<dyn crate::exec::Stepper> = start(problem.clone(), algorithm)?;
     Ok(Run::new(algorithm).capped(max_iter))
 }
 
-/// A solution vector of [`crate::stepper::Stepper::solution`] (`None` when absent or `null`; a
+/// A solution vector of [`crate::exec::Stepper::solution`] (`None` when absent or `null`; a
 /// non-finite entry, written `null`, reads NaN).
 fn vector(v: &serde_json::Value) -> Option<Vec<f64>> {
     v.as_array().map(|a| a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect())

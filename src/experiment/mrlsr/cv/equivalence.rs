@@ -291,14 +291,14 @@ impl EquivalenceRun {
     }
 }
 
-impl crate::stepper::Task for EquivalenceRun {
+impl crate::exec::Task for EquivalenceRun {
     type Error = KpError;
     /// One unit of the experiment ([`EquivalenceRun::step`]); done once every part is.
-    fn unit(&mut self) -> Result<crate::stepper::Progress> {
+    fn unit(&mut self) -> Result<crate::exec::Progress> {
         if self.is_complete() {
-            return Ok(crate::stepper::Progress::Done);
+            return Ok(crate::exec::Progress::Done);
         }
         self.step()?;
-        Ok(crate::stepper::Progress::More)
+        Ok(crate::exec::Progress::More)
     }
 }

@@ -9,8 +9,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::stepper::{run_task_for, Progress, Record, Stepper, Stop, Task};
-use crate::stepper::{Trace, Watch};
+use super::stepper::{insert_measures, run_task_for, Progress, Record, Stepper, Stop, Task};
+use super::stepper::{Trace, Watch};
 
 /// A reference optimum: a lane has won once its primal objective is within `tol` of `f_star`
 /// (relative), `(F(x_k) − F*)/|F*| ≤ tol` (paper A's race, F* from dual Newton).
@@ -45,9 +45,9 @@ pub struct Lane<S> {
     pub steps: usize,
     /// Whether the race's [`Target`] has been reached.
     reached: bool,
-    /// The executor's stop rules (stall, deadline), as for any [`crate::stepper::Run`].
+    /// The executor's stop rules (stall, deadline), as for any [`crate::exec::Run`].
     watch: Watch,
-    /// The lane's bounded trace, as a [`crate::stepper::Run`] keeps it.
+    /// The lane's bounded trace, as a [`crate::exec::Run`] keeps it.
     trace: Trace,
 }
 
@@ -297,7 +297,7 @@ impl Standing {
         if let Some(e) = self.rel_err {
             out.insert("rel_err".into(), e.into());
         }
-        super::report::insert_measures(&mut out, &self.last);
+        insert_measures(&mut out, &self.last);
         Value::Object(out)
     }
 }
@@ -427,7 +427,7 @@ mod tests {
             let s = race.standings();
             assert_eq!((s[0].status, s[0].iterations), (Stop::Stalled, 210), "chunk {chunk}");
         }
-        let mut run = crate::stepper::Run::new(Box::new(Flat { k: 0 }));
+        let mut run = super::super::stepper::Run::new(Box::new(Flat { k: 0 }));
         assert_eq!((run.run(), run.last().iter), (Stop::Stalled, 210));
     }
 }

@@ -2,7 +2,7 @@
 //! linfa's fit-as-state): every iterative algorithm is a [`Stepper`] that reports one
 //! [`Record`] per iteration and a [`Stop`] reason, and one driver, [`Run`], owns the loop, the
 //! bounded [`Trace`] and the time limit. It sits below the solvers, so each algorithm
-//! implements it in its own module; [`crate::engine`] runs any paper's spec through it.
+//! implements it in its own module; [`crate::papers`] runs any paper's spec through it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -506,6 +506,26 @@ impl<T: Stepper + ?Sized> Stepper for Box<T> {
     }
     fn halt(&mut self, stop: Stop) {
         (**self).halt(stop)
+    }
+}
+
+/// Add a record's measures the paper has (`primal`, `dual`, `gap`, `rel_gap`, `residual`,
+/// `max_h`, `min_g_alpha`, `norm_p_g`) to a JSON object.
+pub(crate) fn insert_measures(out: &mut serde_json::Map<String, Value>, r: &Record) {
+    if let Value::Object(m) = without_nulls(serde_json::to_value(r).unwrap_or(Value::Null)) {
+        for (k, v) in m {
+            if !matches!(k.as_str(), "iter" | "time_ms" | "elapsed_ms" | "step" | "backtracks") {
+                out.insert(k, v);
+            }
+        }
+    }
+}
+
+/// An object without its `null` fields (a record's measures the paper does not have).
+pub(crate) fn without_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.into_iter().filter(|(_, x)| !x.is_null()).collect()),
+        other => other,
     }
 }
 
