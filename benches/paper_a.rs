@@ -17,9 +17,9 @@
 
 use kernel_playground::data::SparseRegression;
 use kernel_playground::exec::{Record, Run, Stepper};
-use kernel_playground::experiment::lp::watch_to;
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{conjugate_exponent, FeaturePolynomial};
+use kernel_playground::papers::lp::watch_to;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::dual_newton::{DualNewton, NewtonConfig};
 use kernel_playground::solvers::primal::{

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kernel_playground::exec::{Run, Stepper};
-use kernel_playground::experiment::perceptron::testbeds::{arc, circles, overlapping, separable};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::perceptron::testbeds::{arc, circles, overlapping, separable};
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };

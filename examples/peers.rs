@@ -29,9 +29,9 @@ use std::time::Instant;
 
 use kernel_playground::datasets::regression::Friedman1;
 use kernel_playground::exec::{Stepper, Watch};
-use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedGaussian, ResolvedKernel};
 use kernel_playground::losses::Loss;
+use kernel_playground::papers::lp::Experiment;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};

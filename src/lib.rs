@@ -5,10 +5,10 @@
 //!
 //! | paper | spec | algorithms | engine adapter |
 //! | --- | --- | --- | --- |
-//! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`experiment::lp::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`engine::lp`] |
-//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`experiment::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`experiment::mrlsr::cv`]) | [`engine::mrlsr`] |
-//! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`crate::experiment::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`engine::dinuzzo`] |
-//! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`experiment::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`solvers::perceptron::margin`]) | [`engine::perceptron`] |
+//! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`papers::lp::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`engine::lp`] |
+//! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`papers::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`papers::mrlsr::cv`]) | [`engine::mrlsr`] |
+//! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`crate::papers::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`engine::dinuzzo`] |
+//! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`papers::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`solvers::perceptron::margin`]) | [`engine::perceptron`] |
 //!
 //! Shared: [`spec_json`] (the `paper` tag, strict parsing), [`losses`] and [`kernels`] (the
 //! catalogues), [`budget`] (memory checked before allocating), [`clock`] (time slices and the
@@ -22,12 +22,12 @@ pub mod datasets;
 pub mod engine;
 pub mod error;
 pub mod exec;
-pub mod experiment;
 pub mod fmath;
 pub mod kernels;
 pub mod lesson;
 pub mod losses;
 pub mod lp;
+pub mod papers;
 pub mod par;
 pub mod param;
 pub mod plots;

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
 use kernel_playground::exec::Stop;
-use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::papers::lp::Experiment;
 use serde_json::{json, Value};
 
 const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");

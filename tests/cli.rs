@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use kernel_playground::data::{parse_csv, Dataset, SparseRegression};
-use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::papers::lp::Experiment;
 use nalgebra::DVector;
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::{parse_csv, Dataset, SparseRegression, MAX_CELLS};
-use kernel_playground::experiment::lp::{DataSpec, Experiment, ModelSpec};
+use kernel_playground::papers::lp::{DataSpec, Experiment, ModelSpec};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;

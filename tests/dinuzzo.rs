@@ -1025,7 +1025,7 @@ fn rls_sweeps_are_gauss_seidel() {
 /// reproducible from its seed; the spec form round-trips through JSON.
 #[test]
 fn dinuzzo_solver_race_and_seeds() {
-    use kernel_playground::experiment::dinuzzo::{CoordinateSpec, FixedPointSpec, MethodSpec};
+    use kernel_playground::papers::dinuzzo::{CoordinateSpec, FixedPointSpec, MethodSpec};
     let p = small_problem(Loss::SquaredHinge, 30, 0.3, Representation::Gram);
     let cd = |rule, seed| {
         MethodSpec::Coordinate(CoordinateSpec {
@@ -1443,7 +1443,7 @@ fn bad_option_values_name_their_field() {
     )
     .is_ok());
     // The options' serde form: absent when off (old specs are unchanged), present when on.
-    use kernel_playground::experiment::dinuzzo::CoordinateSpec;
+    use kernel_playground::papers::dinuzzo::CoordinateSpec;
     let off = CoordinateSpec {
         rule: IndexRule::Cyclic,
         seed: 0,
@@ -1475,11 +1475,11 @@ fn bad_option_values_name_their_field() {
         .contains("bool"));
 }
 
-// ---- the page's state machine, natively (experiment::dinuzzo::page, issue 20) -------------------
+// ---- the page's state machine, natively (papers::dinuzzo::page, issue 20) -------------------
 
 mod page {
     use kernel_playground::engine::{Paper, Spec};
-    use kernel_playground::experiment::dinuzzo::page::DinuzzoPage;
+    use kernel_playground::papers::dinuzzo::page::DinuzzoPage;
 
     fn default_with(edit: impl Fn(&mut serde_json::Value)) -> String {
         let mut v = Spec::default_for(Paper::Dinuzzo).to_value();
@@ -1514,7 +1514,7 @@ mod page {
         let mut randomized: serde_json::Value = serde_json::from_str(&spec).unwrap();
         randomized["method"]["rule"] = "randomized_cyclic".into();
         let parsed =
-            kernel_playground::experiment::dinuzzo::page::parse(&randomized.to_string()).unwrap();
+            kernel_playground::papers::dinuzzo::page::parse(&randomized.to_string()).unwrap();
         assert!(page.same_problem(&parsed));
         page.update(&randomized.to_string()).unwrap();
         assert!(
@@ -1538,8 +1538,7 @@ mod page {
         assert!(page.ready() && page.selected().is_some());
         let mut other = randomized.clone();
         other["lambda"] = 0.5.into();
-        let parsed =
-            kernel_playground::experiment::dinuzzo::page::parse(&other.to_string()).unwrap();
+        let parsed = kernel_playground::papers::dinuzzo::page::parse(&other.to_string()).unwrap();
         assert!(!page.same_problem(&parsed));
         page.update(&other.to_string()).unwrap();
         assert!(
@@ -1608,7 +1607,7 @@ fn the_sweep_cap_is_the_executors() {
 #[test]
 fn the_spec_check_names_each_field_and_keeps_the_json() {
     use kernel_playground::engine::{Paper, Spec};
-    use kernel_playground::experiment::dinuzzo::DinuzzoSpec;
+    use kernel_playground::papers::dinuzzo::DinuzzoSpec;
     let base = Spec::default_for(Paper::Dinuzzo).to_value();
     let with = |edit: &dyn Fn(&mut serde_json::Value)| -> DinuzzoSpec {
         let mut v = base.clone();

@@ -5,7 +5,7 @@
 //! does not fit this page's spec is refused with a message and the page prepares in slices.
 
 use kernel_playground::engine::{Paper, Spec};
-use kernel_playground::experiment::dinuzzo::page::{DinuzzoPage, Handover};
+use kernel_playground::papers::dinuzzo::page::{DinuzzoPage, Handover};
 
 fn spec_with(edit: impl Fn(&mut serde_json::Value)) -> String {
     let mut v = Spec::default_for(Paper::Dinuzzo).to_value();

@@ -8,9 +8,9 @@ mod common;
 
 use common::{assert_fails, kplay, stderr, stdout, TempDir};
 use kernel_playground::engine::{self, Paper, Spec, Stepper, Stop};
-use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::experiment::mrlsr;
-use kernel_playground::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use kernel_playground::papers::lp::Experiment;
+use kernel_playground::papers::mrlsr;
+use kernel_playground::papers::perceptron::{PerceptronChecked, PerceptronSpec, Session};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use serde_json::Value;
 
@@ -41,9 +41,9 @@ fn paper_a_engine_equals_its_algorithm_stepped_by_hand() {
 
 #[test]
 fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
-    let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
+    let s = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
     let report = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
-    let built = kernel_playground::experiment::dinuzzo::build(&s.check().expect("checked"))
+    let built = kernel_playground::papers::dinuzzo::build(&s.check().expect("checked"))
         .expect("builds")
         .expect("has data");
     // The solver stepped directly under the executor's rules and the spec's cap.
@@ -387,10 +387,10 @@ fn laplacian_kernel_serves_papers_b_c_and_d() {
 /// earlier than the δ test on the default problem, and the final record's gap is within it.
 #[test]
 fn paper_c_can_stop_on_the_duality_gap() {
-    let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
+    let s = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
     let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let mut g = s.clone();
-    if let kernel_playground::experiment::dinuzzo::MethodSpec::Coordinate(c) = &mut g.method {
+    if let kernel_playground::papers::dinuzzo::MethodSpec::Coordinate(c) = &mut g.method {
         c.gap_tol = Some(1e-4);
     }
     let by_gap = engine::run(&Spec::Dinuzzo(g.clone())).expect("runs");
@@ -421,16 +421,16 @@ fn paper_c_can_stop_on_the_duality_gap() {
 /// default spec's JSON is unchanged (no new keys).
 #[test]
 fn paper_c_options_through_the_spec() {
-    use kernel_playground::experiment::dinuzzo::MethodSpec;
+    use kernel_playground::papers::dinuzzo::MethodSpec;
     use kernel_playground::solvers::coordinate::IndexRule;
-    let s = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
+    let s = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
     let text = Spec::Dinuzzo(s.clone()).to_json();
     assert!(
         !text.contains("shrinking") && !text.contains("cache_mib") && !text.contains("greedy"),
         "{text}"
     );
     let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
-    let with = |f: &dyn Fn(&mut kernel_playground::experiment::dinuzzo::CoordinateSpec)| {
+    let with = |f: &dyn Fn(&mut kernel_playground::papers::dinuzzo::CoordinateSpec)| {
         let mut g = s.clone();
         if let MethodSpec::Coordinate(c) = &mut g.method {
             f(c);
@@ -456,7 +456,7 @@ fn paper_c_options_through_the_spec() {
         c.shrinking = true;
         c.cache_mib = Some(0.05);
     });
-    let built = kernel_playground::experiment::dinuzzo::build(&rows.check().expect("checked"))
+    let built = kernel_playground::papers::dinuzzo::build(&rows.check().expect("checked"))
         .expect("builds")
         .expect("data");
     assert!(!built.problem.stores_gram());
@@ -504,9 +504,8 @@ fn paper_c_options_through_the_spec() {
         .to_string();
     assert!(e.contains("greediest"), "{e}");
     // n beyond the page's limit: refused with a stored Gram matrix, run on kernel rows.
-    let big = |mut g: kernel_playground::experiment::dinuzzo::DinuzzoSpec| {
-        if let kernel_playground::experiment::dinuzzo::DataSpec::Classification { n, .. } =
-            &mut g.data
+    let big = |mut g: kernel_playground::papers::dinuzzo::DinuzzoSpec| {
+        if let kernel_playground::papers::dinuzzo::DataSpec::Classification { n, .. } = &mut g.data
         {
             *n = 3000;
         }
@@ -569,19 +568,18 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
         assert!(it <= 1 || solo(it - 1) > a.solver.tol, "{lane} stopped late");
     }
     // Paper C: the five lanes against engine::run with each method.
-    let c = kernel_playground::experiment::dinuzzo::DinuzzoSpec::default();
+    let c = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
     let r = engine::race(&Spec::Dinuzzo(c.clone())).expect("C races");
     let (methods, _) = race_methods(&c.method);
     let lanes = r["lanes"].as_array().expect("lanes");
     assert_eq!(lanes.len(), 5, "{r}");
     for lane in lanes {
         let k = RACER_NAMES.iter().position(|n| lane["algorithm"] == *n).expect("a racer's name");
-        let solo =
-            engine::run(&Spec::Dinuzzo(kernel_playground::experiment::dinuzzo::DinuzzoSpec {
-                method: methods[k],
-                ..c.clone()
-            }))
-            .expect("solo run");
+        let solo = engine::run(&Spec::Dinuzzo(kernel_playground::papers::dinuzzo::DinuzzoSpec {
+            method: methods[k],
+            ..c.clone()
+        }))
+        .expect("solo run");
         assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
         assert_eq!(bits(&lane["primal"]), solo.last.primal.map(f64::to_bits), "{lane}");
         assert_eq!(lane["status"], solo.status.word(), "{lane}");

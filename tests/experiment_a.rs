@@ -2,7 +2,7 @@
 //! iterates (Section 2.3), every algorithm runs from a spec, and bad specs give one clear error.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::experiment::lp::{top_k_recovery, Experiment};
+use kernel_playground::papers::lp::{top_k_recovery, Experiment};
 
 fn spec(data: &str, model_extra: &str, algorithm: &str) -> Experiment {
     let text = format!(
@@ -194,12 +194,12 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
     assert!(v.tensor_build_within(u64::MAX).is_ok());
 }
 
-// ---- the page's state machine, natively (experiment::lp::page, issue 20) ------------------------
+// ---- the page's state machine, natively (papers::lp::page, issue 20) ------------------------
 
 mod page {
     use kernel_playground::engine::Spec;
     use kernel_playground::exec::Stop;
-    use kernel_playground::experiment::lp::page::{LpPage, RacePhase};
+    use kernel_playground::papers::lp::page::{LpPage, RacePhase};
 
     const SPEC: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":60,"k":3,"sigma":0.05,"seed":4},
         "model":{"problem":"lp_regression","p":1.3333333333333333,"gamma":5},
@@ -300,7 +300,7 @@ mod page {
         }
         let (f_star, reference_iter, standings) = lanes.expect("the race ends");
         let cli = kernel_playground::engine::lp::race(
-            &kernel_playground::experiment::lp::Experiment::from_json(SPEC).unwrap(),
+            &kernel_playground::papers::lp::Experiment::from_json(SPEC).unwrap(),
         )
         .unwrap();
         assert_eq!(cli["f_star"].as_f64().unwrap().to_bits(), f_star.to_bits());

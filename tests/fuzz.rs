@@ -13,7 +13,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::engine::{Paper, Spec};
-use kernel_playground::experiment;
+use kernel_playground::papers;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -22,8 +22,8 @@ use kernel_playground::budget::{self, Budget};
 use kernel_playground::data::parse_csv;
 use kernel_playground::datasets::plane::from_points;
 use kernel_playground::exec::Stepper;
-use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use kernel_playground::papers::lp::Experiment;
+use kernel_playground::papers::perceptron::{PerceptronChecked, PerceptronSpec, Session};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -389,7 +389,7 @@ fn fuzz_paper_d_specs() {
     });
 }
 
-/// Paper C: the page's spec through the engine (`kernel_playground::experiment::dinuzzo::build`), problem (2), solver.
+/// Paper C: the page's spec through the engine (`kernel_playground::papers::dinuzzo::build`), problem (2), solver.
 #[test]
 fn fuzz_paper_c_specs() {
     let cd = |rule: &str| json!({"kind": "coordinate", "rule": rule, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
@@ -435,7 +435,7 @@ fn fuzz_paper_c_specs() {
             return false;
         };
         let Ok(checked) = spec.check() else { return false };
-        let Ok(Some(built)) = kernel_playground::experiment::dinuzzo::build(&checked) else {
+        let Ok(Some(built)) = kernel_playground::papers::dinuzzo::build(&checked) else {
             return false;
         };
         let pb = built.problem;
@@ -472,8 +472,7 @@ fn fuzz_paper_b_specs() {
         let Ok(Spec::Mrlsr(spec)) = Spec::from_json_for(Paper::Mrlsr, &v.to_string()) else {
             return false;
         };
-        let Ok(data) = experiment::mrlsr::build_data(&spec.data, experiment::mrlsr::PAGE_MAX_N)
-        else {
+        let Ok(data) = papers::mrlsr::build_data(&spec.data, papers::mrlsr::PAGE_MAX_N) else {
             return false;
         };
         let (kernel, m, lambda) = (spec.kernel, spec.m, spec.lambda);

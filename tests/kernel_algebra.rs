@@ -218,7 +218,7 @@ fn paper_c_runs_a_composite_to_its_closed_form() {
     );
     let parsed = Spec::from_json(&spec).expect("C parses");
     let Spec::Dinuzzo(s) = &parsed else { panic!("paper C") };
-    let data = kernel_playground::experiment::dinuzzo::dataset(&s.data).expect("data");
+    let data = kernel_playground::papers::dinuzzo::dataset(&s.data).expect("data");
     let r = engine::run(&parsed).expect("C runs");
     assert_eq!(r.status, Stop::Converged);
     let k: Kernel = serde_json::from_str(COMPOSITE).unwrap();
@@ -239,7 +239,7 @@ fn paper_b_runs_a_composite_to_kernel_ridge() {
     );
     let parsed = Spec::from_json(&spec).expect("B parses");
     let Spec::Mrlsr(s) = &parsed else { panic!("paper B") };
-    let data = kernel_playground::experiment::mrlsr::build_data(&s.data, 10_000).expect("data");
+    let data = kernel_playground::papers::mrlsr::build_data(&s.data, 10_000).expect("data");
     let r = engine::run(&parsed).expect("B runs");
     let k: Kernel = serde_json::from_str(COMPOSITE).unwrap();
     let n = data.n();
@@ -266,7 +266,7 @@ fn paper_d_separates_with_a_composite() {
     let r = engine::run(&parsed).expect("D runs");
     assert_eq!(r.status, Stop::Separator);
     let Spec::Perceptron(s) = &parsed else { panic!("paper D") };
-    let (x, y) = kernel_playground::experiment::perceptron::build_points(&s.data).expect("data");
+    let (x, y) = kernel_playground::papers::perceptron::build_points(&s.data).expect("data");
     let alpha: Vec<f64> = serde_json::from_value(r.solution["alpha"].clone()).expect("alpha");
     let k = |a: usize, b: usize| -> f64 {
         let d2: f64 = (0..x.ncols()).map(|j| (x[(a, j)] - x[(b, j)]).powi(2)).sum();

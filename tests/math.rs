@@ -11,9 +11,9 @@
 use kernel_playground::data::SparseRegression;
 use kernel_playground::exec::Stop;
 use kernel_playground::exec::{Run, Stepper};
-use kernel_playground::experiment::lp::watch_to;
-use kernel_playground::experiment::lp::Experiment;
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
+use kernel_playground::papers::lp::watch_to;
+use kernel_playground::papers::lp::Experiment;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use nalgebra::{DMatrix, DVector};

@@ -1,4 +1,4 @@
-//! Page D's state machine, natively (`experiment::perceptron::PerceptronPage`, which the wasm
+//! Page D's state machine, natively (`papers::perceptron::PerceptronPage`, which the wasm
 //! `PerceptronPlayground` only translates): the reuse rule (only the algorithm restarts on the
 //! same G, seen by the `Arc`'s identity, not by time), a large data set prepared in slices while
 //! the old session stays shown, a refused update keeping the old run and its race, the heatmap's
@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use kernel_playground::engine::{self, Spec};
-use kernel_playground::experiment::perceptron::{
+use kernel_playground::papers::perceptron::{
     hand_points, to_data, HeatGrid, PageSummary, PerceptronChecked, PerceptronPage, PerceptronSpec,
     Session, SYNC_GRAM, SYNC_HEAT,
 };

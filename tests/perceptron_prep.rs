@@ -6,7 +6,7 @@
 //! iterations and outcome, α's bits. What does not fit this page's spec is refused with a
 //! message, and the page prepares in slices.
 
-use kernel_playground::experiment::perceptron::{
+use kernel_playground::papers::perceptron::{
     PerceptronChecked, PerceptronSpec, Session, SessionPreparation,
 };
 
@@ -143,7 +143,7 @@ fn the_worker_computes_the_same_bits_on_any_number_of_threads() {
     // And an independent check of a few entries: the Gaussian kernel evaluated directly.
     let prep = SessionPreparation::new(checked(spec.clone())).unwrap();
     let pts: Vec<[f64; 3]> = {
-        let (x, y) = kernel_playground::experiment::perceptron::build_points(&spec.data).unwrap();
+        let (x, y) = kernel_playground::papers::perceptron::build_points(&spec.data).unwrap();
         (0..x.nrows()).map(|i| [x[(i, 0)], x[(i, 1)], y[i]]).collect()
     };
     let n = prep.n();

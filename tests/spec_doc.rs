@@ -93,7 +93,7 @@ fn kplay_spec_prints_a_spec_of_each_paper_whose_fields_the_doc_names() {
 /// CV table over the paper's 29 × 7 grid, and Fig. 1 on 4 parts.
 #[test]
 fn kplay_spec_mrlsr_shows_the_selection_and_equivalence_sections_at_their_defaults() {
-    use kernel_playground::experiment::mrlsr::MrlsrChecked;
+    use kernel_playground::papers::mrlsr::MrlsrChecked;
     let (text, spec) = printed_spec("mrlsr");
     let Spec::Mrlsr(b) = &spec else { panic!("paper B") };
     let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");

@@ -20,8 +20,8 @@ use std::process::ExitCode;
 
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::engine::{self, Paper, Spec};
-use kernel_playground::experiment::mrlsr::MrlsrSpec;
 use kernel_playground::lesson;
+use kernel_playground::papers::mrlsr::MrlsrSpec;
 use kernel_playground::KpError;
 
 const USAGE: &str = "usage:
@@ -244,7 +244,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
         }
         "schema" => {
             let paper = args.get(1).map(String::as_str).unwrap_or("lp");
-            let schema = kernel_playground::experiment::spec_schema(paper).map_err(err)?;
+            let schema = kernel_playground::papers::spec_schema(paper).map_err(err)?;
             let value = serde_json::to_value(&schema).map_err(|e| e.to_string())?;
             emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
         }

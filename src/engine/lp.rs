@@ -1,5 +1,5 @@
 //! Paper A (Salzo, Suykens, Rosasco) in the engine: a validated experiment's run
-//! ([`crate::experiment::lp::LpRun`], its algorithm under the one executor) to its end, and
+//! ([`crate::papers::lp::LpRun`], its algorithm under the one executor) to its end, and
 //! paper A's race. The executor owns the stopping rule (relative duality gap ≤ tol, the cap,
 //! stall, deadline); the algorithms stop only for their own reasons (a stalled linesearch, a
 //! non-finite value), all reported as the one [`super::Stop`].
@@ -10,7 +10,7 @@ use super::report::Report;
 use crate::error::Result;
 use crate::exec::{run_task_for, Progress, Stop, Task};
 use crate::exec::{Race, Target};
-use crate::experiment::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
+use crate::papers::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
 use crate::spec_json::Paper;
 use crate::tensor::GramTensor;
 
@@ -197,8 +197,8 @@ pub fn race(spec: &Experiment) -> Result<Value> {
     let valid = spec.validate()?;
     // The tensor path races on its built Gram tensor (F* from the same tensor).
     let tensor = match valid.checked.path {
-        crate::experiment::lp::PathSpec::Tensor => Some(valid.build_tensor()?),
-        crate::experiment::lp::PathSpec::Features => None,
+        crate::papers::lp::PathSpec::Tensor => Some(valid.build_tensor()?),
+        crate::papers::lp::PathSpec::Features => None,
     };
     let mut job = RaceJob::new(&valid, tensor)?;
     job.run(&valid)?;

@@ -6,10 +6,10 @@
 //!
 //! | `paper` | spec type | steppable algorithm | measures in the record |
 //! | --- | --- | --- | --- |
-//! | `lp` (or no tag: the original spec) | [`crate::experiment::lp::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
-//! | `mrlsr` | [`crate::experiment::mrlsr::MrlsrSpec`] | the safeguarded Newton solve for C₀ (Theorem 1, eq. 6) | root residual F(C) |
-//! | `dinuzzo` | [`crate::experiment::dinuzzo::DinuzzoSpec`] | fixed point (eq. 10), coordinate descent (Algorithms 1–2) | primal, dual, gap, relative gap, residual, max\|h\| |
-//! | `perceptron` | [`crate::experiment::perceptron::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
+//! | `lp` (or no tag: the original spec) | [`crate::papers::lp::Experiment`] | Algorithm 2.1, 3.3, dual Newton, primal GD, FISTA | primal, dual, gap, relative gap |
+//! | `mrlsr` | [`crate::papers::mrlsr::MrlsrSpec`] | the safeguarded Newton solve for C₀ (Theorem 1, eq. 6) | root residual F(C) |
+//! | `dinuzzo` | [`crate::papers::dinuzzo::DinuzzoSpec`] | fixed point (eq. 10), coordinate descent (Algorithms 1–2) | primal, dual, gap, relative gap, residual, max\|h\| |
+//! | `perceptron` | [`crate::papers::perceptron::PerceptronSpec`] | the seven perceptron-family algorithms | min(Gα), ‖p‖_G |
 
 pub mod dinuzzo;
 pub mod lp;
@@ -62,11 +62,10 @@ pub fn race(spec: &Spec) -> Result<Value> {
 pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
     match spec {
         Spec::Lp(e) => e.build_data(),
-        Spec::Mrlsr(s) => crate::experiment::mrlsr::build_data(&s.data, usize::MAX),
-        Spec::Dinuzzo(s) => crate::experiment::dinuzzo::dataset_within(
-            &s.data,
-            crate::experiment::dinuzzo::n_limit(s),
-        ),
+        Spec::Mrlsr(s) => crate::papers::mrlsr::build_data(&s.data, usize::MAX),
+        Spec::Dinuzzo(s) => {
+            crate::papers::dinuzzo::dataset_within(&s.data, crate::papers::dinuzzo::n_limit(s))
+        }
         Spec::Perceptron(s) => perceptron::dataset(&s.data),
     }
 }
@@ -74,7 +73,7 @@ pub fn data(spec: &Spec) -> Result<crate::data::Dataset> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiment::lp::Experiment;
+    use crate::papers::lp::Experiment;
 
     fn rec(iter: usize) -> Record {
         Record { iter, ..Record::default() }

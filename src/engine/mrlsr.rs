@@ -1,4 +1,4 @@
-//! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment ([`crate::experiment::mrlsr`])
+//! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment ([`crate::papers::mrlsr`])
 //! solved through Theorem 1: one symmetric eigendecomposition of K, then the safeguarded Newton
 //! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
 //! `F(C)` at each); then the spec's optional sections, the Table-1 model selection and Fig. 1's
@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::report::{run_started_capped, Report};
 use crate::error::Result;
 use crate::exec::{run_task_for, Task};
-use crate::experiment::mrlsr::{MrlsrChecked, MrlsrSpec};
+use crate::papers::mrlsr::{MrlsrChecked, MrlsrSpec};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve, MAX_EIGEN_N};
 use crate::spec_json::Paper;
 

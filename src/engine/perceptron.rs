@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::report::Report;
 use crate::data::Dataset;
 use crate::error::Result;
-use crate::experiment::perceptron::{
+use crate::papers::perceptron::{
     build_points, DataSpec, PerceptronChecked, PerceptronRace, PerceptronSpec, Session,
 };
 use crate::spec_json::Paper;

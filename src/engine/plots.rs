@@ -6,11 +6,11 @@ use plotters::prelude::*;
 use super::dinuzzo;
 use super::spec::Spec;
 use crate::error::{KpError, Result};
-use crate::experiment::dinuzzo::DinuzzoSpec;
-use crate::experiment::lp::Experiment;
-use crate::experiment::lp::LpRun;
-use crate::experiment::mrlsr::{self, MrlsrChecked, MrlsrSession, MrlsrSpec};
-use crate::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use crate::papers::dinuzzo::DinuzzoSpec;
+use crate::papers::lp::Experiment;
+use crate::papers::lp::LpRun;
+use crate::papers::mrlsr::{self, MrlsrChecked, MrlsrSession, MrlsrSpec};
+use crate::papers::perceptron::{PerceptronChecked, PerceptronSpec, Session};
 
 /// Size of each SVG, pixels.
 const SIZE: (u32, u32) = (720, 360);
@@ -83,7 +83,7 @@ fn mrlsr_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
 
 fn dinuzzo_plots(s: &DinuzzoSpec) -> Result<Vec<(&'static str, String)>> {
     let s = &s.check()?;
-    let built = crate::experiment::dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter {
+    let built = crate::papers::dinuzzo::build(s)?.ok_or_else(|| KpError::Parameter {
         name: "points",
         reason: "no points: add at least one".into(),
     })?;

@@ -1,8 +1,8 @@
 //! One experiment of any paper: the tagged [`Spec`], parsed strictly (`paper` names the paper).
 
 use crate::error::Result;
-use crate::experiment::lp::Experiment;
-use crate::experiment::perceptron::PerceptronSpec;
+use crate::papers::lp::Experiment;
+use crate::papers::perceptron::PerceptronSpec;
 use serde_json::Value;
 
 use crate::spec_json::{json_value, take_tag, typed, untagged, Paper};
@@ -13,9 +13,9 @@ pub enum Spec {
     /// Paper A.
     Lp(Experiment),
     /// Paper B.
-    Mrlsr(crate::experiment::mrlsr::MrlsrSpec),
+    Mrlsr(crate::papers::mrlsr::MrlsrSpec),
     /// Paper C.
-    Dinuzzo(crate::experiment::dinuzzo::DinuzzoSpec),
+    Dinuzzo(crate::papers::dinuzzo::DinuzzoSpec),
     /// Paper D.
     Perceptron(PerceptronSpec),
 }
@@ -49,8 +49,8 @@ impl Spec {
     pub fn default_for(paper: Paper) -> Spec {
         match paper {
             Paper::Lp => Spec::Lp(Experiment::default()),
-            Paper::Mrlsr => Spec::Mrlsr(crate::experiment::mrlsr::MrlsrSpec::default()),
-            Paper::Dinuzzo => Spec::Dinuzzo(crate::experiment::dinuzzo::DinuzzoSpec::default()),
+            Paper::Mrlsr => Spec::Mrlsr(crate::papers::mrlsr::MrlsrSpec::default()),
+            Paper::Dinuzzo => Spec::Dinuzzo(crate::papers::dinuzzo::DinuzzoSpec::default()),
             Paper::Perceptron => Spec::Perceptron(PerceptronSpec::default()),
         }
     }
@@ -86,28 +86,28 @@ impl Spec {
     pub fn resolve_csv(&mut self, read: &mut dyn FnMut(&str) -> Result<String>) -> Result<()> {
         match self {
             Spec::Lp(e) => {
-                if let crate::experiment::lp::DataSpec::Csv { text: t @ None, path: Some(p) } =
+                if let crate::papers::lp::DataSpec::Csv { text: t @ None, path: Some(p) } =
                     &mut e.data
                 {
                     *t = Some(read(p)?);
                 }
             }
             Spec::Mrlsr(s) => {
-                if let crate::experiment::mrlsr::DataSpec::Csv(c) = &mut s.data {
+                if let crate::papers::mrlsr::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
                 let sel = s.selection.as_mut().and_then(|x| x.data.as_mut());
-                if let Some(crate::experiment::mrlsr::DataSpec::Csv(c)) = sel {
+                if let Some(crate::papers::mrlsr::DataSpec::Csv(c)) = sel {
                     c.resolve(read)?;
                 }
             }
             Spec::Dinuzzo(s) => {
-                if let crate::experiment::dinuzzo::DataSpec::Csv(c) = &mut s.data {
+                if let crate::papers::dinuzzo::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
             }
             Spec::Perceptron(s) => {
-                if let crate::experiment::perceptron::DataSpec::Csv(c) = &mut s.data {
+                if let crate::papers::perceptron::DataSpec::Csv(c) = &mut s.data {
                     c.resolve(read)?;
                 }
             }

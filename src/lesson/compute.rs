@@ -505,12 +505,12 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<(Vec<f64>, Vec<f64>),
         return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
     }
     let seed = num(spec_v, "data.seed").map(|v| v as u64).unwrap_or(0);
-    let report = crate::experiment::mrlsr::equivalence(&data, &s.kernel, s.m, PARTS, FOLDS, seed)
+    let report = crate::papers::mrlsr::equivalence(&data, &s.kernel, s.m, PARTS, FOLDS, seed)
         .map_err(|e| e.to_string())?;
     let (lambda, m) = (report.lambda, s.m);
     let mu = width(spec_v, &data.x)?;
-    let parts = crate::experiment::mrlsr::cv::split_parts(data.n(), PARTS, seed)
-        .map_err(|e| e.to_string())?;
+    let parts =
+        crate::papers::mrlsr::cv::split_parts(data.n(), PARTS, seed).map_err(|e| e.to_string())?;
     let mut lambda2 = None;
     let mut gaps = Vec::with_capacity(parts.len());
     let mut own = Vec::with_capacity(parts.len());

@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::experiment::perceptron::RaceEntry;
+use crate::papers::perceptron::RaceEntry;
 use crate::plots::style::{
     draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, text_width, Legend,
     Look, Obstacles, Swatch,

@@ -87,7 +87,7 @@ use row_pass::RowPass;
 
 impl DualLp {
     /// Start Algorithm 2.1 at α = 0. Parameters must already be validated
-    /// (see [`crate::experiment::lp`]).
+    /// (see [`crate::papers::lp`]).
     pub fn new(x: DMatrix<f64>, y: DVector<f64>, gamma: f64, p: f64, ls: Linesearch) -> Self {
         let (n, d) = x.shape();
         let q = conjugate_exponent(p);

@@ -1,5 +1,5 @@
 //! The wasm shell of paper C's page (Dinuzzo): a JSON spec in, the core's page state machine
-//! ([`crate::experiment::dinuzzo::page::DinuzzoPage`]) stepped, summaries out, plots drawn into
+//! ([`crate::papers::dinuzzo::page::DinuzzoPage`]) stepped, summaries out, plots drawn into
 //! canvases. No mathematics and no decisions here.
 
 use plotters::prelude::*;
@@ -14,10 +14,8 @@ use crate::datasets::plane::Regression1d;
 use crate::engine::dinuzzo::method_name;
 use crate::engine::{self, Spec};
 use crate::exec::Standing;
-use crate::experiment::dinuzzo::page::DinuzzoPage;
-use crate::experiment::dinuzzo::{
-    envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec,
-};
+use crate::papers::dinuzzo::page::DinuzzoPage;
+use crate::papers::dinuzzo::{envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec};
 use crate::plots::dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
@@ -59,7 +57,7 @@ struct Summary {
     preparing: String,
 }
 
-/// Paper C's page: a thin wrapper over [`crate::experiment::dinuzzo::page::DinuzzoPage`] (the spec,
+/// Paper C's page: a thin wrapper over [`crate::papers::dinuzzo::page::DinuzzoPage`] (the spec,
 /// its problem prepared in slices, the solver or race, the decision map, the reuse and fallback
 /// decisions), plus what only drawing needs: the K_α eigenvalues of the Theorem 5 plot and the
 /// last map's frame (for clicks).
@@ -112,7 +110,7 @@ impl DinuzzoPlayground {
                 elapsed_ms: 0.0,
                 steps_this_call: steps,
                 race,
-                digest: crate::experiment::dinuzzo::dataset(&self.page.spec().data)
+                digest: crate::papers::dinuzzo::dataset(&self.page.spec().data)
                     .map(|d| d.digest())
                     .unwrap_or_default(),
                 preparing: self.page.preparing(),
@@ -154,11 +152,7 @@ impl DinuzzoPlayground {
             elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
             steps_this_call: steps,
             race,
-            digest: self
-                .page
-                .built()
-                .map(crate::experiment::dinuzzo::digest_of)
-                .unwrap_or_default(),
+            digest: self.page.built().map(crate::papers::dinuzzo::digest_of).unwrap_or_default(),
             preparing: self.page.preparing(),
         })
     }

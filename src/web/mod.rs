@@ -16,8 +16,8 @@ use crate::engine;
 use crate::exec::Record;
 use crate::exec::Standing;
 use crate::exec::Stop;
-use crate::experiment::lp::page::{LpPage, RacePhase};
-use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec};
+use crate::papers::lp::page::{LpPage, RacePhase};
+use crate::papers::lp::{count_above, top_k_recovery, Experiment, PathSpec};
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]
@@ -91,10 +91,10 @@ pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsEr
 
 /// The page fields of a paper (`lp`, `mrlsr`, `dinuzzo`, `perceptron`) as JSON text: path,
 /// control, type, range, step, default, label, unit, options, where it applies
-/// ([`crate::experiment::spec_schema`]); `www/state.js` binds a page's controls from it.
+/// ([`crate::papers::spec_schema`]); `www/state.js` binds a page's controls from it.
 #[wasm_bindgen(js_name = specSchema)]
 pub fn spec_schema(paper: &str) -> Result<String, JsError> {
-    crate::experiment::spec_schema(paper).map(|s| s.to_json()).map_err(js_err)
+    crate::papers::spec_schema(paper).map(|s| s.to_json()).map_err(js_err)
 }
 
 /// A spec's kernel (JSON text) written as the expression [`parse_kernel`] reads back.
@@ -144,7 +144,7 @@ struct Summary {
     algorithm: String,
 }
 
-/// Paper A's page: a thin wrapper over [`crate::experiment::lp::page::LpPage`], which holds the
+/// Paper A's page: a thin wrapper over [`crate::papers::lp::page::LpPage`], which holds the
 /// experiment, its run, its Gram tensor (built by a `TensorBuilder` in a Web Worker and adopted
 /// by `adoptTensor`) and its race, and makes every decision natively.
 #[wasm_bindgen]

@@ -1,7 +1,7 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
 //! out, plots drawn by [`crate::plots::mrlsr`]. No mathematics and no page logic here: the
-//! session, the model selection and the equivalence experiment are [`crate::experiment::mrlsr`]
-//! and [`crate::experiment::mrlsr::cv`].
+//! session, the model selection and the equivalence experiment are [`crate::papers::mrlsr`]
+//! and [`crate::papers::mrlsr::cv`].
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -12,10 +12,10 @@ use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::engine::{Paper, Spec};
-use crate::experiment::mrlsr::cv::{
+use crate::papers::mrlsr::cv::{
     self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
 };
-use crate::experiment::mrlsr::{
+use crate::papers::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, NScan,
     NScanRun, ParamSweep, RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
@@ -301,7 +301,7 @@ impl MrlsrPage {
         self.sweep.map_or(vec![0, 0], |s| vec![s.done() as u32, s.frames() as u32])
     }
 
-    /// The root search drawn on F(C) ([`crate::experiment::mrlsr::RootView`]: its iterates,
+    /// The root search drawn on F(C) ([`crate::papers::mrlsr::RootView`]: its iterates,
     /// bracket, steps, roots found, whether it ended), or null before it starts.
     #[wasm_bindgen(js_name = rootSearch)]
     pub fn root_search(&self) -> Result<JsValue, JsError> {
@@ -734,7 +734,7 @@ pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Re
 /// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = mrlsrControlsLose)]
 pub fn mrlsr_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::spec_diff::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
+    crate::spec_diff::controls_lose_as::<crate::papers::mrlsr::MrlsrSpec>(
         crate::spec_json::Paper::Mrlsr,
         asked,
         shown,

@@ -1,7 +1,7 @@
 //! The wasm shell of paper D's page (smoothed kernel perceptrons and von Neumann certificates):
 //! JSON in and out and drawing into canvases, nothing else. The page's state machine (the reuse
 //! rule, the sliced preparations, the heatmap's cache, the race) is the core's
-//! [`PerceptronPage`]; the spec's checks are [`crate::experiment::perceptron::PerceptronChecked`];
+//! [`PerceptronPage`]; the spec's checks are [`crate::papers::perceptron::PerceptronChecked`];
 //! the mathematics is in `crate::solvers::perceptron` and `solvers::perceptron::margin`.
 
 use plotters::prelude::*;
@@ -12,7 +12,7 @@ use super::{js_err, js_object, to_js};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-use crate::experiment::perceptron::{
+use crate::papers::perceptron::{
     hand_points, to_data, PerceptronChecked, PerceptronPage, PerceptronSpec, SessionPreparation,
 };
 use crate::plots::perceptron::{
@@ -333,9 +333,9 @@ impl PerceptronPlayground {
 #[wasm_bindgen(js_name = perceptronTiming)]
 pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
     let mut rows = Vec::new();
-    for (name, spec, sep) in crate::experiment::perceptron::timing_workloads(n) {
+    for (name, spec, sep) in crate::papers::perceptron::timing_workloads(n) {
         rows.extend(
-            crate::experiment::perceptron::run_timing_workload(&name, &spec, sep, cap)
+            crate::papers::perceptron::run_timing_workload(&name, &spec, sep, cap)
                 .map_err(js_err)?,
         );
     }
@@ -373,7 +373,7 @@ pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
 /// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = perceptronControlsLose)]
 pub fn perceptron_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::spec_diff::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
+    crate::spec_diff::controls_lose_as::<crate::papers::perceptron::PerceptronSpec>(
         crate::spec_json::Paper::Perceptron,
         asked,
         shown,

@@ -7,8 +7,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{js_err, to_js};
-use crate::experiment::lp::Experiment;
-use crate::experiment::lp::GramTensorBuild;
+use crate::papers::lp::Experiment;
+use crate::papers::lp::GramTensorBuild;
 
 /// Progress of a build, as the worker posts it.
 #[derive(Serialize)]

@@ -37,7 +37,7 @@ pub type Fill<'a> = (usize, &'a mut dyn FnMut(&mut [f64]));
 
 /// A prepared problem as a worker hands it to a page ([`DinuzzoPage::handover`]).
 pub struct Handover<'a> {
-    /// The data digest ([`crate::experiment::dinuzzo::digest_of`]).
+    /// The data digest ([`crate::papers::dinuzzo::digest_of`]).
     pub digest: String,
     /// The Gram matrix's entries, column-major (none for the features or kernel-rows forms).
     pub gram: Option<&'a [f64]>,

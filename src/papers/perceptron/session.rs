@@ -314,7 +314,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::datasets::plane::{Classification2d, Shape2d};
-    use crate::experiment::perceptron::spec::PerceptronSpec;
+    use crate::papers::perceptron::spec::PerceptronSpec;
 
     /// A session of `spec`, through its check.
     fn session(spec: PerceptronSpec) -> Result<Session> {
