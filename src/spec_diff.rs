@@ -1,6 +1,6 @@
 //! What a page's controls can hold (issue 20, "one declarative form binding … refuses values a
 //! control cannot hold"). A page puts a spec into its controls and reads the controls back; the two
-//! specs, each parsed strictly and written back in full ([`crate::engine::Spec::to_value`]), must
+//! specs, each parsed strictly and written back in full ([`crate::papers::Spec::to_value`]), must
 //! be equal. Where they differ the page would silently run another experiment than the one asked
 //! for (a slider snaps 0.05 to its 0.1 minimum, a generator field the page has no control for falls
 //! back to the page's constant), so the page refuses the spec with the message built here, which
@@ -131,7 +131,7 @@ mod tests {
     #[test]
     fn a_spec_and_its_own_defaults_are_the_same_experiment() {
         for paper in Paper::ALL {
-            let full = crate::engine::Spec::default_for(paper).to_json();
+            let full = crate::papers::Spec::default_for(paper).to_json();
             assert_eq!(controls_lose(paper, &full, &full).unwrap(), None, "{paper:?}");
         }
     }

@@ -1478,8 +1478,8 @@ fn bad_option_values_name_their_field() {
 // ---- the page's state machine, natively (papers::dinuzzo::page, issue 20) -------------------
 
 mod page {
-    use kernel_playground::engine::{Paper, Spec};
     use kernel_playground::papers::dinuzzo::page::DinuzzoPage;
+    use kernel_playground::papers::{Paper, Spec};
 
     fn default_with(edit: impl Fn(&mut serde_json::Value)) -> String {
         let mut v = Spec::default_for(Paper::Dinuzzo).to_value();
@@ -1496,7 +1496,7 @@ mod page {
         assert!(!page.running());
         let shown = page.selected_lane().unwrap();
         let last = *shown.trace().last().unwrap();
-        let report = kernel_playground::engine::run(&Spec::from_json(&spec).unwrap()).unwrap();
+        let report = kernel_playground::papers::run(&Spec::from_json(&spec).unwrap()).unwrap();
         assert_eq!(report.iterations, last.iter);
         assert_eq!(report.last.primal.map(f64::to_bits), last.primal.map(f64::to_bits));
         assert_eq!(page.step(), 0, "a step after the end advances nothing");
@@ -1606,8 +1606,8 @@ fn the_sweep_cap_is_the_executors() {
 /// field as the JSON spells it; a valid spec comes back unchanged (same JSON out as in).
 #[test]
 fn the_spec_check_names_each_field_and_keeps_the_json() {
-    use kernel_playground::engine::{Paper, Spec};
     use kernel_playground::papers::dinuzzo::DinuzzoSpec;
+    use kernel_playground::papers::{Paper, Spec};
     let base = Spec::default_for(Paper::Dinuzzo).to_value();
     let with = |edit: &dyn Fn(&mut serde_json::Value)| -> DinuzzoSpec {
         let mut v = base.clone();

@@ -6,8 +6,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::budget::{self, Budget};
-use kernel_playground::engine::dinuzzo::{self, GREEDY_LANE, RACER_NAMES};
 use kernel_playground::losses::Loss;
+use kernel_playground::papers::dinuzzo::run::{self as dinuzzo, GREEDY_LANE, RACER_NAMES};
 use kernel_playground::papers::dinuzzo::{DataSpec, DinuzzoChecked, DinuzzoSpec, MethodSpec};
 use kernel_playground::solvers::coordinate::IndexRule;
 

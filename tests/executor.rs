@@ -1,5 +1,5 @@
 //! The executor is generic (issue 34): an algorithm written in this one file, knowing nothing of
-//! the four papers, runs through `stepper::Run` and `engine::race::Race`, and the executor alone
+//! the four papers, runs through `stepper::Run` and `exec::Race`, and the executor alone
 //! gives it the iteration cap, the tolerance on a named measure, the time limit and the stall
 //! rule (`stepper::Watch`); the algorithm itself only steps. Every count is checked against the
 //! closed form of the iteration, computed here apart from the algorithm.

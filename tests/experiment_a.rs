@@ -197,9 +197,9 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
 // ---- the page's state machine, natively (papers::lp::page, issue 20) ------------------------
 
 mod page {
-    use kernel_playground::engine::Spec;
     use kernel_playground::exec::Stop;
     use kernel_playground::papers::lp::page::{LpPage, RacePhase};
+    use kernel_playground::papers::Spec;
 
     const SPEC: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":60,"k":3,"sigma":0.05,"seed":4},
         "model":{"problem":"lp_regression","p":1.3333333333333333,"gamma":5},
@@ -217,8 +217,8 @@ mod page {
         while page.run_for(50.0) > 0 {}
         let (last, stop, phase) = page.last();
         assert_eq!((stop, phase), (Stop::Converged, "solving"));
-        // The CLI's run of the same spec (engine::run, its own loop): the same iterations and bits.
-        let report = kernel_playground::engine::run(&Spec::from_json(SPEC).unwrap()).unwrap();
+        // The CLI's run of the same spec (papers::run, its own loop): the same iterations and bits.
+        let report = kernel_playground::papers::run(&Spec::from_json(SPEC).unwrap()).unwrap();
         assert_eq!(report.iterations, last.iter);
         assert_eq!(report.last.primal.map(f64::to_bits), last.primal.map(f64::to_bits));
         assert_eq!(report.data_digest, page.digest());
@@ -299,7 +299,7 @@ mod page {
             }
         }
         let (f_star, reference_iter, standings) = lanes.expect("the race ends");
-        let cli = kernel_playground::engine::lp::race(
+        let cli = kernel_playground::papers::lp::run::race(
             &kernel_playground::papers::lp::Experiment::from_json(SPEC).unwrap(),
         )
         .unwrap();

@@ -7,13 +7,13 @@
 //! `KPLAY_FUZZ_CASES=5000 cargo test --release --test fuzz -- --nocapture` for a long run.
 //! Each surface prints how many cases it tried, how many were accepted and how many refused.
 //!
-//! Papers B and C are fuzzed through the engine's spec types and data path (`engine::Spec`,
-//! `engine::mrlsr`, `engine::dinuzzo`), the path their pages take. Native only (proptest and the
+//! Papers B and C are fuzzed through the engine's spec types and data path (`papers::Spec`,
+//! `papers::mrlsr::run`, `papers::dinuzzo::run`), the path their pages take. Native only (proptest and the
 //! counting allocator).
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::engine::{Paper, Spec};
 use kernel_playground::papers;
+use kernel_playground::papers::{Paper, Spec};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

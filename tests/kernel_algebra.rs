@@ -5,8 +5,9 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::engine::{self, Spec, Stop};
+use kernel_playground::exec::Stop;
 use kernel_playground::kernels::{expr, Bandwidth, CrossJob, Kernel, ResolvedKernel};
+use kernel_playground::papers::{self, Spec};
 use kernel_playground::rng::Rng;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use proptest::prelude::*;
@@ -219,7 +220,7 @@ fn paper_c_runs_a_composite_to_its_closed_form() {
     let parsed = Spec::from_json(&spec).expect("C parses");
     let Spec::Dinuzzo(s) = &parsed else { panic!("paper C") };
     let data = kernel_playground::papers::dinuzzo::dataset(&s.data).expect("data");
-    let r = engine::run(&parsed).expect("C runs");
+    let r = papers::run(&parsed).expect("C runs");
     assert_eq!(r.status, Stop::Converged);
     let k: Kernel = serde_json::from_str(COMPOSITE).unwrap();
     let gram = by_hand(&k, &data.x);
@@ -240,7 +241,7 @@ fn paper_b_runs_a_composite_to_kernel_ridge() {
     let parsed = Spec::from_json(&spec).expect("B parses");
     let Spec::Mrlsr(s) = &parsed else { panic!("paper B") };
     let data = kernel_playground::papers::mrlsr::build_data(&s.data, 10_000).expect("data");
-    let r = engine::run(&parsed).expect("B runs");
+    let r = papers::run(&parsed).expect("B runs");
     let k: Kernel = serde_json::from_str(COMPOSITE).unwrap();
     let n = data.n();
     let gram = by_hand(&k, &data.x);
@@ -263,7 +264,7 @@ fn paper_d_separates_with_a_composite() {
         r#"{{"paper":"perceptron","data":{{"kind":"generated","set":{{"shape":{{"kind":"xor","noise":0.0}},"n":80,"label_noise":0,"seed":2}}}},"kernel":{kernel},"algorithm":{{"kind":"perceptron"}},"max_iter":200000}}"#
     );
     let parsed = Spec::from_json(&spec).expect("D parses");
-    let r = engine::run(&parsed).expect("D runs");
+    let r = papers::run(&parsed).expect("D runs");
     assert_eq!(r.status, Stop::Separator);
     let Spec::Perceptron(s) = &parsed else { panic!("paper D") };
     let (x, y) = kernel_playground::papers::perceptron::build_points(&s.data).expect("data");

@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use kernel_playground::engine::{self, Spec};
 use kernel_playground::papers::perceptron::{
     hand_points, to_data, HeatGrid, PageSummary, PerceptronChecked, PerceptronPage, PerceptronSpec,
     Session, SYNC_GRAM, SYNC_HEAT,
 };
+use kernel_playground::papers::{self, Spec};
 
 /// A generated set of `n` points with a kernel, an algorithm and extra top-level fields.
 fn spec(shape: &str, n: usize, seed: u64, kernel: &str, algorithm: &str, extra: &str) -> String {
@@ -320,7 +320,7 @@ fn the_pages_race_is_kplays_race_of_its_link_and_an_update_drops_it() {
     while !state.finished {
         state = page.race_for(1e9).unwrap();
     }
-    let cli = engine::race(&Spec::from_json(&page.spec_json()).unwrap()).unwrap();
+    let cli = papers::race(&Spec::from_json(&page.spec_json()).unwrap()).unwrap();
     let cli = cli["lanes"].as_array().unwrap();
     assert_eq!(state.lanes.len(), 6);
     for (mine, theirs) in state.lanes.iter().zip(cli) {

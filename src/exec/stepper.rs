@@ -533,6 +533,29 @@ pub(crate) fn without_nulls(v: Value) -> Value {
 mod tests {
     use super::*;
 
+    fn rec(iter: usize) -> Record {
+        Record { iter, ..Record::default() }
+    }
+
+    #[test]
+    fn trace_is_bounded_and_keeps_first_and_latest() {
+        let mut t = Trace::new(rec(0));
+        for i in 1..=100_000 {
+            t.push(rec(i));
+        }
+        let r = t.records();
+        assert!(r.len() <= crate::budget::active().trace, "{}", r.len());
+        assert_eq!(r[0].iter, 0);
+        assert_eq!(r.last().map(|x| x.iter), Some(100_000));
+        assert!(r.windows(2).all(|w| w[0].iter < w[1].iter));
+        // Short runs keep every record.
+        let mut s = Trace::new(rec(0));
+        for i in 1..=100 {
+            s.push(rec(i));
+        }
+        assert_eq!(s.records().len(), 101);
+    }
+
     /// A test-only algorithm: `primal(k)` after k steps, ending only at `cap`.
     struct Seq {
         k: usize,

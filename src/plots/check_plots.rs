@@ -1,7 +1,7 @@
 //! Every plot function drawn on representative data of its page and lesson (the lessons'
 //! own specs, run by the engine) at [`SIZES`], checked by [`defects`].
 
-use crate::engine::Spec;
+use crate::papers::Spec;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -256,7 +256,7 @@ fn dinuzzo(step: usize) -> (crate::papers::dinuzzo::DinuzzoChecked, crate::paper
 
 #[test]
 fn paper_c_convergence_primal_dual_theorem5() {
-    use crate::engine::dinuzzo as ed;
+    use crate::papers::dinuzzo::run as ed;
     for step in [1, 2, 3, 4, 5, 6, 8, 9, 10, 11] {
         let (s, built) = dinuzzo(step);
         let mut race = ed::start(&built, &s).expect("start");
@@ -413,11 +413,11 @@ fn write_svgs() {
         }
     };
     let (s3, b3) = dinuzzo(3);
-    let mut race = crate::engine::dinuzzo::start(&b3, &s3).expect("start");
+    let mut race = crate::papers::dinuzzo::run::start(&b3, &s3).expect("start");
     race.run();
-    let lanes: Vec<&crate::engine::dinuzzo::Lane> = race.lanes().iter().collect();
-    let series = crate::engine::dinuzzo::convergence_series(&lanes, false);
-    let tol = crate::engine::dinuzzo::tolerance(&s3.method);
+    let lanes: Vec<&crate::papers::dinuzzo::run::Lane> = race.lanes().iter().collect();
+    let series = crate::papers::dinuzzo::run::convergence_series(&lanes, false);
+    let tol = crate::papers::dinuzzo::run::tolerance(&s3.method);
     out("c3-convergence", &|r, s| {
         e(crate::plots::dinuzzo::draw_log_series(r, &series, "sweep", Some((tol, "δ")), s))
     });

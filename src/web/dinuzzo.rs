@@ -11,11 +11,11 @@ use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::datasets::plane::Regression1d;
-use crate::engine::dinuzzo::method_name;
-use crate::engine::{self, Spec};
 use crate::exec::Standing;
 use crate::papers::dinuzzo::page::DinuzzoPage;
+use crate::papers::dinuzzo::run::method_name;
 use crate::papers::dinuzzo::{envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec};
+use crate::papers::{self, Spec};
 use crate::plots::dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
@@ -143,7 +143,7 @@ impl DinuzzoPlayground {
             warnings: {
                 let mut w = s.flags().to_vec();
                 if let Some(b) = self.page.built() {
-                    w.extend(engine::dinuzzo::race_note(b, self.page.spec()));
+                    w.extend(papers::dinuzzo::run::race_note(b, self.page.spec()));
                 }
                 w
             },
@@ -425,13 +425,13 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let tol = engine::dinuzzo::tolerance(&self.page.spec().method);
-        let lanes: Vec<&engine::dinuzzo::Lane> = if self.page.spec().race {
+        let tol = papers::dinuzzo::run::tolerance(&self.page.spec().method);
+        let lanes: Vec<&papers::dinuzzo::run::Lane> = if self.page.spec().race {
             self.page.runs().lanes().iter().collect()
         } else {
             self.page.selected_lane().into_iter().collect()
         };
-        let series = engine::dinuzzo::convergence_series(&lanes, self.page.spec().race);
+        let series = papers::dinuzzo::run::convergence_series(&lanes, self.page.spec().race);
         pd::draw_log_series(&root, &series, "sweep", Some((tol, "δ")), dpr).map_err(js_err)
     }
 
@@ -442,8 +442,11 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let series =
-            self.page.selected_lane().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
+        let series = self
+            .page
+            .selected_lane()
+            .map(papers::dinuzzo::run::primal_dual_series)
+            .unwrap_or_default();
         pd::draw_primal_dual(&root, &series, dpr).map_err(js_err)
     }
 

@@ -12,10 +12,10 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine;
 use crate::exec::Record;
 use crate::exec::Standing;
 use crate::exec::Stop;
+use crate::papers;
 use crate::papers::lp::page::{LpPage, RacePhase};
 use crate::papers::lp::{count_above, top_k_recovery, Experiment, PathSpec};
 
@@ -118,8 +118,8 @@ pub fn race_colors() -> String {
 /// `kplay gen` writes for the same spec (the page's "Save data (CSV)").
 #[wasm_bindgen(js_name = dataCsv)]
 pub fn data_csv(spec_json: &str) -> Result<String, JsError> {
-    let spec = crate::engine::Spec::from_json(spec_json).map_err(js_err)?;
-    Ok(crate::engine::data(&spec).map_err(js_err)?.to_csv())
+    let spec = crate::papers::Spec::from_json(spec_json).map_err(js_err)?;
+    Ok(crate::papers::data(&spec).map_err(js_err)?.to_csv())
 }
 
 /// What the page shows after each frame.
@@ -488,8 +488,8 @@ impl Playground {
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
         let phase = self.page.race_phase();
-        let curves: Vec<engine::lp::RaceCurve> = match &phase {
-            RacePhase::Lanes(_, r) => engine::lp::race_curves(r),
+        let curves: Vec<papers::lp::run::RaceCurve> = match &phase {
+            RacePhase::Lanes(_, r) => papers::lp::run::race_curves(r),
             _ => vec![],
         };
         let waiting = if matches!(phase, RacePhase::Reference(_)) {

@@ -11,7 +11,6 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{Paper, Spec};
 use crate::papers::mrlsr::cv::{
     self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
 };
@@ -19,6 +18,7 @@ use crate::papers::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, NScan,
     NScanRun, ParamSweep, RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
+use crate::papers::{Paper, Spec};
 use crate::plots::mrlsr::{self as plot, Curve};
 use crate::plots::text::num;
 

@@ -3,6 +3,8 @@
 //! ([`page::DinuzzoPage`]).
 
 pub mod page;
+pub mod plot;
+pub mod run;
 pub mod schema;
 mod spec;
 

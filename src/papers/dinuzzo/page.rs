@@ -15,12 +15,13 @@ use super::spec::{
     Preparation, SweepSolver,
 };
 use crate::datasets::plane;
-use crate::engine::dinuzzo::{method_index, Lane};
-use crate::engine::{Paper, Spec};
 use crate::error::{KpError, Result};
 use crate::exec::Race;
 use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::CrossJob;
+use crate::papers::dinuzzo::run::{method_index, Lane};
+use crate::papers::spec::Spec;
+use crate::spec_json::Paper;
 
 /// Cross-kernel entries cached for the heatmap (8 bytes each): the grid's side is chosen so
 /// side² · n stays within this.
@@ -176,7 +177,7 @@ impl DinuzzoPage {
     fn on_built(&mut self) -> Result<()> {
         let built = self.prep.take().and_then(Preparation::built);
         if let Some(b) = &built {
-            self.runs = crate::engine::dinuzzo::start(b, &self.spec)?;
+            self.runs = crate::papers::dinuzzo::run::start(b, &self.spec)?;
             let want = method_index(&self.spec.method);
             self.sel = self.runs.lanes().iter().position(|l| l.key == want).unwrap_or(0);
             if self.map.is_none() {
@@ -322,7 +323,7 @@ impl DinuzzoPage {
     /// Restart the solver(s) from c = 0 on the same problem.
     pub fn reset(&mut self) -> Result<()> {
         if let Some(b) = &self.built {
-            self.runs = crate::engine::dinuzzo::start(b, &self.spec)?;
+            self.runs = crate::papers::dinuzzo::run::start(b, &self.spec)?;
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! classification points, 1-D regression data or a CSV file — the spec, its validation, the data
 //! and the problem, built at once ([`build`]) or in resumable stages a page spreads over frames
 //! ([`Preparation`]). The page (`src/web/dinuzzo.rs`) and `kplay` build the same problem from
-//! the same JSON; the engine (`crate::engine::dinuzzo`) runs and races its solvers.
+//! the same JSON; the engine (`crate::papers::dinuzzo::run`) runs and races its solvers.
 
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
@@ -250,7 +250,7 @@ impl DinuzzoSpec {
                 check_gap(c.gap_tol)?;
                 crate::solvers::coordinate::check_cache_mib(c.cache_mib)?;
                 // A race runs its own five methods (the fifth falls back to greedy for such a
-                // loss, [`crate::engine::dinuzzo::fifth_rule`]), not the spec's rule as written.
+                // loss, [`crate::papers::dinuzzo::run::fifth_rule`]), not the spec's rule as written.
                 if c.rule == IndexRule::GreedyPairs
                     && !self.race
                     && crate::solvers::coordinate::PairBox::of(self.loss, self.lambda).is_none()

@@ -6,6 +6,8 @@
 mod algorithm;
 pub mod job;
 pub mod page;
+pub mod plot;
+pub mod run;
 pub mod schema;
 mod session;
 mod spec;

@@ -6,9 +6,9 @@
 
 use super::algorithm::LpAlgorithm;
 use super::spec::{Experiment, PathSpec, Run, ValidExperiment};
-use crate::engine::lp::RaceJob;
 use crate::error::{KpError, Result};
 use crate::exec::{Record, Stop};
+use crate::papers::lp::run::RaceJob;
 use crate::tensor::GramTensor;
 
 /// One page experiment: the checked spec and its data, the run under the executor (none on the

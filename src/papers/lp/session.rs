@@ -304,7 +304,7 @@ impl ValidExperiment {
     /// The reference optimum F* for relative errors: the dual Newton method run to machine
     /// precision (square, logistic), else Algorithm 3.3 with a tight tolerance. Returns the
     /// final primal value (the smallest F seen) and the Newton iterations used. The page and
-    /// `kplay race` reach it through [`crate::engine::lp::RaceJob`], which steps the same run.
+    /// `kplay race` reach it through [`crate::papers::lp::run::RaceJob`], which steps the same run.
     pub fn reference_optimum(&self, tensor: Option<GramTensor>) -> Result<(f64, usize)> {
         let mut run = self.reference_run(tensor.as_ref())?;
         run.run();
@@ -350,7 +350,7 @@ impl ValidExperiment {
     }
 
     /// The lanes of a race of every algorithm that applies ([`crate::exec::Race`],
-    /// against F* by [`crate::engine::lp::race`]): on the features path dual_gradient (or
+    /// against F* by [`crate::papers::lp::run::race`]): on the features path dual_gradient (or
     /// prox_dual for a non-square loss), prox_dual, dual_newton (smooth dual), primal_gd and
     /// fista (square loss); on the tensor path (with its built Gram tensor) prox_dual and, for
     /// the square and logistic losses, dual_newton, each on its own copy of the tensor. Each

@@ -212,7 +212,7 @@ pub(super) fn param(name: &'static str, reason: String) -> KpError {
 
 impl Experiment {
     /// Parse a JSON spec (file or URL state) into an experiment: untagged, or tagged
-    /// `"paper": "lp"` ([`crate::engine::Spec`]); unknown fields and trailing text rejected.
+    /// `"paper": "lp"` ([`crate::papers::Spec`]); unknown fields and trailing text rejected.
     pub fn from_json(text: &str) -> Result<Self> {
         crate::spec_json::parse_as(crate::spec_json::Paper::Lp, text)
     }

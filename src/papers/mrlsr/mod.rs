@@ -22,7 +22,9 @@ use cv::{EquivalenceConfig, EquivalenceReport};
 
 pub mod cv;
 mod nscan;
+pub mod plot;
 mod root_watch;
+pub mod run;
 pub mod schema;
 mod sections;
 mod sweep;

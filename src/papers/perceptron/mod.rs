@@ -10,8 +10,10 @@
 
 mod checked;
 mod page;
+pub mod plot;
 mod prepare;
 mod race;
+pub mod run;
 pub mod schema;
 mod session;
 mod spec;

@@ -1,16 +1,16 @@
-//! Paper A (Salzo, Suykens, Rosasco) in the engine: a validated experiment's run
+//! Paper A (Salzo, Suykens, Rosasco), `kplay run` and `kplay race`: a validated experiment's run
 //! ([`crate::papers::lp::LpRun`], its algorithm under the one executor) to its end, and
 //! paper A's race. The executor owns the stopping rule (relative duality gap ≤ tol, the cap,
 //! stall, deadline); the algorithms stop only for their own reasons (a stalled linesearch, a
-//! non-finite value), all reported as the one [`super::Stop`].
+//! non-finite value), all reported as the one [`crate::exec::Stop`].
 
 use serde_json::{json, Value};
 
-use super::report::Report;
 use crate::error::Result;
 use crate::exec::{run_task_for, Progress, Stop, Task};
 use crate::exec::{Race, Target};
 use crate::papers::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
+use crate::papers::report::Report;
 use crate::spec_json::Paper;
 use crate::tensor::GramTensor;
 

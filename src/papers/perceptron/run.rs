@@ -1,18 +1,18 @@
-//! Paper D (Ramdas, Peña) in the engine, `kplay run` and `kplay race`: the spec checked
+//! Paper D (Ramdas, Peña), `kplay run` and `kplay race`: the spec checked
 //! ([`PerceptronChecked::check`]), its [`Session`] (2-D data, G, ρ_K and the running
-//! perceptron-family algorithm, a [`super::Stepper`] under the executor's [`super::Run`]) run to
+//! perceptron-family algorithm, a [`crate::exec::Stepper`] under the executor's [`crate::exec::Run`]) run to
 //! its end, and the race of the six algorithms ([`PerceptronRace`], each a lane of the
 //! executor's race, capped by the race). A run ends with a verified separator (`Gα > 0`), a
 //! verified ε-certificate (`‖p‖_G ≤ ε`), or the iteration cap.
 
 use serde_json::{json, Value};
 
-use super::report::Report;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::papers::perceptron::{
     build_points, DataSpec, PerceptronChecked, PerceptronRace, PerceptronSpec, Session,
 };
+use crate::papers::report::Report;
 use crate::spec_json::Paper;
 
 /// The spec's points as a [`Dataset`].

@@ -115,3 +115,27 @@ impl Spec {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_parse_and_reject() {
+        let untagged = Experiment::default().to_json();
+        assert_eq!(Spec::from_json(&untagged).map(|s| s.paper()).ok(), Some(Paper::Lp));
+        let e = Spec::from_json(r#"{"paper":"nope"}"#).unwrap_err().to_string();
+        assert!(e.contains("paper") && e.contains("nope"), "{e}");
+        let e = Spec::from_json(r#"{"paper":"lp"} trailing {{{"#).unwrap_err().to_string();
+        assert!(e.contains("closing brace"), "{e}");
+        let e = Spec::from_json_for(Paper::Dinuzzo, r#"{"paper":"perceptron"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("paper"), "{e}");
+        for p in Paper::ALL {
+            let s = Spec::default_for(p);
+            let back = Spec::from_json(&s.to_json()).expect("round trip");
+            assert_eq!(back, s);
+        }
+    }
+}

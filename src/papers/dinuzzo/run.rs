@@ -1,9 +1,8 @@
-//! Paper C (Dinuzzo) in the engine: the spec, data and problem are
+//! Paper C (Dinuzzo), `kplay run` and `kplay race`: the spec, data and problem are
 //! [`crate::papers::dinuzzo`]; here the fixed point (eq. 10) and coordinate descent
 //! (Algorithms 1–2) run as [`Stepper`]s, and `race` runs the fixed point, the three coordinate
 //! rules and, beyond the paper, greedy pair coordinate descent with shrinking side by side.
 
-use super::report::{run_started_capped, Report};
 use crate::error::Result;
 use crate::exec::Race;
 use crate::exec::Record;
@@ -12,6 +11,7 @@ use crate::papers::dinuzzo::{
     bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, CoordinateSpec, DinuzzoChecked,
     DinuzzoSpec, FixedPointSpec, MethodSpec, MAX_RACE_N,
 };
+use crate::papers::report::{run_started_capped, Report};
 use crate::solvers::coordinate::{greedy_sweep_work, IndexRule, PairBox, SweepSolver};
 use crate::solvers::fixed_point::{RegularizationProblem, StepRule};
 

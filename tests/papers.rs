@@ -1,16 +1,18 @@
-//! The one engine (issue 11): every paper's spec through `engine::run` gives exactly the numbers
-//! of the paper's solver driven directly (iterations and final objective bits), each run's result
-//! is checked against an independent certificate (duality gap, root residual, verified separator),
-//! and `kplay` runs, races, plots and reads CSV files for every paper with clean errors.
+//! Every paper through one entry (issue 11): every paper's spec through `papers::run` gives exactly
+//! the numbers of the paper's solver driven directly (iterations and final objective bits), each
+//! run's result is checked against an independent certificate (duality gap, root residual, verified
+//! separator), and `kplay` runs, races, plots and reads CSV files for every paper with clean
+//! errors.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 
 use common::{assert_fails, kplay, stderr, stdout, TempDir};
-use kernel_playground::engine::{self, Paper, Spec, Stepper, Stop};
+use kernel_playground::exec::{Stepper, Stop};
 use kernel_playground::papers::lp::Experiment;
 use kernel_playground::papers::mrlsr;
 use kernel_playground::papers::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use kernel_playground::papers::{self, Paper, Spec};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use serde_json::Value;
 
@@ -22,7 +24,7 @@ fn json(o: &std::process::Output) -> Value {
 #[test]
 fn paper_a_engine_equals_its_algorithm_stepped_by_hand() {
     let e = Experiment::default();
-    let report = engine::run(&Spec::Lp(e.clone())).expect("runs");
+    let report = papers::run(&Spec::Lp(e.clone())).expect("runs");
     let valid = e.validate().expect("valid");
     // Algorithm 2.1 stepped without the executor, to the paper's test rel gap ≤ tol.
     let mut direct = valid.solver(&e.solver.algorithm).expect("starts");
@@ -42,7 +44,7 @@ fn paper_a_engine_equals_its_algorithm_stepped_by_hand() {
 #[test]
 fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
     let s = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
-    let report = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
+    let report = papers::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let built = kernel_playground::papers::dinuzzo::build(&s.check().expect("checked"))
         .expect("builds")
         .expect("has data");
@@ -68,7 +70,7 @@ fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
 #[test]
 fn paper_d_engine_equals_its_session_and_the_separator_is_verified() {
     let s = PerceptronSpec::default();
-    let report = engine::run(&Spec::Perceptron(s.clone())).expect("runs");
+    let report = papers::run(&Spec::Perceptron(s.clone())).expect("runs");
     let mut direct = Session::new(PerceptronChecked::check(s).expect("checked")).expect("starts");
     while direct.step() {}
     assert_eq!(report.iterations, direct.record().iter);
@@ -85,7 +87,7 @@ fn paper_d_engine_equals_its_session_and_the_separator_is_verified() {
 #[test]
 fn paper_b_engine_steps_the_root_solve_of_its_fit() {
     let s = mrlsr::MrlsrSpec::default();
-    let report = engine::run(&Spec::Mrlsr(s.clone())).expect("runs");
+    let report = papers::run(&Spec::Mrlsr(s.clone())).expect("runs");
     let data = mrlsr::build_data(&s.data, usize::MAX).expect("data");
     let model = MrlsrModel::from_dataset(&data, &s.kernel).expect("model");
     let fit = model.fit_theorem1(s.m, s.lambda).expect("fit");
@@ -116,7 +118,7 @@ fn paper_b_engine_steps_the_root_solve_of_its_fit() {
     // KRR (m = 2) has no root to solve: its one record is the closed-form fit. Its f at the
     // samples is K(K + nλI)⁻¹y (α itself may differ on K's numerical null space, where the
     // core keeps the minimum-norm coefficients of the same f).
-    let krr = engine::run(&Spec::Mrlsr(mrlsr::MrlsrSpec { m: 2.0, ..s.clone() })).expect("runs");
+    let krr = papers::run(&Spec::Mrlsr(mrlsr::MrlsrSpec { m: 2.0, ..s.clone() })).expect("runs");
     assert_eq!((krr.status, krr.trace.len(), krr.iterations), (Stop::Converged, 1, 0));
     let n = data.n();
     let k = model.gram();
@@ -323,14 +325,14 @@ fn squared_hinge_and_absolute_run_in_paper_a_by_their_capabilities() {
         let spec = format!(
             r#"{{"data":{data},"model":{{"problem":"lp_regression","p":1.5,"gamma":2,"loss":{{"kind":"{loss}"}}}},"solver":{{"algorithm":"prox_dual","tol":1e-8,"max_iter":20000}}}}"#
         );
-        let report = engine::run(&Spec::from_json(&spec).expect("parses")).expect(loss);
+        let report = papers::run(&Spec::from_json(&spec).expect("parses")).expect(loss);
         assert_eq!(report.status, Stop::Converged, "{loss}: {:?}", report.last);
         let (p, d, g) =
             (report.last.primal.unwrap(), report.last.dual.unwrap(), report.last.gap.unwrap());
         assert!(g >= 0.0 && g <= 1e-8 * p.abs() * 1.0001, "{loss}: gap {g}");
         assert!((p - d - g).abs() <= 1e-7 * p.abs(), "{loss}: primal − dual {} vs gap {g}", p - d);
         let newton = spec.replace("prox_dual", "dual_newton");
-        let e = engine::run(&Spec::from_json(&newton).expect("parses"))
+        let e = papers::run(&Spec::from_json(&newton).expect("parses"))
             .expect_err("dual Newton needs a smooth dual")
             .to_string();
         assert!(e.contains("solver.algorithm") && e.contains("prox_dual"), "{e}");
@@ -356,29 +358,29 @@ fn laplacian_kernel_serves_papers_b_c_and_d() {
     let d = format!(
         r#"{{"paper":"perceptron","data":{{"kind":"generated","set":{{"shape":{{"kind":"xor","noise":0.0}},"n":80,"label_noise":0,"seed":2}}}},"kernel":{lap},"algorithm":{{"kind":"perceptron"}},"max_iter":200000}}"#
     );
-    let r = engine::run(&Spec::from_json(&d).expect("D parses")).expect("D runs");
+    let r = papers::run(&Spec::from_json(&d).expect("D parses")).expect("D runs");
     assert_eq!(r.status, Stop::Separator);
     assert_eq!(r.solution["outcome"]["check"]["verified"], true);
     let linear = d.replace(lap, r#"{"kind":"linear"}"#).replace("200000", "3000");
-    let r = engine::run(&Spec::from_json(&linear).expect("D parses")).expect("D runs");
+    let r = papers::run(&Spec::from_json(&linear).expect("D parses")).expect("D runs");
     assert_ne!(r.status, Stop::Separator, "XOR is not linearly separable through the origin");
 
     let c = format!(
         r#"{{"paper":"dinuzzo","data":{{"kind":"classification","shape":{{"kind":"circles","noise":0.05,"factor":0.5}},"n":120,"label_noise":0,"seed":1}},"loss":{{"kind":"squared_hinge"}},"lambda":1,"kernel":{lap},"method":{{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-9,"max_sweeps":20000}}}}"#
     );
-    let r = engine::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
+    let r = papers::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
     assert_eq!(r.status, Stop::Converged);
     assert!(r.last.rel_gap.unwrap() < 1e-6, "{:?}", r.last);
 
     let b = format!(
         r#"{{"paper":"mrlsr","data":{{"kind":"sine","n":60,"sigma":0.1,"seed":4}},"kernel":{lap},"m":1.3,"lambda":0.001}}"#
     );
-    let r = engine::run(&Spec::from_json(&b).expect("B parses")).expect("B runs");
+    let r = papers::run(&Spec::from_json(&b).expect("B parses")).expect("B runs");
     let c0 = r.solution["C0"].as_f64().expect("C0");
     assert!(r.last.residual.unwrap().abs() <= 1e-9 * c0.max(1.0), "F(C0) = {:?}", r.last.residual);
     // A bad σ is one message naming the field.
     let bad = b.replace("0.5", "-1");
-    let e = engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("σ < 0").to_string();
+    let e = papers::run(&Spec::from_json(&bad).expect("parses")).expect_err("σ < 0").to_string();
     assert!(e.contains("kernel.sigma"), "{e}");
 }
 
@@ -388,12 +390,12 @@ fn laplacian_kernel_serves_papers_b_c_and_d() {
 #[test]
 fn paper_c_can_stop_on_the_duality_gap() {
     let s = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
-    let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
+    let plain = papers::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let mut g = s.clone();
     if let kernel_playground::papers::dinuzzo::MethodSpec::Coordinate(c) = &mut g.method {
         c.gap_tol = Some(1e-4);
     }
-    let by_gap = engine::run(&Spec::Dinuzzo(g.clone())).expect("runs");
+    let by_gap = papers::run(&Spec::Dinuzzo(g.clone())).expect("runs");
     assert_eq!(by_gap.status, Stop::Converged);
     assert!(by_gap.last.rel_gap.unwrap() <= 1e-4, "{:?}", by_gap.last);
     assert!(
@@ -410,7 +412,7 @@ fn paper_c_can_stop_on_the_duality_gap() {
     assert!(text.contains("\"gap_tol\":0.0001"), "{text}");
     let bad = text.replace("\"gap_tol\":0.0001", "\"gap_tol\":-1");
     let e =
-        engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("gap_tol < 0").to_string();
+        papers::run(&Spec::from_json(&bad).expect("parses")).expect_err("gap_tol < 0").to_string();
     assert!(e.contains("gap_tol"), "{e}");
 }
 
@@ -429,7 +431,7 @@ fn paper_c_options_through_the_spec() {
         !text.contains("shrinking") && !text.contains("cache_mib") && !text.contains("greedy"),
         "{text}"
     );
-    let plain = engine::run(&Spec::Dinuzzo(s.clone())).expect("runs");
+    let plain = papers::run(&Spec::Dinuzzo(s.clone())).expect("runs");
     let with = |f: &dyn Fn(&mut kernel_playground::papers::dinuzzo::CoordinateSpec)| {
         let mut g = s.clone();
         if let MethodSpec::Coordinate(c) = &mut g.method {
@@ -444,7 +446,7 @@ fn paper_c_options_through_the_spec() {
     let text = Spec::Dinuzzo(greedy.clone()).to_json();
     assert!(text.contains("\"rule\":\"greedy\"") && text.contains("\"shrinking\":true"), "{text}");
     assert_eq!(Spec::from_json(&text).expect("parses"), Spec::Dinuzzo(greedy.clone()));
-    let r = engine::run(&Spec::Dinuzzo(greedy.clone())).expect("runs");
+    let r = papers::run(&Spec::Dinuzzo(greedy.clone())).expect("runs");
     assert_eq!(r.status, Stop::Converged);
     let (p, d) = (r.last.primal.unwrap(), r.last.dual.unwrap());
     assert!(p - d >= -1e-12 * p.abs() && (p - d) / p.abs() < 1e-6, "gap {p} − {d}");
@@ -460,7 +462,7 @@ fn paper_c_options_through_the_spec() {
         .expect("builds")
         .expect("data");
     assert!(!built.problem.stores_gram());
-    let rr = engine::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
+    let rr = papers::run(&Spec::Dinuzzo(rows.clone())).expect("runs");
     assert_eq!(
         (rr.iterations, rr.last.primal.map(f64::to_bits)),
         (r.iterations, r.last.primal.map(f64::to_bits))
@@ -469,7 +471,7 @@ fn paper_c_options_through_the_spec() {
     // the spec selects greedy).
     let mut race = s.clone();
     race.race = true;
-    let lanes = engine::race(&Spec::Dinuzzo(race.clone())).expect("races")["lanes"]
+    let lanes = papers::race(&Spec::Dinuzzo(race.clone())).expect("races")["lanes"]
         .as_array()
         .expect("lanes")
         .clone();
@@ -477,7 +479,7 @@ fn paper_c_options_through_the_spec() {
     assert_eq!(lanes[4]["algorithm"], "CD greedy pairs + shrinking");
     let mut race_greedy = greedy.clone();
     race_greedy.race = true;
-    let lanes_g = engine::race(&Spec::Dinuzzo(race_greedy)).expect("races")["lanes"]
+    let lanes_g = papers::race(&Spec::Dinuzzo(race_greedy)).expect("races")["lanes"]
         .as_array()
         .expect("lanes")
         .clone();
@@ -489,14 +491,14 @@ fn paper_c_options_through_the_spec() {
     assert!(lanes[4]["rel_gap"].as_f64().unwrap() < 1e-6, "{}", lanes[4]);
     let mut race_rows = rows.clone();
     race_rows.race = true;
-    let e = engine::race(&Spec::Dinuzzo(race_rows)).expect_err("race on rows").to_string();
+    let e = papers::race(&Spec::Dinuzzo(race_rows)).expect_err("race on rows").to_string();
     assert!(e.contains("method.cache_mib"), "{e}");
     // Bad cache sizes, each one message naming the field.
     let text = Spec::Dinuzzo(rows.clone()).to_json();
     assert!(text.contains("\"cache_mib\":0.05"), "{text}");
     for bad in ["-1", "1e300"] {
         let t = text.replace("\"cache_mib\":0.05", &format!("\"cache_mib\":{bad}"));
-        let e = engine::run(&Spec::from_json(&t).expect("parses")).expect_err(bad).to_string();
+        let e = papers::run(&Spec::from_json(&t).expect("parses")).expect_err(bad).to_string();
         assert!(e.contains("method.cache_mib"), "{bad}: {e}");
     }
     let e = Spec::from_json(&text.replace("\"greedy\"", "\"greediest\""))
@@ -515,22 +517,22 @@ fn paper_c_options_through_the_spec() {
         g
     };
     let e =
-        engine::run(&Spec::Dinuzzo(big(greedy.clone()))).expect_err("n > 2500 stored").to_string();
+        papers::run(&Spec::Dinuzzo(big(greedy.clone()))).expect_err("n > 2500 stored").to_string();
     assert!(e.contains("2500"), "{e}");
-    let r = engine::run(&Spec::Dinuzzo(big(rows.clone()))).expect("kernel rows run n = 3000");
+    let r = papers::run(&Spec::Dinuzzo(big(rows.clone()))).expect("kernel rows run n = 3000");
     assert_eq!(r.status, Stop::Converged);
     assert!(r.last.rel_gap.unwrap() <= 1e-3);
     assert_eq!(r.solution["c"].as_array().expect("c").len(), 3000);
 }
 
-/// One race serves every paper (`engine::race::Race`): each lane of `kplay race` ends exactly
+/// One race serves every paper (`exec::Race`): each lane of `kplay race` ends exactly
 /// where its algorithm run alone ends — paper A at the first iterate within tol of F* (checked
 /// against solo runs to that iteration and the one before), paper C at the same sweep and
-/// objective bits as `engine::run` with that method, paper D at the same iteration, outcome and
-/// `min(Gα)` bits as `engine::run` with that algorithm.
+/// objective bits as `papers::run` with that method, paper D at the same iteration, outcome and
+/// `min(Gα)` bits as `papers::run` with that algorithm.
 #[test]
 fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
-    use kernel_playground::engine::dinuzzo::{race_methods, RACER_NAMES};
+    use kernel_playground::papers::dinuzzo::run::{race_methods, RACER_NAMES};
     use kernel_playground::solvers::perceptron::PerceptronAlgorithm;
     let bits = |v: &Value| v.as_f64().map(f64::to_bits);
     // Paper A: a small problem, every applicable algorithm.
@@ -542,7 +544,7 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
         ..Experiment::default()
     };
     a.solver.tol = 1e-9;
-    let r = engine::race(&Spec::Lp(a.clone())).expect("A races");
+    let r = papers::race(&Spec::Lp(a.clone())).expect("A races");
     let f_star = r["f_star"].as_f64().expect("F*");
     let lanes = r["lanes"].as_array().expect("lanes");
     assert_eq!(lanes.len(), 5, "{r}");
@@ -559,7 +561,7 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
             e.solver.algorithm = lane["algorithm"].as_str().expect("name").to_string();
             e.solver.tol = 1e-300;
             e.solver.max_iter = k.max(1);
-            let rep = engine::run(&Spec::Lp(e)).expect("solo run");
+            let rep = papers::run(&Spec::Lp(e)).expect("solo run");
             assert_eq!(rep.iterations, k.max(1), "{lane}");
             (rep.last.primal.expect("primal") - f_star) / f_star.abs()
         };
@@ -567,15 +569,15 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
         assert_eq!(converged, solo(it) <= a.solver.tol, "{lane}");
         assert!(it <= 1 || solo(it - 1) > a.solver.tol, "{lane} stopped late");
     }
-    // Paper C: the five lanes against engine::run with each method.
+    // Paper C: the five lanes against papers::run with each method.
     let c = kernel_playground::papers::dinuzzo::DinuzzoSpec::default();
-    let r = engine::race(&Spec::Dinuzzo(c.clone())).expect("C races");
+    let r = papers::race(&Spec::Dinuzzo(c.clone())).expect("C races");
     let (methods, _) = race_methods(&c.method);
     let lanes = r["lanes"].as_array().expect("lanes");
     assert_eq!(lanes.len(), 5, "{r}");
     for lane in lanes {
         let k = RACER_NAMES.iter().position(|n| lane["algorithm"] == *n).expect("a racer's name");
-        let solo = engine::run(&Spec::Dinuzzo(kernel_playground::papers::dinuzzo::DinuzzoSpec {
+        let solo = papers::run(&Spec::Dinuzzo(kernel_playground::papers::dinuzzo::DinuzzoSpec {
             method: methods[k],
             ..c.clone()
         }))
@@ -591,7 +593,7 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
         max_iter: 3000,
         ..PerceptronSpec::default()
     };
-    let r = engine::race(&Spec::Perceptron(d.clone())).expect("D races");
+    let r = papers::race(&Spec::Perceptron(d.clone())).expect("D races");
     let lanes = r["lanes"].as_array().expect("lanes");
     let algs = [
         PerceptronAlgorithm::Perceptron,
@@ -604,7 +606,7 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     assert_eq!(lanes.len(), algs.len(), "{r}");
     for (lane, alg) in lanes.iter().zip(algs) {
         assert_eq!(lane["algorithm"], alg.name());
-        let solo = engine::run(&Spec::Perceptron(PerceptronSpec { algorithm: alg, ..d.clone() }))
+        let solo = papers::run(&Spec::Perceptron(PerceptronSpec { algorithm: alg, ..d.clone() }))
             .expect("solo run");
         assert_eq!(lane["iterations"].as_u64(), Some(solo.iterations as u64), "{lane}");
         assert_eq!(lane["status"], solo.status.word(), "{lane}");
@@ -644,7 +646,7 @@ fn lp_spec(alg: &str, p: f64, n: usize, d: usize, seed: u64, tol: f64, max_iter:
 fn fista_is_never_stopped_while_it_still_converges() {
     for seed in [2, 3] {
         let s = spec_of(lp_spec("fista", 4.0 / 3.0, 200, 1000, seed, 1e-8, 50_000));
-        let r = engine::run(&s).unwrap();
+        let r = papers::run(&s).unwrap();
         assert_eq!(
             r.status,
             Stop::Converged,
@@ -666,7 +668,7 @@ fn paper_a_slow_runs_converge_without_stalling() {
         [("dual_gradient", 1.1, 800), ("prox_dual", 1.1, 800), ("primal_gd", 1.5, 20_000)]
     {
         let s = spec_of(lp_spec(alg, p, 50, 300, 1, 1e-10, 1_000_000));
-        let r = engine::run(&s).unwrap();
+        let r = papers::run(&s).unwrap();
         assert_eq!(r.status, Stop::Converged, "{alg}: {} at {}", r.status.word(), r.iterations);
         assert!(r.last.rel_gap.unwrap() <= 1e-10, "{alg}");
         assert!(r.iterations > slow, "{alg}: a slow case, {}", r.iterations);
@@ -679,14 +681,14 @@ fn paper_a_slow_runs_converge_without_stalling() {
 fn paper_a_below_rounding_stalls_in_run_and_race() {
     for alg in ["dual_gradient", "prox_dual", "dual_newton", "primal_gd", "fista"] {
         let s = spec_of(lp_spec(alg, 4.0 / 3.0, 30, 60, 1, 5e-324, u64::MAX >> 1));
-        let r = engine::run(&s).unwrap();
+        let r = papers::run(&s).unwrap();
         // FISTA's gap may come out ≤ 0 by rounding: its own test (rel. gap ≤ tol) then holds.
         let ok = r.status == Stop::Stalled || (alg == "fista" && r.status == Stop::Converged);
         assert!(ok, "{alg}: {} at {}", r.status.word(), r.iterations);
         assert!(r.iterations < 200_000, "{alg}: {}", r.iterations);
         assert!(r.last.rel_gap.unwrap() < 1e-12, "{alg}: at rounding level, {:?}", r.last.rel_gap);
     }
-    let v = engine::race(&spec_of(lp_spec("fista", 4.0 / 3.0, 30, 60, 1, 5e-324, u64::MAX >> 1)))
+    let v = papers::race(&spec_of(lp_spec("fista", 4.0 / 3.0, 30, 60, 1, 5e-324, u64::MAX >> 1)))
         .unwrap();
     for l in v["lanes"].as_array().unwrap() {
         let s = l["status"].as_str().unwrap();
@@ -718,7 +720,7 @@ fn paper_c_slow_runs_converge_and_below_rounding_every_rule_stalls() {
         ("hinge", cd("greedy", true, 1e-12, 10_000_000), 0.001),
     ];
     for (loss, m, lambda) in slow {
-        let r = engine::run(&spec_of(dinuzzo_spec(loss, m.clone(), lambda))).unwrap();
+        let r = papers::run(&spec_of(dinuzzo_spec(loss, m.clone(), lambda))).unwrap();
         assert_eq!(
             r.status,
             Stop::Converged,
@@ -737,13 +739,13 @@ fn paper_c_slow_runs_converge_and_below_rounding_every_rule_stalls() {
         ("hinge", cd("greedy", true, 5e-324, u64::MAX)),
     ];
     for (loss, m) in below {
-        let r = engine::run(&spec_of(dinuzzo_spec(loss, m.clone(), 0.1))).unwrap();
+        let r = papers::run(&spec_of(dinuzzo_spec(loss, m.clone(), 0.1))).unwrap();
         assert_eq!(r.status, Stop::Stalled, "{loss} {m}: at {}", r.iterations);
         assert!(r.iterations < 100_000, "{loss} {m}: {}", r.iterations);
         assert!(r.last.rel_gap.unwrap().abs() < 1e-12, "{loss} {m}: {:?}", r.last.rel_gap);
     }
     let race = dinuzzo_spec("square", cd("greedy", false, 5e-324, u64::MAX), 0.1);
-    let v = engine::race(&spec_of(race)).unwrap();
+    let v = papers::race(&spec_of(race)).unwrap();
     for l in v["lanes"].as_array().unwrap() {
         assert_eq!(l["status"], "stalled", "{l}");
         assert!(l["iterations"].as_u64().unwrap() < 100_000, "{l}");
@@ -761,12 +763,12 @@ fn paper_b_root_and_paper_d_perceptrons_are_not_stalled_by_the_executor() {
         let s = spec_of(serde_json::json!({"paper": "mrlsr",
             "data": {"kind": "sine", "n": 100, "seed": 1, "sigma": 0.2},
             "kernel": {"bandwidth": "heuristic", "kind": "gaussian"}, "lambda": 1e-6, "m": m}));
-        let r = engine::run(&s).unwrap();
+        let r = papers::run(&s).unwrap();
         assert_eq!(r.status, Stop::Converged, "m = {m}");
     }
     let s = spec_of(serde_json::json!({"paper": "perceptron", "algorithm": {"kind": "perceptron"},
         "data": {"kind": "points", "points": [[1, 1, 1], [1.5, 1.1, -1], [1.5, 0.9, 1], [2, 1, -1]]},
         "kernel": {"kind": "linear"}, "max_iter": 20000}));
-    let r = engine::run(&s).unwrap();
+    let r = papers::run(&s).unwrap();
     assert_eq!((r.status, r.iterations), (Stop::MaxIterations, 20000));
 }

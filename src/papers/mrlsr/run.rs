@@ -1,4 +1,4 @@
-//! Paper B (Audiffren, Kadri) in the engine: the M-RLSR experiment ([`crate::papers::mrlsr`])
+//! Paper B (Audiffren, Kadri), `kplay run`: the M-RLSR experiment ([`crate::papers::mrlsr`])
 //! solved through Theorem 1: one symmetric eigendecomposition of K, then the safeguarded Newton
 //! solve for the root C₀ of F (eq. 6), whose steps are the run's records (the root residual
 //! `F(C)` at each); then the spec's optional sections, the Table-1 model selection and Fig. 1's
@@ -6,15 +6,15 @@
 
 use serde_json::{json, Value};
 
-use super::report::{run_started_capped, Report};
 use crate::error::Result;
 use crate::exec::{run_task_for, Task};
 use crate::papers::mrlsr::{MrlsrChecked, MrlsrSpec};
+use crate::papers::report::{run_started_capped, Report};
 use crate::solvers::mrlsr::{MrlsrModel, MrlsrSolve, MAX_EIGEN_N};
 use crate::spec_json::Paper;
 
-/// Fit M-RLSR at (m, λ) as one [`crate::solvers::mrlsr::MrlsrSolve`] stepped by the engine's
-/// [`super::Run`]: the trace is the root solve for C₀, one Newton / bisection step per record
+/// Fit M-RLSR at (m, λ) as one [`crate::solvers::mrlsr::MrlsrSolve`] stepped by the executor's
+/// [`crate::exec::Run`]: the trace is the root solve for C₀, one Newton / bisection step per record
 /// (m > 1, m ≠ 2; KRR's m = 2 and m ≤ 1 have no steps), the last record the fit's objective.
 /// The solution holds `alpha`, `C0`, `lambda2` (Proposition 5.1), `norm_h`, the stationary
 /// points for m ≤ 1, the resolved kernel, the root iterations and K's numerically zero
