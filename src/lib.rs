@@ -5,7 +5,7 @@
 //!
 //! | paper | spec | algorithms | run, race, plot |
 //! | --- | --- | --- | --- |
-//! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`papers::lp::Experiment`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`papers::lp::run`] |
+//! | A — Salzo, Suykens, Rosasco: ℓp regularization in the dual with tensor kernels | [`papers::lp::LpSpec`] | Algorithm 2.1 ([`solvers::dual_lp`]), Algorithm 3.3 ([`solvers::prox_dual`]), dual Newton (ours, [`solvers::dual_newton`]), primal GD and FISTA ([`solvers::primal`]); Gram tensors ([`tensor`]), duality maps ([`lp`]) | [`papers::lp::run`] |
 //! | B — Audiffren, Kadri: M-RLSR and its weak equivalence with kernel ridge | [`papers::mrlsr::MrlsrSpec`] | Theorem 1's eigendecomposition and root solve for C₀ ([`solvers::mrlsr`]), cross-validation ([`papers::mrlsr::cv`]) | [`papers::mrlsr::run`] |
 //! | C — Dinuzzo: fixed-point and coordinate-descent solvers | [`papers::dinuzzo::DinuzzoSpec`] | the fixed point, eq. 10 ([`solvers::fixed_point`]), coordinate descent, Algorithms 1–2, and greedy pairs (ours, [`solvers::coordinate`]) | [`papers::dinuzzo::run`] |
 //! | D — Ramdas, Peña: smoothed kernel perceptrons and von Neumann certificates | [`papers::perceptron::PerceptronSpec`] | Algorithms 1–7 ([`solvers::perceptron`]), the margin ρ_K ([`solvers::perceptron::margin`]) | [`papers::perceptron::run`] |

@@ -92,9 +92,9 @@ pub fn controls_lose_as<T: Serialize + DeserializeOwned>(
 /// [`controls_lose_as`] for any paper, by its tag.
 pub fn controls_lose(paper: Paper, asked: &str, shown_json: &str) -> Result<Option<String>> {
     use crate::papers::perceptron::PerceptronSpec;
-    use crate::papers::{dinuzzo::DinuzzoSpec, lp::Experiment, mrlsr::MrlsrSpec};
+    use crate::papers::{dinuzzo::DinuzzoSpec, lp::LpSpec, mrlsr::MrlsrSpec};
     match paper {
-        Paper::Lp => controls_lose_as::<Experiment>(paper, asked, shown_json),
+        Paper::Lp => controls_lose_as::<LpSpec>(paper, asked, shown_json),
         Paper::Mrlsr => controls_lose_as::<MrlsrSpec>(paper, asked, shown_json),
         Paper::Dinuzzo => controls_lose_as::<DinuzzoSpec>(paper, asked, shown_json),
         Paper::Perceptron => controls_lose_as::<PerceptronSpec>(paper, asked, shown_json),

@@ -2,20 +2,20 @@
 //! iterates (Section 2.3), every algorithm runs from a spec, and bad specs give one clear error.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::papers::lp::{top_k_recovery, Experiment};
+use kernel_playground::papers::lp::{top_k_recovery, LpSpec};
 
-fn spec(data: &str, model_extra: &str, algorithm: &str) -> Experiment {
+fn spec(data: &str, model_extra: &str, algorithm: &str) -> LpSpec {
     let text = format!(
         r#"{{"data":{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":2{model_extra}}},
             "solver":{{"algorithm":"{algorithm}","tol":1e-30,"max_iter":25}}}}"#
     );
-    Experiment::from_json(&text).unwrap()
+    LpSpec::from_json(&text).unwrap()
 }
 
 const REG: &str = r#"{"kind":"sparse_regression","n":9,"d":4,"k":2,"sigma":0.1,"seed":3}"#;
 const BLOBS: &str = r#"{"kind":"two_blobs","n":10,"separation":3,"spread":1,"flip":0.1,"seed":2}"#;
 
-fn alphas(e: &Experiment, iters: usize) -> Vec<Vec<f64>> {
+fn alphas(e: &LpSpec, iters: usize) -> Vec<Vec<f64>> {
     let v = e.validate().unwrap();
     let mut run = v.start_any().unwrap();
     let mut out = vec![];
@@ -98,7 +98,7 @@ fn bad_specs_give_one_clear_message() {
         ),
     ];
     let mut cases = cases.to_vec();
-    cases[0].0.model = Experiment::from_json(
+    cases[0].0.model = LpSpec::from_json(
         r#"{"data":{"kind":"csv","text":"a,y\n1,2\n"},"model":{"problem":"lp_regression","p":1.5,"gamma":1,"path":"tensor"}}"#,
     )
     .unwrap()
@@ -161,7 +161,7 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
             .validate()
             .unwrap();
     let other_kernel = tensor(r#","kernel":{"kind":"polynomial","degree":2}"#);
-    let q6 = Experiment::from_json(
+    let q6 = LpSpec::from_json(
         &spec(REG, r#","path":"tensor""#, "prox_dual")
             .to_json()
             .replace("1.3333333333333333", "1.2"),
@@ -300,7 +300,7 @@ mod page {
         }
         let (f_star, reference_iter, standings) = lanes.expect("the race ends");
         let cli = kernel_playground::papers::lp::run::race(
-            &kernel_playground::papers::lp::Experiment::from_json(SPEC).unwrap(),
+            &kernel_playground::papers::lp::LpSpec::from_json(SPEC).unwrap(),
         )
         .unwrap();
         assert_eq!(cli["f_star"].as_f64().unwrap().to_bits(), f_star.to_bits());

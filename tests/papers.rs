@@ -9,9 +9,9 @@ mod common;
 
 use common::{assert_fails, kplay, stderr, stdout, TempDir};
 use kernel_playground::exec::{Stepper, Stop};
-use kernel_playground::papers::lp::Experiment;
+use kernel_playground::papers::lp::LpSpec;
 use kernel_playground::papers::mrlsr;
-use kernel_playground::papers::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use kernel_playground::papers::perceptron::{PerceptronChecked, PerceptronSession, PerceptronSpec};
 use kernel_playground::papers::{self, Paper, Spec};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
 use serde_json::Value;
@@ -23,7 +23,7 @@ fn json(o: &std::process::Output) -> Value {
 
 #[test]
 fn paper_a_engine_equals_its_algorithm_stepped_by_hand() {
-    let e = Experiment::default();
+    let e = LpSpec::default();
     let report = papers::run(&Spec::Lp(e.clone())).expect("runs");
     let valid = e.validate().expect("valid");
     // Algorithm 2.1 stepped without the executor, to the paper's test rel gap ≤ tol.
@@ -71,7 +71,8 @@ fn paper_c_engine_equals_its_solver_and_the_gap_certifies_it() {
 fn paper_d_engine_equals_its_session_and_the_separator_is_verified() {
     let s = PerceptronSpec::default();
     let report = papers::run(&Spec::Perceptron(s.clone())).expect("runs");
-    let mut direct = Session::new(PerceptronChecked::check(s).expect("checked")).expect("starts");
+    let mut direct =
+        PerceptronSession::new(PerceptronChecked::check(s).expect("checked")).expect("starts");
     while direct.step() {}
     assert_eq!(report.iterations, direct.record().iter);
     assert_eq!(
@@ -175,7 +176,7 @@ fn specs_are_tagged_strict_and_round_trip() {
     assert!(Spec::from_json_for(Paper::Dinuzzo, &d).is_ok());
     assert!(Spec::from_json_for(Paper::Perceptron, &d).unwrap_err().to_string().contains("paper"));
     assert!(
-        Experiment::from_json(&Spec::default_for(Paper::Lp).to_json()).is_ok(),
+        LpSpec::from_json(&Spec::default_for(Paper::Lp).to_json()).is_ok(),
         "paper A accepts its tag"
     );
 }
@@ -536,12 +537,12 @@ fn one_race_for_every_paper_equals_each_algorithm_run_alone() {
     use kernel_playground::solvers::perceptron::PerceptronAlgorithm;
     let bits = |v: &Value| v.as_f64().map(f64::to_bits);
     // Paper A: a small problem, every applicable algorithm.
-    let mut a = Experiment {
+    let mut a = LpSpec {
         data: serde_json::from_str(
             r#"{"kind":"sparse_regression","n":30,"d":80,"k":4,"sigma":0.05,"seed":3}"#,
         )
         .expect("data"),
-        ..Experiment::default()
+        ..LpSpec::default()
     };
     a.solver.tol = 1e-9;
     let r = papers::race(&Spec::Lp(a.clone())).expect("A races");

@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use kernel_playground::papers::perceptron::{
-    hand_points, to_data, HeatGrid, PageSummary, PerceptronChecked, PerceptronPage, PerceptronSpec,
-    Session, SYNC_GRAM, SYNC_HEAT,
+    hand_points, to_data, HeatGrid, PageSummary, PerceptronChecked, PerceptronPage,
+    PerceptronSession, PerceptronSpec, SYNC_GRAM, SYNC_HEAT,
 };
 use kernel_playground::papers::{self, Spec};
 
@@ -27,9 +27,11 @@ const LINEAR: &str = r#"{"kind":"linear"}"#;
 const GAUSSIAN: &str = r#"{"kind":"gaussian","bandwidth":{"fixed":0.5}}"#;
 
 /// A session built afresh from the JSON spec, as `kplay run` builds it.
-fn fresh(json: &str) -> Session {
-    Session::new(PerceptronChecked::check(PerceptronSpec::from_json(json).unwrap()).unwrap())
-        .unwrap()
+fn fresh(json: &str) -> PerceptronSession {
+    PerceptronSession::new(
+        PerceptronChecked::check(PerceptronSpec::from_json(json).unwrap()).unwrap(),
+    )
+    .unwrap()
 }
 
 fn run_to_end(page: &mut PerceptronPage) {
@@ -234,7 +236,7 @@ trait ToEnd {
     fn run_to_end_iter(self) -> usize;
 }
 
-impl ToEnd for Session {
+impl ToEnd for PerceptronSession {
     fn run_to_end_iter(mut self) -> usize {
         self.run_to_end();
         self.record().iter

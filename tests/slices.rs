@@ -7,7 +7,7 @@ use kernel_playground::datasets::plane::Shape2d;
 use kernel_playground::exec::Run;
 use kernel_playground::kernels::{Bandwidth, CrossJob, Kernel};
 use kernel_playground::papers::dinuzzo::{
-    DataSpec, DinuzzoSpec, FixedPointSpec, MethodSpec, Preparation,
+    DataSpec, DinuzzoPreparation, DinuzzoSpec, FixedPointSpec, MethodSpec,
 };
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::start;
@@ -125,7 +125,7 @@ fn paper_c_prepared_in_slices_equals_build() {
             .expect("builds")
             .expect("data");
         let mut prep =
-            Preparation::new(&s.check().expect("checked")).expect("valid").expect("data");
+            DinuzzoPreparation::new(&s.check().expect("checked")).expect("valid").expect("data");
         assert_eq!(prep.n(), n);
         let mut slices = 1;
         let mut seen = Vec::new();

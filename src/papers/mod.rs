@@ -10,10 +10,10 @@
 //!
 //! | module | paper | spec | checked | session | page |
 //! | --- | --- | --- | --- | --- | --- |
-//! | [`lp`] | A — ℓp regularization in the dual | [`lp::Experiment`] | [`lp::Checked`] | [`lp::LpRun`] | [`lp::page::LpPage`] |
+//! | [`lp`] | A — ℓp regularization in the dual | [`lp::LpSpec`] | [`lp::LpChecked`] | [`lp::LpSession`] | [`lp::page::LpPage`] |
 //! | [`mrlsr`] | B — M-RLSR | [`mrlsr::MrlsrSpec`] (with its selection and equivalence sections) | [`mrlsr::MrlsrChecked`] | [`mrlsr::MrlsrSession`] | (the wasm shell) |
-//! | [`dinuzzo`] | C — fixed point and coordinate descent | [`dinuzzo::DinuzzoSpec`] | [`dinuzzo::DinuzzoChecked`] | [`dinuzzo::Preparation`] → [`dinuzzo::Built`] | [`dinuzzo::page::DinuzzoPage`] |
-//! | [`perceptron`] | D — smoothed kernel perceptrons | [`perceptron::PerceptronSpec`] | [`perceptron::PerceptronChecked`] | [`perceptron::SessionPreparation`] → [`perceptron::Session`] | [`perceptron::PerceptronPage`] |
+//! | [`dinuzzo`] | C — fixed point and coordinate descent | [`dinuzzo::DinuzzoSpec`] | [`dinuzzo::DinuzzoChecked`] | [`dinuzzo::DinuzzoPreparation`] → [`dinuzzo::DinuzzoSession`] | [`dinuzzo::page::DinuzzoPage`] |
+//! | [`perceptron`] | D — smoothed kernel perceptrons | [`perceptron::PerceptronSpec`] | [`perceptron::PerceptronChecked`] | [`perceptron::PerceptronPreparation`] → [`perceptron::PerceptronSession`] | [`perceptron::PerceptronPage`] |
 
 pub mod dinuzzo;
 pub mod lp;

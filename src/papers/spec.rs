@@ -1,7 +1,7 @@
 //! One experiment of any paper: the tagged [`Spec`], parsed strictly (`paper` names the paper).
 
 use crate::error::Result;
-use crate::papers::lp::Experiment;
+use crate::papers::lp::LpSpec;
 use crate::papers::perceptron::PerceptronSpec;
 use serde_json::Value;
 
@@ -11,7 +11,7 @@ use crate::spec_json::{json_value, take_tag, typed, untagged, Paper};
 #[derive(Debug, Clone, PartialEq)]
 pub enum Spec {
     /// Paper A.
-    Lp(Experiment),
+    Lp(LpSpec),
     /// Paper B.
     Mrlsr(crate::papers::mrlsr::MrlsrSpec),
     /// Paper C.
@@ -48,7 +48,7 @@ impl Spec {
     /// The default experiment of a paper (the page's default).
     pub fn default_for(paper: Paper) -> Spec {
         match paper {
-            Paper::Lp => Spec::Lp(Experiment::default()),
+            Paper::Lp => Spec::Lp(LpSpec::default()),
             Paper::Mrlsr => Spec::Mrlsr(crate::papers::mrlsr::MrlsrSpec::default()),
             Paper::Dinuzzo => Spec::Dinuzzo(crate::papers::dinuzzo::DinuzzoSpec::default()),
             Paper::Perceptron => Spec::Perceptron(PerceptronSpec::default()),
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn tags_parse_and_reject() {
-        let untagged = Experiment::default().to_json();
+        let untagged = LpSpec::default().to_json();
         assert_eq!(Spec::from_json(&untagged).map(|s| s.paper()).ok(), Some(Paper::Lp));
         let e = Spec::from_json(r#"{"paper":"nope"}"#).unwrap_err().to_string();
         assert!(e.contains("paper") && e.contains("nope"), "{e}");

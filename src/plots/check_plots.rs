@@ -41,7 +41,7 @@ type LpOut = (Vec<crate::exec::Record>, Vec<f64>, Option<Vec<f64>>);
 
 fn lp(step: usize) -> LpOut {
     let Spec::Lp(e) = spec('a', step) else { panic!("paper A") };
-    let mut lp = crate::papers::lp::LpRun::start(&e).expect("start");
+    let mut lp = crate::papers::lp::LpSession::start(&e).expect("start");
     lp.run.run();
     let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice().to_vec());
     let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
@@ -247,7 +247,9 @@ fn paper_b_equivalence_and_heatmap() {
     });
 }
 
-fn dinuzzo(step: usize) -> (crate::papers::dinuzzo::DinuzzoChecked, crate::papers::dinuzzo::Built) {
+fn dinuzzo(
+    step: usize,
+) -> (crate::papers::dinuzzo::DinuzzoChecked, crate::papers::dinuzzo::DinuzzoSession) {
     let Spec::Dinuzzo(s) = spec('c', step) else { panic!("paper C") };
     let s = s.check().expect("checked");
     let built = crate::papers::dinuzzo::build(&s).expect("build").expect("points");
@@ -334,7 +336,7 @@ fn paper_d_trace_and_boundary() {
     use crate::plots::perceptron as pp;
     for step in 1..=15 {
         let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
-        let mut session = crate::papers::perceptron::Session::new(
+        let mut session = crate::papers::perceptron::PerceptronSession::new(
             crate::papers::perceptron::PerceptronChecked::check(s).expect("checked"),
         )
         .expect("session");
@@ -451,7 +453,7 @@ fn write_svgs() {
     });
     for step in [2, 5, 8, 13, 14] {
         let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
-        let mut session = crate::papers::perceptron::Session::new(
+        let mut session = crate::papers::perceptron::PerceptronSession::new(
             crate::papers::perceptron::PerceptronChecked::check(sp).expect("checked"),
         )
         .expect("session");

@@ -17,7 +17,7 @@ use crate::exec::Standing;
 use crate::exec::Stop;
 use crate::papers;
 use crate::papers::lp::page::{LpPage, RacePhase};
-use crate::papers::lp::{count_above, top_k_recovery, Experiment, PathSpec};
+use crate::papers::lp::{count_above, top_k_recovery, LpSpec, PathSpec};
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]
@@ -46,7 +46,7 @@ pub fn set_threads(n: usize) -> Result<usize, JsError> {
 /// The default experiment as JSON text.
 #[wasm_bindgen(js_name = defaultSpec)]
 pub fn default_spec() -> String {
-    Experiment::default().to_json()
+    LpSpec::default().to_json()
 }
 
 /// The loss catalogue as JSON text: each loss's capabilities ([`crate::losses::Capabilities`]:
@@ -85,7 +85,7 @@ pub fn parse_kernel(text: &str) -> Result<String, JsError> {
 /// `shown` the spec read back from them. `undefined` when they are the same experiment.
 #[wasm_bindgen(js_name = lpControlsLose)]
 pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::spec_diff::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
+    crate::spec_diff::controls_lose_as::<LpSpec>(crate::spec_json::Paper::Lp, asked, shown)
         .map_err(js_err)
 }
 

@@ -37,7 +37,7 @@ impl RunWorker {
             Some(j) => j.into_cache(),
             None => self.cache.take().unwrap_or_default(),
         };
-        let spec = match crate::papers::lp::Experiment::from_json(spec_json)
+        let spec = match crate::papers::lp::LpSpec::from_json(spec_json)
             .and_then(|s| s.check().map(|_| s))
         {
             Ok(s) => s,

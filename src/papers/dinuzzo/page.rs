@@ -11,8 +11,8 @@
 use nalgebra::DMatrix;
 
 use super::spec::{
-    needs_norm, uses_kernel_rows, Built, DataSpec, DecisionMap, DinuzzoChecked, DinuzzoSpec,
-    Preparation, SweepSolver,
+    needs_norm, uses_kernel_rows, DataSpec, DecisionMap, DinuzzoChecked, DinuzzoPreparation,
+    DinuzzoSession, DinuzzoSpec, SweepSolver,
 };
 use crate::datasets::plane;
 use crate::error::{KpError, Result};
@@ -60,14 +60,14 @@ pub fn parse(spec_json: &str) -> Result<DinuzzoChecked> {
 /// Paper C's page experiment.
 pub struct DinuzzoPage {
     spec: DinuzzoChecked,
-    built: Option<Built>,
+    built: Option<DinuzzoSession>,
     /// The running solver, or the race's five: one race either way ([`Race`]).
     runs: Race<Box<dyn SweepSolver>>,
     /// The lane shown (the spec's method).
     sel: usize,
     map: Option<(DecisionMap, usize, usize)>,
     /// The problem being built in slices (Gram matrix, ‖K‖₂), until ready.
-    prep: Option<Preparation>,
+    prep: Option<DinuzzoPreparation>,
     /// The decision map's cross kernel being built in slices, with the grid's shape.
     map_job: Option<(CrossJob, usize, usize)>,
     /// The run to restore if the preparation of a new spec fails.
@@ -84,10 +84,10 @@ impl DinuzzoPage {
     /// A page for `spec` (reusing built data and Gram matrix when given): the data are
     /// generated and checked at once, the O(n²) work runs in slices ([`Self::prepare`]); small
     /// problems are ready on return.
-    fn from_spec(spec: DinuzzoChecked, reuse: Option<&Built>) -> Result<Self> {
+    fn from_spec(spec: DinuzzoChecked, reuse: Option<&DinuzzoSession>) -> Result<Self> {
         let prep = match reuse {
-            Some(b) => Some(Preparation::from_built(b.clone(), &spec)),
-            None => Preparation::new(&spec)?,
+            Some(b) => Some(DinuzzoPreparation::from_built(b.clone(), &spec)),
+            None => DinuzzoPreparation::new(&spec)?,
         };
         let small = prep.as_ref().is_none_or(|p| p.n().saturating_mul(p.n()) <= SYNC_GRAM);
         let mut s = Self {
@@ -142,7 +142,7 @@ impl DinuzzoPage {
     }
 
     /// The grid of the decision map (or the regression curve's abscissae) and its shape.
-    fn map_points(&self, b: &Built) -> Result<(DMatrix<f64>, usize, usize)> {
+    fn map_points(&self, b: &DinuzzoSession) -> Result<(DMatrix<f64>, usize, usize)> {
         if b.regression {
             let (x0, x1) = (
                 b.x.iter().copied().fold(f64::INFINITY, f64::min),
@@ -175,7 +175,7 @@ impl DinuzzoPage {
     /// The problem is ready: start the solver(s) and the decision map's job (run at once when
     /// it is small).
     fn on_built(&mut self) -> Result<()> {
-        let built = self.prep.take().and_then(Preparation::built);
+        let built = self.prep.take().and_then(DinuzzoPreparation::built);
         if let Some(b) = &built {
             self.runs = crate::papers::dinuzzo::run::start(b, &self.spec)?;
             let want = method_index(&self.spec.method);
@@ -214,7 +214,7 @@ impl DinuzzoPage {
     /// Whether this page's preparation ahead is a whole Gram matrix not yet started (a large
     /// problem), which a worker may compute on every core and hand over ([`Self::adopt`]).
     pub fn offloadable(&self) -> bool {
-        self.prep.as_ref().is_some_and(Preparation::gram_pending)
+        self.prep.as_ref().is_some_and(DinuzzoPreparation::gram_pending)
     }
 
     /// Everything [`Self::prepare`] computes, at once: the Gram matrix and the map's cross
@@ -252,7 +252,7 @@ impl DinuzzoPage {
     /// data digest; the Gram matrix (and the map's kernel values) are written into this page's
     /// own matrices, allocated and budget-checked when the spec was applied, after their sizes
     /// are checked, and spot-checked ([`CrossJob::adopt`]); `‖K‖₂` within its bounds
-    /// ([`Preparation::adopt_norm`]). Whatever is refused stays to be computed by
+    /// ([`DinuzzoPreparation::adopt_norm`]). Whatever is refused stays to be computed by
     /// [`Self::prepare`], from where it is, and the error says why: the page never breaks.
     /// The run is then exactly the sliced one's (tests/dinuzzo_prep.rs).
     pub fn adopt(
@@ -374,7 +374,7 @@ impl DinuzzoPage {
     }
 
     /// The built problem (once ready).
-    pub fn built(&self) -> Option<&Built> {
+    pub fn built(&self) -> Option<&DinuzzoSession> {
         self.built.as_ref()
     }
 

@@ -8,8 +8,8 @@ use crate::exec::Race;
 use crate::exec::Record;
 use crate::losses::Loss;
 use crate::papers::dinuzzo::{
-    bad, build, digest_of, race_on_rows, uses_kernel_rows, Built, CoordinateSpec, DinuzzoChecked,
-    DinuzzoSpec, FixedPointSpec, MethodSpec, MAX_RACE_N,
+    bad, build, digest_of, race_on_rows, uses_kernel_rows, CoordinateSpec, DinuzzoChecked,
+    DinuzzoSession, DinuzzoSpec, FixedPointSpec, MethodSpec, MAX_RACE_N,
 };
 use crate::papers::report::{run_started_capped, Report};
 use crate::solvers::coordinate::{greedy_sweep_work, IndexRule, PairBox, SweepSolver};
@@ -128,7 +128,7 @@ pub fn method_index(m: &MethodSpec) -> usize {
 /// its [`method_index`]), or the race's five (keyed by their place in [`race_methods`]; the
 /// greedy lane left out when its sweep would not fit the budget, see [`race_note`]). One sweep
 /// per lane per round, each lane to its own stopping test or the spec's sweep cap.
-pub fn start(built: &Built, spec: &DinuzzoChecked) -> Result<Race<Box<dyn SweepSolver>>> {
+pub fn start(built: &DinuzzoSession, spec: &DinuzzoChecked) -> Result<Race<Box<dyn SweepSolver>>> {
     if spec.race {
         if uses_kernel_rows(&spec.method) {
             return Err(race_on_rows());
@@ -147,13 +147,13 @@ pub fn start(built: &Built, spec: &DinuzzoChecked) -> Result<Race<Box<dyn SweepS
 
 /// A race method's solver on built data, at c = 0 (the race's methods are the checked spec's
 /// with another rule: [`race_methods_for`]).
-fn solver_of(built: &Built, m: &MethodSpec) -> Result<Box<dyn SweepSolver>> {
+fn solver_of(built: &DinuzzoSession, m: &MethodSpec) -> Result<Box<dyn SweepSolver>> {
     crate::solvers::coordinate::start(built.problem.clone(), m.solver())
 }
 
 /// The race's five methods ([`race_methods`]) on built data, keyed by their place there; the
 /// greedy lane is left out when its sweep would not fit the budget ([`race_note`]).
-fn racers(built: &Built, method: &MethodSpec) -> Result<Race<Box<dyn SweepSolver>>> {
+fn racers(built: &DinuzzoSession, method: &MethodSpec) -> Result<Race<Box<dyn SweepSolver>>> {
     let loss = built.problem.loss();
     let (ms, _) = race_methods_for(method, loss);
     let fifth = fifth_rule(method, loss);
@@ -202,7 +202,7 @@ fn check_greedy(problem: &RegularizationProblem, m: &MethodSpec) -> Result<()> {
 }
 
 /// In a race, the notice that the greedy lane was left out (its sweep would not fit the budget).
-pub fn race_note(built: &Built, spec: &DinuzzoSpec) -> Option<String> {
+pub fn race_note(built: &DinuzzoSession, spec: &DinuzzoSpec) -> Option<String> {
     if !spec.race {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Paper C's experiment (Dinuzzo): problem (2), `min_c Σ L(y_i, (Kc)_i)/λ + cᵀKc/2`, on 2-D
 //! classification points, 1-D regression data or a CSV file — the spec, its validation, the data
 //! and the problem, built at once ([`build`]) or in resumable stages a page spreads over frames
-//! ([`Preparation`]). The page (`src/web/dinuzzo.rs`) and `kplay` build the same problem from
+//! ([`DinuzzoPreparation`]). The page (`src/web/dinuzzo.rs`) and `kplay` build the same problem from
 //! the same JSON; the engine (`crate::papers::dinuzzo::run`) runs and races its solvers.
 
 use nalgebra::{DMatrix, DVector};
@@ -273,7 +273,7 @@ fn check_gap(gap_tol: Option<f64>) -> Result<()> {
 }
 
 /// The data and problem built from a spec.
-pub struct Built {
+pub struct DinuzzoSession {
     pub x: DMatrix<f64>,
     pub y: DVector<f64>,
     /// 1-D regression data (curve plot) rather than 2-D classification (decision map).
@@ -283,7 +283,7 @@ pub struct Built {
     pub problem: RegularizationProblem,
 }
 
-impl Clone for Built {
+impl Clone for DinuzzoSession {
     fn clone(&self) -> Self {
         Self {
             x: self.x.clone(),
@@ -424,8 +424,8 @@ pub(crate) fn race_on_rows() -> KpError {
 }
 
 /// Build data and problem of a checked spec; `Ok(None)` for an empty set of clicked points.
-/// The same problem, bit for bit, as a [`Preparation`] run to its end.
-pub fn build(spec: &DinuzzoChecked) -> Result<Option<Built>> {
+/// The same problem, bit for bit, as a [`DinuzzoPreparation`] run to its end.
+pub fn build(spec: &DinuzzoChecked) -> Result<Option<DinuzzoSession>> {
     let Some((d, regression, view)) = data_within(&spec.data, n_limit(spec))? else {
         return Ok(None);
     };
@@ -438,7 +438,7 @@ pub fn build(spec: &DinuzzoChecked) -> Result<Option<Built>> {
     };
     let problem =
         RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
-    Ok(Some(Built { x: d.x, y: d.y, regression, view, problem }))
+    Ok(Some(DinuzzoSession { x: d.x, y: d.y, regression, view, problem }))
 }
 
 /// Whether the spec's solver(s) need `‖K‖₂` (the fixed point's step and its condition (11)).
@@ -448,15 +448,15 @@ pub fn needs_norm(spec: &DinuzzoSpec) -> bool {
 
 enum Stage {
     Gram { d: Dataset, regression: bool, view: [f64; 4], rk: ResolvedKernel, job: CrossJob },
-    Norm { built: Built, job: PowerIteration },
-    Done(Built),
+    Norm { built: DinuzzoSession, job: PowerIteration },
+    Done(DinuzzoSession),
 }
 
 /// Paper C's problem built in resumable stages, so a page can spread the O(n²) work over
 /// animation frames (issue #13: no main-thread task over 200 ms at the page's largest n): the
 /// Gram matrix by column blocks ([`CrossJob`]), then `‖K‖₂` by power iteration
 /// ([`PowerIteration`]) when a solver needs it. The result equals [`build`]'s bit for bit.
-pub struct Preparation {
+pub struct DinuzzoPreparation {
     stage: Option<Stage>,
     needs_norm: bool,
     /// The spec's loss and λ, for the problem built on the finished Gram matrix.
@@ -464,7 +464,7 @@ pub struct Preparation {
     lambda: f64,
 }
 
-impl Preparation {
+impl DinuzzoPreparation {
     /// Generate the data of a checked spec and allocate the Gram matrix (after the budget
     /// check); `Ok(None)` for an empty set of clicked points.
     pub fn new(spec: &DinuzzoChecked) -> Result<Option<Self>> {
@@ -483,7 +483,10 @@ impl Preparation {
             // No Gram matrix to build: the features, or kernel rows computed on demand.
             let problem =
                 RegularizationProblem::new(&d.x, &d.y, &spec.kernel, spec.loss, spec.lambda, repr)?;
-            Self::after_problem(Built { x: d.x, y: d.y, regression, view, problem }, needs_norm)
+            Self::after_problem(
+                DinuzzoSession { x: d.x, y: d.y, regression, view, problem },
+                needs_norm,
+            )
         } else {
             let rk = spec.kernel.resolve(&d.x)?;
             let job = CrossJob::gram(rk.clone(), d.x.clone())?;
@@ -494,7 +497,7 @@ impl Preparation {
 
     /// Continue from data and a problem already built (e.g. a new solver on the same problem):
     /// only `‖K‖₂` is left to compute, if the spec's solver needs it and it is not known yet.
-    pub fn from_built(built: Built, spec: &DinuzzoChecked) -> Self {
+    pub fn from_built(built: DinuzzoSession, spec: &DinuzzoChecked) -> Self {
         Self {
             stage: Some(Self::after_problem(built, needs_norm(spec))),
             needs_norm: needs_norm(spec),
@@ -503,7 +506,7 @@ impl Preparation {
         }
     }
 
-    fn after_problem(built: Built, needs_norm: bool) -> Stage {
+    fn after_problem(built: DinuzzoSession, needs_norm: bool) -> Stage {
         if needs_norm {
             let job = PowerIteration::new(&built.problem);
             Stage::Norm { built, job }
@@ -599,7 +602,7 @@ impl Preparation {
     }
 
     /// The built problem once [`Self::advance`] has returned true.
-    pub fn built(self) -> Option<Built> {
+    pub fn built(self) -> Option<DinuzzoSession> {
         match self.stage {
             Some(Stage::Done(b)) => Some(b),
             _ => None,
@@ -609,7 +612,7 @@ impl Preparation {
 
 /// The data digest of built data ([`Dataset::digest`] of `x` and `y`): the page shows it, and
 /// `kplay digest` prints the same for the same spec.
-pub fn digest_of(built: &Built) -> String {
+pub fn digest_of(built: &DinuzzoSession) -> String {
     data_digest(&built.x, &built.y)
 }
 
@@ -617,7 +620,7 @@ fn data_digest(x: &DMatrix<f64>, y: &DVector<f64>) -> String {
     Dataset { x: x.clone(), y: y.clone(), w_true: None, feature_names: Vec::new() }.digest()
 }
 
-impl Task for Preparation {
+impl Task for DinuzzoPreparation {
     type Error = KpError;
     /// One unit: a block of the Gram matrix's columns ([`CrossJob`]'s unit; the problem built
     /// after the last), or one power-iteration step for `‖K‖₂`; done once the problem is ready.
@@ -635,7 +638,7 @@ impl Task for Preparation {
                         self.lambda,
                     )?;
                     Self::after_problem(
-                        Built { x: d.x, y: d.y, regression, view, problem },
+                        DinuzzoSession { x: d.x, y: d.y, regression, view, problem },
                         self.needs_norm,
                     )
                 } else {

@@ -5,7 +5,7 @@
 //! step after the end does — is made and tested here.
 
 use super::algorithm::LpAlgorithm;
-use super::spec::{Experiment, PathSpec, Run, ValidExperiment};
+use super::spec::{LpSpec, PathSpec, Run, ValidExperiment};
 use crate::error::{KpError, Result};
 use crate::exec::{Record, Stop};
 use crate::papers::lp::run::RaceJob;
@@ -37,7 +37,7 @@ impl LpPage {
     /// Parse and check a spec (one message naming the field), build its data and start the
     /// solver at α = 0 (features path; the tensor path waits for its Gram tensor).
     pub fn new(spec_json: &str) -> Result<Self> {
-        let valid = Experiment::from_json(spec_json)?.validate()?;
+        let valid = LpSpec::from_json(spec_json)?.validate()?;
         let digest = valid.data.digest();
         let mut me = Self { valid, run: None, tensor: None, build_ms: 0.0, race: None, digest };
         me.restart()?;
@@ -59,7 +59,7 @@ impl LpPage {
     /// or γ slider restarts the solver on the same data), and the Gram tensor is kept while its
     /// key (data digest, kernel, q) is unchanged. On error the old state is kept.
     pub fn update(&mut self, spec_json: &str) -> Result<()> {
-        let spec = Experiment::from_json(spec_json)?;
+        let spec = LpSpec::from_json(spec_json)?;
         let old_key = self.valid.tensor_key();
         if spec.data == self.valid.spec.data {
             self.valid.retune(spec)?;

@@ -2,11 +2,11 @@
 //! objectives) and its spikes (w against w*), drawn by [`crate::plots::lp`].
 
 use crate::error::{KpError, Result};
-use crate::papers::lp::{Experiment, LpRun};
+use crate::papers::lp::{LpSession, LpSpec};
 
 /// `convergence` and `spikes`, as SVG text.
-pub fn svg_plots(e: &Experiment) -> Result<Vec<(&'static str, String)>> {
-    let mut lp = LpRun::start(e)?;
+pub fn svg_plots(e: &LpSpec) -> Result<Vec<(&'static str, String)>> {
+    let mut lp = LpSession::start(e)?;
     lp.run.run();
     let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice());
     let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();

@@ -1,5 +1,5 @@
 //! Paper A (Salzo, Suykens, Rosasco), `kplay run` and `kplay race`: a validated experiment's run
-//! ([`crate::papers::lp::LpRun`], its algorithm under the one executor) to its end, and
+//! ([`crate::papers::lp::LpSession`], its algorithm under the one executor) to its end, and
 //! paper A's race. The executor owns the stopping rule (relative duality gap ≤ tol, the cap,
 //! stall, deadline); the algorithms stop only for their own reasons (a stalled linesearch, a
 //! non-finite value), all reported as the one [`crate::exec::Stop`].
@@ -9,15 +9,15 @@ use serde_json::{json, Value};
 use crate::error::Result;
 use crate::exec::{run_task_for, Progress, Stop, Task};
 use crate::exec::{Race, Target};
-use crate::papers::lp::{self, Experiment, LpAlgorithm, LpRun, ValidExperiment};
+use crate::papers::lp::{self, LpAlgorithm, LpSession, LpSpec, ValidExperiment};
 use crate::papers::report::Report;
 use crate::spec_json::Paper;
 use crate::tensor::GramTensor;
 
 /// Run a paper-A experiment to the end and report (`setup_ms`: data, features or Gram tensor).
-pub fn run(spec: &Experiment) -> Result<Report> {
+pub fn run(spec: &LpSpec) -> Result<Report> {
     let t0 = web_time::Instant::now();
-    let mut lp = LpRun::start(spec)?;
+    let mut lp = LpSession::start(spec)?;
     let digest = lp.valid.data.digest();
     let setup_ms = crate::clock::ms_since(t0);
     lp.run.run();
@@ -193,7 +193,7 @@ impl RaceJob {
 }
 
 /// Every applicable paper-A algorithm against F* (see [`crate::exec::race`]).
-pub fn race(spec: &Experiment) -> Result<Value> {
+pub fn race(spec: &LpSpec) -> Result<Value> {
     let valid = spec.validate()?;
     // The tensor path races on its built Gram tensor (F* from the same tensor).
     let tensor = match valid.checked.path {

@@ -1,6 +1,6 @@
 //! Paper A's page fields, declared once ([`crate::schema`]): the data generators' sizes and
 //! knobs, p, γ, the loss and tensor kernel (their parameters from the catalogues), the path,
-//! the algorithm and its tolerance. [`super::Experiment::check`] reads the same table.
+//! the algorithm and its tolerance. [`super::LpSpec::check`] reads the same table.
 
 use crate::losses::Loss;
 use crate::schema::{Field, Schema};

@@ -1,4 +1,4 @@
-//! Paper A's session: a validated experiment's data, problem and runs (from [`super::Checked`]),
+//! Paper A's session: a validated experiment's data, problem and runs (from [`super::LpChecked`]),
 //! the reference optimum and the predictor (eq. 14, Remark 2.4).
 
 use serde_json::{json, Value};
@@ -24,7 +24,7 @@ use crate::tensor::{
 impl ValidExperiment {
     /// Assemble from checked parameters and data: labels checked for the loss, the feature
     /// matrix built on the features path.
-    pub fn new(spec: Experiment, checked: Checked, data: Dataset) -> Result<Self> {
+    pub fn new(spec: LpSpec, checked: LpChecked, data: Dataset) -> Result<Self> {
         checked.loss.check_targets(data.y.as_slice())?;
         let features = match (checked.path, checked.kernel_cfg) {
             (PathSpec::Features, None) => Some(data.x.clone()),
@@ -62,7 +62,7 @@ impl ValidExperiment {
 
     /// Replace the model/solver parameters on the same data (the page's sliders). The feature
     /// matrix is rebuilt only if the path or kernel changed.
-    pub fn retune(&mut self, spec: Experiment) -> Result<()> {
+    pub fn retune(&mut self, spec: LpSpec) -> Result<()> {
         let checked = spec.check()?;
         checked.loss.check_targets(self.data.y.as_slice())?;
         if checked.path != self.checked.path || checked.kernel_cfg != self.checked.kernel_cfg {
@@ -398,7 +398,7 @@ pub fn watch_to(tol: f64, cap: usize) -> Watch {
 /// ([`crate::budget::active`]): dual Newton's n × n Hessian (and n²·dim per step to form it),
 /// the primal methods' min(n, d)² Gram matrix for the step size `γ‖X‖²` and their d proxes
 /// per step. The number of iterations is not limited (`max_iter` is a cap, not a cost).
-fn check_solver_budget(spec: &Experiment, c: &Checked, n: usize, dim: usize) -> Result<()> {
+fn check_solver_budget(spec: &LpSpec, c: &LpChecked, n: usize, dim: usize) -> Result<()> {
     let b = crate::budget::active();
     let (nf, df) = (n as f64, dim as f64);
     let alg = spec.solver.algorithm.as_str();
@@ -539,14 +539,14 @@ pub fn reference_value(run: &Run) -> Result<f64> {
 
 /// A validated paper-A experiment and its run: the session `kplay run`, `kplay plot` and the
 /// tests step (through the executor, [`Run`]).
-pub struct LpRun {
+pub struct LpSession {
     pub valid: ValidExperiment,
     pub run: Run,
 }
 
-impl LpRun {
+impl LpSession {
     /// Validate, build the data (and the Gram tensor on the tensor path) and start the solver.
-    pub fn start(spec: &Experiment) -> Result<Self> {
+    pub fn start(spec: &LpSpec) -> Result<Self> {
         let valid = spec.validate()?;
         let run = valid.start_any()?;
         Ok(Self { valid, run })

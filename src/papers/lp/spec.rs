@@ -1,5 +1,5 @@
 //! Paper A's experiment spec: the serde types of the data, model and solver, their defaults, and
-//! [`Experiment::validate`] into a [`ValidExperiment`]. A child of its own so that the session
+//! [`LpSpec::validate`] into a [`ValidExperiment`]. A child of its own so that the session
 //! (`session.rs`) imports its sibling, not `mod.rs` (issue 34: no parent ⇄ child import cycle).
 
 use super::algorithm::LpAlgorithm;
@@ -136,14 +136,14 @@ impl Default for SolverSpec {
 /// A whole experiment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Experiment {
+pub struct LpSpec {
     pub data: DataSpec,
     pub model: ModelSpec,
     #[serde(default)]
     pub solver: SolverSpec,
 }
 
-impl Default for Experiment {
+impl Default for LpSpec {
     /// The page's opening experiment: a small sparse problem with p = 4/3 that converges in
     /// a visible number of iterations.
     fn default() -> Self {
@@ -174,7 +174,7 @@ pub const TENSOR_BUDGET_BYTES: u64 = 1 << 30;
 
 /// The model and solver parameters after validation.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Checked {
+pub struct LpChecked {
     pub p: f64,
     pub gamma: f64,
     pub loss: Loss,
@@ -188,12 +188,12 @@ pub struct Checked {
 
 /// An experiment whose every field has been checked, with its data materialized.
 pub struct ValidExperiment {
-    pub spec: Experiment,
+    pub spec: LpSpec,
     pub data: Dataset,
     pub p: f64,
     pub gamma: f64,
     pub linesearch: Linesearch,
-    pub checked: Checked,
+    pub checked: LpChecked,
     /// The explicit feature matrix on the features path (`X` itself for the linear kernel).
     pub(super) features: Option<DMatrix<f64>>,
 }
@@ -210,7 +210,7 @@ pub(super) fn param(name: &'static str, reason: String) -> KpError {
     KpError::Parameter { name, reason }
 }
 
-impl Experiment {
+impl LpSpec {
     /// Parse a JSON spec (file or URL state) into an experiment: untagged, or tagged
     /// `"paper": "lp"` ([`crate::papers::Spec`]); unknown fields and trailing text rejected.
     pub fn from_json(text: &str) -> Result<Self> {
@@ -224,7 +224,7 @@ impl Experiment {
 
     /// Check the model and solver parameters (the data are checked by [`Self::validate`]):
     /// one error per bad parameter, naming it.
-    pub fn check(&self) -> Result<Checked> {
+    pub fn check(&self) -> Result<LpChecked> {
         let ModelSpec::LpRegression { p, gamma, loss, path, kernel } = self.model;
         // The plain ranges are the page schema's (`schema.rs`), read here, not restated.
         if !super::schema::p().accepts(p) {
@@ -307,7 +307,7 @@ impl Experiment {
             }
         };
         let linesearch = Linesearch { delta: s.delta, theta: s.theta, step0, max_backtracks: 80 };
-        Ok(Checked { p, gamma, loss, path, kernel, kernel_cfg, linesearch })
+        Ok(LpChecked { p, gamma, loss, path, kernel, kernel_cfg, linesearch })
     }
 
     /// Check the model and solver parameters; returns (p, γ, Algorithm 2.1's linesearch).

@@ -18,9 +18,11 @@ use nalgebra::DMatrix;
 use serde::Serialize;
 
 use super::checked::PerceptronChecked;
-use super::prepare::SessionPreparation;
+use super::prepare::PerceptronPreparation;
 use super::race::{PerceptronRace, RaceEntry};
-use super::session::{view_box, BoundLine, CertificateCheck, Outcome, SeparatorCheck, Session};
+use super::session::{
+    view_box, BoundLine, CertificateCheck, Outcome, PerceptronSession, SeparatorCheck,
+};
 use super::spec::{DataSpec, PerceptronSpec};
 use crate::error::{KpError, Result};
 use crate::exec::Record;
@@ -220,9 +222,9 @@ fn not_ready() -> KpError {
 /// the race (see the module's documentation for the rules).
 pub struct PerceptronPage {
     /// The shown session; `None` until the first preparation is done.
-    session: Option<Session>,
+    session: Option<PerceptronSession>,
     /// A new spec's session being prepared in slices (G, then ρ_K); the old session is shown.
-    prep: Option<SessionPreparation>,
+    prep: Option<PerceptronPreparation>,
     race: Option<PerceptronRace>,
     heat: Option<Heat>,
     /// The view and plotting rectangle of the last boundary drawing (for clicks).
@@ -265,7 +267,7 @@ impl PerceptronPage {
             s.restart(checked)?;
             self.prep = None;
         } else {
-            let prep = SessionPreparation::new(checked)?;
+            let prep = PerceptronPreparation::new(checked)?;
             let small = prep.n().saturating_mul(prep.n()) <= SYNC_GRAM;
             let previous = self.prep.replace(prep);
             if small {
@@ -314,12 +316,12 @@ impl PerceptronPage {
     }
 
     /// Whether the preparation ahead is a whole kernel matrix not yet started, which a worker
-    /// may compute ([`SessionPreparation::kernel_matrix_all`]) for [`Self::adopt_kernel_matrix`].
+    /// may compute ([`PerceptronPreparation::kernel_matrix_all`]) for [`Self::adopt_kernel_matrix`].
     pub fn offloadable(&self) -> bool {
-        self.prep.as_ref().is_some_and(SessionPreparation::offloadable)
+        self.prep.as_ref().is_some_and(PerceptronPreparation::offloadable)
     }
 
-    fn preparation(&mut self) -> Result<&mut SessionPreparation> {
+    fn preparation(&mut self) -> Result<&mut PerceptronPreparation> {
         self.note = None;
         self.prep.as_mut().ok_or_else(|| KpError::Parameter {
             name: "prepared",
@@ -327,7 +329,7 @@ impl PerceptronPage {
         })
     }
 
-    /// Adopt a worker's kernel matrix ([`SessionPreparation::adopt_kernel_matrix`]: checked
+    /// Adopt a worker's kernel matrix ([`PerceptronPreparation::adopt_kernel_matrix`]: checked
     /// against this page's spec and written into the page's own matrix). What is refused is
     /// computed by the page's slices, and the error says why.
     pub fn adopt_kernel_matrix(
@@ -339,7 +341,7 @@ impl PerceptronPage {
         self.preparation()?.adopt_kernel_matrix(digest, len, fill)
     }
 
-    /// Adopt a worker's min-norm search of ρ_K ([`SessionPreparation::adopt_margin_search`]):
+    /// Adopt a worker's min-norm search of ρ_K ([`PerceptronPreparation::adopt_margin_search`]):
     /// `len` weights (refused before `weights` is called when they are not one per point),
     /// stopped after `iterations`.
     pub fn adopt_margin_search(
@@ -388,16 +390,16 @@ impl PerceptronPage {
     }
 
     /// The shown session (the previous one while a new one is prepared).
-    pub fn session(&self) -> Option<&Session> {
+    pub fn session(&self) -> Option<&PerceptronSession> {
         self.session.as_ref()
     }
 
     /// The session that can step: an error while a new one is prepared.
-    pub fn ready_session(&self) -> Result<&Session> {
+    pub fn ready_session(&self) -> Result<&PerceptronSession> {
         self.session.as_ref().filter(|_| self.prep.is_none()).ok_or_else(not_ready)
     }
 
-    fn session_mut(&mut self) -> Result<&mut Session> {
+    fn session_mut(&mut self) -> Result<&mut PerceptronSession> {
         if self.prep.is_some() {
             return Err(not_ready());
         }
@@ -478,12 +480,12 @@ impl PerceptronPage {
 
     /// The shown session's α (empty before any session).
     pub fn alpha(&self) -> Vec<f64> {
-        self.session.as_ref().map(Session::alpha).unwrap_or_default()
+        self.session.as_ref().map(PerceptronSession::alpha).unwrap_or_default()
     }
 
     /// The shown session's simplex weights p (empty for the perceptrons).
     pub fn p(&self) -> Vec<f64> {
-        self.session.as_ref().and_then(Session::p).unwrap_or_default()
+        self.session.as_ref().and_then(PerceptronSession::p).unwrap_or_default()
     }
 
     /// The shown session's points `[x₁, x₂, ±1]` (to turn a generated set into a hand-made one):

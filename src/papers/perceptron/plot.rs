@@ -2,12 +2,12 @@
 //! bounds, drawn by [`crate::plots::perceptron`].
 
 use crate::error::Result;
-use crate::papers::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use crate::papers::perceptron::{PerceptronChecked, PerceptronSession, PerceptronSpec};
 use crate::plots::svg::svg;
 
 /// `trace`, as SVG text.
 pub fn svg_plots(s: &PerceptronSpec) -> Result<Vec<(&'static str, String)>> {
-    let mut session = Session::new(PerceptronChecked::check(s.clone())?)?;
+    let mut session = PerceptronSession::new(PerceptronChecked::check(s.clone())?)?;
     session.run_to_end();
     let trace = crate::plots::perceptron::trace_points(&session.trace());
     let bounds: Vec<(String, f64, bool)> =

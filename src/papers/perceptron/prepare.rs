@@ -1,4 +1,4 @@
-//! [`SessionPreparation`]: paper D's session built in resumable stages (the kernel matrix by
+//! [`PerceptronPreparation`]: paper D's session built in resumable stages (the kernel matrix by
 //! blocks of columns, then ρ_K's min-norm search), so a page spreads the O(n²) work over frames;
 //! or computed at once by a worker on every thread and adopted by the page after its checks
 //! (issue 21 §3; tests/perceptron_prep.rs).
@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::checked::PerceptronChecked;
-use super::session::{points_digest, Session};
+use super::session::{points_digest, PerceptronSession};
 use crate::error::{KpError, Result};
 use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::{CrossJob, ResolvedKernel};
@@ -18,21 +18,21 @@ enum Stage {
     Margin { problem: Arc<PerceptronProblem>, search: MinNormSearch },
 }
 
-/// A [`Session`] built in resumable stages, so a page can spread the O(n²) work over animation
+/// A [`PerceptronSession`] built in resumable stages, so a page can spread the O(n²) work over animation
 /// frames (issue #13: no main-thread task over 200 ms at the page's largest n): G by column
 /// blocks ([`CrossJob`]), then the min-norm search of ρ_K's bracket ([`MinNormSearch`]). The
-/// session equals [`Session::new`]'s bit for bit ([`Session::new`] runs this to its end).
-pub struct SessionPreparation {
+/// session equals [`PerceptronSession::new`]'s bit for bit ([`PerceptronSession::new`] runs this to its end).
+pub struct PerceptronPreparation {
     spec: PerceptronChecked,
     stage: Option<Stage>,
     /// The session, once the last unit built it (taken by [`Self::advance`]).
-    ready: Option<Session>,
+    ready: Option<PerceptronSession>,
 }
 
 /// Frank–Wolfe iterations of the min-norm search per check of the clock (each O(n)).
 const SEARCH_CHUNK: usize = 64;
 
-impl SessionPreparation {
+impl PerceptronPreparation {
     /// The preparation of a checked spec's session: G allocated (after the memory budget's
     /// check), nothing computed yet.
     pub fn new(spec: PerceptronChecked) -> Result<Self> {
@@ -51,7 +51,7 @@ impl SessionPreparation {
         &self.spec
     }
 
-    /// The data's digest, as the session will hold it ([`Session::digest`]).
+    /// The data's digest, as the session will hold it ([`PerceptronSession::digest`]).
     pub fn digest(&self) -> String {
         points_digest(self.spec.x(), self.spec.y())
     }
@@ -113,7 +113,7 @@ impl SessionPreparation {
 
     /// Work until done or `budget_ms` has elapsed (at least one unit, sliced by the executor's
     /// [`run_task_for`]); `Some(session)` when done. After an error the preparation is spent.
-    pub fn advance(&mut self, budget_ms: f64) -> Result<Option<Session>> {
+    pub fn advance(&mut self, budget_ms: f64) -> Result<Option<PerceptronSession>> {
         run_task_for(self, budget_ms)?;
         Ok(self.ready.take())
     }
@@ -213,10 +213,10 @@ impl SessionPreparation {
     }
 }
 
-impl Session {
+impl PerceptronSession {
     /// Build G of a checked spec, compute ρ_K and start the algorithm at its first iterate.
     pub fn new(spec: PerceptronChecked) -> Result<Self> {
-        let mut prep = SessionPreparation::new(spec)?;
+        let mut prep = PerceptronPreparation::new(spec)?;
         loop {
             if let Some(s) = prep.advance(f64::INFINITY)? {
                 return Ok(s);
@@ -225,7 +225,7 @@ impl Session {
     }
 }
 
-impl Task for SessionPreparation {
+impl Task for PerceptronPreparation {
     type Error = KpError;
     /// One unit: a block of G's columns ([`CrossJob`]'s unit; G and ρ_K's search set up after
     /// the last), or [`SEARCH_CHUNK`] Frank–Wolfe iterations of the search (the session built
@@ -254,7 +254,8 @@ impl Task for SessionPreparation {
                         &self.spec.margin_options(),
                         search.finish(problem.gram()),
                     )?;
-                    self.ready = Some(Session::from_parts(self.spec.clone(), problem, margin)?);
+                    self.ready =
+                        Some(PerceptronSession::from_parts(self.spec.clone(), problem, margin)?);
                     return Ok(Progress::Done);
                 }
                 Stage::Margin { problem, search }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::session::Session;
+use super::session::PerceptronSession;
 use crate::error::Result;
 use crate::exec::Stepper;
 use crate::exec::{Lane, Race};
@@ -48,7 +48,7 @@ impl PerceptronRace {
     /// The six algorithms on the session's data with its checked spec's race ε (NVN, ISNKPVN),
     /// δ (SNKPVN) and γ (ISNKPVN) ([`super::PerceptronChecked::race_parameters`]), each capped at its
     /// `max_iter`: the page's Race button and `kplay race` alike.
-    pub fn new(session: &Session) -> Result<Self> {
+    pub fn new(session: &PerceptronSession) -> Result<Self> {
         let (epsilon, delta, gamma) = session.spec().race_parameters();
         let algs = [
             PerceptronAlgorithm::Perceptron,

@@ -1,5 +1,5 @@
 //! Paper D (Ramdas, Peña), `kplay run` and `kplay race`: the spec checked
-//! ([`PerceptronChecked::check`]), its [`Session`] (2-D data, G, ρ_K and the running
+//! ([`PerceptronChecked::check`]), its [`PerceptronSession`] (2-D data, G, ρ_K and the running
 //! perceptron-family algorithm, a [`crate::exec::Stepper`] under the executor's [`crate::exec::Run`]) run to
 //! its end, and the race of the six algorithms ([`PerceptronRace`], each a lane of the
 //! executor's race, capped by the race). A run ends with a verified separator (`Gα > 0`), a
@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::papers::perceptron::{
-    build_points, DataSpec, PerceptronChecked, PerceptronRace, PerceptronSpec, Session,
+    build_points, DataSpec, PerceptronChecked, PerceptronRace, PerceptronSession, PerceptronSpec,
 };
 use crate::papers::report::Report;
 use crate::spec_json::Paper;
@@ -32,7 +32,7 @@ pub fn dataset(data: &DataSpec) -> Result<Dataset> {
 /// by one).
 pub fn run(spec: &PerceptronSpec) -> Result<Report> {
     let t0 = web_time::Instant::now();
-    let mut session = Session::new(PerceptronChecked::check(spec.clone())?)?;
+    let mut session = PerceptronSession::new(PerceptronChecked::check(spec.clone())?)?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
     let t1 = web_time::Instant::now();
     let status = session.run_to_end();
@@ -58,7 +58,7 @@ pub fn run(spec: &PerceptronSpec) -> Result<Report> {
 /// The six algorithms of paper D on the spec's data (ε, δ, γ: the spec's `race`, else its
 /// algorithm's, else 0.01, 0.01, 2), each to its verified outcome or the cap.
 pub fn race(spec: &PerceptronSpec) -> Result<Value> {
-    let session = Session::new(PerceptronChecked::check(spec.clone())?)?;
+    let session = PerceptronSession::new(PerceptronChecked::check(spec.clone())?)?;
     let mut race = PerceptronRace::new(&session)?;
     race.run_parallel();
     Ok(json!({"paper": "perceptron", "margin": session.margin, "lanes": race.lanes_json()}))
@@ -73,8 +73,8 @@ mod tests {
     use crate::solvers::perceptron::{start, PerceptronAlgorithm};
 
     /// A session of `spec`, through its check.
-    fn session(spec: PerceptronSpec) -> Result<Session> {
-        Session::new(PerceptronChecked::check(spec)?)
+    fn session(spec: PerceptronSpec) -> Result<PerceptronSession> {
+        PerceptronSession::new(PerceptronChecked::check(spec)?)
     }
 
     /// The race parameters of `spec`, through its check.

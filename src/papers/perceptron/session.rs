@@ -1,4 +1,4 @@
-//! Paper D's [`Session`]: a checked spec's problem (G), its margin ρ_K with the certified
+//! Paper D's [`PerceptronSession`]: a checked spec's problem (G), its margin ρ_K with the certified
 //! bracket, and the running algorithm under the executor; the reference bounds and the view box
 //! the page draws. A child of its own so that the preparation (`prepare.rs`, which builds a
 //! session), the race and the page import their sibling, not `mod.rs` (issue 34: no
@@ -111,7 +111,7 @@ pub fn view_box(x: &DMatrix<f64>, hand_made: bool) -> [f64; 4] {
 
 /// One checked experiment ([`PerceptronChecked`], the only spec it accepts) and its running
 /// algorithm.
-pub struct Session {
+pub struct PerceptronSession {
     spec: PerceptronChecked,
     pub problem: Arc<PerceptronProblem>,
     pub margin: Margin,
@@ -151,7 +151,7 @@ pub(super) fn points_digest(x: &DMatrix<f64>, y: &[f64]) -> String {
     .digest()
 }
 
-impl Session {
+impl PerceptronSession {
     /// The session on a built problem with its margin.
     pub(super) fn from_parts(
         spec: PerceptronChecked,
@@ -317,8 +317,8 @@ mod tests {
     use crate::papers::perceptron::spec::PerceptronSpec;
 
     /// A session of `spec`, through its check.
-    fn session(spec: PerceptronSpec) -> Result<Session> {
-        Session::new(PerceptronChecked::check(spec)?)
+    fn session(spec: PerceptronSpec) -> Result<PerceptronSession> {
+        PerceptronSession::new(PerceptronChecked::check(spec)?)
     }
 
     fn blobs(margin: f64, n: usize) -> DataSpec {

@@ -2,7 +2,7 @@
 //! same specs (separable and inseparable sets at a given n) through the same session.
 
 use super::checked::PerceptronChecked;
-use super::session::{start_run, Outcome, Session};
+use super::session::{start_run, Outcome, PerceptronSession};
 use super::spec::{DataSpec, PerceptronSpec};
 use serde::{Deserialize, Serialize};
 
@@ -75,8 +75,10 @@ pub fn run_timing_workload(
     cap: usize,
 ) -> Result<Vec<WorkloadRow>> {
     let t0 = web_time::Instant::now();
-    let s =
-        Session::new(PerceptronChecked::check(PerceptronSpec { max_iter: cap, ..spec.clone() })?)?;
+    let s = PerceptronSession::new(PerceptronChecked::check(PerceptronSpec {
+        max_iter: cap,
+        ..spec.clone()
+    })?)?;
     let setup_ms = t0.elapsed().as_secs_f64() * 1e3;
     let m = &s.margin;
     let e = if separable { 0.5 * m.lower.max(1e-9) } else { 1e-2 };
