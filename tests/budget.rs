@@ -232,7 +232,7 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     assert!(run.kept().len() <= 100);
     assert_eq!(run.kept()[0].iter, 0);
     // A tolerance of 1e-320 is below rounding: the run stalls (no measure progresses beyond 16
-    // ulps of its scale for max(200, i/2) iterations: the executor's stepper::Stall) or reaches
+    // ulps of its scale for max(200, i/2) iterations: the executor's exec::Stall) or reaches
     // the cap, after the trace's 100 records.
     let last = run.last().iter;
     assert!(matches!(run.stop(), Stop::Stalled | Stop::MaxIterations), "{:?}", run.stop());
