@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{black_box, Criterion};
 use kernel_playground::datasets::plane::{Classification2d, Shape2d};
+use kernel_playground::exec::{Record, Stop, Watch};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
@@ -18,7 +19,6 @@ use kernel_playground::solvers::coordinate::{
 use kernel_playground::solvers::fixed_point::{
     FixedPointConfig, RegularizationProblem, Representation, StepRule,
 };
-use kernel_playground::stepper::{Record, Stop, Watch};
 
 const DELTA: f64 = 1e-8;
 const MAX_SWEEPS: usize = 20_000;

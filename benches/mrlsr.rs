@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use kernel_playground::datasets::regression::Friedman1;
+use kernel_playground::exec::{Run, Watch};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel, ROOT_MAX_ITER};
-use kernel_playground::stepper::{Run, Watch};
 
 const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
 

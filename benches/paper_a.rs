@@ -16,16 +16,16 @@
 //!   relative precision; this is our reading of it.
 
 use kernel_playground::data::SparseRegression;
-use kernel_playground::experiment::lp::watch_to;
+use kernel_playground::exec::{Record, Run, Stepper};
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{conjugate_exponent, FeaturePolynomial};
+use kernel_playground::papers::lp::watch_to;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::dual_newton::{DualNewton, NewtonConfig};
 use kernel_playground::solvers::primal::{
     lipschitz_square, Armijo, Fista, GapMeasure, PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{ProxDual, ProxDualConfig};
-use kernel_playground::stepper::{Record, Run, Stepper};
 use std::time::Instant;
 
 const TOL: f64 = 1e-8;

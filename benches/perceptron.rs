@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use kernel_playground::experiment::perceptron::testbeds::{arc, circles, overlapping, separable};
+use kernel_playground::exec::{Run, Stepper};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::perceptron::testbeds::{arc, circles, overlapping, separable};
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
 };
@@ -17,7 +18,6 @@ use kernel_playground::solvers::perceptron::margin::{margin, MarginOptions, Sepa
 use kernel_playground::solvers::perceptron::{
     start, Isnkpvn, Outcome, PerceptronAlgorithm, PerceptronProblem,
 };
-use kernel_playground::stepper::{Run, Stepper};
 use nalgebra::{DMatrix, DVector};
 
 const CAP: usize = 50_000;

@@ -2,9 +2,7 @@
 //! iterations and milliseconds to the outcome, for the table of docs/perceptron.md.
 //! `cargo bench --bench perceptron_page`.
 
-use kernel_playground::experiment::perceptron::{
-    run_timing_workload, timing_workloads, WorkloadRow,
-};
+use kernel_playground::papers::perceptron::{run_timing_workload, timing_workloads, WorkloadRow};
 
 fn main() {
     println!("| workload | n | algorithm | outcome | verified | iterations | bound | setup ms | run ms |");

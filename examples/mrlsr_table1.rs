@@ -12,10 +12,8 @@ use std::time::Instant;
 use nalgebra::DVector;
 
 use kernel_playground::datasets::regression::Friedman1;
-use kernel_playground::experiment::mrlsr::cv::{
-    model_selection, scaled_rmse, ModelSelectionConfig,
-};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::mrlsr::cv::{model_selection, scaled_rmse, ModelSelectionConfig};
 
 fn mean_std(v: &[f64]) -> (f64, f64) {
     let n = v.len().max(1) as f64;

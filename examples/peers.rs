@@ -28,14 +28,14 @@ use std::io::Write;
 use std::time::Instant;
 
 use kernel_playground::datasets::regression::Friedman1;
-use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::exec::{Stepper, Watch};
 use kernel_playground::kernels::{Bandwidth, Kernel, ResolvedGaussian, ResolvedKernel};
 use kernel_playground::losses::Loss;
+use kernel_playground::papers::lp::LpSpec;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{CoordinateConfig, CoordinateDescent, IndexRule};
 use kernel_playground::solvers::fixed_point::{RegularizationProblem, Representation};
 use kernel_playground::solvers::mrlsr::{EigenPayload, MrlsrModel};
-use kernel_playground::stepper::{Stepper, Watch};
 use nalgebra::{DMatrix, DVector};
 
 type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -108,7 +108,7 @@ fn tensor(n: usize, d: usize, prefix: &str) -> Res<()> {
 
 fn gen_a(spec: &str, prefix: &str) -> Res<()> {
     let text = std::fs::read_to_string(spec).map_err(|e| format!("cannot read `{spec}`: {e}"))?;
-    let data = Experiment::from_json(&text)?.build_data()?;
+    let data = LpSpec::from_json(&text)?.build_data()?;
     write_matrix(&format!("{prefix}.X.bin"), &data.x)?;
     write_f64(&format!("{prefix}.y.bin"), data.y.iter().copied())?;
     println!(

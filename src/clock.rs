@@ -8,7 +8,7 @@ static DEADLINE: RwLock<Option<web_time::Instant>> = RwLock::new(None);
 
 /// Set (or clear) the process-wide deadline: `kplay --time-limit SECONDS` sets it once at
 /// start, so a run or a race that reaches it ends cleanly with the `time_limit` stop and its
-/// partial result ([`crate::engine::Run::run`], [`crate::engine::race::Race::run`]). The page
+/// partial result ([`crate::exec::Run::run`], [`crate::exec::Race::run`]). The page
 /// sets none: it slices its work per frame and has Pause and Cancel.
 pub fn set_deadline(deadline: Option<web_time::Instant>) {
     if let Ok(mut g) = DEADLINE.write() {

@@ -2,7 +2,7 @@
 //! and yes/no fields its spec path (`model.p`, `method.tol`), type, range (open or closed ends),
 //! step, default, label, unit, page control and, for a choice, its options — the way
 //! scikit-learn declares parameter constraints. Each paper lists its fields in its own
-//! `schema.rs` (under `crate::experiment`); its `Checked` check reads the same table
+//! `schema.rs` (under `crate::papers`); its `Checked` check reads the same table
 //! ([`check_fields`]), the pages bind their controls from it (wasm `specSchema(paper)`,
 //! `www/state.js`) and `kplay schema PAPER` prints it. A field applies only where its `when`
 //! conditions hold (`data.separation` when `data.kind` is `two_blobs`).

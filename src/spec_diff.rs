@@ -1,6 +1,6 @@
 //! What a page's controls can hold (issue 20, "one declarative form binding … refuses values a
 //! control cannot hold"). A page puts a spec into its controls and reads the controls back; the two
-//! specs, each parsed strictly and written back in full ([`crate::engine::Spec::to_value`]), must
+//! specs, each parsed strictly and written back in full ([`crate::papers::Spec::to_value`]), must
 //! be equal. Where they differ the page would silently run another experiment than the one asked
 //! for (a slider snaps 0.05 to its 0.1 minimum, a generator field the page has no control for falls
 //! back to the page's constant), so the page refuses the spec with the message built here, which
@@ -91,10 +91,10 @@ pub fn controls_lose_as<T: Serialize + DeserializeOwned>(
 
 /// [`controls_lose_as`] for any paper, by its tag.
 pub fn controls_lose(paper: Paper, asked: &str, shown_json: &str) -> Result<Option<String>> {
-    use crate::experiment::perceptron::PerceptronSpec;
-    use crate::experiment::{dinuzzo::DinuzzoSpec, lp::Experiment, mrlsr::MrlsrSpec};
+    use crate::papers::perceptron::PerceptronSpec;
+    use crate::papers::{dinuzzo::DinuzzoSpec, lp::LpSpec, mrlsr::MrlsrSpec};
     match paper {
-        Paper::Lp => controls_lose_as::<Experiment>(paper, asked, shown_json),
+        Paper::Lp => controls_lose_as::<LpSpec>(paper, asked, shown_json),
         Paper::Mrlsr => controls_lose_as::<MrlsrSpec>(paper, asked, shown_json),
         Paper::Dinuzzo => controls_lose_as::<DinuzzoSpec>(paper, asked, shown_json),
         Paper::Perceptron => controls_lose_as::<PerceptronSpec>(paper, asked, shown_json),
@@ -131,7 +131,7 @@ mod tests {
     #[test]
     fn a_spec_and_its_own_defaults_are_the_same_experiment() {
         for paper in Paper::ALL {
-            let full = crate::engine::Spec::default_for(paper).to_json();
+            let full = crate::papers::Spec::default_for(paper).to_json();
             assert_eq!(controls_lose(paper, &full, &full).unwrap(), None, "{paper:?}");
         }
     }

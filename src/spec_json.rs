@@ -1,6 +1,6 @@
 //! The spec's JSON layer, below every paper's spec type: which paper a spec is for ([`Paper`],
 //! its `paper` tag), and strict parsing — unknown fields and trailing characters rejected, the
-//! failing field named — shared by the engine's [`crate::engine::Spec`] and each paper's own
+//! failing field named — shared by the engine's [`crate::papers::Spec`] and each paper's own
 //! spec type ([`parse_as`]). It imports nothing of the crate but its error type, so every
 //! layer may use it (docs/design.md, "Layers").
 

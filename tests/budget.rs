@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use kernel_playground::budget::{self, push_bounded, Budget};
-use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::stepper::Stop;
+use kernel_playground::exec::Stop;
+use kernel_playground::papers::lp::LpSpec;
 use serde_json::{json, Value};
 
 const KPLAY: &str = env!("CARGO_BIN_EXE_kplay");
@@ -220,7 +220,7 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     }
     assert!(t.windows(2).all(|w| w[0] < w[1]));
     // A run's trace stays bounded too, and the thinned records are those of real iterations.
-    let spec = Experiment::from_json(&spec(
+    let spec = LpSpec::from_json(&spec(
         sparse(5, 3),
         "dual_gradient",
         json!({"tol": 1e-320, "max_iter": 5000}),
@@ -232,7 +232,7 @@ fn push_bounded_keeps_first_two_newest_and_an_even_history() {
     assert!(run.kept().len() <= 100);
     assert_eq!(run.kept()[0].iter, 0);
     // A tolerance of 1e-320 is below rounding: the run stalls (no measure progresses beyond 16
-    // ulps of its scale for max(200, i/2) iterations: the executor's stepper::Stall) or reaches
+    // ulps of its scale for max(200, i/2) iterations: the executor's exec::Stall) or reaches
     // the cap, after the trace's 100 records.
     let last = run.last().iter;
     assert!(matches!(run.stop(), Stop::Stalled | Stop::MaxIterations), "{:?}", run.stop());

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use kernel_playground::data::{parse_csv, Dataset, SparseRegression};
-use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::papers::lp::LpSpec;
 use nalgebra::DVector;
 use serde_json::Value;
 
@@ -204,7 +204,7 @@ fn digest_matches_the_library() {
 fn spec_prints_the_default_experiment() {
     let o = kplay(&["spec"], Path::new("."));
     assert!(o.status.success());
-    assert_eq!(Experiment::from_json(&stdout(&o)).unwrap(), Experiment::default());
+    assert_eq!(LpSpec::from_json(&stdout(&o)).unwrap(), LpSpec::default());
 }
 
 #[test]

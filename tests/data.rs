@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::{parse_csv, Dataset, SparseRegression, MAX_CELLS};
-use kernel_playground::experiment::lp::{DataSpec, Experiment, ModelSpec};
+use kernel_playground::papers::lp::{DataSpec, LpSpec, ModelSpec};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -188,7 +188,7 @@ fn model_json(p: &str, gamma: &str) -> String {
 
 /// `from_json(..)?.validate()` must fail, with a message that mentions each needle.
 fn spec_error(text: &str, needles: &[&str]) -> KpError {
-    let e = match Experiment::from_json(text).and_then(|e| e.validate()) {
+    let e = match LpSpec::from_json(text).and_then(|e| e.validate()) {
         Ok(_) => panic!("accepted bad spec {text}"),
         Err(e) => e,
     };
@@ -201,22 +201,21 @@ fn spec_error(text: &str, needles: &[&str]) -> KpError {
 
 #[test]
 fn good_spec_validates() {
-    let v = Experiment::from_json(GOOD).unwrap().validate().unwrap();
+    let v = LpSpec::from_json(GOOD).unwrap().validate().unwrap();
     assert_eq!((v.p, v.gamma), (1.5, 10.0));
     assert_eq!((v.data.n(), v.data.d()), (20, 30));
     // λ̄ defaults to the paper's cap γ/(2(1 − δ)) with δ = 1/2
     assert_eq!(v.linesearch.step0, 10.0);
     // the solver section is optional
-    let v =
-        Experiment::from_json(&spec_with(&data_json(5, 4, 1), &model_json("1.2", "3"))).unwrap();
+    let v = LpSpec::from_json(&spec_with(&data_json(5, 4, 1), &model_json("1.2", "3"))).unwrap();
     assert_eq!(v.solver.max_iter, 1000);
     assert_eq!(v.solver.tol, 1e-10);
     v.validate().unwrap();
     // the spec survives its own JSON
-    let e = Experiment::from_json(GOOD).unwrap();
-    assert_eq!(Experiment::from_json(&e.to_json()).unwrap(), e);
-    let d = Experiment::default();
-    assert_eq!(Experiment::from_json(&d.to_json()).unwrap(), d);
+    let e = LpSpec::from_json(GOOD).unwrap();
+    assert_eq!(LpSpec::from_json(&e.to_json()).unwrap(), e);
+    let d = LpSpec::default();
+    assert_eq!(LpSpec::from_json(&d.to_json()).unwrap(), d);
 }
 
 #[test]
@@ -232,7 +231,7 @@ fn p_outside_the_open_interval_is_rejected() {
     // JSON has no NaN literal: the text is malformed and says where
     spec_error(&spec_with(&data, &model_json("NaN", "10")), &["line"]);
     // a NaN p built in code is rejected as out of range
-    let mut e = Experiment::from_json(GOOD).unwrap();
+    let mut e = LpSpec::from_json(GOOD).unwrap();
     set_model(&mut e, f64::NAN, 10.0);
     let err = e.validate().err().expect("NaN p accepted");
     assert!(err.to_string().contains("p must lie strictly between 1 and 2"), "{err}");
@@ -247,7 +246,7 @@ fn gamma_not_positive_is_rejected() {
         let e = spec_error(&spec_with(&data, &model_json("1.5", g)), &["γ (gamma)", "positive"]);
         assert!(matches!(e, KpError::GammaNotPositive(_)), "{e:?}");
     }
-    let mut e = Experiment::from_json(GOOD).unwrap();
+    let mut e = LpSpec::from_json(GOOD).unwrap();
     for g in [f64::NAN, f64::INFINITY] {
         set_model(&mut e, 1.5, g);
         assert!(e.validate().err().expect("bad γ accepted").to_string().contains("γ (gamma)"));
@@ -318,8 +317,8 @@ fn bad_solver_settings_are_rejected() {
     // λ̄ above γ/(2(1 − δ)) = 10
     spec_error(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 10.5"#), &["solver.step0"]);
     spec_error(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 0"#), &["solver.step0"]);
-    let ok = Experiment::from_json(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 2.5"#))
-        .unwrap();
+    let ok =
+        LpSpec::from_json(&with(r#""max_iter": 100"#, r#""max_iter": 100, "step0": 2.5"#)).unwrap();
     assert_eq!(ok.validate().unwrap().linesearch.step0, 2.5);
 }
 
@@ -328,7 +327,7 @@ fn csv_specs() {
     let m = model_json("1.5", "10");
     // inline text is parsed; its errors come through validate
     let ok = spec_with(r#"{"kind": "csv", "text": "a,b,y\n1,2,3\n4,5,6\n"}"#, &m);
-    let v = Experiment::from_json(&ok).unwrap().validate().unwrap();
+    let v = LpSpec::from_json(&ok).unwrap().validate().unwrap();
     assert_eq!((v.data.n(), v.data.d()), (2, 2));
     spec_error(&spec_with(r#"{"kind": "csv", "text": "a,b\n1,2\n"}"#, &m), &["CSV", "`y`"]);
     spec_error(&spec_with(r#"{"kind": "csv", "text": "a,y\nNaN,2\n"}"#, &m), &["CSV", "finite"]);
@@ -338,16 +337,16 @@ fn csv_specs() {
     // the data of a spec are only checked after its parameters, but both are checked
     let both_bad = spec_with(&data_json(0, 4, 1), &model_json("3", "10"));
     spec_error(&both_bad, &["p must lie"]);
-    let mut e = Experiment::from_json(&spec_with(&data_json(5, 4, 1), &m)).unwrap();
+    let mut e = LpSpec::from_json(&spec_with(&data_json(5, 4, 1), &m)).unwrap();
     e.data = DataSpec::Csv { text: Some("y\n1\n".into()), path: None };
     assert!(e.validate().is_err());
 }
 
 proptest! {
-    /// `Experiment::from_json` never panics on arbitrary strings.
+    /// `LpSpec::from_json` never panics on arbitrary strings.
     #[test]
     fn from_json_never_panics(text in ".{0,300}") {
-        let _ = Experiment::from_json(&text);
+        let _ = LpSpec::from_json(&text);
     }
 
     /// Nor on near-misses of a good spec (a cut, or one character replaced); whatever parses
@@ -361,7 +360,7 @@ proptest! {
             let i = at % chars.len();
             chars[..i].iter().chain(std::iter::once(&c)).chain(chars[i + 1..].iter()).collect()
         };
-        if let Ok(e) = Experiment::from_json(&text) {
+        if let Ok(e) = LpSpec::from_json(&text) {
             let _ = e.check_parameters();
             let small = match &e.data {
                 DataSpec::SparseRegression(g) => g.n.saturating_mul(g.d) <= 100_000,
@@ -382,7 +381,7 @@ proptest! {
         n in 0i64..40, d in 0i64..40, k in 0i64..45,
     ) {
         let text = spec_with(&data_json(n, d, k), &model_json(&format!("{p:?}"), &format!("{gamma:?}")));
-        match Experiment::from_json(&text).unwrap().validate() {
+        match LpSpec::from_json(&text).unwrap().validate() {
             Ok(v) => {
                 prop_assert!(v.p > 1.0 && v.p < 2.0 && v.gamma > 0.0);
                 prop_assert!(n >= 1 && d >= 1 && k <= d);
@@ -406,7 +405,7 @@ fn csv_duplicate_or_unnamed_columns_are_rejected() {
 }
 
 /// Set p and γ of the (only) model kind, keeping its other fields.
-fn set_model(e: &mut Experiment, p_new: f64, gamma_new: f64) {
+fn set_model(e: &mut LpSpec, p_new: f64, gamma_new: f64) {
     let ModelSpec::LpRegression { p, gamma, .. } = &mut e.model;
     *p = p_new;
     *gamma = gamma_new;

@@ -8,6 +8,7 @@ use common::sweeps::{drive, Measures, Ran};
 use kernel_playground::datasets::plane::{
     from_points, grid, Classification2d, Regression1d, Shape2d,
 };
+use kernel_playground::exec::{Record, Stepper, Stop};
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
 use kernel_playground::rng::Rng;
@@ -16,7 +17,6 @@ use kernel_playground::solvers::fixed_point::{
     envelope_curve, k_alpha_eigenvalues, theorem5_functional, FixedPoint, FixedPointConfig,
     RegularizationProblem, Representation, StepRule,
 };
-use kernel_playground::stepper::{Record, Stepper, Stop};
 use kernel_playground::KpError;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use proptest::prelude::*;
@@ -1025,7 +1025,7 @@ fn rls_sweeps_are_gauss_seidel() {
 /// reproducible from its seed; the spec form round-trips through JSON.
 #[test]
 fn dinuzzo_solver_race_and_seeds() {
-    use kernel_playground::experiment::dinuzzo::{CoordinateSpec, FixedPointSpec, MethodSpec};
+    use kernel_playground::papers::dinuzzo::{CoordinateSpec, FixedPointSpec, MethodSpec};
     let p = small_problem(Loss::SquaredHinge, 30, 0.3, Representation::Gram);
     let cd = |rule, seed| {
         MethodSpec::Coordinate(CoordinateSpec {
@@ -1443,7 +1443,7 @@ fn bad_option_values_name_their_field() {
     )
     .is_ok());
     // The options' serde form: absent when off (old specs are unchanged), present when on.
-    use kernel_playground::experiment::dinuzzo::CoordinateSpec;
+    use kernel_playground::papers::dinuzzo::CoordinateSpec;
     let off = CoordinateSpec {
         rule: IndexRule::Cyclic,
         seed: 0,
@@ -1475,11 +1475,11 @@ fn bad_option_values_name_their_field() {
         .contains("bool"));
 }
 
-// ---- the page's state machine, natively (experiment::dinuzzo::page, issue 20) -------------------
+// ---- the page's state machine, natively (papers::dinuzzo::page, issue 20) -------------------
 
 mod page {
-    use kernel_playground::engine::{Paper, Spec};
-    use kernel_playground::experiment::dinuzzo::page::DinuzzoPage;
+    use kernel_playground::papers::dinuzzo::page::DinuzzoPage;
+    use kernel_playground::papers::{Paper, Spec};
 
     fn default_with(edit: impl Fn(&mut serde_json::Value)) -> String {
         let mut v = Spec::default_for(Paper::Dinuzzo).to_value();
@@ -1496,7 +1496,7 @@ mod page {
         assert!(!page.running());
         let shown = page.selected_lane().unwrap();
         let last = *shown.trace().last().unwrap();
-        let report = kernel_playground::engine::run(&Spec::from_json(&spec).unwrap()).unwrap();
+        let report = kernel_playground::papers::run(&Spec::from_json(&spec).unwrap()).unwrap();
         assert_eq!(report.iterations, last.iter);
         assert_eq!(report.last.primal.map(f64::to_bits), last.primal.map(f64::to_bits));
         assert_eq!(page.step(), 0, "a step after the end advances nothing");
@@ -1514,7 +1514,7 @@ mod page {
         let mut randomized: serde_json::Value = serde_json::from_str(&spec).unwrap();
         randomized["method"]["rule"] = "randomized_cyclic".into();
         let parsed =
-            kernel_playground::experiment::dinuzzo::page::parse(&randomized.to_string()).unwrap();
+            kernel_playground::papers::dinuzzo::page::parse(&randomized.to_string()).unwrap();
         assert!(page.same_problem(&parsed));
         page.update(&randomized.to_string()).unwrap();
         assert!(
@@ -1538,8 +1538,7 @@ mod page {
         assert!(page.ready() && page.selected().is_some());
         let mut other = randomized.clone();
         other["lambda"] = 0.5.into();
-        let parsed =
-            kernel_playground::experiment::dinuzzo::page::parse(&other.to_string()).unwrap();
+        let parsed = kernel_playground::papers::dinuzzo::page::parse(&other.to_string()).unwrap();
         assert!(!page.same_problem(&parsed));
         page.update(&other.to_string()).unwrap();
         assert!(
@@ -1607,8 +1606,8 @@ fn the_sweep_cap_is_the_executors() {
 /// field as the JSON spells it; a valid spec comes back unchanged (same JSON out as in).
 #[test]
 fn the_spec_check_names_each_field_and_keeps_the_json() {
-    use kernel_playground::engine::{Paper, Spec};
-    use kernel_playground::experiment::dinuzzo::DinuzzoSpec;
+    use kernel_playground::papers::dinuzzo::DinuzzoSpec;
+    use kernel_playground::papers::{Paper, Spec};
     let base = Spec::default_for(Paper::Dinuzzo).to_value();
     let with = |edit: &dyn Fn(&mut serde_json::Value)| -> DinuzzoSpec {
         let mut v = base.clone();

@@ -6,9 +6,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::budget::{self, Budget};
-use kernel_playground::engine::dinuzzo::{self, GREEDY_LANE, RACER_NAMES};
-use kernel_playground::experiment::dinuzzo::{DataSpec, DinuzzoChecked, DinuzzoSpec, MethodSpec};
 use kernel_playground::losses::Loss;
+use kernel_playground::papers::dinuzzo::run::{self as dinuzzo, GREEDY_LANE, RACER_NAMES};
+use kernel_playground::papers::dinuzzo::{DataSpec, DinuzzoChecked, DinuzzoSpec, MethodSpec};
 use kernel_playground::solvers::coordinate::IndexRule;
 
 fn spec(loss: Loss, n: usize, race: bool) -> DinuzzoChecked {
@@ -26,10 +26,10 @@ fn spec(loss: Loss, n: usize, race: bool) -> DinuzzoChecked {
 
 #[test]
 fn the_page_keeps_greedy_sweeps_within_a_frame() {
-    let logistic = kernel_playground::experiment::dinuzzo::build(&spec(Loss::Logistic, 400, false))
+    let logistic = kernel_playground::papers::dinuzzo::build(&spec(Loss::Logistic, 400, false))
         .unwrap()
         .unwrap();
-    let hinge = kernel_playground::experiment::dinuzzo::build(&spec(Loss::Hinge, 2500, false))
+    let hinge = kernel_playground::papers::dinuzzo::build(&spec(Loss::Hinge, 2500, false))
         .unwrap()
         .unwrap();
     // The CLI accepts both; the page the hinge loss at its largest n, not logistic at n = 400.
@@ -61,7 +61,7 @@ fn the_page_keeps_greedy_sweeps_within_a_frame() {
         "{note}"
     );
     // A small logistic problem keeps all five.
-    let small = kernel_playground::experiment::dinuzzo::build(&spec(Loss::Logistic, 200, true))
+    let small = kernel_playground::papers::dinuzzo::build(&spec(Loss::Logistic, 200, true))
         .unwrap()
         .unwrap();
     assert_eq!(dinuzzo::start(&small, &spec(Loss::Logistic, 200, true)).unwrap().lanes().len(), 5);

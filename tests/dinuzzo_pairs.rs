@@ -10,10 +10,12 @@ mod common;
 use common::sweeps::{Measures, Ran};
 use common::{assert_fails, kplay, TempDir};
 use kernel_playground::datasets::plane::{Classification2d, Regression1d, Shape2d};
-use kernel_playground::engine::{self, dinuzzo, Spec, Stop};
-use kernel_playground::experiment::dinuzzo::MethodSpec;
+use kernel_playground::exec::Stop;
 use kernel_playground::kernels::{Bandwidth, Kernel};
 use kernel_playground::losses::Loss;
+use kernel_playground::papers::dinuzzo::run as dinuzzo;
+use kernel_playground::papers::dinuzzo::MethodSpec;
+use kernel_playground::papers::{self, Spec};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::{
     exact_pair_step, CoordinateConfig, CoordinateDescent, IndexRule, PairBox,
@@ -404,7 +406,7 @@ fn other_losses_are_refused_with_the_field_named() {
         let e = CoordinateDescent::new(p, cfg(IndexRule::GreedyPairs, true, 1e-8)).unwrap_err();
         assert_eq!(param_name(e), "method.rule", "{loss:?}");
     }
-    let on = MethodSpec::Coordinate(kernel_playground::experiment::dinuzzo::CoordinateSpec {
+    let on = MethodSpec::Coordinate(kernel_playground::papers::dinuzzo::CoordinateSpec {
         rule: IndexRule::GreedyPairs,
         seed: 0,
         tol: 1e-8,
@@ -417,14 +419,14 @@ fn other_losses_are_refused_with_the_field_named() {
     assert!(text.contains("\"rule\":\"greedy_pairs\""), "{text}");
     assert_eq!(serde_json::from_str::<MethodSpec>(&text).unwrap(), on);
 
-    let mut spec = kernel_playground::experiment::dinuzzo::DinuzzoSpec {
+    let mut spec = kernel_playground::papers::dinuzzo::DinuzzoSpec {
         loss: Loss::Logistic,
         ..Default::default()
     };
     if let MethodSpec::Coordinate(c) = &mut spec.method {
         c.rule = IndexRule::GreedyPairs;
     }
-    let e = engine::run(&Spec::Dinuzzo(spec.clone())).expect_err("logistic pairs").to_string();
+    let e = papers::run(&Spec::Dinuzzo(spec.clone())).expect_err("logistic pairs").to_string();
     assert!(e.contains("method.rule") && e.contains("greedy_pairs"), "{e}");
     let dir = TempDir::new("pairs");
     let path = dir.write("spec.json", &Spec::Dinuzzo(spec.clone()).to_json());
@@ -434,10 +436,10 @@ fn other_losses_are_refused_with_the_field_named() {
     );
     // The hinge loss through the engine: converged, the cyclic rule's optimum, named in the report.
     spec.loss = Loss::Hinge;
-    let r = engine::run(&Spec::Dinuzzo(spec.clone())).expect("runs");
+    let r = papers::run(&Spec::Dinuzzo(spec.clone())).expect("runs");
     assert_eq!(r.status, Stop::Converged);
     let plain =
-        engine::run(&Spec::Dinuzzo(kernel_playground::experiment::dinuzzo::DinuzzoSpec::default()))
+        papers::run(&Spec::Dinuzzo(kernel_playground::papers::dinuzzo::DinuzzoSpec::default()))
             .expect("runs");
     let (p, p0) = (r.last.primal.unwrap(), plain.last.primal.unwrap());
     assert!((p - p0).abs() <= 1e-6 * p0.abs(), "pairs {p} vs cyclic {p0}");

@@ -4,8 +4,8 @@
 //! then exactly the sliced page's and `kplay`'s (sweeps, objective bits, coefficients). What
 //! does not fit this page's spec is refused with a message and the page prepares in slices.
 
-use kernel_playground::engine::{Paper, Spec};
-use kernel_playground::experiment::dinuzzo::page::{DinuzzoPage, Handover};
+use kernel_playground::papers::dinuzzo::page::{DinuzzoPage, Handover};
+use kernel_playground::papers::{Paper, Spec};
 
 fn spec_with(edit: impl Fn(&mut serde_json::Value)) -> String {
     let mut v = Spec::default_for(Paper::Dinuzzo).to_value();
@@ -82,7 +82,7 @@ fn an_adopted_preparation_gives_the_sliced_run_and_kplays() {
         assert!(!page.offloadable());
         let adopted = finish(&mut page);
         assert_eq!(adopted, sliced(&spec), "the same run, bit for bit, as the page's slices");
-        let report = kernel_playground::engine::run(&Spec::from_json(&spec).unwrap()).unwrap();
+        let report = kernel_playground::papers::run(&Spec::from_json(&spec).unwrap()).unwrap();
         assert_eq!(report.iterations, adopted.0);
         assert_eq!(report.last.primal.map(f64::to_bits), Some(adopted.1));
         assert_eq!(report.data_digest, w.digest);

@@ -1,15 +1,15 @@
 //! The executor is generic (issue 34): an algorithm written in this one file, knowing nothing of
-//! the four papers, runs through `stepper::Run` and `engine::race::Race`, and the executor alone
+//! the four papers, runs through `exec::Run` and `exec::Race`, and the executor alone
 //! gives it the iteration cap, the tolerance on a named measure, the time limit and the stall
-//! rule (`stepper::Watch`); the algorithm itself only steps. Every count is checked against the
+//! rule (`exec::Watch`); the algorithm itself only steps. Every count is checked against the
 //! closed form of the iteration, computed here apart from the algorithm.
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::sync::Mutex;
 
 use kernel_playground::clock;
-use kernel_playground::engine::race::Race;
-use kernel_playground::stepper::{
+use kernel_playground::exec::Race;
+use kernel_playground::exec::{
     run_task_for, Measure, Progress, Record, Run, Stepper, Stop, Task, Tol, Watch, STALL_MIN_WINDOW,
 };
 use serde_json::{json, Value};
@@ -136,7 +136,7 @@ fn a_run_stalls_by_the_executors_rule_once_its_measure_is_at_rounding_level() {
     let _g = DEADLINE.lock().unwrap_or_else(|e| e.into_inner());
     clock::set_deadline(None);
     // Halving x: f falls by a factor 4 per step until it underflows to 0 at b, then stays there.
-    // Stalled at max(b + window, 2b) exactly (the rule of stepper::Stall), never before.
+    // Stalled at max(b + window, 2b) exactly (the rule of exec::Stall), never before.
     let b = underflow(0.5);
     let mut run = Run::new(Box::new(Descent::new(0.5, NONE)));
     assert_eq!(run.run(), Stop::Stalled);

@@ -2,20 +2,20 @@
 //! iterates (Section 2.3), every algorithm runs from a spec, and bad specs give one clear error.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::experiment::lp::{top_k_recovery, Experiment};
+use kernel_playground::papers::lp::{top_k_recovery, LpSpec};
 
-fn spec(data: &str, model_extra: &str, algorithm: &str) -> Experiment {
+fn spec(data: &str, model_extra: &str, algorithm: &str) -> LpSpec {
     let text = format!(
         r#"{{"data":{data},"model":{{"problem":"lp_regression","p":1.3333333333333333,"gamma":2{model_extra}}},
             "solver":{{"algorithm":"{algorithm}","tol":1e-30,"max_iter":25}}}}"#
     );
-    Experiment::from_json(&text).unwrap()
+    LpSpec::from_json(&text).unwrap()
 }
 
 const REG: &str = r#"{"kind":"sparse_regression","n":9,"d":4,"k":2,"sigma":0.1,"seed":3}"#;
 const BLOBS: &str = r#"{"kind":"two_blobs","n":10,"separation":3,"spread":1,"flip":0.1,"seed":2}"#;
 
-fn alphas(e: &Experiment, iters: usize) -> Vec<Vec<f64>> {
+fn alphas(e: &LpSpec, iters: usize) -> Vec<Vec<f64>> {
     let v = e.validate().unwrap();
     let mut run = v.start_any().unwrap();
     let mut out = vec![];
@@ -98,7 +98,7 @@ fn bad_specs_give_one_clear_message() {
         ),
     ];
     let mut cases = cases.to_vec();
-    cases[0].0.model = Experiment::from_json(
+    cases[0].0.model = LpSpec::from_json(
         r#"{"data":{"kind":"csv","text":"a,y\n1,2\n"},"model":{"problem":"lp_regression","p":1.5,"gamma":1,"path":"tensor"}}"#,
     )
     .unwrap()
@@ -161,7 +161,7 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
             .validate()
             .unwrap();
     let other_kernel = tensor(r#","kernel":{"kind":"polynomial","degree":2}"#);
-    let q6 = Experiment::from_json(
+    let q6 = LpSpec::from_json(
         &spec(REG, r#","path":"tensor""#, "prox_dual")
             .to_json()
             .replace("1.3333333333333333", "1.2"),
@@ -194,12 +194,12 @@ fn a_tensor_built_elsewhere_is_adopted_only_by_the_experiment_it_fits() {
     assert!(v.tensor_build_within(u64::MAX).is_ok());
 }
 
-// ---- the page's state machine, natively (experiment::lp::page, issue 20) ------------------------
+// ---- the page's state machine, natively (papers::lp::page, issue 20) ------------------------
 
 mod page {
-    use kernel_playground::engine::Spec;
-    use kernel_playground::experiment::lp::page::{LpPage, RacePhase};
-    use kernel_playground::stepper::Stop;
+    use kernel_playground::exec::Stop;
+    use kernel_playground::papers::lp::page::{LpPage, RacePhase};
+    use kernel_playground::papers::Spec;
 
     const SPEC: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":60,"k":3,"sigma":0.05,"seed":4},
         "model":{"problem":"lp_regression","p":1.3333333333333333,"gamma":5},
@@ -217,8 +217,8 @@ mod page {
         while page.run_for(50.0) > 0 {}
         let (last, stop, phase) = page.last();
         assert_eq!((stop, phase), (Stop::Converged, "solving"));
-        // The CLI's run of the same spec (engine::run, its own loop): the same iterations and bits.
-        let report = kernel_playground::engine::run(&Spec::from_json(SPEC).unwrap()).unwrap();
+        // The CLI's run of the same spec (papers::run, its own loop): the same iterations and bits.
+        let report = kernel_playground::papers::run(&Spec::from_json(SPEC).unwrap()).unwrap();
         assert_eq!(report.iterations, last.iter);
         assert_eq!(report.last.primal.map(f64::to_bits), last.primal.map(f64::to_bits));
         assert_eq!(report.data_digest, page.digest());
@@ -299,8 +299,8 @@ mod page {
             }
         }
         let (f_star, reference_iter, standings) = lanes.expect("the race ends");
-        let cli = kernel_playground::engine::lp::race(
-            &kernel_playground::experiment::lp::Experiment::from_json(SPEC).unwrap(),
+        let cli = kernel_playground::papers::lp::run::race(
+            &kernel_playground::papers::lp::LpSpec::from_json(SPEC).unwrap(),
         )
         .unwrap();
         assert_eq!(cli["f_star"].as_f64().unwrap().to_bits(), f_star.to_bits());

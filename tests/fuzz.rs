@@ -7,13 +7,13 @@
 //! `KPLAY_FUZZ_CASES=5000 cargo test --release --test fuzz -- --nocapture` for a long run.
 //! Each surface prints how many cases it tried, how many were accepted and how many refused.
 //!
-//! Papers B and C are fuzzed through the engine's spec types and data path (`engine::Spec`,
-//! `engine::mrlsr`, `engine::dinuzzo`), the path their pages take. Native only (proptest and the
+//! Papers B and C are fuzzed through the engine's spec types and data path (`papers::Spec`,
+//! `papers::mrlsr::run`, `papers::dinuzzo::run`), the path their pages take. Native only (proptest and the
 //! counting allocator).
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::engine::{Paper, Spec};
-use kernel_playground::experiment;
+use kernel_playground::papers;
+use kernel_playground::papers::{Paper, Spec};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -21,10 +21,10 @@ use std::sync::Mutex;
 use kernel_playground::budget::{self, Budget};
 use kernel_playground::data::parse_csv;
 use kernel_playground::datasets::plane::from_points;
-use kernel_playground::experiment::lp::Experiment;
-use kernel_playground::experiment::perceptron::{PerceptronChecked, PerceptronSpec, Session};
+use kernel_playground::exec::Stepper;
+use kernel_playground::papers::lp::LpSpec;
+use kernel_playground::papers::perceptron::{PerceptronChecked, PerceptronSession, PerceptronSpec};
 use kernel_playground::solvers::mrlsr::MrlsrModel;
-use kernel_playground::stepper::Stepper;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
@@ -279,7 +279,7 @@ fn points() -> impl Strategy<Value = Vec<[f64; 3]>> {
 #[test]
 fn fuzz_paper_a_specs() {
     let (tried, _) = fuzz("paper A specs", spec_a(), |v| {
-        let Ok(spec) = Experiment::from_json(&v.to_string()) else { return false };
+        let Ok(spec) = LpSpec::from_json(&v.to_string()) else { return false };
         let Ok(valid) = spec.validate() else { return false };
         let Ok(mut run) = valid.start_any() else { return false };
         for _ in 0..20 {
@@ -296,8 +296,8 @@ fn fuzz_paper_a_specs() {
 fn fuzz_paper_a_trailing_text() {
     let tail = prop_oneof!["[ \t\r\n]{0,3}", "[ -~]{1,12}"];
     fuzz("paper A trailing text", tail, |tail| {
-        let text = format!("{}{tail}", Experiment::default().to_json());
-        let r = Experiment::from_json(&text);
+        let text = format!("{}{tail}", LpSpec::default().to_json());
+        let r = LpSpec::from_json(&text);
         assert!(tail.trim().is_empty() == r.is_ok(), "`{tail}` after the spec: {r:?}");
         r.is_ok()
     });
@@ -327,7 +327,7 @@ fn composite() -> Value {
     ]})
 }
 
-/// Paper D: its page spec (a core type) through `Session::new`, stepped.
+/// Paper D: its page spec (a core type) through `PerceptronSession::new`, stepped.
 #[test]
 fn fuzz_paper_d_specs() {
     let gen = |shape: Value, kernel: Value, alg: Value| json!({"data": {"kind": "generated", "set": {"shape": shape, "n": 40, "label_noise": 0.0, "seed": 3}}, "kernel": kernel, "algorithm": alg, "max_iter": 2000});
@@ -381,7 +381,7 @@ fn fuzz_paper_d_specs() {
     fuzz("paper D specs", with_points, |v| {
         let Ok(spec) = PerceptronSpec::from_json(&v.to_string()) else { return false };
         let Ok(checked) = PerceptronChecked::check(spec) else { return false };
-        let Ok(mut s) = Session::new(checked) else { return false };
+        let Ok(mut s) = PerceptronSession::new(checked) else { return false };
         s.run_for(5.0);
         let _ = s.outcome();
         let _ = s.decision_grid(s.view, 20, 20);
@@ -389,7 +389,7 @@ fn fuzz_paper_d_specs() {
     });
 }
 
-/// Paper C: the page's spec through the engine (`kernel_playground::experiment::dinuzzo::build`), problem (2), solver.
+/// Paper C: the page's spec through the engine (`kernel_playground::papers::dinuzzo::build`), problem (2), solver.
 #[test]
 fn fuzz_paper_c_specs() {
     let cd = |rule: &str| json!({"kind": "coordinate", "rule": rule, "seed": 1, "tol": 1e-6, "max_sweeps": 200});
@@ -435,7 +435,7 @@ fn fuzz_paper_c_specs() {
             return false;
         };
         let Ok(checked) = spec.check() else { return false };
-        let Ok(Some(built)) = kernel_playground::experiment::dinuzzo::build(&checked) else {
+        let Ok(Some(built)) = kernel_playground::papers::dinuzzo::build(&checked) else {
             return false;
         };
         let pb = built.problem;
@@ -472,8 +472,7 @@ fn fuzz_paper_b_specs() {
         let Ok(Spec::Mrlsr(spec)) = Spec::from_json_for(Paper::Mrlsr, &v.to_string()) else {
             return false;
         };
-        let Ok(data) = experiment::mrlsr::build_data(&spec.data, experiment::mrlsr::PAGE_MAX_N)
-        else {
+        let Ok(data) = papers::mrlsr::build_data(&spec.data, papers::mrlsr::PAGE_MAX_N) else {
             return false;
         };
         let (kernel, m, lambda) = (spec.kernel, spec.m, spec.lambda);

@@ -1,12 +1,12 @@
-//! The preset job (src/experiment/lp/job.rs): sliced data → build → solve ends exactly where one
+//! The preset job (src/papers/lp/job.rs): sliced data → build → solve ends exactly where one
 //! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + the executor's `Run::run`, the
 //! path `kplay run` takes), reuses data and tensors only when they fit, and reports errors.
 
-use kernel_playground::experiment::lp::job::{Job, JobCache, JobPhase};
-use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::papers::lp::job::{Job, JobCache, JobPhase};
+use kernel_playground::papers::lp::LpSpec;
 
-fn spec(json: &str) -> Experiment {
-    Experiment::from_json(json).expect("test spec parses")
+fn spec(json: &str) -> LpSpec {
+    LpSpec::from_json(json).expect("test spec parses")
 }
 
 const FEATURES: &str = r#"{"data":{"kind":"sparse_regression","n":30,"d":80,"k":3,"sigma":0.05,"seed":2},

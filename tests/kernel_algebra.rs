@@ -5,8 +5,9 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::engine::{self, Spec, Stop};
+use kernel_playground::exec::Stop;
 use kernel_playground::kernels::{expr, Bandwidth, CrossJob, Kernel, ResolvedKernel};
+use kernel_playground::papers::{self, Spec};
 use kernel_playground::rng::Rng;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use proptest::prelude::*;
@@ -218,8 +219,8 @@ fn paper_c_runs_a_composite_to_its_closed_form() {
     );
     let parsed = Spec::from_json(&spec).expect("C parses");
     let Spec::Dinuzzo(s) = &parsed else { panic!("paper C") };
-    let data = kernel_playground::experiment::dinuzzo::dataset(&s.data).expect("data");
-    let r = engine::run(&parsed).expect("C runs");
+    let data = kernel_playground::papers::dinuzzo::dataset(&s.data).expect("data");
+    let r = papers::run(&parsed).expect("C runs");
     assert_eq!(r.status, Stop::Converged);
     let k: Kernel = serde_json::from_str(COMPOSITE).unwrap();
     let gram = by_hand(&k, &data.x);
@@ -239,8 +240,8 @@ fn paper_b_runs_a_composite_to_kernel_ridge() {
     );
     let parsed = Spec::from_json(&spec).expect("B parses");
     let Spec::Mrlsr(s) = &parsed else { panic!("paper B") };
-    let data = kernel_playground::experiment::mrlsr::build_data(&s.data, 10_000).expect("data");
-    let r = engine::run(&parsed).expect("B runs");
+    let data = kernel_playground::papers::mrlsr::build_data(&s.data, 10_000).expect("data");
+    let r = papers::run(&parsed).expect("B runs");
     let k: Kernel = serde_json::from_str(COMPOSITE).unwrap();
     let n = data.n();
     let gram = by_hand(&k, &data.x);
@@ -263,10 +264,10 @@ fn paper_d_separates_with_a_composite() {
         r#"{{"paper":"perceptron","data":{{"kind":"generated","set":{{"shape":{{"kind":"xor","noise":0.0}},"n":80,"label_noise":0,"seed":2}}}},"kernel":{kernel},"algorithm":{{"kind":"perceptron"}},"max_iter":200000}}"#
     );
     let parsed = Spec::from_json(&spec).expect("D parses");
-    let r = engine::run(&parsed).expect("D runs");
+    let r = papers::run(&parsed).expect("D runs");
     assert_eq!(r.status, Stop::Separator);
     let Spec::Perceptron(s) = &parsed else { panic!("paper D") };
-    let (x, y) = kernel_playground::experiment::perceptron::build_points(&s.data).expect("data");
+    let (x, y) = kernel_playground::papers::perceptron::build_points(&s.data).expect("data");
     let alpha: Vec<f64> = serde_json::from_value(r.solution["alpha"].clone()).expect("alpha");
     let k = |a: usize, b: usize| -> f64 {
         let d2: f64 = (0..x.ncols()).map(|j| (x[(a, j)] - x[(b, j)]).powi(2)).sum();

@@ -4,9 +4,9 @@
 //! predictor of eq. (14) at α = e₁, where the tensor sum collapses to one kernel value per point;
 //! eq. (29)'s factors multiplied over a hand-written trace.
 
-use kernel_playground::engine;
 use kernel_playground::lesson::compute::{eval, Compute};
 use kernel_playground::lesson::{parse_spec, Page};
+use kernel_playground::papers;
 use nalgebra::{DMatrix, DVector};
 use serde_json::{json, Value};
 
@@ -28,10 +28,10 @@ fn report(alpha: &DVector<f64>, w: Option<&DVector<f64>>) -> Value {
     }})
 }
 
-fn setup(kernel: Value) -> (engine::Spec, Value, DMatrix<f64>, DVector<f64>) {
+fn setup(kernel: Value) -> (papers::Spec, Value, DMatrix<f64>, DVector<f64>) {
     let v = spec_value(kernel);
     let spec = parse_spec("spec", Page::Lp, &v).expect("spec");
-    let data = engine::data(&spec).expect("data");
+    let data = papers::data(&spec).expect("data");
     (spec, v, data.x, data.y)
 }
 
@@ -77,7 +77,7 @@ fn dist_to_optimum_is_zero_at_the_optimum() {
     let (spec, v, _, _) = setup(json!({"kind": "linear"}));
     let mut tight = v.clone();
     tight["solver"] = json!({"tol": 1e-13, "algorithm": "dual_newton"});
-    let run = engine::run(&parse_spec("spec", Page::Lp, &tight).unwrap()).unwrap().to_json();
+    let run = papers::run(&parse_spec("spec", Page::Lp, &tight).unwrap()).unwrap().to_json();
     let dist = eval(Compute::DistToOptimum, &spec, &v, &run).unwrap();
     assert!(dist < 1e-10, "{dist}");
 }
@@ -138,7 +138,7 @@ fn predictor_kkt_vanishes_at_the_exponential_kernels_optimum_only() {
         "solver": {"tol": 1e-13, "max_iter": 200, "algorithm": "dual_newton"}
     });
     let spec = parse_spec("spec", Page::Lp, &v).expect("spec");
-    let r = engine::run(&spec).expect("run").to_json();
+    let r = papers::run(&spec).expect("run").to_json();
     assert_eq!(r["status"], "converged");
     let kkt = eval(Compute::PredictorKkt, &spec, &v, &r).unwrap();
     assert!(kkt < 1e-8, "at the optimum: {kkt}");
@@ -189,7 +189,7 @@ fn step_factor_decrease_multiplies_eq29_factors_over_the_trace() {
 fn algorithm_21_replayed_on_the_tensor_matches_the_features_version() {
     for kernel in [json!({"kind": "linear"}), json!({"kind": "polynomial", "degree": 2})] {
         let (spec, v, _, _) = setup(kernel.clone());
-        let run = engine::run(&spec).unwrap().to_json();
+        let run = papers::run(&spec).unwrap().to_json();
         let iters = eval(Compute::Alg21TensorIterations, &spec, &v, &run).unwrap();
         assert_eq!(iters, run["iterations"].as_f64().unwrap(), "{kernel}");
         let dual = eval(Compute::Alg21TensorDual, &spec, &v, &run).unwrap();
@@ -227,13 +227,13 @@ fn general_loss_gap_of_the_hinge_loss() {
         "solver": {"tol": 1e-8, "max_iter": 5000, "algorithm": "prox_dual"}
     });
     let spec = parse_spec("spec", Page::Lp, &v).unwrap();
-    let y = engine::data(&spec).unwrap().y;
+    let y = papers::data(&spec).unwrap().y;
     let zero = report(&DVector::zeros(y.len()), None);
     let g = eval(Compute::GeneralLossRelGap, &spec, &v, &zero).unwrap();
     assert!((g - 1.0).abs() < 1e-15, "{g}");
     let outside = report(&(-&y * 0.5), None);
     assert_eq!(eval(Compute::GeneralLossRelGap, &spec, &v, &outside).unwrap(), f64::INFINITY);
-    let run = engine::run(&spec).unwrap().to_json();
+    let run = papers::run(&spec).unwrap().to_json();
     let here = eval(Compute::GeneralLossRelGap, &spec, &v, &run).unwrap();
     let want = run["rel_gap"].as_f64().unwrap();
     assert!(here >= 0.0 && (here - want).abs() <= 1e-6 * want, "{here} vs {want}");
@@ -292,7 +292,7 @@ fn linear_kernel_replay_is_the_replay_of_the_linear_problem() {
     }
     let (pspec, pv, _, _) = setup(json!({"kind": "polynomial", "degree": 2}));
     let iters = eval(Compute::Alg21LinearIterations, &pspec, &pv, &none).unwrap();
-    let features = engine::run(&spec).unwrap().to_json()["iterations"].as_f64().unwrap();
+    let features = papers::run(&spec).unwrap().to_json()["iterations"].as_f64().unwrap();
     assert_eq!(iters, features);
     let (lo, med, hi) = (
         eval(Compute::Alg21LinearMinStep, &pspec, &pv, &none).unwrap(),

@@ -3,8 +3,8 @@
 //! code path: the engine's Newton solve on its own eigendecomposition), against the closed
 //! form at m = 2 (Φ(λ, Z) = λ for every Z), and against Theorem 3's formula evaluated here.
 
-use kernel_playground::engine::{self, Paper, Spec};
 use kernel_playground::lesson::compute::{eval, eval_from, Compute};
+use kernel_playground::papers::{self, Paper, Spec};
 use nalgebra::{DMatrix, DVector};
 use serde_json::{json, Value};
 
@@ -22,7 +22,7 @@ fn parse(v: &Value) -> Spec {
 }
 
 fn run(v: &Value) -> Value {
-    engine::run(&parse(v)).expect("run").to_json()
+    papers::run(&parse(v)).expect("run").to_json()
 }
 
 fn compute(what: Compute, v: &Value) -> f64 {
@@ -42,7 +42,7 @@ fn alpha(r: &Value) -> DVector<f64> {
 /// The data as rows (x, y), and each Zⁱ as CSV text (full precision: Rust's shortest
 /// round-trip formatting).
 fn rows(v: &Value) -> Vec<(f64, f64)> {
-    let d = engine::data(&parse(v)).expect("data");
+    let d = papers::data(&parse(v)).expect("data");
     (0..d.n()).map(|i| (d.x[(i, 0)], d.y[i])).collect()
 }
 

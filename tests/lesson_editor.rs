@@ -3,8 +3,8 @@
 //! evaluated as it is written, against an earlier step too, agreeing with `kplay lesson check`'s
 //! evaluation of the whole lesson and with the two runs compared directly.
 
-use kernel_playground::engine;
 use kernel_playground::lesson::{check, editor, elements, lookup, measures, Lesson, Page};
+use kernel_playground::papers;
 use serde_json::{json, Value};
 
 const PAGES: [(Page, &str); 4] =
@@ -35,7 +35,7 @@ fn every_readout_measure_is_a_catalogued_readout_and_reads_a_real_report() {
             let mut found = None;
             for k in 0..parsed.specs.len() {
                 if k == reports.len() {
-                    reports.push(engine::run(&parsed.specs[k]).expect("run").to_json());
+                    reports.push(papers::run(&parsed.specs[k]).expect("run").to_json());
                 }
                 if let Ok(v) = lookup(&reports[k], path) {
                     found = Some(v);
@@ -91,7 +91,7 @@ fn a_claim_against_an_earlier_step_is_evaluated_as_lesson_check_does() {
     // The two runs compared directly.
     let parsed = Lesson::parse(&lesson("c").to_string()).expect("lesson c");
     let it = |k: usize| {
-        engine::run(&parsed.specs[k]).expect("run").to_json()["iterations"].as_u64().unwrap()
+        papers::run(&parsed.specs[k]).expect("run").to_json()["iterations"].as_u64().unwrap()
     };
     let (a, b) = (it(0), it(1));
     assert_eq!(out["pass"], json!(b < a), "{out}");

@@ -272,11 +272,11 @@ fn the_measures_catalogue_is_what_the_runs_report() {
             std::fs::read_to_string(root(&format!("www/lessons/{id}.json"))).expect("lesson");
         let parsed = Lesson::parse(&text).expect("lesson parses");
         let page = parsed.lesson.page;
-        let mut specs: Vec<kernel_playground::engine::Spec> = parsed.specs;
-        specs.push(kernel_playground::engine::Spec::default_for(page.paper()));
+        let mut specs: Vec<kernel_playground::papers::Spec> = parsed.specs;
+        specs.push(kernel_playground::papers::Spec::default_for(page.paper()));
         let keys = seen.entry(page.file()).or_default();
         for spec in &specs {
-            let Ok(report) = kernel_playground::engine::run(spec) else { continue };
+            let Ok(report) = kernel_playground::papers::run(spec) else { continue };
             let v = report.to_json();
             for (k, x) in v.as_object().expect("a report is an object") {
                 keys.insert(k.clone());

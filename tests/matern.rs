@@ -2,8 +2,9 @@
 //! src/kernels.rs alone, checked against its closed form and for positive definiteness, then
 //! run in papers B, C and D through their specs.
 
-use kernel_playground::engine::{self, Spec, Stop};
+use kernel_playground::exec::Stop;
 use kernel_playground::kernels::{CrossJob, Kernel, ResolvedKernel};
+use kernel_playground::papers::{self, Spec};
 use kernel_playground::rng::Rng;
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 
@@ -100,24 +101,24 @@ fn runs_in_papers_b_c_and_d() {
     let d = format!(
         r#"{{"paper":"perceptron","data":{{"kind":"generated","set":{{"shape":{{"kind":"xor","noise":0.0}},"n":80,"label_noise":0,"seed":2}}}},"kernel":{k},"algorithm":{{"kind":"perceptron"}},"max_iter":200000}}"#
     );
-    let r = engine::run(&Spec::from_json(&d).expect("D parses")).expect("D runs");
+    let r = papers::run(&Spec::from_json(&d).expect("D parses")).expect("D runs");
     assert_eq!(r.status, Stop::Separator);
     assert_eq!(r.solution["outcome"]["check"]["verified"], true);
 
     let c = format!(
         r#"{{"paper":"dinuzzo","data":{{"kind":"classification","shape":{{"kind":"circles","noise":0.05,"factor":0.5}},"n":120,"label_noise":0,"seed":1}},"loss":{{"kind":"squared_hinge"}},"lambda":1,"kernel":{k},"method":{{"kind":"coordinate","rule":"cyclic","seed":1,"tol":1e-9,"max_sweeps":20000}}}}"#
     );
-    let r = engine::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
+    let r = papers::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
     assert_eq!(r.status, Stop::Converged);
     assert!(r.last.rel_gap.unwrap() < 1e-6, "{:?}", r.last);
 
     let b = format!(
         r#"{{"paper":"mrlsr","data":{{"kind":"sine","n":60,"sigma":0.1,"seed":4}},"kernel":{k},"m":1.3,"lambda":0.001}}"#
     );
-    let r = engine::run(&Spec::from_json(&b).expect("B parses")).expect("B runs");
+    let r = papers::run(&Spec::from_json(&b).expect("B parses")).expect("B runs");
     let c0 = r.solution["C0"].as_f64().expect("C0");
     assert!(r.last.residual.unwrap().abs() <= 1e-9 * c0.max(1.0), "F(C0) = {:?}", r.last.residual);
     let bad = b.replace("0.5", "-1");
-    let e = engine::run(&Spec::from_json(&bad).expect("parses")).expect_err("ℓ < 0").to_string();
+    let e = papers::run(&Spec::from_json(&bad).expect("parses")).expect_err("ℓ < 0").to_string();
     assert!(e.contains("kernel.length"), "{e}");
 }

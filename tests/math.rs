@@ -9,13 +9,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::data::SparseRegression;
-use kernel_playground::experiment::lp::watch_to;
-use kernel_playground::experiment::lp::Experiment;
+use kernel_playground::exec::Stop;
+use kernel_playground::exec::{Run, Stepper};
 use kernel_playground::lp::{conjugate_exponent, j_map_into, j_scalar, norm_pow};
+use kernel_playground::papers::lp::watch_to;
+use kernel_playground::papers::lp::LpSpec;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
-use kernel_playground::stepper::Stop;
-use kernel_playground::stepper::{Run, Stepper};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
@@ -569,7 +569,7 @@ fn skeleton_workload_small_scale() {
         "model": {"problem": "lp_regression", "p": 1.3333333333333333, "gamma": 10},
         "solver": {"algorithm": "dual_gradient", "tol": 1e-10, "max_iter": 5000}
     }"#;
-    let valid = Experiment::from_json(spec).unwrap().validate().unwrap();
+    let valid = LpSpec::from_json(spec).unwrap().validate().unwrap();
     let (x, y) = (valid.data.x.clone(), valid.data.y.clone());
     let (p, gamma) = (valid.p, valid.gamma);
     // Algorithm 2.1 itself, as the spec's `dual_gradient` configures it.

@@ -5,10 +5,10 @@
 
 use kernel_playground::data::Dataset;
 use kernel_playground::datasets::regression::{Friedman1, Sine1d};
-use kernel_playground::experiment::mrlsr::cv::{self, EquivalenceConfig};
+use kernel_playground::exec::{Stepper, Stop};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::mrlsr::cv::{self, EquivalenceConfig};
 use kernel_playground::solvers::mrlsr::{MrlsrModel, MrlsrOutcome, StationaryKind, MAX_EIGEN_N};
-use kernel_playground::stepper::{Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

@@ -179,7 +179,7 @@ fn payload_inputs_are_checked_like_the_model() {
 
 #[test]
 fn cv_grid_shape_check_for_grids_from_a_worker() {
-    use kernel_playground::experiment::mrlsr::cv::{self, CvGrid};
+    use kernel_playground::papers::mrlsr::cv::{self, CvGrid};
     let data = friedman(40, 2);
     let k = GAUSS.resolve(&data.x).unwrap();
     let g = cv::cv_grid(&data, k, &[1.2, 2.0], &[1e-3, 1e-1, 1.0], 3, 1).unwrap();

@@ -3,7 +3,7 @@
 //! a Cholesky solve, M-RLSR's C₀ by bisection of F (eq. 6) on nalgebra's eigendecomposition.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::experiment::mrlsr::{
+use kernel_playground::papers::mrlsr::{
     build_data, log_log_fit, DataSpec, MrlsrSpec, NScanRun, ScanKind,
 };
 use nalgebra::{DMatrix, DVector, SymmetricEigen};

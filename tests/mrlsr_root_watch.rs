@@ -4,7 +4,7 @@
 //! direct solve reports — on every lesson B step that moves the fit, and on m around 1.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::experiment::mrlsr::{
+use kernel_playground::papers::mrlsr::{
     MrlsrChecked, MrlsrSession, MrlsrSpec, ParamSweep, SWEEP_FRAMES,
 };
 use serde_json::Value;

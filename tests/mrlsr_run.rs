@@ -4,8 +4,8 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets::regression::Friedman1;
-use kernel_playground::experiment::mrlsr::cv::{self, ModelSelectionRun};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::mrlsr::cv::{self, ModelSelectionRun};
 
 const GAUSS: Kernel = Kernel::gaussian(Bandwidth::Heuristic);
 

@@ -6,10 +6,10 @@
 //! and bad sections are refused with a message naming the field.
 #![cfg(not(target_arch = "wasm32"))]
 
-use kernel_playground::engine::{self, Spec};
-use kernel_playground::experiment::mrlsr::cv::{self, kfold, subset, train_test_split};
-use kernel_playground::experiment::mrlsr::{build_data, DataSpec};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::mrlsr::cv::{self, kfold, subset, train_test_split};
+use kernel_playground::papers::mrlsr::{build_data, DataSpec};
+use kernel_playground::papers::{self, Spec};
 use nalgebra::{DMatrix, DVector};
 use serde_json::{json, Value};
 
@@ -26,7 +26,7 @@ fn spec(data: Value, m: f64, sections: Value) -> Spec {
 }
 
 fn run(spec: &Spec) -> Value {
-    engine::run(spec).expect("runs").to_json()
+    papers::run(spec).expect("runs").to_json()
 }
 
 /// Cholesky solve of `(K + nλI)α = y`: kernel ridge without the eigendecomposition.
@@ -176,7 +176,7 @@ fn refusal(sections: Value, m: f64) -> String {
     }
     match Spec::from_json(&v.to_string()) {
         Err(e) => e.to_string(),
-        Ok(s) => engine::run(&s).err().map(|e| e.to_string()).unwrap_or_default(),
+        Ok(s) => papers::run(&s).err().map(|e| e.to_string()).unwrap_or_default(),
     }
 }
 
@@ -244,7 +244,7 @@ fn bad_sections_are_refused_naming_the_field() {
 /// fit both budgets; and what it accepts builds a session whose fit is `kplay run`'s.
 #[test]
 fn the_page_and_kplay_check_a_spec_the_same_way() {
-    use kernel_playground::experiment::mrlsr::{MrlsrChecked, MrlsrSession};
+    use kernel_playground::papers::mrlsr::{MrlsrChecked, MrlsrSession};
     for (sections, m) in [
         (json!({"sel": {"n": 5, "folds": 5}}), 1.5),
         (json!({"sel": {"n": 300, "folds": 1}}), 1.5),

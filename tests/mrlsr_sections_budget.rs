@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::budget::{self, Budget};
-use kernel_playground::engine::{self, Spec};
+use kernel_playground::papers::{self, Spec};
 use serde_json::json;
 
 #[test]
@@ -20,7 +20,7 @@ fn sections_beyond_the_memory_budget_are_refused_before_allocating() {
             o.extend(s.clone());
         }
         let spec = Spec::from_json(&v.to_string()).expect("parses");
-        engine::run(&spec).err().map(|e| e.to_string()).unwrap_or_default()
+        papers::run(&spec).err().map(|e| e.to_string()).unwrap_or_default()
     };
     // 991 m × 10 000 λ cells: 79 MB of sums, above 50 MiB.
     let msg = base(json!({"selection": {"ms": {"from": 1, "to": 100, "step": 0.1},

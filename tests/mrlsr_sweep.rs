@@ -5,7 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets::regression::Sine1d;
-use kernel_playground::experiment::mrlsr::{
+use kernel_playground::papers::mrlsr::{
     build_data, build_data_and_removed, DataSpec, FitCurves, MrlsrChecked, MrlsrSession, MrlsrSpec,
     ParamSweep, SWEEP_FRAMES,
 };

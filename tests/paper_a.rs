@@ -7,11 +7,12 @@
 mod common;
 use kernel_playground::data::SparseRegression;
 use kernel_playground::datasets::blobs::TwoBlobs;
-use kernel_playground::experiment::lp::watch_to;
+use kernel_playground::exec::{Record, Run, Stepper, Stop};
 use kernel_playground::losses::Loss;
 use kernel_playground::lp::{
     conjugate_exponent, j_map_into, norm_pow, DualPolynomial, FeaturePolynomial,
 };
+use kernel_playground::papers::lp::watch_to;
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::dual_lp::{DualLp, Linesearch};
 use kernel_playground::solvers::dual_newton::{DualNewton, NewtonConfig};
@@ -20,7 +21,6 @@ use kernel_playground::solvers::primal::{
     PrimalConfig, PrimalGd,
 };
 use kernel_playground::solvers::prox_dual::{features_w, ProxDual, ProxDualConfig};
-use kernel_playground::stepper::{Record, Run, Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

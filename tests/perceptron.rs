@@ -5,10 +5,9 @@
 
 use std::sync::Arc;
 
-use kernel_playground::experiment::perceptron::testbeds::{
-    arc, circles, overlapping, separable, xor,
-};
+use kernel_playground::exec::{Run, Stepper, Stop};
 use kernel_playground::kernels::{Bandwidth, Kernel};
+use kernel_playground::papers::perceptron::testbeds::{arc, circles, overlapping, separable, xor};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::perceptron::bounds::{
     certificate_bound, separator_bound, snkpvn_certificate_bound,
@@ -20,11 +19,10 @@ use kernel_playground::solvers::perceptron::simplex::{project_onto_simplex, simp
 use kernel_playground::solvers::perceptron::{
     start, Isnkpvn, Nvn, Outcome, PerceptronAlgorithm, PerceptronProblem, Snkp, Snkpvn,
 };
-use kernel_playground::stepper::{Run, Stepper, Stop};
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 
-// ------------------------------------------------------------------ data: kernel_playground::experiment::perceptron::testbeds
+// ------------------------------------------------------------------ data: kernel_playground::papers::perceptron::testbeds
 
 fn problem(x: &DMatrix<f64>, y: &[f64], k: Kernel) -> Arc<PerceptronProblem> {
     Arc::new(PerceptronProblem::new(x, y, &k).unwrap())

@@ -1,4 +1,4 @@
-//! Page D's state machine, natively (`experiment::perceptron::PerceptronPage`, which the wasm
+//! Page D's state machine, natively (`papers::perceptron::PerceptronPage`, which the wasm
 //! `PerceptronPlayground` only translates): the reuse rule (only the algorithm restarts on the
 //! same G, seen by the `Arc`'s identity, not by time), a large data set prepared in slices while
 //! the old session stays shown, a refused update keeping the old run and its race, the heatmap's
@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use kernel_playground::engine::{self, Spec};
-use kernel_playground::experiment::perceptron::{
-    hand_points, to_data, HeatGrid, PageSummary, PerceptronChecked, PerceptronPage, PerceptronSpec,
-    Session, SYNC_GRAM, SYNC_HEAT,
+use kernel_playground::papers::perceptron::{
+    hand_points, to_data, HeatGrid, PageSummary, PerceptronChecked, PerceptronPage,
+    PerceptronSession, PerceptronSpec, SYNC_GRAM, SYNC_HEAT,
 };
+use kernel_playground::papers::{self, Spec};
 
 /// A generated set of `n` points with a kernel, an algorithm and extra top-level fields.
 fn spec(shape: &str, n: usize, seed: u64, kernel: &str, algorithm: &str, extra: &str) -> String {
@@ -27,9 +27,11 @@ const LINEAR: &str = r#"{"kind":"linear"}"#;
 const GAUSSIAN: &str = r#"{"kind":"gaussian","bandwidth":{"fixed":0.5}}"#;
 
 /// A session built afresh from the JSON spec, as `kplay run` builds it.
-fn fresh(json: &str) -> Session {
-    Session::new(PerceptronChecked::check(PerceptronSpec::from_json(json).unwrap()).unwrap())
-        .unwrap()
+fn fresh(json: &str) -> PerceptronSession {
+    PerceptronSession::new(
+        PerceptronChecked::check(PerceptronSpec::from_json(json).unwrap()).unwrap(),
+    )
+    .unwrap()
 }
 
 fn run_to_end(page: &mut PerceptronPage) {
@@ -234,7 +236,7 @@ trait ToEnd {
     fn run_to_end_iter(self) -> usize;
 }
 
-impl ToEnd for Session {
+impl ToEnd for PerceptronSession {
     fn run_to_end_iter(mut self) -> usize {
         self.run_to_end();
         self.record().iter
@@ -320,7 +322,7 @@ fn the_pages_race_is_kplays_race_of_its_link_and_an_update_drops_it() {
     while !state.finished {
         state = page.race_for(1e9).unwrap();
     }
-    let cli = engine::race(&Spec::from_json(&page.spec_json()).unwrap()).unwrap();
+    let cli = papers::race(&Spec::from_json(&page.spec_json()).unwrap()).unwrap();
     let cli = cli["lanes"].as_array().unwrap();
     assert_eq!(state.lanes.len(), 6);
     for (mine, theirs) in state.lanes.iter().zip(cli) {

@@ -1,13 +1,13 @@
 //! Paper D's preparation computed elsewhere and adopted by the page (issue 21 §3): a worker
-//! runs `SessionPreparation::kernel_matrix_all` on several threads, then ρ_K's min-norm search
+//! runs `PerceptronPreparation::kernel_matrix_all` on several threads, then ρ_K's min-norm search
 //! (`margin_search_all`), and hands over the matrix behind G and the search's weights; the page
 //! adopts them (`adopt_kernel_matrix`, `adopt_margin_search`) and computes ρ_K's bracket from
 //! them. Its session is then exactly the sliced page's and `kplay`'s: ρ_K's bracket, the run's
 //! iterations and outcome, α's bits. What does not fit this page's spec is refused with a
 //! message, and the page prepares in slices.
 
-use kernel_playground::experiment::perceptron::{
-    PerceptronChecked, PerceptronSpec, Session, SessionPreparation,
+use kernel_playground::papers::perceptron::{
+    PerceptronChecked, PerceptronPreparation, PerceptronSession, PerceptronSpec,
 };
 
 /// The spec checked (the only form a preparation accepts).
@@ -54,7 +54,7 @@ struct Worker {
 
 fn worker(spec: &PerceptronSpec, threads: usize) -> Worker {
     kernel_playground::par::set_threads(threads).unwrap();
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     assert!(prep.offloadable(), "nothing computed yet: the whole matrix is ahead");
     let k = prep.kernel_matrix_all().unwrap().to_vec();
     let (p, it) = prep.margin_search_all().unwrap();
@@ -63,11 +63,15 @@ fn worker(spec: &PerceptronSpec, threads: usize) -> Worker {
     Worker { digest, k, p, it }
 }
 
-fn adopt(prep: &mut SessionPreparation, digest: &str, k: &[f64]) -> kernel_playground::Result<()> {
+fn adopt(
+    prep: &mut PerceptronPreparation,
+    digest: &str,
+    k: &[f64],
+) -> kernel_playground::Result<()> {
     prep.adopt_kernel_matrix(digest, k.len(), |d| d.copy_from_slice(k))
 }
 
-fn adopt_all(prep: &mut SessionPreparation, w: &Worker) -> kernel_playground::Result<()> {
+fn adopt_all(prep: &mut PerceptronPreparation, w: &Worker) -> kernel_playground::Result<()> {
     adopt(prep, &w.digest, &w.k)?;
     prep.adopt_margin_search(w.p.clone(), w.it)
 }
@@ -76,7 +80,7 @@ fn adopt_all(prep: &mut SessionPreparation, w: &Worker) -> kernel_playground::Re
 /// iterations, separability), (iterations, outcome), α.
 type Run = ([u64; 3], usize, String, usize, String, Vec<u64>);
 
-fn finish(mut prep: SessionPreparation) -> (Run, String) {
+fn finish(mut prep: PerceptronPreparation) -> (Run, String) {
     let mut s = loop {
         if let Some(s) = prep.advance(2.0).unwrap() {
             break s;
@@ -98,11 +102,11 @@ fn finish(mut prep: SessionPreparation) -> (Run, String) {
 fn an_adopted_preparation_gives_the_sliced_session_and_kplays() {
     for spec in [separable(), inseparable()] {
         let w = worker(&spec, 3);
-        let (sliced, _) = finish(SessionPreparation::new(checked(spec.clone())).unwrap());
+        let (sliced, _) = finish(PerceptronPreparation::new(checked(spec.clone())).unwrap());
         assert_eq!(w.it, sliced.1, "the worker's search stopped where the page's does");
         // The matrix alone (the search then runs here), and the matrix with the search.
         for with_search in [false, true] {
-            let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+            let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
             assert_eq!(prep.digest(), w.digest);
             if with_search {
                 adopt_all(&mut prep, &w).unwrap();
@@ -115,12 +119,12 @@ fn an_adopted_preparation_gives_the_sliced_session_and_kplays() {
             assert_eq!(mine, sliced, "the same session and run, bit for bit, as the slices");
         }
         // With the search adopted, one unit of work gives the session: no search left to run.
-        let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+        let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
         adopt_all(&mut prep, &w).unwrap();
         assert!(prep.advance(0.0).unwrap().is_some());
 
         // kplay's run (the engine's own path, not the page's), independently of the above.
-        let mut whole = Session::new(checked(spec.clone())).unwrap();
+        let mut whole = PerceptronSession::new(checked(spec.clone())).unwrap();
         while whole.step() {}
         assert_eq!(whole.record().iter, sliced.3);
         assert_eq!(whole.margin.rho.to_bits(), sliced.0[0]);
@@ -129,9 +133,9 @@ fn an_adopted_preparation_gives_the_sliced_session_and_kplays() {
     }
     // The two cases are what they claim to be: a separator on separable data, and a
     // certificate on inseparable data.
-    let (s, _) = finish(SessionPreparation::new(checked(separable())).unwrap());
+    let (s, _) = finish(PerceptronPreparation::new(checked(separable())).unwrap());
     assert!(s.4.contains("Separator") && s.2 == "Separable", "{} {}", s.4, s.2);
-    let (i, _) = finish(SessionPreparation::new(checked(inseparable())).unwrap());
+    let (i, _) = finish(PerceptronPreparation::new(checked(inseparable())).unwrap());
     assert!(i.4.contains("Certificate") && i.2 == "Inseparable", "{} {}", i.4, i.2);
 }
 
@@ -141,9 +145,9 @@ fn the_worker_computes_the_same_bits_on_any_number_of_threads() {
     let w1 = worker(&spec, 1);
     let (d1, one) = (w1.digest.clone(), w1.k.clone());
     // And an independent check of a few entries: the Gaussian kernel evaluated directly.
-    let prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     let pts: Vec<[f64; 3]> = {
-        let (x, y) = kernel_playground::experiment::perceptron::build_points(&spec.data).unwrap();
+        let (x, y) = kernel_playground::papers::perceptron::build_points(&spec.data).unwrap();
         (0..x.nrows()).map(|i| [x[(i, 0)], x[(i, 1)], y[i]]).collect()
     };
     let n = prep.n();
@@ -169,20 +173,20 @@ fn what_does_not_fit_the_spec_is_refused_and_the_page_prepares_in_slices() {
     let spec = separable();
     let w = worker(&spec, 2);
     let (digest, k) = (w.digest.clone(), w.k.clone());
-    let want = finish(SessionPreparation::new(checked(spec.clone())).unwrap());
+    let want = finish(PerceptronPreparation::new(checked(spec.clone())).unwrap());
 
     // Another data set's matrix (another seed): its digest is refused, nothing adopted.
     let mut other_spec = spec.clone();
     other_spec.data = inseparable().data;
     let other = worker(&other_spec, 2);
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     let e = adopt(&mut prep, &other.digest, &other.k).unwrap_err().to_string();
     assert!(e.contains("digest"), "{e}");
     assert!(prep.offloadable());
     assert_eq!(finish(prep), want);
 
     // The wrong number of values: refused before anything is written.
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     let e = adopt(&mut prep, &digest, &k[1..]).unwrap_err().to_string();
     assert!(e.contains("values handed over"), "{e}");
     assert_eq!(finish(prep), want);
@@ -192,14 +196,14 @@ fn what_does_not_fit_the_spec_is_refused_and_the_page_prepares_in_slices() {
     let n = 700;
     let mut bad = k.clone();
     bad[n * (n / 2) + 3] += 1e-12;
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     let e = adopt(&mut prep, &digest, &bad).unwrap_err().to_string();
     assert!(e.contains("differ"), "{e}");
     assert!(prep.offloadable(), "the refused matrix is computed again from column 0");
     assert_eq!(finish(prep), want);
     let mut bad = k.clone();
     bad[5] = f64::NAN;
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     assert!(adopt(&mut prep, &digest, &bad).unwrap_err().to_string().contains("finite"));
     assert_eq!(finish(prep), want);
 
@@ -228,7 +232,7 @@ fn what_does_not_fit_the_spec_is_refused_and_the_page_prepares_in_slices() {
         (w.p.clone(), usize::MAX, "the cap"),
     ];
     for (p, it, says) in bad_weights {
-        let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+        let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
         adopt(&mut prep, &digest, &k).unwrap();
         let e = prep.adopt_margin_search(p, it).unwrap_err().to_string();
         assert!(e.contains(says), "{e}");
@@ -236,19 +240,19 @@ fn what_does_not_fit_the_spec_is_refused_and_the_page_prepares_in_slices() {
         assert_eq!(finish(prep), want);
     }
     // The search's weights before the matrix: refused.
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     assert!(prep.adopt_margin_search(w.p.clone(), w.it).is_err());
     assert!(prep.offloadable());
 
     // A preparation whose slices have started, or which is past its matrix, has nothing to
     // adopt (and a worker's request for it is refused too).
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     assert!(prep.advance(0.0).unwrap().is_none());
     assert!(!prep.offloadable(), "slices started: the page finishes them");
     let e = adopt(&mut prep, &digest, &k).unwrap_err().to_string();
     assert!(e.contains("no whole kernel matrix"), "{e}");
     assert_eq!(finish(prep), want);
-    let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+    let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
     // One unit of work per call: the blocks of the matrix, then the min-norm search.
     while !prep.progress().0.starts_with("margin") {
         assert!(prep.advance(0.0).unwrap().is_none());
@@ -264,13 +268,13 @@ fn weights_from_elsewhere_widen_the_bracket_never_falsify_it() {
     let spec = separable();
     let w = worker(&spec, 1);
     let ((truth, _, _, _, _, _), _) =
-        finish(SessionPreparation::new(checked(spec.clone())).unwrap());
+        finish(PerceptronPreparation::new(checked(spec.clone())).unwrap());
     let (lo, hi) = (f64::from_bits(truth[1]), f64::from_bits(truth[2]));
     let n = w.p.len();
     let mut vertex = vec![0.0; n];
     vertex[7] = 1.0;
     for p in [vec![1.0 / n as f64; n], vertex] {
-        let mut prep = SessionPreparation::new(checked(spec.clone())).unwrap();
+        let mut prep = PerceptronPreparation::new(checked(spec.clone())).unwrap();
         adopt(&mut prep, &w.digest, &w.k).unwrap();
         prep.adopt_margin_search(p, 0).unwrap();
         let s = prep.advance(0.0).unwrap().expect("the session, from the adopted weights");

@@ -6,11 +6,11 @@
 //! field depends on is set to a value it applies under, its object rebuilt from the schema's
 //! defaults.
 
-use kernel_playground::engine::Spec;
-use kernel_playground::experiment::dinuzzo;
-use kernel_playground::experiment::mrlsr::{MrlsrChecked, PAGE_MAX_N};
-use kernel_playground::experiment::perceptron::PerceptronChecked;
-use kernel_playground::experiment::spec_schema;
+use kernel_playground::papers::dinuzzo;
+use kernel_playground::papers::mrlsr::{MrlsrChecked, PAGE_MAX_N};
+use kernel_playground::papers::perceptron::PerceptronChecked;
+use kernel_playground::papers::spec_schema;
+use kernel_playground::papers::Spec;
 use kernel_playground::schema::{get, Default, Field, FieldType, Schema};
 use kernel_playground::spec_json::Paper;
 use serde_json::{json, Map, Value};

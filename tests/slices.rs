@@ -4,14 +4,14 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::datasets::plane::Shape2d;
-use kernel_playground::experiment::dinuzzo::{
-    DataSpec, DinuzzoSpec, FixedPointSpec, MethodSpec, Preparation,
-};
+use kernel_playground::exec::Run;
 use kernel_playground::kernels::{Bandwidth, CrossJob, Kernel};
+use kernel_playground::papers::dinuzzo::{
+    DataSpec, DinuzzoPreparation, DinuzzoSpec, FixedPointSpec, MethodSpec,
+};
 use kernel_playground::rng::Rng;
 use kernel_playground::solvers::coordinate::start;
 use kernel_playground::solvers::fixed_point::{PowerIteration, StepRule};
-use kernel_playground::stepper::Run;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 
@@ -121,11 +121,11 @@ fn paper_c_prepared_in_slices_equals_build() {
         (300, DinuzzoSpec::default().method, true),
     ] {
         let s = spec(n, method, race);
-        let whole = kernel_playground::experiment::dinuzzo::build(&s.check().expect("checked"))
+        let whole = kernel_playground::papers::dinuzzo::build(&s.check().expect("checked"))
             .expect("builds")
             .expect("data");
         let mut prep =
-            Preparation::new(&s.check().expect("checked")).expect("valid").expect("data");
+            DinuzzoPreparation::new(&s.check().expect("checked")).expect("valid").expect("data");
         assert_eq!(prep.n(), n);
         let mut slices = 1;
         let mut seen = Vec::new();
@@ -164,7 +164,7 @@ fn paper_c_prepared_in_slices_equals_build() {
 #[test]
 fn power_iteration_steps_equal_the_norm_and_the_eigenvalue() {
     let s = spec(400, fixed_point(), false);
-    let built = kernel_playground::experiment::dinuzzo::build(&s.check().expect("checked"))
+    let built = kernel_playground::papers::dinuzzo::build(&s.check().expect("checked"))
         .expect("builds")
         .expect("data");
     let mut job = PowerIteration::new(&built.problem);
@@ -226,7 +226,7 @@ fn paper_b_model_from_a_sliced_gram_equals_the_direct_model() {
 /// of one unit each.
 #[test]
 fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
-    use kernel_playground::experiment::mrlsr::{
+    use kernel_playground::papers::mrlsr::{
         FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, SessionAdoption,
     };
     for text in [
@@ -235,8 +235,7 @@ fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
     ] {
         let spec: MrlsrSpec = serde_json::from_str(text).expect("spec");
         let checked = MrlsrChecked::for_page(&spec).expect("checked");
-        let (payload, _) =
-            kernel_playground::experiment::mrlsr::page_eigen(&checked).expect("eigen");
+        let (payload, _) = kernel_playground::papers::mrlsr::page_eigen(&checked).expect("eigen");
         let mut gram = GramBuild::new(&checked).expect("gram");
         gram.advance(0.0).expect("one block");
         let mut adoption = SessionAdoption::new(
@@ -262,7 +261,7 @@ fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
         let k = GramBuild::new(&checked).expect("gram").take_for(&spec).expect("K").expect("same");
         let direct = MrlsrSession::with_gram_and_eigen(checked, k, payload).expect("direct");
         let (a, b) = (sliced.summary(1.0), direct.summary(1.0));
-        let key = |s: &kernel_playground::experiment::mrlsr::Summary| {
+        let key = |s: &kernel_playground::papers::mrlsr::Summary| {
             (
                 s.c0.map(f64::to_bits),
                 s.norm_h.to_bits(),
@@ -302,9 +301,7 @@ fn paper_b_session_adopted_in_slices_equals_the_one_call_adoption() {
 /// refused (no panic, no half-adopted model).
 #[test]
 fn paper_b_sliced_adoption_refuses_a_corrupt_payload_as_the_one_call_check_does() {
-    use kernel_playground::experiment::mrlsr::{
-        page_eigen, MrlsrChecked, MrlsrSpec, SessionAdoption,
-    };
+    use kernel_playground::papers::mrlsr::{page_eigen, MrlsrChecked, MrlsrSpec, SessionAdoption};
     use kernel_playground::solvers::mrlsr::MrlsrModel;
     let text = |seed: u64| {
         format!(
@@ -333,8 +330,7 @@ fn paper_b_sliced_adoption_refuses_a_corrupt_payload_as_the_one_call_check_does(
         ("permuted eigenvalues", permuted, "does not reproduce"),
         ("one eigenvalue short", short, "n = 119"),
     ] {
-        let data =
-            kernel_playground::experiment::mrlsr::build_data(&spec.data, 2000).expect("data");
+        let data = kernel_playground::papers::mrlsr::build_data(&spec.data, 2000).expect("data");
         let rk = spec.kernel.resolve(&data.x).expect("kernel");
         let gram = rk.gram(&data.x).expect("K");
         let one_call = MrlsrModel::with_gram_and_eigen(&data.x, &data.y, rk, gram, p.clone())

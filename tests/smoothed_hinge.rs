@@ -5,8 +5,9 @@
 
 mod common;
 
-use kernel_playground::engine::{self, Spec, Stop};
+use kernel_playground::exec::Stop;
 use kernel_playground::losses::Loss;
+use kernel_playground::papers::{self, Spec};
 
 fn losses() -> Vec<Loss> {
     [0.05, 0.5, 2.0].into_iter().map(|smoothing| Loss::SmoothedHinge { smoothing }).collect()
@@ -167,7 +168,7 @@ fn catalogue_declares_it_and_specs_check_its_parameter() {
             r#"{{"data":{{"kind":"two_blobs","n":20,"separation":2,"spread":1,"flip":0,"seed":1}},"model":{{"problem":"lp_regression","p":1.5,"gamma":2,"loss":{{"kind":"smoothed_hinge","smoothing":{bad}}}}},"solver":{{"algorithm":"prox_dual"}}}}"#
         );
         let e = match Spec::from_json(&a) {
-            Ok(s) => engine::run(&s).expect_err("bad smoothing").to_string(),
+            Ok(s) => papers::run(&s).expect_err("bad smoothing").to_string(),
             Err(e) => e.to_string(),
         };
         assert!(e.contains("smoothing"), "{e}");
@@ -180,13 +181,13 @@ fn catalogue_declares_it_and_specs_check_its_parameter() {
 #[test]
 fn runs_in_papers_a_and_c() {
     let a = r#"{"data":{"kind":"two_blobs","n":60,"separation":2,"spread":1,"flip":0.05,"seed":3},"model":{"problem":"lp_regression","p":1.5,"gamma":2,"loss":{"kind":"smoothed_hinge","smoothing":0.5}},"solver":{"algorithm":"prox_dual","tol":1e-8,"max_iter":20000}}"#;
-    let r = engine::run(&Spec::from_json(a).expect("A parses")).expect("A runs");
+    let r = papers::run(&Spec::from_json(a).expect("A parses")).expect("A runs");
     assert_eq!(r.status, Stop::Converged, "{:?}", r.last);
     let (p, d, g) = (r.last.primal.unwrap(), r.last.dual.unwrap(), r.last.gap.unwrap());
     assert!(g >= 0.0 && g <= 1e-8 * p.abs() * 1.0001, "gap {g}");
     assert!((p - d - g).abs() <= 1e-7 * p.abs());
     let newton = a.replace("prox_dual", "dual_newton");
-    let e = engine::run(&Spec::from_json(&newton).expect("parses")).expect_err("no smooth dual");
+    let e = papers::run(&Spec::from_json(&newton).expect("parses")).expect_err("no smooth dual");
     assert!(e.to_string().contains("solver.algorithm"), "{e}");
 
     let mut objectives = Vec::new();
@@ -198,7 +199,7 @@ fn runs_in_papers_a_and_c() {
         let c = format!(
             r#"{{"paper":"dinuzzo","data":{{"kind":"classification","shape":{{"kind":"moons","noise":0.1}},"n":80,"label_noise":0,"seed":1}},"loss":{{"kind":"smoothed_hinge","smoothing":0.5}},"lambda":0.5,"kernel":{{"kind":"gaussian","bandwidth":{{"fixed":1.0}}}},"method":{method}}}"#
         );
-        let r = engine::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
+        let r = papers::run(&Spec::from_json(&c).expect("C parses")).expect("C runs");
         assert_eq!(r.status, Stop::Converged, "{method}: {:?}", r.last);
         assert!(r.last.rel_gap.unwrap() < 1e-7, "{method}: {:?}", r.last);
         objectives.push(r.last.primal.unwrap());

@@ -1,7 +1,7 @@
 //! docs/spec.md matches what `kplay` accepts: every fenced JSON example in it parses strictly as
 //! a spec of the paper it names and builds its data (issue 20 item 7).
 
-use kernel_playground::engine::{self, Spec};
+use kernel_playground::papers::{self, Spec};
 
 fn examples() -> Vec<String> {
     let doc = include_str!("../docs/spec.md");
@@ -30,7 +30,7 @@ fn every_json_example_in_the_spec_doc_parses_and_builds_its_data() {
     assert!(ex.len() >= 5, "found {} examples", ex.len());
     for text in ex {
         let spec = Spec::from_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        engine::data(&spec).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        papers::data(&spec).unwrap_or_else(|e| panic!("{e}\n{text}"));
     }
 }
 
@@ -72,7 +72,7 @@ fn kplay_spec_prints_a_spec_of_each_paper_whose_fields_the_doc_names() {
     let doc = include_str!("../docs/spec.md");
     for paper in ["lp", "mrlsr", "dinuzzo", "perceptron"] {
         let (text, spec) = printed_spec(paper);
-        engine::data(&spec).unwrap_or_else(|e| panic!("kplay spec {paper}: {e}"));
+        papers::data(&spec).unwrap_or_else(|e| panic!("kplay spec {paper}: {e}"));
         let mut names = Vec::new();
         keys(&serde_json::from_str(&text).expect("JSON"), &mut names);
         for k in names {
@@ -93,7 +93,7 @@ fn kplay_spec_prints_a_spec_of_each_paper_whose_fields_the_doc_names() {
 /// CV table over the paper's 29 × 7 grid, and Fig. 1 on 4 parts.
 #[test]
 fn kplay_spec_mrlsr_shows_the_selection_and_equivalence_sections_at_their_defaults() {
-    use kernel_playground::experiment::mrlsr::MrlsrChecked;
+    use kernel_playground::papers::mrlsr::MrlsrChecked;
     let (text, spec) = printed_spec("mrlsr");
     let Spec::Mrlsr(b) = &spec else { panic!("paper B") };
     let v: serde_json::Value = serde_json::from_str(&text).expect("JSON");
@@ -138,7 +138,7 @@ fn kplay_spec_mrlsr_shows_the_selection_and_equivalence_sections_at_their_defaul
         (ea.m.to_bits(), ea.parts, ea.folds, ea.seed),
         (ez.m.to_bits(), ez.parts, ez.folds, ez.seed)
     );
-    let report = engine::run(&spec).expect("runs").to_json();
+    let report = papers::run(&spec).expect("runs").to_json();
     assert_eq!(report["status"], "converged");
     let rmse = report["selection"]["mrlsr_cv"]["rmse"].as_array().expect("the CV table");
     assert_eq!(rmse.len(), 29);

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Fail on an import cycle between the crate's modules (docs/design.md, "Layers").
 
-Each source file under src/ is a module (src/engine/mod.rs is `engine`, src/engine/lp.rs is
-`engine::lp`). A module depends on another when its code (not its comments or strings) names it
-through a path starting at `crate`, `super` or `self`, or at one of its own child modules (`lp::run`
-in engine/mod.rs) — in `use` and `pub use` items, with brace groups expanded at every depth
+Each source file under src/ is a module (src/papers/mod.rs is `papers`, src/papers/lp/run.rs is
+`papers::lp::run`). A module depends on another when its code (not its comments or strings) names
+it through a path starting at `crate`, `super` or `self`, or at one of its own child modules
+(`lp::run::race` in papers/mod.rs) — in `use` and `pub use` items, with brace groups expanded at every depth
 (`use super::{a, b::{c, d}}`), `super::super::…`, and paths inside function bodies. `super` and
 `self` inside an inline `mod tests { … }` are read from that inline module, so a file's tests
 importing `super::*` name the file itself. Edges to and from the crate root (lib.rs) are left out:
@@ -126,7 +126,7 @@ def use_tree(toks, i):
 
 def paths_in(code, children=()):
     """(inline module, path) for every path in `code` starting at `crate`, `super`, `self` or
-    one of the file's child modules (`lp::run` in engine/mod.rs), `use` trees expanded at every
+    one of the file's child modules (`lp::run` in papers/mod.rs), `use` trees expanded at every
     depth; the inline module is the `mod x { … }` chain the path sits in (so `super` in a file's
     `mod tests` names the file's own module)."""
     toks = tokens(code)

@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use kernel_playground::budget::{self, Budget};
-use kernel_playground::engine::{self, Paper, Spec};
-use kernel_playground::experiment::mrlsr::MrlsrSpec;
 use kernel_playground::lesson;
+use kernel_playground::papers::mrlsr::MrlsrSpec;
+use kernel_playground::papers::{self, Paper, Spec};
 use kernel_playground::KpError;
 
 const USAGE: &str = "usage:
@@ -182,7 +182,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
     let spec = || load_spec(args.get(1).ok_or_else(|| USAGE.to_string())?);
     match cmd {
         "run" => {
-            let report = engine::run(&spec()?).map_err(err)?;
+            let report = papers::run(&spec()?).map_err(err)?;
             emit(&format!("{}\n", report.to_json()))
         }
         "gen" => {
@@ -191,14 +191,14 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 Some(other) => return Err(format!("unexpected argument `{other}`\n{USAGE}")),
                 None => None,
             };
-            let csv = engine::data(&spec()?).map_err(err)?.to_csv();
+            let csv = papers::data(&spec()?).map_err(err)?.to_csv();
             match out {
                 Some(f) => std::fs::write(&f, csv).map_err(|e| format!("cannot write `{f}`: {e}")),
                 None => emit(&csv),
             }
         }
         "digest" => {
-            let data = engine::data(&spec()?).map_err(err)?;
+            let data = papers::data(&spec()?).map_err(err)?;
             emit(&format!("{}\n", data.digest()))
         }
         "plot" => {
@@ -206,7 +206,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
                 (Some("-o"), Some(p)) => p.clone(),
                 _ => return Err(format!("plot needs -o PREFIX\n{USAGE}")),
             };
-            for (suffix, body) in engine::svg_plots(&spec()?).map_err(err)? {
+            for (suffix, body) in papers::svg_plots(&spec()?).map_err(err)? {
                 let f = format!("{prefix}-{suffix}.svg");
                 std::fs::write(&f, body).map_err(|e| format!("cannot write `{f}`: {e}"))?;
                 eprintln!("wrote {f}");
@@ -214,7 +214,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
             Ok(())
         }
         "race" => {
-            let out = engine::race(&spec()?).map_err(err)?;
+            let out = papers::race(&spec()?).map_err(err)?;
             emit(&format!("{out}\n"))
         }
         "spec" => {
@@ -244,7 +244,7 @@ fn real_main(args: &[String]) -> Result<(), String> {
         }
         "schema" => {
             let paper = args.get(1).map(String::as_str).unwrap_or("lp");
-            let schema = kernel_playground::experiment::spec_schema(paper).map_err(err)?;
+            let schema = kernel_playground::papers::spec_schema(paper).map_err(err)?;
             let value = serde_json::to_value(&schema).map_err(|e| e.to_string())?;
             emit(&format!("{}\n", serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?))
         }

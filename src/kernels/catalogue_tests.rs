@@ -98,8 +98,8 @@ fn kplay_run_solves_paper_c_with_it() {
         "kernel": {"kind": "test_imq", "c": 0.7}, "loss": {"kind": "square"},
         "method": {"kind": "coordinate", "max_sweeps": 20000, "rule": "cyclic", "seed": 1,
                    "tol": 1e-12}}"#;
-    let spec = crate::engine::Spec::from_json(text).expect("a spec");
-    let report = crate::engine::run(&spec).expect("runs").to_json();
+    let spec = crate::papers::Spec::from_json(text).expect("a spec");
+    let report = crate::papers::run(&spec).expect("runs").to_json();
     assert_eq!(report["status"], "converged", "{report}");
     let c: Vec<f64> = report["solution"]["c"]
         .as_array()
@@ -107,7 +107,7 @@ fn kplay_run_solves_paper_c_with_it() {
         .iter()
         .map(|v| v.as_f64().expect("a number"))
         .collect();
-    let data = crate::engine::data(&spec).expect("data");
+    let data = crate::papers::data(&spec).expect("data");
     let n = data.x.nrows();
     assert_eq!(c.len(), n);
     let rows: Vec<Vec<f64>> = (0..n).map(|i| data.x.row(i).iter().copied().collect()).collect();

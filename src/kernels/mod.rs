@@ -27,7 +27,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{KpError, Result};
-use crate::stepper::{run_task_for, Progress, Task};
+use crate::exec::{run_task_for, Progress, Task};
 
 /// The catalogue's one list: `Variant(file::Type)`, one line per kernel (a `#[cfg(test)]` line
 /// for a test-only kernel). The variant's snake_case name is the spec's `kind`.

@@ -1,4 +1,4 @@
-//! `kplay lesson check`: run every step of a lesson natively ([`crate::engine::run`], the run
+//! `kplay lesson check`: run every step of a lesson natively ([`crate::papers::run`], the run
 //! `kplay run` prints) and evaluate every claim against it.
 
 use std::fmt;
@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::compute;
 use super::format::{lookup, parse_spec, set_path, Claim, Literal, Parsed, Quantity, Relation};
-use crate::engine;
+use crate::papers;
 
 /// A claim's side, evaluated.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,7 +82,7 @@ impl Runs<'_> {
     fn report(&mut self, k: usize) -> Result<&Value, String> {
         if self.reports[k].is_none() {
             let r =
-                engine::run(&self.parsed.specs[k]).map(|r| r.to_json()).map_err(|e| e.to_string());
+                papers::run(&self.parsed.specs[k]).map(|r| r.to_json()).map_err(|e| e.to_string());
             self.reports[k] = Some(r);
         }
         match self.reports[k].as_ref() {
@@ -126,7 +126,7 @@ impl Runs<'_> {
                     set_path(&mut v, path, x.clone())?;
                 }
                 let spec = parse_spec("rerun", page, &v)?;
-                let r = engine::run(&spec).map_err(|e| format!("rerun: {e}"))?.to_json();
+                let r = papers::run(&spec).map_err(|e| format!("rerun: {e}"))?.to_json();
                 as_val(&lookup(&r, &rr.of)?, &rr.of)?
             }
             Quantity::Compute(c) => {

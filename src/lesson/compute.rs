@@ -4,13 +4,13 @@
 //! Independent computations a claim may compare a run with: closed forms, KKT conditions,
 //! eigenvalues of a Gram matrix built here (not by the engine's kernel code), and counts from
 //! the run's solution and the data's generating vector. Each reads the step's data through
-//! [`crate::engine::data`] and the step's `kplay run` report.
+//! [`crate::papers::data`] and the step's `kplay run` report.
 
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 
 use serde_json::Value;
 
-use crate::engine::{self, Spec};
+use crate::papers::{self, Spec};
 
 mod paper_a;
 mod paper_c;
@@ -123,7 +123,7 @@ pub fn check_costs(parsed: &super::format::Parsed) -> Result<(), String> {
                     None => {
                         // The data as the claim reads them; data that cannot be built are the
                         // claim's own error when it runs.
-                        let Ok(data) = engine::data(spec) else { continue };
+                        let Ok(data) = papers::data(spec) else { continue };
                         let nd = (data.n() as f64, data.d().max(1) as f64);
                         sizes[k] = Some(nd);
                         nd
@@ -195,7 +195,7 @@ const MAX_N: usize = 2000;
 type DataGram = (DMatrix<f64>, DVector<f64>, DMatrix<f64>);
 
 fn data_gram(spec: &Spec, spec_v: &Value) -> Result<DataGram, String> {
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = papers::data(spec).map_err(|e| e.to_string())?;
     if data.n() > MAX_N {
         return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
     }
@@ -500,17 +500,17 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<(Vec<f64>, Vec<f64>),
     const PARTS: usize = 4;
     const FOLDS: usize = 10;
     let Spec::Mrlsr(s) = spec else { return Err("needs a page B spec".into()) };
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = papers::data(spec).map_err(|e| e.to_string())?;
     if data.n() > MAX_N {
         return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
     }
     let seed = num(spec_v, "data.seed").map(|v| v as u64).unwrap_or(0);
-    let report = crate::experiment::mrlsr::equivalence(&data, &s.kernel, s.m, PARTS, FOLDS, seed)
+    let report = crate::papers::mrlsr::equivalence(&data, &s.kernel, s.m, PARTS, FOLDS, seed)
         .map_err(|e| e.to_string())?;
     let (lambda, m) = (report.lambda, s.m);
     let mu = width(spec_v, &data.x)?;
-    let parts = crate::experiment::mrlsr::cv::split_parts(data.n(), PARTS, seed)
-        .map_err(|e| e.to_string())?;
+    let parts =
+        crate::papers::mrlsr::cv::split_parts(data.n(), PARTS, seed).map_err(|e| e.to_string())?;
     let mut lambda2 = None;
     let mut gaps = Vec::with_capacity(parts.len());
     let mut own = Vec::with_capacity(parts.len());
@@ -629,7 +629,7 @@ fn lp_alpha(report: &Value, n: usize) -> Result<DVector<f64>, String> {
 
 /// Evaluate paper A's section-2 computations (see [`Compute`]).
 fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result<f64, String> {
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = papers::data(spec).map_err(|e| e.to_string())?;
     let (x, y) = (&data.x, &data.y);
     let (p, q, gamma) = lp_params(spec_v)?;
     let alpha = lp_alpha(report, x.nrows())?;
@@ -665,7 +665,7 @@ fn eval_lp(what: Compute, spec: &Spec, spec_v: &Value, report: &Value) -> Result
             super::format::set_path(&mut v, "solver.algorithm", Value::from("dual_newton"))?;
             super::format::set_path(&mut v, "solver.tol", Value::from(1e-13))?;
             let tight = super::format::parse_spec("dist_to_optimum", super::format::Page::Lp, &v)?;
-            let r = engine::run(&tight).map_err(|e| format!("dual Newton: {e}"))?.to_json();
+            let r = papers::run(&tight).map_err(|e| format!("dual Newton: {e}"))?.to_json();
             let wbar = DVector::from_vec(vector(&r, "solution.w")?);
             if wbar.len() != w.len() {
                 return Err("solution.w has the wrong length".into());
@@ -812,7 +812,7 @@ pub fn eval_from(
             Ok(if what == Compute::GramNorm { max } else { e.min() / max })
         }
         Compute::MinPairDistance => {
-            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            let data = papers::data(spec).map_err(|e| e.to_string())?;
             let n = data.n().min(MAX_N);
             let mut best = f64::INFINITY;
             for i in 0..n {
@@ -828,7 +828,7 @@ pub fn eval_from(
             if what == Compute::AboveTau {
                 return Ok(w.iter().filter(|x| x.abs() > 0.1 * max).count() as f64);
             }
-            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            let data = papers::data(spec).map_err(|e| e.to_string())?;
             let truth = data.w_true.ok_or("the data have no generating w*")?;
             let support: Vec<usize> = (0..truth.len()).filter(|&j| truth[j] != 0.0).collect();
             let mut order: Vec<usize> = (0..w.len()).collect();
@@ -971,7 +971,7 @@ pub fn eval_from(
             if kind.as_str() != Some("linear") {
                 return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
             }
-            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            let data = papers::data(spec).map_err(|e| e.to_string())?;
             paper_c::linear_gram_norm(&data.x)
         }
         Compute::LinearPrimalObjective
@@ -987,7 +987,7 @@ pub fn eval_from(
             if loss.as_str() != Some("square") {
                 return Err(format!("written here for the square loss (the spec's is `{loss}`)"));
             }
-            let data = engine::data(spec).map_err(|e| e.to_string())?;
+            let data = papers::data(spec).map_err(|e| e.to_string())?;
             if data.n() > MAX_N {
                 return Err(format!("n = {} is above {MAX_N} here", data.n()));
             }

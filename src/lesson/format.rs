@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::{Paper, Spec};
 use crate::error::clip;
+use crate::papers::{Paper, Spec};
 
 /// The largest lesson file, in bytes (a link carries at most this much too).
 pub const MAX_BYTES: usize = 256 * 1024;

@@ -1,7 +1,7 @@
 //! Every plot function drawn on representative data of its page and lesson (the lessons'
 //! own specs, run by the engine) at [`SIZES`], checked by [`defects`].
 
-use crate::engine::Spec;
+use crate::papers::Spec;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -37,11 +37,11 @@ fn spec(lesson: char, step: usize) -> Spec {
     Spec::from_json(&lesson_spec(lesson, step).to_string()).expect("lesson spec")
 }
 
-type LpOut = (Vec<crate::stepper::Record>, Vec<f64>, Option<Vec<f64>>);
+type LpOut = (Vec<crate::exec::Record>, Vec<f64>, Option<Vec<f64>>);
 
 fn lp(step: usize) -> LpOut {
     let Spec::Lp(e) = spec('a', step) else { panic!("paper A") };
-    let mut lp = crate::experiment::lp::LpRun::start(&e).expect("start");
+    let mut lp = crate::papers::lp::LpSession::start(&e).expect("start");
     lp.run.run();
     let w_true = lp.valid.data.w_true.as_ref().map(|v| v.as_slice().to_vec());
     let w = lp.valid.weights(&lp.run).map(|w| w.as_slice().to_vec()).unwrap_or_default();
@@ -94,20 +94,20 @@ fn paper_a_race_and_curve() {
     });
 }
 
-fn mrlsr_session(spec_v: Value) -> crate::experiment::mrlsr::MrlsrSession {
+fn mrlsr_session(spec_v: Value) -> crate::papers::mrlsr::MrlsrSession {
     let Spec::Mrlsr(s) = Spec::from_json(&spec_v.to_string()).expect("spec") else {
         panic!("paper B")
     };
-    let checked = crate::experiment::mrlsr::MrlsrChecked::for_page(&s).expect("checked");
-    crate::experiment::mrlsr::MrlsrSession::new(checked).expect("session")
+    let checked = crate::papers::mrlsr::MrlsrChecked::for_page(&s).expect("checked");
+    crate::papers::mrlsr::MrlsrSession::new(checked).expect("session")
 }
 
 fn draw_fit<DB: DrawingBackend>(
-    session: &crate::experiment::mrlsr::MrlsrSession,
+    session: &crate::papers::mrlsr::MrlsrSession,
     root: &DrawingArea<DB, Shift>,
     s: f64,
 ) -> Result<(), String> {
-    use crate::experiment::mrlsr::FitCurves;
+    use crate::papers::mrlsr::FitCurves;
     use crate::plots::mrlsr::{self as pm, Curve};
     let spec = session.spec();
     // The labels of src/web/mrlsr.rs's drawFit.
@@ -182,11 +182,11 @@ fn paper_b_fit_and_f() {
     }
     // §4's n-scans (B10, B11), at the sizes a lesson step gives them.
     for (step, kind) in [
-        (10, crate::experiment::mrlsr::ScanKind::Stability),
-        (11, crate::experiment::mrlsr::ScanKind::Lambda2Move),
+        (10, crate::papers::mrlsr::ScanKind::Stability),
+        (11, crate::papers::mrlsr::ScanKind::Lambda2Move),
     ] {
         let session = mrlsr_session(lesson_spec('b', step));
-        let run = crate::experiment::mrlsr::NScanRun::new(session.spec(), kind).expect("scan");
+        let run = crate::papers::mrlsr::NScanRun::new(session.spec(), kind).expect("scan");
         let scan = run.run_to_end().expect("scan");
         assert_clean_at(&format!("B{step} n-scan"), &LOW, |root, s| {
             e(crate::plots::nscan::draw_nscan(root, &scan, s))
@@ -249,16 +249,16 @@ fn paper_b_equivalence_and_heatmap() {
 
 fn dinuzzo(
     step: usize,
-) -> (crate::experiment::dinuzzo::DinuzzoChecked, crate::experiment::dinuzzo::Built) {
+) -> (crate::papers::dinuzzo::DinuzzoChecked, crate::papers::dinuzzo::DinuzzoSession) {
     let Spec::Dinuzzo(s) = spec('c', step) else { panic!("paper C") };
     let s = s.check().expect("checked");
-    let built = crate::experiment::dinuzzo::build(&s).expect("build").expect("points");
+    let built = crate::papers::dinuzzo::build(&s).expect("build").expect("points");
     (s, built)
 }
 
 #[test]
 fn paper_c_convergence_primal_dual_theorem5() {
-    use crate::engine::dinuzzo as ed;
+    use crate::papers::dinuzzo::run as ed;
     for step in [1, 2, 3, 4, 5, 6, 8, 9, 10, 11] {
         let (s, built) = dinuzzo(step);
         let mut race = ed::start(&built, &s).expect("start");
@@ -274,13 +274,11 @@ fn paper_c_convergence_primal_dual_theorem5() {
             e(crate::plots::dinuzzo::draw_primal_dual(root, &pd, sc))
         });
         if step == 11 || step == 1 {
-            let env = crate::experiment::dinuzzo::envelope_curve(
-                s.loss, 1.0, 0.1, s.lambda, -2.0, 3.0, 241,
-            )
-            .expect("envelope");
-            let ev =
-                crate::experiment::dinuzzo::k_alpha_eigenvalues_of_block(&built.problem, 300, 0.1)
-                    .expect("eigenvalues");
+            let env =
+                crate::papers::dinuzzo::envelope_curve(s.loss, 1.0, 0.1, s.lambda, -2.0, 3.0, 241)
+                    .expect("envelope");
+            let ev = crate::papers::dinuzzo::k_alpha_eigenvalues_of_block(&built.problem, 300, 0.1)
+                .expect("eigenvalues");
             let neg = ev.iter().filter(|v| **v < 0.0).count();
             let note = format!("index · {neg} of {} negative", ev.len());
             let name = s.loss.capabilities().label;
@@ -338,8 +336,8 @@ fn paper_d_trace_and_boundary() {
     use crate::plots::perceptron as pp;
     for step in 1..=15 {
         let Spec::Perceptron(s) = spec('d', step) else { panic!("paper D") };
-        let mut session = crate::experiment::perceptron::Session::new(
-            crate::experiment::perceptron::PerceptronChecked::check(s).expect("checked"),
+        let mut session = crate::papers::perceptron::PerceptronSession::new(
+            crate::papers::perceptron::PerceptronChecked::check(s).expect("checked"),
         )
         .expect("session");
         while session.step() {}
@@ -380,7 +378,7 @@ fn paper_d_trace_and_boundary() {
 
 #[test]
 fn paper_d_race() {
-    use crate::experiment::perceptron::RaceEntry;
+    use crate::papers::perceptron::RaceEntry;
     let names = ["Perceptron", "NKP", "SNKP", "NVN", "SNKPVN", "ISNKPVN"];
     let entries: Vec<RaceEntry> = names
         .iter()
@@ -417,11 +415,11 @@ fn write_svgs() {
         }
     };
     let (s3, b3) = dinuzzo(3);
-    let mut race = crate::engine::dinuzzo::start(&b3, &s3).expect("start");
+    let mut race = crate::papers::dinuzzo::run::start(&b3, &s3).expect("start");
     race.run();
-    let lanes: Vec<&crate::engine::dinuzzo::Lane> = race.lanes().iter().collect();
-    let series = crate::engine::dinuzzo::convergence_series(&lanes, false);
-    let tol = crate::engine::dinuzzo::tolerance(&s3.method);
+    let lanes: Vec<&crate::papers::dinuzzo::run::Lane> = race.lanes().iter().collect();
+    let series = crate::papers::dinuzzo::run::convergence_series(&lanes, false);
+    let tol = crate::papers::dinuzzo::run::tolerance(&s3.method);
     out("c3-convergence", &|r, s| {
         e(crate::plots::dinuzzo::draw_log_series(r, &series, "sweep", Some((tol, "δ")), s))
     });
@@ -455,8 +453,8 @@ fn write_svgs() {
     });
     for step in [2, 5, 8, 13, 14] {
         let Spec::Perceptron(sp) = spec('d', step) else { panic!("paper D") };
-        let mut session = crate::experiment::perceptron::Session::new(
-            crate::experiment::perceptron::PerceptronChecked::check(sp).expect("checked"),
+        let mut session = crate::papers::perceptron::PerceptronSession::new(
+            crate::papers::perceptron::PerceptronChecked::check(sp).expect("checked"),
         )
         .expect("session");
         while session.step() {}

@@ -9,10 +9,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::exec::Record;
 use crate::plots::style::{
     fit_legend, int_label, lg, num, plot_rect, pow10_label, Legend, Look, Obstacles, Swatch,
 };
-use crate::stepper::Record;
 
 /// Colours shared by the page's legend and the plots.
 pub const GAP_COLOR: RGBColor = RGBColor(214, 39, 40);

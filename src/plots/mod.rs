@@ -1,5 +1,5 @@
 //! Every plot, written against plotters' `DrawingBackend` so the same code draws into the pages'
-//! canvases (plotters-canvas) and into native SVG files (`kplay plot`): one file per paper
+//! canvases (plotters-canvas) and into native SVG files (`kplay plot`, [`svg`]): one file per paper
 //! ([`lp`] A, [`mrlsr`] and [`nscan`] B, [`dinuzzo`] C, [`perceptron`] D), their shared look
 //! ([`style`], with the text and number format of [`text`]), and, in tests, a recording
 //! backend that checks every plot's labels and legend for overlaps (`check`, `check_plots`).
@@ -14,4 +14,5 @@ pub mod mrlsr;
 pub mod nscan;
 pub mod perceptron;
 pub mod style;
+pub mod svg;
 pub mod text;

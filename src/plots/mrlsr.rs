@@ -13,7 +13,7 @@ use plotters::prelude::*;
 
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::experiment::mrlsr::RootView;
+use crate::papers::mrlsr::RootView;
 use crate::plots::style::{
     draw_rich_text, fit_legend, lg, num, place_label, plot_rect, pow10_label, rich_size,
     three_digits, Chart2d, DrawResult, Legend, Look, Obstacles, Spot, Swatch, GRID_BOLD,

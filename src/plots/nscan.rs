@@ -21,12 +21,12 @@ fn log_tick(v: &f64) -> String {
     num((x * p).round() / p)
 }
 
-/// An n-scan ([`crate::experiment::mrlsr::NScan`]) on log–log axes: each series' value at each
+/// An n-scan ([`crate::papers::mrlsr::NScan`]) on log–log axes: each series' value at each
 /// n as dots, its least-squares power law `e^b·n^slope` as a dashed line over the scanned n, the
 /// slope written in its legend row.
 pub fn draw_nscan<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
-    scan: &crate::experiment::mrlsr::NScan,
+    scan: &crate::papers::mrlsr::NScan,
     scale: f64,
 ) -> PResult<DB> {
     root.fill(&WHITE)?;
@@ -70,8 +70,8 @@ pub fn draw_nscan<DB: DrawingBackend>(
     let (mut chart, spot) =
         log_log_chart(root, &look, &legend, 84.0, (x0..x1, y0..y1), &fits, &points, r)?;
     let what = match scan.kind {
-        crate::experiment::mrlsr::ScanKind::Stability => "largest change (log)",
-        crate::experiment::mrlsr::ScanKind::Lambda2Move => "largest λ₂ move (log)",
+        crate::papers::mrlsr::ScanKind::Stability => "largest change (log)",
+        crate::papers::mrlsr::ScanKind::Lambda2Move => "largest λ₂ move (log)",
     };
     // As many y labels as the plotting area holds (a legend outside it leaves it lower).
     let area = plot_rect(&chart);

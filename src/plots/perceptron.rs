@@ -8,7 +8,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::experiment::perceptron::RaceEntry;
+use crate::papers::perceptron::RaceEntry;
 use crate::plots::style::{
     draw_rich_text, fit_legend, lg, num, place_label, plot_rect, rich_size, text_width, Legend,
     Look, Obstacles, Swatch,
@@ -356,7 +356,7 @@ fn pow10_label(v: &f64) -> String {
 pub type TracePoint = (usize, f64, Option<f64>);
 
 /// The trace's points `(iteration, min_i (Gα)_i, ‖p‖_G)` from the executor's records.
-pub fn trace_points(trace: &[crate::stepper::Record]) -> Vec<TracePoint> {
+pub fn trace_points(trace: &[crate::exec::Record]) -> Vec<TracePoint> {
     trace.iter().map(|r| (r.iter, r.min_g_alpha.unwrap_or(f64::NAN), r.norm_p_g)).collect()
 }
 

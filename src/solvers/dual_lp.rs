@@ -21,8 +21,8 @@ use nalgebra::{DMatrix, DVector};
 use web_time::Instant;
 
 use super::Progress;
+use crate::exec::{Record, Stepper, Stop};
 use crate::lp::{abs_pow, abs_powi, conjugate_exponent, j_map_into};
-use crate::stepper::{Record, Stepper, Stop};
 
 /// Linesearch parameters of Algorithm 2.1.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,7 +87,7 @@ use row_pass::RowPass;
 
 impl DualLp {
     /// Start Algorithm 2.1 at α = 0. Parameters must already be validated
-    /// (see [`crate::experiment::lp`]).
+    /// (see [`crate::papers::lp`]).
     pub fn new(x: DMatrix<f64>, y: DVector<f64>, gamma: f64, p: f64, ls: Linesearch) -> Self {
         let (n, d) = x.shape();
         let q = conjugate_exponent(p);

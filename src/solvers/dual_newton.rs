@@ -18,9 +18,9 @@ use web_time::Instant;
 use super::prox_dual::{check_problem, evaluate_dual, features_w, DualEval};
 use super::Progress;
 use crate::error::{KpError, Result};
+use crate::exec::{Record, Stepper, Stop};
 use crate::losses::Loss;
 use crate::lp::DualPolynomial;
-use crate::stepper::{Record, Stepper, Stop};
 
 /// Parameters of the damped Newton method.
 #[derive(Debug, Clone, Copy, PartialEq)]

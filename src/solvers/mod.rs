@@ -1,7 +1,7 @@
 //! The algorithms of the four papers, each an explicit state that implements the one executor's
-//! [`crate::stepper::Stepper`] directly: one step → one [`Record`], and only the algorithm's own
+//! [`crate::exec::Stepper`] directly: one step → one [`Record`], and only the algorithm's own
 //! stop reasons. The cap, the tolerance, the stall rule, the deadline and the trace are the
-//! executor's ([`crate::stepper::Run`], [`crate::stepper::Watch`]).
+//! executor's ([`crate::exec::Run`], [`crate::exec::Watch`]).
 
 pub mod coordinate;
 pub mod dual_lp;
@@ -13,7 +13,7 @@ pub mod primal;
 pub mod prox_dual;
 pub mod row_cache;
 
-use crate::stepper::{Record, Stop};
+use crate::exec::{Record, Stop};
 
 /// The stopping measure of every paper-A solver: `gap / max(|F|, 1e-300)` (docs/spec.md).
 pub fn relative_gap(gap: f64, primal: f64) -> f64 {

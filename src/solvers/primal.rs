@@ -20,8 +20,8 @@ use web_time::Instant;
 
 use super::Progress;
 use crate::error::{KpError, Result};
+use crate::exec::{Record, Stepper, Stop};
 use crate::lp::{abs_pow, conjugate_exponent, j_scalar, norm_pow};
-use crate::stepper::{Record, Stepper, Stop};
 
 /// What the primal solvers report as their gap.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -535,7 +535,7 @@ impl Fista {
 
 /// FISTA in the one executor's protocol: one step per [`Stepper::step`]; its own stop only
 /// (non-finite); the tolerance, the cap, the stall rule (FISTA is not monotone: the executor
-/// judges its best, [`crate::stepper::Stall`]) and the trace are the executor's.
+/// judges its best, [`crate::exec::Stall`]) and the trace are the executor's.
 impl Stepper for Fista {
     fn record(&self) -> Record {
         self.progress.last_or(|| self.current())

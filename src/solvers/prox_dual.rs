@@ -23,9 +23,9 @@ use web_time::Instant;
 use super::dual_lp::Linesearch;
 use super::Progress;
 use crate::error::{KpError, Result};
+use crate::exec::{Record, Stepper, Stop};
 use crate::losses::Loss;
 use crate::lp::{conjugate_exponent, j_map_into, DualPolynomial};
-use crate::stepper::{Record, Stepper, Stop};
 
 /// Validated parameters of Algorithm 3.3.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -691,12 +691,12 @@ impl DualPolynomial for GramTensor {
 // ---------------------------------------------------------------------------------------------
 // Predictor (Remark 2.4).
 
-impl crate::stepper::Task for GramTensorBuild {
+impl crate::exec::Task for GramTensorBuild {
     type Error = KpError;
     /// One round of blocks, one per thread ([`Self::advance`] with the smallest request: the
     /// rounds, and so the values, are the same whatever the slices); done once every value is.
-    fn unit(&mut self) -> Result<crate::stepper::Progress> {
-        use crate::stepper::Progress;
+    fn unit(&mut self) -> Result<crate::exec::Progress> {
+        use crate::exec::Progress;
         if self.is_done() {
             return Ok(Progress::Done);
         }

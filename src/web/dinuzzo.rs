@@ -1,5 +1,5 @@
 //! The wasm shell of paper C's page (Dinuzzo): a JSON spec in, the core's page state machine
-//! ([`crate::experiment::dinuzzo::page::DinuzzoPage`]) stepped, summaries out, plots drawn into
+//! ([`crate::papers::dinuzzo::page::DinuzzoPage`]) stepped, summaries out, plots drawn into
 //! canvases. No mathematics and no decisions here.
 
 use plotters::prelude::*;
@@ -11,13 +11,11 @@ use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
 use crate::datasets::plane::Regression1d;
-use crate::engine::dinuzzo::method_name;
-use crate::engine::race::Standing;
-use crate::engine::{self, Spec};
-use crate::experiment::dinuzzo::page::DinuzzoPage;
-use crate::experiment::dinuzzo::{
-    envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec,
-};
+use crate::exec::Standing;
+use crate::papers::dinuzzo::page::DinuzzoPage;
+use crate::papers::dinuzzo::run::method_name;
+use crate::papers::dinuzzo::{envelope_curve, k_alpha_eigenvalues_of_block, DataSpec, DinuzzoSpec};
+use crate::papers::{self, Spec};
 use crate::plots::dinuzzo::{self as pd, Field, Level, PlotFrame, PointMark};
 
 /// The K_α eigenvalues are computed on the leading principal block of at most this size.
@@ -59,7 +57,7 @@ struct Summary {
     preparing: String,
 }
 
-/// Paper C's page: a thin wrapper over [`crate::experiment::dinuzzo::page::DinuzzoPage`] (the spec,
+/// Paper C's page: a thin wrapper over [`crate::papers::dinuzzo::page::DinuzzoPage`] (the spec,
 /// its problem prepared in slices, the solver or race, the decision map, the reuse and fallback
 /// decisions), plus what only drawing needs: the K_α eigenvalues of the Theorem 5 plot and the
 /// last map's frame (for clicks).
@@ -112,7 +110,7 @@ impl DinuzzoPlayground {
                 elapsed_ms: 0.0,
                 steps_this_call: steps,
                 race,
-                digest: crate::experiment::dinuzzo::dataset(&self.page.spec().data)
+                digest: crate::papers::dinuzzo::dataset(&self.page.spec().data)
                     .map(|d| d.digest())
                     .unwrap_or_default(),
                 preparing: self.page.preparing(),
@@ -145,7 +143,7 @@ impl DinuzzoPlayground {
             warnings: {
                 let mut w = s.flags().to_vec();
                 if let Some(b) = self.page.built() {
-                    w.extend(engine::dinuzzo::race_note(b, self.page.spec()));
+                    w.extend(papers::dinuzzo::run::race_note(b, self.page.spec()));
                 }
                 w
             },
@@ -154,11 +152,7 @@ impl DinuzzoPlayground {
             elapsed_ms: r.map(|r| r.elapsed_ms).unwrap_or(0.0),
             steps_this_call: steps,
             race,
-            digest: self
-                .page
-                .built()
-                .map(crate::experiment::dinuzzo::digest_of)
-                .unwrap_or_default(),
+            digest: self.page.built().map(crate::papers::dinuzzo::digest_of).unwrap_or_default(),
             preparing: self.page.preparing(),
         })
     }
@@ -431,13 +425,13 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let tol = engine::dinuzzo::tolerance(&self.page.spec().method);
-        let lanes: Vec<&engine::dinuzzo::Lane> = if self.page.spec().race {
+        let tol = papers::dinuzzo::run::tolerance(&self.page.spec().method);
+        let lanes: Vec<&papers::dinuzzo::run::Lane> = if self.page.spec().race {
             self.page.runs().lanes().iter().collect()
         } else {
             self.page.selected_lane().into_iter().collect()
         };
-        let series = engine::dinuzzo::convergence_series(&lanes, self.page.spec().race);
+        let series = papers::dinuzzo::run::convergence_series(&lanes, self.page.spec().race);
         pd::draw_log_series(&root, &series, "sweep", Some((tol, "δ")), dpr).map_err(js_err)
     }
 
@@ -448,8 +442,11 @@ impl DinuzzoPlayground {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_err("no 2-D context on the canvas"))?;
         let root = backend.into_drawing_area();
-        let series =
-            self.page.selected_lane().map(engine::dinuzzo::primal_dual_series).unwrap_or_default();
+        let series = self
+            .page
+            .selected_lane()
+            .map(papers::dinuzzo::run::primal_dual_series)
+            .unwrap_or_default();
         pd::draw_primal_dual(&root, &series, dpr).map_err(js_err)
     }
 

@@ -12,11 +12,12 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{self, race::Standing};
-use crate::experiment::lp::page::{LpPage, RacePhase};
-use crate::experiment::lp::{count_above, top_k_recovery, Experiment, PathSpec};
-use crate::stepper::Record;
-use crate::stepper::Stop;
+use crate::exec::Record;
+use crate::exec::Standing;
+use crate::exec::Stop;
+use crate::papers;
+use crate::papers::lp::page::{LpPage, RacePhase};
+use crate::papers::lp::{count_above, top_k_recovery, LpSpec, PathSpec};
 
 /// Install the panic hook so that a bug shows in the console with its message.
 #[wasm_bindgen(start)]
@@ -45,7 +46,7 @@ pub fn set_threads(n: usize) -> Result<usize, JsError> {
 /// The default experiment as JSON text.
 #[wasm_bindgen(js_name = defaultSpec)]
 pub fn default_spec() -> String {
-    Experiment::default().to_json()
+    LpSpec::default().to_json()
 }
 
 /// The loss catalogue as JSON text: each loss's capabilities ([`crate::losses::Capabilities`]:
@@ -84,16 +85,16 @@ pub fn parse_kernel(text: &str) -> Result<String, JsError> {
 /// `shown` the spec read back from them. `undefined` when they are the same experiment.
 #[wasm_bindgen(js_name = lpControlsLose)]
 pub fn lp_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::spec_diff::controls_lose_as::<Experiment>(crate::spec_json::Paper::Lp, asked, shown)
+    crate::spec_diff::controls_lose_as::<LpSpec>(crate::spec_json::Paper::Lp, asked, shown)
         .map_err(js_err)
 }
 
 /// The page fields of a paper (`lp`, `mrlsr`, `dinuzzo`, `perceptron`) as JSON text: path,
 /// control, type, range, step, default, label, unit, options, where it applies
-/// ([`crate::experiment::spec_schema`]); `www/state.js` binds a page's controls from it.
+/// ([`crate::papers::spec_schema`]); `www/state.js` binds a page's controls from it.
 #[wasm_bindgen(js_name = specSchema)]
 pub fn spec_schema(paper: &str) -> Result<String, JsError> {
-    crate::experiment::spec_schema(paper).map(|s| s.to_json()).map_err(js_err)
+    crate::papers::spec_schema(paper).map(|s| s.to_json()).map_err(js_err)
 }
 
 /// A spec's kernel (JSON text) written as the expression [`parse_kernel`] reads back.
@@ -117,8 +118,8 @@ pub fn race_colors() -> String {
 /// `kplay gen` writes for the same spec (the page's "Save data (CSV)").
 #[wasm_bindgen(js_name = dataCsv)]
 pub fn data_csv(spec_json: &str) -> Result<String, JsError> {
-    let spec = crate::engine::Spec::from_json(spec_json).map_err(js_err)?;
-    Ok(crate::engine::data(&spec).map_err(js_err)?.to_csv())
+    let spec = crate::papers::Spec::from_json(spec_json).map_err(js_err)?;
+    Ok(crate::papers::data(&spec).map_err(js_err)?.to_csv())
 }
 
 /// What the page shows after each frame.
@@ -143,7 +144,7 @@ struct Summary {
     algorithm: String,
 }
 
-/// Paper A's page: a thin wrapper over [`crate::experiment::lp::page::LpPage`], which holds the
+/// Paper A's page: a thin wrapper over [`crate::papers::lp::page::LpPage`], which holds the
 /// experiment, its run, its Gram tensor (built by a `TensorBuilder` in a Web Worker and adopted
 /// by `adoptTensor`) and its race, and makes every decision natively.
 #[wasm_bindgen]
@@ -487,8 +488,8 @@ impl Playground {
     pub fn draw_race(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = canvas_root(canvas)?;
         let phase = self.page.race_phase();
-        let curves: Vec<engine::lp::RaceCurve> = match &phase {
-            RacePhase::Lanes(_, r) => engine::lp::race_curves(r),
+        let curves: Vec<papers::lp::run::RaceCurve> = match &phase {
+            RacePhase::Lanes(_, r) => papers::lp::run::race_curves(r),
             _ => vec![],
         };
         let waiting = if matches!(phase, RacePhase::Reference(_)) {

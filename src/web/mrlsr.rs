@@ -1,7 +1,7 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
 //! out, plots drawn by [`crate::plots::mrlsr`]. No mathematics and no page logic here: the
-//! session, the model selection and the equivalence experiment are [`crate::experiment::mrlsr`]
-//! and [`crate::experiment::mrlsr::cv`].
+//! session, the model selection and the equivalence experiment are [`crate::papers::mrlsr`]
+//! and [`crate::papers::mrlsr::cv`].
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -11,14 +11,14 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::engine::{Paper, Spec};
-use crate::experiment::mrlsr::cv::{
+use crate::papers::mrlsr::cv::{
     self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
 };
-use crate::experiment::mrlsr::{
+use crate::papers::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, NScan,
     NScanRun, ParamSweep, RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
 };
+use crate::papers::{Paper, Spec};
 use crate::plots::mrlsr::{self as plot, Curve};
 use crate::plots::text::num;
 
@@ -257,11 +257,11 @@ impl MrlsrPage {
     }
 
     /// As many sweep steps ([`Self::sweep_step`]) as fit in `budget_ms`, at least one, sliced by
-    /// the executor ([`crate::stepper::run_task_for`]): the Player's "max" speed. The summary of
+    /// the executor ([`crate::exec::run_task_for`]): the Player's "max" speed. The summary of
     /// the fit shown, with `steps_this_call`.
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = crate::stepper::run_task_for(self, budget_ms).map_err(js_err)?;
+        let k = crate::exec::run_task_for(self, budget_ms).map_err(js_err)?;
         let s = self.summary()?;
         js_sys::Reflect::set(
             &s,
@@ -301,7 +301,7 @@ impl MrlsrPage {
         self.sweep.map_or(vec![0, 0], |s| vec![s.done() as u32, s.frames() as u32])
     }
 
-    /// The root search drawn on F(C) ([`crate::experiment::mrlsr::RootView`]: its iterates,
+    /// The root search drawn on F(C) ([`crate::papers::mrlsr::RootView`]: its iterates,
     /// bracket, steps, roots found, whether it ended), or null before it starts.
     #[wasm_bindgen(js_name = rootSearch)]
     pub fn root_search(&self) -> Result<JsValue, JsError> {
@@ -455,12 +455,12 @@ impl MrlsrPage {
 }
 
 /// The sweep and its root search as a task of the executor: one step per unit.
-impl crate::stepper::Task for MrlsrPage {
+impl crate::exec::Task for MrlsrPage {
     type Error = crate::error::KpError;
-    fn unit(&mut self) -> crate::error::Result<crate::stepper::Progress> {
+    fn unit(&mut self) -> crate::error::Result<crate::exec::Progress> {
         Ok(match self.advance_sweep()? {
-            true => crate::stepper::Progress::More,
-            false => crate::stepper::Progress::Done,
+            true => crate::exec::Progress::More,
+            false => crate::exec::Progress::Done,
         })
     }
 }
@@ -491,7 +491,7 @@ impl MrlsrNScan {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<bool, JsError> {
         if self.result.is_none() {
-            crate::stepper::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
+            crate::exec::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
             if self.run.is_done() {
                 self.result = Some(self.run.result().map_err(js_err)?);
             }
@@ -565,7 +565,7 @@ impl MrlsrSelection {
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
         let t0 = now_ms();
-        let k = crate::stepper::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
+        let k = crate::exec::run_task_for(&mut self.run, budget_ms).map_err(js_err)?;
         if self.run.is_complete() && self.result.is_none() {
             self.result = Some(self.run.finish().map_err(js_err)?);
         }
@@ -734,7 +734,7 @@ pub fn draw_cv_heatmap(canvas: HtmlCanvasElement, grid: JsValue, dpr: f64) -> Re
 /// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = mrlsrControlsLose)]
 pub fn mrlsr_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::spec_diff::controls_lose_as::<crate::experiment::mrlsr::MrlsrSpec>(
+    crate::spec_diff::controls_lose_as::<crate::papers::mrlsr::MrlsrSpec>(
         crate::spec_json::Paper::Mrlsr,
         asked,
         shown,

@@ -1,7 +1,7 @@
 //! The wasm shell of paper D's page (smoothed kernel perceptrons and von Neumann certificates):
 //! JSON in and out and drawing into canvases, nothing else. The page's state machine (the reuse
 //! rule, the sliced preparations, the heatmap's cache, the race) is the core's
-//! [`PerceptronPage`]; the spec's checks are [`crate::experiment::perceptron::PerceptronChecked`];
+//! [`PerceptronPage`]; the spec's checks are [`crate::papers::perceptron::PerceptronChecked`];
 //! the mathematics is in `crate::solvers::perceptron` and `solvers::perceptron::margin`.
 
 use plotters::prelude::*;
@@ -12,8 +12,8 @@ use super::{js_err, js_object, to_js};
 use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
-use crate::experiment::perceptron::{
-    hand_points, to_data, PerceptronChecked, PerceptronPage, PerceptronSpec, SessionPreparation,
+use crate::papers::perceptron::{
+    hand_points, to_data, PerceptronChecked, PerceptronPage, PerceptronPreparation, PerceptronSpec,
 };
 use crate::plots::perceptron::{
     boundary_rect, draw_boundary, draw_race, draw_trace, equal_aspect, heatmap_rgba, BoundaryScene,
@@ -108,9 +108,9 @@ impl PerceptronPlayground {
     }
 
     /// Adopt a worker's preparation ([`perceptron_prepare`]'s `digest`, `gram` and, when
-    /// given, `margin_p` with `margin_iterations`): [`SessionPreparation::adopt_kernel_matrix`]
+    /// given, `margin_p` with `margin_iterations`): [`PerceptronPreparation::adopt_kernel_matrix`]
     /// checks the matrix against this page's spec and writes it into the page's own matrix (no
-    /// new allocation), then [`SessionPreparation::adopt_margin_search`] resumes ρ_K's search
+    /// new allocation), then [`PerceptronPreparation::adopt_margin_search`] resumes ρ_K's search
     /// from the weights. What is refused is computed by the page's slices ([`Self::prepare`]
     /// goes on from where the preparation is), and the error says why.
     #[wasm_bindgen(js_name = adoptPrepared)]
@@ -333,9 +333,9 @@ impl PerceptronPlayground {
 #[wasm_bindgen(js_name = perceptronTiming)]
 pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
     let mut rows = Vec::new();
-    for (name, spec, sep) in crate::experiment::perceptron::timing_workloads(n) {
+    for (name, spec, sep) in crate::papers::perceptron::timing_workloads(n) {
         rows.extend(
-            crate::experiment::perceptron::run_timing_workload(&name, &spec, sep, cap)
+            crate::papers::perceptron::run_timing_workload(&name, &spec, sep, cap)
                 .map_err(js_err)?,
         );
     }
@@ -344,8 +344,8 @@ pub fn perceptron_timing(n: usize, cap: usize) -> Result<JsValue, JsError> {
 
 /// Paper D's O(n²) preparation for a Web Worker (issue 21 §3): the page's data built from the
 /// same spec, their kernel matrix computed at once on every thread of the threaded build
-/// ([`SessionPreparation::kernel_matrix_all`], the slices' bits), then ρ_K's min-norm search
-/// run to its stop ([`SessionPreparation::margin_search_all`]). Returns `{n, digest, ms, gram:
+/// ([`PerceptronPreparation::kernel_matrix_all`], the slices' bits), then ρ_K's min-norm search
+/// run to its stop ([`PerceptronPreparation::margin_search_all`]). Returns `{n, digest, ms, gram:
 /// Float64Array, marginP: Float64Array, marginIterations}`, fresh JS buffers the worker
 /// transfers to the page for [`PerceptronPlayground::adopt_prepared`].
 #[wasm_bindgen(js_name = perceptronPrepare)]
@@ -353,7 +353,7 @@ pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
     let t0 = web_time::Instant::now();
     let spec = PerceptronSpec::from_json(spec_json).map_err(js_err)?;
     let checked = PerceptronChecked::check(spec).map_err(js_err)?;
-    let mut prep = SessionPreparation::new(checked).map_err(js_err)?;
+    let mut prep = PerceptronPreparation::new(checked).map_err(js_err)?;
     let (n, digest) = (prep.n(), prep.digest());
     // Copied out before G is built from the matrix for the search.
     let gram = js_sys::Float64Array::from(prep.kernel_matrix_all().map_err(js_err)?);
@@ -373,7 +373,7 @@ pub fn perceptron_prepare(spec_json: &str) -> Result<JsValue, JsError> {
 /// asked to show ([`crate::spec_diff::controls_lose_as`]); `undefined` when they agree.
 #[wasm_bindgen(js_name = perceptronControlsLose)]
 pub fn perceptron_controls_lose(asked: &str, shown: &str) -> Result<Option<String>, JsError> {
-    crate::spec_diff::controls_lose_as::<crate::experiment::perceptron::PerceptronSpec>(
+    crate::spec_diff::controls_lose_as::<crate::papers::perceptron::PerceptronSpec>(
         crate::spec_json::Paper::Perceptron,
         asked,
         shown,

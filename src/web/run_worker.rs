@@ -1,12 +1,12 @@
 //! A paper preset's jobs for a module Web Worker (www/run-worker.js): the worker's own wasm
-//! instance runs each job (`experiment::lp::job::Job`: data, Gram tensor, solve) in time slices
+//! instance runs each job (`papers::lp::job::Job`: data, Gram tensor, solve) in time slices
 //! and posts the progress; consecutive jobs share data and tensor. Only numbers leave it. No
 //! mathematics here.
 
 use wasm_bindgen::prelude::*;
 
 use super::{js_err, to_js};
-use crate::experiment::lp::job::{Job, JobCache};
+use crate::papers::lp::job::{Job, JobCache};
 
 /// Runs one job at a time: `start(spec)`, then `advance(budget)` until its phase is `done`.
 #[wasm_bindgen]
@@ -37,7 +37,7 @@ impl RunWorker {
             Some(j) => j.into_cache(),
             None => self.cache.take().unwrap_or_default(),
         };
-        let spec = match crate::experiment::lp::Experiment::from_json(spec_json)
+        let spec = match crate::papers::lp::LpSpec::from_json(spec_json)
             .and_then(|s| s.check().map(|_| s))
         {
             Ok(s) => s,

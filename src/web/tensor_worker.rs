@@ -7,8 +7,8 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{js_err, to_js};
-use crate::experiment::lp::Experiment;
-use crate::experiment::lp::GramTensorBuild;
+use crate::papers::lp::GramTensorBuild;
+use crate::papers::lp::LpSpec;
 
 /// Progress of a build, as the worker posts it.
 #[derive(Serialize)]
@@ -37,7 +37,7 @@ impl TensorBuilder {
     #[wasm_bindgen(constructor)]
     pub fn new(spec_json: &str, max_bytes: Option<f64>) -> Result<TensorBuilder, JsError> {
         crate::budget::set_active(crate::budget::Budget::PAGE_WORKER);
-        let valid = Experiment::from_json(spec_json).map_err(js_err)?.validate().map_err(js_err)?;
+        let valid = LpSpec::from_json(spec_json).map_err(js_err)?.validate().map_err(js_err)?;
         let key = valid.tensor_key().ok_or_else(|| {
             js_err("the features path builds no Gram tensor: choose the tensor path")
         })?;
@@ -68,7 +68,7 @@ impl TensorBuilder {
                 build_ms: self.build_ms,
             });
         };
-        crate::stepper::run_task_for(b, budget_ms).map_err(js_err)?;
+        crate::exec::run_task_for(b, budget_ms).map_err(js_err)?;
         let prog = b.progress();
         self.build_ms += t0.elapsed().as_secs_f64() * 1e3;
         let finished = b.is_done();

@@ -3,7 +3,7 @@
 //! own trace, unbounded: the runs here are short), with the solver kept for its readouts.
 #![allow(dead_code)]
 
-use kernel_playground::stepper::{Record, Stepper, Stop, Watch};
+use kernel_playground::exec::{Record, Stepper, Stop, Watch};
 
 /// A solver run to its end under the executor's rules, with its records.
 pub struct Ran<S> {

@@ -182,7 +182,7 @@ test('the race runs every algorithm against F* and draws the relative errors', a
   const rows = await page.locator('#race-table tbody tr').allInnerTexts();
   assert.deepEqual(rows.map((r) => r.split('\t')[0].trim()), ['dual_gradient', 'prox_dual', 'dual_newton', 'primal_gd', 'fista']);
   for (const r of rows) assert.match(r, /converged|max iterations/, r);
-  // One race for the page and the CLI (engine::lp::RaceJob, issue 20): `kplay race` on the page's
+  // One race for the page and the CLI (papers::lp::run::RaceJob, issue 20): `kplay race` on the page's
   // link gives the same lanes with the same iterations and stop reasons.
   const spec = await page.evaluate(() => decodeURIComponent(location.hash.slice('#spec='.length)));
   const dir = mkdtempSync(path.join(tmpdir(), 'kplay-race-'));

@@ -8,8 +8,8 @@ use nalgebra::{DMatrix, DVector};
 use serde_json::Value;
 
 use super::spec_values::{lp_params, lp_tensor_kernel, num, TensorOf};
-use crate::engine::{self, Spec};
 use crate::lesson::format::vector;
+use crate::papers::{self, Spec};
 
 /// The largest n for the n² × n² matrix [K] built here (n⁴ entries, each a d-term sum).
 pub const MAX_N_GRAM_MATRIX: usize = 24;
@@ -138,7 +138,7 @@ pub(super) fn replay_algorithm_21_with(
     let step0 = opt("solver.step0", gamma / (2.0 * (1.0 - delta)));
     let tol = num(spec_v, "solver.tol")?;
     let cap = num(spec_v, "solver.max_iter")? as usize;
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = papers::data(spec).map_err(|e| e.to_string())?;
     let y = &data.y;
     let kernel = match kernel {
         Some(k) => k,
@@ -190,7 +190,7 @@ pub fn general_loss_rel_gap(spec: &Spec, spec_v: &Value, report: &Value) -> Resu
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "square".into());
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = papers::data(spec).map_err(|e| e.to_string())?;
     let (x, y) = (&data.x, &data.y);
     let alpha = DVector::from_vec(vector(report, "solution.alpha")?);
     if alpha.len() != y.len() {

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::engine::{self, Spec};
+use crate::papers::{self, Spec};
 
 /// The largest n for [`plane_rho`] (O(n³) arithmetic).
 const MAX_PLANE_N: usize = 600;
@@ -108,7 +108,7 @@ fn linear_data(spec: &Spec, spec_v: &Value) -> Result<crate::data::Dataset, Stri
     if kind.as_str() != Some("linear") {
         return Err(format!("needs the linear kernel (the spec's is `{kind}`)"));
     }
-    engine::data(spec).map_err(|e| e.to_string())
+    papers::data(spec).map_err(|e| e.to_string())
 }
 
 /// The raw 2-D points of a linear-kernel step (refused otherwise).
@@ -134,7 +134,7 @@ pub fn plane_rho_raw(spec: &Spec, spec_v: &Value) -> Result<f64, String> {
 
 /// maxᵢ ‖xᵢ‖² over the raw points.
 pub fn max_norm_sq(spec: &Spec) -> Result<f64, String> {
-    let data = engine::data(spec).map_err(|e| e.to_string())?;
+    let data = papers::data(spec).map_err(|e| e.to_string())?;
     if data.n() == 0 {
         return Err("no points".into());
     }
@@ -211,7 +211,7 @@ pub fn phases(
     if rho >= 0.0 {
         return Err(format!("written for inseparable data (ρ_K = {rho} ≥ 0)"));
     }
-    let n = engine::data(spec).map_err(|e| e.to_string())?.n() as f64;
+    let n = papers::data(spec).map_err(|e| e.to_string())?.n() as f64;
     let bound = |delta: f64| 2.0 * gamma * (2.0 * n).sqrt() / (gamma * delta).max(rho.abs()) + 1.0;
     Ok(match what {
         C::PhaseBoundSum => calls.iter().map(|c| bound(c.1)).sum(),

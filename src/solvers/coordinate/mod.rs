@@ -26,10 +26,10 @@ use super::fixed_point::{
 };
 use super::row_cache::RowCache;
 use crate::error::Result;
+use crate::exec::{Record, Stepper, Stop};
 use crate::fmath;
 use crate::losses::{with_loss, Loss};
 use crate::rng::Rng;
-use crate::stepper::{Record, Stepper, Stop};
 
 mod compact;
 mod greedy;
@@ -191,7 +191,7 @@ pub struct CoordinateConfig {
     /// Seed of the randomized cyclic rule.
     pub seed: u64,
     /// δ: stop when `max_i |h_i| < δ` (Algorithm 1; the sweep cap is the executor's,
-    /// [`crate::stepper::Watch::capped`]).
+    /// [`crate::exec::Watch::capped`]).
     pub tol: f64,
     /// Also stop when the relative duality gap `(F − D)/|F|` is at most this (scikit-learn's
     /// rule; the gap certifies the objective, where `max|h| < δ` only says the iterates stalled).
@@ -669,8 +669,8 @@ pub enum Method {
 }
 
 /// What paper C's page, plots and `kplay` read from either solver between its steps (the
-/// steps, stops and trace go through [`Stepper`] and the executor, [`crate::stepper`]), so the
-/// fixed point and the coordinate rules race as lanes of one [`crate::engine::race::Race`].
+/// steps, stops and trace go through [`Stepper`] and the executor, [`crate::exec`]), so the
+/// fixed point and the coordinate rules race as lanes of one [`crate::exec::Race`].
 pub trait SweepSolver: Stepper + Send {
     /// The coefficients c.
     fn c(&self) -> &DVector<f64>;

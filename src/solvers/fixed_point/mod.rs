@@ -1,7 +1,7 @@
 //! Paper C (Dinuzzo), section 3: the fixed-point iteration (non-linear Jacobi)
 //! `c ← −J_α(αKc − c)` (eq. 10), and what it shares with the coordinate-descent solvers of
 //! [`super::coordinate`]: the regularization problem (2), the per-sweep [`Record`] in the one
-//! executor's shape ([`crate::stepper`]), and the Theorem 5 helpers (Moreau–Yosida envelope, eigenvalues of `K_α = αK − I`).
+//! executor's shape ([`crate::exec`]), and the Theorem 5 helpers (Moreau–Yosida envelope, eigenvalues of `K_α = αK − I`).
 //!
 //! Problem (2): `min_c F(c) = f(Kc) + cᵀKc/2` with `f(z) = Σ_i L(y_i, z_i)/λ`.
 
@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::error::{KpError, Result};
-use crate::stepper::{Record, Stepper, Stop};
+use crate::exec::{Record, Stepper, Stop};
 
 /// One sweep's record in the executor's shape (paper C: one fixed-point iteration, eq. 10, or
 /// one macro-iteration of coordinate descent, Algorithm 1/2): `F(c) = Σ L(y_i, (Kc)_i)/λ +
@@ -69,7 +69,7 @@ pub(crate) fn val(m: Option<f64>) -> f64 {
 pub fn stalled_message(sweep: usize, tol: f64) -> String {
     format!(
         "stalled at sweep {sweep}: neither max|h| nor the objectives and the gap have improved beyond rounding for at least {} sweeps and half the run; the tolerance δ = {tol:e} is below what floating point reaches on this problem",
-        crate::stepper::STALL_MIN_WINDOW
+        crate::exec::STALL_MIN_WINDOW
     )
 }
 
@@ -92,7 +92,7 @@ pub struct FixedPointConfig {
     /// Step-size rule.
     pub step: StepRule,
     /// δ: stop when `max_i |c_i^{k+1} − c_i^k| < δ` (the sweep cap is the executor's,
-    /// [`crate::stepper::Watch::capped`]).
+    /// [`crate::exec::Watch::capped`]).
     pub tol: f64,
     /// Also stop when the relative duality gap is at most this (see
     /// [`super::coordinate::CoordinateConfig::gap_tol`]).

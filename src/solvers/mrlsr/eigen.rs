@@ -8,8 +8,8 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
+use crate::exec::{run_task_for, Progress, Task};
 use crate::kernels::{Kernel, ResolvedKernel};
-use crate::stepper::{run_task_for, Progress, Task};
 
 /// Calls of [`symmetric_eigen`] in this process (this wasm instance, in a browser).
 static EIGEN_CALLS: AtomicUsize = AtomicUsize::new(0);

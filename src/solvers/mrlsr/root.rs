@@ -2,7 +2,7 @@
 //! borrowed model ([`RootSolve`]) or owning it ([`MrlsrSolve`]: paper B's run, one record per
 //! root-solve step, then the fit at C₀). Their own stop is the root found to rounding; the cap
 //! ([`ROOT_MAX_ITER`]), the stall rule, the deadline and the trace are the executor's
-//! ([`solve_root`], [`crate::stepper::Run`]).
+//! ([`solve_root`], [`crate::exec::Run`]).
 
 use std::ops::Deref;
 
@@ -13,7 +13,7 @@ use crate::fmath;
 use nalgebra::DVector;
 
 use crate::error::{KpError, Result};
-use crate::stepper::{Record, Run, Stepper, Stop, Watch};
+use crate::exec::{Record, Run, Stepper, Stop, Watch};
 
 /// Safeguarded Newton / bisection on `φ(t) = 0` (t = ln C) inside a sign-changing bracket, as a
 /// steppable state. φ > 0 at `lo`, φ < 0 at `hi` for the decreasing case; the other orientation

@@ -2,7 +2,7 @@
 //! returns the one [`Record`] (`min_i (Gα)_i`, and `‖p‖_G` where the algorithm has a dual
 //! iterate); its own stop reasons are [`Stop::Separator`] (`Gα > 0`), [`Stop::Certificate`]
 //! (`‖p‖_G` under its tolerance) and [`Stop::Failed`] (a non-finite value). The iteration cap,
-//! the deadline and the trace are the executor's ([`crate::stepper::Run`]). Each keeps `Gα` (and
+//! the deadline and the trace are the executor's ([`crate::exec::Run`]). Each keeps `Gα` (and
 //! `Gp`) up to date incrementally: a vertex update costs one column of G (O(n)); the smoothed
 //! algorithms cost one product `G s` per iteration, with `s = p_μ(α)` reused by the next
 //! α-update.
@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 
 use super::problem::{PerceptronAlgorithm, PerceptronProblem};
 use crate::error::{KpError, Result};
+use crate::exec::{Record, Stepper, Stop};
 use crate::solvers::perceptron::simplex::project_onto_simplex_into;
-use crate::stepper::{Record, Stepper, Stop};
 
 fn argmin(v: &DVector<f64>) -> usize {
     let mut j = 0;

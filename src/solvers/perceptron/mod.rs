@@ -8,9 +8,9 @@
 //! ε-certificate of (near-)infeasibility.
 //!
 //! The algorithms (module [`algorithms`]) each implement [`Stepper`] directly: one `step()` is
-//! one iteration and returns the one [`crate::stepper::Record`], and the algorithm's own stop
+//! one iteration and returns the one [`crate::exec::Record`], and the algorithm's own stop
 //! reasons are [`Stop::Separator`], [`Stop::Certificate`] and [`Stop::Failed`]; the cap, the
-//! deadline and the trace are the executor's ([`crate::stepper::Run`], a race's lanes). A run's
+//! deadline and the trace are the executor's ([`crate::exec::Run`], a race's lanes). A run's
 //! end is read as an [`Outcome`] verified here from its stop and its solution vectors,
 //! independently of the algorithm ([`PerceptronProblem::verify_separator`],
 //! [`PerceptronProblem::verify_certificate`]).
@@ -27,7 +27,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{KpError, Result};
-use crate::stepper::{Stepper, Stop};
+use crate::exec::{Stepper, Stop};
 
 pub use algorithms::{Isnkpvn, Nkp, Nvn, Perceptron, Snkp, Snkpvn};
 mod problem;
