@@ -1,10 +1,10 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
-import init, { PerceptronPlayground, perceptronDefaultSpec, perceptronControlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt } from './pkg/kernel_playground.js';
-import { $, fmt, num, showError, clearError, sizeCanvas, readNumber, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
+import init, { PerceptronPlayground, perceptronDefaultSpec, perceptronControlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt, specSchema } from './pkg/kernel_playground.js';
+import { $, fmt, num, showError, clearError, sizeCanvas, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, EXPRESSION, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { PrepWorker } from './prep-client.js';
-import { bindControls } from './form.js';
+import { schemaForm } from './state.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -20,108 +20,82 @@ let lastBoundaryDraw = 0;
 
 // ---- spec <-> controls -------------------------------------------------------------------
 
-function readPositive(id, label) {
-  const raw = $(id).value.trim();
-  const v = Number(raw);
-  if (raw === '' || Number.isNaN(v)) throw new Error(`${label}: “${raw}” is not a number`);
-  return v; // the core checks the range (ε > 0, γ > 1, …) with its own message
-}
-
 let csvData = null; // the CSV file the user loaded, { kind: 'csv', text }
+let form = null; // the page's state and controls, bound from the core's schema (state.js)
+const MARGIN = 'data.set.shape.margin';
+const RACE = ['epsilon', 'delta', 'gamma'];
 
-function dataSpec() {
-  const kind = $('data').value;
-  if (kind === 'hand') return { kind: 'points', points };
-  if (kind === 'csv') return csvData ?? { kind: 'csv' };
-  const n = readNumber('n', 'n');
-  const seed = readNumber('seed', 'seed');
-  const noise = readNumber('noise', 'noise');
-  let shape;
-  if (kind === 'blobs') shape = { kind: 'blobs', margin: Number($('margin').value), spread: 0.5 };
-  else if (kind === 'overlap') shape = { kind: 'blobs', margin: -Number($('overlap').value), spread: 0.5 };
-  else if (kind === 'circles') shape = { kind: 'circles', noise, factor: 0.45 };
-  else if (kind === 'xor') shape = { kind: 'xor', noise };
-  else shape = { kind: 'moons', noise };
-  return { kind: 'generated', set: { shape, n, label_noise: 0, seed } };
+/** Paper D's form from the core's schema (`specSchema('perceptron')`). Three controls are not
+ *  one field each (state.js `views`); the expression kernel is common.js's; the blobs' spread,
+ *  the circles' inner radius and the label noise have no control and run at the schema's
+ *  defaults; the margin search's tolerances come from the spec shown. */
+function makeForm() {
+  return schemaForm(specSchema('perceptron'), {
+    lose: perceptronControlsLose,
+    fixed: ['data.set.shape.spread', 'data.set.shape.factor', 'data.set.label_noise'],
+    views: [
+      // One select for where the data come from, the generated shape and (two blobs) the
+      // margin's sign: a gap slider for ≥ 0, an overlap slider for its negative.
+      {
+        paths: ['data.kind', 'data.set.shape.kind', MARGIN],
+        to: (s) => {
+          const d = s.data;
+          if (d.kind === 'points') points = d.points;
+          if (d.kind === 'csv' && d.text) csvData = d;
+          if (d.kind !== 'generated') {
+            $('data').value = d.kind === 'points' ? 'hand' : 'csv';
+            return;
+          }
+          const sh = d.set.shape;
+          const overlap = sh.kind === 'blobs' && sh.margin < 0;
+          $('data').value = overlap ? 'overlap' : sh.kind;
+          if (sh.kind === 'blobs') $(overlap ? 'overlap' : 'margin').value = String(Math.abs(sh.margin));
+        },
+        from: (s, read) => {
+          const v = $('data').value;
+          if (v === 'hand') return { data: { kind: 'points', points } };
+          if (v === 'csv') return { data: csvData ?? { kind: 'csv' } };
+          if (v !== 'blobs' && v !== 'overlap') return { 'data.kind': 'generated', 'data.set.shape.kind': v };
+          const margin = v === 'overlap' ? -read(MARGIN, 'overlap') : read(MARGIN, 'margin');
+          return { 'data.kind': 'generated', 'data.set.shape.kind': 'blobs', [MARGIN]: margin };
+        },
+      },
+      // The Gaussian's width: a number (`bandwidth.fixed`) or `auto` (the heuristic bandwidth).
+      {
+        paths: ['kernel.bandwidth.fixed'],
+        to: (s) => { $('mu').value = s.kernel.bandwidth === 'heuristic' ? 'auto' : String(s.kernel.bandwidth?.fixed ?? ''); },
+        from: (s, read) => ({ 'kernel.bandwidth': $('mu').value.trim() === 'auto' ? 'heuristic' : { fixed: read('kernel.bandwidth.fixed') } }),
+      },
+      // ε, δ, γ serve the algorithm's parameter when it has one, else the race's, which the spec
+      // carries only where it differs from the default (absent: the algorithm's, or the default).
+      {
+        paths: ['race.epsilon', 'race.delta', 'race.gamma'],
+        to: (s) => {
+          for (const k of RACE) if (s.algorithm[k] === undefined) $(k).value = String(s.race?.[k] ?? form.field(`race.${k}`).default);
+        },
+        from: (s, read) => Object.fromEntries(RACE.map((k) => {
+          const v = s.algorithm[k] === undefined ? read(`race.${k}`, k) : undefined;
+          return [`race.${k}`, v === form.field(`race.${k}`).default ? undefined : v];
+        })),
+      },
+    ],
+    toExtra: (s) => {
+      kernelToFields(s.kernel); // a sum, product or scaling: the expression field
+      showKnobs();
+    },
+    fromExtra: (s) => {
+      if (s.kernel.kind === EXPRESSION) s.kernel = kernelFromFields(EXPRESSION);
+    },
+  });
 }
 
-function kernelSpec() {
-  const k = $('kernel').value;
-  if (k !== 'gaussian') return kernelFromFields(k);
-  const raw = $('mu').value.trim();
-  if (raw === 'auto') return { kind: 'gaussian', bandwidth: 'heuristic' };
-  return { kind: 'gaussian', bandwidth: { fixed: readPositive('mu', 'width') } };
-}
+/** The spec of the run shown, to restore the controls to when a spec is refused (form.js). */
+const shownSpec = () => (pg && valid ? form.spec : null);
 
-function algoSpec() {
-  const a = $('algo').value;
-  if (a === 'nvn') return { kind: 'nvn', epsilon: readPositive('epsilon', 'ε') };
-  if (a === 'snkpvn') return { kind: 'snkpvn', delta: readPositive('delta', 'δ') };
-  if (a === 'isnkpvn') return { kind: 'isnkpvn', gamma: readPositive('gamma', 'γ'), epsilon: readPositive('epsilon', 'ε') };
-  return { kind: a };
-}
-
-// The race's ε, δ, γ share their fields with the algorithm's parameters (one field each).
-const RACE_FIELDS = [['epsilon', 'ε'], ['delta', 'δ'], ['gamma', 'γ']];
-
-/** The spec's `race` (ε, δ, γ of the race of the six algorithms): each field the algorithm
- *  does not own, where it differs from the field's default (the core's default, docs/spec.md);
- *  the core takes the algorithm's own value for the others. So the link carries the race. */
-function raceSpec(algorithm) {
-  const race = {};
-  for (const [id, label] of RACE_FIELDS) {
-    if (algorithm[id] !== undefined) continue;
-    const v = readPositive(id, label);
-    if (v !== Number($(id).defaultValue)) race[id] = v;
-  }
-  return race;
-}
-
-/** The controls as a spec; `base` (the spec shown, by default the run's) lends the fields the
- *  page has no control for (the margin search's tolerances). */
-function specFromControls(base = pg ? JSON.parse(pg.specJson()) : null) {
-  const s = { data: dataSpec(), kernel: kernelSpec(), algorithm: algoSpec(), max_iter: readNumber('maxiter', 'iteration cap') };
-  if (base && base.margin) s.margin = base.margin;
-  const race = raceSpec(s.algorithm);
-  if (Object.keys(race).length) s.race = race;
-  return s;
-}
-
-/** Put a spec into the controls, or throw a message naming the field they cannot hold (form.js). */
-const showSpec = bindControls({ lose: perceptronControlsLose, toControls: controlsFromSpec, fromControls: specFromControls });
-const shownSpec = () => (pg && valid ? JSON.parse(pg.specJson()) : null);
-
-function controlsFromSpec(s) {
-  const d = s.data;
-  if (d.kind === 'points') {
-    $('data').value = 'hand';
-    points = d.points;
-  } else if (d.kind === 'csv') {
-    $('data').value = 'csv';
-    if (d.text) csvData = d;
-  } else {
-    const sh = d.set.shape;
-    if (sh.kind === 'blobs' && sh.margin < 0) {
-      $('data').value = 'overlap';
-      $('overlap').value = -sh.margin;
-    } else if (sh.kind === 'blobs') {
-      $('data').value = 'blobs';
-      $('margin').value = sh.margin;
-    } else {
-      $('data').value = sh.kind;
-      $('noise').value = sh.noise;
-    }
-    $('n').value = d.set.n;
-    $('seed').value = d.set.seed;
-  }
-  $('kernel').value = s.kernel.kind;
-  kernelToFields(s.kernel);
-  if (s.kernel.kind === 'gaussian') $('mu').value = s.kernel.bandwidth === 'heuristic' ? 'auto' : s.kernel.bandwidth.fixed;
-  $('algo').value = s.algorithm.kind;
-  // The algorithm's own value, else the race's, else the field's default.
-  for (const [id] of RACE_FIELDS) $(id).value = s.algorithm[id] ?? s.race?.[id] ?? $(id).defaultValue;
-  $('maxiter').value = s.max_iter;
-  showKnobs();
+/** The run's spec becomes the page's state (`form.spec`) and the address's. */
+function showRun() {
+  form.spec = JSON.parse(pg.specJson());
+  writeHash(pg.specJson());
 }
 
 function showKnobs() {
@@ -249,10 +223,11 @@ function invalidHand(msg) {
   drawAll();
 }
 
+/** Run what the controls show; false (the message shown, the run kept) when the core refuses it. */
 function apply() {
   showKnobs();
-  const next = readOrShow(specFromControls);
-  if (!next) return;
+  const next = readOrShow(() => form.fromControls());
+  if (!next) return false;
   const json = JSON.stringify(next);
   try {
     if (pg) pg.update(json);
@@ -261,19 +236,28 @@ function apply() {
     const msg = e.message ?? String(e);
     if (next.data.kind === 'points') invalidHand(msg);
     else showError(msg);
-    return;
+    return false;
   }
   valid = true;
   racing = false;
   prep.start(pg.specJson(), pg.offloadable());
   bumpRunId();
   clearError();
-  writeHash(pg.specJson());
+  showRun();
   setPlaying(true);
   showSummary(pg.summary());
   drawAll();
   drawRace();
   renderRaceTable($('race-table'), [], []);
+  return true;
+}
+
+/** Make `s` (a pasted link, a lesson step) the page's run, or throw / show why not: the run
+ *  and its controls stay (a hand-made set the core refuses stays on the plot to be fixed). */
+function loadSpec(s) {
+  const before = shownSpec();
+  form.show(s, before);
+  if (!apply() && valid && before) form.toControls(before);
 }
 
 function onCanvasClick(ev) {
@@ -365,14 +349,14 @@ function prepareSlice(ms) {
     if (!wasReady) showSummary(pg.summary());
     if (done) {
       document.body.dataset.prepared = String(Number(document.body.dataset.prepared || 0) + 1);
-      if (!wasReady) writeHash(pg.specJson());
+      if (!wasReady) showRun();
       drawAll();
     }
   } catch (e) {
     showError(e.message ?? String(e));
     if (pg.ready()) {
-      controlsFromSpec(JSON.parse(pg.specJson()));
-      writeHash(pg.specJson());
+      form.toControls(JSON.parse(pg.specJson()));
+      showRun();
       showSummary(pg.summary());
       drawAll();
     } else {
@@ -412,10 +396,7 @@ function wire() {
   });
   window.addEventListener('resize', () => { drawAll(); drawRace(); });
   attachCopyLink($('copy-link'));
-  followSpecHash((s) => {
-    showSpec(s, shownSpec());
-    apply();
-  });
+  followSpecHash(loadSpec);
 }
 
 async function main() {
@@ -423,18 +404,18 @@ async function main() {
   kernels(kernelCatalogue, { parse: parseKernel, text: kernelText });
   const built = buildKernelFields($('kernel'), $('lap-sigma').closest('label'));
   for (const f of built) f.addEventListener('change', apply);
+  form = makeForm();
   const start = startFromHash((s) => {
-    showSpec(s, null);
+    form.show(s, null);
     return new PerceptronPlayground(JSON.stringify(s));
   }, JSON.parse(perceptronDefaultSpec()));
   pg = start.state;
-  const spec = start.spec;
   valid = true;
   prep.start(pg.specJson(), pg.offloadable());
-  controlsFromSpec(spec);
+  form.toControls(start.spec);
   wire();
   bumpRunId();
-  writeHash(pg.specJson()); // the live state is in the URL from the start (Copy link, kplay)
+  showRun(); // the live state is in the URL from the start (Copy link, kplay)
   showSummary(pg.summary());
   drawAll();
   drawRace();
@@ -449,8 +430,7 @@ async function main() {
   attachLessons({
     spec: () => pg.specJson(),
     load: (s) => {
-      showSpec(s, shownSpec());
-      apply();
+      loadSpec(s);
       setPlaying(false);
     },
     player,

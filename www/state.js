@@ -60,14 +60,21 @@ export function applies(field, spec) {
   return field.when.every((w) => w.values.includes(getPath(spec, w.path)));
 }
 
-/** The one number reader: a field's control as a number, or a message naming the field's path. */
-export function readField(field) {
-  const el = document.getElementById(field.control);
+/** The one number reader: a field's control (or `control`, one serving several fields) as a
+ *  number, or a message naming the field's path. */
+export function readField(field, control = field.control) {
+  const el = document.getElementById(control);
   const raw = String(el.value).trim();
   const v = Number(raw);
   if (raw === '' || !Number.isFinite(v)) throw new Error(`${field.path}: “${raw}” is not a number`);
   if (field.type === 'integer' && !Number.isInteger(v)) throw new Error(`${field.path}: ${field.label} must be a whole number (got ${raw})`);
   return v;
+}
+
+/** Put `value` at `path` as a choice does: a changed `….kind` starts its object afresh. */
+function put(spec, path, value) {
+  if (path.endsWith('.kind') && getPath(spec, path) !== value) setPath(spec, path.slice(0, -'.kind'.length), { kind: value });
+  else setPath(spec, path, value);
 }
 
 /** The bound a control carries: an open end one step inside (a slider must not reach it);
@@ -90,10 +97,16 @@ function rangeText(f) {
  * part of a field's range a slider shows (page B's m: 0.1..4 of (0, 100]); a spec outside it is
  * refused naming the field. `toExtra(spec)` and `fromExtra(spec, base)` do the page's own part
  * after the schema's.
+ * `views`: controls that are not one field each (page D's data select stands for `data.kind`,
+ * the shape and the blobs' overlap), each `{ paths, to(spec), from(spec, read) }`. Its paths
+ * leave the generic binding; it runs where its first path comes in the schema and applies, so
+ * the fields after it see its choice: `to` writes its controls, `from` returns the new values
+ * by path (a `….kind` starts its object afresh; `undefined` leaves a field out), `read(path,
+ * control)` being the one number reader.
  * Returns `{ spec, schema, field(path), read(path), toControls, fromControls, show }`; `show`
  * is form.js's checked rule.
  */
-export function schemaForm(schemaJson, { lose, own = [], fixed = [], spans = {}, toExtra = () => {}, fromExtra = () => {} }) {
+export function schemaForm(schemaJson, { lose, own = [], fixed = [], spans = {}, views = [], toExtra = () => {}, fromExtra = () => {} }) {
   const schema = JSON.parse(schemaJson);
   const owned = (path) => own.some((p) => path === p || path.startsWith(`${p}.`));
   const control = (f) => (f.control ? document.getElementById(f.control) : null);
@@ -115,9 +128,16 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], spans = {},
     el.step = f.step === null ? 'any' : String(f.step);
   }
   const field = (path) => schema.fields.find((f) => f.path === path);
+  const read = (path, control) => readField(field(path), control);
+  const viewOf = (f) => views.find((v) => v.paths.includes(f.path));
 
   function toControls(spec) {
     for (const f of schema.fields) {
+      const view = viewOf(f);
+      if (view) {
+        if (view.paths[0] === f.path && applies(f, spec)) view.to(spec);
+        continue;
+      }
       const el = control(f);
       if (!el || owned(f.path) || !applies(f, spec)) continue;
       const v = getPath(spec, f.path) ?? f.default;
@@ -134,6 +154,11 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], spans = {},
   function fromControls(base) {
     const s = structuredClone(base);
     for (const f of schema.fields) {
+      const view = viewOf(f);
+      if (view) {
+        if (view.paths[0] === f.path && applies(f, s)) for (const [p, v] of Object.entries(view.from(s, read))) put(s, p, v);
+        continue;
+      }
       if (owned(f.path) || !applies(f, s)) continue;
       const el = control(f);
       if (f.type === 'choice') {
@@ -158,7 +183,7 @@ export function schemaForm(schemaJson, { lose, own = [], fixed = [], spans = {},
     spec: null,
     schema,
     field,
-    read: (path) => readField(field(path)),
+    read,
     toControls,
     fromControls: (base = form.spec) => fromControls(base),
   };

@@ -1,8 +1,8 @@
-// One schema per paper (issue 34 §3, src/schema.rs, www/state.js): the controls of pages A, B and C
-// carry their paper's schema — each number control's min, max and step, a fresh control's
+// One schema per paper (issue 34 §3, src/schema.rs, www/state.js): the controls of pages A, B, C
+// and D carry their paper's schema — each number control's min, max and step, a fresh control's
 // default, the default run's values — read from the page's own wasm (`specSchema`); and a link
 // with a value outside a field's range is refused with a message naming the field's path, the
-// page showing its default run.
+// page showing its default run and its controls showing that run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage } from './harness.mjs';
@@ -11,7 +11,7 @@ const env = useBrowser();
 
 // Each page, with the slider spans it declares (state.js `spans`: the part of a field's range a
 // slider shows; page B's m slider covers 0.1..4 of (0, 100]).
-const PAGES = [['lp.html', 'lp', {}], ['mrlsr.html', 'mrlsr', { m: [0.1, 4] }], ['dinuzzo.html', 'dinuzzo', {}]];
+const PAGES = [['lp.html', 'lp', {}], ['mrlsr.html', 'mrlsr', { m: [0.1, 4] }], ['dinuzzo.html', 'dinuzzo', {}], ['perceptron.html', 'perceptron', {}]];
 
 /** The control attributes a field's range gives (state.js: an open end one step inside; a span
  *  inside the field's range). */
@@ -89,6 +89,13 @@ const OUT_OF_RANGE = [
   ['dinuzzo.html', (s) => { s.data.label_noise = 1.5; }, 'data.label_noise'],
   ['dinuzzo.html', (s) => { s.data.seed = -1; }, 'data.seed'],
   ['dinuzzo.html', (s) => { s.method.tol = 0; }, 'method.tol'],
+  ['perceptron.html', (s) => { s.data.set.n = 1; }, 'data.set.n'],
+  ['perceptron.html', (s) => { s.data.set.shape = { kind: 'moons', noise: -0.1 }; }, 'data.set.shape.noise'],
+  ['perceptron.html', (s) => { s.kernel = { kind: 'gaussian', bandwidth: { fixed: 0 } }; }, 'kernel.bandwidth.fixed'],
+  ['perceptron.html', (s) => { s.kernel = { kind: 'polynomial', degree: 0, offset: 1 }; }, 'kernel.degree'],
+  ['perceptron.html', (s) => { s.algorithm = { kind: 'isnkpvn', gamma: 1, epsilon: 0.01 }; }, 'algorithm.gamma'],
+  ['perceptron.html', (s) => { s.race = { epsilon: 0 }; }, 'race.epsilon'],
+  ['perceptron.html', (s) => { s.max_iter = 0; }, 'max_iter'],
 ];
 
 test('a link with a value outside a field\'s range is refused naming the field; the default run is shown', async () => {
@@ -103,7 +110,38 @@ test('a link with a value outside a field\'s range is refused naming the field; 
     assert.ok(msg.includes(path), `${file} ${path}: ${msg}`);
     const shown = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
     assert.deepEqual(shown, good, `${file} ${path}: the default run is shown`);
+    // The field's control (where it has one of its own and the run has the field) shows the
+    // default run's value again.
+    const back = await page.evaluate(async ([paper, path]) => {
+      const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/pkg\/kernel_playground(\.[0-9a-f]+)?\.js$/.test(n)) ?? './pkg/kernel_playground.js';
+      const f = JSON.parse((await import(url)).specSchema(paper)).fields.find((x) => x.path === path);
+      const el = f?.control && document.getElementById(f.control);
+      return el ? { f, value: el.value, type: el.type } : null;
+    }, [file.replace('.html', ''), path]);
+    const want = path.split('.').reduce((v, k) => (v !== null && typeof v === 'object' ? v[k] : undefined), good);
+    if (back && want !== undefined) {
+      const tol = back.type === 'range' ? back.f.step / 2 : 0;
+      assert.ok(Math.abs(Number(back.value) - want) <= tol, `${file} ${path}: the control shows ${back.value}, the run ${want}`);
+    }
     assert.deepEqual(errors, []);
     await ctx.close();
   }
+});
+
+test('page D: a pasted link the core refuses leaves the run and its controls', async () => {
+  const { page, errors, ctx } = await openPage(env.b, `${env.url}perceptron.html`);
+  await page.waitForFunction(() => document.body.dataset.ready === '1');
+  const spec = await page.evaluate(() => JSON.parse(decodeURIComponent(location.hash.slice('#spec='.length))));
+  const run = await page.evaluate(() => document.body.dataset.runId);
+  // Controls that hold every value of the link (ε is the race's on the Perceptron), a range
+  // only the core checks.
+  const bad = { ...structuredClone(spec), max_iter: 0, race: { epsilon: 0.05 } };
+  bad.data.set.n = 33;
+  await page.evaluate((s) => { location.hash = `#spec=${encodeURIComponent(JSON.stringify(s))}`; }, bad);
+  await page.waitForFunction(() => /max_iter/.test(document.getElementById('error').textContent));
+  assert.equal(await page.evaluate(() => document.body.dataset.runId), run, 'no new run');
+  assert.deepEqual(await page.evaluate(() => ['n', 'maxiter', 'epsilon'].map((id) => document.getElementById(id).value)),
+    [String(spec.data.set.n), String(spec.max_iter), '0.01'], 'the controls show the run');
+  assert.deepEqual(errors, []);
+  await ctx.close();
 });

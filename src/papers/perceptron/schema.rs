@@ -1,6 +1,8 @@
 //! Paper D's page fields, declared once ([`crate::schema`]): the generated set (shape, margin,
 //! noise, n, seed), the kernel's parameters (from the catalogue), the algorithm's ε, δ, γ, the
 //! iteration cap and the race's ε, δ, γ. The session's preparation reads the same table.
+//! Fields without a control are those page D shows through a control that is not one field
+//! (www/perceptron.js: the data select and its margin sliders, the race's ε, δ, γ).
 
 use crate::kernels::Kernel;
 use crate::schema::{Field, Schema};
@@ -77,6 +79,7 @@ pub fn schema() -> Schema {
     fields.push(
         Field::number("kernel.bandwidth.fixed", "width", 0.5)
             .above(0.0)
+            .control("mu")
             .when("kernel.kind", &["gaussian"]),
     );
     for k in &kernels {
@@ -99,9 +102,18 @@ pub fn schema() -> Schema {
             ],
         )
         .control("algo"),
-        Field::number("algorithm.epsilon", "ε", 0.01).above(0.0).when("algorithm.kind", NVN),
-        Field::number("algorithm.delta", "δ", 0.01).above(0.0).when("algorithm.kind", &["snkpvn"]),
-        Field::number("algorithm.gamma", "γ", 2.0).above(1.0).when("algorithm.kind", &["isnkpvn"]),
+        Field::number("algorithm.epsilon", "ε", 0.01)
+            .above(0.0)
+            .control("epsilon")
+            .when("algorithm.kind", NVN),
+        Field::number("algorithm.delta", "δ", 0.01)
+            .above(0.0)
+            .control("delta")
+            .when("algorithm.kind", &["snkpvn"]),
+        Field::number("algorithm.gamma", "γ", 2.0)
+            .above(1.0)
+            .control("gamma")
+            .when("algorithm.kind", &["isnkpvn"]),
         max_iter(),
         Field::number("race.epsilon", "the race's ε", 0.01).above(0.0),
         Field::number("race.delta", "the race's δ", 0.01).above(0.0),
