@@ -69,11 +69,27 @@ impl Dataset {
     }
 }
 
+/// Paper A's number of samples, ≥ 1: the field its schema declares and the generators check.
+pub fn n_field(path: &str, default: f64) -> crate::schema::Field {
+    crate::schema::Field::integer(path, "n (number of samples)", default).min(1.0)
+}
+
+/// Paper A's number of features, ≥ 1.
+pub fn d_field(path: &str, default: f64) -> crate::schema::Field {
+    crate::schema::Field::integer(path, "d (number of features)", default).min(1.0)
+}
+
+/// The noise level σ of the regression generators (paper A's sparse regression, paper B's
+/// sets), in [0, 10⁶]: the field the schemas of papers A and B declare and the generators check.
+pub fn sigma_field(path: &str, default: f64) -> crate::schema::Field {
+    crate::schema::Field::number(path, "σ (noise level)", default).min(0.0).max(1e6)
+}
+
 fn check_size(n: usize, d: usize) -> Result<()> {
-    if n < 1 {
+    if !n_field("n", 1.0).accepts(n as f64) {
         return Err(KpError::NTooSmall(n));
     }
-    if d < 1 {
+    if !d_field("d", 1.0).accepts(d as f64) {
         return Err(KpError::DTooSmall(d));
     }
     let cells = n.saturating_mul(d);
@@ -103,7 +119,7 @@ impl SparseRegression {
         if self.k > self.d {
             return Err(KpError::KTooLarge { k: self.k, d: self.d });
         }
-        if !(self.sigma.is_finite() && (0.0..=1e6).contains(&self.sigma)) {
+        if !sigma_field("sigma", 0.0).accepts(self.sigma) {
             return Err(KpError::SigmaInvalid(self.sigma));
         }
         Ok(())

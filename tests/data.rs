@@ -410,3 +410,76 @@ fn set_model(e: &mut LpSpec, p_new: f64, gamma_new: f64) {
     *p = p_new;
     *gamma = gamma_new;
 }
+
+// ---------------------------------------------------------------- generators called directly
+
+/// A generator called directly (tests, lessons, benches) refuses a bad knob with an error that
+/// names it, never a panic; and at each bound it accepts exactly what the papers' schemas accept
+/// (one declaration of each range): value by value at, just inside and just outside each bound,
+/// NaN and infinity, the generator's verdict against the schema field's.
+#[test]
+fn generators_refuse_a_bad_knob_naming_it_at_the_schemas_bounds() {
+    use kernel_playground::datasets::blobs::TwoBlobs;
+    use kernel_playground::datasets::plane::{Classification2d, Regression1d, Shape2d};
+    use kernel_playground::papers::spec_schema;
+    use kernel_playground::Result;
+    let (a, c, d) = (
+        spec_schema("lp").unwrap(),
+        spec_schema("dinuzzo").unwrap(),
+        spec_schema("perceptron").unwrap(),
+    );
+    let (nan, inf) = (f64::NAN, f64::INFINITY);
+    let up = |v: f64| v + v.abs().max(1.0) * 1e-9;
+    let down = |v: f64| v - v.abs().max(1.0) * 1e-9;
+    let mut checked = 0;
+    let mut agree = |schema: &kernel_playground::schema::Schema,
+                     path: &str,
+                     name: &str,
+                     values: &[f64],
+                     generate: &dyn Fn(f64) -> Result<Dataset>| {
+        let field = schema.field(path).unwrap_or_else(|| panic!("no field {path}"));
+        for &v in values {
+            let got = generate(v);
+            assert_eq!(got.is_ok(), field.accepts(v), "{path} = {v}: generator vs schema");
+            if let Err(e) = got {
+                assert!(e.to_string().contains(name), "{path} = {v}: {e}");
+            }
+            checked += 1;
+        }
+    };
+    let set = |shape: Shape2d, label_noise: f64| {
+        Classification2d { shape, n: 20, label_noise, seed: 1 }.generate()
+    };
+    let blobs = |margin: f64, spread: f64| set(Shape2d::Blobs { margin, spread }, 0.0);
+    let edges = |lo: f64, hi: f64| vec![down(lo), lo, up(lo), down(hi), hi, up(hi), nan, inf, -inf];
+    agree(&c, "data.shape.margin", "margin", &edges(-1e4, 1e4), &|v| blobs(v, 0.5));
+    agree(&d, "data.set.shape.margin", "margin", &edges(-1e4, 1e4), &|v| blobs(v, 0.5));
+    agree(&c, "data.shape.spread", "spread", &edges(0.0, 1e4), &|v| blobs(0.5, v));
+    agree(&c, "data.shape.noise", "noise", &edges(0.0, 1e4), &|v| {
+        set(Shape2d::Moons { noise: v }, 0.0)
+    });
+    agree(&d, "data.set.shape.noise", "noise", &edges(0.0, 1e4), &|v| {
+        set(Shape2d::Xor { noise: v }, 0.0)
+    });
+    let circles = |factor: f64| set(Shape2d::Circles { noise: 0.05, factor }, 0.0);
+    agree(&c, "data.shape.factor", "factor", &edges(0.0, 1.0), &circles);
+    agree(&d, "data.set.shape.factor", "factor", &edges(0.0, 1.0), &circles);
+    let moons = |p: f64| set(Shape2d::Moons { noise: 0.1 }, p);
+    agree(&c, "data.label_noise", "label_noise", &edges(0.0, 1.0), &moons);
+    agree(&d, "data.set.label_noise", "label_noise", &edges(0.0, 1.0), &moons);
+    let curve =
+        |noise: f64, outliers: f64| Regression1d { n: 20, noise, outliers, seed: 1 }.generate();
+    agree(&c, "data.noise", "noise", &edges(0.0, 1e4), &|v| curve(v, 0.1));
+    agree(&c, "data.outliers", "outliers", &edges(0.0, 1.0), &|v| curve(0.2, v));
+    let two = |separation: f64, spread: f64, flip: f64| {
+        TwoBlobs { n: 20, separation, spread, flip, seed: 1 }.generate()
+    };
+    agree(&a, "data.separation", "separation", &[down(0.0), 0.0, 3.0, 1e6, nan, inf], &|v| {
+        two(v, 1.0, 0.05)
+    });
+    agree(&a, "data.spread", "spread", &[down(0.0), 0.0, up(0.0), 5.0, nan, inf], &|v| {
+        two(3.0, v, 0.05)
+    });
+    agree(&a, "data.flip", "flip", &edges(0.0, 0.5), &|v| two(3.0, 1.0, v));
+    assert_eq!(checked, 12 * 9 + 2 * 6);
+}

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use kernel_playground::papers::mrlsr::{
-    build_data, log_log_fit, DataSpec, MrlsrSpec, NScanRun, ScanKind,
+    build_data, log_log_fit, DataSpec, MrlsrChecked, MrlsrSpec, NScanRun, ScanKind,
 };
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 
@@ -14,6 +14,11 @@ fn spec(m: f64) -> MrlsrSpec {
         "kernel": {{"kind": "gaussian", "bandwidth": {{"fixed": 0.1}}}}, "m": {m}, "lambda": 0.001}}"#
     );
     serde_json::from_str(&text).unwrap()
+}
+
+/// The scan's input: the spec checked within the page's budget.
+fn checked(s: &MrlsrSpec) -> MrlsrChecked {
+    MrlsrChecked::for_page(s).unwrap()
 }
 
 fn data(n: usize) -> (DMatrix<f64>, DVector<f64>) {
@@ -68,7 +73,8 @@ fn close(a: f64, b: f64, tol: f64, what: &str) {
 
 #[test]
 fn the_stability_scan_is_the_closed_forms() {
-    let scan = NScanRun::new(&spec(2.0), ScanKind::Stability).unwrap().run_to_end().unwrap();
+    let scan =
+        NScanRun::new(&checked(&spec(2.0)), ScanKind::Stability).unwrap().run_to_end().unwrap();
     assert_eq!(scan.ns, vec![12, 25, 50, 100]);
     let lambda_b = 100.0 * 1e-3;
     for (j, &n) in scan.ns.iter().enumerate() {
@@ -95,7 +101,8 @@ fn the_stability_scan_is_the_closed_forms() {
 
 #[test]
 fn the_lambda2_scan_is_theorem_one_by_bisection() {
-    let scan = NScanRun::new(&spec(1.5), ScanKind::Lambda2Move).unwrap().run_to_end().unwrap();
+    let scan =
+        NScanRun::new(&checked(&spec(1.5)), ScanKind::Lambda2Move).unwrap().run_to_end().unwrap();
     for (j, &n) in scan.ns.iter().enumerate() {
         let (k, y) = data(n);
         let l2 = lambda2(&k, &y, 1.5, 1e-3);
@@ -114,14 +121,24 @@ fn the_lambda2_scan_is_theorem_one_by_bisection() {
 fn a_scan_refuses_what_it_cannot_scan_naming_it() {
     let mut s = spec(1.5);
     s.kernel = serde_json::from_str(r#"{"kind": "gaussian", "bandwidth": "heuristic"}"#).unwrap();
-    let e = NScanRun::new(&s, ScanKind::Stability).err().unwrap().to_string();
+    let e = NScanRun::new(&checked(&s), ScanKind::Stability).err().unwrap().to_string();
     assert!(e.contains("scan") && e.contains("heuristic"), "{e}");
     let mut s = spec(1.0);
     s.data = DataSpec::Sine { n: 300, sigma: 0.2, seed: 1, drop: None };
-    assert!(NScanRun::new(&s, ScanKind::Stability).err().unwrap().to_string().contains("200"));
-    assert!(NScanRun::new(&spec(1.0), ScanKind::Lambda2Move)
+    assert!(NScanRun::new(&checked(&s), ScanKind::Stability)
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("200"));
+    assert!(NScanRun::new(&checked(&spec(1.0)), ScanKind::Lambda2Move)
         .err()
         .unwrap()
         .to_string()
         .contains("m > 1"));
+    // A spec field out of range is refused by the spec's own check, naming its path, before
+    // any scan starts (the scan takes only a checked spec).
+    let mut s = spec(1.5);
+    s.lambda = -1.0;
+    let e = MrlsrChecked::for_page(&s).err().unwrap().to_string();
+    assert!(e.contains("lambda"), "{e}");
 }

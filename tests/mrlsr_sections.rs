@@ -314,3 +314,31 @@ proptest::proptest! {
         }
     }
 }
+
+/// The page's equivalence experiment (`MrlsrSession::equivalence`, wasm `MrlsrPage::equivalence`)
+/// and `experiment::mrlsr::equivalence` take checked input: their parts, folds and seed are
+/// checked as the spec's `equivalence` section, so a bad value is refused naming its path, and a
+/// good one gives the report `kplay run` gives for that section.
+#[test]
+fn the_pages_equivalence_is_the_checked_section() {
+    use kernel_playground::papers::mrlsr::{equivalence, MrlsrChecked, MrlsrSession};
+    let data = json!({"kind": "sine", "n": 100, "sigma": 0.2, "seed": 1});
+    let Spec::Mrlsr(s) = spec(data.clone(), 1.5, json!({})) else { panic!("paper B") };
+    let checked = MrlsrChecked::for_page(&s).unwrap();
+    let session = MrlsrSession::new(checked.clone()).unwrap();
+    for (parts, folds, path) in [(0, 10, "equivalence.parts"), (4, 1, "equivalence.folds")] {
+        let e = session.equivalence(parts, folds, 1).unwrap_err().to_string();
+        assert!(e.contains(path), "{parts} parts, {folds} folds: {e}");
+        let e = equivalence(&checked, parts, folds, 1).unwrap_err().to_string();
+        assert!(e.contains(path), "{parts} parts, {folds} folds: {e}");
+    }
+    let Spec::Mrlsr(low) = spec(data.clone(), 0.8, json!({})) else { panic!("paper B") };
+    let low = MrlsrSession::new(MrlsrChecked::for_page(&low).unwrap()).unwrap();
+    let e = low.equivalence(4, 10, 1).unwrap_err().to_string();
+    assert!(e.contains("equivalence.m"), "{e}");
+    let page = serde_json::to_value(session.equivalence(4, 10, 1).unwrap()).unwrap();
+    let free = serde_json::to_value(equivalence(&checked, 4, 10, 1).unwrap()).unwrap();
+    let cli = run(&spec(data, 1.5, json!({"equivalence": {"parts": 4, "folds": 10, "seed": 1}})));
+    assert_eq!(page, free);
+    assert_eq!(page, cli["equivalence"]);
+}

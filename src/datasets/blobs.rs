@@ -7,6 +7,23 @@ use serde::{Deserialize, Serialize};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::rng::Rng;
+use crate::schema::Field;
+
+/// The distance between the blobs' centres, ≥ 0: the field paper A's schema declares and
+/// [`TwoBlobs::validate`] checks.
+pub fn separation_field(path: &str, default: f64) -> Field {
+    Field::number(path, "separation", default).min(0.0)
+}
+
+/// The blobs' standard deviation, > 0.
+pub fn spread_field(path: &str, default: f64) -> Field {
+    Field::number(path, "spread", default).above(0.0)
+}
+
+/// The label-flip probability, in [0, 1/2].
+pub fn flip_field(path: &str, default: f64) -> Field {
+    Field::number(path, "flip", default).min(0.0).max(0.5)
+}
 
 /// Two Gaussian blobs in the plane, centred at `±(separation/2)·e` with `e = (2, 1)/√5`, each
 /// with standard deviation `spread`; class +1 around `+e`, −1 around `−e`. Each label is then
@@ -30,7 +47,7 @@ pub struct TwoBlobs {
 impl TwoBlobs {
     /// Check n ≥ 1 (and n ≤ 10⁶), separation ≥ 0, spread > 0, flip ∈ [0, 1/2].
     pub fn validate(&self) -> Result<()> {
-        if self.n < 1 {
+        if !crate::data::n_field("n", 1.0).accepts(self.n as f64) {
             return Err(KpError::NTooSmall(self.n));
         }
         if self.n > 1_000_000 {
@@ -40,33 +57,9 @@ impl TwoBlobs {
             });
         }
         crate::budget::active().data("data.n", self.n, 2)?;
-        if !(self.separation.is_finite() && self.separation >= 0.0) {
-            return Err(KpError::Parameter {
-                name: "separation",
-                reason: format!(
-                    "the distance between the blobs must be a finite number ≥ 0 (got {})",
-                    self.separation
-                ),
-            });
-        }
-        if !(self.spread.is_finite() && self.spread > 0.0) {
-            return Err(KpError::Parameter {
-                name: "spread",
-                reason: format!(
-                    "the blobs' standard deviation must be a finite number > 0 (got {})",
-                    self.spread
-                ),
-            });
-        }
-        if !(self.flip.is_finite() && (0.0..=0.5).contains(&self.flip)) {
-            return Err(KpError::Parameter {
-                name: "flip",
-                reason: format!(
-                    "the label-noise probability must lie in [0, 1/2] (got {})",
-                    self.flip
-                ),
-            });
-        }
+        separation_field("separation", 0.0).check(self.separation)?;
+        spread_field("spread", 0.0).check(self.spread)?;
+        flip_field("flip", 0.0).check(self.flip)?;
         Ok(())
     }
 

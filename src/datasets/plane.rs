@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::rng::Rng;
+use crate::schema::Field;
 
 /// Largest number of generated points.
 pub const MAX_POINTS: usize = 200_000;
@@ -46,13 +47,90 @@ pub struct Classification2d {
     pub seed: u64,
 }
 
+/// The margin of [`Shape2d::Blobs`], within ±10⁴, at `path` with a paper's `default`.
+pub fn margin_field(path: &str, default: f64) -> Field {
+    Field::number(path, "margin", default).min(-1e4).max(1e4)
+}
+
+/// The spread of [`Shape2d::Blobs`], in (0, 10⁴].
+pub fn spread_field(path: &str, default: f64) -> Field {
+    Field::number(path, "spread", default).above(0.0).max(1e4)
+}
+
+/// The jitter of moons, circles and XOR, in [0, 10⁴].
+pub fn noise_field(path: &str, default: f64) -> Field {
+    Field::number(path, "noise", default).min(0.0).max(1e4)
+}
+
+/// The inner radius of [`Shape2d::Circles`], in (0, 1).
+pub fn factor_field(path: &str, default: f64) -> Field {
+    Field::number(path, "the inner radius", default).above(0.0).below(1.0)
+}
+
+/// The number of generated points, ≥ 2 (the largest, [`MAX_POINTS`], is a budget, not a field's).
+pub fn n_field(path: &str, default: f64) -> Field {
+    Field::integer(path, "n", default).min(2.0)
+}
+
+/// The label-flip probability, in [0, 1].
+pub fn label_noise_field(path: &str, default: f64) -> Field {
+    Field::number(path, "label noise", default).min(0.0).max(1.0)
+}
+
+/// The noise σ of [`Regression1d`], in [0, 10⁴].
+pub fn regression_noise_field(path: &str, default: f64) -> Field {
+    Field::number(path, "noise σ", default).min(0.0).max(1e4)
+}
+
+/// The outlier fraction of [`Regression1d`], in [0, 1].
+pub fn outliers_field(path: &str, default: f64) -> Field {
+    Field::number(path, "outliers", default).min(0.0).max(1.0)
+}
+
+/// How a paper's form shows the shape knobs: each one's default, and the step and page control
+/// of the margin and the noise (the ranges and labels are the fields' own).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShapeForm {
+    /// The blobs' margin.
+    pub margin: f64,
+    /// The margin control's step.
+    pub margin_step: f64,
+    /// The margin's page control, if any.
+    pub margin_control: Option<&'static str>,
+    /// The blobs' spread.
+    pub spread: f64,
+    /// The jitter of moons, circles and XOR.
+    pub noise: f64,
+    /// The noise control's step.
+    pub noise_step: f64,
+    /// The noise's page control, if any.
+    pub noise_control: Option<&'static str>,
+    /// The circles' inner radius.
+    pub factor: f64,
+}
+
+/// The shape knobs' fields at `{prefix}.margin`, `.spread`, `.noise`, `.factor` (prefix
+/// `data.shape`), each applying when `when` holds and for its shapes (`{prefix}.kind`): the
+/// declaration papers C and D share, and the one [`Classification2d::validate`] checks against.
+pub fn shape_fields(prefix: &str, when: (&str, &[&str]), form: &ShapeForm) -> Vec<Field> {
+    let kind = format!("{prefix}.kind");
+    let at = |f: Field, shapes: &[&str]| f.when(when.0, when.1).when(&kind, shapes);
+    let with_control = |f: Field, c: Option<&str>| match c {
+        Some(c) => f.control(c),
+        None => f,
+    };
+    let margin = margin_field(&format!("{prefix}.margin"), form.margin).step(form.margin_step);
+    let noise = noise_field(&format!("{prefix}.noise"), form.noise).step(form.noise_step);
+    vec![
+        at(with_control(margin, form.margin_control), &["blobs"]),
+        at(spread_field(&format!("{prefix}.spread"), form.spread), &["blobs"]),
+        at(with_control(noise, form.noise_control), &["moons", "circles", "xor"]),
+        at(factor_field(&format!("{prefix}.factor"), form.factor), &["circles"]),
+    ]
+}
+
 fn check_n(n: usize) -> Result<()> {
-    if n < 2 {
-        return Err(KpError::Parameter {
-            name: "n",
-            reason: format!("need at least 2 points (got {n})"),
-        });
-    }
+    n_field("n", 2.0).check(n as f64)?;
     if n > MAX_POINTS {
         return Err(KpError::Parameter {
             name: "n",
@@ -62,56 +140,23 @@ fn check_n(n: usize) -> Result<()> {
     Ok(())
 }
 
-fn check_nonneg(name: &'static str, v: f64) -> Result<()> {
-    if !(v.is_finite() && (0.0..=1e4).contains(&v)) {
-        return Err(KpError::Parameter {
-            name,
-            reason: format!("must be a finite number in [0, 10⁴] (got {})", crate::budget::num(v)),
-        });
-    }
-    Ok(())
-}
-
 impl Classification2d {
-    /// Check n, the label-noise probability and the shape's knobs.
+    /// Check n, the label-noise probability and the shape's knobs against their fields (a
+    /// refusal names the knob: `margin`, `noise`).
     pub fn validate(&self) -> Result<()> {
         check_n(self.n)?;
-        if !(self.label_noise.is_finite() && (0.0..=1.0).contains(&self.label_noise)) {
-            return Err(KpError::Parameter {
-                name: "label_noise",
-                reason: format!("a probability in [0, 1] (got {})", self.label_noise),
-            });
-        }
+        label_noise_field("label_noise", 0.0).check(self.label_noise)?;
         match self.shape {
             Shape2d::Blobs { margin, spread } => {
-                if !(margin.is_finite() && margin.abs() <= 1e4) {
-                    return Err(KpError::Parameter {
-                        name: "margin",
-                        reason: format!(
-                            "must be finite, within ±10⁴ (got {})",
-                            crate::budget::num(margin)
-                        ),
-                    });
-                }
-                if !(spread.is_finite() && spread > 0.0 && spread <= 1e4) {
-                    return Err(KpError::Parameter {
-                        name: "spread",
-                        reason: format!(
-                            "must be a finite number in (0, 10⁴] (got {})",
-                            crate::budget::num(spread)
-                        ),
-                    });
-                }
+                margin_field("margin", 0.0).check(margin)?;
+                spread_field("spread", 0.0).check(spread)?;
             }
-            Shape2d::Moons { noise } | Shape2d::Xor { noise } => check_nonneg("noise", noise)?,
+            Shape2d::Moons { noise } | Shape2d::Xor { noise } => {
+                noise_field("noise", 0.0).check(noise)?
+            }
             Shape2d::Circles { noise, factor } => {
-                check_nonneg("noise", noise)?;
-                if !(factor.is_finite() && factor > 0.0 && factor < 1.0) {
-                    return Err(KpError::Parameter {
-                        name: "factor",
-                        reason: format!("the inner radius must lie in (0, 1) (got {factor})"),
-                    });
-                }
+                noise_field("noise", 0.0).check(noise)?;
+                factor_field("factor", 0.0).check(factor)?;
             }
         }
         Ok(())
@@ -241,13 +286,8 @@ impl Regression1d {
     /// Check n, σ ≥ 0 and the outlier fraction in [0, 1].
     pub fn validate(&self) -> Result<()> {
         check_n(self.n)?;
-        check_nonneg("noise", self.noise)?;
-        if !(self.outliers.is_finite() && (0.0..=1.0).contains(&self.outliers)) {
-            return Err(KpError::Parameter {
-                name: "outliers",
-                reason: format!("a fraction in [0, 1] (got {})", self.outliers),
-            });
-        }
+        regression_noise_field("noise", 0.0).check(self.noise)?;
+        outliers_field("outliers", 0.0).check(self.outliers)?;
         Ok(())
     }
 

@@ -7,12 +7,17 @@
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Dataset, MAX_CELLS};
+use crate::data::{sigma_field, Dataset, MAX_CELLS};
 use crate::error::{KpError, Result};
 use crate::rng::Rng;
 
+/// Paper B's number of samples, ≥ 2: the field its schema declares and the generators check.
+pub fn n_field(path: &str, default: f64) -> crate::schema::Field {
+    crate::schema::Field::integer(path, "n", default).min(2.0)
+}
+
 fn check_n_sigma(n: usize, d: usize, sigma: f64) -> Result<()> {
-    if n < 2 {
+    if !n_field("n", 2.0).accepts(n as f64) {
         return Err(KpError::Parameter {
             name: "n",
             reason: format!("a regression set needs at least 2 samples (got {n})"),
@@ -23,7 +28,7 @@ fn check_n_sigma(n: usize, d: usize, sigma: f64) -> Result<()> {
         return Err(KpError::DataTooLarge { cells, limit: MAX_CELLS });
     }
     crate::budget::active().data("n", n, d)?;
-    if !(sigma.is_finite() && (0.0..=1e6).contains(&sigma)) {
+    if !sigma_field("sigma", 0.0).accepts(sigma) {
         return Err(KpError::SigmaInvalid(sigma));
     }
     Ok(())

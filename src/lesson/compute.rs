@@ -500,12 +500,11 @@ fn equivalence_gaps(spec: &Spec, spec_v: &Value) -> Result<(Vec<f64>, Vec<f64>),
     const PARTS: usize = 4;
     const FOLDS: usize = 10;
     let Spec::Mrlsr(s) = spec else { return Err("needs a page B spec".into()) };
-    let data = papers::data(spec).map_err(|e| e.to_string())?;
-    if data.n() > MAX_N {
-        return Err(format!("n = {} is above {MAX_N} for a Gram matrix built here", data.n()));
-    }
+    // The spec checked as the page checks it (its data within MAX_N): the experiment's input.
+    let checked = crate::papers::mrlsr::MrlsrChecked::check(s, MAX_N).map_err(|e| e.to_string())?;
+    let data = checked.data();
     let seed = num(spec_v, "data.seed").map(|v| v as u64).unwrap_or(0);
-    let report = crate::papers::mrlsr::equivalence(&data, &s.kernel, s.m, PARTS, FOLDS, seed)
+    let report = crate::papers::mrlsr::equivalence(&checked, PARTS, FOLDS, seed)
         .map_err(|e| e.to_string())?;
     let (lambda, m) = (report.lambda, s.m);
     let mu = width(spec_v, &data.x)?;

@@ -186,7 +186,8 @@ fn paper_b_fit_and_f() {
         (11, crate::papers::mrlsr::ScanKind::Lambda2Move),
     ] {
         let session = mrlsr_session(lesson_spec('b', step));
-        let run = crate::papers::mrlsr::NScanRun::new(session.spec(), kind).expect("scan");
+        let checked = crate::papers::mrlsr::MrlsrChecked::for_page(session.spec()).expect("spec");
+        let run = crate::papers::mrlsr::NScanRun::new(&checked, kind).expect("scan");
         let scan = run.run_to_end().expect("scan");
         assert_clean_at(&format!("B{step} n-scan"), &LOW, |root, s| {
             e(crate::plots::nscan::draw_nscan(root, &scan, s))

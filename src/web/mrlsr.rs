@@ -391,7 +391,8 @@ impl MrlsrPage {
     }
 
     /// Fig. 1 on the current data and kernel at the current m (> 1)
-    /// ([`MrlsrSession::equivalence`]).
+    /// ([`MrlsrSession::equivalence`]: `parts`, `folds` and `seed` checked as the spec's
+    /// `equivalence` section first, a refusal naming `equivalence.parts`, …).
     pub fn equivalence(
         &mut self,
         parts: usize,
@@ -484,7 +485,7 @@ impl MrlsrNScan {
             "lambda2" => ScanKind::Lambda2Move,
             k => return Err(js_err(format!("scan: unknown kind “{k}” (stability or lambda2)"))),
         };
-        Ok(Self { run: NScanRun::new(&parse(spec_json)?, kind).map_err(js_err)?, result: None })
+        Ok(Self { run: NScanRun::new(&checked(spec_json)?, kind).map_err(js_err)?, result: None })
     }
 
     /// Work for up to `budget_ms` (at least one removal); true when the scan is finished.

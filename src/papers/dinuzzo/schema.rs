@@ -3,6 +3,7 @@
 //! (δ, the step rule, the index rule, the sweep cap) and the race. [`super::DinuzzoSpec::check`]
 //! reads the same table.
 
+use crate::datasets::plane::{self, ShapeForm};
 use crate::kernels::Kernel;
 use crate::losses::Loss;
 use crate::schema::{Field, Schema};
@@ -12,6 +13,18 @@ const CLASSIFICATION: &[&str] = &["classification"];
 const REGRESSION: &[&str] = &["regression"];
 const FIXED_POINT: &[&str] = &["fixed_point"];
 const COORDINATE: &[&str] = &["coordinate"];
+
+/// Paper C's defaults, steps and controls of the 2-D shape knobs ([`plane::shape_fields`]).
+const SHAPE: ShapeForm = ShapeForm {
+    margin: 0.5,
+    margin_step: 0.1,
+    margin_control: Some("margin"),
+    spread: 0.5,
+    noise: 0.15,
+    noise_step: 0.05,
+    noise_control: Some("noise"),
+    factor: 0.5,
+};
 
 /// λ > 0 (problem (2): the loss is divided by λ).
 pub fn lambda() -> Field {
@@ -51,46 +64,19 @@ pub fn schema() -> Schema {
         )
         .control("shape")
         .when("data.kind", CLASSIFICATION),
-        Field::number("data.shape.margin", "margin", 0.5)
-            .min(-1e4)
-            .max(1e4)
-            .step(0.1)
-            .control("margin")
-            .when("data.kind", CLASSIFICATION)
-            .when("data.shape.kind", &["blobs"]),
-        Field::number("data.shape.spread", "spread", 0.5)
-            .above(0.0)
-            .max(1e4)
-            .when("data.kind", CLASSIFICATION)
-            .when("data.shape.kind", &["blobs"]),
-        Field::number("data.shape.noise", "noise", 0.15)
-            .min(0.0)
-            .max(1e4)
-            .step(0.05)
-            .control("noise")
-            .when("data.kind", CLASSIFICATION)
-            .when("data.shape.kind", &["moons", "circles", "xor"]),
-        Field::number("data.shape.factor", "the inner radius", 0.5)
-            .above(0.0)
-            .below(1.0)
-            .when("data.kind", CLASSIFICATION)
-            .when("data.shape.kind", &["circles"]),
-        Field::integer("data.n", "n", 200.0).min(2.0).control("n").when("data.kind", GENERATED),
-        Field::number("data.label_noise", "label noise", 0.05)
-            .min(0.0)
-            .max(1.0)
+    ];
+    fields.extend(plane::shape_fields("data.shape", ("data.kind", CLASSIFICATION), &SHAPE));
+    fields.extend([
+        plane::n_field("data.n", 200.0).control("n").when("data.kind", GENERATED),
+        plane::label_noise_field("data.label_noise", 0.05)
             .step(0.01)
             .control("label-noise")
             .when("data.kind", CLASSIFICATION),
-        Field::number("data.noise", "noise σ", 0.2)
-            .min(0.0)
-            .max(1e4)
+        plane::regression_noise_field("data.noise", 0.2)
             .step(0.05)
             .control("rnoise")
             .when("data.kind", REGRESSION),
-        Field::number("data.outliers", "outliers", 0.1)
-            .min(0.0)
-            .max(1.0)
+        plane::outliers_field("data.outliers", 0.1)
             .step(0.05)
             .control("outliers")
             .when("data.kind", REGRESSION),
@@ -98,7 +84,7 @@ pub fn schema() -> Schema {
             .min(0.0)
             .control("seed")
             .when("data.kind", GENERATED),
-    ];
+    ]);
     let losses: Vec<_> = Loss::ALL.iter().map(|l| l.capabilities()).collect();
     let options: Vec<(&str, &str)> =
         losses.iter().map(|c| (c.kind, c.paper_c.unwrap_or(c.label))).collect();

@@ -2,6 +2,8 @@
 //! knobs, p, γ, the loss and tensor kernel (their parameters from the catalogues), the path,
 //! the algorithm and its tolerance. [`super::LpSpec::check`] reads the same table.
 
+use crate::data;
+use crate::datasets::blobs;
 use crate::losses::Loss;
 use crate::schema::{Field, Schema};
 use crate::tensor::TensorKernel;
@@ -44,37 +46,18 @@ pub fn schema() -> Schema {
             ],
         )
         .control("data-kind"),
-        Field::integer("data.n", "n (number of samples)", 100.0)
-            .min(1.0)
-            .control("n")
-            .when("data.kind", GENERATED),
-        Field::integer("data.d", "d (number of features)", 1000.0)
-            .min(1.0)
-            .control("d")
-            .when("data.kind", SPARSE),
+        data::n_field("data.n", 100.0).control("n").when("data.kind", GENERATED),
+        data::d_field("data.d", 1000.0).control("d").when("data.kind", SPARSE),
         Field::integer("data.k", "k (number of non-zero spikes)", 10.0)
             .min(0.0)
             .control("k")
             .when("data.kind", SPARSE),
-        Field::number("data.sigma", "σ (noise level)", 0.05)
-            .min(0.0)
-            .max(1e6)
-            .step(0.01)
-            .control("sigma")
-            .when("data.kind", SPARSE),
-        Field::number("data.separation", "separation", 3.0)
-            .min(0.0)
+        data::sigma_field("data.sigma", 0.05).step(0.01).control("sigma").when("data.kind", SPARSE),
+        blobs::separation_field("data.separation", 3.0)
             .control("separation")
             .when("data.kind", BLOBS),
-        Field::number("data.spread", "spread", 1.0)
-            .above(0.0)
-            .control("spread")
-            .when("data.kind", BLOBS),
-        Field::number("data.flip", "flip", 0.05)
-            .min(0.0)
-            .max(0.5)
-            .control("flip")
-            .when("data.kind", BLOBS),
+        blobs::spread_field("data.spread", 1.0).control("spread").when("data.kind", BLOBS),
+        blobs::flip_field("data.flip", 0.05).control("flip").when("data.kind", BLOBS),
         Field::integer("data.seed", "seed", 1.0)
             .min(0.0)
             .control("seed")

@@ -18,7 +18,7 @@ use crate::kernels::{Bandwidth, CrossJob, Kernel, ResolvedKernel};
 use crate::solvers::mrlsr::EigenAdoption;
 pub use crate::solvers::mrlsr::EigenPayload;
 use crate::solvers::mrlsr::{FSamples, MrlsrFit, MrlsrModel, MrlsrOutcome, StationaryKind};
-use cv::{EquivalenceConfig, EquivalenceReport};
+use cv::EquivalenceReport;
 
 pub mod cv;
 mod nscan;
@@ -282,8 +282,10 @@ impl MrlsrSession {
     /// Fig. 1 on this data and kernel at the current m (> 1): `parts` parts, λ chosen on Z₁ by
     /// k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁. The folds are
     /// reduced to fit small parts (at most `folds`, at least 2 test samples each, at least 2).
+    /// The values are checked first as the spec's `equivalence` section
+    /// ([`MrlsrEquivalenceSpec::check`]), each refusal naming its path (`equivalence.parts`).
     pub fn equivalence(&self, parts: usize, folds: usize, seed: u64) -> Result<EquivalenceReport> {
-        equivalence(&self.data, &self.spec.kernel, self.spec.m, parts, folds, seed)
+        equivalence_section(parts, folds, seed).check(&self.spec, self.data.n())?.run()
     }
 }
 
@@ -322,23 +324,30 @@ impl MrlsrSession {
     }
 }
 
-/// Fig. 1 (Section 4.3) on `data` with `kernel` at m (> 1): `parts` parts, λ chosen on Z₁ by
-/// k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁; the folds reduced to
-/// fit small parts (at most `folds`, at least 2 test samples each, at least 2).
+/// The `equivalence` section of `parts` parts, at most `folds` folds and the split's `seed`, at
+/// the spec's m over the paper's λ grid.
+fn equivalence_section(parts: usize, folds: usize, seed: u64) -> MrlsrEquivalenceSpec {
+    MrlsrEquivalenceSpec {
+        m: None,
+        parts: Some(parts),
+        folds: Some(folds),
+        seed: Some(seed),
+        lambdas: None,
+    }
+}
+
+/// Fig. 1 (Section 4.3) on a checked spec's data and kernel at its m (> 1): `parts` parts, λ
+/// chosen on Z₁ by k-fold CV over the paper's λ grid (1e-7..1e2, 10 values), λ₂ from Z₁; the
+/// folds reduced to fit small parts (at most `folds`, at least 2 test samples each, at least 2).
+/// The values are checked as the spec's `equivalence` section first
+/// ([`MrlsrEquivalenceSpec::check`]), each refusal naming its path.
 pub fn equivalence(
-    data: &Dataset,
-    kernel: &Kernel,
-    m: f64,
+    checked: &MrlsrChecked,
     parts: usize,
     folds: usize,
     seed: u64,
 ) -> Result<EquivalenceReport> {
-    let mut cfg = EquivalenceConfig::paper(seed);
-    cfg.m = m;
-    cfg.parts = parts;
-    let part_n = data.n() / parts.max(1);
-    cfg.folds = folds.min(part_n / 2).max(2);
-    cv::equivalence_experiment(data, kernel, &cfg)
+    equivalence_section(parts, folds, seed).check(checked.spec(), checked.data().n())?.run()
 }
 
 /// The eigendecomposition a worker computes for a checked spec, from the data and Gram matrix

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use nalgebra::DVector;
 
-use super::sections::{build_data, DataSpec, MrlsrSpec, PAGE_MAX_N};
+use super::sections::{build_data, DataSpec, MrlsrChecked, MrlsrSpec, PAGE_MAX_N};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::exec::{Progress, Task};
@@ -101,9 +101,11 @@ fn h_norm(model: &MrlsrModel, a: &DVector<f64>) -> f64 {
 }
 
 impl NScanRun {
-    /// Check the spec (generated data, a fixed Gaussian or other fixed kernel, n from 24 to
-    /// [`SCAN_MAX_N`], m > 1 for λ₂'s move) and start at n/8.
-    pub fn new(spec: &MrlsrSpec, kind: ScanKind) -> Result<Self> {
+    /// On a checked spec (its fields refused by their paths first), check what the scan needs
+    /// (generated data, a fixed Gaussian or other fixed kernel, n from 24 to [`SCAN_MAX_N`],
+    /// m > 1 for λ₂'s move) and start at n/8.
+    pub fn new(checked: &MrlsrChecked, kind: ScanKind) -> Result<Self> {
+        let spec = checked.spec();
         let n = match spec.data {
             DataSpec::Sine { n, drop: None, .. } | DataSpec::Friedman { n, drop: None, .. } => n,
             _ => {

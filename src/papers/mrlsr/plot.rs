@@ -9,7 +9,7 @@ use crate::plots::svg::svg;
 pub fn svg_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
     // The page's session on the spec checked within the core's budget: F(C) as the page draws it.
     let checked = MrlsrChecked::check(s, crate::solvers::mrlsr::MAX_EIGEN_N)?;
-    let (samples, minimizer) = MrlsrSession::new(checked)?.f_samples(400)?;
+    let (samples, minimizer) = MrlsrSession::new(checked.clone())?.f_samples(400)?;
     let f = svg(|root| {
         crate::plots::mrlsr::draw_f(root, &samples, minimizer, 1.0)
             .map(|_| ())
@@ -23,7 +23,7 @@ pub fn svg_plots(s: &MrlsrSpec) -> Result<Vec<(&'static str, String)>> {
         (mrlsr::ScanKind::Stability, "nscan-stability"),
         (mrlsr::ScanKind::Lambda2Move, "nscan-lambda2"),
     ] {
-        let Ok(run) = mrlsr::NScanRun::new(s, kind) else { continue };
+        let Ok(run) = mrlsr::NScanRun::new(&checked, kind) else { continue };
         let scan = run.run_to_end()?;
         out.push((
             name,

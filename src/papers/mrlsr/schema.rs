@@ -2,6 +2,8 @@
 //! the kernel (μ and the catalogue's parameters), m, λ and the model-selection form's n and
 //! folds. [`super::sections::MrlsrChecked::check`] reads the same table.
 
+use crate::data::sigma_field;
+use crate::datasets::regression;
 use crate::kernels::Kernel;
 use crate::schema::{Field, Schema};
 
@@ -21,13 +23,8 @@ pub fn schema() -> Schema {
             &[("sine", "sine (1-D)"), ("friedman", "Friedman #1 (10-D)"), ("csv", "CSV file")],
         )
         .control("data-kind"),
-        Field::integer("data.n", "n", 100.0).min(2.0).control("n").when("data.kind", GENERATED),
-        Field::number("data.sigma", "σ (noise level)", 0.2)
-            .min(0.0)
-            .max(1e6)
-            .step(0.05)
-            .control("sigma")
-            .when("data.kind", GENERATED),
+        regression::n_field("data.n", 100.0).control("n").when("data.kind", GENERATED),
+        sigma_field("data.sigma", 0.2).step(0.05).control("sigma").when("data.kind", GENERATED),
         Field::integer("data.seed", "seed", 1.0)
             .min(0.0)
             .control("seed")

@@ -579,11 +579,8 @@ impl MrlsrChecked {
         crate::solvers::mrlsr::check_m(spec.m)?;
         crate::solvers::mrlsr::check_lambda(spec.lambda, "lambda")?;
         // The page schema's ranges (`schema.rs`): the data's knobs, the kernel's parameters,
-        // the model-selection form's n and folds.
+        // the model-selection form's n and folds (`sel.n`, `sel.folds`: declared there only).
         crate::schema::check_spec(&super::schema::schema().fields, spec)?;
-        if let Some(sel) = spec.sel {
-            sel.check()?;
-        }
         let data = build_data(&spec.data, max_n)?;
         spec.kernel.resolve(&data.x)?;
         let selection = spec.selection.as_ref().map(|s| s.check(spec, max_n)).transpose()?;
@@ -624,25 +621,5 @@ impl MrlsrChecked {
     /// The spec and its data, for the session that fits them.
     pub fn into_spec_and_data(self) -> (MrlsrSpec, Dataset) {
         (self.spec, self.data)
-    }
-}
-
-impl SelectionSettings {
-    /// The page's model-selection fields: 20 ≤ n ≤ [`PAGE_MAX_N`] (the form's range), 2 ≤ folds
-    /// ≤ 10; each refusal names its field (`sel.n`, `sel.folds`).
-    fn check(&self) -> Result<()> {
-        if !(20..=PAGE_MAX_N).contains(&self.n) {
-            return Err(refuse(
-                "sel.n",
-                format!("the model-selection n must lie in 20..={PAGE_MAX_N} (got {})", self.n),
-            ));
-        }
-        if !(2..=10).contains(&self.folds) {
-            return Err(refuse(
-                "sel.folds",
-                format!("the model-selection folds must lie in 2..=10 (got {})", self.folds),
-            ));
-        }
-        Ok(())
     }
 }

@@ -57,9 +57,6 @@ impl PerceptronChecked {
         // The page schema's ranges first (`schema.rs`: the generated set's knobs, the kernel's
         // parameters, the cap, ε, δ, γ), each refusal naming its path.
         crate::schema::check_spec(&super::schema::schema().fields, &spec)?;
-        if spec.max_iter == 0 {
-            return Err(bad("max_iter", "at least 1 (got 0)".into()));
-        }
         check_algorithm(&spec.algorithm)?;
         let race = race_parameters(&spec)?;
         let margin = margin_options(&spec)?;
@@ -112,27 +109,24 @@ impl PerceptronChecked {
     }
 }
 
-/// The algorithm's parameters: ε > 0, δ > 0, γ > 1 (all finite), named by their path.
+/// `v` against the schema's field at `path` (its one declaration of the range): a refusal
+/// names the path. Also catches what the serialized check cannot see (a NaN serializes as null).
+fn check_field(path: &str, v: f64) -> Result<()> {
+    match super::schema::schema().field(path) {
+        Some(f) => f.check(v),
+        None => Err(KpError::Spec(format!("paper D's schema has no field {path}"))),
+    }
+}
+
+/// The algorithm's parameters against the schema's fields: ε > 0, δ > 0, γ > 1 (all finite),
+/// named by their path.
 fn check_algorithm(a: &PerceptronAlgorithm) -> Result<()> {
-    let pos = |name: &'static str, v: f64| {
-        if v.is_finite() && v > 0.0 {
-            Ok(())
-        } else {
-            Err(bad(name, format!("must be a finite number > 0 (got {v})")))
-        }
-    };
     match *a {
-        PerceptronAlgorithm::Nvn { epsilon } => pos("algorithm.epsilon", epsilon),
-        PerceptronAlgorithm::Snkpvn { delta } => pos("algorithm.delta", delta),
+        PerceptronAlgorithm::Nvn { epsilon } => check_field("algorithm.epsilon", epsilon),
+        PerceptronAlgorithm::Snkpvn { delta } => check_field("algorithm.delta", delta),
         PerceptronAlgorithm::Isnkpvn { gamma, epsilon } => {
-            pos("algorithm.epsilon", epsilon)?;
-            if !(gamma.is_finite() && gamma > 1.0) {
-                return Err(bad(
-                    "algorithm.gamma",
-                    format!("must be a finite number > 1 (got {gamma})"),
-                ));
-            }
-            Ok(())
+            check_field("algorithm.epsilon", epsilon)?;
+            check_field("algorithm.gamma", gamma)
         }
         PerceptronAlgorithm::Perceptron | PerceptronAlgorithm::Nkp | PerceptronAlgorithm::Snkp => {
             Ok(())
@@ -154,15 +148,11 @@ fn race_parameters(spec: &PerceptronSpec) -> Result<(f64, f64, f64)> {
         PerceptronAlgorithm::Perceptron | PerceptronAlgorithm::Nkp | PerceptronAlgorithm::Snkp => {}
     }
     let r = spec.race;
-    let refuse =
-        |name: &'static str, what: &str, v: f64| Err(bad(name, format!("{what} (got {v})")));
-    for (name, v) in [("race.epsilon", r.epsilon), ("race.delta", r.delta)] {
-        if let Some(v) = v.filter(|v| !(v.is_finite() && *v > 0.0)) {
-            return refuse(name, "must be a finite number > 0", v);
+    for (path, v) in [("race.epsilon", r.epsilon), ("race.delta", r.delta), ("race.gamma", r.gamma)]
+    {
+        if let Some(v) = v {
+            check_field(path, v)?;
         }
-    }
-    if let Some(g) = r.gamma.filter(|g| !(g.is_finite() && *g > 1.0)) {
-        return refuse("race.gamma", "must be a finite number > 1", g);
     }
     Ok((r.epsilon.unwrap_or(epsilon), r.delta.unwrap_or(delta), r.gamma.unwrap_or(gamma)))
 }

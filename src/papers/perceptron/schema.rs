@@ -4,11 +4,24 @@
 //! Fields without a control are those page D shows through a control that is not one field
 //! (www/perceptron.js: the data select and its margin sliders, the race's ε, δ, γ).
 
+use crate::datasets::plane::{self, ShapeForm};
 use crate::kernels::Kernel;
 use crate::schema::{Field, Schema};
 
 const GENERATED: &[&str] = &["generated"];
 const NVN: &[&str] = &["nvn", "isnkpvn"];
+
+/// Paper D's defaults, steps and controls of the 2-D shape knobs ([`plane::shape_fields`]).
+const SHAPE: ShapeForm = ShapeForm {
+    margin: 0.3,
+    margin_step: 0.05,
+    margin_control: None,
+    spread: 0.5,
+    noise: 0.05,
+    noise_step: 0.01,
+    noise_control: Some("noise"),
+    factor: 0.45,
+};
 
 /// The iteration cap, ≥ 1: a safety net, never a reason to refuse a spec (tests/limits.rs).
 pub fn max_iter() -> Field {
@@ -40,39 +53,16 @@ pub fn schema() -> Schema {
             ],
         )
         .when("data.kind", GENERATED),
-        Field::number("data.set.shape.margin", "margin", 0.3)
-            .min(-1e4)
-            .max(1e4)
-            .step(0.05)
-            .when("data.kind", GENERATED)
-            .when("data.set.shape.kind", &["blobs"]),
-        Field::number("data.set.shape.spread", "spread", 0.5)
-            .above(0.0)
-            .max(1e4)
-            .when("data.kind", GENERATED)
-            .when("data.set.shape.kind", &["blobs"]),
-        Field::number("data.set.shape.noise", "noise", 0.05)
-            .min(0.0)
-            .max(1e4)
-            .step(0.01)
-            .control("noise")
-            .when("data.kind", GENERATED)
-            .when("data.set.shape.kind", &["moons", "circles", "xor"]),
-        Field::number("data.set.shape.factor", "the inner radius", 0.45)
-            .above(0.0)
-            .below(1.0)
-            .when("data.kind", GENERATED)
-            .when("data.set.shape.kind", &["circles"]),
-        Field::integer("data.set.n", "n", 60.0).min(2.0).control("n").when("data.kind", GENERATED),
-        Field::number("data.set.label_noise", "label noise", 0.0)
-            .min(0.0)
-            .max(1.0)
-            .when("data.kind", GENERATED),
+    ];
+    fields.extend(plane::shape_fields("data.set.shape", ("data.kind", GENERATED), &SHAPE));
+    fields.extend([
+        plane::n_field("data.set.n", 60.0).control("n").when("data.kind", GENERATED),
+        plane::label_noise_field("data.set.label_noise", 0.0).when("data.kind", GENERATED),
         Field::integer("data.set.seed", "seed", 1.0)
             .min(0.0)
             .control("seed")
             .when("data.kind", GENERATED),
-    ];
+    ]);
     let kernels: Vec<_> = Kernel::ALL.iter().map(|k| k.info()).collect();
     let options: Vec<(&str, &str)> = kernels.iter().map(|k| (k.kind, k.label)).collect();
     fields.push(Field::choice("kernel.kind", "K", "linear", &options).control("kernel"));
