@@ -1,7 +1,8 @@
 //! The wasm shell of paper B's page (M-RLSR and kernel ridge): JSON spec in, serde summaries
 //! out, plots drawn by [`crate::plots::mrlsr`]. No mathematics and no page logic here: the
-//! session, the model selection and the equivalence experiment are [`crate::papers::mrlsr`]
-//! and [`crate::papers::mrlsr::cv`].
+//! session is [`crate::papers::mrlsr`], the page's state (the sweep, its root search, the last
+//! equivalence report) [`crate::papers::mrlsr::page::MrlsrPage`], the model selection and the
+//! equivalence experiment [`crate::papers::mrlsr::cv`].
 
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
@@ -11,12 +12,11 @@ use wasm_bindgen::prelude::*;
 use super::{js_err, js_object, to_js};
 use web_sys::HtmlCanvasElement;
 
-use crate::papers::mrlsr::cv::{
-    self, CvGrid, EquivalenceReport, ModelSelection, ModelSelectionRun,
-};
+use crate::papers::mrlsr::cv::{self, CvGrid, ModelSelection, ModelSelectionRun};
+use crate::papers::mrlsr::page::MrlsrPage as PageCore;
 use crate::papers::mrlsr::{
     self, EigenPayload, FitCurves, GramBuild, MrlsrChecked, MrlsrSession, MrlsrSpec, NScan,
-    NScanRun, ParamSweep, RootWatch, ScanKind, SessionAdoption, SWEEP_FRAMES,
+    NScanRun, RootWatch, ScanKind, SessionAdoption,
 };
 use crate::papers::{Paper, Spec};
 use crate::plots::mrlsr::{self as plot, Curve};
@@ -155,15 +155,11 @@ pub fn mrlsr_whole_matrix_calls() -> Result<JsValue, JsError> {
     ])
 }
 
-/// Paper B's page: the core's session ([`MrlsrSession`]) and its last equivalence experiment.
+/// Paper B's page: the core's page ([`crate::papers::mrlsr::page::MrlsrPage`]: the session,
+/// the sweep, its root search, the last equivalence experiment), translated to JS and drawn.
 #[wasm_bindgen]
 pub struct MrlsrPage {
-    session: MrlsrSession,
-    eigen_ms: f64,
-    equivalence: Option<EquivalenceReport>,
-    sweep: Option<ParamSweep>,
-    /// The root search at the sweep's target, stepped after its last refit and drawn on F(C).
-    root: Option<RootWatch>,
+    page: PageCore,
 }
 
 #[wasm_bindgen]
@@ -179,8 +175,7 @@ impl MrlsrPage {
     }
 
     fn of(session: MrlsrSession, eigen_ms: f64) -> MrlsrPage {
-        let eigen_ms = if eigen_ms.is_finite() && eigen_ms >= 0.0 { eigen_ms } else { f64::NAN };
-        Self { session, eigen_ms, equivalence: None, sweep: None, root: None }
+        Self { page: PageCore::new(session, eigen_ms) }
     }
 
     /// As the constructor, but adopt the eigendecomposition computed by [`mrlsr_eigen`] (in a
@@ -223,36 +218,30 @@ impl MrlsrPage {
     /// no eigendecomposition is needed).
     #[wasm_bindgen(js_name = sameModel)]
     pub fn same_model(&self, spec_json: &str) -> bool {
-        parse(spec_json).map(|s| self.session.same_model(&s)).unwrap_or(false)
+        parse(spec_json).map(|s| self.page.same_model(&s)).unwrap_or(false)
     }
 
     /// Refit at a new (m, λ) from the cached eigendecomposition: only the scalar root-solve
     /// for C₀ and α = Qα' run (Theorem 1). On bad input the previous fit is kept.
     pub fn refit(&mut self, m: f64, lambda: f64) -> Result<JsValue, JsError> {
-        self.session.refit(m, lambda).map_err(js_err)?;
-        self.root = None;
+        self.page.refit(m, lambda).map_err(js_err)?;
         self.summary()
     }
 
-    /// Start a sweep from the current (m, λ) to the given one in [`SWEEP_FRAMES`] refits
-    /// ([`ParamSweep`]: λ on a log scale), then the root search at the target drawn on F(C)
+    /// Start a sweep from the current (m, λ) to the given one in [`mrlsr::SWEEP_FRAMES`] refits
+    /// ([`mrlsr::ParamSweep`]: λ on a log scale), then the root search at the target drawn on F(C)
     /// ([`RootWatch`], one Newton or bisection step per call); nothing is refitted until
     /// [`Self::sweep_step`]. The target is checked first (a message naming m or λ).
     #[wasm_bindgen(js_name = sweepTo)]
     pub fn sweep_to(&mut self, m: f64, lambda: f64) -> Result<(), JsError> {
-        crate::solvers::mrlsr::check_m(m).map_err(js_err)?;
-        crate::solvers::mrlsr::check_lambda(lambda, "lambda").map_err(js_err)?;
-        let spec = self.session.spec();
-        self.sweep = Some(ParamSweep::new((spec.m, spec.lambda), (m, lambda), SWEEP_FRAMES));
-        self.root = None;
-        Ok(())
+        self.page.sweep_to(m, lambda).map_err(js_err)
     }
 
     /// One refit of the sweep (its next point) or, the target fitted, one step of the root
     /// search there; the summary of the fit shown. Without a sweep, the current summary.
     #[wasm_bindgen(js_name = sweepStep)]
     pub fn sweep_step(&mut self) -> Result<JsValue, JsError> {
-        self.advance_sweep().map_err(js_err)?;
+        self.page.sweep_step().map_err(js_err)?;
         self.summary()
     }
 
@@ -261,7 +250,7 @@ impl MrlsrPage {
     /// the fit shown, with `steps_this_call`.
     #[wasm_bindgen(js_name = runFor)]
     pub fn run_for(&mut self, budget_ms: f64) -> Result<JsValue, JsError> {
-        let k = crate::exec::run_task_for(self, budget_ms).map_err(js_err)?;
+        let k = crate::exec::run_task_for(&mut self.page, budget_ms).map_err(js_err)?;
         let s = self.summary()?;
         js_sys::Reflect::set(
             &s,
@@ -275,10 +264,7 @@ impl MrlsrPage {
     /// Back to the sweep's start (its first fit), no root search; the summary.
     #[wasm_bindgen(js_name = sweepReset)]
     pub fn sweep_reset(&mut self) -> Result<JsValue, JsError> {
-        self.root = None;
-        if let Some(sw) = self.sweep.as_mut() {
-            self.session.sweep_reset(sw).map_err(js_err)?;
-        }
+        self.page.sweep_reset().map_err(js_err)?;
         self.summary()
     }
 
@@ -286,26 +272,27 @@ impl MrlsrPage {
     /// there ended).
     #[wasm_bindgen(js_name = sweepEnded)]
     pub fn sweep_ended(&self) -> bool {
-        self.sweep.is_none_or(|s| s.ended()) && self.root.as_ref().is_none_or(|r| r.ended())
+        self.page.sweep_ended()
     }
 
     /// Whether a sweep exists (started, maybe ended): Play replays it.
     #[wasm_bindgen(js_name = hasSweep)]
     pub fn has_sweep(&self) -> bool {
-        self.sweep.is_some()
+        self.page.has_sweep()
     }
 
     /// `[refits done, refits in all]` of the sweep (`[0, 0]` without one).
     #[wasm_bindgen(js_name = sweepProgress)]
     pub fn sweep_progress(&self) -> Vec<u32> {
-        self.sweep.map_or(vec![0, 0], |s| vec![s.done() as u32, s.frames() as u32])
+        let (done, all) = self.page.sweep_progress();
+        vec![done as u32, all as u32]
     }
 
     /// The root search drawn on F(C) ([`crate::papers::mrlsr::RootView`]: its iterates,
     /// bracket, steps, roots found, whether it ended), or null before it starts.
     #[wasm_bindgen(js_name = rootSearch)]
     pub fn root_search(&self) -> Result<JsValue, JsError> {
-        match &self.root {
+        match self.page.root() {
             Some(r) => to_js(&r.view()),
             None => Ok(JsValue::NULL),
         }
@@ -315,13 +302,12 @@ impl MrlsrPage {
     /// at once).
     #[wasm_bindgen(js_name = sweepDrop)]
     pub fn sweep_drop(&mut self) {
-        self.sweep = None;
-        self.root = None;
+        self.page.sweep_drop();
     }
 
     /// The readouts of the current fit.
     pub fn summary(&self) -> Result<JsValue, JsError> {
-        to_js(&self.session.summary(self.eigen_ms))
+        to_js(&self.page.summary())
     }
 
     /// Draw the data with the M-RLSR and KRR(λ₂) curves (1-D data), or predicted against true
@@ -329,14 +315,15 @@ impl MrlsrPage {
     #[wasm_bindgen(js_name = drawFit)]
     pub fn draw_fit(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
         let root = backend(canvas)?.into_drawing_area();
-        let spec = self.session.spec();
+        let session = self.page.session();
+        let spec = session.spec();
         let mlabel = format!("M-RLSR (m = {}, λ = {})", num(spec.m), num(spec.lambda));
-        let klabel = match self.session.krr() {
+        let klabel = match session.krr() {
             Some(k) => format!("KRR (λ₂ = {})", num(k.lambda)),
             None => "KRR (no λ₂: f = 0)".to_string(),
         };
-        let y = self.session.data().y.as_slice();
-        match self.session.fit_curves(CURVE_POINTS).map_err(js_err)? {
+        let y = session.data().y.as_slice();
+        match session.fit_curves(CURVE_POINTS).map_err(js_err)? {
             FitCurves::OneD { xs, grid, truth, krr, mrlsr, removed } => {
                 let mut curves = Vec::new();
                 if let Some(t) = &truth {
@@ -384,9 +371,9 @@ impl MrlsrPage {
     /// has found.
     #[wasm_bindgen(js_name = drawF)]
     pub fn draw_f(&self, canvas: HtmlCanvasElement, dpr: f64) -> Result<(), JsError> {
-        let (samples, minimizer) = self.session.f_samples(F_SAMPLES).map_err(js_err)?;
+        let (samples, minimizer) = self.page.session().f_samples(F_SAMPLES).map_err(js_err)?;
         let root = backend(canvas)?.into_drawing_area();
-        let view = self.root.as_ref().map(RootWatch::view);
+        let view = self.page.root().map(RootWatch::view);
         plot::draw_f_search(&root, &samples, minimizer, view.as_ref(), dpr).map_err(js_err)
     }
 
@@ -399,10 +386,7 @@ impl MrlsrPage {
         folds: usize,
         seed: u32,
     ) -> Result<JsValue, JsError> {
-        let report = self.session.equivalence(parts, folds, seed as u64).map_err(js_err)?;
-        let out = to_js(&report);
-        self.equivalence = Some(report);
-        out
+        to_js(self.page.equivalence(parts, folds, seed as u64).map_err(js_err)?)
     }
 
     /// Draw the last equivalence experiment: bars of ‖f_MRLSR − f_KRR(λ₂)‖_H per part and the
@@ -415,8 +399,8 @@ impl MrlsrPage {
         dpr: f64,
     ) -> Result<(), JsError> {
         let rep = self
-            .equivalence
-            .as_ref()
+            .page
+            .last_equivalence()
             .ok_or_else(|| js_err("run the equivalence experiment first"))?;
         let values: Vec<f64> = rep.parts.iter().map(|p| p.diff_rkhs).collect();
         plot::draw_equivalence_bars(&backend(bars)?.into_drawing_area(), &values, dpr)
@@ -429,40 +413,6 @@ impl MrlsrPage {
             dpr,
         )
         .map_err(js_err)
-    }
-}
-
-impl MrlsrPage {
-    /// One refit of the sweep (its next point) or, the target fitted, one step of the root
-    /// search there; false when neither is left.
-    fn advance_sweep(&mut self) -> crate::error::Result<bool> {
-        let Some(sw) = self.sweep.as_mut() else { return Ok(false) };
-        if !sw.ended() {
-            self.session.sweep_step(sw)?;
-            if sw.ended() {
-                // The direct fit refuses what the search cannot do: then no search.
-                self.root = self.session.root_watch().ok();
-            }
-            return Ok(true);
-        }
-        match self.root.as_mut() {
-            Some(r) if !r.ended() => {
-                r.step();
-                Ok(true)
-            }
-            _ => Ok(false),
-        }
-    }
-}
-
-/// The sweep and its root search as a task of the executor: one step per unit.
-impl crate::exec::Task for MrlsrPage {
-    type Error = crate::error::KpError;
-    fn unit(&mut self) -> crate::error::Result<crate::exec::Progress> {
-        Ok(match self.advance_sweep()? {
-            true => crate::exec::Progress::More,
-            false => crate::exec::Progress::Done,
-        })
     }
 }
 
@@ -676,7 +626,7 @@ pub fn mrlsr_equivalence(spec_json: &str) -> Result<JsValue, JsError> {
     to_js(&report)
 }
 
-/// The parts of a serialized [`EquivalenceReport`] that the plots need.
+/// The parts of a serialized [`cv::EquivalenceReport`] that the plots need.
 #[derive(Deserialize)]
 struct EquivalenceDrawing {
     lambda: f64,

@@ -22,6 +22,7 @@ use cv::EquivalenceReport;
 
 pub mod cv;
 mod nscan;
+pub mod page;
 pub mod plot;
 mod root_watch;
 pub mod run;
