@@ -119,14 +119,6 @@ export function runStatus(status, playing, iteration) {
   return iteration > 0 ? 'paused' : 'ready (paused)';
 }
 
-/** Read a number from an input; throws a message naming the field when it is not one. */
-export function readNumber(id, label) {
-  const raw = $(id).value.trim();
-  const v = Number(raw);
-  if (raw === '' || !Number.isFinite(v)) throw new Error(`${label}: “${raw}” is not a number`);
-  return v;
-}
-
 /** The spec in the URL hash (`#spec=<URI-encoded JSON>`), or null; throws on malformed JSON. */
 export function specFromHash() {
   const text = specText();
@@ -255,13 +247,6 @@ export function showLossParams(kind) {
   document.querySelectorAll('[data-loss-param]').forEach((l) => { l.hidden = !l.dataset.lossParam.split(' ').includes(kind); });
 }
 
-/** The loss spec `{kind, …parameters}` of loss `kind` read from its fields (a message naming a bad one). */
-export function lossFromFields(kind) {
-  const loss = { kind };
-  for (const p of lossCaps(kind).parameters ?? []) loss[p.name] = readNumber(p.name, p.symbol);
-  return loss;
-}
-
 /** Put a loss spec's parameters into their fields. */
 export function lossToFields(loss) {
   for (const p of lossCaps(loss.kind).parameters ?? []) if (loss[p.name] !== undefined) $(p.name).value = loss[p.name];
@@ -343,23 +328,6 @@ export function buildTensorKernelControls(select, anchor) {
 /** Show only the parameter fields of tensor kernel `kind`. */
 export function showTensorKernelParams(kind) {
   document.querySelectorAll('[data-tensor-param]').forEach((l) => { l.hidden = !l.dataset.tensorParam.split(' ').includes(kind); });
-}
-
-/**
- * The tensor-kernel spec `{kind, …parameters}` of `kind` read from its fields; a parameter
- * outside the catalogue's range (a whole number where it says so) is a message naming it.
- */
-export function tensorKernelFromFields(kind) {
-  const kernel = { kind };
-  for (const p of tensorKernelEntry(kind).parameters ?? []) {
-    const v = readNumber(p.name, p.symbol);
-    const low = p.min_exclusive ? v <= p.min : v < p.min;
-    if ((p.integer && !Number.isInteger(v)) || low) {
-      throw new Error(`${p.symbol} (kernel.${p.name}): ${p.integer ? 'a whole number' : 'a number'} ${p.min_exclusive ? '>' : '≥'} ${p.min} (got ${v})`);
-    }
-    kernel[p.name] = v;
-  }
-  return kernel;
 }
 
 /** Put a tensor-kernel spec's parameters into their fields. */
@@ -453,29 +421,17 @@ export function showKernelFields(kind) {
 }
 
 /**
- * The kernel spec `{kind, …parameters}` of a kernel with plain parameters, read from the fields
- * the catalogue names, each checked against its declared range (a message naming the field;
- * the core checks again). The Gaussian's bandwidth is read by the page.
+ * The kernel the expression field holds (a sum, product or scaled kernel), parsed by the core
+ * (a message naming the field). A kernel with plain parameters is bound from the page's schema
+ * (www/state.js), which reads its numbers.
  */
-export function kernelFromFields(kind) {
-  if (kind === EXPRESSION && kernelAlgebra) {
-    try {
-      return JSON.parse(kernelAlgebra.parse($('kernel-expr').value));
-    } catch (e) {
-      throw new Error(String(e.message ?? e));
-    }
+export function kernelFromExpression() {
+  if (!kernelAlgebra) throw new Error('kernel: the kernel expression parser has not loaded');
+  try {
+    return JSON.parse(kernelAlgebra.parse($('kernel-expr').value));
+  } catch (e) {
+    throw new Error(String(e.message ?? e));
   }
-  const info = kernelInfo(kind);
-  if (!info) throw new Error(`kernel: unknown kernel “${kind}”`);
-  const spec = { kind };
-  for (const p of info.parameters) {
-    const raw = $(p.field).value.trim();
-    const v = Number(raw);
-    const ok = raw !== '' && Number.isFinite(v) && (p.min_exclusive ? v > p.min : v >= p.min) && (!p.integer || Number.isInteger(v));
-    if (!ok) throw new Error(`kernel.${p.name}: ${p.symbol} must be ${p.integer ? 'a whole number' : 'a number'} ${p.min_exclusive ? '>' : '≥'} ${p.min} (got “${raw}”)`);
-    spec[p.name] = v;
-  }
-  return spec;
 }
 
 /** Put a kernel spec's plain parameters into their fields. */

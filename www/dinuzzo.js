@@ -5,7 +5,7 @@
 // isolated on 2 cores or more, and the page adopts it after its checks (issue 21 §3); otherwise,
 // or if the worker fails, times out or is refused, in slices on this thread, one per frame.
 import init, { DinuzzoPlayground, dinuzzoDefaultSpec, dinuzzoControlsLose, lossCatalogue, kernelCatalogue, parseKernel, kernelText, raceColors, specSchema } from './pkg/kernel_playground.js';
-import { $, fmt, showError, clearError, sizeCanvas, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, kernels, buildLossParamFields, showLossParams, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
+import { $, fmt, showError, clearError, sizeCanvas, startFromHash, writeHash, bumpRunId, exposeRun, losses, lossCaps, fillLossSelect, buildKernelFields, showKernelFields, kernelFromExpression, EXPRESSION, kernelToFields, kernels, buildLossParamFields, showLossParams, attachCsvInput, readOrShow, attachCopyLink, followSpecHash, renderRaceTable, statusWord, runStatus } from './common.js';
 import { Player } from './player.js';
 import { PrepWorker } from './prep-client.js';
 import { schemaForm } from './state.js';
@@ -25,32 +25,23 @@ let lastMap = 0;
 
 // ---- spec <-> controls -------------------------------------------------------------------
 
-function kernelFromControls() {
-  const kind = $('kernel').value;
-  if (kind === 'gaussian') return { kind, bandwidth: { fixed: form.read('kernel.bandwidth.fixed') } };
-  return kernelFromFields(kind);
-}
-
-/** Paper C's form from the core's schema (`specSchema('dinuzzo')`). The page's own part: the
- *  kernel (its expression field), the clicked points, a CSV file's text, and the sweep cap a
+/** Paper C's form from the core's schema (`specSchema('dinuzzo')`). The page's own part: a
+ *  kernel expression (the expression field, parsed by the core), the clicked points, a CSV file's text, and the sweep cap a
  *  link gave, kept across a change of method; the blobs' spread and the circles' inner radius
  *  have no control and run at the schema's defaults. Built once the catalogue's fields exist. */
 function makeForm() {
   return schemaForm(specSchema('dinuzzo'), {
     lose: dinuzzoControlsLose,
-    own: ['kernel'],
     fixed: ['data.shape.spread', 'data.shape.factor'],
     toExtra: (s) => {
       if (s.data.kind === 'csv' && s.data.text) csvData = s.data;
-      $('kernel').value = s.kernel.kind;
-      if (s.kernel.kind === 'gaussian' && s.kernel.bandwidth && s.kernel.bandwidth.fixed !== undefined) $('mu').value = s.kernel.bandwidth.fixed;
-      kernelToFields(s.kernel);
+      kernelToFields(s.kernel); // a composite kernel: the expression field
       showRelevant();
     },
     fromExtra: (s, base) => {
       if (s.data.kind === 'csv') s.data = csvData ?? { kind: 'csv' };
       if (s.data.kind === 'points' && !s.data.points) s.data = { kind: 'points', points: currentPoints(), view: pg ? Array.from(pg.view()) : [-2, 2, -2, 2] };
-      s.kernel = kernelFromControls();
+      if ($('kernel').value === EXPRESSION) s.kernel = kernelFromExpression();
       if (base?.method?.max_sweeps !== undefined) s.method.max_sweeps = base.method.max_sweeps;
     },
   });

@@ -5,7 +5,7 @@
 // the URL hash (#spec=…). No mathematics here. The readouts, the panels' displays, the worker's
 // jobs and the sliced preparations are in mrlsr-view.js.
 import init, { MrlsrPage, MrlsrAdopt, MrlsrGram, mrlsrWholeMatrixCalls, checkMrlsrSpec, mrlsrControlsLose, kernelCatalogue, parseKernel, kernelText, specSchema } from './pkg/kernel_playground.js';
-import { $, num, showError, clearError, sizeCanvas, specFromHash, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, EXPRESSION, writeHash, attachCopyLink } from './common.js';
+import { $, num, showError, clearError, sizeCanvas, specFromHash, kernels, buildKernelFields, showKernelFields, kernelFromExpression, kernelToFields, EXPRESSION, writeHash, attachCopyLink } from './common.js';
 import { attachLessons } from './lesson.js';
 import { attachExport } from './export.js';
 import { attachExplanations } from './explain.js';
@@ -71,7 +71,7 @@ function makeForm() {
       }
       // A point left out belongs to the data it was left out of.
       if (['kind', 'n', 'sigma', 'seed'].some((k) => s.data[k] !== base.data?.[k])) delete s.data.drop;
-      if ($('kernel').value === EXPRESSION) s.kernel = kernelFromFields(EXPRESSION);
+      if ($('kernel').value === EXPRESSION) s.kernel = kernelFromExpression();
       else if (s.kernel.kind === 'gaussian') s.kernel.bandwidth = $('mu-heuristic').checked ? 'heuristic' : { fixed: form.read('kernel.bandwidth.fixed') };
       // An equivalence experiment belongs to the data and kernel it ran on.
       if (modelKey(s) !== modelKey(base)) delete s.equivalence;

@@ -1,7 +1,7 @@
 // Paper D's page: controls → spec → wasm; steps inside a per-frame budget; draws through the
 // wasm module. No mathematics here.
 import init, { PerceptronPlayground, perceptronDefaultSpec, perceptronControlsLose, kernelCatalogue, parseKernel, kernelText, drawHandPoints, handPointAt, specSchema } from './pkg/kernel_playground.js';
-import { $, fmt, num, showError, clearError, sizeCanvas, kernels, buildKernelFields, showKernelFields, kernelFromFields, kernelToFields, EXPRESSION, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
+import { $, fmt, num, showError, clearError, sizeCanvas, kernels, buildKernelFields, showKernelFields, kernelFromExpression, kernelToFields, EXPRESSION, startFromHash, writeHash, bumpRunId, exposeRun, attachCsvInput, readOrShow, renderRaceTable, fmtMs, attachCopyLink, followSpecHash, runStatus, plotScale } from './common.js';
 import { Player } from './player.js';
 import { PrepWorker } from './prep-client.js';
 import { schemaForm } from './state.js';
@@ -84,7 +84,7 @@ function makeForm() {
       showKnobs();
     },
     fromExtra: (s) => {
-      if (s.kernel.kind === EXPRESSION) s.kernel = kernelFromFields(EXPRESSION);
+      if (s.kernel.kind === EXPRESSION) s.kernel = kernelFromExpression();
     },
   });
 }
