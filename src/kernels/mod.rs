@@ -15,6 +15,7 @@
 mod catalogue_tests;
 mod def;
 pub mod expr;
+pub mod schema;
 
 pub use def::{
     bandwidth_heuristic, Argument, Bandwidth, KernelDef, KernelInfo, Parameter, ResolvedDef,

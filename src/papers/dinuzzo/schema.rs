@@ -4,7 +4,6 @@
 //! reads the same table.
 
 use crate::datasets::plane::{self, ShapeForm};
-use crate::kernels::Kernel;
 use crate::losses::Loss;
 use crate::schema::{Field, Schema};
 
@@ -95,20 +94,7 @@ pub fn schema() -> Schema {
         }
     }
     fields.push(lambda());
-    let kernels: Vec<_> = Kernel::ALL.iter().map(|k| k.info()).collect();
-    let options: Vec<(&str, &str)> = kernels.iter().map(|k| (k.kind, k.label)).collect();
-    fields.push(Field::choice("kernel.kind", "kernel", "gaussian", &options).control("kernel"));
-    fields.push(
-        Field::number("kernel.bandwidth.fixed", "μ", 0.5)
-            .above(0.0)
-            .control("mu")
-            .when("kernel.kind", &["gaussian"]),
-    );
-    for k in &kernels {
-        for p in k.parameters {
-            fields.push(Field::param("kernel", p).when("kernel.kind", &[k.kind]));
-        }
-    }
+    fields.extend(crate::kernels::schema::fields("kernel", "gaussian", ("μ", 0.5)));
     fields.extend([
         Field::choice(
             "method.kind",

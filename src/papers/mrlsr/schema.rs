@@ -4,7 +4,6 @@
 
 use crate::data::sigma_field;
 use crate::datasets::regression;
-use crate::kernels::Kernel;
 use crate::schema::{Field, Schema};
 
 /// Largest n the page builds an eigendecomposition for (the core's own budget is
@@ -30,20 +29,7 @@ pub fn schema() -> Schema {
             .control("seed")
             .when("data.kind", GENERATED),
     ];
-    let kernels: Vec<_> = Kernel::ALL.iter().map(|k| k.info()).collect();
-    let options: Vec<(&str, &str)> = kernels.iter().map(|k| (k.kind, k.label)).collect();
-    fields.push(Field::choice("kernel.kind", "kernel", "gaussian", &options).control("kernel"));
-    fields.push(
-        Field::number("kernel.bandwidth.fixed", "μ", 0.1)
-            .above(0.0)
-            .control("mu")
-            .when("kernel.kind", &["gaussian"]),
-    );
-    for k in &kernels {
-        for p in k.parameters {
-            fields.push(Field::param("kernel", p).when("kernel.kind", &[k.kind]));
-        }
-    }
+    fields.extend(crate::kernels::schema::fields("kernel", "gaussian", ("μ", 0.1)));
     let page_max = PAGE_MAX_N as f64;
     fields.extend([
         Field::number("m", "m", 1.5).above(0.0).max(100.0).step(0.01).control("m"),

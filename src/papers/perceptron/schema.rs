@@ -5,7 +5,6 @@
 //! (www/perceptron.js: the data select and its margin sliders, the race's ε, δ, γ).
 
 use crate::datasets::plane::{self, ShapeForm};
-use crate::kernels::Kernel;
 use crate::schema::{Field, Schema};
 
 const GENERATED: &[&str] = &["generated"];
@@ -63,20 +62,7 @@ pub fn schema() -> Schema {
             .control("seed")
             .when("data.kind", GENERATED),
     ]);
-    let kernels: Vec<_> = Kernel::ALL.iter().map(|k| k.info()).collect();
-    let options: Vec<(&str, &str)> = kernels.iter().map(|k| (k.kind, k.label)).collect();
-    fields.push(Field::choice("kernel.kind", "K", "linear", &options).control("kernel"));
-    fields.push(
-        Field::number("kernel.bandwidth.fixed", "width", 0.5)
-            .above(0.0)
-            .control("mu")
-            .when("kernel.kind", &["gaussian"]),
-    );
-    for k in &kernels {
-        for p in k.parameters {
-            fields.push(Field::param("kernel", p).when("kernel.kind", &[k.kind]));
-        }
-    }
+    fields.extend(crate::kernels::schema::fields("K", "linear", ("width", 0.5)));
     fields.extend([
         Field::choice(
             "algorithm.kind",
