@@ -16,6 +16,7 @@
 //! The layers and what may import what: docs/design.md.
 
 pub mod budget;
+pub mod catalogue;
 pub mod clock;
 pub mod data;
 pub mod datasets;

@@ -60,8 +60,13 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
 
 /// Inside an internally tagged enum (`{"kind": …}`) serde buffers the fields and its error
 /// stops at the enum (`data: invalid value: integer `-1`, expected u64`): the field holding that
-/// number, when exactly one field under `path` does, so the message names it (`data.seed`).
+/// number, when exactly one field under `path` does, so the message names it (`data.seed`); for
+/// an unknown field (`model: unknown field `bogus``), the one object under `path` that has it
+/// (`model.kernel`).
 fn deeper_path(whole: &Value, path: &str, msg: &str) -> Option<String> {
+    if let Some(rest) = msg.strip_prefix("unknown field `") {
+        return holder_of(whole, path, rest.split('`').next()?);
+    }
     let rest =
         msg.strip_prefix("invalid value: ").or_else(|| msg.strip_prefix("invalid type: "))?;
     let rest = rest.strip_prefix("integer `").or_else(|| rest.strip_prefix("floating point `"))?;
@@ -87,6 +92,36 @@ fn deeper_path(whole: &Value, path: &str, msg: &str) -> Option<String> {
     let mut found = Vec::new();
     find(at, number, "", &mut found);
     match found.as_slice() {
+        [one] if path == "." => Some(one.clone()),
+        [one] => Some(format!("{path}.{one}")),
+        _ => None,
+    }
+}
+
+/// The path of the one object at or under `path` in `whole` that has the key `key`, if exactly
+/// one has it.
+fn holder_of(whole: &Value, path: &str, key: &str) -> Option<String> {
+    let mut at = whole;
+    if path != "." {
+        for k in path.split('.') {
+            at = at.get(k)?;
+        }
+    }
+    fn find(v: &Value, key: &str, prefix: &str, out: &mut Vec<String>) {
+        if let Value::Object(m) = v {
+            if m.contains_key(key) {
+                out.push(prefix.to_string());
+            }
+            for (k, x) in m {
+                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                find(x, key, &p, out);
+            }
+        }
+    }
+    let mut found = Vec::new();
+    find(at, key, "", &mut found);
+    match found.as_slice() {
+        [one] if one.is_empty() => Some(path.to_string()),
         [one] if path == "." => Some(one.clone()),
         [one] => Some(format!("{path}.{one}")),
         _ => None,

@@ -216,6 +216,24 @@ fn bad_input_exits_non_zero_with_a_message() {
     let unknown =
         dir.write("unknown.json", &generator_spec(&GEN, 1.5, 10.0).replacen('{', "{\"x\": 1, ", 1));
     assert_fails(&kplay(&["run".as_ref(), unknown.as_os_str()], d), &["unknown field"]);
+    // A field a loss or a tensor kernel does not have, even one with no parameter, is refused
+    // with the path of the object that holds it.
+    for (inner, path) in [
+        (r#""loss": {"kind": "square", "rho": 1}"#, "model.loss: unknown field `rho`"),
+        (r#""kernel": {"kind": "linear", "degree": 2}"#, "model.kernel: unknown field `degree`"),
+        (
+            r#""kernel": {"kind": "polynomial", "degree": 2, "s": 2}"#,
+            "model.kernel: unknown field `s`",
+        ),
+    ] {
+        let text = generator_spec(&GEN, 1.5, 10.0).replacen(
+            "\"model\": {",
+            &format!("\"model\": {{{inner}, "),
+            1,
+        );
+        let spec = dir.write("nested.json", &text);
+        assert_fails(&kplay(&["run".as_ref(), spec.as_os_str()], d), &[path]);
+    }
     assert_fails(&kplay(&["run", "no-such-spec.json"], d), &["no-such-spec.json"]);
     for p in [1.0, 2.0, 0.5] {
         let spec = dir.write("p.json", &generator_spec(&GEN, p, 10.0));

@@ -25,7 +25,7 @@ use proptest::prelude::*;
 // Helpers written for the tests.
 
 /// Every loss of the catalogue (a new loss joins these tests by being in `Loss::ALL`).
-const ALL_LOSSES: [Loss; Loss::ALL.len()] = Loss::ALL;
+const ALL_LOSSES: &[Loss] = Loss::ALL;
 
 /// Golden-section minimization of a convex function on [a, b]: the argmin.
 fn golden_min(f: impl Fn(f64) -> f64, a: f64, b: f64) -> f64 {
@@ -475,7 +475,7 @@ fn hinge_and_svr_match_dual_reference() {
 #[test]
 fn all_solvers_agree_for_every_loss() {
     let lambda = 0.4;
-    for loss in ALL_LOSSES {
+    for &loss in ALL_LOSSES {
         let p = small_problem(loss, 30, lambda, Representation::Gram);
         let cd = run_cd(&p, IndexRule::Cyclic, 1e-11, 200_000);
         assert_eq!(cd.status(), Stop::Converged, "{loss:?}");
@@ -1159,7 +1159,7 @@ fn new_options(tol: f64) -> Vec<(&'static str, CoordinateConfig)> {
 fn options_reach_the_paper_optimum_for_every_loss() {
     let lambda = 0.4;
     let tol = 1e-10;
-    for loss in ALL_LOSSES {
+    for &loss in ALL_LOSSES {
         let p = small_problem(loss, 40, lambda, Representation::Gram);
         let (x, y) = if loss.is_classification() { blobs(40, 7, 0.1) } else { regression(40, 7) };
         let rows = RegularizationProblem::new(

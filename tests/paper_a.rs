@@ -81,7 +81,7 @@ impl<S: Stepper> Drive<S> {
 }
 
 /// Every loss of the catalogue (a new loss joins these tests by being in `Loss::ALL`).
-const ALL_LOSSES: [Loss; Loss::ALL.len()] = Loss::ALL;
+const ALL_LOSSES: &[Loss] = Loss::ALL;
 
 // ---------------------------------------------------------------- brute-force 1-D minimizer
 
@@ -330,7 +330,7 @@ fn primal_dual_direct(
 #[test]
 fn fenchel_young_gap_equals_f_plus_lambda() {
     let mut rng = Rng::new(11);
-    for loss in ALL_LOSSES {
+    for &loss in ALL_LOSSES {
         let (x, y) = data_for(&loss, 3);
         let gamma = 2.0;
         let p = 1.4;

@@ -8,6 +8,7 @@ use crate::fmath;
 pub struct Absolute;
 
 impl LossDef for Absolute {
+    const DEFAULT: Self = Absolute;
     fn kind(&self) -> &'static str {
         "absolute"
     }

@@ -82,7 +82,9 @@ pub(super) fn fenchel_young_gap(l: &impl LossDef, y: f64, a: f64, t: f64, gamma:
 
 /// One loss, in its own file: every method is required (no default), so a new loss decides
 /// each. Convention: `L(y, t)`, `y` the target or a ±1 label, `t` the prediction.
-pub trait LossDef {
+pub trait LossDef: Sized {
+    /// The loss with its default parameters (an entry of [`Loss::ALL`](super::Loss::ALL)).
+    const DEFAULT: Self;
     /// The spec's `kind`.
     fn kind(&self) -> &'static str;
     /// The name a page shows.

@@ -11,6 +11,7 @@ pub struct EpsInsensitive {
 }
 
 impl LossDef for EpsInsensitive {
+    const DEFAULT: Self = EpsInsensitive { eps: EPS.default };
     fn kind(&self) -> &'static str {
         "eps_insensitive"
     }

@@ -8,6 +8,7 @@ use crate::fmath;
 pub struct Hinge;
 
 impl LossDef for Hinge {
+    const DEFAULT: Self = Hinge;
     fn kind(&self) -> &'static str {
         "hinge"
     }

@@ -11,6 +11,7 @@ pub struct Huber {
 }
 
 impl LossDef for Huber {
+    const DEFAULT: Self = Huber { rho: RHO.default };
     fn kind(&self) -> &'static str {
         "huber"
     }

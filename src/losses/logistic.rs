@@ -9,6 +9,7 @@ use crate::fmath;
 pub struct Logistic;
 
 impl LossDef for Logistic {
+    const DEFAULT: Self = Logistic;
     fn kind(&self) -> &'static str {
         "logistic"
     }

@@ -8,137 +8,61 @@
 //!
 //! One file per loss (issue 34): each is a type implementing [`LossDef`], which has no default
 //! method, so a new loss does not compile until it decides every one — its value, subgradient,
-//! conjugate, paper A's dual term and prox, paper C's resolvent, its catalogue entry. This file
-//! lists them ([`Loss`], its strict spec form, [`Loss::ALL`] and the dispatch in `def!`) and
-//! holds what every loss shares: parameter checks, the conjugate's rounding guard, the Moreau
-//! envelope. The trait, the parameter descriptors and the helpers the loss files share are in
-//! `def.rs`, so a loss file imports its sibling and never this file. Adding a loss: its file, and one line in each of those four lists (the compiler
-//! names every one that is missing).
+//! conjugate, paper A's dual term and prox, paper C's resolvent, its catalogue entry and its
+//! default parameters. The one list is `catalogue!` below: a line per loss, from which [`Loss`],
+//! its strict spec form, [`Loss::ALL`] and the dispatches from the enum to the files are
+//! generated, so a new loss is its file and one line there. This file also holds what every
+//! loss shares: parameter checks, the conjugate's rounding guard, the Moreau envelope. The
+//! trait, the parameter descriptors and the helpers the loss files share are in `def.rs`, so a
+//! loss file imports its sibling and never this file.
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalogue::variants;
 use crate::error::{KpError, Result};
 
-mod absolute;
+#[cfg(test)]
+mod catalogue_tests;
 mod def;
-mod eps_insensitive;
-mod hinge;
-mod huber;
-mod logistic;
-mod smoothed_hinge;
-mod square;
-mod squared_hinge;
 
-pub use absolute::Absolute;
 pub use def::{softplus, BoxQuadratic, LossDef, Parameter};
-pub(crate) use def::{EPS, RHO, SMOOTHING};
-pub use eps_insensitive::EpsInsensitive;
-pub use hinge::Hinge;
-pub use huber::Huber;
-pub use logistic::Logistic;
-pub use smoothed_hinge::SmoothedHinge;
-pub use square::Square;
-pub use squared_hinge::SquaredHinge;
 
-/// A convex loss `L(y, t)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields, from = "strict::Loss")]
-pub enum Loss {
-    /// `(t − y)²/2` (paper A eq. 7; paper C "RLS").
-    Square,
-    /// `|t − y|` (paper C "RLA").
-    Absolute,
-    /// `(|t − y| − ε)_+`, ε ≥ 0 (paper A Appendix A.2; paper C "SVR").
-    EpsInsensitive { eps: f64 },
-    /// Huber with threshold ρ > 0: `r²/2` for `|r| ≤ ρ`, `ρ|r| − ρ²/2` beyond, `r = t − y`.
-    Huber { rho: f64 },
-    /// `(1 − yt)_+`, labels ±1 (paper A; paper C "L1-SVM").
-    Hinge,
-    /// `(1 − yt)_+²/2`, labels ±1 (paper C "L2-SVM").
-    SquaredHinge,
-    /// `log(1 + e^(−yt))`, labels ±1.
-    Logistic,
-    /// Smoothed hinge with smoothing μ > 0 (ours, not in papers A or C: Shalev-Shwartz & Zhang's
-    /// smoothed hinge), in the margin `m = yt`: 0 for `m ≥ 1`, `(1 − m)²/(2μ)` for
-    /// `1 − μ < m < 1`, `1 − m − μ/2` for `m ≤ 1 − μ`; labels ±1. Its conjugate
-    /// `σ + μσ²/2` on `σ = ys ∈ [−1, 0]` makes both papers' dual steps closed forms.
-    SmoothedHinge { smoothing: f64 },
-}
-
-/// The spec's form of [`Loss`], read strictly: serde's `deny_unknown_fields` does not reach a
-/// unit variant of an internally tagged enum (`{"kind": "square", "x": 1}` would pass), so every
-/// variant here is a struct variant, and an unknown field is an error naming it.
-mod strict {
-    use serde::Deserialize;
-
-    #[derive(Deserialize)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    pub enum Loss {
-        Square {},
-        Absolute {},
-        EpsInsensitive { eps: f64 },
-        Huber { rho: f64 },
-        Hinge {},
-        SquaredHinge {},
-        Logistic {},
-        SmoothedHinge { smoothing: f64 },
-    }
-
-    impl From<Loss> for super::Loss {
-        fn from(l: Loss) -> Self {
-            match l {
-                Loss::Square {} => Self::Square,
-                Loss::Absolute {} => Self::Absolute,
-                Loss::EpsInsensitive { eps } => Self::EpsInsensitive { eps },
-                Loss::Huber { rho } => Self::Huber { rho },
-                Loss::Hinge {} => Self::Hinge,
-                Loss::SquaredHinge {} => Self::SquaredHinge,
-                Loss::Logistic {} => Self::Logistic,
-                Loss::SmoothedHinge { smoothing } => Self::SmoothedHinge { smoothing },
-            }
-        }
+variants! { $
+    /// A convex loss `L(y, t)`.
+    #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields, from = "strict::Strict")]
+    pub enum Loss: LossDef, dispatch def, fixed with_loss in losses {
+        /// `(t − y)²/2` (paper A eq. 7; paper C "RLS").
+        Square => square::Square,
+        /// `|t − y|` (paper C "RLA").
+        Absolute => absolute::Absolute,
+        /// `(|t − y| − ε)_+`, ε ≥ 0 (paper A Appendix A.2; paper C "SVR").
+        EpsInsensitive { eps: f64 } => eps_insensitive::EpsInsensitive,
+        /// Huber with threshold ρ > 0: `r²/2` for `|r| ≤ ρ`, `ρ|r| − ρ²/2` beyond, `r = t − y`.
+        Huber { rho: f64 } => huber::Huber,
+        /// `(1 − yt)_+`, labels ±1 (paper A; paper C "L1-SVM").
+        Hinge => hinge::Hinge,
+        /// `(1 − yt)_+²/2`, labels ±1 (paper C "L2-SVM").
+        SquaredHinge => squared_hinge::SquaredHinge,
+        /// `log(1 + e^(−yt))`, labels ±1.
+        Logistic => logistic::Logistic,
+        /// Smoothed hinge with smoothing μ > 0 (ours, not in papers A or C: Shalev-Shwartz &
+        /// Zhang's smoothed hinge), in the margin `m = yt`: 0 for `m ≥ 1`, `(1 − m)²/(2μ)` for
+        /// `1 − μ < m < 1`, `1 − m − μ/2` for `m ≤ 1 − μ`; labels ±1. Its conjugate
+        /// `σ + μσ²/2` on `σ = ys ∈ [−1, 0]` makes both papers' dual steps closed forms.
+        SmoothedHinge { smoothing: f64 } => smoothed_hinge::SmoothedHinge,
+        /// A test-only loss, `w·(t − y)²/2` with weight w > 0 (losses/test_weighted_square.rs).
+        #[cfg(test)]
+        TestWeightedSquare { w: f64 } => test_weighted_square::TestWeightedSquare,
     }
 }
+pub(crate) use with_loss;
 
-/// Run `$body` with `$d` bound to the [`LossDef`] of `$loss`: the one dispatch from the spec's
-/// enum to the loss's file.
-macro_rules! def {
-    ($loss:expr, $d:ident => $body:expr) => {
-        match *$loss {
-            Loss::Square => {
-                let $d = Square;
-                $body
-            }
-            Loss::Absolute => {
-                let $d = Absolute;
-                $body
-            }
-            Loss::EpsInsensitive { eps } => {
-                let $d = EpsInsensitive { eps };
-                $body
-            }
-            Loss::Huber { rho } => {
-                let $d = Huber { rho };
-                $body
-            }
-            Loss::Hinge => {
-                let $d = Hinge;
-                $body
-            }
-            Loss::SquaredHinge => {
-                let $d = SquaredHinge;
-                $body
-            }
-            Loss::Logistic => {
-                let $d = Logistic;
-                $body
-            }
-            Loss::SmoothedHinge { smoothing } => {
-                let $d = SmoothedHinge { smoothing };
-                $body
-            }
-        }
-    };
+/// The loss catalogue as JSON text, each loss's [`Capabilities`]: what the pages build their loss
+/// selects and "which algorithm takes this loss" rules from (`lossCatalogue` in the wasm shell).
+pub fn catalogue_json() -> String {
+    let caps: Vec<_> = Loss::ALL.iter().map(|l| l.capabilities()).collect();
+    serde_json::to_string(&caps).unwrap_or_else(|_| "[]".into())
 }
 
 /// What a loss is and what it offers, declared once: every "does this algorithm accept this
@@ -167,18 +91,6 @@ pub struct Capabilities {
 }
 
 impl Loss {
-    /// Every loss, with its default parameter (ε = 0.1, ρ = 1).
-    pub const ALL: [Loss; 8] = [
-        Loss::Square,
-        Loss::Absolute,
-        Loss::EpsInsensitive { eps: EPS.default },
-        Loss::Huber { rho: RHO.default },
-        Loss::Hinge,
-        Loss::SquaredHinge,
-        Loss::Logistic,
-        Loss::SmoothedHinge { smoothing: SMOOTHING.default },
-    ];
-
     /// What this loss is and offers.
     pub fn capabilities(&self) -> Capabilities {
         let (label, parameters, paper_c) =
@@ -214,47 +126,6 @@ impl Loss {
         def!(self, d => d.box_quadratic(lambda))
     }
 }
-/// Run `$body` with `$l` bound to a copy of `$loss` whose variant is known at compile time, so
-/// the loss's `match` folds away inside a solver's hot loop (paper C's greedy scan).
-macro_rules! with_loss {
-    ($loss:expr, $l:ident => $body:expr) => {
-        match $loss {
-            $crate::losses::Loss::Square => {
-                let $l = $crate::losses::Loss::Square;
-                $body
-            }
-            $crate::losses::Loss::Absolute => {
-                let $l = $crate::losses::Loss::Absolute;
-                $body
-            }
-            $crate::losses::Loss::EpsInsensitive { eps } => {
-                let $l = $crate::losses::Loss::EpsInsensitive { eps };
-                $body
-            }
-            $crate::losses::Loss::Huber { rho } => {
-                let $l = $crate::losses::Loss::Huber { rho };
-                $body
-            }
-            $crate::losses::Loss::Hinge => {
-                let $l = $crate::losses::Loss::Hinge;
-                $body
-            }
-            $crate::losses::Loss::SquaredHinge => {
-                let $l = $crate::losses::Loss::SquaredHinge;
-                $body
-            }
-            $crate::losses::Loss::Logistic => {
-                let $l = $crate::losses::Loss::Logistic;
-                $body
-            }
-            $crate::losses::Loss::SmoothedHinge { smoothing } => {
-                let $l = $crate::losses::Loss::SmoothedHinge { smoothing };
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_loss;
 
 impl Loss {
     /// True for the margin losses whose targets must be ±1 labels.

@@ -14,6 +14,7 @@ pub struct SmoothedHinge {
 }
 
 impl LossDef for SmoothedHinge {
+    const DEFAULT: Self = SmoothedHinge { smoothing: SMOOTHING.default };
     fn kind(&self) -> &'static str {
         "smoothed_hinge"
     }

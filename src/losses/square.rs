@@ -7,6 +7,7 @@ use super::def::{BoxQuadratic, LossDef, Parameter};
 pub struct Square;
 
 impl LossDef for Square {
+    const DEFAULT: Self = Square;
     fn kind(&self) -> &'static str {
         "square"
     }

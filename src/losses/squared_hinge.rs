@@ -8,6 +8,7 @@ use crate::fmath;
 pub struct SquaredHinge;
 
 impl LossDef for SquaredHinge {
+    const DEFAULT: Self = SquaredHinge;
     fn kind(&self) -> &'static str {
         "squared_hinge"
     }

@@ -54,8 +54,7 @@ pub fn default_spec() -> String {
 /// their loss selects and their "which algorithm takes this loss" rules.
 #[wasm_bindgen(js_name = lossCatalogue)]
 pub fn loss_catalogue() -> String {
-    let caps: Vec<_> = crate::losses::Loss::ALL.iter().map(|l| l.capabilities()).collect();
-    serde_json::to_string(&caps).unwrap_or_else(|_| "[]".into())
+    crate::losses::catalogue_json()
 }
 
 /// The pair-kernel catalogue as JSON text: each kernel's [`crate::kernels::KernelInfo`] (kind,

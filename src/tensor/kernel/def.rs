@@ -23,7 +23,10 @@ pub struct TensorKernelInfo {
 
 /// One tensor kernel `K(x'_1, …, x'_q) = g(sum(x'_1 ⊙ ⋯ ⊙ x'_q))` of paper A, Section 2.2, in
 /// its own file. Every method is required.
-pub trait TensorKernelDef {
+pub trait TensorKernelDef: Sized {
+    /// The kernel with a page's default parameters (an entry of
+    /// [`TensorKernel::ALL`](super::TensorKernel::ALL)).
+    const DEFAULT: Self;
     /// Kind, label, formula, parameters.
     fn info(&self) -> TensorKernelInfo;
     /// Check its parameters (an error naming the field, `kernel.degree`).

@@ -9,6 +9,7 @@ use crate::fmath;
 pub struct Exponential;
 
 impl TensorKernelDef for Exponential {
+    const DEFAULT: Self = Exponential;
     fn info(&self) -> TensorKernelInfo {
         TensorKernelInfo {
             kind: "exponential",

@@ -7,6 +7,7 @@ use crate::error::Result;
 pub struct Linear;
 
 impl TensorKernelDef for Linear {
+    const DEFAULT: Self = Linear;
     fn info(&self) -> TensorKernelInfo {
         TensorKernelInfo {
             kind: "linear",

@@ -1,90 +1,63 @@
 //! Paper A's tensor kernels (Section 2.2), one file each behind [`TensorKernelDef`] (no default
-//! method): linear, polynomial of degree s, exponential. This file lists them: the spec's enum
-//! [`TensorKernel`], [`TensorKernel::ALL`] and the one dispatch `def!` from the enum to the
-//! kernel's file (a new tensor kernel: its file and one line in each of the three, the compiler
-//! naming each that is missing).
+//! method): linear, polynomial of degree s, exponential. This file lists them once, a line each
+//! in `variants!` (crate::catalogue), which generates the spec's enum [`TensorKernel`] (read
+//! strictly: an unknown field is refused by name), [`TensorKernel::ALL`] (each file's `DEFAULT`)
+//! and the one dispatch `def!` from the enum to the kernel's file: a new tensor kernel is its
+//! file and one line here.
 
 mod def;
-mod exponential;
-mod linear;
-mod polynomial;
 
 pub use def::{TensorKernelDef, TensorKernelInfo};
 pub use polynomial::MAX_DEGREE;
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalogue::variants;
 use crate::error::Result;
-use exponential::Exponential;
-use linear::Linear;
-use polynomial::Polynomial;
 
-/// A tensor kernel of paper A, Section 2.2 (`x'_1 ⊙ ⋯ ⊙ x'_q` is the componentwise product).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum TensorKernel {
-    /// Linear tensor kernel `K = Σ_k x'_1k ⋯ x'_qk = sum(x'_1 ⊙ ⋯ ⊙ x'_q)` (eq. 13).
-    Linear,
-    /// Polynomial tensor kernel of degree s ≥ 1: `K = (sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s`.
-    Polynomial { degree: u32 },
-    /// Exponential tensor kernel `K = exp(sum(x'_1 ⊙ ⋯ ⊙ x'_q))` (infinite feature map).
-    Exponential,
-}
-
-/// Run `$body` with `$d` bound to the [`TensorKernelDef`] of `$k`: the one dispatch from the
-/// spec's enum to the kernel's file (static, so `link` inlines into the build's loop).
-macro_rules! def {
-    ($k:expr, $d:ident => $body:expr) => {
-        match $k {
-            TensorKernel::Linear => {
-                let $d = Linear;
-                $body
-            }
-            TensorKernel::Polynomial { degree } => {
-                let $d = Polynomial { degree };
-                $body
-            }
-            TensorKernel::Exponential => {
-                let $d = Exponential;
-                $body
-            }
-        }
-    };
+variants! { $
+    /// A tensor kernel of paper A, Section 2.2 (`x'_1 ⊙ ⋯ ⊙ x'_q` is the componentwise product).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields, from = "strict::Strict")]
+    pub enum TensorKernel: TensorKernelDef, dispatch def, fixed with_kernel in tensor::kernel {
+        /// Linear tensor kernel `K = Σ_k x'_1k ⋯ x'_qk = sum(x'_1 ⊙ ⋯ ⊙ x'_q)` (eq. 13).
+        Linear => linear::Linear,
+        /// Polynomial tensor kernel of degree s ≥ 1: `K = (sum(x'_1 ⊙ ⋯ ⊙ x'_q))^s`.
+        Polynomial { degree: u32 } => polynomial::Polynomial,
+        /// Exponential tensor kernel `K = exp(sum(x'_1 ⊙ ⋯ ⊙ x'_q))` (infinite feature map).
+        Exponential => exponential::Exponential,
+    }
 }
 
 impl TensorKernel {
-    /// Every tensor kernel, with a page's default parameters.
-    pub const ALL: [TensorKernel; 3] =
-        [TensorKernel::Linear, TensorKernel::Polynomial { degree: 2 }, TensorKernel::Exponential];
-
     /// Kind, label, formula, parameters.
     pub fn info(&self) -> TensorKernelInfo {
-        def!(*self, d => d.info())
+        def!(self, d => d.info())
     }
     /// Check its parameters (an error naming the field).
     pub fn check(&self) -> Result<()> {
-        def!(*self, d => d.check())
+        def!(self, d => d.check())
     }
     /// The scalar function g with `K = g(sum(x'_1 ⊙ ⋯ ⊙ x'_q))`.
     #[inline]
     pub fn link(&self, s: f64) -> f64 {
-        def!(*self, d => d.link(s))
+        def!(self, d => d.link(s))
     }
     /// The degree of its monomial features, or why it has no finite feature map.
     pub fn features(&self) -> std::result::Result<usize, &'static str> {
-        def!(*self, d => d.features())
+        def!(self, d => d.features())
     }
     /// Its feature map is the identity (the linear kernel).
     pub fn identity_features(&self) -> bool {
-        def!(*self, d => d.identity_features())
+        def!(self, d => d.identity_features())
     }
     /// What to do when a value overflows.
     pub fn overflow_hint(&self) -> String {
-        def!(*self, d => d.overflow_hint())
+        def!(self, d => d.overflow_hint())
     }
     /// A short name with its parameters (`polynomial-2`).
     pub fn key(&self) -> String {
-        def!(*self, d => d.key())
+        def!(self, d => d.key())
     }
 }
 
@@ -118,5 +91,35 @@ mod tests {
         assert!(bad.to_string().contains("kernel.degree"), "{bad}");
         let cat: serde_json::Value = serde_json::from_str(&catalogue_json()).expect("JSON");
         assert_eq!(cat.as_array().map(Vec::len), Some(3));
+    }
+
+    /// The spec reads a tensor kernel strictly: a field the kernel does not have is refused by
+    /// name, even on a kernel with no parameter (serde alone lets `{"kind": "linear", "x": 1}`
+    /// through an internally tagged unit variant).
+    #[test]
+    fn an_unknown_field_is_refused_by_name() {
+        let read = |text: &str| {
+            crate::spec_json::json_value(text).and_then(crate::spec_json::typed::<TensorKernel>)
+        };
+        assert_eq!(read(r#"{"kind": "linear"}"#).expect("linear"), TensorKernel::Linear);
+        assert_eq!(
+            read(r#"{"kind": "polynomial", "degree": 3}"#).expect("polynomial"),
+            TensorKernel::Polynomial { degree: 3 }
+        );
+        for text in [
+            r#"{"kind": "linear", "degree": 2}"#,
+            r#"{"kind": "exponential", "degree": 2}"#,
+            r#"{"kind": "polynomial", "degree": 2, "offset": 1}"#,
+        ] {
+            let e = read(text).expect_err(text);
+            let field = if text.contains("offset") { "`offset`" } else { "`degree`" };
+            assert!(e.to_string().contains(field), "{text}: {e}");
+        }
+        let missing = read(r#"{"kind": "polynomial"}"#).expect_err("no degree");
+        assert!(missing.to_string().contains("`degree`"), "{missing}");
+        for k in TensorKernel::ALL {
+            let text = serde_json::to_string(k).expect("serializes");
+            assert_eq!(read(&text).expect("reads back"), *k);
+        }
     }
 }

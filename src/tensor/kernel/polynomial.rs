@@ -26,6 +26,7 @@ const PARAMETERS: &[Parameter] = &[Parameter {
 }];
 
 impl TensorKernelDef for Polynomial {
+    const DEFAULT: Self = Polynomial { degree: PARAMETERS[0].default as u32 };
     fn info(&self) -> TensorKernelInfo {
         TensorKernelInfo {
             kind: "polynomial",
