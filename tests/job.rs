@@ -1,5 +1,5 @@
 //! The preset job (src/papers/lp/job.rs): sliced data → build → solve ends exactly where one
-//! uninterrupted run of the same spec ends (`ValidExperiment::start_any` + the executor's `Run::run`, the
+//! uninterrupted run of the same spec ends (`LpProblem::start_any` + the executor's `Run::run`, the
 //! path `kplay run` takes), reuses data and tensors only when they fit, and reports errors.
 
 use kernel_playground::papers::lp::job::{Job, JobCache, JobPhase};

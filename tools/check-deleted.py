@@ -30,6 +30,7 @@ DELETED = {
     "force_step": "a run continued under a higher cap (Run::into_stepper, Run::with_watch)",
     "RootStatus": "paper B's root solve is a Stepper (own stop: the root found); its cap is the executor's",
     "RootStep": "exec::Record (F(C) as the residual, C as the step); RootSolve::bracket, log_residual",
+    "ValidExperiment": "papers::lp::LpProblem (LpSpec → LpChecked → LpProblem: the checked parameters with the data built)",
     "engine::": "the executor is crate::exec, the tagged Spec and run/race/data/svg_plots are crate::papers, each paper's run in papers::<paper>::run",
 }
 # A name ending in a word character ends at a word boundary; `engine::` ends with its `::`.

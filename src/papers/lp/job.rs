@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::spec::{DataSpec, LpSpec, PathSpec, Run, ValidExperiment};
+use super::spec::{DataSpec, LpProblem, LpRun, LpSpec, PathSpec};
 use crate::data::Dataset;
 use crate::error::{KpError, Result};
 use crate::exec::{run_task_for, Progress, Stop, Task};
@@ -62,7 +62,7 @@ pub struct JobProgress {
 pub struct JobCache {
     /// The data and the spec that generated them.
     pub data: Option<(DataSpec, Dataset)>,
-    /// A Gram tensor and its key ([`ValidExperiment::tensor_key`]).
+    /// A Gram tensor and its key ([`LpProblem::tensor_key`]).
     pub tensor: Option<(String, GramTensor)>,
 }
 
@@ -70,10 +70,10 @@ pub struct JobCache {
 pub struct Job {
     spec: LpSpec,
     cache: JobCache,
-    valid: Option<ValidExperiment>,
+    valid: Option<LpProblem>,
     build: Option<GramTensorBuild>,
     tensor: Option<(String, GramTensor)>,
-    run: Option<Run>,
+    run: Option<LpRun>,
     phase: JobPhase,
     data_ms: f64,
     build_ms: f64,
@@ -130,7 +130,7 @@ impl Job {
         let valid = match self.cache.data.take() {
             Some((ds, data)) if ds == self.spec.data => {
                 self.data_reused = true;
-                ValidExperiment::new(self.spec.clone(), checked, data)?
+                LpProblem::new(self.spec.clone(), checked, data)?
             }
             _ => self.spec.validate()?,
         };
@@ -211,12 +211,12 @@ impl Job {
     }
 
     /// The finished run (None before the solve starts).
-    pub fn run(&self) -> Option<&Run> {
+    pub fn run(&self) -> Option<&LpRun> {
         self.run.as_ref()
     }
 
     /// The checked experiment (None before the data are generated).
-    pub fn valid(&self) -> Option<&ValidExperiment> {
+    pub fn valid(&self) -> Option<&LpProblem> {
         self.valid.as_ref()
     }
 

@@ -5,7 +5,7 @@
 //! step after the end does — is made and tested here.
 
 use super::algorithm::LpAlgorithm;
-use super::spec::{LpSpec, PathSpec, Run, ValidExperiment};
+use super::spec::{LpProblem, LpRun, LpSpec, PathSpec};
 use crate::error::{KpError, Result};
 use crate::exec::{Record, Stop};
 use crate::papers::lp::run::RaceJob;
@@ -14,8 +14,8 @@ use crate::tensor::GramTensor;
 /// One page experiment: the checked spec and its data, the run under the executor (none on the
 /// tensor path until the Gram tensor is adopted), the tensor, the race.
 pub struct LpPage {
-    valid: ValidExperiment,
-    run: Option<Run>,
+    valid: LpProblem,
+    run: Option<LpRun>,
     tensor: Option<GramTensor>,
     build_ms: f64,
     race: Option<RaceJob>,
@@ -28,7 +28,7 @@ pub enum RacePhase<'a> {
     /// No race.
     Idle,
     /// The reference run for F*.
-    Reference(&'a Run),
+    Reference(&'a LpRun),
     /// The lanes, running or done.
     Lanes(&'a RaceJob, &'a crate::exec::Race<LpAlgorithm>),
 }
@@ -94,7 +94,7 @@ impl LpPage {
     }
 
     /// Iterations while the run is going and `budget_ms` has not elapsed (at least one step):
-    /// the executor's slice ([`Run::run_for`]).
+    /// the executor's slice ([`LpRun::run_for`]).
     pub fn run_for(&mut self, budget_ms: f64) -> usize {
         self.run.as_mut().map_or(0, |run| run.run_for(budget_ms))
     }
@@ -153,12 +153,12 @@ impl LpPage {
     }
 
     /// The checked experiment (spec, data, parameters).
-    pub fn valid(&self) -> &ValidExperiment {
+    pub fn valid(&self) -> &LpProblem {
         &self.valid
     }
 
     /// The running solver (none before the tensor path's Gram tensor is adopted).
-    pub fn run(&self) -> Option<&Run> {
+    pub fn run(&self) -> Option<&LpRun> {
         self.run.as_ref()
     }
 

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::error::Result;
 use crate::exec::{run_task_for, Progress, Stop, Task};
 use crate::exec::{Race, Target};
-use crate::papers::lp::{self, LpAlgorithm, LpSession, LpSpec, ValidExperiment};
+use crate::papers::lp::{self, LpAlgorithm, LpProblem, LpSession, LpSpec};
 use crate::papers::report::Report;
 use crate::spec_json::Paper;
 use crate::tensor::GramTensor;
@@ -25,9 +25,9 @@ pub fn run(spec: &LpSpec) -> Result<Report> {
     Ok(Report::of_run(Paper::Lp, &lp.run, digest, setup_ms, solution))
 }
 
-/// Paper A's race lanes under their rules ([`ValidExperiment::race_lanes`],
-/// [`ValidExperiment::lane_watch`]), keyed by position.
-fn lanes(valid: &ValidExperiment, tensor: Option<&GramTensor>) -> Result<Race<LpAlgorithm>> {
+/// Paper A's race lanes under their rules ([`LpProblem::race_lanes`],
+/// [`LpProblem::lane_watch`]), keyed by position.
+fn lanes(valid: &LpProblem, tensor: Option<&GramTensor>) -> Result<Race<LpAlgorithm>> {
     let watch = valid.lane_watch();
     let lanes = valid
         .race_lanes(tensor)?
@@ -37,10 +37,10 @@ fn lanes(valid: &ValidExperiment, tensor: Option<&GramTensor>) -> Result<Race<Lp
     Ok(Race::watched(lanes))
 }
 
-/// Paper A's race: every applicable algorithm ([`ValidExperiment::race_lanes`]) until it is
+/// Paper A's race: every applicable algorithm ([`LpProblem::race_lanes`]) until it is
 /// within `tol` of F* (or stops), one iteration per lane per round.
 pub fn race_of(
-    valid: &ValidExperiment,
+    valid: &LpProblem,
     f_star: f64,
     tol: f64,
     tensor: Option<&GramTensor>,
@@ -77,10 +77,10 @@ pub fn race_tolerance(tol: f64) -> f64 {
 }
 
 /// Paper A's race as one resumable job, for the page (a few ms per frame) and `kplay race` (to
-/// the end) alike: first the reference run for F* ([`ValidExperiment::reference_run`]), then
+/// the end) alike: first the reference run for F* ([`LpProblem::reference_run`]), then
 /// every applicable algorithm against it ([`race_of`], tolerance [`race_tolerance`]).
 pub struct RaceJob {
-    reference: Option<lp::Run>,
+    reference: Option<lp::LpRun>,
     race: Option<Race<LpAlgorithm>>,
     reference_iter: usize,
     /// How the reference run ended (running until it has).
@@ -92,7 +92,7 @@ pub struct RaceJob {
 
 impl RaceJob {
     /// Start with the reference run (on the tensor path, on the built Gram tensor).
-    pub fn new(valid: &ValidExperiment, tensor: Option<GramTensor>) -> Result<Self> {
+    pub fn new(valid: &LpProblem, tensor: Option<GramTensor>) -> Result<Self> {
         let reference = valid.reference_run(tensor.as_ref())?;
         Ok(Self {
             reference: Some(reference),
@@ -108,14 +108,14 @@ impl RaceJob {
     /// A reference run cut by the deadline (`kplay --time-limit`) gives no F*: the race is then
     /// started without a target, so no lane is judged converged against a value that is not the
     /// optimum, and every lane stands at `time_limit`.
-    pub fn advance(&mut self, valid: &ValidExperiment, budget_ms: f64) -> Result<()> {
+    pub fn advance(&mut self, valid: &LpProblem, budget_ms: f64) -> Result<()> {
         run_task_for(&mut RaceSlice { job: self, valid }, budget_ms)?;
         Ok(())
     }
 
     /// One unit: a step of the reference run (the race set up once it has ended), else a round
     /// of the race; done once every lane has ended.
-    fn unit(&mut self, valid: &ValidExperiment) -> Result<Progress> {
+    fn unit(&mut self, valid: &LpProblem) -> Result<Progress> {
         if let Some(r) = self.reference.as_mut() {
             r.end_at_deadline();
             if r.stop() == Stop::Running {
@@ -166,7 +166,7 @@ impl RaceJob {
     /// Run to the end (the CLI), or until `kplay --time-limit` passes: the reference run, then
     /// the race's rounds by [`Race::run`] (which honours the deadline; `advance`'s time slices
     /// are the page's).
-    pub fn run(&mut self, valid: &ValidExperiment) -> Result<()> {
+    pub fn run(&mut self, valid: &LpProblem) -> Result<()> {
         while self.reference.is_some() {
             self.advance(valid, 0.0)?;
         }
@@ -177,7 +177,7 @@ impl RaceJob {
     }
 
     /// The reference run while F* is being computed.
-    pub fn reference(&self) -> Option<&lp::Run> {
+    pub fn reference(&self) -> Option<&lp::LpRun> {
         self.reference.as_ref()
     }
 
@@ -232,7 +232,7 @@ fn finite_or_null(x: f64) -> Option<f64> {
 /// A [`RaceJob`] with the experiment it races on, as the executor's [`Task`].
 struct RaceSlice<'a> {
     job: &'a mut RaceJob,
-    valid: &'a ValidExperiment,
+    valid: &'a LpProblem,
 }
 
 impl Task for RaceSlice<'_> {

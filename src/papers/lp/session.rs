@@ -21,7 +21,7 @@ use crate::tensor::{
     estimate_cost, feature_polynomial, TensorCost, TensorKernelConfig, TensorPredictor,
 };
 
-impl ValidExperiment {
+impl LpProblem {
     /// Assemble from checked parameters and data: labels checked for the loss, the feature
     /// matrix built on the features path.
     pub fn new(spec: LpSpec, checked: LpChecked, data: Dataset) -> Result<Self> {
@@ -255,19 +255,19 @@ impl ValidExperiment {
     }
 
     /// A fresh run of the configured solver (features path).
-    pub fn start(&self) -> Result<Run> {
+    pub fn start(&self) -> Result<LpRun> {
         let s = self.solver(&self.spec.solver.algorithm)?;
-        Ok(Run::with_watch(s, self.watch()))
+        Ok(LpRun::with_watch(s, self.watch()))
     }
 
     /// A fresh run of the configured solver on a built Gram tensor (tensor path).
-    pub fn start_with_tensor(&self, tensor: GramTensor) -> Result<Run> {
+    pub fn start_with_tensor(&self, tensor: GramTensor) -> Result<LpRun> {
         let s = self.tensor_solver(&self.spec.solver.algorithm, tensor)?;
-        Ok(Run::with_watch(s, self.watch()))
+        Ok(LpRun::with_watch(s, self.watch()))
     }
 
     /// A run of the configured solver on whichever path the spec names (builds the tensor).
-    pub fn start_any(&self) -> Result<Run> {
+    pub fn start_any(&self) -> Result<LpRun> {
         match self.checked.path {
             PathSpec::Features => self.start(),
             PathSpec::Tensor => self.start_with_tensor(self.build_tensor()?),
@@ -276,7 +276,7 @@ impl ValidExperiment {
 
     /// The primal weights of a run in the original features: the solver's own w, or on the
     /// tensor path with the linear kernel `w = J_q(Xᵀα)` (Theorem 2.1).
-    pub fn weights(&self, run: &Run) -> Option<DVector<f64>> {
+    pub fn weights(&self, run: &LpRun) -> Option<DVector<f64>> {
         if let Some(w) = run.stepper().w() {
             return Some(w);
         }
@@ -288,7 +288,7 @@ impl ValidExperiment {
 
     /// The predictor of Remark 2.4 for a dual iterate α (tensor kernels with q = 4, 6); for
     /// the linear kernel at other p, `f(x) = ⟨w, x⟩` with `w = J_q(Xᵀα)`.
-    pub fn predictor(&self, run: &Run) -> Result<Predictor> {
+    pub fn predictor(&self, run: &LpRun) -> Result<Predictor> {
         if let (Some(cfg), Some(alpha)) = (self.checked.kernel_cfg, run.stepper().alpha()) {
             return Ok(Predictor::Tensor(TensorPredictor::new(&self.data.x, &alpha, cfg)?));
         }
@@ -312,14 +312,14 @@ impl ValidExperiment {
     }
 
     /// The run whose smallest primal value is F* ([`Self::reference_optimum`]), at its start.
-    pub fn reference_run(&self, tensor: Option<&GramTensor>) -> Result<Run> {
+    pub fn reference_run(&self, tensor: Option<&GramTensor>) -> Result<LpRun> {
         let alg = self.reference_algorithm()?;
         let solver = match tensor {
             Some(t) => self.tensor_solver(alg, t.clone())?,
             None => self.solver(alg)?,
         };
         let cap = if alg == "dual_newton" { 200 } else { 100_000 };
-        Ok(Run::with_watch(solver, watch_to(1e-15, cap)))
+        Ok(LpRun::with_watch(solver, watch_to(1e-15, cap)))
     }
 
     /// The algorithm computing the reference F* of a race (dual Newton for the square and
@@ -522,7 +522,7 @@ impl Predictor {
 }
 
 /// F* from a finished reference run: the smallest finite primal value of its trace.
-pub fn reference_value(run: &Run) -> Result<f64> {
+pub fn reference_value(run: &LpRun) -> Result<f64> {
     let best = run
         .kept()
         .iter()
@@ -538,10 +538,10 @@ pub fn reference_value(run: &Run) -> Result<f64> {
 }
 
 /// A validated paper-A experiment and its run: the session `kplay run`, `kplay plot` and the
-/// tests step (through the executor, [`Run`]).
+/// tests step (through the executor, [`LpRun`]).
 pub struct LpSession {
-    pub valid: ValidExperiment,
-    pub run: Run,
+    pub valid: LpProblem,
+    pub run: LpRun,
 }
 
 impl LpSession {

@@ -1,5 +1,5 @@
 //! Paper A's experiment spec: the serde types of the data, model and solver, their defaults, and
-//! [`LpSpec::validate`] into a [`ValidExperiment`]. A child of its own so that the session
+//! [`LpSpec::validate`] into a [`LpProblem`]. A child of its own so that the session
 //! (`session.rs`) imports its sibling, not `mod.rs` (issue 34: no parent ⇄ child import cycle).
 
 use super::algorithm::LpAlgorithm;
@@ -187,7 +187,7 @@ pub struct LpChecked {
 }
 
 /// An experiment whose every field has been checked, with its data materialized.
-pub struct ValidExperiment {
+pub struct LpProblem {
     pub spec: LpSpec,
     pub data: Dataset,
     pub p: f64,
@@ -200,7 +200,7 @@ pub struct ValidExperiment {
 
 /// A run of any paper-A algorithm under the one executor (cap, tolerance, stall, deadline,
 /// trace): `kplay run`, the page, the presets' jobs, the reference run for F*.
-pub type Run = crate::exec::Run<LpAlgorithm>;
+pub type LpRun = crate::exec::Run<LpAlgorithm>;
 
 fn finite_positive(v: f64) -> bool {
     v.is_finite() && v > 0.0
@@ -333,10 +333,10 @@ impl LpSpec {
 
     /// Validate everything and materialize the data (and, on the features path with a
     /// polynomial kernel, the explicit feature matrix; the Gram tensor is built separately).
-    pub fn validate(&self) -> Result<ValidExperiment> {
+    pub fn validate(&self) -> Result<LpProblem> {
         let checked = self.check()?;
         let data = self.build_data()?;
-        ValidExperiment::new(self.clone(), checked, data)
+        LpProblem::new(self.clone(), checked, data)
     }
 }
 
