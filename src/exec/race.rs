@@ -306,38 +306,17 @@ impl Standing {
 mod tests {
     use super::*;
 
+    use crate::exec::stepper::tests::Seq;
+
     /// `primal = 2^-k` after k steps, ending at `cap` with [`Stop::MaxIterations`].
-    struct Halving {
-        k: usize,
-        cap: usize,
+    fn halving(k: usize) -> f64 {
+        0.5f64.powi(k as i32)
     }
 
-    impl Stepper for Halving {
-        fn record(&self) -> Record {
-            Record { iter: self.k, primal: Some(0.5f64.powi(self.k as i32)), ..Record::default() }
-        }
-        fn step(&mut self) -> Option<Record> {
-            (self.k < self.cap).then(|| {
-                self.k += 1;
-                self.record()
-            })
-        }
-        fn stop(&self) -> Stop {
-            if self.k < self.cap {
-                Stop::Running
-            } else {
-                Stop::MaxIterations
-            }
-        }
-        fn solution(&self) -> Value {
-            Value::Null
-        }
-    }
-
-    fn lanes(caps: &[usize]) -> Vec<(usize, String, Halving)> {
+    fn lanes(caps: &[usize]) -> Vec<(usize, String, Seq)> {
         caps.iter()
             .enumerate()
-            .map(|(i, &cap)| (10 + i, format!("lane {i}"), Halving { k: 0, cap }))
+            .map(|(i, &cap)| (10 + i, format!("lane {i}"), Seq { k: 0, cap, f: halving }))
             .collect()
     }
 

@@ -530,7 +530,7 @@ pub(crate) fn without_nulls(v: Value) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn rec(iter: usize) -> Record {
@@ -556,11 +556,12 @@ mod tests {
         assert_eq!(s.records().len(), 101);
     }
 
-    /// A test-only algorithm: `primal(k)` after k steps, ending only at `cap`.
-    struct Seq {
-        k: usize,
-        cap: usize,
-        f: fn(usize) -> f64,
+    /// A test-only algorithm: `primal(k)` after k steps, ending only at `cap` (also the race's
+    /// tests' lanes).
+    pub(crate) struct Seq {
+        pub(crate) k: usize,
+        pub(crate) cap: usize,
+        pub(crate) f: fn(usize) -> f64,
     }
 
     impl Stepper for Seq {
