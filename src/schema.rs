@@ -226,6 +226,21 @@ impl Field {
         })
     }
 
+    /// The refusal of a number that was not finite before the spec became JSON (where it is
+    /// `null`): a spec built in Rust, not parsed from a link or a file.
+    fn check_finite_lost(&self) -> Result<()> {
+        let what =
+            if self.kind == FieldType::Integer { "a whole number" } else { "a finite number" };
+        Err(KpError::Parameter {
+            name: leak(&self.path),
+            reason: format!(
+                "{} must be {what} {} (got NaN or an infinity)",
+                self.label,
+                self.range_text()
+            ),
+        })
+    }
+
     /// Whether the field applies to `spec` (every `when` holds).
     pub fn applies(&self, spec: &Value) -> bool {
         self.when.iter().all(|w| {
@@ -286,8 +301,16 @@ pub fn check_fields(fields: &[Field], spec: &Value) -> Result<()> {
         if !matches!(f.kind, FieldType::Number | FieldType::Integer) || !f.applies(spec) {
             continue;
         }
-        if let Some(v) = get(spec, &f.path).and_then(Value::as_f64) {
-            f.check(v)?;
+        match get(spec, &f.path) {
+            // serde_json writes a NaN or an infinity as `null`, and an absent option is left
+            // out (`skip_serializing_if`), so a `null` here was a number that is not finite.
+            Some(Value::Null) => f.check_finite_lost()?,
+            Some(v) => {
+                if let Some(x) = v.as_f64() {
+                    f.check(x)?;
+                }
+            }
+            None => {}
         }
     }
     Ok(())

@@ -11,7 +11,7 @@ use kernel_playground::papers::mrlsr::{MrlsrChecked, PAGE_MAX_N};
 use kernel_playground::papers::perceptron::PerceptronChecked;
 use kernel_playground::papers::spec_schema;
 use kernel_playground::papers::Spec;
-use kernel_playground::schema::{get, Default, Field, FieldType, Schema};
+use kernel_playground::schema::{check_fields, get, Default, Field, FieldType, Schema};
 use kernel_playground::spec_json::Paper;
 use serde_json::{json, Map, Value};
 
@@ -177,6 +177,11 @@ fn agrees(paper: Paper) -> usize {
         assert!(f.accepts(d), "{}: the default {d} is outside the field's own range", f.path);
         let mut spec = context(&schema, &base, f);
         adjust(paper, &mut spec);
+        // A NaN or an infinity set in Rust reaches the check as JSON `null`: refused by name.
+        let mut lost = spec.clone();
+        set(&mut lost, &f.path, Value::Null);
+        let e = check_fields(&schema.fields, &lost).expect_err("a null number").to_string();
+        assert!(e.contains(&f.path) && e.contains("NaN or an infinity"), "{}: {e}", f.path);
         set(&mut spec, &f.path, default_value(f));
         check(paper, &spec)
             .unwrap_or_else(|e| panic!("{}: the default {d} is refused: {e}\n{spec}", f.path));
@@ -258,4 +263,21 @@ fn every_path_is_declared_once_and_an_unknown_paper_is_refused() {
     }
     let e = spec_schema("nope").unwrap_err().to_string();
     assert!(e.contains("paper") && e.contains("nope"), "{e}");
+}
+
+/// A spec built in Rust (not parsed from a link) with a number that is not finite is refused by
+/// the schema's rule, naming the field, in every paper: here paper C's λ, which no other check
+/// restates, and paper A's tolerance.
+#[test]
+fn a_number_that_is_not_finite_in_a_rust_built_spec_is_refused_by_name() {
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let Spec::Dinuzzo(mut c) = Spec::default_for(Paper::Dinuzzo) else { unreachable!() };
+        c.lambda = bad;
+        let e = c.check().map(|_| ()).expect_err("λ not finite").to_string();
+        assert!(e.contains("lambda") && e.contains("NaN or an infinity"), "{e}");
+        let Spec::Lp(mut a) = Spec::default_for(Paper::Lp) else { unreachable!() };
+        a.solver.tol = bad;
+        let e = a.check().map(|_| ()).expect_err("tol not finite").to_string();
+        assert!(e.contains("solver.tol"), "{e}");
+    }
 }
