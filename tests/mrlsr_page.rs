@@ -130,7 +130,9 @@ fn a_target_with_m_or_lambda_not_positive_is_refused_by_name_and_changes_nothing
     assert_eq!(page.sweep_progress(), progress);
     assert_eq!(readouts(page.session()), mid);
     // And a refused refit keeps the fit too, naming the field as the sweep and the spec do.
-    for (m, lambda, name) in [(2.0, -1.0, "parameter lambda:"), (f64::NAN, 1e-2, "parameter m:")] {
+    for (m, lambda, name) in
+        [(2.0, -1.0, "parameter lambda: λ must"), (f64::NAN, 1e-2, "parameter m:")]
+    {
         let err = page.refit(m, lambda).unwrap_err().to_string();
         assert!(err.contains(name), "refit({m}, {lambda}): {err} does not name {name}");
         assert_eq!(readouts(page.session()), mid);

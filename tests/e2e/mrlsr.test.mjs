@@ -345,7 +345,7 @@ test('a malformed or out-of-range link shows a message and falls back to the def
     [encodeURIComponent(JSON.stringify({ ...good, m: 7 })), /m: this page's slider covers 0\.1\.\.4/],
     // The core's checks (checkMrlsrSpec), each message naming the field.
     [encodeURIComponent(JSON.stringify({ ...good, data: { ...good.data, n: 5000 } })), /data\.n: n = 5000 is above this page's eigendecomposition budget of 2000/],
-    [encodeURIComponent(JSON.stringify({ ...good, lambda: -1 })), /lambda: must be a positive finite number/],
+    [encodeURIComponent(JSON.stringify({ ...good, lambda: -1 })), /lambda: λ must be a positive finite number/],
     [encodeURIComponent(JSON.stringify({ ...good, extra: 1 })), /unknown field `extra`/],
     [encodeURIComponent(JSON.stringify({ ...good, kernel: { kind: 'gaussian', bandwidth: { fixed: -1 } } })), /kernel\.bandwidth\.fixed: μ must be a finite number > 0/],
     [encodeURIComponent(JSON.stringify({ ...good, data: { kind: 'csv' } })), /CSV/],

@@ -152,12 +152,14 @@ impl MrlsrOutcome {
     }
 }
 
-/// λ > 0 finite (eq. 4), else a message naming `name`.
+/// λ > 0 finite (eq. 4), else a message naming `name`; the spec's `lambda` is also called by
+/// the symbol its control shows (`lambda: λ must be …`).
 pub(crate) fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
     if !(lambda.is_finite() && lambda > 0.0) {
+        let symbol = if name == "lambda" { "λ " } else { "" };
         return Err(KpError::Parameter {
             name,
-            reason: format!("must be a positive finite number (got {lambda})"),
+            reason: format!("{symbol}must be a positive finite number (got {lambda})"),
         });
     }
     Ok(())
