@@ -158,7 +158,7 @@ impl MrlsrSession {
     pub fn refit(&mut self, m: f64, lambda: f64) -> Result<()> {
         // Named as the spec names them (`m`, `lambda`), as `MrlsrPage::sweep_to` does.
         crate::solvers::mrlsr::check_m(m)?;
-        crate::solvers::mrlsr::check_lambda(lambda, "lambda")?;
+        crate::solvers::mrlsr::check_lambda_field(lambda)?;
         let (outcome, krr, refit_ms) = fit_with_krr(&self.model, m, lambda)?;
         self.spec.m = m;
         self.spec.lambda = lambda;

@@ -64,7 +64,7 @@ impl MrlsrPage {
     /// is checked first (a message naming m or λ); a refused target changes nothing.
     pub fn sweep_to(&mut self, m: f64, lambda: f64) -> Result<()> {
         crate::solvers::mrlsr::check_m(m)?;
-        crate::solvers::mrlsr::check_lambda(lambda, "lambda")?;
+        crate::solvers::mrlsr::check_lambda_field(lambda)?;
         let spec = self.session.spec();
         self.sweep = Some(ParamSweep::new((spec.m, spec.lambda), (m, lambda), SWEEP_FRAMES));
         self.root = None;

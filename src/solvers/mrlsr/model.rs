@@ -152,14 +152,22 @@ impl MrlsrOutcome {
     }
 }
 
-/// λ > 0 finite (eq. 4), else a message naming `name`; the spec's `lambda` is also called by
-/// the symbol its control shows (`lambda: λ must be …`).
+/// λ > 0 finite (eq. 4), else a message naming the solver's `name` for it (λ, λ₂).
 pub(crate) fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
-    if !(lambda.is_finite() && lambda > 0.0) {
-        let symbol = if name == "lambda" { "λ " } else { "" };
+    positive_finite(lambda, name, "")
+}
+
+/// The spec's `lambda` (eq. 4): λ > 0 finite, else a message naming the field and the symbol
+/// its control shows (`lambda: λ must be …`).
+pub(crate) fn check_lambda_field(lambda: f64) -> Result<()> {
+    positive_finite(lambda, "lambda", "λ ")
+}
+
+fn positive_finite(x: f64, name: &'static str, symbol: &str) -> Result<()> {
+    if !(x.is_finite() && x > 0.0) {
         return Err(KpError::Parameter {
             name,
-            reason: format!("{symbol}must be a positive finite number (got {lambda})"),
+            reason: format!("{symbol}must be a positive finite number (got {x})"),
         });
     }
     Ok(())
