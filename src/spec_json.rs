@@ -65,61 +65,38 @@ pub(crate) fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T> {
 /// (`model.kernel`).
 fn deeper_path(whole: &Value, path: &str, msg: &str) -> Option<String> {
     if let Some(rest) = msg.strip_prefix("unknown field `") {
-        return holder_of(whole, path, rest.split('`').next()?);
+        let key = rest.split('`').next()?;
+        return only_node(whole, path, |v| v.as_object().is_some_and(|m| m.contains_key(key)));
     }
     let rest =
         msg.strip_prefix("invalid value: ").or_else(|| msg.strip_prefix("invalid type: "))?;
     let rest = rest.strip_prefix("integer `").or_else(|| rest.strip_prefix("floating point `"))?;
     let number: f64 = rest.split('`').next()?.parse().ok()?;
+    only_node(whole, path, |v| v.as_f64() == Some(number))
+}
+
+/// The path of the one value at or under `path` in `whole`, through objects, for which `is_it`
+/// holds, if exactly one does.
+fn only_node(whole: &Value, path: &str, is_it: impl Fn(&Value) -> bool) -> Option<String> {
     let mut at = whole;
     if path != "." {
         for key in path.split('.') {
             at = at.get(key)?;
         }
     }
-    fn find(v: &Value, number: f64, prefix: &str, out: &mut Vec<String>) {
+    fn find(v: &Value, is_it: &dyn Fn(&Value) -> bool, prefix: &str, out: &mut Vec<String>) {
+        if is_it(v) {
+            out.push(prefix.to_string());
+        }
         if let Value::Object(m) = v {
             for (k, x) in m {
                 let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-                if x.as_f64() == Some(number) {
-                    out.push(p);
-                } else {
-                    find(x, number, &p, out);
-                }
+                find(x, is_it, &p, out);
             }
         }
     }
     let mut found = Vec::new();
-    find(at, number, "", &mut found);
-    match found.as_slice() {
-        [one] if path == "." => Some(one.clone()),
-        [one] => Some(format!("{path}.{one}")),
-        _ => None,
-    }
-}
-
-/// The path of the one object at or under `path` in `whole` that has the key `key`, if exactly
-/// one has it.
-fn holder_of(whole: &Value, path: &str, key: &str) -> Option<String> {
-    let mut at = whole;
-    if path != "." {
-        for k in path.split('.') {
-            at = at.get(k)?;
-        }
-    }
-    fn find(v: &Value, key: &str, prefix: &str, out: &mut Vec<String>) {
-        if let Value::Object(m) = v {
-            if m.contains_key(key) {
-                out.push(prefix.to_string());
-            }
-            for (k, x) in m {
-                let p = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
-                find(x, key, &p, out);
-            }
-        }
-    }
-    let mut found = Vec::new();
-    find(at, key, "", &mut found);
+    find(at, &is_it, "", &mut found);
     match found.as_slice() {
         [one] if one.is_empty() => Some(path.to_string()),
         [one] if path == "." => Some(one.clone()),
