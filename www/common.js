@@ -52,11 +52,14 @@ export function clip(s) {
   return chars.length <= ECHO_CHARS ? chars.join('') : `${chars.slice(0, ECHO_CHARS).join('')}… (${chars.length} characters)`;
 }
 
-/** Show a message in the page's #error box (role=alert). */
+/** Show a message in the page's #error box (role=alert), scrolled into view if it is not: on
+ *  a 1280 × 720 projector page B's box sits below the fold, under the controls that refused. */
 export function showError(msg) {
   const box = $('error');
   box.textContent = msg;
   box.hidden = false;
+  const r = box.getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) box.scrollIntoView({ block: 'nearest' });
 }
 
 /** Hide the #error box. */

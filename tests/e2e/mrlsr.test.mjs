@@ -171,6 +171,22 @@ test('bad values show a message in #error and the page keeps working', async () 
   await ctx.close();
 });
 
+test('on a 1280 × 720 projector a refused λ brings its message into view', async () => {
+  const { page, errors, ctx } = await open({ viewport: { width: 1280, height: 720 } });
+  await page.fill('#lambda', '-1');
+  await page.press('#lambda', 'Enter');
+  const err = page.locator('#error');
+  await err.waitFor({ state: 'visible' });
+  assert.match(await err.innerText(), /lambda: λ must be a positive finite number/);
+  const inView = () => page.evaluate(() => {
+    const r = document.getElementById('error').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  assert.ok(await inView(), 'the message is on screen without scrolling');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('model selection runs across frames with a progress readout and fills the table', async () => {
   const { page, errors, ctx } = await open();
   await page.fill('#sel-n', '100');
