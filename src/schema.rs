@@ -218,27 +218,17 @@ impl Field {
         if self.accepts(v) {
             return Ok(());
         }
-        let what =
-            if self.kind == FieldType::Integer { "a whole number" } else { "a finite number" };
-        Err(KpError::Parameter {
-            name: leak(&self.path),
-            reason: format!("{} must be {what} {} (got {v})", self.label, self.range_text()),
-        })
+        Err(self.refusal(&v.to_string()))
     }
 
-    /// The refusal of a number that was not finite before the spec became JSON (where it is
-    /// `null`): a spec built in Rust, not parsed from a link or a file.
-    fn check_finite_lost(&self) -> Result<()> {
+    /// The refusal naming the field's path and its range, for the value written `got`.
+    fn refusal(&self, got: &str) -> KpError {
         let what =
             if self.kind == FieldType::Integer { "a whole number" } else { "a finite number" };
-        Err(KpError::Parameter {
+        KpError::Parameter {
             name: leak(&self.path),
-            reason: format!(
-                "{} must be {what} {} (got NaN or an infinity)",
-                self.label,
-                self.range_text()
-            ),
-        })
+            reason: format!("{} must be {what} {} (got {got})", self.label, self.range_text()),
+        }
     }
 
     /// Whether the field applies to `spec` (every `when` holds).
@@ -303,8 +293,9 @@ pub fn check_fields(fields: &[Field], spec: &Value) -> Result<()> {
         }
         match get(spec, &f.path) {
             // serde_json writes a NaN or an infinity as `null`, and an absent option is left
-            // out (`skip_serializing_if`), so a `null` here was a number that is not finite.
-            Some(Value::Null) => f.check_finite_lost()?,
+            // out (`skip_serializing_if`), so a `null` here was a number that is not finite (a
+            // spec built in Rust, not parsed from a link or a file).
+            Some(Value::Null) => return Err(f.refusal("NaN or an infinity")),
             Some(v) => {
                 if let Some(x) = v.as_f64() {
                     f.check(x)?;

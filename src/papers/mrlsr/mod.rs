@@ -157,8 +157,7 @@ impl MrlsrSession {
     /// Refit at (m, λ) from the cached eigendecomposition; on an error the previous fit stays.
     pub fn refit(&mut self, m: f64, lambda: f64) -> Result<()> {
         // Named as the spec names them (`m`, `lambda`), as `MrlsrPage::sweep_to` does.
-        crate::solvers::mrlsr::check_m(m)?;
-        crate::solvers::mrlsr::check_lambda_field(lambda)?;
+        crate::solvers::mrlsr::check_m_lambda(m, lambda)?;
         let (outcome, krr, refit_ms) = fit_with_krr(&self.model, m, lambda)?;
         self.spec.m = m;
         self.spec.lambda = lambda;

@@ -63,8 +63,7 @@ impl MrlsrPage {
     /// the root search at the target; nothing is refitted until [`Self::sweep_step`]. The target
     /// is checked first (a message naming m or λ); a refused target changes nothing.
     pub fn sweep_to(&mut self, m: f64, lambda: f64) -> Result<()> {
-        crate::solvers::mrlsr::check_m(m)?;
-        crate::solvers::mrlsr::check_lambda_field(lambda)?;
+        crate::solvers::mrlsr::check_m_lambda(m, lambda)?;
         let spec = self.session.spec();
         self.sweep = Some(ParamSweep::new((spec.m, spec.lambda), (m, lambda), SWEEP_FRAMES));
         self.root = None;

@@ -576,8 +576,7 @@ pub struct CheckedData {
 impl MrlsrChecked {
     /// Check `spec` (each refusal names its field), building data of at most `max_n` samples.
     pub fn check(spec: &MrlsrSpec, max_n: usize) -> Result<Self> {
-        crate::solvers::mrlsr::check_m(spec.m)?;
-        crate::solvers::mrlsr::check_lambda_field(spec.lambda)?;
+        crate::solvers::mrlsr::check_m_lambda(spec.m, spec.lambda)?;
         // The page schema's ranges (`schema.rs`): the data's knobs, the kernel's parameters,
         // the model-selection form's n and folds (`sel.n`, `sel.folds`: declared there only).
         crate::schema::check_spec(&super::schema::schema().fields, spec)?;

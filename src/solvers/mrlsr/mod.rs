@@ -44,7 +44,7 @@ mod scan;
 pub use eigen::{
     symmetric_eigen, whole_matrix_calls, EigenAdoption, EigenCheck, EigenPayload, EIGEN_CHECK_TOL,
 };
-pub(crate) use model::{check_lambda_field, check_m};
+pub(crate) use model::check_m_lambda;
 pub use model::{
     MrlsrFit, MrlsrModel, MrlsrOutcome, OutsideTheorem, Singularity, StationaryKind,
     StationaryPoint, MAX_EIGEN_N, ROOT_MAX_ITER,

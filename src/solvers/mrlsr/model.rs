@@ -157,9 +157,11 @@ pub(crate) fn check_lambda(lambda: f64, name: &'static str) -> Result<()> {
     positive_finite(lambda, name, "")
 }
 
-/// The spec's `lambda` (eq. 4): λ > 0 finite, else a message naming the field and the symbol
-/// its control shows (`lambda: λ must be …`).
-pub(crate) fn check_lambda_field(lambda: f64) -> Result<()> {
+/// The spec's `m` and `lambda` (eq. 4) as the spec, the page's sweep and a refit all check
+/// them: [`check_m`], then λ > 0 finite, each refusal naming the field (`lambda: λ must be …`,
+/// with the symbol its control shows).
+pub(crate) fn check_m_lambda(m: f64, lambda: f64) -> Result<()> {
+    check_m(m)?;
     positive_finite(lambda, "lambda", "λ ")
 }
 
