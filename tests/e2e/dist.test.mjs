@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { serve, browser, openPage, DIST, ROOT, WWW } from './harness.mjs';
+import { serve, browser, openPage, frameWith, DIST, ROOT, WWW } from './harness.mjs';
 
 const PREFIX = 'course/kplay/';
 const PAGES = ['index.html', 'lp.html', 'mrlsr.html', 'dinuzzo.html', 'perceptron.html'];
@@ -223,10 +223,13 @@ test('embeds: "Copy embed code" gives an iframe of the page\'s main plot (in a l
     host.on('console', (m) => { if (m.type() === 'error') errs.push(m.text()); });
     host.on('pageerror', (e) => errs.push(String(e)));
     await host.goto(`${server.url.replace(/kplay\/$/, '')}index.html`);
-    const embeds = host.frames().filter((f) => /embed\.html/.test(f.url()));
+    // The iframes are lazy: goto's load does not wait for them; wait for each to navigate.
+    const embedFrames = () => host.frames().filter((f) => /embed\.html/.test(f.url()));
+    while (embedFrames().length < 4) await host.waitForEvent('framenavigated', { timeout: 60000 });
+    const embeds = embedFrames();
     assert.equal(embeds.length, 4);
     // The lesson: step 2 in classroom mode without the page around it; Run it explains, Next goes on to step 3.
-    const lf = host.frames().find((f) => /lp\.html\?embed=lesson/.test(f.url()));
+    const lf = await frameWith(host, /lp\.html\?embed=lesson/);
     await lf.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
     assert.equal(await lf.evaluate(() => document.body.dataset.lessonStep), '2');
     assert.equal(await lf.evaluate(() => document.body.dataset.classroom), '1');
@@ -237,7 +240,7 @@ test('embeds: "Copy embed code" gives an iframe of the page\'s main plot (in a l
     await lf.click('#lesson-next');
     await lf.waitForFunction(() => document.body.dataset.lessonStep === '3');
     // One step alone: no Prev / Next (and → stays on it); Run it plays it to its explanation.
-    const sf = host.frames().find((f) => /lp\.html\?embed=step/.test(f.url()));
+    const sf = await frameWith(host, /lp\.html\?embed=step/);
     await sf.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
     await (await sf.frameElement()).scrollIntoViewIfNeeded(); // the panel is fixed in its frame: bring the frame in view
     assert.equal(await sf.evaluate(() => document.body.dataset.embed), 'step');

@@ -120,6 +120,14 @@ export async function openPage(b, url, { dpr = 1, speed = 'max', viewport = { wi
   return { page, errors, ctx };
 }
 
+/** The frame of `page` whose URL matches `re`, waiting until one has navigated there: the
+ *  pages' embed codes are `loading="lazy"` iframes, whose loads the host page's `goto` does not
+ *  wait for. */
+export async function frameWith(page, re) {
+  return page.frames().find((f) => re.test(f.url()))
+    ?? page.waitForEvent('framenavigated', { predicate: (f) => re.test(f.url()), timeout: 60000 });
+}
+
 export const text = (page, sel) => page.locator(sel).innerText();
 /** A number as the pages write it (www/common.js `num`: −0.0035, 4 861.4, 2.26 × 10⁻⁸) or as
  *  JS does (2.26e-8), back to a number. */

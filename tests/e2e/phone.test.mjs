@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { useBrowser, ROOT } from './harness.mjs';
+import { useBrowser, frameWith, ROOT } from './harness.mjs';
 import { LESSONS } from './lesson-files.mjs';
 import { PAPERS } from '../../www/papers.js';
 
@@ -175,7 +175,7 @@ test('the lesson embed in a 760 px course column: question, Run it, plot and exp
     const frameBox = await host.locator('iframe').boundingBox();
     assert.equal(Math.round(frameBox.width), 760, 'the frame takes the column\'s width');
     assert.equal(Math.round(frameBox.height), 720);
-    const f = host.frames().find((x) => x.url().includes('?embed=lesson'));
+    const f = await frameWith(host, /\?embed=lesson/);
     await f.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
     // Two steps each by default; KPLAY_EMBED_ALL=1 walks every step.
     const n = process.env.KPLAY_EMBED_ALL ? L.steps.length : Math.min(2, L.steps.length);
